@@ -1,0 +1,98 @@
+// Bitboard: a set of board cells in 128 bits.
+//
+// Bit index = cell index (10 * row + col, 0..99); bits 100..127 are always zero. A padded 10 x 11
+// layout only pays off when lines are found by shifting whole boards; here every five-cell line is
+// a precomputed mask (board.hpp), so padding would buy nothing and cost an index conversion at
+// every API boundary and table lookup.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+namespace sequence {
+
+constexpr int kCells = 100;
+
+namespace detail {
+inline int popcount64(std::uint64_t x) { return __builtin_popcountll(x); }
+inline int lsb64(std::uint64_t x) { return __builtin_ctzll(x); }
+// Index of the n-th (0-based) set bit of x. Requires n < popcount64(x).
+inline int select64(std::uint64_t x, int n) {
+#if defined(__BMI2__)
+    return __builtin_ctzll(_pdep_u64(std::uint64_t{1} << n, x));
+#else
+    for (; n > 0; --n) x &= x - 1;
+    return __builtin_ctzll(x);
+#endif
+}
+}  // namespace detail
+
+class Bitboard {
+public:
+    constexpr Bitboard() = default;
+    constexpr Bitboard(std::uint64_t lo, std::uint64_t hi) : lo_(lo), hi_(hi) {}
+
+    // The set {cell}. Requires 0 <= cell < kCells.
+    static constexpr Bitboard of(int cell) {
+        return cell < 64 ? Bitboard(std::uint64_t{1} << cell, 0) : Bitboard(0, std::uint64_t{1} << (cell - 64));
+    }
+    // All 100 cells.
+    static constexpr Bitboard all() { return Bitboard(~std::uint64_t{0}, (std::uint64_t{1} << (kCells - 64)) - 1); }
+
+    constexpr bool test(int cell) const {
+        return cell < 64 ? (lo_ >> cell) & 1 : (hi_ >> (cell - 64)) & 1;
+    }
+    constexpr void set(int cell) { *this |= of(cell); }
+    constexpr void reset(int cell) { *this &= ~of(cell); }
+
+    constexpr bool any() const { return (lo_ | hi_) != 0; }
+    constexpr bool none() const { return !any(); }
+    int count() const { return detail::popcount64(lo_) + detail::popcount64(hi_); }
+    // The lowest cell in the set. Requires any().
+    int first() const { return lo_ ? detail::lsb64(lo_) : 64 + detail::lsb64(hi_); }
+    // The n-th lowest cell (0-based), for picking a uniformly random member. Requires n < count().
+    int select(int n) const {
+        const int low = detail::popcount64(lo_);
+        return n < low ? detail::select64(lo_, n) : 64 + detail::select64(hi_, n - low);
+    }
+    // Removes and returns the lowest cell. Requires any().
+    int pop_first() {
+        const int cell = first();
+        if (lo_) lo_ &= lo_ - 1; else hi_ &= hi_ - 1;
+        return cell;
+    }
+    // True if this set is a subset of other.
+    constexpr bool subset_of(Bitboard other) const { return (*this & ~other).none(); }
+
+    constexpr Bitboard operator&(Bitboard o) const { return Bitboard(lo_ & o.lo_, hi_ & o.hi_); }
+    constexpr Bitboard operator|(Bitboard o) const { return Bitboard(lo_ | o.lo_, hi_ | o.hi_); }
+    constexpr Bitboard operator^(Bitboard o) const { return Bitboard(lo_ ^ o.lo_, hi_ ^ o.hi_); }
+    // Complement within the 100 cells (bits 100..127 stay zero).
+    constexpr Bitboard operator~() const { return Bitboard(~lo_, ~hi_) & all(); }
+    constexpr Bitboard& operator&=(Bitboard o) { return *this = *this & o; }
+    constexpr Bitboard& operator|=(Bitboard o) { return *this = *this | o; }
+    constexpr bool operator==(Bitboard o) const { return lo_ == o.lo_ && hi_ == o.hi_; }
+    constexpr bool operator!=(Bitboard o) const { return !(*this == o); }
+
+    // Ascending iteration over the cells: for (int cell : board) ...
+    class Iterator {
+    public:
+        explicit Iterator(Bitboard rest) : rest_(rest) {}
+        int operator*() const { return rest_.first(); }
+        Iterator& operator++() { rest_.pop_first(); return *this; }
+        bool operator!=(const Iterator& o) const { return rest_ != o.rest_; }
+    private:
+        Bitboard rest_;
+    };
+    Iterator begin() const { return Iterator(*this); }
+    Iterator end() const { return Iterator(Bitboard()); }
+
+private:
+    std::uint64_t lo_ = 0;  // cells 0..63
+    std::uint64_t hi_ = 0;  // cells 64..99
+};
+
+}  // namespace sequence

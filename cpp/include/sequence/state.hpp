@@ -1,0 +1,114 @@
+// GameState: the whole state of a game as one fixed-size, trivially copyable value (no pointers),
+// so copying is a memcpy and undo is a stack of copies.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "sequence/bitboard.hpp"
+#include "sequence/board.hpp"
+#include "sequence/cards.hpp"
+
+namespace sequence {
+
+constexpr int kMaxPlayers = 12;   // R2
+constexpr int kMaxTeams = 3;      // R2
+constexpr int kMaxHand = 7;       // R3: the largest hand
+// A game stops as soon as a team has enough sequences (R8), so before the last placement each
+// team holds at most one; one placement adds at most 8 (a pair in each of 4 directions, R7):
+// 2 teams: 1 + 1 + 8 = 10, 3 teams: 0 + 8 = 8.
+constexpr int kMaxSequences = 16;
+
+// Players, teams and hand size of a game (R2, R3, R8).
+struct Config {
+    std::uint8_t players = 0;
+    std::uint8_t teams = 0;
+    std::uint8_t hand_size = 0;
+    std::uint8_t sequences_to_win = 0;
+};
+
+// R3: the hand size for a player count, or 0 if the count is not valid (R2).
+int hand_size_for(int players);
+// R2: the default number of teams for a player count, or 0 if the count is not valid.
+int default_teams(int players);
+// R2: true if players may play as teams (6 and 12 players: 2 or 3 teams).
+bool is_valid_split(int players, int teams);
+// Builds the Config of a valid split (R2, R3, R8). Returns false (out untouched) if
+// !is_valid_split(players, teams).
+bool make_config(int players, int teams, Config& out);
+
+// One completed sequence (R7): the team that formed it and its window (board.hpp).
+struct SequenceEntry {
+    std::uint8_t team;
+    std::uint8_t window;
+};
+
+struct GameState {
+    Bitboard chips[kMaxTeams];  // chips of each team (corners are never chips)
+    Bitboard locked;            // chips of completed sequences: never removable (R7)
+    std::uint64_t rng = 0;      // SplitMix64 state (docs/rng.md)
+    std::uint64_t seed = 0;     // the seed the game was dealt from, if has_seed
+    std::uint32_t turn = 0;     // completed plays and passes (not trades)
+    std::uint32_t max_turns = 0;  // turn cap, 0 = none
+    Config config;
+    std::uint8_t current_player = 0;
+    std::uint8_t dealer = 0;
+    std::uint8_t passes = 0;      // consecutive passes counting toward a stalemate (R5)
+    std::int8_t winner = -1;      // winning team (R8) or -1
+    bool is_draw = false;         // stalemate (R5) or turn cap
+    bool traded_this_turn = false;  // R5 step 1 already used this turn
+    bool has_seed = false;
+    std::int8_t last_draw_player = -1;  // the last end-of-turn draw (R10 missed_draw), -1 = none
+    std::uint8_t last_draw_card = 0;
+    std::uint8_t sequence_count = 0;
+    std::uint8_t draw_size = 0;
+    std::uint8_t discard_size = 0;
+    std::uint8_t hand_count[kMaxPlayers] = {};
+    Card hands[kMaxPlayers][kMaxHand] = {};  // each hand ascending by card id
+    SequenceEntry sequences[kMaxSequences] = {};  // in the order formed
+    Card draw_pile[kDeckSize] = {};  // bottom first: the top card is draw_pile[draw_size - 1]
+    // All discard piles as one log, oldest first, with the owner of each card; a player's pile is
+    // the subsequence of their cards, which keeps every pile in order in a fixed-size array.
+    Card discard_card[kDeckSize] = {};
+    std::uint8_t discard_owner[kDeckSize] = {};
+};
+
+static_assert(std::is_trivially_copyable_v<GameState>, "GameState is copied with memcpy");
+static_assert(std::is_standard_layout_v<GameState>);
+
+// R2: seat p plays for team p mod T.
+inline int team_of(const GameState& s, int player) { return player % s.config.teams; }
+// True once the game is won (R8) or drawn (R5 stalemate, turn cap).
+inline bool is_over(const GameState& s) { return s.winner >= 0 || s.is_draw; }
+// Cells holding a chip of any team.
+inline Bitboard occupied(const GameState& s) { return s.chips[0] | s.chips[1] | s.chips[2]; }
+// Cells that can take a chip: neither a chip nor a corner (R5).
+inline Bitboard empty_cells(const GameState& s) { return ~(occupied(s) | corners()); }
+// The number of sequences a team has completed.
+inline int team_sequences(const GameState& s, int team) {
+    int n = 0;
+    for (int i = 0; i < s.sequence_count; ++i) n += s.sequences[i].team == team;
+    return n;
+}
+// True if player holds at least one copy of card.
+inline bool hand_contains(const GameState& s, int player, int card) {
+    for (int i = 0; i < s.hand_count[player]; ++i)
+        if (s.hands[player][i] == card) return true;
+    return false;
+}
+// Removes one copy of card from the hand, keeping it ascending. Requires hand_contains().
+inline void hand_remove(GameState& s, int player, int card) {
+    Card* hand = s.hands[player];
+    int i = 0;
+    while (hand[i] != card) ++i;
+    for (const int n = --s.hand_count[player]; i < n; ++i) hand[i] = hand[i + 1];
+}
+// Adds card to the hand, keeping it ascending. Requires hand_count[player] < kMaxHand.
+inline void hand_insert(GameState& s, int player, int card) {
+    Card* hand = s.hands[player];
+    int i = s.hand_count[player]++;
+    for (; i > 0 && hand[i - 1] > card; --i) hand[i] = hand[i - 1];
+    hand[i] = static_cast<Card>(card);
+}
+
+}  // namespace sequence

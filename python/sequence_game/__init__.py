@@ -1,0 +1,36 @@
+"""sequence-game: a fast, rules-exact engine and AI for the board game Sequence.
+
+>>> import sequence_game
+>>> g = sequence_game.Game(players=2, seed=7)
+>>> move = g.legal_moves()[0]
+>>> g.play(move)
+>>> g.turn
+1
+
+``Game`` runs on the compiled C++ core; ``sequence_game.reference.Game`` is the pure-Python
+reference with the same API. Rule ids (R1..R10) refer to the project's RULES.md.
+"""
+
+from .cards import BOARD_LAYOUT, cells_of
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from .move import Move
+
+
+def __getattr__(name: str):
+    # TEMPORARY during bring-up: the compiled core is imported on first use of Game.
+    if name == "Game":
+        from .game import Game
+
+        return Game
+    raise AttributeError(f"module 'sequence_game' has no attribute {name!r}")
+
+__all__ = [
+    "BOARD_LAYOUT",
+    "AmbiguousMoveError",
+    "Game",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "cells_of",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,150 @@
+"""Cards, cells and the board layout (R1), shared by the core and the reference.
+
+A card is a 2-character string (``"7H"``, ``"TD"``, ``"JC"``); internally a card id
+``4 * rank + suit`` (docs/rng.md). A cell is a ``(row, col)`` tuple, row 0 at the top; its text
+form is a column letter and a row number (``(0, 0)`` is ``"a1"``).
+
+>>> cells_of("7H")
+((4, 8), (5, 3))
+>>> cell_name((5, 3)), parse_cell("d6")
+('d6', (5, 3))
+"""
+
+from __future__ import annotations
+
+from typing import Tuple
+
+Cell = Tuple[int, int]
+
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+CARD_NAMES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
+CARD_IDS: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
+
+TWO_EYED_JACKS = frozenset({"JD", "JC"})  # wild: place on any empty cell (R1, R5)
+ONE_EYED_JACKS = frozenset({"JH", "JS"})  # anti-wild: remove an unlocked chip (R1, R5)
+JACKS = TWO_EYED_JACKS | ONE_EYED_JACKS
+
+CORNER = "*"
+
+# R1, row 0 at the top.
+BOARD_LAYOUT: tuple[tuple[str, ...], ...] = tuple(
+    tuple(row.split())
+    for row in (
+        "*  2S 3S 4S 5S 6S 7S 8S 9S *",
+        "6C 5C 4C 3C 2C AH KH QH TH TS",
+        "7C AS 2D 3D 4D 5D 6D 7D 9H QS",
+        "8C KS 6C 5C 4C 3C 2C 8D 8H KS",
+        "9C QS 7C 6H 5H 4H AH 9D 7H AS",
+        "TC TS 8C 7H 2H 3H KH TD 6H 2D",
+        "QC 9S 9C 8H 9H TH QH QD 5H 3D",
+        "KC 8S TC QC KC AC AD KD 4H 4D",
+        "AC 7S 6S 5S 4S 3S 2S 2H 3H 5D",
+        "*  AD KD QD TD 9D 8D 7D 6D *",
+    )
+)
+
+CORNERS: tuple[Cell, ...] = ((0, 0), (0, 9), (9, 0), (9, 9))
+
+_CELLS_OF: dict[str, tuple[Cell, ...]] = {name: () for name in CARD_NAMES}
+for _r, _row in enumerate(BOARD_LAYOUT):
+    for _c, _name in enumerate(_row):
+        if _name != CORNER:
+            _CELLS_OF[_name] += ((_r, _c),)
+del _r, _row, _c, _name
+
+
+def parse_card(text: object) -> str:
+    """The canonical form of a card: ``"10d"`` -> ``"TD"``.
+
+    Raises ``TypeError`` for a non-string and ``ValueError`` for text that is not a card.
+
+    >>> parse_card("10d")
+    'TD'
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a card is a string like '7H' or 'TD', not {type(text).__name__} {text!r}")
+    t = text.strip().upper()
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    if t not in CARD_IDS:
+        raise ValueError(
+            f"{text!r} is not a card: write a rank {' '.join(RANKS)} (or 10) and a suit "
+            f"{' '.join(SUITS)}, e.g. '7H', 'TD', 'JC'"
+        )
+    return t
+
+
+def card_id(card: str) -> int:
+    """The id ``4 * rank + suit`` of a card (any accepted spelling)."""
+    return CARD_IDS[parse_card(card)]
+
+
+def card_name(cid: int) -> str:
+    """The canonical text of a card id."""
+    return CARD_NAMES[cid]
+
+
+def card_sort_key(card: str) -> int:
+    """Sort key for the canonical hand order: by rank ``2..A``, then suit ``S H D C``."""
+    return CARD_IDS[card]
+
+
+def rank_of(card: str) -> int:
+    """Rank index 0..12 (``2`` .. ``A``); aces high, as in the dealer cut (R4)."""
+    return CARD_IDS[card] // 4
+
+
+def is_jack(card: str) -> bool:
+    return card in JACKS
+
+
+def cells_of(card: str) -> tuple[Cell, ...]:
+    """The two cells of a normal card (R1), sorted; ``()`` for a jack.
+
+    >>> cells_of("JD")
+    ()
+    """
+    return _CELLS_OF[parse_card(card)]
+
+
+def card_at(cell: Cell) -> str:
+    """The card printed on a cell, ``"*"`` for a corner."""
+    r, c = check_cell(cell)
+    return BOARD_LAYOUT[r][c]
+
+
+def is_corner(cell: Cell) -> bool:
+    return cell in CORNERS
+
+
+def check_cell(cell: object) -> Cell:
+    """Validate a ``(row, col)`` cell (or its text, ``"d6"``) and return it as a tuple of ints."""
+    if isinstance(cell, str):
+        return parse_cell(cell)
+    if (
+        not isinstance(cell, (tuple, list))
+        or len(cell) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
+    ):
+        raise TypeError(f"a cell is a (row, col) tuple of two ints or text like 'd6', not {cell!r}")
+    r, c = cell
+    if not (0 <= r < 10 and 0 <= c < 10):
+        raise ValueError(f"cell {tuple(cell)!r} is off the board: row and col must be 0..9")
+    return (r, c)
+
+
+def cell_name(cell: Cell) -> str:
+    """Text form of a cell: column letter ``a``..``j`` + row number ``1``..``10``."""
+    r, c = cell
+    return "abcdefghij"[c] + str(r + 1)
+
+
+def parse_cell(text: str) -> Cell:
+    """Parse ``"d6"`` -> ``(5, 3)``; ``ValueError`` names the accepted form."""
+    t = text.strip().lower()
+    if len(t) >= 2 and t[0] in "abcdefghij" and t[1:].isdigit() and 1 <= int(t[1:]) <= 10:
+        return (int(t[1:]) - 1, "abcdefghij".index(t[0]))
+    raise ValueError(
+        f"{text!r} is not a cell: write a column letter a-j and a row number 1-10, e.g. 'd6'"
+    )

@@ -1,0 +1,72 @@
+"""Player counts, teams and hand sizes (R2, R3, R8), shared by the core and the reference."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}  # R3
+VALID_PLAYERS = tuple(sorted(HAND_SIZE))
+
+# R2: every valid team split for each player count, the default first.
+TEAM_CHOICES = {2: (2,), 3: (3,), 4: (2,), 6: (2, 3), 8: (2,), 9: (3,), 10: (2,), 12: (2, 3)}
+
+TEAM_NAMES = ("blue", "green", "red")  # R1 chip colours, team 0 1 2
+TEAM_LETTERS = ("B", "G", "R")
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_players_teams(players: object, teams: object = None) -> tuple[int, int]:
+    """Validate a player count and team split (R2); return ``(players, teams)``.
+
+    >>> check_players_teams(6), check_players_teams(6, 3)
+    ((6, 2), (6, 3))
+    """
+    if not _is_int(players):
+        raise TypeError(f"players must be an int, not {type(players).__name__} {players!r}")
+    if players not in HAND_SIZE:
+        raise ValueError(
+            f"{players} players is not a valid count (R2): choose one of "
+            f"{', '.join(map(str, VALID_PLAYERS))}"
+        )
+    choices = TEAM_CHOICES[players]  # type: ignore[index]
+    if teams is None:
+        return players, choices[0]  # type: ignore[return-value]
+    if not _is_int(teams):
+        raise TypeError(f"teams must be an int or None, not {type(teams).__name__} {teams!r}")
+    if teams not in choices:
+        raise ValueError(
+            f"{players} players cannot play as {teams} teams (R2): "
+            + " or ".join(f"teams={t}" for t in choices)
+            + (" (or None for the default)" if len(choices) > 1 else "")
+        )
+    return players, teams  # type: ignore[return-value]
+
+
+def sequences_to_win(teams: int) -> int:
+    """R8: two sequences with 2 teams, one with 3."""
+    return 2 if teams == 2 else 1
+
+
+def check_seed(seed: object) -> Optional[int]:
+    """A seed is None or an int in ``0 .. 2**64 - 1`` (docs/rng.md)."""
+    if seed is None:
+        return None
+    if not _is_int(seed):
+        raise TypeError(f"seed must be an int or None, not {type(seed).__name__} {seed!r}")
+    if not 0 <= seed < 2**64:  # type: ignore[operator]
+        raise ValueError(f"seed {seed} is out of range: use an int from 0 to 2**64 - 1")
+    return seed  # type: ignore[return-value]
+
+
+def check_max_turns(max_turns: object) -> Optional[int]:
+    """The optional turn cap: None or a positive int."""
+    if max_turns is None:
+        return None
+    if not _is_int(max_turns):
+        raise TypeError(f"max_turns must be an int or None, not {type(max_turns).__name__}")
+    if max_turns < 1:  # type: ignore[operator]
+        raise ValueError(f"max_turns must be at least 1 (or None for no cap), not {max_turns}")
+    return max_turns  # type: ignore[return-value]

@@ -1,0 +1,343 @@
+"""``GameBase``: the public ``Game`` API on top of a small set of rule primitives.
+
+Two classes implement the primitives: ``sequence_game.Game`` (over the compiled core) and
+``sequence_game.reference.Game`` (plain Python). Everything users touch that is not a rule lives
+here once: argument checking, move parsing, the messages of illegal moves, the state format, the
+observation, the referee calls' checks, text rendering. So both implementations accept the same
+input and fail with the same errors by construction.
+
+A backend implements (``pos`` is a ``position.Position``; cards are ids, cells indices ``10*r+c``)::
+
+    __init__(players, teams, seed, max_turns)   deal a new game; call GameBase.__init__(self)
+    _from_position(cls, pos) -> Game             classmethod: a game in that (validated) position
+    _position() -> Position                      the whole state
+    players teams current_player dealer turn seed max_turns is_over winner is_draw
+    draw_pile_size traded_this_turn passes       read-only properties
+    _hand_ids(p) _discard_ids(p) -> list[int]
+    _cell_code(index) -> int                     -1 empty, 0..2 team chip, 3 corner
+    _is_locked(index) -> bool
+    _sequence_list() -> list[(team, cells)]
+    _last_draw() -> (player, card) | None
+    _legal_moves() -> list[Move]                  docs/notation.md order; [] when over
+    _apply(move)                                   move is one of _legal_moves()
+    _undo()  _history_size() -> int
+    _table_talk_penalty(team, {player: card})     checked here first
+    _missed_draw(player)                          checked here first
+    _copy() -> Game
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, ONE_EYED_JACKS, TWO_EYED_JACKS, Cell, cell_name, cells_of, check_cell, is_corner, parse_card
+from .config import TEAM_LETTERS, TEAM_NAMES, _is_int, sequences_to_win
+from .errors import AmbiguousMoveError, IllegalMoveError
+from .move import Move, as_move
+from .position import observation_dict, position_from_dict, position_to_dict
+
+
+class GameBase:
+    """The public ``Game`` API shared by the core and the reference (see ``../shared/API.md``)."""
+
+    def __init__(self) -> None:
+        self._legal_cache: Optional[List[Move]] = None
+        self._legal_lookup: Optional[Dict[Move, Move]] = None
+        self._placements: Optional[Dict[Tuple[str, Cell], List[Move]]] = None
+
+    # ------------------------------------------------------------------ construction, state format
+
+    @classmethod
+    def from_dict(cls, d: dict):
+        """A game in the position ``d`` (a ``to_dict()``-style dict, docs/state-format.md).
+
+        Omitted optional fields take their defaults; an inconsistent position is refused with a
+        ``ValueError`` (``TypeError`` for a wrong type) naming the field.
+
+        >>> import sequence_game
+        >>> g = sequence_game.Game.from_dict({"players": 2, "hands": [["7H"], ["JD"]]})
+        >>> g.hand(0), g.draw_pile_size
+        (['7H'], 102)
+        """
+        return cls._from_position(position_from_dict(d))
+
+    def to_dict(self) -> dict:
+        """The whole state as plain JSON-able data (docs/state-format.md)."""
+        return position_to_dict(self._position())
+
+    def observation(self, player: int) -> dict:
+        """What ``player`` may see (R9): ``to_dict()`` with other hands and the draw pile as sizes."""
+        return observation_dict(self.to_dict(), self._check_player(player))
+
+    def copy(self):
+        """An independent deep copy (undo history included)."""
+        return self._copy()
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict):
+        return self._copy()
+
+    def __getstate__(self) -> dict:
+        return self.to_dict()
+
+    def __setstate__(self, state: dict) -> None:
+        other = type(self).from_dict(state)
+        self.__dict__.update(other.__dict__)
+
+    # ------------------------------------------------------------------ queries
+
+    def team_of(self, player: int) -> int:
+        """The team of a seat: ``player mod teams`` (R2)."""
+        return self._check_player(player) % self.teams
+
+    def hand(self, player: int) -> List[str]:
+        """A player's cards in canonical order (by rank, then suit S H D C)."""
+        return [CARD_NAMES[c] for c in self._hand_ids(self._check_player(player))]
+
+    def discards(self, player: int) -> List[str]:
+        """A player's discard pile, oldest first (public, R9)."""
+        return [CARD_NAMES[c] for c in self._discard_ids(self._check_player(player))]
+
+    def cell(self, cell) -> str:
+        """``"*"`` corner, ``"."`` empty, ``"B"``/``"G"``/``"R"`` for a chip of team 0/1/2."""
+        r, c = check_cell(cell)
+        return ".BGR*"[self._cell_code(10 * r + c) + 1]
+
+    def locked(self, cell) -> bool:
+        """Whether the chip on ``cell`` belongs to a completed sequence (R7): such a chip can never be removed."""
+        r, c = check_cell(cell)
+        return self._is_locked(10 * r + c)
+
+    @property
+    def board(self):
+        """The board as a 10x10 ``numpy.int8`` array: -1 empty, 0/1/2 team chip, 3 corner (a copy)."""
+        import numpy as np
+
+        return np.array([self._cell_code(i) for i in range(100)], dtype=np.int8).reshape(10, 10)
+
+    @property
+    def sequences(self) -> List[Tuple[int, Tuple[Cell, ...]]]:
+        """Completed sequences as ``(team, five cells sorted)``, in the order they were formed."""
+        return [(t, tuple((i // 10, i % 10) for i in cells)) for t, cells in self._sequence_list()]
+
+    def legal_moves(self) -> List[Move]:
+        """Every legal move of the current player in the documented order; ``[]`` once over.
+
+        With no legal play: the open dead-card trades plus one ``pass`` (R5).
+        """
+        return list(self._cached_legal())
+
+    def is_legal(self, move) -> bool:
+        """Whether ``move`` (a Move or its text) may be played now, ``declares`` filled in or not."""
+        try:
+            self._resolve(as_move(move))
+        except ValueError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ play
+
+    def play(self, move) -> None:
+        """Play a move (a ``Move`` or its text) for the current player.
+
+        Raises ``IllegalMoveError`` (a ``ValueError``) saying why the move is not allowed, or
+        ``InvalidMoveError`` for malformed text; the game is unchanged after any error.
+        A placement written without ``declares`` is completed when only one choice exists (R7).
+        """
+        resolved = self._resolve(as_move(move))
+        self._apply(resolved)
+        self._changed()
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move that ``text`` names here, with ``declares`` filled in when unambiguous."""
+        return self._resolve(as_move(text))
+
+    def undo(self) -> None:
+        """Take back the last change: a move (trade and pass included) or a referee call."""
+        if self._history_size() == 0:
+            raise ValueError("nothing to undo: the game is at its deal (or was loaded with from_dict)")
+        self._undo()
+        self._changed()
+
+    # ------------------------------------------------------------------ referee calls (R10)
+
+    def table_talk_penalty(self, team: int, cards: Dict[int, str]) -> None:
+        """R10 table talk: every member of ``team`` discards the named card; nobody draws.
+
+        ``cards`` maps each member's seat to a card in that member's hand.
+        """
+        self._check_going("a table-talk penalty")
+        if not _is_int(team):
+            raise TypeError(f"team must be an int, not {team!r}")
+        if not 0 <= team < self.teams:
+            raise ValueError(f"team {team} does not exist: teams are 0..{self.teams - 1}")
+        if not isinstance(cards, dict):
+            raise TypeError("cards must be a dict {player: card} naming one card for each member of the team")
+        members = [p for p in range(self.players) if p % self.teams == team]
+        if set(cards) != set(members) or not all(_is_int(k) for k in cards):
+            raise ValueError(
+                f"table_talk_penalty needs one card from each member of team {team}: players {members}, "
+                f"got players {sorted(map(repr, cards))}"
+            )
+        ids = {}
+        for p in members:
+            card = parse_card(cards[p])
+            if CARD_IDS[card] not in self._hand_ids(p):
+                raise ValueError(f"player {p} does not hold {card}: their hand is {' '.join(self.hand(p)) or 'empty'}")
+            ids[p] = CARD_IDS[card]
+        self._table_talk_penalty(team, ids)
+        self._changed()
+
+    def missed_draw(self, player: int) -> None:
+        """R10 loss of a card: ``player``'s most recent draw goes back on top of the draw pile."""
+        self._check_going("a missed-draw penalty")
+        player = self._check_player(player)
+        last = self._last_draw()
+        if last is None or last[0] != player:
+            who = "nobody" if last is None else f"player {last[0]}"
+            raise ValueError(
+                f"player {player} has no draw to take back: the most recent draw that may still be missed "
+                f"was by {who} (R10: only the last player to draw, before anyone draws again)"
+            )
+        self._missed_draw(player)
+        self._changed()
+
+    # ------------------------------------------------------------------ rendering
+
+    def __str__(self) -> str:
+        """A text board: card labels on empty cells, ``[B]`` chips, ``(B)`` locked chips."""
+        lines = ["     " + "   ".join("abcdefghij")]
+        for r in range(10):
+            row = []
+            for c in range(10):
+                code = self._cell_code(10 * r + c)
+                if code == 3:
+                    row.append(" * ")
+                elif code == -1:
+                    row.append(" " + BOARD_LAYOUT[r][c])
+                else:
+                    mark = "()" if self._is_locked(10 * r + c) else "[]"
+                    row.append(mark[0] + TEAM_LETTERS[code] + mark[1])
+            lines.append(f"{r + 1:>2}  " + " ".join(row))
+        lines.append(self._status_line())
+        return "\n".join(lines)
+
+    def _status_line(self) -> str:
+        counts = [0] * self.teams
+        for t, _ in self._sequence_list():
+            counts[t] += 1
+        seqs = ", ".join(f"{TEAM_NAMES[t]} {n}" for t, n in enumerate(counts))
+        if self.winner is not None:
+            state = f"team {self.winner} ({TEAM_NAMES[self.winner]}) won"
+        elif self.is_draw:
+            state = "drawn"
+        else:
+            p = self.current_player
+            state = f"player {p} ({TEAM_NAMES[p % self.teams]}) to move"
+        return f"turn {self.turn} | {state} | sequences: {seqs} (need {sequences_to_win(self.teams)})"
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__module__}.{type(self).__name__} players={self.players} teams={self.teams} "
+            f"turn={self.turn} {self._status_line().split(' | ')[1]}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        from .svg import board_svg
+
+        return board_svg(self)
+
+    # ------------------------------------------------------------------ internals
+
+    def _changed(self) -> None:
+        self._legal_cache = None
+        self._legal_lookup = None
+        self._placements = None
+
+    def _cached_legal(self) -> List[Move]:
+        if self._legal_cache is None:
+            self._legal_cache = self._legal_moves()
+        return self._legal_cache
+
+    def _check_player(self, player: object) -> int:
+        if not _is_int(player):
+            raise TypeError(f"player must be an int seat number, not {type(player).__name__} {player!r}")
+        if not 0 <= player < self.players:  # type: ignore[operator]
+            raise ValueError(f"player {player} does not exist: seats are 0..{self.players - 1}")
+        return player  # type: ignore[return-value]
+
+    def _check_going(self, what: str) -> None:
+        if self.is_over:
+            raise ValueError(f"the game is over: {what} no longer applies")
+
+    def _resolve(self, move: Move) -> Move:
+        """The legal move ``move`` stands for (declares filled in), or an ``IllegalMoveError``."""
+        if self._legal_lookup is None:
+            self._legal_lookup = {m: m for m in self._cached_legal()}
+            self._placements = {}
+            for m in self._legal_cache:  # type: ignore[union-attr]
+                if m.kind == "place":
+                    self._placements.setdefault((m.card, m.cell), []).append(m)  # type: ignore[arg-type]
+        found = self._legal_lookup.get(move)
+        if found is not None:
+            return found
+        if move.kind == "place" and not move.declares:
+            choices = self._placements.get((move.card, move.cell), [])  # type: ignore[union-attr, arg-type]
+            if len(choices) == 1:
+                return choices[0]
+            if len(choices) > 1:
+                raise AmbiguousMoveError(
+                    f"{move}: this placement forms sequences in {len(choices)} ways; choose which (R7): "
+                    + ", ".join(str(m) for m in choices)
+                )
+        raise IllegalMoveError(self._why_illegal(move))
+
+    def _why_illegal(self, move: Move) -> str:
+        """A message naming the move, why it is illegal here, and what would be right."""
+        if self.is_over:
+            return f"{move}: the game is over ({self._status_line().split(' | ')[1]})"
+        p = self.current_player
+        hand = self.hand(p)
+        legal = self._cached_legal()
+        plays = [m for m in legal if m.kind in ("place", "remove")]
+        if move.kind == "pass":
+            return f"pass: player {p} has a legal play ({plays[0]}); passing is only for a turn with none (R5)"
+        if move.card not in hand:
+            return f"{move}: player {p} does not hold {move.card}; their hand is {' '.join(hand) or 'empty'}"
+        if move.kind == "trade":
+            if self.traded_this_turn:
+                return f"{move}: player {p} already traded a dead card this turn; only one trade a turn (R5)"
+            free = [cell_name(x) for x in cells_of(move.card) if self._cell_code(10 * x[0] + x[1]) == -1]
+            return f"{move}: {move.card} is not a dead card, {' and '.join(free)} still empty; play it instead (R5)"
+        r, c = move.cell  # type: ignore[misc]
+        code = self._cell_code(10 * r + c)
+        where = cell_name(move.cell)  # type: ignore[arg-type]
+        if move.kind == "remove":
+            if is_corner(move.cell):  # type: ignore[arg-type]
+                return f"{move}: {where} is a corner; corners can never be emptied (R5)"
+            if code == -1:
+                return f"{move}: {where} is empty; a one-eyed jack removes another team's chip (R5)"
+            if code == p % self.teams:
+                return f"{move}: the chip on {where} is your own team's; a one-eyed jack removes another team's chip (R5)"
+            if self._is_locked(10 * r + c):
+                return f"{move}: the chip on {where} is part of a completed sequence and cannot be removed (R7)"
+        else:
+            if move.card not in TWO_EYED_JACKS and move.cell not in cells_of(move.card):
+                cells = " or ".join(cell_name(x) for x in cells_of(move.card))
+                return f"{move}: {move.card} is printed on {cells}, not on {where} (R5)"
+            if is_corner(move.cell):  # type: ignore[arg-type]
+                return f"{move}: {where} is a corner; corners never take a chip (R5)"
+            if code != -1:
+                if move.card not in TWO_EYED_JACKS and all(
+                    self._cell_code(10 * x + y) != -1 for x, y in cells_of(move.card)
+                ):
+                    return f"{move}: both cells of {move.card} are covered; trade it as a dead card (R5)"
+                return f"{move}: {where} is already covered; a chip goes on an empty cell (R5)"
+            options = self._placements.get((move.card, move.cell), [])  # type: ignore[union-attr, arg-type]
+            if options:
+                return (
+                    f"{move}: these are not sequences this placement can declare; it must declare as many as it "
+                    f"forms, one of: {', '.join(str(m) for m in options)} (R7)"
+                )
+        return f"{move}: not a legal move here; legal moves include {', '.join(str(m) for m in legal[:6])}"
