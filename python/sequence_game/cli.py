@@ -1,24 +1,621 @@
-"""The ``sequence-game`` command (bring-up version: a random game printed to the terminal)."""
+"""The ``sequence-game`` command: play against the AI, watch a demo, run a match, replay a record.
+
+::
+
+    sequence-game play [--players 2] [--teams T] [--human 0 ...] [--ai greedy|mcts:time=1] [--seed N]
+    sequence-game demo --seed N [--players P] [--agents greedy,random] [--save FILE]
+    sequence-game arena AGENT AGENT --games N [--players P] [--seed S]
+    sequence-game replay FILE [--step]
+    sequence-game bench ...
+
+``play`` reads one command a line from standard input, so it can be scripted (``EOF`` ends the
+game cleanly): a move in the text notation (``7H@d6``, ``JSxe5``, ``trade 7H``, ``pass``; a card
+alone when it has one legal cell), ``?`` for the legal moves, ``hint``, ``undo``, ``board``,
+``help``, ``quit``. Every subcommand takes ``--engine {core,reference}`` (default ``core``, the
+compiled engine) and ``--no-color`` (``NO_COLOR`` in the environment does the same).
+
+The agents (``sequence_game.agents``), game records (``sequence_game.records``) and the arena
+(``sequence_game.arena``) are imported only by the subcommands that use them.
+"""
 
 from __future__ import annotations
 
 import argparse
-import random
-from typing import Optional, Sequence
+import importlib
+import importlib.util
+import os
+import sys
+from typing import Any, List, Optional, Sequence
+
+from .cards import cell_name, parse_card
+from .config import TEAM_NAMES, VALID_PLAYERS
+from .errors import AmbiguousMoveError
+from .move import Move
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+class CLIError(Exception):
+    """A user-facing error: printed as ``sequence-game: error: ...`` with exit status 1."""
+
+
+# --------------------------------------------------------------------------- shared helpers
+
+
+def game_class(engine: str):
+    """The ``Game`` class of an engine name: ``core`` (compiled) or ``reference`` (pure Python)."""
+    if engine == "reference":
+        from .reference import Game
+
+        return Game
+    try:
+        importlib.import_module("sequence_game._core")
+    except ImportError as e:
+        raise CLIError(
+            f"the compiled core is not available ({e}); build it with `pip install .` "
+            "or run with --engine reference"
+        ) from None
+    from .game import Game
+
+    return Game
+
+
+def make_agent(spec: str, seed: Optional[int] = None):
+    """An agent from a spec (``greedy``, ``random``, ``mcts:time=1``); ``seed`` unless the spec sets one."""
+    from .agents import agent_from_spec
+
+    try:
+        return agent_from_spec(spec, seed=seed) if seed is not None else agent_from_spec(spec)
+    except ValueError as e:
+        raise CLIError(str(e)) from None
+
+
+def ai_seed(game_seed: Optional[int], seat: int) -> Optional[int]:
+    """The seed of the AI at ``seat`` in a game dealt from ``game_seed`` (so a seed fixes the AI's play too)."""
+    return None if game_seed is None else (game_seed + 1000 * (seat + 1)) % 2**64
+
+
+def mcts_available() -> bool:
+    """Whether ``sequence_game.mcts`` exists and imports (it needs the compiled core)."""
+    if importlib.util.find_spec("sequence_game.mcts") is None:
+        return False
+    try:
+        importlib.import_module("sequence_game.mcts")
+    except Exception:
+        return False
+    return True
+
+
+def default_ai_spec() -> str:
+    """A good MCTS when available, else the greedy heuristic."""
+    return "mcts:time=1" if mcts_available() else "greedy"
+
+
+def _describe_move(game, player: int, move: Move) -> str:
+    team = TEAM_NAMES[game.team_of(player)]
+    if move.kind == "trade":
+        what = f"trades the dead card {move.card}"
+    elif move.kind == "pass":
+        what = "passes (no legal play)"
+    elif move.kind == "remove":
+        what = f"removes the chip on {cell_name(move.cell)} with {move.card}"
+    else:
+        what = f"plays {move}"
+        if move.declares:
+            what += f"  -- {len(move.declares)} sequence{'s' if len(move.declares) > 1 else ''}!"
+    return f"P{player} ({team}) {what}"
+
+
+def _result_line(game) -> str:
+    if game.winner is not None:
+        seats = [p for p in range(game.players) if game.team_of(p) == game.winner]
+        who = ", ".join(f"P{p}" for p in seats)
+        return f"Team {game.winner} ({TEAM_NAMES[game.winner]}: {who}) wins after {game.turn} turns."
+    if game.is_draw:
+        return f"The game is drawn after {game.turn} turns."
+    return f"The game is unfinished after {game.turn} turns."
+
+
+def make_record(game, moves: Sequence[Move], names: Sequence[str]):
+    """A ``GameRecord`` of ``game`` (finished or not) played with ``moves`` from its deal."""
+    from .records import GameRecord
+
+    result = {"winner": game.winner, "is_draw": bool(game.is_draw), "turns": game.turn} if game.is_over else None
+    return GameRecord(players=game.players, teams=game.teams, seed=game.seed, max_turns=game.max_turns,
+                      agents=list(names), moves=[str(m) for m in moves], result=result)
+
+
+# --------------------------------------------------------------------------- play
+
+
+def legal_moves_text(moves: Sequence[Move], width: int = 78) -> str:
+    """The legal moves for ``?``: grouped by card, a two-eyed jack's many cells summarised."""
+    from .terminal import moves_text
+
+    by_card: dict = {}
+    for m in moves:
+        by_card.setdefault((m.kind, m.card), []).append(m)
+    shown: List[Move] = []
+    notes: List[str] = []
+    for (kind, card), ms in by_card.items():
+        if kind == "place" and card in ("JD", "JC") and len(ms) > 8:
+            notes.append(f"{card}@<any empty cell> ({len({m.cell for m in ms})} cells, e.g. {ms[0]})")
+        else:
+            shown.extend(ms)
+    return "\n".join(filter(None, [moves_text(list(shown), width)] + notes))
+
+
+class _Input:
+    """Lines from standard input; echoes them when stdin is not a terminal (for readable transcripts)."""
+
+    def __init__(self, console) -> None:
+        self.console = console
+        self.stream = sys.stdin
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def read(self, prompt: str) -> Optional[str]:
+        """The next line, stripped, or ``None`` at end of input."""
+        self.console.print(prompt, end="")
+        self.console.file.flush()
+        line = self.stream.readline()
+        if not line:
+            self.console.print()
+            return None
+        line = line.strip()
+        if not self.tty:
+            self.console.print(line)
+        return line
+
+
+_PLAY_HELP = """commands:
+  7H@d6        place a chip (card @ cell; a two-eyed jack JD/JC goes on any empty cell)
+  JSxe5        remove a chip with a one-eyed jack (JH/JS)
+  trade 7H     discard a dead card and draw (then play as usual)
+  pass         only when you have no legal play
+  7H           a card alone, when it has just one legal cell
+  ?            list your legal moves       hint   ask the AI
+  undo         take back your last move    board  show the board again
+  quit         leave the game"""
+
+
+class PlaySession:
+    """The ``play`` loop: humans at some seats, AI agents at the others."""
+
+    def __init__(self, args, console, game_cls, game=None) -> None:
+        self.args = args
+        self.console = console
+        self.game_cls = game_cls
+        if game is None:
+            game = game_cls(players=args.players, teams=args.teams, seed=args.seed, max_turns=args.max_turns)
+        self.game = game
+        humans = sorted(set(args.human if args.human else [0]))
+        for h in humans:
+            if not 0 <= h < self.game.players:
+                raise CLIError(f"--human {h}: seats are 0..{self.game.players - 1}")
+        self.humans = humans
+        spec = args.ai or default_ai_spec()
+        self.ai_spec = spec
+        self.agents = {
+            p: make_agent(spec, seed=ai_seed(self.game.seed, p))
+            for p in range(self.game.players)
+            if p not in humans
+        }
+        self.history: List[tuple] = []  # (player, move, by_human)
+        self.hint_agent = None
+        self.input = _Input(console)
+        from .terminal import can_encode_suits
+
+        self.ascii = args.ascii or not can_encode_suits(console)
+
+    # -- display
+    def show(self, player: Optional[int]) -> None:
+        from .terminal import render_table
+
+        last = self.history[-1][1] if self.history else None
+        hands = [player] if player is not None else []
+        self.console.print()
+        render_table(self.console, self.game, last_move=last, hand_of=hands, ascii=self.ascii)
+
+    def say(self, text: str, style: Optional[str] = None) -> None:
+        self.console.print(text, style=style)
+
+    # -- the loop
+    def run(self) -> int:
+        g = self.game
+        teams_desc = ", ".join(
+            f"{TEAM_NAMES[t]}: " + " ".join(f"P{p}" for p in range(g.players) if g.team_of(p) == t)
+            for t in range(g.teams)
+        )
+        self.say(
+            f"Sequence: {g.players} players, {g.teams} teams ({teams_desc}); seed {g.seed}. "
+            f"You play seat{'s' if len(self.humans) > 1 else ''} {', '.join(map(str, self.humans))}; "
+            f"AI: {self.ai_spec}. Type ? for your moves, help for commands."
+        )
+        while not g.is_over:
+            p = g.current_player
+            if p not in self.humans:
+                move = g.parse_move(self.agents[p].select_move(g))  # declares filled in
+                g.play(move)
+                self.history.append((p, move, False))
+                self.say(_describe_move(g, p, move), style="dim")
+                continue
+            if not self.human_turn(p):
+                break
+        self.show(None)
+        self.say(_result_line(g), style="bold")
+        if self.args.save:
+            names = ["human" if p in self.humans else self.ai_spec for p in range(g.players)]
+            make_record(g, [m for _, m, _ in self.history], names).save(self.args.save)
+            self.say(f"record saved to {self.args.save}" + ("" if g.is_over else " (unfinished game)"))
+        return EXIT_OK
+
+    def human_turn(self, p: int) -> bool:
+        """Read commands until player ``p`` has moved. False when the game is left (quit or EOF)."""
+        g = self.game
+        self.show(p)
+        while True:
+            line = self.input.read(f"P{p} ({TEAM_NAMES[g.team_of(p)]}) > ")
+            if line is None:
+                self.say("end of input: leaving the game")
+                return False
+            low = line.lower()
+            if not low:
+                continue
+            if low in ("quit", "exit", "q"):
+                self.say("leaving the game")
+                return False
+            if low in ("?", "moves", "legal"):
+                self.say(legal_moves_text(g.legal_moves()))
+                continue
+            if low in ("help", "h"):
+                self.say(_PLAY_HELP)
+                continue
+            if low == "board":
+                self.show(p)
+                continue
+            if low == "hint":
+                self.say(f"hint: {self.hint()}")
+                continue
+            if low == "undo":
+                if self.undo():
+                    return True  # the turn loop starts over with whoever is to move now
+                continue
+            move = self.parse(line)
+            if move is None:
+                continue
+            if move is False:
+                return False
+            g.play(move)
+            self.history.append((p, move, True))
+            self.say(_describe_move(g, p, move))
+            if move.kind == "trade" and not g.is_over:
+                self.show(p)
+            if g.current_player != p or g.is_over:
+                return True
+
+    def parse(self, line: str):
+        """The legal move ``line`` names (asking which sequences when that is ambiguous), ``None`` after
+        an error (printed), ``False`` at end of input."""
+        g = self.game
+        try:
+            card = parse_card(line)
+        except ValueError:
+            card = None
+        if card is not None:
+            plays = [m for m in g.legal_moves() if m.card == card and m.kind in ("place", "remove")]
+            cells = sorted({m.cell for m in plays})
+            trades = [m for m in g.legal_moves() if m.card == card and m.kind == "trade"]
+            if len(cells) == 1:
+                line = str(plays[0].with_declares(()))
+            elif not plays and trades:
+                line = str(trades[0])
+            else:
+                hand = g.hand(g.current_player)
+                if card not in hand:
+                    self.say(f"{card}: you do not hold it; your hand is {' '.join(hand)}", style="red")
+                elif not plays:
+                    self.say(f"{card}: it has no legal play now (type ? for your moves)", style="red")
+                else:
+                    self.say(
+                        f"{card} can go on {len(cells)} cells: "
+                        + ", ".join(cell_name(c) for c in cells[:12])
+                        + (" ..." if len(cells) > 12 else "")
+                        + f"; write the cell too, e.g. {plays[0].with_declares(())}",
+                        style="red",
+                    )
+                return None
+        try:
+            return g.parse_move(line)
+        except AmbiguousMoveError:
+            base = Move.parse(line)
+            choices = [m for m in g.legal_moves() if m.kind == "place" and m.card == base.card
+                       and m.cell == base.cell]
+            return self.choose(choices)
+        except ValueError as e:  # IllegalMoveError, InvalidMoveError
+            self.say(str(e), style="red")
+            return None
+
+    def choose(self, choices: List[Move]):
+        self.say("this placement forms sequences in several ways (R7); choose which five:")
+        for i, m in enumerate(choices, 1):
+            self.say(f"  {i}. {m}")
+        while True:
+            line = self.input.read(f"which (1-{len(choices)}, or 0 to cancel) > ")
+            if line is None:
+                return False
+            if line.isdigit() and 0 <= int(line) <= len(choices):
+                return None if int(line) == 0 else choices[int(line) - 1]
+            try:
+                m = self.game.parse_move(line)
+                if m in choices:
+                    return m
+            except ValueError:
+                pass
+            self.say(f"type a number from 1 to {len(choices)} (0 cancels)", style="red")
+
+    def hint(self) -> Move:
+        if self.hint_agent is None:
+            spec = self.args.hint_ai or default_ai_spec()
+            self.hint_agent = make_agent(spec, seed=ai_seed(self.game.seed, self.game.players))
+        return self.hint_agent.select_move(self.game)
+
+    def undo(self) -> bool:
+        """Take back the last human move and the AI moves after it. True when something was undone."""
+        if not any(h for _, _, h in self.history):
+            self.say("nothing to undo: no move of yours to take back", style="red")
+            return False
+        while self.history:
+            p, m, human = self.history.pop()
+            self.game.undo()
+            if human:
+                self.say(f"took back P{p}'s {m}")
+                return True
+        return True  # pragma: no cover
+
+
+def cmd_play(args, console) -> int:
+    return PlaySession(args, console, game_class(args.engine)).run()
+
+
+# --------------------------------------------------------------------------- demo
+
+
+def cmd_demo(args, console) -> int:
+    from .records import play_game
+    from .terminal import can_encode_suits, render_table
+
+    cls = game_class(args.engine)
+    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    if not specs:
+        raise CLIError("--agents: give at least one agent spec, e.g. greedy,random")
+    # the seed is fixed up front so that the agents' seeds derive from it too
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+    probe = cls(players=args.players, teams=args.teams, seed=seed, max_turns=args.max_turns)
+    agents = [make_agent(specs[p % len(specs)], seed=ai_seed(seed, p)) for p in range(probe.players)]
+    ascii = args.ascii or not can_encode_suits(console)
+    console.print(
+        f"demo: {probe.players} players, {probe.teams} teams, seed {seed}; "
+        + ", ".join(f"P{p} ({TEAM_NAMES[probe.team_of(p)]}) {specs[p % len(specs)]}" for p in range(probe.players))
+    )
+    last: List[Any] = [None, None]
+
+    def on_move(game, move, player) -> None:
+        last[:] = [game, move]
+        if args.quiet:
+            return
+        console.print()
+        console.print(_describe_move(game, player, move))
+        if move.kind != "trade" and not game.is_over:
+            render_table(console, game, last_move=move, ascii=ascii)
+
+    record = play_game(agents, players=args.players, teams=args.teams, seed=seed, max_turns=args.max_turns,
+                       game_class=cls, on_move=on_move)
+    game, move = last
+    if game is None:  # pragma: no cover - a game always has a move
+        game = record.replay(cls)
+    console.print()
+    render_table(console, game, last_move=move, ascii=ascii)
+    console.print(_result_line(game), style="bold")
+    if args.save:
+        record.save(args.save)
+        console.print(f"record saved to {args.save}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- arena
+
+
+def cmd_arena(args, console) -> int:
+    from .arena import match
+
+    cls = game_class(args.engine)
+    if len(args.agents) < 2:
+        raise CLIError("arena needs at least two agents, e.g. `arena greedy random`")
+    if args.games < 1:
+        raise CLIError("--games must be at least 1")
+    for s in args.agents:  # fail fast with the spec's own message
+        make_agent(s, seed=0)
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, transient=False, disable=args.no_progress,
+    ) as bar:
+        task = bar.add_task(" vs ".join(args.agents), total=args.games)
+        try:
+            result = match(
+                list(args.agents), games=args.games, players=args.players, teams=args.teams, seed=args.seed,
+                max_turns=args.max_turns, game_class=cls,
+                progress=lambda done, total: bar.update(task, completed=done),
+            )
+        except ValueError as e:
+            raise CLIError(str(e)) from None
+    console.print(match_table(result))
+    if len(result.names) >= 2:
+        lo, hi = result.elo_interval()
+        console.print(
+            f"Elo {result.names[0]} - {result.names[1]}: {_fmt_elo(result.elo())} "
+            f"(95% CI {_fmt_elo(lo)} .. {_fmt_elo(hi)}), score {result.score():.3f}"
+        )
+    return EXIT_OK
+
+
+def _fmt_elo(x: float) -> str:
+    import math
+
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x:+.0f}"
+
+
+def match_table(result):
+    """A ``rich`` table of a ``MatchResult``: games, wins, draws, losses, win rate and its 95% CI, Elo."""
+    from rich.table import Table
+
+    table = Table(title=f"{result.games} games, {result.players} players ({result.teams} teams), seed {result.seed}")
+    for col in ("agent", "games", "wins", "draws", "losses", "win rate", "95% CI", "Elo"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    losses = result.losses
+    n = len(result.names)
+    for i, name in enumerate(result.names):
+        lo, hi = result.win_rate_interval(i)
+        elo = _fmt_elo(result.elo(i, (i + 1) % n)) if n >= 2 else "-"
+        table.add_row(
+            name, str(result.played[i]), str(result.wins[i]), str(result._draws_of(i)), str(losses[i]),
+            f"{100 * result.win_rate(i):.1f}%", f"{100 * lo:.1f}-{100 * hi:.1f}%", elo,
+        )
+    return table
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def cmd_replay(args, console) -> int:
+    from .records import GameRecord
+    from .terminal import can_encode_suits, render_table
+
+    try:
+        record = GameRecord.load(args.file)
+    except OSError as e:
+        raise CLIError(f"{args.file}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise CLIError(str(e)) from None
+    cls = game_class(args.engine)
+    ascii = args.ascii or not can_encode_suits(console)
+    step = args.step and sys.stdin.isatty()
+    agents = ", ".join(f"P{p} {a}" for p, a in enumerate(record.agents))
+    console.print(f"replay of {args.file}: {record.players} players, {record.teams} teams, seed {record.seed}, "
+                  f"{len(record.moves)} moves" + (f"; {agents}" if agents else ""))
+    game, move, prev = None, None, None
+    try:
+        for index, move, game in record.positions(cls):
+            if move is not None:
+                console.print(f"{index:>3}. {_describe_move(prev, prev.current_player, move)}")
+                if step:
+                    render_table(console, game, last_move=move, ascii=ascii)
+                    console.print("(Enter for the next move, q to stop stepping) ", end="")
+                    answer = sys.stdin.readline()
+                    if answer == "" or answer.strip().lower() == "q":
+                        step = False
+            prev = game
+    except ValueError as e:
+        raise CLIError(str(e)) from None
+    console.print()
+    render_table(console, game, last_move=move, ascii=ascii)
+    console.print(_result_line(game), style="bold")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- bench
+
+
+def cmd_bench(args, console) -> int:
+    if importlib.util.find_spec("sequence_game.bench") is None:
+        raise CLIError("the benchmark is not available: sequence_game.bench is not installed in this build")
+    from . import bench
+
+    return bench.main(list(args.rest)) or 0
+
+
+# --------------------------------------------------------------------------- argument parsing
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--engine", choices=("core", "reference"), default="core",
+                        help="game engine: the compiled core (default) or the pure-Python reference")
+    common.add_argument("--no-color", action="store_true", help="no colours (also when NO_COLOR is set)")
+    common.add_argument("--ascii", action="store_true", help="write cards as 7H/TS instead of suit symbols")
+
+    table = argparse.ArgumentParser(add_help=False)
+    table.add_argument("--players", type=int, default=2, choices=VALID_PLAYERS, metavar="P",
+                       help=f"number of players: {', '.join(map(str, VALID_PLAYERS))} (default 2)")
+    table.add_argument("--teams", type=int, choices=(2, 3), default=None,
+                       help="2 or 3 teams where the player count allows both (6, 12)")
+    table.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")
+    table.add_argument("--max-turns", type=int, default=None, help="draw after this many turns")
+
+    parser = argparse.ArgumentParser(prog="sequence-game", description="Play the board game Sequence.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("play", parents=[common, table], help="play against the AI in the terminal",
+                       description="Play against AI opponents. " + _PLAY_HELP.replace("\n", " "))
+    p.add_argument("--human", type=int, action="append", metavar="SEAT",
+                   help="a seat played by a human (repeat for several; default 0)")
+    p.add_argument("--ai", default=None, metavar="SPEC",
+                   help="AI opponents: greedy, random, mcts:time=1, ... (default: MCTS if built, else greedy)")
+    p.add_argument("--hint-ai", default=None, metavar="SPEC", help="the agent behind `hint` (default as --ai's)")
+    p.add_argument("--save", metavar="FILE", help="save the finished game as a record (JSON)")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("demo", parents=[common, table], help="watch AI against AI",
+                       description="AI against AI: the board after every turn, then the result.")
+    p.add_argument("--agents", default="greedy,random", metavar="SPEC,SPEC",
+                   help="agent specs for the seats in turn, cycled (default greedy,random)")
+    p.add_argument("--save", metavar="FILE", help="save the game as a record (JSON)")
+    p.add_argument("--quiet", action="store_true", help="print only the moves' result and the final board")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("arena", parents=[common], help="a match between agents",
+                       description="A match between agents, e.g. `arena greedy random --games 20`.")
+    p.add_argument("agents", nargs="+", metavar="AGENT", help="agent specs: random, greedy, mcts:time=0.5, ...")
+    p.add_argument("--games", type=int, default=10)
+    p.add_argument("--players", type=int, default=2, choices=VALID_PLAYERS, metavar="P")
+    p.add_argument("--teams", type=int, choices=(2, 3), default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-turns", type=int, default=None)
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser("replay", parents=[common], help="step through a saved game record",
+                       description="Print each move of a saved record and the final board.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--step", action="store_true", help="show the board and wait for Enter after each move")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("bench", help="benchmarks (sequence_game.bench)", add_help=False,
+                       description="Run the benchmarks of sequence_game.bench.")
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_bench, engine="core", no_color=False)
+    return parser
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="sequence-game", description="Play the board game Sequence.")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=None)
-    args = parser.parse_args(argv)
-    from . import Game
+    """Entry point of ``sequence-game`` (and ``python -m sequence_game``); returns the exit status."""
+    from .terminal import make_console
 
-    game = Game(players=args.players, seed=args.seed)
-    pick = random.Random(game.seed)
-    while not game.is_over:
-        move = pick.choice(game.legal_moves())
-        print(f"player {game.current_player}: {move}")
-        game.play(move)
-    print(game)
-    return 0
+    parser = build_parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return EXIT_USAGE
+    console = make_console(color=not getattr(args, "no_color", False))
+    try:
+        return args.func(args, console)
+    except CLIError as e:
+        print(f"sequence-game: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
