@@ -1,0 +1,361 @@
+"""Game records: a finished (or unfinished) game as seed + moves, saved as JSON and replayed exactly.
+
+A game is fixed by its players, teams, turn cap and seed (the deal and every reshuffle come from
+the seed, docs/rng.md) plus the moves played, so a record stores just that and rebuilds the game
+by replaying the moves:
+
+>>> from sequence_game.reference import Game
+>>> from sequence_game.agents import RandomAgent
+>>> rec = play_game([RandomAgent(seed=1), RandomAgent(seed=2)], players=2, seed=9, game_class=Game)
+>>> g = rec.replay(Game)
+>>> g.is_over and g.turn == rec.result["turns"]
+True
+>>> GameRecord.from_json(rec.to_json()) == rec
+True
+
+The file format ``"sequence-game-record/1"`` is a JSON object with the fields of
+:class:`GameRecord` plus ``"format"``; ``moves`` are in the text notation of docs/notation.md
+(every move in order, trades and passes included).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
+
+from .agents import agent_from_spec, agent_name
+from .move import Move
+
+__all__ = [
+    "RECORD_FORMAT",
+    "AgentMoveError",
+    "GameRecord",
+    "Step",
+    "default_game_class",
+    "play_game",
+]
+
+RECORD_FORMAT = "sequence-game-record/1"
+
+_REQUIRED = ("players", "teams", "seed", "moves")
+_OPTIONAL = ("max_turns", "agents", "result", "started", "finished")
+
+
+def default_game_class() -> type:
+    """``sequence_game.Game`` (the compiled core) when it is built, else ``sequence_game.reference.Game``."""
+    try:
+        from .game import Game  # needs sequence_game._core
+    except ImportError:
+        from .reference import Game
+    return Game
+
+
+def _utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _result_of(game: Any) -> Dict[str, Any]:
+    return {"winner": game.winner, "is_draw": bool(game.is_draw), "turns": game.turn}
+
+
+class Step(NamedTuple):
+    """One position of a replay: ``index`` moves played so far, the ``move`` just played (None at the
+    deal), and the ``game`` after it (an independent copy)."""
+
+    index: int
+    move: Optional[Move]
+    game: Any
+
+
+@dataclass
+class GameRecord:
+    """One game: how it was set up, who played, every move, and how it ended.
+
+    - ``players``, ``teams``, ``seed``, ``max_turns``: the ``Game(...)`` arguments (``seed`` is
+      the seed actually used, an int).
+    - ``agents``: one name per seat (seat ``p`` at index ``p``).
+    - ``moves``: every move in order as text (``"7H@d6"``, ``"JSxe5"``, ``"trade 7H"``, ``"pass"``,
+      declared sequences included).
+    - ``result``: ``{"winner": team or None, "is_draw": bool, "turns": int}``, or None for a game
+      not played to the end.
+    - ``started``, ``finished``: ISO 8601 UTC timestamps (or None).
+    """
+
+    players: int
+    teams: int
+    seed: int
+    max_turns: Optional[int] = None
+    agents: List[str] = field(default_factory=list)
+    moves: List[str] = field(default_factory=list)
+    result: Optional[Dict[str, Any]] = None
+    started: Optional[str] = None
+    finished: Optional[str] = None
+
+    # ------------------------------------------------------------------ JSON
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The record as plain JSON-able data, ``"format"`` first."""
+        return {
+            "format": RECORD_FORMAT,
+            "players": self.players,
+            "teams": self.teams,
+            "seed": self.seed,
+            "max_turns": self.max_turns,
+            "agents": list(self.agents),
+            "moves": list(self.moves),
+            "result": None if self.result is None else dict(self.result),
+            "started": self.started,
+            "finished": self.finished,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "GameRecord":
+        """A record from :meth:`to_dict` data; anything malformed is a ``ValueError`` naming the field.
+
+        Only the form is checked here; :meth:`replay` checks that the moves are legal.
+        """
+        if not isinstance(d, dict):
+            raise ValueError(f"a game record is a JSON object, not {type(d).__name__}")
+        fmt = d.get("format")
+        if fmt != RECORD_FORMAT:
+            raise ValueError(
+                f"not a game record: 'format' is {fmt!r}, expected {RECORD_FORMAT!r}"
+                + (" (that is a game state; load it with Game.from_dict)" if fmt == "sequence-game/1" else "")
+            )
+        missing = [k for k in _REQUIRED if k not in d]
+        if missing:
+            raise ValueError(f"game record is missing field(s) {', '.join(map(repr, missing))}")
+        unknown = sorted(set(d) - set(_REQUIRED) - set(_OPTIONAL) - {"format"})
+        if unknown:
+            raise ValueError(
+                f"game record has unknown field(s) {', '.join(map(repr, unknown))}; the fields are "
+                f"format, {', '.join(_REQUIRED + _OPTIONAL)}"
+            )
+
+        def integer(name: str, value: Any, optional: bool = False) -> Any:
+            if value is None and optional:
+                return None
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"game record: {name!r} must be an int{' or null' if optional else ''}, not {value!r}")
+            return value
+
+        players = integer("players", d["players"])
+        teams = integer("teams", d["teams"])
+        seed = integer("seed", d["seed"])
+        max_turns = integer("max_turns", d.get("max_turns"), optional=True)
+        moves = d["moves"]
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise ValueError("game record: 'moves' must be a list of move texts like '7H@d6'")
+        agents = d.get("agents", [])
+        if agents is None:
+            agents = []
+        if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+            raise ValueError("game record: 'agents' must be a list of names, one per seat")
+        result = d.get("result")
+        if result is not None:
+            if not isinstance(result, dict) or set(result) != {"winner", "is_draw", "turns"}:
+                raise ValueError(
+                    "game record: 'result' must be null or {'winner': team or null, 'is_draw': bool, 'turns': int}"
+                )
+            integer("result.winner", result["winner"], optional=True)
+            integer("result.turns", result["turns"])
+            if not isinstance(result["is_draw"], bool):
+                raise ValueError(f"game record: 'result.is_draw' must be true or false, not {result['is_draw']!r}")
+            result = dict(result)
+        stamps = {}
+        for name in ("started", "finished"):
+            v = d.get(name)
+            if v is not None and not isinstance(v, str):
+                raise ValueError(f"game record: {name!r} must be an ISO 8601 time string or null, not {v!r}")
+            stamps[name] = v
+        return cls(
+            players=players, teams=teams, seed=seed, max_turns=max_turns, agents=list(agents),
+            moves=list(moves), result=result, **stamps,
+        )
+
+    def to_json(self, indent: Optional[int] = 1) -> str:
+        """The record as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_json(cls, text: Union[str, bytes]) -> "GameRecord":
+        """A record from JSON text; malformed JSON or a malformed record is a ``ValueError``."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"game record is not valid JSON: {e}") from None
+        return cls.from_dict(data)
+
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Write the record to ``path`` as JSON."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json())
+            f.write("\n")
+
+    @classmethod
+    def load(cls, path: Union[str, "os.PathLike[str]"]) -> "GameRecord":
+        """Read a record saved by :meth:`save`; a bad file is a ``ValueError`` naming the path."""
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        try:
+            return cls.from_json(text)
+        except ValueError as e:
+            raise ValueError(f"{os.fspath(path)}: {e}") from None
+
+    # ------------------------------------------------------------------ replay
+
+    def new_game(self, game_class: Optional[type] = None) -> Any:
+        """The game at its deal (before any move)."""
+        cls = game_class or default_game_class()
+        try:
+            return cls(players=self.players, teams=self.teams, seed=self.seed, max_turns=self.max_turns)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"game record cannot be set up: {e}") from None
+
+    def positions(self, game_class: Optional[type] = None) -> Iterator[Step]:
+        """Step through the game: the deal (``Step(0, None, game)``) then one ``Step`` after each move.
+
+        Each ``game`` is an independent copy. A move that does not replay raises ``ValueError`` when
+        reached, naming the move's index (0-based) and text and why.
+        """
+        game = self.new_game(game_class)
+        yield Step(0, None, game.copy())
+        for i, text in enumerate(self.moves):
+            move = self._play(game, i, text)
+            yield Step(i + 1, move, game.copy())
+        self._check_result(game)
+
+    def replay(self, game_class: Optional[type] = None) -> Any:
+        """Rebuild the game from the seed and the moves; returns the ``Game`` after the last move.
+
+        Raises ``ValueError`` for a record that does not replay: naming the first bad move (its
+        0-based index, its text and why), or the recorded result if the replay ends differently.
+        """
+        game = self.new_game(game_class)
+        for i, text in enumerate(self.moves):
+            self._play(game, i, text)
+        self._check_result(game)
+        return game
+
+    @staticmethod
+    def _play(game: Any, index: int, text: str) -> Move:
+        try:
+            move = game.parse_move(text) if hasattr(game, "parse_move") else Move.parse(text)
+            game.play(move)
+        except ValueError as e:
+            raise ValueError(f"game record does not replay: move {index} {text!r} is refused: {e}") from None
+        return move
+
+    def _check_result(self, game: Any) -> None:
+        if self.result is None:
+            return
+        got = _result_of(game)
+        if not game.is_over:
+            raise ValueError(
+                f"game record does not replay: the record says the game ended ({self.result}) but after all "
+                f"{len(self.moves)} moves it is still going (turn {game.turn})"
+            )
+        if got != self.result:
+            raise ValueError(f"game record does not replay: the record says {self.result} but the replay ends {got}")
+
+    @property
+    def winner(self) -> Optional[int]:
+        return None if self.result is None else self.result["winner"]
+
+    def __str__(self) -> str:
+        end = "unfinished"
+        if self.result is not None:
+            r = self.result
+            end = "draw" if r["is_draw"] else f"team {r['winner']} won"
+            end += f" after {r['turns']} turns"
+        seats = ", ".join(f"{p}:{a}" for p, a in enumerate(self.agents))
+        return f"GameRecord(players={self.players}, teams={self.teams}, seed={self.seed}, {len(self.moves)} moves, {end}; {seats})"
+
+
+# --------------------------------------------------------------------------- playing a game
+
+
+class AgentMoveError(ValueError):
+    """An agent chose a move that is not legal (or not a move). ``agent``, ``player``, ``move`` say which."""
+
+    def __init__(self, message: str, agent: str, player: int, move: object) -> None:
+        super().__init__(message)
+        self.agent = agent
+        self.player = player
+        self.move = move
+
+
+def _seat_agents(agents: Any, players: int) -> List[Any]:
+    if isinstance(agents, str) or hasattr(agents, "select_move"):
+        agents = [agents]
+    agents = list(agents)
+    if not agents:
+        raise ValueError("play_game needs at least one agent")
+    if len(agents) > players:
+        raise ValueError(f"play_game got {len(agents)} agents for {players} seats: give at most one per seat")
+    seated = []
+    for p in range(players):
+        a = agents[p % len(agents)]
+        if isinstance(a, str):
+            a = agent_from_spec(a)
+            agents[p % len(agents)] = a
+        if not hasattr(a, "select_move"):
+            raise TypeError(f"agent for seat {p} has no select_move(game) method: {a!r}")
+        seated.append(a)
+    return seated
+
+
+def play_game(
+    agents: Sequence[Any],
+    players: int = 2,
+    teams: Optional[int] = None,
+    seed: Optional[int] = None,
+    max_turns: Optional[int] = None,
+    game_class: Optional[type] = None,
+    on_move: Optional[Callable[[Any, Move, int], None]] = None,
+) -> GameRecord:
+    """Play one game to the end and return its :class:`GameRecord`.
+
+    ``agents``: one per seat (seat ``p`` is played by ``agents[p]``), or fewer, cycled over the
+    seats (seat ``p`` gets ``agents[p % len(agents)]``; with as many agents as teams each agent
+    plays one team, since seat ``p`` is on team ``p mod teams``). Note that a cycled agent object
+    plays several seats and could remember their hands; give one object per seat for agents with
+    memory. Entries may also be spec strings (``"greedy"``, see ``agents.agent_from_spec``).
+
+    Each agent is called as ``select_move(game)`` on the live game when its seat is to move, and
+    must not change the game. ``on_move(game, move, player)``, if given, is called after every move
+    (``game`` is the position after it). ``game_class`` defaults to ``default_game_class()``.
+
+    An illegal choice raises :class:`AgentMoveError` (a ``ValueError``) naming the agent, the
+    seat and the move.
+    """
+    cls = game_class or default_game_class()
+    game = cls(players=players, teams=teams, seed=seed, max_turns=max_turns)
+    seated = _seat_agents(agents, game.players)
+    names = [agent_name(a) for a in seated]
+    record = GameRecord(
+        players=game.players, teams=game.teams, seed=game.seed, max_turns=game.max_turns,
+        agents=names, started=_utc_now(),
+    )
+    while not game.is_over:
+        p = game.current_player
+        before = (game.turn, p, game.traded_this_turn)
+        choice = seated[p].select_move(game)
+        if (game.turn, game.current_player, game.traded_this_turn) != before:
+            raise RuntimeError(f"agent {names[p]!r} (player {p}) changed the game it was given; search on game.copy()")
+        try:
+            move = game.parse_move(choice)
+            game.play(move)
+        except (TypeError, ValueError) as e:
+            raise AgentMoveError(
+                f"agent {names[p]!r} (player {p}) chose an illegal move {choice!s}: {e}", names[p], p, choice
+            ) from None
+        record.moves.append(str(move))
+        if on_move is not None:
+            on_move(game, move, p)
+    record.result = _result_of(game)
+    record.finished = _utc_now()
+    return record

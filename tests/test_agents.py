@@ -1,0 +1,300 @@
+"""Agents: RandomAgent, GreedyAgent, agent_from_spec (python/sequence_game/agents.py).
+
+Run against the pure-Python reference and, when it is built, the compiled core.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sequence_game import Move, cells_of
+from sequence_game.agents import Agent, GreedyAgent, RandomAgent, agent_from_spec, agent_name
+
+# (players, teams) for every valid split (R2)
+SPLITS = [(2, None), (3, None), (4, None), (6, 2), (6, 3), (8, None), (9, None), (10, None), (12, 2), (12, 3)]
+
+
+def _game_classes():
+    from sequence_game.reference import Game as Reference
+
+    params = [pytest.param(Reference, id="reference")]
+    try:
+        from sequence_game import _core  # noqa: F401
+        from sequence_game.game import Game as Core
+
+        params.append(pytest.param(Core, id="core"))
+    except Exception as e:  # ImportError, or a broken build
+        reason = f"sequence_game._core is not importable ({type(e).__name__}: {e})"
+        params.append(pytest.param(None, id="core", marks=pytest.mark.skip(reason=reason)))
+    return params
+
+
+@pytest.fixture(params=_game_classes())
+def Game(request):
+    return request.param
+
+
+def board_with(chips: dict) -> list:
+    """Ten row strings: corners '*', empty '.', and ``chips`` {(r, c): 'B'/'G'/'R'}."""
+    rows = []
+    for r in range(10):
+        row = ""
+        for c in range(10):
+            if (r, c) in ((0, 0), (0, 9), (9, 0), (9, 9)):
+                row += "*"
+            else:
+                row += chips.get((r, c), ".")
+        rows.append(row)
+    return rows
+
+
+def random_positions(Game, players, teams, count, seed):
+    """Positions reached by random play from several deals, at varied depths."""
+    rng = random.Random(seed)
+    out = []
+    for k in range(count):
+        g = Game(players=players, teams=teams, seed=rng.randrange(2**32))
+        for _ in range(rng.randrange(0, 120)):
+            if g.is_over:
+                break
+            g.play(rng.choice(g.legal_moves()))
+        if not g.is_over:
+            out.append(g)
+    return out
+
+
+# --------------------------------------------------------------------------- legality, determinism
+
+
+@pytest.mark.parametrize("players,teams", SPLITS)
+def test_agents_return_legal_moves_for_every_player_count(Game, players, teams):
+    for g in random_positions(Game, players, teams, 6, seed=players * 10 + (teams or 0)):
+        legal = g.legal_moves()
+        before = g.to_dict()
+        for agent in (RandomAgent(seed=1), GreedyAgent(seed=1)):
+            move = agent.select_move(g)
+            assert isinstance(move, Move)
+            assert move in legal, (agent, str(move))
+        assert g.to_dict() == before  # agents do not change the game
+
+
+@pytest.mark.parametrize("players,teams", [(2, None), (3, None), (4, None), (6, 3), (12, 2)])
+def test_greedy_plays_whole_games(Game, players, teams):
+    for seed in range(2):
+        g = Game(players=players, teams=teams, seed=seed, max_turns=400)
+        agent = GreedyAgent(seed=seed)
+        while not g.is_over:
+            move = agent.select_move(g)
+            g.play(move)  # raises if illegal
+        assert g.is_over
+
+
+def test_agents_refuse_a_finished_game(Game):
+    g = Game.from_dict({"players": 3, "board": board_with({(0, c): "B" for c in range(1, 5)}),
+                        "sequences": [{"team": 0, "cells": [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4]]}],
+                        "hands": [["2S"], ["3S"], ["4C"]]})
+    assert g.is_over
+    for agent in (RandomAgent(), GreedyAgent()):
+        with pytest.raises(ValueError, match="over"):
+            agent.select_move(g)
+
+
+def test_same_seed_same_move(Game):
+    positions = random_positions(Game, 2, None, 8, seed=3) + random_positions(Game, 4, None, 4, seed=4)
+    for g in positions:
+        for cls in (RandomAgent, GreedyAgent):
+            a, b = cls(seed=11), cls(seed=11)
+            assert [a.select_move(g) for _ in range(3)] == [b.select_move(g) for _ in range(3)]
+
+
+def test_random_agent_is_uniform_over_legal_moves(Game):
+    g = Game(players=2, seed=1)
+    legal = g.legal_moves()
+    agent = RandomAgent(seed=0)
+    seen = {agent.select_move(g) for _ in range(50 * len(legal))}
+    assert seen == set(legal)
+
+
+def test_a_lone_pass_is_returned(Game):
+    # Player 0 holds only a card whose cells are covered and already traded this turn: pass (R5).
+    chips = {cell: "G" for cell in cells_of("7H")}
+    g = Game.from_dict({"players": 2, "board": board_with(chips), "hands": [["7H"], ["2S"]],
+                        "traded_this_turn": True})
+    assert g.legal_moves() == [Move("pass")]
+    assert GreedyAgent().select_move(g) == Move("pass")
+    assert RandomAgent().select_move(g) == Move("pass")
+
+
+# --------------------------------------------------------------------------- greedy tactics
+
+
+def test_greedy_takes_an_immediate_win(Game):
+    # Team 0 already has one sequence (row 10); 5S on e1 completes a1-e1, the second one (R8).
+    # A block (2H on e6 against green's four) and a two-eyed jack are on offer as distractions.
+    chips = {(9, c): "B" for c in range(1, 5)}
+    chips.update({(0, c): "B" for c in range(1, 4)})
+    chips.update({(5, c): "G" for c in range(0, 4)})
+    g = Game.from_dict({
+        "players": 2,
+        "board": board_with(chips),
+        "sequences": [{"team": 0, "cells": [[9, 0], [9, 1], [9, 2], [9, 3], [9, 4]]}],
+        "hands": [["2H", "3C", "5S", "9D", "JD", "KS", "AH"], ["2S", "3S", "4S", "6S", "7S", "8S", "9S"]],
+    })
+    move = GreedyAgent(seed=0).select_move(g)
+    assert (move.card, move.cell) == ("5S", (0, 4))
+    assert move.declares
+    g.play(move)
+    assert g.winner == 0
+
+
+def test_greedy_completes_a_sequence_with_a_two_eyed_jack(Game):
+    chips = {(3, c): "B" for c in range(2, 6)}  # c4..f4 blue; g4 (2C) and b4 (KS) open
+    g = Game.from_dict({"players": 3, "board": board_with(chips),
+                        "hands": [["2S", "3S", "4D", "5D", "9H", "JC"], ["6S"], ["7S"]]})
+    move = GreedyAgent(seed=0).select_move(g)
+    assert move.card == "JC" and move.cell in ((3, 1), (3, 6)) and move.declares
+
+
+def test_greedy_keeps_its_two_eyed_jack_for_an_ordinary_move(Game):
+    chips = {(2, 2): "B"}
+    g = Game.from_dict({"players": 2, "board": board_with(chips),
+                        "hands": [["2S", "3D", "4D", "6H", "8C", "JD", "KS"], ["2H"]]})
+    for seed in range(5):
+        assert GreedyAgent(seed=seed).select_move(g).card != "JD"
+
+
+@pytest.mark.parametrize("green_sequences", [0, 1])
+def test_greedy_blocks_a_four_in_a_row(Game, green_sequences):
+    # Green holds a6-d6; e6 (2H) is the gap. Blue has 2H among tempting cards of its own.
+    chips = {(5, c): "G" for c in range(0, 4)}
+    chips.update({(2, c): "B" for c in range(1, 4)})  # blue b3-d3, e3 (4D) extends it to four
+    seqs = []
+    if green_sequences:
+        chips.update({(9, c): "G" for c in range(1, 5)})
+        seqs = [{"team": 1, "cells": [[9, 0], [9, 1], [9, 2], [9, 3], [9, 4]]}]
+    g = Game.from_dict({"players": 2, "board": board_with(chips), "sequences": seqs,
+                        "hands": [["2H", "4D", "5D", "9H", "KS", "QC", "AH"], ["2S"]]})
+    move = GreedyAgent(seed=0).select_move(g)
+    assert move == Move("place", "2H", (5, 4))
+
+
+def test_greedy_removes_a_chip_of_a_four_with_a_one_eyed_jack(Game):
+    chips = {(5, c): "G" for c in range(0, 4)}
+    chips[(7, 5)] = "G"  # a lone green chip: not worth a jack
+    g = Game.from_dict({"players": 2, "board": board_with(chips),
+                        "hands": [["3S", "4D", "5D", "9H", "JS", "KS", "AH"], ["2S"]]})
+    move = GreedyAgent(seed=0).select_move(g)
+    assert move.kind == "remove" and move.cell in [(5, c) for c in range(4)]
+
+
+def test_greedy_keeps_its_one_eyed_jack_when_nothing_is_dangerous(Game):
+    chips = {(7, 5): "G", (2, 2): "G"}
+    g = Game.from_dict({"players": 2, "board": board_with(chips),
+                        "hands": [["3S", "4D", "5D", "9H", "JS", "KS", "AH"], ["2S"]]})
+    for seed in range(5):
+        assert GreedyAgent(seed=seed).select_move(g).kind == "place"
+
+
+def test_greedy_never_removes_a_locked_chip(Game):
+    # Green's row-6 line is a completed sequence (locked): only the loose chip can go.
+    chips = {(5, c): "G" for c in range(0, 5)}
+    chips[(6, 6)] = "G"
+    g = Game.from_dict({"players": 2, "board": board_with(chips),
+                        "sequences": [{"team": 1, "cells": [[5, 0], [5, 1], [5, 2], [5, 3], [5, 4]]}],
+                        "hands": [["JH"], ["2S"]]})
+    assert GreedyAgent().select_move(g) == Move("remove", "JH", (6, 6))
+
+
+def test_greedy_trades_a_dead_card(Game):
+    chips = {cell: "G" for cell in cells_of("7H")}
+    g = Game.from_dict({"players": 2, "board": board_with(chips),
+                        "hands": [["2S", "3S", "7H", "9D", "JD", "KS", "AH"], ["2H"]]})
+    assert GreedyAgent(seed=0).select_move(g) == Move("trade", "7H")
+
+
+def test_greedy_ignores_hidden_information(Game):
+    """Other hands, the draw pile's order and the generator state do not change its choice (R9)."""
+    rng = random.Random(5)
+    for g in random_positions(Game, 2, None, 6, seed=8) + random_positions(Game, 4, None, 4, seed=9):
+        d = g.to_dict()
+        me = d["current_player"]
+        choice = GreedyAgent(seed=3).select_move(g)
+        for _ in range(4):
+            e = dict(d)
+            pool = [c for p, h in enumerate(d["hands"]) if p != me for c in h] + list(d["draw_pile"])
+            rng.shuffle(pool)
+            hands, k = [], 0
+            for p, h in enumerate(d["hands"]):
+                if p == me:
+                    hands.append(list(h))
+                else:
+                    hands.append(pool[k:k + len(h)])
+                    k += len(h)
+            e["hands"], e["draw_pile"] = hands, pool[k:]
+            e["rng"] = f"{rng.getrandbits(64):016x}"
+            e["last_draw"] = None
+            assert GreedyAgent(seed=3).select_move(Game.from_dict(e)) == choice
+
+
+def test_greedy_beats_random(Game):
+    from sequence_game.arena import match
+
+    result = match([lambda: GreedyAgent(), lambda: RandomAgent()], games=20, seed=1, game_class=Game)
+    assert result.wins[0] >= 14, str(result)
+
+
+# --------------------------------------------------------------------------- specs and the protocol
+
+
+def test_agent_protocol_and_names():
+    assert isinstance(RandomAgent(), Agent) and isinstance(GreedyAgent(), Agent)
+    assert agent_name(GreedyAgent()) == "greedy"
+    assert agent_name(RandomAgent(seed=4)) == "random:seed=4"
+
+    class Bare:
+        def select_move(self, game):
+            return game.legal_moves()[0]
+
+    assert isinstance(Bare(), Agent)
+    assert agent_name(Bare()) == "Bare"
+
+
+def test_agent_from_spec():
+    a = agent_from_spec("random")
+    assert isinstance(a, RandomAgent) and a.seed is None and a.name == "random"
+    a = agent_from_spec("Random:seed=3")
+    assert isinstance(a, RandomAgent) and a.seed == 3 and a.name == "random:seed=3"
+    g = agent_from_spec(" greedy : seed = 7 ")
+    assert isinstance(g, GreedyAgent) and g.seed == 7
+    # defaults fill what the spec leaves out, without changing the displayed name
+    d = agent_from_spec("greedy", seed=9)
+    assert d.seed == 9 and d.name == "greedy"
+    assert agent_from_spec("greedy:seed=1", seed=9).seed == 1
+
+
+@pytest.mark.parametrize("spec,words", [
+    ("alphazero", "unknown agent"),
+    ("greedy:depth=3", "depth"),
+    ("random:seed", "key=value"),
+    ("", "unknown agent"),
+])
+def test_agent_from_spec_refuses_bad_specs(spec, words):
+    with pytest.raises(ValueError, match=words):
+        agent_from_spec(spec)
+
+
+def test_agent_from_spec_mcts():
+    try:
+        from sequence_game.mcts import MCTSAgent  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match="MCTS agent is not available"):
+            agent_from_spec("mcts:time=0.5")
+        return
+    a = agent_from_spec("mcts:iterations=50,threads=1,seed=2")
+    assert a.name == "mcts:iterations=50,threads=1,seed=2"
+    from sequence_game.reference import Game
+
+    g = Game(players=2, seed=1)
+    assert a.select_move(g) in g.legal_moves()

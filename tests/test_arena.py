@@ -1,0 +1,179 @@
+"""Matches and their statistics (python/sequence_game/arena.py)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+
+from sequence_game.agents import GreedyAgent, RandomAgent
+from sequence_game.arena import MatchResult, derive_seed, elo_difference, match, wilson_interval
+
+
+def _game_classes():
+    from sequence_game.reference import Game as Reference
+
+    params = [pytest.param(Reference, id="reference")]
+    try:
+        from sequence_game import _core  # noqa: F401
+        from sequence_game.game import Game as Core
+
+        params.append(pytest.param(Core, id="core"))
+    except Exception as e:  # ImportError, or a broken build
+        reason = f"sequence_game._core is not importable ({type(e).__name__}: {e})"
+        params.append(pytest.param(None, id="core", marks=pytest.mark.skip(reason=reason)))
+    return params
+
+
+@pytest.fixture(params=_game_classes())
+def Game(request):
+    return request.param
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+@pytest.mark.parametrize("k,n,lo,hi", [
+    (70, 100, 0.6042, 0.7811),  # textbook values
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (5, 10, 0.2366, 0.7634),
+    (1, 20, 0.0089, 0.2361),
+])
+def test_wilson_interval_known_values(k, n, lo, hi):
+    got = wilson_interval(k, n)
+    assert got == pytest.approx((lo, hi), abs=1e-4)
+
+
+def test_wilson_interval_edges():
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson_interval(11, 10)
+    lo, hi = wilson_interval(7.5, 10)  # fractional successes (draws as half) are fine
+    assert lo < 0.75 < hi
+
+
+def test_elo_difference_known_values():
+    assert elo_difference(0.5) == 0.0
+    assert elo_difference(0.75) == pytest.approx(190.85, abs=0.01)
+    assert elo_difference(0.25) == pytest.approx(-190.85, abs=0.01)
+    assert elo_difference(10 / 11) == pytest.approx(400.0)  # odds 10:1 is 400 points
+    assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
+
+
+def test_match_result_from_known_counts():
+    r = MatchResult(names=["alpha", "beta"], games=100, wins=[60, 30], draws=10, played=[100, 100])
+    assert r.win_rate(0) == 0.6 and r.win_rate(1) == 0.3
+    assert r.win_rate_interval(0) == pytest.approx(wilson_interval(60, 100))
+    assert r.score() == pytest.approx(0.65)  # draws count half
+    assert r.elo() == pytest.approx(-400 * math.log10(1 / 0.65 - 1))
+    lo, hi = r.elo_interval()
+    wlo, whi = wilson_interval(65, 100)
+    assert (lo, hi) == pytest.approx((elo_difference(wlo), elo_difference(whi)))
+    assert lo < r.elo() < hi
+    assert r.losses == [30, 60]
+    text = str(r)
+    assert "alpha" in text and "beta" in text and "60.0%" in text and "Elo alpha - beta: +108" in text
+
+
+def test_derive_seed_is_stable_and_spread():
+    assert derive_seed(0, 0) == derive_seed(0, 0)
+    seeds = {derive_seed(s, i) for s in range(10) for i in range(100)}
+    assert len(seeds) == 1000 and all(0 <= x < 2**64 for x in seeds)
+
+
+# --------------------------------------------------------------------------- matches
+
+
+def _seat_logging(name, log):
+    """A factory of random agents that log (contender, game seed, seat, team) the first time they move."""
+
+    class Logger(RandomAgent):
+        def select_move(self, game):
+            if not self.logged:
+                self.logged = True
+                log.append((name, game.seed, game.current_player, game.team_of(game.current_player)))
+            return super().select_move(game)
+
+    def make():
+        a = Logger(seed=len(log))
+        a.logged = False
+        a.name = name
+        return a
+
+    return make
+
+
+def test_seat_rotation_two_contenders_four_players(Game):
+    log = []
+    r = match([("A", _seat_logging("A", log)), ("B", _seat_logging("B", log))], games=6, players=4,
+              seed=3, game_class=Game, keep_records=True, max_turns=40)
+    assert r.names == ["A", "B"] and r.played == [6, 6]
+    for g, (rec, out) in enumerate(zip(r.records, r.outcomes)):
+        assert out.team_contenders == ([0, 1] if g % 2 == 0 else [1, 0])
+        assert rec.agents == (["A", "B", "A", "B"] if g % 2 == 0 else ["B", "A", "B", "A"])
+        assert rec.seed == out.seed
+    # the agents really sat there: A on seats 0 and 2 in even games, 1 and 3 in odd ones
+    seats = Counter((name, seat) for name, _, seat, _ in log)
+    assert seats == Counter({(n, s): 3 for n in "AB" for s in range(4)})
+    assert all(team == seat % 2 for _, _, seat, team in log)
+    # a rotation shares one deal, the next rotation gets a new one
+    seeds = [o.seed for o in r.outcomes]
+    assert seeds[0] == seeds[1] != seeds[2] == seeds[3] != seeds[4] == seeds[5]
+
+
+def test_seat_rotation_two_players(Game):
+    r = match(["random", "random"], games=4, seed=0, game_class=Game, keep_records=True)
+    assert r.names == ["random #0", "random #1"]
+    assert [rec.agents for rec in r.records] == [
+        ["random #0", "random #1"], ["random #1", "random #0"]] * 2
+
+
+def test_three_contenders_three_players(Game):
+    r = match(["greedy", "random", "random:seed=5"], games=6, players=3, seed=2, game_class=Game)
+    assert r.played == [6, 6, 6]
+    assert sum(r.wins) + r.draws == 6
+    for g, o in enumerate(r.outcomes):
+        assert o.team_contenders == [(t + g) % 3 for t in range(3)]
+    text = str(r)
+    assert "random:seed=5" in text
+
+
+def test_match_is_reproducible_and_reports_progress(Game):
+    calls = []
+    a = match(["greedy", "random"], games=4, seed=9, game_class=Game, progress=lambda d, t: calls.append((d, t)))
+    b = match(["greedy", "random"], games=4, seed=9, game_class=Game)
+    assert calls == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert a.outcomes == b.outcomes
+    assert a.games == 4 and sum(a.wins) + a.draws == 4
+
+
+def test_match_counts_draws(Game):
+    r = match(["random", "random"], games=4, seed=1, max_turns=6, game_class=Game)
+    assert r.draws == 4 and r.wins == [0, 0]
+    assert r.score() == 0.5 and r.elo() == 0.0
+
+
+def test_match_accepts_factories_agents_and_classes(Game):
+    r = match([GreedyAgent, lambda: RandomAgent(seed=1)], games=2, seed=0, game_class=Game)
+    assert r.names == ["greedy", "random:seed=1"]
+
+
+def test_match_refuses_bad_arguments(Game):
+    with pytest.raises(ValueError, match="two contenders"):
+        match(["greedy"], games=2, game_class=Game)
+    with pytest.raises(ValueError, match="unknown agent"):
+        match(["greedy", "chess"], games=2, game_class=Game)
+    with pytest.raises(ValueError, match="games"):
+        match(["greedy", "random"], games=0, game_class=Game)
+    with pytest.raises(TypeError, match="contender 1"):
+        match(["greedy", 42], games=2, game_class=Game)
+    with pytest.raises(ValueError, match="players"):
+        match(["greedy", "random"], games=2, players=5, game_class=Game)
+
+
+def test_greedy_beats_random_in_a_match(Game):
+    r = match(["greedy", "random"], games=20, seed=0, game_class=Game)
+    assert r.win_rate(0) >= 0.7, str(r)
+    assert r.elo() > 0
