@@ -11,9 +11,11 @@
 reference with the same API. Rule ids (R1..R10) refer to the project's RULES.md.
 """
 
+from . import agents, arena, reference
 from .cards import BOARD_LAYOUT, cells_of
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .move import Move
+from .records import GameRecord, play_game
 
 
 def __getattr__(name: str):
@@ -24,13 +26,19 @@ def __getattr__(name: str):
         return Game
     raise AttributeError(f"module 'sequence_game' has no attribute {name!r}")
 
+
 __all__ = [
     "BOARD_LAYOUT",
     "AmbiguousMoveError",
     "Game",
+    "GameRecord",
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
+    "agents",
+    "arena",
     "cells_of",
+    "play_game",
+    "reference",
 ]
 __version__ = "0.1.0"

@@ -313,7 +313,9 @@ def position_from_dict(d: object) -> Position:
             raise TypeError("from_dict: 'last_draw' must be null or {'player': p, 'card': c}")
         lp = _int(last, "player", None, 0, players - 1)
         lc = _card(last["card"], "last_draw")
-        if lc not in hands[lp]:
+        # A winning play may leave its player's last draw already played (R8: the game ends at once),
+        # so the card must be in the hand only while the game is going.
+        if lc not in hands[lp] and winner is None and not is_draw:
             raise ValueError(
                 f"from_dict: last_draw card {CARD_NAMES[lc]} is not in player {lp}'s hand; "
                 "the referee can only take back a card the player holds (R10)"

@@ -51,18 +51,10 @@ public:
     constexpr bool any() const { return (lo_ | hi_) != 0; }
     constexpr bool none() const { return !any(); }
     int count() const { return detail::popcount64(lo_) + detail::popcount64(hi_); }
-    // The lowest cell in the set. Requires any().
-    int first() const { return lo_ ? detail::lsb64(lo_) : 64 + detail::lsb64(hi_); }
     // The n-th lowest cell (0-based), for picking a uniformly random member. Requires n < count().
     int select(int n) const {
         const int low = detail::popcount64(lo_);
         return n < low ? detail::select64(lo_, n) : 64 + detail::select64(hi_, n - low);
-    }
-    // Removes and returns the lowest cell. Requires any().
-    int pop_first() {
-        const int cell = first();
-        if (lo_) lo_ &= lo_ - 1; else hi_ &= hi_ - 1;
-        return cell;
     }
     // True if this set is a subset of other.
     constexpr bool subset_of(Bitboard other) const { return (*this & ~other).none(); }
@@ -80,15 +72,18 @@ public:
     // Ascending iteration over the cells: for (int cell : board) ...
     class Iterator {
     public:
-        explicit Iterator(Bitboard rest) : rest_(rest) {}
-        int operator*() const { return rest_.first(); }
-        Iterator& operator++() { rest_.pop_first(); return *this; }
-        bool operator!=(const Iterator& o) const { return rest_ != o.rest_; }
+        Iterator(std::uint64_t lo, std::uint64_t hi) : lo_(lo), hi_(hi) {}
+        int operator*() const { return lo_ ? detail::lsb64(lo_) : 64 + detail::lsb64(hi_); }
+        Iterator& operator++() {
+            if (lo_) lo_ &= lo_ - 1; else hi_ &= hi_ - 1;
+            return *this;
+        }
+        bool operator!=(const Iterator& o) const { return lo_ != o.lo_ || hi_ != o.hi_; }
     private:
-        Bitboard rest_;
+        std::uint64_t lo_, hi_;
     };
-    Iterator begin() const { return Iterator(*this); }
-    Iterator end() const { return Iterator(Bitboard()); }
+    Iterator begin() const { return Iterator(lo_, hi_); }
+    Iterator end() const { return Iterator(0, 0); }
 
 private:
     std::uint64_t lo_ = 0;  // cells 0..63

@@ -1,0 +1,471 @@
+#include "sequence/rules.hpp"
+
+#include <algorithm>
+
+#include "sequence/rng.hpp"
+
+namespace sequence {
+
+const char* describe(MoveError e) {
+    switch (e) {
+        case MoveError::None: return "legal";
+        case MoveError::GameOver: return "the game is over: no move is legal";
+        case MoveError::Malformed: return "not a well-formed move id";
+        case MoveError::CardNotInHand: return "the card is not in the current player's hand";
+        case MoveError::WrongCardForKind: return "this card cannot make this kind of move (R5)";
+        case MoveError::AlreadyTraded: return "a dead card was already traded this turn (R5)";
+        case MoveError::NotDeadCard: return "the card is not dead: one of its cells is empty (R5)";
+        case MoveError::CornerCell: return "corners never take or lose a chip (R5)";
+        case MoveError::CellNotOnCard: return "the card is not printed on that cell (R5)";
+        case MoveError::CellOccupied: return "the cell is not empty (R5)";
+        case MoveError::NoChipToRemove: return "there is no chip on that cell to remove (R5)";
+        case MoveError::OwnChip: return "a one-eyed jack removes another team's chip, not your own (R5)";
+        case MoveError::LockedChip: return "the chip is part of a completed sequence (R7)";
+        case MoveError::WrongDeclares: return "the declared sequences are not a maximal legal choice (R7)";
+        case MoveError::PlayAvailable: return "a pass is only legal without any legal play (R5)";
+    }
+    return "unknown error";
+}
+
+const char* describe(RefereeError e) {
+    switch (e) {
+        case RefereeError::None: return "accepted";
+        case RefereeError::GameOver: return "the game is over: referee calls are refused";
+        case RefereeError::BadTeam: return "no such team";
+        case RefereeError::BadPlayer: return "no such player";
+        case RefereeError::NotTeamMember: return "a card was named for a player outside the team";
+        case RefereeError::MissingCard: return "every member of the team must name one card (R10)";
+        case RefereeError::CardNotInHand: return "a named card is not in that player's hand";
+        case RefereeError::NoLastDraw: return "there is no end-of-turn draw to take back (R10)";
+        case RefereeError::NotLastDrawPlayer: return "the last draw was made by another player (R10)";
+    }
+    return "unknown error";
+}
+
+namespace {
+
+void discard(GameState& s, int player, int card) {
+    s.discard_card[s.discard_size] = static_cast<Card>(card);
+    s.discard_owner[s.discard_size] = static_cast<std::uint8_t>(player);
+    ++s.discard_size;
+}
+
+// R6: the discard piles, gathered in seat order each oldest first, shuffled into the draw pile.
+void reshuffle(GameState& s) {
+    Card gathered[kDeckSize];
+    int n = 0;
+    for (int p = 0; p < s.config.players; ++p)
+        for (int i = 0; i < s.discard_size; ++i)
+            if (s.discard_owner[i] == p) gathered[n++] = s.discard_card[i];
+    SplitMix64 rng(s.rng);
+    shuffle(gathered, n, rng);
+    s.rng = rng.state();
+    for (int k = 0; k < n; ++k) s.draw_pile[k] = gathered[n - 1 - k];  // gathered[0] is the top
+    s.draw_size = static_cast<std::uint8_t>(n);
+    s.discard_size = 0;
+}
+
+// Draws the top card into player's hand (R6 reshuffle first if the pile is empty).
+// Returns the card, or -1 if nothing could be drawn.
+int draw_card(GameState& s, int player) {
+    if (s.draw_size == 0) reshuffle(s);
+    if (s.draw_size == 0) return -1;
+    const int card = s.draw_pile[--s.draw_size];
+    hand_insert(s, player, card);
+    return card;
+}
+
+// Ends a completed turn: a draw at the turn cap, else the next seat moves.
+void end_turn(GameState& s) {
+    if (s.max_turns != 0 && s.turn >= s.max_turns) s.is_draw = true;
+    else s.current_player = static_cast<std::uint8_t>((s.current_player + 1) % s.config.players);
+}
+
+bool has_dead_card(const GameState& s, int player) {
+    for (int i = 0; i < s.hand_count[player]; ++i)
+        if (is_dead_card(s, s.hands[player][i])) return true;
+    return false;
+}
+
+// Cells a one-eyed jack of team may empty: another team's chip, not locked (R5, R7).
+Bitboard removable_cells(const GameState& s, int team) {
+    return occupied(s) & ~s.chips[team] & ~s.locked;
+}
+
+// Cells a card may take a chip on (R5): its own empty cells, any empty cell for a two-eyed jack.
+Bitboard placement_cells(int card, Bitboard empty) {
+    return is_two_eyed_jack(card) ? empty : card_cells(card) & empty;
+}
+
+// True if the current player has a placement or removal (pass is then illegal, R5).
+bool has_play(const GameState& s) {
+    const int p = s.current_player;
+    const Bitboard empty = empty_cells(s);
+    const Bitboard removable = removable_cells(s, team_of(s, p));
+    for (int i = 0; i < s.hand_count[p]; ++i) {
+        const int card = s.hands[p][i];
+        if ((is_one_eyed_jack(card) ? removable : placement_cells(card, empty)).any()) return true;
+    }
+    return false;
+}
+
+bool shares_at_most_one(const GameState& s, int team, int window) {
+    for (int i = 0; i < s.sequence_count; ++i)
+        if (s.sequences[i].team == team &&
+            (window_mask(window) & window_mask(s.sequences[i].window)).count() > 1)
+            return false;
+    return true;
+}
+
+// Empty cells where a placement by team completes some five-cell line of its chips and corners:
+// only these can declare sequences (R7), so every other placement skips the window scan.
+Bitboard completion_cells(const GameState& s, int team) {
+    const Bitboard own = s.chips[team] | corners();
+    Bitboard result;
+    for (int w = 0; w < kWindowCount; ++w) {
+        const Bitboard missing = window_mask(w) & ~own;
+        if (missing.count() == 1) result |= missing;
+    }
+    return result & ~occupied(s);
+}
+
+// Sort key of a declares choice: its windows ascending, one byte each, most significant first.
+// All choices for one placement declare the same number of windows, so comparing keys compares
+// the declared tuples as docs/notation.md orders them.
+std::uint64_t declares_key(int cell, int declares) {
+    std::uint8_t windows[2 * kDirections];
+    const int n = declared_windows(cell, declares, windows);
+    std::uint64_t key = 0;
+    for (int i = 0; i < n; ++i) key = key << 8 | windows[i];
+    return key;
+}
+
+// Lists the placements of card on cell with every declares choice, in declares order.
+template <class Sink>
+void push_placements(const GameState& s, int team, int card, int cell, Sink& out) {
+    DeclareOptions opt;
+    declare_options(s, team, cell, opt);
+    int combos = 1;
+    for (int d = 0; d < kDirections; ++d) combos *= opt.count[d];
+    if (combos == 1) {
+        int declares = 0;
+        for (int d = 0; d < kDirections; ++d) declares = with_declare(declares, d, opt.codes[d][0]);
+        out.push(Move::place(card, cell, declares).id());
+        return;
+    }
+    // At most 4 choices per direction: a fifth would need both end windows, which form the pair.
+    constexpr int kMaxChoices = 4 * 4 * 4 * 4;
+    std::pair<std::uint64_t, int> choices[kMaxChoices];
+    for (int k = 0; k < combos; ++k) {
+        int declares = 0;
+        for (int d = 0, rest = k; d < kDirections; rest /= opt.count[d], ++d)
+            declares = with_declare(declares, d, opt.codes[d][rest % opt.count[d]]);
+        choices[k] = {declares_key(cell, declares), declares};
+    }
+    std::sort(choices, choices + combos);
+    for (int k = 0; k < combos; ++k) out.push(Move::place(card, cell, choices[k].second).id());
+}
+
+template <class Sink>
+void generate(const GameState& s, Sink& out) {
+    if (is_over(s)) return;
+    const int p = s.current_player;
+    const int team = team_of(s, p);
+    const Card* hand = s.hands[p];
+    const int n = s.hand_count[p];
+    const Bitboard occ = occupied(s);
+    const Bitboard empty = ~(occ | corners());
+    // Each card id once, even with both copies in hand (docs/notation.md).
+    const auto first_copy = [&](int i) { return i == 0 || hand[i - 1] != hand[i]; };
+
+    if (!s.traded_this_turn)  // R5 step 1
+        for (int i = 0; i < n; ++i)
+            if (first_copy(i) && is_dead_card(s, hand[i]))
+                out.push(Move::trade(hand[i]).id());
+
+    bool any_play = false;
+    Bitboard completions;
+    bool completions_known = false;
+    for (int i = 0; i < n; ++i) {  // R5 step 2: placements
+        const int card = hand[i];
+        if (!first_copy(i) || is_one_eyed_jack(card)) continue;
+        for (int cell : placement_cells(card, empty)) {
+            any_play = true;
+            if (!completions_known) {
+                completions = completion_cells(s, team);
+                completions_known = true;
+            }
+            if (completions.test(cell)) push_placements(s, team, card, cell, out);
+            else out.push(Move::place(card, cell).id());
+        }
+    }
+    const Bitboard removable = removable_cells(s, team);
+    for (int i = 0; i < n; ++i) {  // R5 step 2: removals
+        if (!first_copy(i) || !is_one_eyed_jack(hand[i])) continue;
+        for (int cell : removable) {
+            any_play = true;
+            out.push(Move::remove(hand[i], cell).id());
+        }
+    }
+    if (!any_play) out.push(Move::pass().id());
+}
+
+struct VectorSink {
+    std::vector<MoveId>& v;
+    void push(MoveId m) { v.push_back(m); }
+};
+
+MoveError check_placement(const GameState& s, const Move& m) {
+    if (is_one_eyed_jack(m.card)) return MoveError::WrongCardForKind;
+    if (!hand_contains(s, s.current_player, m.card)) return MoveError::CardNotInHand;
+    if (m.cell >= kCells) return MoveError::Malformed;
+    if (is_corner(m.cell)) return MoveError::CornerCell;
+    if (occupied(s).test(m.cell)) return MoveError::CellOccupied;
+    if (!is_two_eyed_jack(m.card) && !card_cells(m.card).test(m.cell)) return MoveError::CellNotOnCard;
+    DeclareOptions opt;
+    declare_options(s, team_of(s, s.current_player), m.cell, opt);
+    for (int d = 0; d < kDirections; ++d) {
+        const std::uint8_t* codes = opt.codes[d];
+        if (std::find(codes, codes + opt.count[d], m.declare(d)) == codes + opt.count[d])
+            return MoveError::WrongDeclares;
+    }
+    return MoveError::None;
+}
+
+MoveError check_removal(const GameState& s, const Move& m) {
+    if (m.declares != 0) return MoveError::Malformed;
+    if (!is_one_eyed_jack(m.card)) return MoveError::WrongCardForKind;
+    if (!hand_contains(s, s.current_player, m.card)) return MoveError::CardNotInHand;
+    if (m.cell >= kCells) return MoveError::Malformed;
+    if (is_corner(m.cell)) return MoveError::CornerCell;
+    if (!occupied(s).test(m.cell)) return MoveError::NoChipToRemove;
+    if (s.chips[team_of(s, s.current_player)].test(m.cell)) return MoveError::OwnChip;
+    if (s.locked.test(m.cell)) return MoveError::LockedChip;
+    return MoveError::None;
+}
+
+MoveError check_trade(const GameState& s, const Move& m) {
+    if (m.cell != 0 || m.declares != 0) return MoveError::Malformed;
+    if (!is_normal_card(m.card)) return MoveError::WrongCardForKind;
+    if (s.traded_this_turn) return MoveError::AlreadyTraded;
+    if (!hand_contains(s, s.current_player, m.card)) return MoveError::CardNotInHand;
+    if (!is_dead_card(s, m.card)) return MoveError::NotDeadCard;
+    return MoveError::None;
+}
+
+// Steps 4-7 of a play (R5, R6, R8): counters, win check, draw, turn cap and next seat.
+void finish_play(GameState& s, int player, int team) {
+    s.passes = 0;
+    ++s.turn;
+    s.traded_this_turn = false;
+    if (team_sequences(s, team) >= s.config.sequences_to_win) {  // R8: the game ends before the draw
+        s.winner = static_cast<std::int8_t>(team);
+        return;
+    }
+    const int card = draw_card(s, player);
+    s.last_draw_player = static_cast<std::int8_t>(card < 0 ? -1 : player);
+    s.last_draw_card = static_cast<Card>(card < 0 ? 0 : card);
+    end_turn(s);
+}
+
+}  // namespace
+
+int declared_windows(int cell, int declares, std::uint8_t out[2 * kDirections]) {
+    int n = 0;
+    for (int d = 0; d < kDirections; ++d) {
+        const int v = (declares >> (kDeclareBits * d)) & 7;
+        if (v == kDeclarePair) {
+            out[n++] = static_cast<std::uint8_t>(window_at(cell, d, kWindowLength - 1));
+            out[n++] = static_cast<std::uint8_t>(window_at(cell, d, 0));
+        } else if (v != kDeclareNone) {
+            out[n++] = static_cast<std::uint8_t>(window_at(cell, d, v - 1));
+        }
+    }
+    std::sort(out, out + n);
+    return n;
+}
+
+void declare_options(const GameState& s, int team, int cell, DeclareOptions& out) {
+    // R7: a candidate is a line through the placed cell of the team's chips and corners that
+    // shares at most one cell with each of the team's sequences.
+    const Bitboard own = s.chips[team] | corners() | Bitboard::of(cell);
+    for (int d = 0; d < kDirections; ++d) {
+        bool candidate[kWindowLength];
+        for (int k = 0; k < kWindowLength; ++k) {
+            const int w = window_at(cell, d, k);
+            candidate[k] = w != kNoWindow && window_mask(w).subset_of(own) && shares_at_most_one(s, team, w);
+        }
+        out.count[d] = 0;
+        if (candidate[0] && candidate[kWindowLength - 1]) {
+            // 9 in a row through the middle: the two end windows share only the placed cell, so
+            // declaring both is the one maximal choice.
+            out.codes[d][out.count[d]++] = kDeclarePair;
+            continue;
+        }
+        for (int k = 0; k < kWindowLength; ++k)  // 5 to 8 in a row: the player picks which five
+            if (candidate[k]) out.codes[d][out.count[d]++] = static_cast<std::uint8_t>(k + 1);
+        if (out.count[d] == 0) out.codes[d][out.count[d]++] = kDeclareNone;
+    }
+}
+
+GameState new_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns) {
+    GameState s;
+    s.config = config;
+    s.seed = seed;
+    s.has_seed = true;
+    s.max_turns = max_turns;
+    const int n = config.players;
+
+    Card deck[kDeckSize];
+    for (int i = 0; i < kDeckSize; ++i) deck[i] = static_cast<Card>(i % kCardKinds);
+    SplitMix64 rng(seed);
+    shuffle(deck, kDeckSize, rng);  // the cards come out of the box
+
+    // R4: everyone cuts; the lowest rank deals; ties cut again among themselves.
+    int cutters[kMaxPlayers];
+    int cutting = n;
+    for (int p = 0; p < n; ++p) cutters[p] = p;
+    while (cutting > 1) {
+        shuffle(deck, kDeckSize, rng);
+        int low = kRanks;
+        for (int k = 0; k < cutting; ++k) low = std::min(low, rank_of(deck[k]));
+        int kept = 0;
+        for (int k = 0; k < cutting; ++k)
+            if (rank_of(deck[k]) == low) cutters[kept++] = cutters[k];
+        cutting = kept;
+    }
+    s.dealer = static_cast<std::uint8_t>(cutters[0]);
+
+    // R3, R4: one card at a time from the dealer's left.
+    shuffle(deck, kDeckSize, rng);
+    int top = 0;
+    for (int round = 0; round < config.hand_size; ++round)
+        for (int k = 1; k <= n; ++k) hand_insert(s, (s.dealer + k) % n, deck[top++]);
+    s.draw_size = static_cast<std::uint8_t>(kDeckSize - top);
+    for (int k = 0; k < s.draw_size; ++k) s.draw_pile[k] = deck[kDeckSize - 1 - k];
+    s.current_player = static_cast<std::uint8_t>((s.dealer + 1) % n);
+    s.rng = rng.state();
+    return s;
+}
+
+bool legal_moves(const GameState& s, MoveList& out) {
+    generate(s, out);
+    return !out.overflow;
+}
+
+void legal_moves(const GameState& s, std::vector<MoveId>& out) {
+    VectorSink sink{out};
+    generate(s, sink);
+}
+
+MoveError check_move(const GameState& s, MoveId id) {
+    if (is_over(s)) return MoveError::GameOver;
+    if (id >> 27 != 0) return MoveError::Malformed;
+    const Move m = Move::from_id(id);
+    if (m.kind != MoveKind::Pass && !is_valid_card(m.card)) return MoveError::Malformed;
+    switch (m.kind) {
+        case MoveKind::Trade: return check_trade(s, m);
+        case MoveKind::Place: return check_placement(s, m);
+        case MoveKind::Remove: return check_removal(s, m);
+        case MoveKind::Pass:
+            if (id != Move::pass().id()) return MoveError::Malformed;
+            return has_play(s) ? MoveError::PlayAvailable : MoveError::None;
+    }
+    return MoveError::Malformed;
+}
+
+void apply_move(GameState& s, MoveId id) {
+    const Move m = Move::from_id(id);
+    const int p = s.current_player;
+    const int team = team_of(s, p);
+    switch (m.kind) {
+        case MoveKind::Trade: {  // R5 step 1: the same player then plays
+            hand_remove(s, p, m.card);
+            discard(s, p, m.card);
+            draw_card(s, p);
+            s.traded_this_turn = true;
+            s.last_draw_player = -1;
+            return;
+        }
+        case MoveKind::Place: {
+            hand_remove(s, p, m.card);
+            discard(s, p, m.card);
+            s.chips[team].set(m.cell);
+            std::uint8_t windows[2 * kDirections];
+            const int n = declared_windows(m.cell, m.declares, windows);
+            for (int i = 0; i < n; ++i) {  // R7: record and lock the declared sequences
+                s.sequences[s.sequence_count++] = {static_cast<std::uint8_t>(team), windows[i]};
+                s.locked |= window_mask(windows[i]) & ~corners();
+            }
+            finish_play(s, p, team);
+            return;
+        }
+        case MoveKind::Remove: {
+            hand_remove(s, p, m.card);
+            discard(s, p, m.card);
+            for (Bitboard& chips : s.chips) chips.reset(m.cell);
+            finish_play(s, p, team);
+            return;
+        }
+        case MoveKind::Pass: {  // R5: a full round of counted passes is a stalemate
+            const bool counts = !s.traded_this_turn && !has_dead_card(s, p);
+            s.passes = counts ? static_cast<std::uint8_t>(s.passes + 1) : 0;
+            ++s.turn;
+            s.traded_this_turn = false;
+            if (s.passes >= s.config.players) s.is_draw = true;
+            else end_turn(s);
+            return;
+        }
+    }
+}
+
+MoveError play_move(GameState& s, MoveId id) {
+    const MoveError e = check_move(s, id);
+    if (e == MoveError::None) apply_move(s, id);
+    return e;
+}
+
+bool is_dead_card(const GameState& s, int card) {
+    return is_normal_card(card) && card_cells(card).subset_of(occupied(s));
+}
+
+int dead_cards(const GameState& s, int player, Card out[kMaxHand]) {
+    int n = 0;
+    for (int i = 0; i < s.hand_count[player]; ++i) {
+        const Card card = s.hands[player][i];
+        if (is_dead_card(s, card) && (n == 0 || out[n - 1] != card)) out[n++] = card;
+    }
+    return n;
+}
+
+RefereeError table_talk_penalty(GameState& s, int team, const int cards[kMaxPlayers]) {
+    if (is_over(s)) return RefereeError::GameOver;
+    if (team < 0 || team >= s.config.teams) return RefereeError::BadTeam;
+    for (int p = 0; p < kMaxPlayers; ++p) {
+        const bool member = p < s.config.players && team_of(s, p) == team;
+        if (!member && cards[p] != -1) return RefereeError::NotTeamMember;
+        if (member && !is_valid_card(cards[p])) return RefereeError::MissingCard;
+        if (member && !hand_contains(s, p, cards[p])) return RefereeError::CardNotInHand;
+    }
+    for (int p = team; p < s.config.players; p += s.config.teams) {  // seat order
+        hand_remove(s, p, cards[p]);
+        discard(s, p, cards[p]);
+    }
+    if (s.last_draw_player >= 0 && !hand_contains(s, s.last_draw_player, s.last_draw_card))
+        s.last_draw_player = -1;
+    return RefereeError::None;
+}
+
+RefereeError missed_draw(GameState& s, int player) {
+    if (is_over(s)) return RefereeError::GameOver;
+    if (player < 0 || player >= s.config.players) return RefereeError::BadPlayer;
+    if (s.last_draw_player < 0) return RefereeError::NoLastDraw;
+    if (s.last_draw_player != player) return RefereeError::NotLastDrawPlayer;
+    if (!hand_contains(s, player, s.last_draw_card)) return RefereeError::NoLastDraw;  // defensive
+    hand_remove(s, player, s.last_draw_card);
+    s.draw_pile[s.draw_size++] = s.last_draw_card;  // back on top: drawn next
+    s.last_draw_player = -1;
+    return RefereeError::None;
+}
+
+}  // namespace sequence
