@@ -251,13 +251,6 @@ def test_no_subcommand_prints_help(monkeypatch, capsys):
     assert rc == 2 and "play" in out and "demo" in out and "arena" in out and "replay" in out
 
 
-def test_core_engine_missing_is_a_clear_error(monkeypatch, capsys):
-    if CORE_ERROR is None:
-        pytest.skip("the compiled core is built")
-    rc, _, err = run_cli(monkeypatch, capsys, ["demo", "--seed", "1"])
-    assert rc == 1 and "--engine reference" in err
-
-
 # --------------------------------------------------------------------------- terminal rendering
 
 

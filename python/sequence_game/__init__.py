@@ -15,16 +15,8 @@ from . import agents, arena, reference
 from .cards import BOARD_LAYOUT, cells_of
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .move import Move
+from .game import Game
 from .records import GameRecord, play_game
-
-
-def __getattr__(name: str):
-    # TEMPORARY during bring-up: the compiled core is imported on first use of Game.
-    if name == "Game":
-        from .game import Game
-
-        return Game
-    raise AttributeError(f"module 'sequence_game' has no attribute {name!r}")
 
 
 __all__ = [

@@ -45,9 +45,9 @@ def line_cells(first: Cell, last: Cell) -> Optional[Sequence5]:
 def _check_sequence(seq: object, cell: Cell) -> Sequence5:
     try:
         cells = sorted(check_cell(c) for c in seq)  # type: ignore[union-attr]
-    except TypeError:
+    except (TypeError, ValueError):
         raise InvalidMoveError(
-            f"a declared sequence is five (row, col) cells, not {seq!r}"
+            f"a declared sequence is five (row, col) cells on the board, not {seq!r}"
         ) from None
     if len(cells) != 5 or line_cells(cells[0], cells[-1]) != tuple(cells):
         raise InvalidMoveError(

@@ -252,6 +252,12 @@ def position_from_dict(d: object) -> Position:
         hand.sort()
     discards = _card_lists(d, "discards", players, required=False)
     counts = Counter(c for h in hands for c in h) + Counter(c for pile in discards for c in pile)
+    over = sorted(c for c, n in counts.items() if n > 2)
+    if over:
+        raise ValueError(
+            f"from_dict: {CARD_NAMES[over[0]]} appears {counts[over[0]]} times across hands and discard piles; "
+            "the deck has exactly two of each card (R1)"
+        )
     if "draw_pile" in d:
         raw = d["draw_pile"]
         if not isinstance(raw, (list, tuple)):
@@ -259,7 +265,7 @@ def position_from_dict(d: object) -> Position:
         draw_pile = [_card(c, "draw_pile") for c in raw]
         counts += Counter(draw_pile)
     else:
-        draw_pile = [c for c in range(52) for _ in range(2 - counts[c])] if all(v <= 2 for v in counts.values()) else []
+        draw_pile = [c for c in range(52) for _ in range(2 - counts[c])]
         counts += Counter(draw_pile)
     for c in range(52):
         if counts[c] != 2:
@@ -304,6 +310,12 @@ def position_from_dict(d: object) -> Position:
         raise ValueError(
             f"from_dict: 'passes' is {passes}, but {players} counted passes in a row end the game in a draw "
             f"(R5): use 0..{players - 1} or set is_draw"
+        )
+
+    if max_turns is not None and turn >= max_turns and winner is None and not is_draw:
+        raise ValueError(
+            f"from_dict: 'turn' {turn} has reached 'max_turns' {max_turns}, so the game is a draw: "
+            "set is_draw, or raise max_turns above turn"
         )
 
     last = d.get("last_draw")

@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..gamebase import GameBase
 from ..move import Move
-from ..position import Position
+from ..position import CORNER_CODE, Position
 from . import rules
 
 
@@ -112,7 +112,8 @@ class Game(GameBase):
         return self._pos.board[index]
 
     def _is_locked(self, index: int) -> bool:
-        return any(index in cells for _, cells in self._pos.sequences)
+        # A chip of a completed sequence (R7); corners are not chips, so never "locked".
+        return self._pos.board[index] != CORNER_CODE and any(index in cells for _, cells in self._pos.sequences)
 
     def _sequence_list(self) -> List[Tuple[int, Tuple[int, ...]]]:
         return list(self._pos.sequences)

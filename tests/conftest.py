@@ -1,0 +1,94 @@
+"""Shared fixtures: ``Game`` runs every rule test on both implementations.
+
+* ``core``: ``sequence_game.Game`` over the compiled ``sequence_game._core`` (skipped, with the
+  reason, until the extension is built);
+* ``reference``: ``sequence_game.reference.Game`` (pure Python).
+
+``position(...)`` builds a game by hand with ``Game.from_dict`` (see ``helpers.position_dict``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))  # `import helpers` from any test module
+
+from helpers import SOAK, position_dict  # noqa: E402
+
+try:  # hypothesis profiles: the default run stays fast; SEQUENCE_SOAK=1 digs deeper
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "default", max_examples=40, deadline=None, database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large,
+                               HealthCheck.function_scoped_fixture],
+    )
+    settings.register_profile(
+        "soak", max_examples=2000, deadline=None, database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large,
+                               HealthCheck.function_scoped_fixture],
+    )
+    settings.load_profile("soak" if SOAK else "default")
+except ImportError:  # pragma: no cover
+    pass
+
+
+def _core_import_error():
+    try:
+        importlib.import_module("sequence_game._core")
+    except Exception as e:  # ImportError, or a broken build
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+CORE_ERROR = _core_import_error()
+CORE_SKIP_REASON = (
+    f"compiled core sequence_game._core is not importable yet ({CORE_ERROR}); build it with "
+    "`pip install -e .` to run the core half of the suite"
+)
+
+
+def load_game_class(impl: str):
+    if impl == "core":
+        if CORE_ERROR is not None:
+            pytest.skip(CORE_SKIP_REASON)
+        import sequence_game
+
+        return sequence_game.Game
+    from sequence_game.reference import Game
+
+    return Game
+
+
+@pytest.fixture(params=["core", "reference"])
+def Game(request):  # noqa: N802 - it is a class
+    """The ``Game`` class of one implementation."""
+    return load_game_class(request.param)
+
+
+@pytest.fixture
+def position(Game):  # noqa: N803
+    """``position(players=2, board=..., hands=..., draw_top=..., **fields) -> Game``.
+
+    ``board`` is 10 strings of ``*.BGR`` or a dict ``{cell: 'B'}``; cells may be ``(r, c)`` or
+    ``'d6'``. Other keyword arguments are ``to_dict`` fields (``current_player=1``, ...)."""
+
+    def make(players=2, board=None, hands=None, draw_top=(), **kw):
+        if hands is None:
+            hands = [[] for _ in range(players)]
+        return Game.from_dict(position_dict(players, board, hands, draw_top, **kw))
+
+    return make
+
+
+def pytest_collection_modifyitems(config, items):
+    if SOAK:
+        return
+    skip = pytest.mark.skip(reason="soak test: set SEQUENCE_SOAK=1 to run it")
+    for item in items:
+        if "soak" in item.keywords:
+            item.add_marker(skip)
