@@ -1,7 +1,6 @@
 """Shared fixtures: ``Game`` runs every rule test on both implementations.
 
-* ``core``: ``sequence_game.Game`` over the compiled ``sequence_game._core`` (skipped, with the
-  reason, until the extension is built);
+* ``core``: ``sequence_game.Game`` over the compiled ``sequence_game._core``;
 * ``reference``: ``sequence_game.reference.Game`` (pure Python).
 
 ``position(...)`` builds a game by hand with ``Game.from_dict`` (see ``helpers.position_dict``).
@@ -9,7 +8,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
@@ -37,25 +35,8 @@ except ImportError:  # pragma: no cover
     pass
 
 
-def _core_import_error():
-    try:
-        importlib.import_module("sequence_game._core")
-    except Exception as e:  # ImportError, or a broken build
-        return f"{type(e).__name__}: {e}"
-    return None
-
-
-CORE_ERROR = _core_import_error()
-CORE_SKIP_REASON = (
-    f"compiled core sequence_game._core is not importable yet ({CORE_ERROR}); build it with "
-    "`pip install -e .` to run the core half of the suite"
-)
-
-
 def load_game_class(impl: str):
     if impl == "core":
-        if CORE_ERROR is not None:
-            pytest.skip(CORE_SKIP_REASON)
         import sequence_game
 
         return sequence_game.Game

@@ -16,26 +16,6 @@ from sequence_game.agents import Agent, GreedyAgent, RandomAgent, agent_from_spe
 SPLITS = [(2, None), (3, None), (4, None), (6, 2), (6, 3), (8, None), (9, None), (10, None), (12, 2), (12, 3)]
 
 
-def _game_classes():
-    from sequence_game.reference import Game as Reference
-
-    params = [pytest.param(Reference, id="reference")]
-    try:
-        from sequence_game import _core  # noqa: F401
-        from sequence_game.game import Game as Core
-
-        params.append(pytest.param(Core, id="core"))
-    except Exception as e:  # ImportError, or a broken build
-        reason = f"sequence_game._core is not importable ({type(e).__name__}: {e})"
-        params.append(pytest.param(None, id="core", marks=pytest.mark.skip(reason=reason)))
-    return params
-
-
-@pytest.fixture(params=_game_classes())
-def Game(request):
-    return request.param
-
-
 def board_with(chips: dict) -> list:
     """Ten row strings: corners '*', empty '.', and ``chips`` {(r, c): 'B'/'G'/'R'}."""
     rows = []

@@ -16,7 +16,7 @@ from sequence_game.agents import GreedyAgent, agent_from_spec
 from sequence_game.records import GameRecord
 from sequence_game.terminal import board_text
 
-from conftest import CORE_ERROR, load_game_class
+from conftest import load_game_class
 
 ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])m")
 
@@ -295,8 +295,6 @@ def test_python_m_sequence_game_demo_subprocess(tmp_path):
     env = dict(os.environ, PYTHONPATH=pkg_root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("FORCE_COLOR", None)
     argv = [sys.executable, "-m", "sequence_game", "demo", "--seed", "1"]
-    if CORE_ERROR is not None:
-        argv += ["--engine", "reference"]
     proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"wins after \d+ turns|drawn after \d+ turns", proc.stdout)

@@ -12,26 +12,6 @@ from sequence_game.agents import GreedyAgent, RandomAgent
 from sequence_game.records import RECORD_FORMAT, AgentMoveError, GameRecord, Step, default_game_class, play_game
 
 
-def _game_classes():
-    from sequence_game.reference import Game as Reference
-
-    params = [pytest.param(Reference, id="reference")]
-    try:
-        from sequence_game import _core  # noqa: F401
-        from sequence_game.game import Game as Core
-
-        params.append(pytest.param(Core, id="core"))
-    except Exception as e:  # ImportError, or a broken build
-        reason = f"sequence_game._core is not importable ({type(e).__name__}: {e})"
-        params.append(pytest.param(None, id="core", marks=pytest.mark.skip(reason=reason)))
-    return params
-
-
-@pytest.fixture(params=_game_classes())
-def Game(request):
-    return request.param
-
-
 def _played(Game, players=2, seed=5, agents=None, **kw):
     final = {}
 
