@@ -237,13 +237,13 @@ def test_arena_prints_a_results_table(engine, monkeypatch, capsys):
     assert rc == 1 and "unknown agent 'nonsense'" in err
 
 
-def test_bench_delegates_or_explains(monkeypatch, capsys):
-    import importlib.util
+def test_bench_passes_its_options_through(monkeypatch, capsys):
+    import sequence_game.bench
 
-    if importlib.util.find_spec("sequence_game.bench") is not None:
-        pytest.skip("sequence_game.bench exists; its own tests cover it")
-    rc, _, err = run_cli(monkeypatch, capsys, ["bench"])
-    assert rc == 1 and "sequence_game.bench" in err
+    seen = []
+    monkeypatch.setattr(sequence_game.bench, "main", lambda argv: seen.append(argv) or 0)
+    rc, _, _ = run_cli(monkeypatch, capsys, ["bench", "--quick", "--only", "play"])
+    assert rc == 0 and seen == [["--quick", "--only", "play"]]
 
 
 def test_no_subcommand_prints_help(monkeypatch, capsys):

@@ -51,7 +51,7 @@ void discard(GameState& s, int player, int card) {
 }
 
 // R6: the discard piles, gathered in seat order each oldest first, shuffled into the draw pile.
-void reshuffle(GameState& s) {
+__attribute__((noinline, cold)) void reshuffle(GameState& s) {
     Card gathered[kDeckSize];
     int n = 0;
     for (int p = 0; p < s.config.players; ++p)
@@ -67,9 +67,11 @@ void reshuffle(GameState& s) {
 
 // Draws the top card into player's hand (R6 reshuffle first if the pile is empty).
 // Returns the card, or -1 if nothing could be drawn.
-int draw_card(GameState& s, int player) {
-    if (s.draw_size == 0) reshuffle(s);
-    if (s.draw_size == 0) return -1;
+inline __attribute__((always_inline)) int draw_card(GameState& s, int player) {
+    if (__builtin_expect(s.draw_size == 0, 0)) {
+        reshuffle(s);
+        if (s.draw_size == 0) return -1;
+    }
     const int card = s.draw_pile[--s.draw_size];
     hand_insert(s, player, card);
     return card;
@@ -78,7 +80,7 @@ int draw_card(GameState& s, int player) {
 // Ends a completed turn: a draw at the turn cap, else the next seat moves.
 void end_turn(GameState& s) {
     if (s.max_turns != 0 && s.turn >= s.max_turns) s.is_draw = true;
-    else s.current_player = static_cast<std::uint8_t>((s.current_player + 1) % s.config.players);
+    else s.current_player = static_cast<std::uint8_t>(s.current_player + 1 == s.config.players ? 0 : s.current_player + 1);
 }
 
 bool has_dead_card(const GameState& s, int player) {
@@ -117,18 +119,6 @@ bool shares_at_most_one(const GameState& s, int team, int window) {
     return true;
 }
 
-// Empty cells where a placement by team completes some five-cell line of its chips and corners:
-// only these can declare sequences (R7), so every other placement skips the window scan.
-Bitboard completion_cells(const GameState& s, int team) {
-    const Bitboard own = s.chips[team] | corners();
-    Bitboard result;
-    for (int w = 0; w < kWindowCount; ++w) {
-        const Bitboard missing = window_mask(w) & ~own;
-        if (missing.count() == 1) result |= missing;
-    }
-    return result & ~occupied(s);
-}
-
 // Sort key of a declares choice: its windows ascending, one byte each, most significant first.
 // All choices for one placement declare the same number of windows, so comparing keys compares
 // the declared tuples as docs/notation.md orders them.
@@ -138,6 +128,22 @@ std::uint64_t declares_key(int cell, int declares) {
     std::uint64_t key = 0;
     for (int i = 0; i < n; ++i) key = key << 8 | windows[i];
     return key;
+}
+
+// The several declares choices of one placement (R7), sorted as docs/notation.md orders them.
+template <class Sink>
+__attribute__((noinline)) void push_placement_choices(int card, int cell, const DeclareOptions& opt, int combos, Sink& out) {
+    // At most 4 choices per direction: a fifth would need both end windows, which form the pair.
+    constexpr int kMaxChoices = 4 * 4 * 4 * 4;
+    std::pair<std::uint64_t, int> choices[kMaxChoices];
+    for (int k = 0; k < combos; ++k) {
+        int declares = 0;
+        for (int d = 0, rest = k; d < kDirections; rest /= opt.count[d], ++d)
+            declares = with_declare(declares, d, opt.codes[d][rest % opt.count[d]]);
+        choices[k] = {declares_key(cell, declares), declares};
+    }
+    std::sort(choices, choices + combos);
+    for (int k = 0; k < combos; ++k) out.push(Move::place(card, cell, choices[k].second).id());
 }
 
 // Lists the placements of card on cell with every declares choice, in declares order.
@@ -153,17 +159,29 @@ void push_placements(const GameState& s, int team, int card, int cell, Sink& out
         out.push(Move::place(card, cell, declares).id());
         return;
     }
-    // At most 4 choices per direction: a fifth would need both end windows, which form the pair.
-    constexpr int kMaxChoices = 4 * 4 * 4 * 4;
-    std::pair<std::uint64_t, int> choices[kMaxChoices];
-    for (int k = 0; k < combos; ++k) {
-        int declares = 0;
-        for (int d = 0, rest = k; d < kDirections; rest /= opt.count[d], ++d)
-            declares = with_declare(declares, d, opt.codes[d][rest % opt.count[d]]);
-        choices[k] = {declares_key(cell, declares), declares};
+    push_placement_choices(card, cell, opt, combos, out);
+}
+
+struct VectorSink {
+    std::vector<MoveId>& v;
+    void push(MoveId m) { v.push_back(m); }
+};
+
+// Appends base | cell << 8 for every cell, ascending (cell is the id's bits 8-14).
+inline void push_cells(MoveList& out, MoveId base, Bitboard cells) {
+    const int n = cells.count();
+    if (out.size + n > kMoveListCapacity) {
+        for (int cell : cells) out.push(base | MoveId(cell) << 8);
+        return;
     }
-    std::sort(choices, choices + combos);
-    for (int k = 0; k < combos; ++k) out.push(Move::place(card, cell, choices[k].second).id());
+    MoveId* p = out.moves + out.size;
+    out.size += n;
+    for (std::uint64_t lo = cells.lo(); lo; lo &= lo - 1) *p++ = base | MoveId(detail::lsb64(lo)) << 8;
+    for (std::uint64_t hi = cells.hi(); hi; hi &= hi - 1) *p++ = base | MoveId(64 + detail::lsb64(hi)) << 8;
+}
+inline void push_cells(VectorSink& out, MoveId base, Bitboard cells) {
+    out.v.reserve(out.v.size() + cells.count());
+    for (int cell : cells) out.push(base | MoveId(cell) << 8);
 }
 
 template <class Sink>
@@ -175,45 +193,50 @@ void generate(const GameState& s, Sink& out) {
     const int n = s.hand_count[p];
     const Bitboard occ = occupied(s);
     const Bitboard empty = ~(occ | corners());
-    // Each card id once, even with both copies in hand (docs/notation.md).
-    const auto first_copy = [&](int i) { return i == 0 || hand[i - 1] != hand[i]; };
+    // Each card id once, even with both copies in hand (docs/notation.md); the hand is ascending.
+    Card cards[kMaxHand];
+    int k = 0;
+    for (int i = 0; i < n; ++i) {
+        cards[k] = hand[i];
+        k += i == 0 || hand[i - 1] != hand[i];
+    }
 
     if (!s.traded_this_turn)  // R5 step 1
-        for (int i = 0; i < n; ++i)
-            if (first_copy(i) && is_dead_card(s, hand[i]))
-                out.push(Move::trade(hand[i]).id());
+        for (int i = 0; i < k; ++i)
+            if (is_normal_card(cards[i]) && card_cells(cards[i]).subset_of(occ)) out.push(Move::trade(cards[i]).id());
 
     bool any_play = false;
     Bitboard completions;
     bool completions_known = false;
-    for (int i = 0; i < n; ++i) {  // R5 step 2: placements
-        const int card = hand[i];
-        if (!first_copy(i) || is_one_eyed_jack(card)) continue;
-        for (int cell : placement_cells(card, empty)) {
-            any_play = true;
-            if (!completions_known) {
-                completions = completion_cells(s, team);
-                completions_known = true;
-            }
+    for (int i = 0; i < k; ++i) {  // R5 step 2: placements
+        const int card = cards[i];
+        if (is_one_eyed_jack(card)) continue;
+        const Bitboard where = placement_cells(card, empty);
+        if (where.none()) continue;
+        any_play = true;
+        if (!completions_known) {  // R7: only these cells can declare sequences
+            completions = completion_cells(s, team);
+            completions_known = true;
+        }
+        const MoveId base = Move::place(card, 0).id();
+        if ((where & completions).none()) {
+            push_cells(out, base, where);
+            continue;
+        }
+        for (int cell : where) {
             if (completions.test(cell)) push_placements(s, team, card, cell, out);
-            else out.push(Move::place(card, cell).id());
+            else out.push(base | MoveId(cell) << 8);
         }
     }
     const Bitboard removable = removable_cells(s, team);
-    for (int i = 0; i < n; ++i) {  // R5 step 2: removals
-        if (!first_copy(i) || !is_one_eyed_jack(hand[i])) continue;
-        for (int cell : removable) {
+    if (removable.any())
+        for (int i = 0; i < k; ++i) {  // R5 step 2: removals
+            if (!is_one_eyed_jack(cards[i])) continue;
             any_play = true;
-            out.push(Move::remove(hand[i], cell).id());
+            push_cells(out, Move::remove(cards[i], 0).id(), removable);
         }
-    }
     if (!any_play) out.push(Move::pass().id());
 }
-
-struct VectorSink {
-    std::vector<MoveId>& v;
-    void push(MoveId m) { v.push_back(m); }
-};
 
 MoveError check_placement(const GameState& s, const Move& m) {
     if (is_one_eyed_jack(m.card)) return MoveError::WrongCardForKind;
@@ -254,11 +277,13 @@ MoveError check_trade(const GameState& s, const Move& m) {
 }
 
 // Steps 4-7 of a play (R5, R6, R8): counters, win check, draw, turn cap and next seat.
-void finish_play(GameState& s, int player, int team) {
+// new_sequences: the play declared sequences. Only then can the team reach the winning count:
+// a game in progress never has a team at it (R8 ends the game at once; from_position refuses it).
+void finish_play(GameState& s, int player, int team, bool new_sequences) {
     s.passes = 0;
     ++s.turn;
     s.traded_this_turn = false;
-    if (team_sequences(s, team) >= s.config.sequences_to_win) {  // R8: the game ends before the draw
+    if (new_sequences && team_sequences(s, team) >= s.config.sequences_to_win) {  // R8: the game ends before the draw
         s.winner = static_cast<std::int8_t>(team);
         return;
     }
@@ -269,6 +294,63 @@ void finish_play(GameState& s, int player, int team) {
 }
 
 }  // namespace
+
+namespace {
+// Four 64-bit lanes, one per direction (GCC vector extension: AVX2 / AVX-512 when enabled,
+// plain scalar code otherwise).
+typedef std::uint64_t Lanes __attribute__((vector_size(32)));
+
+struct StartLanes {
+    Lanes lo, hi;
+};
+constexpr StartLanes kStartLanes = {
+    {window_starts(0).lo(), window_starts(1).lo(), window_starts(2).lo(), window_starts(3).lo()},
+    {window_starts(0).hi(), window_starts(1).hi(), window_starts(2).hi(), window_starts(3).hi()},
+};
+}  // namespace
+
+Bitboard completion_cells(const GameState& s, int team) {
+    // Bit-parallel over all windows at once, one direction per lane. With own as a 128-bit set
+    // (lo, hi), a_i = own >> (i * step) tells at bit x whether the i-th cell of the window starting
+    // at x is own. A window misses exactly its i-th cell when every a_j but a_i is set; shifting
+    // that back by i steps marks the missing cell.
+    constexpr const StartLanes& kStart = kStartLanes;
+    static constexpr Lanes kStep = {kDirectionStep[0], kDirectionStep[1], kDirectionStep[2], kDirectionStep[3]};
+    const Bitboard own = s.chips[team] | corners();
+    const Lanes lo = {own.lo(), own.lo(), own.lo(), own.lo()};
+    const Lanes hi = {own.hi(), own.hi(), own.hi(), own.hi()};
+    Lanes aL[kWindowLength], aH[kWindowLength];
+    aL[0] = lo;
+    aH[0] = hi;
+    for (int i = 1; i < kWindowLength; ++i) {  // 128-bit right shifts by i * step, 1 <= shift <= 44
+        const Lanes sh = kStep * i;
+        aL[i] = (lo >> sh) | (hi << (64 - sh));
+        aH[i] = hi >> sh;
+    }
+    // prefix[i] = start & a_0 & ... & a_(i-1); suffix[i] = a_(i+1) & ... & a_4
+    Lanes pL[kWindowLength], pH[kWindowLength], sL[kWindowLength], sH[kWindowLength];
+    pL[0] = kStart.lo;
+    pH[0] = kStart.hi;
+    for (int i = 1; i < kWindowLength; ++i) {
+        pL[i] = pL[i - 1] & aL[i - 1];
+        pH[i] = pH[i - 1] & aH[i - 1];
+    }
+    sL[4] = ~Lanes{};
+    sH[4] = ~Lanes{};
+    for (int i = 3; i >= 0; --i) {
+        sL[i] = sL[i + 1] & aL[i + 1];
+        sH[i] = sH[i + 1] & aH[i + 1];
+    }
+    Lanes rL = pL[0] & sL[0] & ~aL[0], rH = pH[0] & sH[0] & ~aH[0];
+    for (int i = 1; i < kWindowLength; ++i) {  // 128-bit left shifts back by i * step
+        const Lanes sh = kStep * i;
+        const Lanes mL = pL[i] & sL[i] & ~aL[i], mH = pH[i] & sH[i] & ~aH[i];
+        rL |= mL << sh;
+        rH |= (mH << sh) | (mL >> (64 - sh));
+    }
+    const Bitboard result(rL[0] | rL[1] | rL[2] | rL[3], rH[0] | rH[1] | rH[2] | rH[3]);
+    return result & ~occupied(s);
+}
 
 int declared_windows(int cell, int declares, std::uint8_t out[2 * kDirections]) {
     int n = 0;
@@ -281,7 +363,8 @@ int declared_windows(int cell, int declares, std::uint8_t out[2 * kDirections]) 
             out[n++] = static_cast<std::uint8_t>(window_at(cell, d, v - 1));
         }
     }
-    std::sort(out, out + n);
+    for (int i = 1; i < n; ++i)  // insertion sort: n <= 8, usually 1
+        for (int j = i; j > 0 && out[j - 1] > out[j]; --j) std::swap(out[j - 1], out[j]);
     return n;
 }
 
@@ -290,6 +373,9 @@ void declare_options(const GameState& s, int team, int cell, DeclareOptions& out
     // shares at most one cell with each of the team's sequences.
     const Bitboard own = s.chips[team] | corners() | Bitboard::of(cell);
     for (int d = 0; d < kDirections; ++d) {
+        out.count[d] = 1;  // the usual answer: no line of five in this direction
+        out.codes[d][0] = kDeclareNone;
+        if ((segment(cell, d) & own).count() < kWindowLength) continue;
         bool candidate[kWindowLength];
         for (int k = 0; k < kWindowLength; ++k) {
             const int w = window_at(cell, d, k);
@@ -391,20 +477,22 @@ void apply_move(GameState& s, MoveId id) {
             hand_remove(s, p, m.card);
             discard(s, p, m.card);
             s.chips[team].set(m.cell);
-            std::uint8_t windows[2 * kDirections];
-            const int n = declared_windows(m.cell, m.declares, windows);
-            for (int i = 0; i < n; ++i) {  // R7: record and lock the declared sequences
-                s.sequences[s.sequence_count++] = {static_cast<std::uint8_t>(team), windows[i]};
-                s.locked |= window_mask(windows[i]) & ~corners();
+            if (m.declares != 0) {
+                std::uint8_t windows[2 * kDirections];
+                const int n = declared_windows(m.cell, m.declares, windows);
+                for (int i = 0; i < n; ++i) {  // R7: record and lock the declared sequences
+                    s.sequences[s.sequence_count++] = {static_cast<std::uint8_t>(team), windows[i]};
+                    s.locked |= window_mask(windows[i]) & ~corners();
+                }
             }
-            finish_play(s, p, team);
+            finish_play(s, p, team, m.declares != 0);
             return;
         }
         case MoveKind::Remove: {
             hand_remove(s, p, m.card);
             discard(s, p, m.card);
             for (Bitboard& chips : s.chips) chips.reset(m.cell);
-            finish_play(s, p, team);
+            finish_play(s, p, team, false);
             return;
         }
         case MoveKind::Pass: {  // R5: a full round of counted passes is a stalemate

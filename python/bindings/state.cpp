@@ -62,6 +62,73 @@ std::vector<MoveId> legal(const Game& g) {
     return v;
 }
 
+// legal_moves() straight into a Python list: no std::vector, no per-element pybind11 casts.
+py::list legal_list(const Game& g) {
+    MoveList list;
+    if (!legal_moves(g.state(), list)) return py::cast(legal(g));  // > 1024 moves: contrived positions only
+    PyObject* out = PyList_New(list.size);
+    if (!out) throw py::error_already_set();
+    for (int i = 0; i < list.size; ++i) {
+        PyObject* v = PyLong_FromUnsignedLong(list.moves[i]);
+        if (!v) {
+            Py_DECREF(out);
+            throw py::error_already_set();
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return py::reinterpret_steal<py::list>(out);
+}
+
+// The fixed action space of docs/action-space.md.
+constexpr int kCellActions = kCardKinds * kCells;      // card * 100 + cell: place / remove
+constexpr int kTradeBase = kCellActions;               // 5200 + card: trade a dead card
+constexpr int kPassAction = kTradeBase + kCardKinds;   // 5252: pass
+constexpr int kActionCount = kPassAction + 1;          // 5253
+
+int action_of(MoveId id) {
+    const Move m = Move::from_id(id);
+    switch (m.kind) {
+        case MoveKind::Trade: return kTradeBase + m.card;
+        case MoveKind::Pass: return kPassAction;
+        default: return m.card * kCells + m.cell;
+    }
+}
+
+py::array_t<bool> legal_mask(const Game& g) {
+    py::array_t<bool> out(kActionCount);
+    bool* mask = out.mutable_data();
+    std::fill(mask, mask + kActionCount, false);
+    MoveList list;
+    if (legal_moves(g.state(), list)) {
+        for (MoveId id : list) mask[action_of(id)] = true;
+    } else {
+        for (MoveId id : legal(g)) mask[action_of(id)] = true;
+    }
+    return out;
+}
+
+// The move id an action stands for: for a placement, the first legal declares choice.
+// Returns false if the action is not legal now.
+bool move_of_action(const Game& g, int action, MoveId& id) {
+    MoveList list;
+    std::vector<MoveId> all;
+    const MoveId* begin = list.moves;
+    const MoveId* end;
+    if (legal_moves(g.state(), list)) {
+        end = list.moves + list.size;
+    } else {
+        all = legal(g);
+        begin = all.data();
+        end = all.data() + all.size();
+    }
+    for (const MoveId* m = begin; m != end; ++m)
+        if (action_of(*m) == action) {  // ids are listed in declares order: the first is the default
+            id = *m;
+            return true;
+        }
+    return false;
+}
+
 py::list hand(const Game& g, const py::handle& p) {
     const int player = player_index(g, p);
     const GameState& s = g.state();
@@ -146,9 +213,42 @@ Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises Va
                     "ValueError if inconsistent.")
         .def("to_position", [](const Game& g) { return position_to_dict(to_position(g.state())); },
              "The state as a dict with the keys from_position takes.")
-        .def("legal_moves", &legal,
+        .def("legal_moves", &legal_list,
              "Legal move ids of the current player, ordered by (kind trade<place<remove<pass, card, cell, "
              "declares); [] once the game is over.")
+        .def("try_play", [](Game& g, const py::handle& id) { return g.play(move_id_arg(id)) == MoveError::None; },
+             py::arg("move_id"), "Plays the move id if it is legal and returns True; else False, state unchanged.")
+        .def("play_ids", [](Game& g, const py::iterable& ids) {
+            int n = 0;
+            for (const py::handle& id : ids) {
+                const MoveId move = move_id_arg(id);
+                const MoveError e = g.play(move);
+                if (e != MoveError::None)
+                    throw py::value_error("illegal move id " + std::to_string(move) + " at index " + std::to_string(n) +
+                                          ": " + describe(e) + " (the " + std::to_string(n) + " before it were played)");
+                ++n;
+            }
+            return n;
+        }, py::arg("move_ids"), "Plays move ids in order; returns how many. Stops with ValueError at the first illegal one.")
+        .def_property_readonly_static("action_count", [](const py::object&) { return kActionCount; },
+                                      "Size of the fixed action space (docs/action-space.md): 5253.")
+        .def("legal_mask", &legal_mask,
+             "A numpy bool array of action_count: True for each legal action (docs/action-space.md).")
+        .def_static("action_of_move_id", [](const py::handle& id) { return action_of(move_id_arg(id)); },
+                    py::arg("move_id"), "The action (docs/action-space.md) of a move id.")
+        .def("move_id_of_action", [](const Game& g, const py::handle& a) -> py::object {
+            const int action = static_cast<int>(int_in_range(a, "action", 0, kActionCount - 1));
+            MoveId id;
+            if (!move_of_action(g, action, id)) return py::none();
+            return py::int_(id);
+        }, py::arg("action"), "The legal move id an action stands for now (first declares choice), or None.")
+        .def("play_action", [](Game& g, const py::handle& a) {
+            const int action = static_cast<int>(int_in_range(a, "action", 0, kActionCount - 1));
+            MoveId id;
+            if (!move_of_action(g, action, id))
+                throw py::value_error("action " + std::to_string(action) + " is not legal now (docs/action-space.md)");
+            g.play(id);
+        }, py::arg("action"), "Plays a legal action (docs/action-space.md); ValueError (state unchanged) otherwise.")
         .def("legal_move_array", [](const Game& g) {
             const std::vector<MoveId> v = legal(g);
             py::array_t<std::uint32_t> out(static_cast<py::ssize_t>(v.size()));

@@ -17,6 +17,7 @@ from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .move import Move
 from .game import Game
 from .records import GameRecord, play_game
+from .simulate import simulate
 
 
 __all__ = [
@@ -32,5 +33,6 @@ __all__ = [
     "cells_of",
     "play_game",
     "reference",
+    "simulate",
 ]
 __version__ = "0.1.0"

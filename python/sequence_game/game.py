@@ -1,7 +1,12 @@
 """``Game``: the public API (``gamebase.GameBase``) over the compiled C++ core (``_core.State``).
 
 The core speaks 32-bit move ids (docs/notation.md); this module turns them into shared ``Move``
-values once and caches them, so a legal-move list costs one dict lookup per move.
+values once and caches them (both ways), so a legal-move list costs one dict lookup per move and
+``play(move)`` of a listed move one more, with no Python-side legality work: the core checks it.
+
+Fast paths for programs (no ``Move`` objects at all): ``legal_move_ids()`` / ``play_id(id)``
+(docs/notation.md "Move ids") and the fixed action space of docs/action-space.md:
+``legal_mask()`` / ``play_action(a)`` for reinforcement-learning code.
 """
 
 from __future__ import annotations
@@ -18,6 +23,12 @@ from .position import Position
 # Directions of the declares code, in id order: east, south, south-east, south-west.
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 _MOVES_BY_ID: Dict[int, Move] = {}
+_ID_BY_MOVE: Dict[Move, int] = {}
+
+#: Size of the fixed action space (docs/action-space.md): card*100+cell, 5200+card trades, 5252 pass.
+ACTION_COUNT = 5253
+_TRADE_BASE = 5200
+PASS_ACTION = 5252
 
 
 def move_from_id(move_id: int) -> Move:
@@ -26,7 +37,19 @@ def move_from_id(move_id: int) -> Move:
     if move is None:
         move = _decode(move_id)
         _MOVES_BY_ID[move_id] = move
+        _ID_BY_MOVE[move] = move_id
     return move
+
+
+def action_of_move_id(move_id: int) -> int:
+    """The action (docs/action-space.md) a core move id belongs to."""
+    kind = move_id & 3
+    if kind == 3:
+        return PASS_ACTION
+    card = (move_id >> 2) & 63
+    if kind == 0:
+        return _TRADE_BASE + card
+    return card * 100 + ((move_id >> 8) & 127)
 
 
 def _decode(move_id: int) -> Move:
@@ -70,7 +93,6 @@ class Game(GameBase):
         max_turns = check_max_turns(max_turns)
         GameBase.__init__(self)
         self._state = _core.State(players, teams, seed, max_turns)
-        self._ids: Optional[Dict[Move, int]] = None
 
     @classmethod
     def _from_position(cls, pos: Position) -> "Game":
@@ -81,7 +103,6 @@ class Game(GameBase):
         game = cls.__new__(cls)
         GameBase.__init__(game)
         game._state = state
-        game._ids = None
         return game
 
     def _position(self) -> Position:
@@ -134,18 +155,90 @@ class Game(GameBase):
     # ---------------------------------------------------------------- moves
     def _legal_moves(self) -> List[Move]:
         ids = self._state.legal_moves()
-        moves = [move_from_id(i) for i in ids]
-        self._ids = dict(zip(moves, ids))
-        return moves
+        try:
+            return list(map(_MOVES_BY_ID.__getitem__, ids))
+        except KeyError:  # the first time an id is seen
+            return [move_from_id(i) for i in ids]
 
     def _apply(self, move: Move) -> None:
-        if self._ids is None:
-            self._legal_moves()
-        self._state.play(self._ids[move])  # type: ignore[index]
+        move_id = _ID_BY_MOVE.get(move)  # resolved moves come from _legal_moves: always cached
+        if move_id is None:  # pragma: no cover - defensive
+            move_id = next(i for i in self._state.legal_moves() if move_from_id(i) == move)
+        self._state.play(move_id)
 
-    def _changed(self) -> None:
-        GameBase._changed(self)
-        self._ids = None
+    def play(self, move) -> None:
+        """Play a move (a ``Move`` or its text) for the current player (see ``GameBase.play``).
+
+        A ``Move`` that names a legal move exactly (as ``legal_moves()`` lists it) goes straight
+        to the core, which checks it; anything else (text, a placement without its declares, an
+        illegal move for the error message) takes the general path.
+        """
+        move_id = _ID_BY_MOVE.get(move) if type(move) is Move else None
+        if move_id is None or not self._play_id(move_id):
+            GameBase.play(self, move)
+
+    # ---------------------------------------------------------------- fast paths (no Move objects)
+    def legal_move_ids(self) -> List[int]:
+        """The legal moves as core move ids (docs/notation.md "Move ids"), in ``legal_moves()`` order.
+
+        >>> g = Game(players=2, seed=1)
+        >>> [move_from_id(i) for i in g.legal_move_ids()] == g.legal_moves()
+        True
+        """
+        return self._state.legal_moves()
+
+    def play_id(self, move_id: int) -> None:
+        """Play a core move id; ``IllegalMoveError`` (game unchanged) if it is not legal now.
+
+        >>> g = Game(players=2, seed=1)
+        >>> g.play_id(g.legal_move_ids()[0]); g.turn
+        1
+        """
+        if not self._play_id(move_id):
+            self._state.move_error(move_id)  # TypeError / ValueError for a malformed id
+            GameBase.play(self, move_from_id(move_id))  # raises IllegalMoveError with the reason
+            raise AssertionError("unreachable")  # pragma: no cover
+
+    def _play_id(self, move_id: int) -> bool:
+        """Plays move_id if legal (True), else False with nothing changed; the GameBase protocol."""
+        guard = getattr(self, "_guard", None)
+        if guard is None:
+            if not self._state.try_play(move_id):
+                return False
+            self._changed()
+            return True
+        if not guard.acquire(False):
+            raise RuntimeError("this Game is being changed by another thread; use one Game per thread or lock it")
+        try:
+            if not self._state.try_play(move_id):
+                return False
+            self._version += 1
+            self._changed()
+            return True
+        finally:
+            guard.release()
+
+    def legal_mask(self):
+        """A ``numpy`` bool array of ``ACTION_COUNT`` (5253): which actions are legal now.
+
+        The fixed action space of docs/action-space.md: ``card_id * 100 + cell`` places (or, for a
+        one-eyed jack, removes) on ``cell``; ``5200 + card_id`` trades a dead card; ``5252`` passes.
+        A placement that can declare sequences in several ways is one action (the first choice).
+
+        >>> g = Game(players=2, seed=1)
+        >>> m = g.legal_mask(); m.shape, int(m.sum()) == len({action_of_move_id(i) for i in g.legal_move_ids()})
+        ((5253,), True)
+        """
+        return self._state.legal_mask()
+
+    def play_action(self, action: int) -> None:
+        """Play an action of docs/action-space.md; ``IllegalMoveError`` (unchanged) if not legal."""
+        move_id = self._state.move_id_of_action(action)
+        if move_id is None:
+            from .errors import IllegalMoveError
+
+            raise IllegalMoveError(f"action {action} is not legal now (docs/action-space.md)")
+        self.play_id(move_id)
 
     def _undo(self) -> None:
         self._state.undo()

@@ -28,6 +28,7 @@ A backend implements (``pos`` is a ``position.Position``; cards are ids, cells i
 
 from __future__ import annotations
 
+import threading
 from typing import Dict, List, Optional, Tuple
 
 from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, ONE_EYED_JACKS, TWO_EYED_JACKS, Cell, cell_name, cells_of, check_cell, is_corner, parse_card
@@ -37,10 +38,28 @@ from .move import Move, as_move
 from .position import observation_dict, position_from_dict, position_to_dict
 
 
+# Thread safety (docs/hardening.md): a Game is not shared between threads. Calls that change the
+# game or its move caches (play, undo, the referee calls, legal_moves, is_legal, parse_move) take
+# a non-blocking lock and raise this RuntimeError when another thread is inside one of them, so
+# misuse fails loudly instead of corrupting the game; to_dict() raises it rather than return a
+# snapshot torn by a concurrent change (a seqlock on ``_version``). Cost: ~0.2 us per play().
+_BUSY = "this Game is being changed by another thread; use one Game per thread or lock it"
+
+
+def _busy() -> RuntimeError:
+    return RuntimeError(_BUSY)
+
+
 class GameBase:
-    """The public ``Game`` API shared by the core and the reference (see ``../shared/API.md``)."""
+    """The public ``Game`` API shared by the core and the reference (see ``../shared/API.md``).
+
+    Not thread-safe: use one ``Game`` per thread (or your own lock). Concurrent use from two
+    threads raises ``RuntimeError`` rather than corrupting the game (docs/hardening.md).
+    """
 
     def __init__(self) -> None:
+        self._guard = threading.Lock()  # held by play/undo/referee calls/legal-move cache fills
+        self._version = 0  # +1 before and +1 after every change: odd while one is under way
         self._legal_cache: Optional[List[Move]] = None
         self._legal_lookup: Optional[Dict[Move, Move]] = None
         self._placements: Optional[Dict[Tuple[str, Cell], List[Move]]] = None
@@ -63,7 +82,11 @@ class GameBase:
 
     def to_dict(self) -> dict:
         """The whole state as plain JSON-able data (docs/state-format.md)."""
-        return position_to_dict(self._position())
+        version = self._version  # odd while a change is under way (a seqlock)
+        d = position_to_dict(self._position())
+        if version & 1 or version != self._version:
+            raise _busy()
+        return d
 
     def observation(self, player: int) -> dict:
         """What ``player`` may see (R9): ``to_dict()`` with other hands and the draw pile as sizes."""
@@ -126,14 +149,25 @@ class GameBase:
 
         With no legal play: the open dead-card trades plus one ``pass`` (R5).
         """
-        return list(self._cached_legal())
+        guard = self._guard
+        if not guard.acquire(False):
+            raise _busy()
+        try:
+            return list(self._cached_legal())
+        finally:
+            guard.release()
 
     def is_legal(self, move) -> bool:
         """Whether ``move`` (a Move or its text) may be played now, ``declares`` filled in or not."""
+        guard = self._guard
+        if not guard.acquire(False):
+            raise _busy()
         try:
             self._resolve(as_move(move))
         except ValueError:
             return False
+        finally:
+            guard.release()
         return True
 
     # ------------------------------------------------------------------ play
@@ -145,20 +179,44 @@ class GameBase:
         ``InvalidMoveError`` for malformed text; the game is unchanged after any error.
         A placement written without ``declares`` is completed when only one choice exists (R7).
         """
-        resolved = self._resolve(as_move(move))
-        self._apply(resolved)
-        self._changed()
+        guard = self._guard
+        if not guard.acquire(False):
+            raise _busy()
+        try:
+            resolved = self._resolve(as_move(move))
+            self._version += 1
+            try:
+                self._apply(resolved)
+            finally:
+                self._changed()
+        finally:
+            guard.release()
 
     def parse_move(self, text: str) -> Move:
         """The legal move that ``text`` names here, with ``declares`` filled in when unambiguous."""
-        return self._resolve(as_move(text))
+        guard = self._guard
+        if not guard.acquire(False):
+            raise _busy()
+        try:
+            return self._resolve(as_move(text))
+        finally:
+            guard.release()
 
     def undo(self) -> None:
         """Take back the last change: a move (trade and pass included) or a referee call."""
-        if self._history_size() == 0:
-            raise ValueError("nothing to undo: the game is at its deal (or was loaded with from_dict)")
-        self._undo()
-        self._changed()
+        guard = self._guard
+        if not guard.acquire(False):
+            raise _busy()
+        try:
+            if self._history_size() == 0:
+                raise ValueError("nothing to undo: the game is at its deal (or was loaded with from_dict)")
+            self._version += 1
+            try:
+                self._undo()
+            finally:
+                self._changed()
+        finally:
+            guard.release()
 
     # ------------------------------------------------------------------ referee calls (R10)
 
@@ -167,6 +225,15 @@ class GameBase:
 
         ``cards`` maps each member's seat to a card in that member's hand.
         """
+        guard = self._guard
+        if not guard.acquire(False):
+            raise _busy()
+        try:
+            self._table_talk_penalty_locked(team, cards)
+        finally:
+            guard.release()
+
+    def _table_talk_penalty_locked(self, team: int, cards: Dict[int, str]) -> None:
         self._check_going("a table-talk penalty")
         if not _is_int(team):
             raise TypeError(f"team must be an int, not {team!r}")
@@ -186,11 +253,23 @@ class GameBase:
             if CARD_IDS[card] not in self._hand_ids(p):
                 raise ValueError(f"player {p} does not hold {card}: their hand is {' '.join(self.hand(p)) or 'empty'}")
             ids[p] = CARD_IDS[card]
-        self._table_talk_penalty(team, ids)
-        self._changed()
+        self._version += 1
+        try:
+            self._table_talk_penalty(team, ids)
+        finally:
+            self._changed()
 
     def missed_draw(self, player: int) -> None:
         """R10 loss of a card: ``player``'s most recent draw goes back on top of the draw pile."""
+        guard = self._guard
+        if not guard.acquire(False):
+            raise _busy()
+        try:
+            self._missed_draw_locked(player)
+        finally:
+            guard.release()
+
+    def _missed_draw_locked(self, player: int) -> None:
         self._check_going("a missed-draw penalty")
         player = self._check_player(player)
         last = self._last_draw()
@@ -200,8 +279,11 @@ class GameBase:
                 f"player {player} has no draw to take back: the most recent draw that may still be missed "
                 f"was by {who} (R10: only the last player to draw, before anyone draws again)"
             )
-        self._missed_draw(player)
-        self._changed()
+        self._version += 1
+        try:
+            self._missed_draw(player)
+        finally:
+            self._changed()
 
     # ------------------------------------------------------------------ rendering
 
@@ -251,6 +333,7 @@ class GameBase:
     # ------------------------------------------------------------------ internals
 
     def _changed(self) -> None:
+        self._version += 1
         self._legal_cache = None
         self._legal_lookup = None
         self._placements = None

@@ -32,8 +32,18 @@ inline int select64(std::uint64_t x, int n) {
 
 class Bitboard {
 public:
+    // The 128 bits as one integer (bit i = cell i), for whole-board shifts.
+    using Bits = unsigned __int128;
+
     constexpr Bitboard() = default;
     constexpr Bitboard(std::uint64_t lo, std::uint64_t hi) : lo_(lo), hi_(hi) {}
+    // Requires bits 100..127 of b to be zero.
+    static constexpr Bitboard from_bits(Bits b) {
+        return Bitboard(static_cast<std::uint64_t>(b), static_cast<std::uint64_t>(b >> 64));
+    }
+    constexpr Bits bits() const { return static_cast<Bits>(hi_) << 64 | lo_; }
+    constexpr std::uint64_t lo() const { return lo_; }  // cells 0..63
+    constexpr std::uint64_t hi() const { return hi_; }  // cells 64..99 (bits 0..35)
 
     // The set {cell}. Requires 0 <= cell < kCells.
     static constexpr Bitboard of(int cell) {

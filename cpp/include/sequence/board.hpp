@@ -69,6 +69,11 @@ struct BoardTables {
     // window_at[cell][dir][k]: the window in direction dir that starts k steps before cell
     // (so it contains cell), or kNoWindow if it leaves the board.
     std::uint8_t window_at[kCells][kDirections][kWindowLength] = {};
+    // window_start[dir]: the cells where a window in direction dir starts (its lowest cell).
+    Bitboard window_start[kDirections] = {};
+    // segment[cell][dir]: the cells at most 4 steps from cell along dir, either way, cell included:
+    // every window through cell in that direction lies inside it (a cheap R7 pre-filter).
+    Bitboard segment[kCells][kDirections] = {};
     int window_count = 0;
 };
 
@@ -102,9 +107,18 @@ constexpr BoardTables build_tables() {
                 t.window_mask[id].set(cell);
                 t.window_at[cell][d][i] = static_cast<std::uint8_t>(id);
             }
+            t.window_start[d].set(start);
             ++id;
         }
     }
+    // segment[cell][d] is the union of the windows through cell; window_mask is complete only
+    // once all windows are built, so fill the unions in a second pass.
+    for (int cell = 0; cell < kCells; ++cell)
+        for (int d = 0; d < kDirections; ++d) {
+            t.segment[cell][d] = Bitboard();
+            for (int k = 0; k < kWindowLength; ++k)
+                if (t.window_at[cell][d][k] != kNoWindow) t.segment[cell][d] |= t.window_mask[t.window_at[cell][d][k]];
+        }
     t.window_count = id;
     return t;
 }
@@ -127,6 +141,10 @@ constexpr Bitboard window_mask(int window) { return kBoard.window_mask[window]; 
 constexpr int window_cell(int window, int k) { return kBoard.window_cells[window][k]; }
 // The window in direction dir starting k steps before cell, or kNoWindow.
 constexpr int window_at(int cell, int dir, int k) { return kBoard.window_at[cell][dir][k]; }
+// The cells where a window in direction dir starts (its lowest cell).
+constexpr Bitboard window_starts(int dir) { return kBoard.window_start[dir]; }
+// The union of the windows through cell in direction dir (at most 9 cells in a line).
+constexpr Bitboard segment(int cell, int dir) { return kBoard.segment[cell][dir]; }
 // The window whose ascending cells are exactly cells[0..4], or -1 if they are not a line.
 int find_window(const int cells[kWindowLength]);
 

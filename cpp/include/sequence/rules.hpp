@@ -100,7 +100,23 @@ struct DeclareOptions {
     std::uint8_t count[kDirections];
     std::uint8_t codes[kDirections][kWindowLength];
 };
+// Fast: a pre-filter per direction (fewer than five own cells within four steps) skips the windows.
 void declare_options(const GameState& s, int team, int cell, DeclareOptions& out);
+
+// R7 pre-filter, a few instructions: false if no line of five through cell can hold only team's
+// chips and corners once team places on cell (then every declares code is 0). True does not
+// promise a sequence (the line may have a gap or be blocked by R7's one-shared-cell rule).
+inline bool may_complete_sequence(const GameState& s, int team, int cell) {
+    const Bitboard own = s.chips[team] | corners() | Bitboard::of(cell);
+    for (int d = 0; d < kDirections; ++d)
+        if ((segment(cell, d) & own).count() >= kWindowLength) return true;
+    return false;
+}
+
+// The empty cells where a placement by team fills the last gap of some five-cell line of its
+// chips and corners (bit-parallel, ~100 instructions for the whole board). Every placement that
+// can declare a sequence (R7) is on one of these cells; most cells of the set do declare one.
+Bitboard completion_cells(const GameState& s, int team);
 // The windows a declares code names for a placement on cell, ascending (the order sequences are
 // recorded in). Returns how many (at most 8). Requires each direction code to name windows on the
 // board (true for every legal move).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "sequence/bitboard.hpp"
@@ -77,7 +78,9 @@ static_assert(std::is_trivially_copyable_v<GameState>, "GameState is copied with
 static_assert(std::is_standard_layout_v<GameState>);
 
 // R2: seat p plays for team p mod T.
-inline int team_of(const GameState& s, int player) { return player % s.config.teams; }
+inline int team_of(const GameState& s, int player) {
+    return player < s.config.teams ? player : player % s.config.teams;  // skips a division in 2-3 player games
+}
 // True once the game is won (R8) or drawn (R5 stalemate, turn cap).
 inline bool is_over(const GameState& s) { return s.winner >= 0 || s.is_draw; }
 // Cells holding a chip of any team.
@@ -96,19 +99,53 @@ inline bool hand_contains(const GameState& s, int player, int card) {
         if (s.hands[player][i] == card) return true;
     return false;
 }
-// Removes one copy of card from the hand, keeping it ascending. Requires hand_contains().
-inline void hand_remove(GameState& s, int player, int card) {
-    Card* hand = s.hands[player];
-    int i = 0;
-    while (hand[i] != card) ++i;
-    for (const int n = --s.hand_count[player]; i < n; ++i) hand[i] = hand[i + 1];
+namespace detail {
+// A hand as one little-endian 64-bit word (byte i = hands[player][i]). The 8th byte belongs to the
+// next field (the next hand, or sequences[] after the last one): loads read it, stores keep it.
+constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+inline std::uint64_t load_hand(const Card* hand) {
+    std::uint64_t w;
+    std::memcpy(&w, hand, sizeof w);
+    return w;
 }
-// Adds card to the hand, keeping it ascending. Requires hand_count[player] < kMaxHand.
-inline void hand_insert(GameState& s, int player, int card) {
+inline void store_hand(Card* hand, std::uint64_t w) {
+    const std::uint64_t keep = 0xFFull << 56;  // the neighbour's byte
+    w = (w & ~keep) | (load_hand(hand) & keep);
+    std::memcpy(hand, &w, sizeof w);
+}
+// The bytes below byte i: mask of bytes 0..i-1 (i in 0..8).
+inline std::uint64_t bytes_below(int i) { return i >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * i)) - 1; }
+}  // namespace detail
+
+static_assert(kMaxHand < 8, "a hand fits in one 64-bit word with a spare byte");
+
+// Removes one copy of card from the hand, keeping it ascending. Requires hand_contains().
+// Branch-free: finds the first byte equal to card (SWAR) and shifts the bytes above it down.
+inline void hand_remove(GameState& s, int player, int card) {
+    using namespace detail;
     Card* hand = s.hands[player];
-    int i = s.hand_count[player]++;
-    for (; i > 0 && hand[i - 1] > card; --i) hand[i] = hand[i - 1];
-    hand[i] = static_cast<Card>(card);
+    const std::uint64_t w = load_hand(hand);
+    const std::uint64_t x = w ^ (kOnes * static_cast<std::uint64_t>(card));
+    // The lowest byte of x that is zero is the first copy of card (bytes above may misreport).
+    const std::uint64_t zero = (x - kOnes) & ~x & kHighs;
+    const int i = __builtin_ctzll(zero) >> 3;
+    const std::uint64_t below = bytes_below(i);
+    store_hand(hand, (w & below) | ((w >> 8) & ~below));
+    --s.hand_count[player];
+}
+// Adds card to the hand, keeping it ascending (after any equal card). Requires
+// hand_count[player] < kMaxHand. Branch-free: counts the smaller-or-equal cards (SWAR).
+inline void hand_insert(GameState& s, int player, int card) {
+    using namespace detail;
+    Card* hand = s.hands[player];
+    const int n = s.hand_count[player]++;
+    const std::uint64_t w = load_hand(hand);
+    // Card ids are < 64, so byte + (127 - card) sets the byte's high bit iff byte > card, no carry.
+    const std::uint64_t greater = (w + kOnes * static_cast<std::uint64_t>(127 - card)) & kHighs & bytes_below(n);
+    const int i = n - __builtin_popcountll(greater);
+    const std::uint64_t below = bytes_below(i);
+    store_hand(hand, (w & below) | (static_cast<std::uint64_t>(card) << (8 * i)) | ((w << 8) & ~bytes_below(i + 1)));
 }
 
 }  // namespace sequence

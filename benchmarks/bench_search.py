@@ -1,0 +1,53 @@
+"""Search and simulation throughput (pytest-benchmark; not part of the default test run).
+
+    python -m pytest benchmarks/bench_search.py --benchmark-only -q -s
+
+Reports MCTS iterations per second from the 2-player opening (threads 1 and 2), random-game
+simulation throughput (threads 1 and 2) and the tree's bytes per node; ``extra_info`` of each
+benchmark carries the rates. A strength check against GreedyAgent/RandomAgent is in
+``test_strength`` (slow: run it with ``-k strength``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+sequence_game = pytest.importorskip("sequence_game")
+pytest.importorskip("sequence_game._core")
+
+from sequence_game import Game, simulate  # noqa: E402
+from sequence_game.mcts import MCTSAgent  # noqa: E402
+
+ITERATIONS = 50_000
+GAMES = 20_000
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_mcts_iterations_per_second(benchmark, threads):
+    game = Game(players=2, seed=1)
+    agent = MCTSAgent(iterations=ITERATIONS, threads=threads, seed=1)
+    result = benchmark.pedantic(agent.analyze, args=(game,), rounds=3, iterations=1)
+    rate = result["iterations"] / result["seconds"]
+    benchmark.extra_info.update(iterations_per_second=rate, bytes_per_node=result["bytes_per_node"],
+                                nodes=result["nodes"])
+    print(f"\nMCTS threads={threads}: {rate:,.0f} iterations/s, {result['bytes_per_node']} bytes/node")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_simulate_games_per_second(benchmark, threads):
+    result = benchmark.pedantic(simulate, args=(GAMES,), kwargs={"seed": 1, "threads": threads}, rounds=3, iterations=1)
+    benchmark.extra_info.update(games_per_second=result["games_per_second"], mean_turns=result["mean_turns"])
+    print(f"\nsimulate threads={threads}: {result['games_per_second']:,.0f} games/s, "
+          f"mean {result['mean_turns']:.1f} turns")
+
+
+@pytest.mark.parametrize("opponent", ["greedy", "random"])
+def test_strength(benchmark, opponent):
+    from sequence_game.arena import match
+
+    games = 20
+    result = benchmark.pedantic(
+        match, args=([MCTSAgent(time_limit=0.2, seed=1), opponent],), kwargs={"games": games, "seed": 1},
+        rounds=1, iterations=1)
+    benchmark.extra_info.update(wins=list(result.wins), draws=result.draws)
+    print(f"\nMCTS(time=0.2) vs {opponent}: {result}")

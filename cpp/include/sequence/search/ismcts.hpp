@@ -1,0 +1,77 @@
+// Information-set Monte Carlo tree search (single-observer ISMCTS with determinization: Cowling,
+// Powley & Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012).
+//
+// The searching player P sees only what R9 makes public plus its own hand. The search reads the
+// game exclusively through an Observation built once at the root (observe()), which holds only
+// that information; every iteration deals the unseen cards at random (determinize()), walks one
+// tree of move ids with availability-corrected UCB, finishes with a random playout and
+// backpropagates the result per team.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sequence/move.hpp"
+#include "sequence/rng.hpp"
+#include "sequence/state.hpp"
+
+namespace sequence {
+
+// What `player` may know (R9): the board, chips, locked cells and sequences, every discard pile,
+// every hand size, the draw pile size, the turn counters, and the player's own hand. Built by
+// copying the state and zeroing everything hidden: other hands' cards, the draw pile's cards,
+// the generator state and seed (which would predict the R6 reshuffle) and another player's
+// last drawn card. Two states that differ only in hidden information give byte-identical
+// observations.
+struct Observation {
+    GameState pub;
+    int player = 0;
+};
+Observation observe(const GameState& s, int player);
+
+// One random world consistent with the observation: the unseen cards (two decks minus the
+// player's hand minus every discard pile; chips are not cards) are shuffled with rng and dealt to
+// the other players' hands (same sizes, sorted) and the draw pile (same size). The generator
+// state of the world comes from rng too. Reads nothing but obs.
+GameState determinize(const Observation& obs, SplitMix64& rng);
+// determinize(observe(observed, player), rng).
+GameState determinize(const GameState& observed, int player, SplitMix64& rng);
+
+struct SearchOptions {
+    std::uint64_t iterations = 0;  // total over all threads; 0 = no iteration budget
+    double time_limit = 0;         // seconds; <= 0 = none. At least one budget must be set.
+    int threads = 1;               // root parallelism: one tree per thread
+    std::uint64_t seed = 0;
+    double exploration = 0.7;      // UCB constant c
+    std::uint64_t max_nodes = 1000000;  // total over all trees (root nodes included)
+    std::uint32_t playout_turns = 200;  // playouts stop (as a draw) this many turns past the leaf
+    bool cheat = false;            // TEST ONLY: search the true state (no determinization)
+    const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
+};
+
+struct MoveStats {
+    MoveId move = 0;
+    std::uint64_t visits = 0;
+    double value = 0;  // mean reward for the root player's team (1 win, 0 loss, 1/teams draw)
+};
+
+struct SearchResult {
+    MoveId best = 0;                // most visits, ties: lowest id
+    std::vector<MoveStats> moves;   // root children, visits descending (ties: id ascending)
+    std::uint64_t iterations = 0;
+    double seconds = 0;
+    std::uint64_t nodes = 0;        // tree nodes used, all trees
+    bool interrupted = false;       // the stop flag ended the search
+};
+
+// Bytes of one tree node.
+std::size_t search_node_bytes();
+
+// Searches for the current player of `root` (requires !is_over(root)). Only observe(root, player)
+// is read unless options.cheat. Deterministic for a given seed, iteration budget and thread count
+// (with no time limit).
+SearchResult ismcts(const GameState& root, const SearchOptions& options);
+
+}  // namespace sequence

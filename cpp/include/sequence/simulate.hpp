@@ -1,0 +1,35 @@
+// Many complete games of uniformly random legal moves (random_legal_move), for throughput
+// measurement and statistics of random play.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+
+#include "sequence/state.hpp"
+
+namespace sequence {
+
+struct SimulateResult {
+    std::int64_t games = 0;                 // games completed (fewer than asked only if stopped)
+    std::array<std::int64_t, kMaxTeams> wins{};  // per team
+    std::int64_t draws = 0;                 // stalemates (R5) and turn caps
+    std::int64_t total_turns = 0;           // sum of GameState::turn at the end of each game
+    double seconds = 0;
+    bool interrupted = false;               // stop was raised before every game was played
+};
+
+// The seeds of game i of a run with seed `seed`: the deal uses the (i+1)-th output of
+// SplitMix64(seed) (i.e. SplitMix64(seed + i * 0x9E3779B97F4A7C15).next()), the random moves a
+// SplitMix64 seeded with one further mix of that value. So every game depends only on (seed, i),
+// never on which thread plays it, and the totals are identical for any thread count.
+std::uint64_t simulate_deal_seed(std::uint64_t seed, std::int64_t game);
+std::uint64_t simulate_move_seed(std::uint64_t seed, std::int64_t game);
+
+// Plays `games` games (config from make_config(); max_turns > 0 caps each game: a draw) on
+// `threads` std::threads (1..256) taking game indices from a shared counter. `stop` (may be null)
+// is polled between games; when raised, the games finished so far are reported.
+SimulateResult simulate(std::int64_t games, const Config& config, std::uint64_t seed, int threads,
+                        std::uint32_t max_turns, const std::atomic<bool>* stop);
+
+}  // namespace sequence

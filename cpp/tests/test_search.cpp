@@ -1,0 +1,194 @@
+// Playouts, simulate, determinization and ISMCTS: random_legal_move is always legal, determinize
+// conserves the cards and reads only the observation, the search returns legal moves.
+#include <algorithm>
+#include <cstring>
+
+#include "helpers.hpp"
+#include "sequence/playout.hpp"
+#include "sequence/rng.hpp"
+#include "sequence/search/ismcts.hpp"
+#include "sequence/simulate.hpp"
+#include "test.hpp"
+
+using namespace sequence;
+using namespace test;
+
+namespace {
+
+const int kSplits[][2] = {{2, 2}, {3, 3}, {4, 2}, {6, 2}, {6, 3}, {8, 2}, {9, 3}, {10, 2}, {12, 2}, {12, 3}};
+
+Config config_of(int players, int teams) {
+    Config c;
+    make_config(players, teams, c);
+    return c;
+}
+
+bool same_world(const GameState& a, const GameState& b) {
+    return std::memcmp(a.hands, b.hands, sizeof a.hands) == 0 &&
+           std::memcmp(a.hand_count, b.hand_count, sizeof a.hand_count) == 0 && a.draw_size == b.draw_size &&
+           std::memcmp(a.draw_pile, b.draw_pile, a.draw_size) == 0 && a.rng == b.rng &&
+           a.discard_size == b.discard_size && std::memcmp(a.discard_card, b.discard_card, a.discard_size) == 0 &&
+           a.chips[0] == b.chips[0] && a.chips[1] == b.chips[1] && a.chips[2] == b.chips[2] &&
+           a.current_player == b.current_player && a.turn == b.turn;
+}
+
+void check_cards_conserved(const GameState& s) {
+    int count[kCardKinds] = {};
+    for (int p = 0; p < s.config.players; ++p) {
+        CHECK(std::is_sorted(s.hands[p], s.hands[p] + s.hand_count[p]));
+        for (int i = 0; i < s.hand_count[p]; ++i) ++count[s.hands[p][i]];
+    }
+    for (int i = 0; i < s.draw_size; ++i) ++count[s.draw_pile[i]];
+    for (int i = 0; i < s.discard_size; ++i) ++count[s.discard_card[i]];
+    for (int c = 0; c < kCardKinds; ++c) CHECK_EQ(count[c], 2);
+}
+
+// The state with every hidden card of `player`'s view permuted (other hands and the draw pile,
+// keeping sizes) and a different generator state.
+GameState scramble_hidden(const GameState& s, int player, SplitMix64& rng) {
+    GameState t = s;
+    Card hidden[kDeckSize];
+    int n = 0;
+    for (int p = 0; p < s.config.players; ++p)
+        if (p != player)
+            for (int i = 0; i < s.hand_count[p]; ++i) hidden[n++] = s.hands[p][i];
+    for (int i = 0; i < s.draw_size; ++i) hidden[n++] = s.draw_pile[i];
+    shuffle(hidden, n, rng);
+    int k = 0;
+    for (int p = 0; p < s.config.players; ++p)
+        if (p != player) {
+            for (int i = 0; i < s.hand_count[p]; ++i) t.hands[p][i] = hidden[k++];
+            std::sort(t.hands[p], t.hands[p] + t.hand_count[p]);
+        }
+    for (int i = 0; i < s.draw_size; ++i) t.draw_pile[i] = hidden[k++];
+    t.rng = rng.next();
+    t.seed = rng.next();
+    if (t.last_draw_player >= 0 && t.last_draw_player != player) t.last_draw_player = -1;
+    return t;
+}
+
+}  // namespace
+
+TEST(search_random_legal_move_is_always_legal) {
+    for (const auto& split : kSplits) {
+        const Config cfg = config_of(split[0], split[1]);
+        for (std::uint64_t seed = 0; seed < 12; ++seed) {
+            GameState s = new_game(cfg, seed * 977 + split[0], 400);
+            SplitMix64 rng(seed);
+            while (!is_over(s)) {
+                const MoveId m = random_legal_move(s, rng);
+                const MoveError e = check_move(s, m);
+                CHECK(e == MoveError::None);
+                if (e != MoveError::None) break;
+                apply_move(s, m);
+            }
+        }
+    }
+}
+
+TEST(search_random_legal_move_covers_every_slot) {
+    // From one position, every legal move is eventually drawn (placements up to declares).
+    GameState s = new_game(config_of(2, 2), 5, 0);
+    std::vector<MoveId> legal;
+    legal_moves(s, legal);
+    SplitMix64 rng(1);
+    std::vector<MoveId> seen;
+    for (int i = 0; i < 20000; ++i) seen.push_back(random_legal_move(s, rng));
+    for (MoveId m : legal) CHECK(std::find(seen.begin(), seen.end(), m) != seen.end());
+}
+
+TEST(search_random_legal_move_trades_and_pass) {
+    // Only dead cards: both trades and no play -> trades + pass, each drawn.
+    Position pos = make_position(2, 2, {{card("2S"), card("3S")}, {card("4S")}});
+    for (int cell : {at(0, 1), at(8, 6), at(0, 2), at(8, 5)}) pos.board[cell] = 1;
+    GameState s = load(pos);
+    std::vector<MoveId> legal;
+    legal_moves(s, legal);
+    CHECK_EQ(legal.size(), std::size_t(3));
+    SplitMix64 rng(3);
+    int counts[3] = {};
+    for (int i = 0; i < 3000; ++i) {
+        const MoveId m = random_legal_move(s, rng);
+        const auto it = std::find(legal.begin(), legal.end(), m);
+        CHECK(it != legal.end());
+        if (it != legal.end()) ++counts[it - legal.begin()];
+    }
+    for (int c : counts) CHECK(c > 800);
+}
+
+TEST(search_determinize_conserves_cards_and_reads_only_the_observation) {
+    for (const auto& split : kSplits) {
+        GameState s = new_game(config_of(split[0], split[1]), 11 + split[0], 0);
+        SplitMix64 play(7);
+        for (int step = 0; step < 60 && !is_over(s); ++step) {
+            apply_move(s, random_legal_move(s, play));
+            if (step % 15 != 14) continue;
+            const int me = s.current_player;
+            SplitMix64 r1(99), r2(99), mix(step);
+            const GameState a = determinize(s, me, r1);
+            check_cards_conserved(a);
+            for (int p = 0; p < s.config.players; ++p) CHECK_EQ(a.hand_count[p], s.hand_count[p]);
+            CHECK_EQ(a.draw_size, s.draw_size);
+            CHECK(std::equal(a.hands[me], a.hands[me] + a.hand_count[me], s.hands[me]));
+            // Same observation (hidden parts scrambled) -> the same world.
+            const GameState hidden = scramble_hidden(s, me, mix);
+            const GameState b = determinize(hidden, me, r2);
+            CHECK(same_world(a, b));
+            // And the legal moves of the player are those of the true state.
+            std::vector<MoveId> la, ls;
+            legal_moves(a, la);
+            legal_moves(s, ls);
+            CHECK(la == ls);
+        }
+    }
+}
+
+TEST(search_ismcts_returns_a_legal_move) {
+    for (const auto& split : kSplits) {
+        GameState s = new_game(config_of(split[0], split[1]), 3 + split[0], 0);
+        SplitMix64 play(5);
+        for (int step = 0; step < 30 && !is_over(s); ++step) apply_move(s, random_legal_move(s, play));
+        if (is_over(s)) continue;
+        SearchOptions o;
+        o.iterations = 300;
+        o.seed = 1;
+        const SearchResult r = ismcts(s, o);
+        CHECK(check_move(s, r.best) == MoveError::None);
+        CHECK_EQ(r.iterations, std::uint64_t(300));
+        CHECK(r.nodes <= 301);
+        std::uint64_t visits = 0;
+        for (const MoveStats& m : r.moves) visits += m.visits;
+        CHECK_EQ(visits, std::uint64_t(300));
+        // Deterministic, and independent of hidden information.
+        SplitMix64 mix(4);
+        const SearchResult again = ismcts(scramble_hidden(s, s.current_player, mix), o);
+        CHECK_EQ(again.best, r.best);
+        CHECK_EQ(again.moves.size(), r.moves.size());
+        for (std::size_t i = 0; i < std::min(r.moves.size(), again.moves.size()); ++i)
+            CHECK(again.moves[i].move == r.moves[i].move && again.moves[i].visits == r.moves[i].visits &&
+                  again.moves[i].value == r.moves[i].value);
+    }
+}
+
+TEST(search_ismcts_respects_max_nodes_and_threads) {
+    const GameState s = new_game(config_of(2, 2), 42, 0);
+    SearchOptions o;
+    o.iterations = 2000;
+    o.max_nodes = 50;
+    o.threads = 2;
+    const SearchResult r = ismcts(s, o);
+    CHECK(r.nodes <= 50);
+    CHECK_EQ(r.iterations, std::uint64_t(2000));
+    CHECK(check_move(s, r.best) == MoveError::None);
+}
+
+TEST(search_simulate_is_thread_independent) {
+    const Config cfg = config_of(2, 2);
+    const SimulateResult a = simulate(40, cfg, 9, 1, 1000, nullptr);
+    const SimulateResult b = simulate(40, cfg, 9, 2, 1000, nullptr);
+    CHECK_EQ(a.games, std::int64_t(40));
+    CHECK_EQ(a.wins[0] + a.wins[1] + a.draws, std::int64_t(40));
+    CHECK(a.wins == b.wins);
+    CHECK_EQ(a.draws, b.draws);
+    CHECK_EQ(a.total_turns, b.total_turns);
+}

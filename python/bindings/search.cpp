@@ -1,0 +1,127 @@
+// Search and simulation for Python: _core.mcts_search (ISMCTS, cpp/include/sequence/search) and
+// _core.simulate (random games). Both release the GIL while they run on worker threads; the calling
+// thread wakes every 50 ms to run PyErr_CheckSignals, and on Ctrl-C raises the stop flag, waits for
+// the workers and re-raises KeyboardInterrupt.
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <climits>
+#include <future>
+#include <string>
+
+#include "bindings.hpp"
+#include "sequence/game.hpp"
+#include "sequence/search/ismcts.hpp"
+#include "sequence/simulate.hpp"
+
+namespace {
+
+using namespace sequence;
+
+template <class F>
+auto run_interruptible(std::atomic<bool>& stop, F fn) -> decltype(fn()) {
+    using Result = decltype(fn());
+    std::future<Result> done;
+    {
+        py::gil_scoped_release release;
+        done = std::async(std::launch::async, std::move(fn));
+    }
+    for (;;) {
+        bool ready;
+        {
+            py::gil_scoped_release release;
+            ready = done.wait_for(std::chrono::milliseconds(50)) == std::future_status::ready;
+        }
+        if (ready) break;
+        if (PyErr_CheckSignals() != 0) {  // KeyboardInterrupt (or another signal handler's error)
+            stop.store(true);
+            {
+                py::gil_scoped_release release;
+                done.wait();
+            }
+            throw py::error_already_set();
+        }
+    }
+    return done.get();
+}
+
+double number_arg(const py::handle& value, const std::string& name) {
+    if (PyBool_Check(value.ptr()) || !(PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr())))
+        throw py::type_error(name + " must be a number");
+    return value.cast<double>();
+}
+
+py::dict mcts_search(const Game& game, const py::handle& iterations, const py::handle& time_limit,
+                     const py::handle& threads, const py::handle& seed, const py::handle& exploration,
+                     const py::handle& max_nodes, const py::handle& playout_turns, bool cheat) {
+    const GameState& s = game.state();
+    if (is_over(s)) throw py::value_error("the game is over: there is no move to search");
+    SearchOptions o;
+    o.iterations = iterations.is_none() ? 0 : static_cast<std::uint64_t>(int_in_range(iterations, "iterations", 1, LLONG_MAX));
+    o.time_limit = time_limit.is_none() ? 0.0 : number_arg(time_limit, "time_limit");
+    if (!time_limit.is_none() && !(o.time_limit > 0 && o.time_limit < 1e9))
+        throw py::value_error("time_limit must be a positive number of seconds");
+    if (o.iterations == 0 && o.time_limit <= 0) throw py::value_error("give iterations or time_limit (or both)");
+    o.threads = static_cast<int>(int_in_range(threads, "threads", 1, 256));
+    o.seed = uint64_arg(seed, "seed");
+    o.exploration = number_arg(exploration, "exploration");
+    if (!(o.exploration >= 0 && o.exploration < 1e6)) throw py::value_error("exploration must be >= 0");
+    o.max_nodes = static_cast<std::uint64_t>(int_in_range(max_nodes, "max_nodes", o.threads, LLONG_MAX));
+    o.playout_turns = static_cast<std::uint32_t>(int_in_range(playout_turns, "playout_turns", 1, INT_MAX));
+    o.cheat = cheat;
+    std::atomic<bool> stop{false};
+    o.stop = &stop;
+    const GameState root = s;  // the search works on a copy: the game is never touched
+    const SearchResult r = run_interruptible(stop, [root, o]() { return ismcts(root, o); });
+    py::list moves;
+    for (const MoveStats& m : r.moves) moves.append(py::make_tuple(m.move, m.visits, m.value));
+    py::dict out;
+    out["best"] = r.best;
+    out["moves"] = moves;
+    out["iterations"] = r.iterations;
+    out["seconds"] = r.seconds;
+    out["nodes"] = r.nodes;
+    out["bytes_per_node"] = search_node_bytes();
+    out["interrupted"] = r.interrupted;
+    return out;
+}
+
+py::dict simulate_games(const py::handle& games, const py::handle& players, const py::handle& teams,
+                        const py::handle& seed, const py::handle& threads, const py::handle& max_turns) {
+    const std::int64_t n = int_in_range(games, "games", 0, LLONG_MAX);
+    const int p = static_cast<int>(int_in_range(players, "players", 0, 64));
+    const int t = static_cast<int>(int_in_range(teams, "teams", 0, 64));
+    Config cfg;
+    if (!make_config(p, t, cfg))
+        throw py::value_error(std::to_string(p) + " players cannot play as " + std::to_string(t) + " teams (R2)");
+    const std::uint64_t sd = uint64_arg(seed, "seed");
+    const int th = static_cast<int>(int_in_range(threads, "threads", 1, 256));
+    const std::uint32_t cap = max_turns.is_none() ? 0 : static_cast<std::uint32_t>(int_in_range(max_turns, "max_turns", 1, INT_MAX));
+    std::atomic<bool> stop{false};
+    const SimulateResult r = run_interruptible(stop, [=, &stop]() { return simulate(n, cfg, sd, th, cap, &stop); });
+    py::list wins;
+    for (int k = 0; k < cfg.teams; ++k) wins.append(r.wins[k]);
+    py::dict out;
+    out["games"] = r.games;
+    out["wins"] = wins;
+    out["draws"] = r.draws;
+    out["total_turns"] = r.total_turns;
+    out["seconds"] = r.seconds;
+    return out;
+}
+
+}  // namespace
+
+void init_search(py::module_& m) {
+    m.def("mcts_search", &mcts_search, py::arg("state"), py::arg("iterations"), py::arg("time_limit"),
+          py::arg("threads") = 1, py::arg("seed") = 0, py::arg("exploration") = 0.7,
+          py::arg("max_nodes") = 1000000, py::arg("playout_turns") = 200, py::arg("cheat") = false,
+          "Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp). Returns "
+          "{best, moves: [(move_id, visits, mean value)] by visits, iterations, seconds, nodes, "
+          "bytes_per_node, interrupted}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.");
+    m.def("simulate", &simulate_games, py::arg("games"), py::arg("players"), py::arg("teams"), py::arg("seed"),
+          py::arg("threads") = 1, py::arg("max_turns") = py::none(),
+          "Plays games of uniformly random legal moves; {games, wins[team], draws, total_turns, seconds}. "
+          "Releases the GIL; Ctrl-C raises KeyboardInterrupt.");
+}

@@ -1,0 +1,167 @@
+"""``MCTSAgent``: information-set Monte Carlo tree search in the compiled core.
+
+The search (``cpp/include/sequence/search/ismcts.hpp``) is single-observer ISMCTS with
+determinization (Cowling, Powley & Whitehouse 2012). It reads only what the player to move may see
+(R9): its own hand, the board, sequences, discard piles, hand sizes and the draw pile's size. Each
+iteration deals the unseen cards at random into the other hands and the draw pile, walks one shared
+tree of moves with availability-corrected UCB, plays the game out with uniformly random legal moves
+(at most ``playout_turns`` turns, then a draw) and credits the result to the teams: 1 for the winning
+team, 0 for the others, ``1/teams`` each for a draw. With ``threads > 1`` every thread grows its own
+tree (root parallelism) and the root visit counts are summed. The move with the most visits is
+played (ties: lowest core move id).
+
+>>> import sequence_game
+>>> g = sequence_game.Game(players=2, seed=4)
+>>> agent = MCTSAgent(iterations=300, seed=1)
+>>> agent.select_move(g) in g.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from typing import Any, Dict, Optional
+
+from . import _core
+from .game import Game, move_from_id
+from .move import Move
+
+__all__ = ["MCTSAgent"]
+
+DEFAULT_ITERATIONS = 10000
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+class MCTSAgent:
+    """Information-set MCTS (see the module docstring).
+
+    Parameters:
+        iterations: total iterations per move (all threads together), an int >= 1.
+        time_limit: seconds per move, a number > 0. With both, the search stops at whichever comes
+            first; with neither, ``iterations=10000``.
+        threads: 1..256 search threads (root parallelism).
+        seed: None (random) or an int in ``0 .. 2**64 - 1``. A seeded agent is reproducible: its
+            n-th search uses the n-th output of an internal generator seeded with ``seed`` (with an
+            iteration budget and no time limit, the same seed gives the same moves).
+        exploration: the UCB constant ``c`` (>= 0).
+        max_nodes: the tree size bound (all threads together; >= threads). When the trees are full
+            the search keeps iterating without growing them.
+        playout_turns: playouts stop as a draw this many turns after leaving the tree.
+        cheat: TEST ONLY. Search the true state (other hands and the draw pile included) instead of
+            sampling the unseen cards; for measuring what hidden information is worth.
+    """
+
+    def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
+                 seed: Optional[int] = None, exploration: float = 0.7, max_nodes: int = 1_000_000,
+                 playout_turns: int = 200, cheat: bool = False) -> None:
+        if iterations is not None:
+            if not _is_int(iterations):
+                raise TypeError(f"iterations must be an int or None, not {type(iterations).__name__} {iterations!r}")
+            if iterations < 1:
+                raise ValueError(f"iterations must be at least 1 (or None), not {iterations}")
+        if time_limit is not None:
+            if not _is_number(time_limit):
+                raise TypeError(f"time_limit must be a number of seconds or None, not {type(time_limit).__name__}")
+            if not (time_limit > 0 and math.isfinite(time_limit)):
+                raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
+        if iterations is None and time_limit is None:
+            iterations = DEFAULT_ITERATIONS
+        if not _is_int(threads):
+            raise TypeError(f"threads must be an int, not {type(threads).__name__} {threads!r}")
+        if not 1 <= threads <= 256:
+            raise ValueError(f"threads must be from 1 to 256, not {threads}")
+        if seed is not None:
+            if not _is_int(seed):
+                raise TypeError(f"seed must be an int or None, not {type(seed).__name__} {seed!r}")
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed {seed} is out of range: use an int from 0 to 2**64 - 1")
+        if not _is_number(exploration):
+            raise TypeError(f"exploration must be a number, not {type(exploration).__name__}")
+        if not (exploration >= 0 and math.isfinite(exploration)):
+            raise ValueError(f"exploration must be a finite number >= 0, not {exploration}")
+        if not _is_int(max_nodes):
+            raise TypeError(f"max_nodes must be an int, not {type(max_nodes).__name__} {max_nodes!r}")
+        if max_nodes < threads:
+            raise ValueError(f"max_nodes must be at least threads ({threads}): one root per tree, not {max_nodes}")
+        if not _is_int(playout_turns):
+            raise TypeError(f"playout_turns must be an int, not {type(playout_turns).__name__}")
+        if playout_turns < 1:
+            raise ValueError(f"playout_turns must be at least 1, not {playout_turns}")
+        if not isinstance(cheat, bool):
+            raise TypeError(f"cheat must be True or False, not {cheat!r}")
+        self.iterations = iterations
+        self.time_limit = float(time_limit) if time_limit is not None else None
+        self.threads = threads
+        self.seed = seed
+        self.exploration = float(exploration)
+        self.max_nodes = max_nodes
+        self.playout_turns = playout_turns
+        self.cheat = cheat
+        self._rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
+        shown = [f"iterations={iterations}" if iterations is not None else None,
+                 f"time={time_limit}" if time_limit is not None else None,
+                 f"threads={threads}" if threads != 1 else None,
+                 f"seed={seed}" if seed is not None else None,
+                 "cheat" if cheat else None]
+        shown_text = ",".join(s for s in shown if s)
+        self.name = "mcts" + (":" + shown_text if shown_text else "")
+
+    def __repr__(self) -> str:
+        return (f"MCTSAgent(iterations={self.iterations!r}, time_limit={self.time_limit!r}, threads={self.threads}, "
+                f"seed={self.seed!r}, exploration={self.exploration}, max_nodes={self.max_nodes}, "
+                f"playout_turns={self.playout_turns}, cheat={self.cheat})")
+
+    # ------------------------------------------------------------------ searching
+
+    @staticmethod
+    def _core_game(game: Any) -> Game:
+        if isinstance(game, Game):
+            return game
+        to_dict = getattr(game, "to_dict", None)
+        if to_dict is None:
+            raise TypeError(f"MCTSAgent needs a sequence_game.Game, not {type(game).__name__}")
+        return Game.from_dict(to_dict())  # e.g. a sequence_game.reference.Game
+
+    def _search(self, game: Game) -> Dict[str, Any]:
+        if game.is_over:
+            raise ValueError("the game is over: there is no move to select")
+        return _core.mcts_search(game._state, self.iterations, self.time_limit, self.threads,
+                                 self._rng.getrandbits(64), self.exploration, self.max_nodes,
+                                 self.playout_turns, self.cheat)
+
+    def select_move(self, game: Any) -> Move:
+        """The move with the most search visits for the player to move (the game is not changed)."""
+        g = self._core_game(game)
+        if g.is_over:
+            raise ValueError("the game is over: there is no move to select")
+        ids = g._state.legal_moves()
+        if len(ids) == 1:  # nothing to decide
+            return move_from_id(ids[0])
+        return move_from_id(self._search(g)["best"])
+
+    def analyze(self, game: Any) -> Dict[str, Any]:
+        """Search the position and report the root statistics.
+
+        Returns ``{"moves": [{"move", "visits", "value"}, ...] (visits descending), "best",
+        "iterations", "seconds", "nodes", "bytes_per_node"}``; ``value`` is the mean reward of the
+        move for the mover's team (1 win, 0 loss, ``1/teams`` draw).
+        """
+        g = self._core_game(game)
+        r = self._search(g)
+        return {
+            "moves": [{"move": move_from_id(m), "visits": v, "value": val} for m, v, val in r["moves"]],
+            "best": move_from_id(r["best"]),
+            "iterations": r["iterations"],
+            "seconds": r["seconds"],
+            "nodes": r["nodes"],
+            "bytes_per_node": r["bytes_per_node"],
+        }

@@ -1,0 +1,280 @@
+"""MCTSAgent: the information-set MCTS of the compiled core (sequence_game.mcts).
+
+R9 is the heart of it: the search may read only what the player to move may see. The no-peeking
+test re-deals every hidden card and checks that nothing the search reports changes.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from helpers import board_rows, rest_of_deck
+
+sequence_game = pytest.importorskip("sequence_game")
+pytest.importorskip("sequence_game._core")
+
+from sequence_game import Game, Move  # noqa: E402
+from sequence_game.agents import agent_from_spec  # noqa: E402
+from sequence_game.mcts import MCTSAgent  # noqa: E402
+
+
+def _mid_game(seed: int = 3, plies: int = 14, players: int = 2) -> Game:
+    g = Game(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        g.play(rng.choice(g.legal_moves()))
+    return g
+
+
+def _redeal_hidden(d: dict, player: int, seed: int) -> dict:
+    """The same position with every card ``player`` cannot see (other hands, the draw pile order)
+    permuted, keeping every size; the generator state is changed too."""
+    d = dict(d)
+    hands = [list(h) for h in d["hands"]]
+    hidden = [c for p, h in enumerate(hands) if p != player for c in h] + list(d["draw_pile"])
+    random.Random(seed).shuffle(hidden)
+    k = 0
+    for p, h in enumerate(hands):
+        if p != player:
+            hands[p] = hidden[k:k + len(h)]
+            k += len(h)
+    d["hands"] = hands
+    d["draw_pile"] = hidden[k:]
+    d["rng"] = f"{random.Random(seed + 1).getrandbits(64):016x}"
+    return d
+
+
+def _stats(analysis: dict):
+    return [(str(m["move"]), m["visits"], m["value"]) for m in analysis["moves"]]
+
+
+# ------------------------------------------------------------------------------------------ R9
+
+
+def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
+    changed_for_cheater = False
+    for seed in (3, 4):
+        g = _mid_game(seed)
+        d = g.to_dict()
+        d["last_draw"] = None  # its card would be hidden information of another player
+        base = Game.from_dict(d)
+        me = base.current_player
+        for k in range(3):
+            other = Game.from_dict(_redeal_hidden(d, me, 100 * seed + k))
+            assert other.observation(me) == base.observation(me)
+            assert other.to_dict() != base.to_dict()
+            a = MCTSAgent(iterations=1500, seed=11).analyze(base)
+            b = MCTSAgent(iterations=1500, seed=11).analyze(other)
+            assert _stats(a) == _stats(b)
+            assert a["best"] == b["best"] and a["nodes"] == b["nodes"]
+            assert MCTSAgent(iterations=1500, seed=11).select_move(base) == \
+                MCTSAgent(iterations=1500, seed=11).select_move(other)
+            ca = MCTSAgent(iterations=1500, seed=11, cheat=True).analyze(base)
+            cb = MCTSAgent(iterations=1500, seed=11, cheat=True).analyze(other)
+            changed_for_cheater |= _stats(ca) != _stats(cb)
+    assert changed_for_cheater, "the cheating search should see the re-dealt cards"
+
+
+# ------------------------------------------------------------------------------------------ basics
+
+
+def test_select_move_is_legal_and_deterministic_per_seed():
+    g = _mid_game(5)
+    a = MCTSAgent(iterations=800, seed=7)
+    b = MCTSAgent(iterations=800, seed=7)
+    moves_a = [a.select_move(g) for _ in range(3)]
+    moves_b = [b.select_move(g) for _ in range(3)]
+    assert moves_a == moves_b
+    assert all(m in g.legal_moves() for m in moves_a)
+    assert all(isinstance(m, Move) for m in moves_a)
+
+
+def test_select_move_does_not_change_the_game():
+    g = _mid_game(6)
+    before = g.to_dict()
+    MCTSAgent(iterations=500, seed=1).select_move(g)
+    MCTSAgent(iterations=500, seed=1, threads=2).analyze(g)
+    assert g.to_dict() == before
+
+
+def test_threads_two_and_max_nodes():
+    g = Game(players=2, seed=9)
+    r = MCTSAgent(iterations=3000, threads=2, seed=3, max_nodes=200).analyze(g)
+    assert r["nodes"] <= 200
+    assert r["iterations"] == 3000
+    assert sum(m["visits"] for m in r["moves"]) == 3000
+    assert r["best"] in g.legal_moves()
+    r = MCTSAgent(iterations=2000, seed=3, max_nodes=1).analyze(g)  # only the root: pure playouts
+    assert r["nodes"] == 1 and r["iterations"] == 2000
+    assert r["best"] in g.legal_moves()
+
+
+def test_analyze_shape():
+    g = Game(players=2, seed=2)
+    r = MCTSAgent(iterations=1000, seed=1).analyze(g)
+    assert set(r) >= {"moves", "best", "iterations", "seconds", "nodes", "bytes_per_node"}
+    assert r["iterations"] == 1000 and 1 <= r["nodes"] <= 1001
+    assert r["bytes_per_node"] > 0 and r["seconds"] >= 0
+    visits = [m["visits"] for m in r["moves"]]
+    assert visits == sorted(visits, reverse=True)
+    assert r["best"] == r["moves"][0]["move"]
+    legal = g.legal_moves()
+    for m in r["moves"]:
+        assert set(m) == {"move", "visits", "value"}
+        assert m["move"] in legal and 0.0 <= m["value"] <= 1.0
+
+
+def test_time_limit_is_respected():
+    g = Game(players=2, seed=4)
+    agent = MCTSAgent(time_limit=0.2, seed=1)
+    start = time.perf_counter()
+    r = agent.analyze(g)
+    elapsed = time.perf_counter() - start
+    assert r["seconds"] < 0.2 * 1.05 + 0.05
+    assert elapsed < 1.0
+    assert r["iterations"] > 0
+    both = MCTSAgent(time_limit=5.0, iterations=200, seed=1).analyze(g)  # whichever comes first
+    assert both["iterations"] == 200
+
+
+def test_accepts_the_reference_game():
+    from sequence_game.reference import Game as RefGame
+
+    g = RefGame(players=2, seed=8)
+    move = MCTSAgent(iterations=300, seed=1).select_move(g)
+    assert move in g.legal_moves()
+
+
+def test_agent_from_spec_builds_mcts():
+    agent = agent_from_spec("mcts:time=0.05,threads=2,iterations=400,seed=3")
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.time_limit, agent.threads, agent.iterations, agent.seed) == (0.05, 2, 400, 3)
+    g = Game(players=2, seed=1)
+    assert agent.select_move(g) in g.legal_moves()
+    assert sequence_game.agents.MCTSAgent is MCTSAgent
+
+
+def test_default_budget_is_iterations():
+    assert MCTSAgent().iterations == 10000
+    assert MCTSAgent(time_limit=0.5).iterations is None
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"iterations": 0}, ValueError),
+    ({"iterations": 1.5}, TypeError),
+    ({"iterations": True}, TypeError),
+    ({"time_limit": 0}, ValueError),
+    ({"time_limit": -1.0}, ValueError),
+    ({"time_limit": float("inf")}, ValueError),
+    ({"time_limit": "1"}, TypeError),
+    ({"threads": 0}, ValueError),
+    ({"threads": 257}, ValueError),
+    ({"threads": 2.0}, TypeError),
+    ({"seed": -1}, ValueError),
+    ({"seed": 2**64}, ValueError),
+    ({"seed": "x"}, TypeError),
+    ({"exploration": -0.1}, ValueError),
+    ({"exploration": None}, TypeError),
+    ({"max_nodes": 0}, ValueError),
+    ({"max_nodes": 3, "threads": 4}, ValueError),
+    ({"max_nodes": 1e6}, TypeError),
+    ({"playout_turns": 0}, ValueError),
+    ({"cheat": 1}, TypeError),
+])
+def test_invalid_arguments(kwargs, error):
+    with pytest.raises(error):
+        MCTSAgent(**kwargs)
+
+
+def test_game_over_and_wrong_type():
+    g = Game(players=2, seed=1)
+    with pytest.raises(TypeError):
+        MCTSAgent(iterations=10).select_move("not a game")
+    over = Game.from_dict(_won_position())
+    assert over.is_over
+    with pytest.raises(ValueError):
+        MCTSAgent(iterations=10).select_move(over)
+    with pytest.raises(ValueError):
+        MCTSAgent(iterations=10).analyze(over)
+    assert g.legal_moves()
+
+
+# ------------------------------------------------------------------------------------------ play
+
+
+def _sequence_cells(first, n=5, step=(0, 1)):
+    r, c = first
+    return [[r + i * step[0], c + i * step[1]] for i in range(n)]
+
+
+def _won_position() -> dict:
+    board = board_rows(B=["a1", "b1", "c1", "d1", "e1", "a10", "b10", "c10", "d10", "e10"])
+    hands = [["2H"], ["3H"]]
+    return {"players": 2, "board": board, "hands": hands,
+            "sequences": [{"team": 0, "cells": _sequence_cells((0, 0))},
+                          {"team": 0, "cells": _sequence_cells((9, 0))}],
+            "winner": 0}
+
+
+def test_takes_an_immediate_win():
+    # Team 0 has a sequence (row 1 from the corner) and a10 b10 c10 d10: e10 (TD) wins (R8).
+    board = board_rows(B=["b1", "c1", "d1", "e1", "b10", "c10", "d10"], G=["f5", "g5", "h7", "c3"])
+    hands = [["TD", "2H", "3H", "4H", "5H", "6H", "7H"], ["8S", "9S", "QS", "KS", "AS", "2C", "3C"]]
+    d = {"players": 2, "board": board, "hands": hands, "current_player": 0,
+         "sequences": [{"team": 0, "cells": _sequence_cells((0, 0))}]}
+    g = Game.from_dict(d)
+    move = MCTSAgent(iterations=2000, seed=1).select_move(g)
+    assert move.kind == "place" and move.cell == (9, 4), move
+    g.play(move)
+    assert g.winner == 0
+
+
+def test_blocks_an_obvious_opponent_win():
+    # Team 1 has a sequence and a10 b10 c10 d10 (corner + three chips): it wins with TD or a
+    # two-eyed jack on e10. Player 0 holds TD and should take the cell (or remove a chip of the line).
+    board = board_rows(G=["b1", "c1", "d1", "e1", "b10", "c10", "d10"], B=["f5", "g5", "c3"])
+    hands = [["TD", "2H", "3H", "4H", "5H", "6H", "7H"], ["8S", "9S", "QS", "KS", "AS", "2C", "3C"]]
+    d = {"players": 2, "board": board, "hands": hands, "current_player": 0,
+         "sequences": [{"team": 1, "cells": _sequence_cells((0, 0))}]}
+    g = Game.from_dict(d)
+    for seed in (1, 2):
+        move = MCTSAgent(iterations=4000, seed=seed).select_move(g)
+        assert move.kind == "place" and move.cell == (9, 4), move
+
+
+def test_three_teams_and_twelve_players():
+    for players, teams in ((3, 3), (9, 3), (12, 3), (12, 2), (6, 3)):
+        g = Game(players=players, teams=teams, seed=players + teams)
+        agent = MCTSAgent(iterations=300, seed=2, threads=2)
+        for _ in range(4):
+            move = agent.select_move(g)
+            assert move in g.legal_moves()
+            g.play(move)
+
+
+def test_only_trades_and_pass():
+    # Player 0's 2S and 3S are dead (both cells covered): legal = trade 2S, trade 3S, pass (R5).
+    board = board_rows(G=["b1", "g9", "c1", "f9"])
+    d = {"players": 2, "board": board, "hands": [["2S", "3S"], ["4S", "5S"]], "current_player": 0}
+    g = Game.from_dict(d)
+    legal = g.legal_moves()
+    assert sorted(str(m) for m in legal) == ["pass", "trade 2S", "trade 3S"]
+    r = MCTSAgent(iterations=500, seed=1).analyze(g)
+    assert {str(m["move"]) for m in r["moves"]} == {"pass", "trade 2S", "trade 3S"}
+    assert MCTSAgent(iterations=500, seed=1).select_move(g) in legal
+    # After trading, the only legal move may be a pass: returned without searching.
+    d2 = dict(d, traded_this_turn=True, hands=[["2S"], ["4S", "5S"]])
+    d2["discards"] = [["3S"], []]
+    g2 = Game.from_dict(d2)
+    assert g2.legal_moves() == [Move("pass")]
+    assert MCTSAgent(iterations=500, seed=1).select_move(g2) == Move("pass")
+
+
+def test_plays_whole_games():
+    from sequence_game import play_game
+
+    record = play_game([MCTSAgent(iterations=200, seed=1), MCTSAgent(iterations=200, seed=2)], players=2, seed=5)
+    assert record is not None

@@ -1,0 +1,386 @@
+"""Thread safety and resource bounds (docs/hardening.md).
+
+* One ``Game`` per thread is safe, on both implementations, and gives the same games as playing
+  them one after another.
+* One ``Game`` hammered from several threads never corrupts: every call either works, or raises
+  the guard's ``RuntimeError`` ("being changed by another thread"), or a clean ``ValueError``
+  (the move listed a moment ago is no longer legal). ``to_dict()`` is always a consistent
+  position (``Game.from_dict`` accepts it) and the undo history still walks back to the deal.
+* ``MCTSAgent`` and ``simulate`` with several threads, several searches at once from Python
+  threads, a search running while another thread plays on the same game; ``max_nodes`` and
+  ``time_limit`` hold (the latter under CPU load); Ctrl-C (SIGINT) interrupts ``simulate`` and a
+  search promptly, leaving no worker thread behind. These skip with the reason while the search
+  module (``sequence_game.mcts``, ``sequence_game.simulate``) is not built.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+from conftest import load_game_class
+
+import sequence_game
+
+BUSY = "being changed by another thread"
+
+
+def _module(name):
+    try:
+        return importlib.import_module(name), None
+    except Exception as e:  # ImportError, or a core built without the search bindings
+        return None, f"{type(e).__name__}: {e}"
+
+
+mcts, MCTS_ERROR = _module("sequence_game.mcts")
+simulate_mod, SIMULATE_ERROR = _module("sequence_game.simulate")
+needs_mcts = pytest.mark.skipif(
+    mcts is None, reason=f"sequence_game.mcts (MCTSAgent) is not available yet: {MCTS_ERROR}")
+needs_simulate = pytest.mark.skipif(
+    simulate_mod is None, reason=f"sequence_game.simulate is not available yet: {SIMULATE_ERROR}")
+
+IMPLS = ["core", "reference"]
+
+
+def game_class(name):
+    return load_game_class(name)
+
+
+@pytest.fixture
+def fast_switching():
+    """Make the interpreter switch threads every microsecond, so races actually happen."""
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(old)
+
+
+def random_game(cls, seed, players=2, turns=60):
+    g = cls(players=players, seed=seed)
+    rng = random.Random(seed)
+    while not g.is_over and g.turn < turns:
+        g.play(rng.choice(g.legal_moves()))
+    return g.to_dict()
+
+
+# --------------------------------------------------------------------------- the guard
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_guard_refuses_a_change_while_another_is_under_way(impl):
+    g = game_class(impl)(players=2, seed=3)
+    before = g.to_dict()
+    move = g.legal_moves()[0]
+    g._guard.acquire()  # as if another thread were inside play()
+    try:
+        for call in (lambda: g.play(move), g.undo, g.legal_moves, lambda: g.is_legal(move),
+                     lambda: g.parse_move(str(move)), lambda: g.missed_draw(0),
+                     lambda: g.table_talk_penalty(0, {0: g.hand(0)[0]})):
+            with pytest.raises(RuntimeError, match=BUSY):
+                call()
+    finally:
+        g._guard.release()
+    assert g.to_dict() == before
+    g.play(move)  # free again
+    assert g.turn == 1
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_to_dict_refuses_a_snapshot_torn_by_a_concurrent_change(impl):
+    g = game_class(impl)(players=2, seed=3)
+    g._version += 1  # odd: a change is under way
+    with pytest.raises(RuntimeError, match=BUSY):
+        g.to_dict()
+    g._version += 1
+    assert sequence_game.Game.from_dict(g.to_dict()).to_dict() == g.to_dict()
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_guard_is_released_after_errors(impl):
+    g = game_class(impl)(players=2, seed=3)
+    for bad in ("pass", "nonsense", 42, "JD@a1"):
+        with pytest.raises((ValueError, TypeError)):
+            g.play(bad)
+    with pytest.raises(ValueError):
+        g.undo()
+    assert not g._guard.locked()
+    g.play(g.legal_moves()[0])
+
+
+# --------------------------------------------------------------------------- one game per thread
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_one_game_per_thread_is_safe_and_deterministic(impl, fast_switching):
+    cls = game_class(impl)
+    seeds = list(range(6))
+    expected = {s: random_game(cls, s, players=2 + (s % 2)) for s in seeds}
+    results, errors = {}, []
+
+    def worker(s):
+        try:
+            results[s] = random_game(cls, s, players=2 + (s % 2))
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(s,)) for s in seeds]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert results == expected
+
+
+# --------------------------------------------------------------------------- one game, many threads
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_one_game_hammered_from_threads_fails_loudly_never_corrupts(impl, fast_switching):
+    cls = game_class(impl)
+    g = cls(players=4, seed=11)
+    deal = g.to_dict()
+    stop = time.monotonic() + 1.5
+    counts = {"ok": 0, "busy": 0, "illegal": 0, "snapshots": 0}
+    unexpected = []
+    lock = threading.Lock()
+
+    def count(key):
+        with lock:
+            counts[key] += 1
+
+    def player(seed):
+        rng = random.Random(seed)
+        while time.monotonic() < stop and not unexpected:
+            try:
+                if g.is_over or rng.random() < 0.15:
+                    g.undo()
+                else:
+                    moves = g.legal_moves()
+                    if moves:
+                        g.play(rng.choice(moves))
+                count("ok")
+            except RuntimeError as e:
+                assert BUSY in str(e)
+                count("busy")
+            except ValueError:  # the other thread moved first: the listed move is stale
+                count("illegal")
+            except BaseException as e:  # noqa: BLE001
+                unexpected.append(e)
+
+    def reader():
+        while time.monotonic() < stop and not unexpected:
+            try:
+                d = g.to_dict()
+            except RuntimeError as e:
+                assert BUSY in str(e)
+                count("busy")
+                continue
+            except BaseException as e:  # noqa: BLE001
+                unexpected.append(e)
+                continue
+            try:
+                # validated by the strict loader of the other implementation too
+                load_game_class("reference").from_dict(d)
+                count("snapshots")
+            except BaseException as e:  # noqa: BLE001
+                unexpected.append(AssertionError(f"corrupted to_dict from a concurrent read: {e!r}"))
+
+    threads = [threading.Thread(target=player, args=(s,)) for s in (1, 2, 3)] + [threading.Thread(target=reader)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not unexpected, unexpected[:3]
+    assert counts["ok"] > 0 and counts["snapshots"] > 0, counts
+    # The game is intact: it round-trips, and its undo history walks back to the deal.
+    d = g.to_dict()
+    assert cls.from_dict(d).to_dict() == d
+    while True:
+        try:
+            g.undo()
+        except ValueError:
+            break
+    assert g.to_dict() == deal
+    assert not g._guard.locked()
+
+
+# --------------------------------------------------------------------------- search and simulate
+
+
+@needs_simulate
+def test_simulate_threads_agree_and_run_in_parallel_python_threads():
+    simulate = simulate_mod.simulate
+    one = simulate(60, players=2, seed=5, threads=1)
+    four = simulate(60, players=2, seed=5, threads=4)
+    assert (one["games"], one["wins"], one["draws"]) == (four["games"], four["wins"], four["draws"])
+    out, errors = [None] * 3, []
+
+    def run(i):
+        try:
+            out[i] = simulate(60, players=2, seed=5, threads=2)
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all((r["games"], r["wins"], r["draws"]) == (one["games"], one["wins"], one["draws"]) for r in out)
+
+
+@needs_mcts
+def test_parallel_agents_on_different_games_match_sequential():
+    MCTSAgent = mcts.MCTSAgent
+    games = [sequence_game.Game.from_dict(random_game(sequence_game.Game, s, turns=10)) for s in range(4)]
+
+    def pick(i):
+        return MCTSAgent(iterations=400, threads=2, seed=i).select_move(games[i])
+
+    expected = [pick(i) for i in range(4)]
+    got, errors = [None] * 4, []
+
+    def run(i):
+        try:
+            got[i] = pick(i)
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert got == expected
+
+
+@needs_mcts
+def test_search_while_another_thread_plays_on_the_same_game():
+    """The search copies the root under the GIL; the game may move on meanwhile (the answer is
+    then for the position when the search started)."""
+    g = sequence_game.Game(players=2, seed=21)
+    start = g.to_dict()
+    result, errors = [], []
+
+    def search():
+        try:
+            result.append(mcts.MCTSAgent(time_limit=0.4, threads=2, seed=1).select_move(g))
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    t = threading.Thread(target=search)
+    t.start()
+    rng = random.Random(0)
+    played = 0
+    while t.is_alive() and not g.is_over and played < 40:
+        try:
+            g.play(rng.choice(g.legal_moves()))
+            played += 1
+        except RuntimeError:
+            pass
+        time.sleep(0.005)
+    t.join()
+    assert not errors
+    assert result[0] in sequence_game.Game.from_dict(start).legal_moves()
+    assert sequence_game.Game.from_dict(g.to_dict()).to_dict() == g.to_dict()
+
+
+@needs_mcts
+@pytest.mark.parametrize("max_nodes", [2, 50, 333])
+def test_search_never_exceeds_max_nodes(max_nodes):
+    g = sequence_game.Game(players=2, seed=8)
+    report = mcts.MCTSAgent(iterations=3000, threads=2, seed=3, max_nodes=max_nodes).analyze(g)
+    assert report["nodes"] <= max_nodes
+    assert report["iterations"] == 3000
+
+
+@needs_mcts
+def test_time_limit_holds_under_cpu_load():
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    stop = threading.Event()
+
+    def burn():  # and a Python thread competing for the GIL
+        x = 0
+        while not stop.is_set():
+            x += 1
+
+    t = threading.Thread(target=burn)
+    t.start()
+    try:
+        g = sequence_game.Game(players=4, seed=2)
+        for limit in (0.2, 0.5):
+            t0 = time.monotonic()
+            report = mcts.MCTSAgent(time_limit=limit, threads=2, seed=1).analyze(g)
+            elapsed = time.monotonic() - t0
+            assert elapsed < limit + 0.5, (limit, elapsed)
+            assert report["iterations"] > 0
+    finally:
+        stop.set()
+        t.join()
+        for b in burners:
+            b.kill()
+            b.wait()
+
+
+_INTERRUPT_CHILD = textwrap.dedent(
+    """
+    import sys, threading, time
+    kind = sys.argv[1]
+    if kind == "simulate":
+        from sequence_game.simulate import simulate
+        run = lambda: simulate(10**12, players=2, seed=1, threads=2)
+        again = lambda: simulate(10, players=2, seed=1, threads=2)
+    else:
+        import sequence_game
+        from sequence_game.mcts import MCTSAgent
+        g = sequence_game.Game(players=2, seed=1)
+        run = lambda: MCTSAgent(time_limit=600, threads=2, seed=1).select_move(g)
+        again = lambda: MCTSAgent(iterations=50, threads=2, seed=1).select_move(g)
+    print("ready", flush=True)
+    t0 = time.monotonic()
+    try:
+        run()
+        print("finished without interruption", flush=True)
+        sys.exit(3)
+    except KeyboardInterrupt:
+        print("interrupted %.2f" % (time.monotonic() - t0), flush=True)
+    again()  # still usable afterwards
+    print("threads %d" % threading.active_count(), flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize("kind", [
+    pytest.param("simulate", marks=needs_simulate),
+    pytest.param("search", marks=needs_mcts),
+])
+def test_ctrl_c_interrupts_promptly_without_leaking_threads(kind):
+    child = subprocess.Popen([sys.executable, "-c", _INTERRUPT_CHILD, kind], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=20)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, (out, err)
+    assert time.monotonic() - sent < 10
+    lines = out.split()
+    assert "interrupted" in lines, out
+    assert "threads 1" in out, out  # no worker thread left behind
