@@ -4,8 +4,11 @@
 
 Reports MCTS iterations per second from the 2-player opening (threads 1 and 2), random-game
 simulation throughput (threads 1 and 2) and the tree's bytes per node; ``extra_info`` of each
-benchmark carries the rates. A strength check against GreedyAgent/RandomAgent is in
-``test_strength`` (slow: run it with ``-k strength``).
+benchmark carries the rates. The search defaults (short informed playouts scored by the static
+evaluation, ``cpp/include/sequence/search/evaluate.hpp``) are measured, plus the old configuration
+(uniformly random playouts to the end of the game) for comparison. A strength check against
+GreedyAgent/RandomAgent at a fixed iteration budget is in ``test_strength`` (slow: run it with
+``-k strength``).
 """
 
 from __future__ import annotations
@@ -22,15 +25,20 @@ ITERATIONS = 50_000
 GAMES = 20_000
 
 
+OLD_PLAYOUTS = {"evaluate": False, "informed_playouts": False, "playout_turns": 200, "exploration": 0.7}
+
+
 @pytest.mark.parametrize("threads", [1, 2])
-def test_mcts_iterations_per_second(benchmark, threads):
+@pytest.mark.parametrize("config", ["default", "old-random-playouts"])
+def test_mcts_iterations_per_second(benchmark, threads, config):
     game = Game(players=2, seed=1)
-    agent = MCTSAgent(iterations=ITERATIONS, threads=threads, seed=1)
+    options = OLD_PLAYOUTS if config != "default" else {}
+    agent = MCTSAgent(iterations=ITERATIONS, threads=threads, seed=1, **options)
     result = benchmark.pedantic(agent.analyze, args=(game,), rounds=3, iterations=1)
     rate = result["iterations"] / result["seconds"]
     benchmark.extra_info.update(iterations_per_second=rate, bytes_per_node=result["bytes_per_node"],
                                 nodes=result["nodes"])
-    print(f"\nMCTS threads={threads}: {rate:,.0f} iterations/s, {result['bytes_per_node']} bytes/node")
+    print(f"\nMCTS {config} threads={threads}: {rate:,.0f} iterations/s, {result['bytes_per_node']} bytes/node")
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -46,8 +54,9 @@ def test_strength(benchmark, opponent):
     from sequence_game.arena import match
 
     games = 20
+    # A fixed iteration budget: reproducible, and independent of the machine's load.
     result = benchmark.pedantic(
-        match, args=([MCTSAgent(time_limit=0.2, seed=1), opponent],), kwargs={"games": games, "seed": 1},
+        match, args=(["mcts:iterations=3000", opponent],), kwargs={"games": games, "seed": 1},
         rounds=1, iterations=1)
     benchmark.extra_info.update(wins=list(result.wins), draws=result.draws)
-    print(f"\nMCTS(time=0.2) vs {opponent}: {result}")
+    print(f"\nMCTS(iterations=3000) vs {opponent}: {result}")

@@ -34,11 +34,6 @@ def _inputs(folder, pattern=""):
 
 SEEDS = [(t, p) for t in harness.TARGETS for p in _inputs(os.path.join("corpus", t))]
 CRASHERS = [(os.path.basename(p).rsplit("-", 1)[0], p) for p in _inputs("crashers", ".bin")]
-# Crashers whose fix is a patch to a file outside the fuzzing work (docs/hardening.md, "Findings").
-PENDING = {
-    "from_dict-3899981095.bin": "finding F1 (docs/hardening.md): max_turns >= 2**31 is accepted by the reference and "
-                                "refused by the core; needs the turn-counter bound patch",
-}
 
 
 @pytest.mark.parametrize("target,path", SEEDS, ids=[f"{t}/{os.path.basename(p)}" for t, p in SEEDS])
@@ -49,9 +44,6 @@ def test_seed_corpus_replays_clean(target, path):
 
 @pytest.mark.parametrize("target,path", CRASHERS, ids=[os.path.basename(p) for _, p in CRASHERS])
 def test_crasher_replays_clean(target, path):
-    name = os.path.basename(path)
-    if name in PENDING:
-        pytest.xfail(PENDING[name])
     with open(path, "rb") as f:
         harness.TARGETS[target](f.read())
 
@@ -59,11 +51,8 @@ def test_crasher_replays_clean(target, path):
 # --------------------------------------------------------------------------- hand-written
 
 BOTH = [Game, RefGame]
-TURN_LIMIT_PATCH = ("needs the turn/max_turns bound of docs/hardening.md (finding F1): the core stores turn in "
-                    "32 bits, the reference does not")
 
 
-@pytest.mark.xfail(strict=False, reason=TURN_LIMIT_PATCH)
 @pytest.mark.parametrize("field,value", [("turn", 2**31), ("turn", 2**40), ("max_turns", 2**31), ("max_turns", 2**63)])
 def test_f1_huge_turn_counters_are_refused_alike(field, value):
     d = {"players": 2, "hands": [["7H"], ["JD"]], field: value}
@@ -77,17 +66,16 @@ def test_f1_huge_turn_counters_are_refused_alike(field, value):
     assert outcomes == ["ValueError", "ValueError"]
 
 
-@pytest.mark.xfail(strict=False, reason=TURN_LIMIT_PATCH)
 def test_f1_turn_counter_never_wraps():
-    d = {"players": 2, "hands": [["7H"], ["JD"]], "turn": 2**31 - 1}
+    # Without a cap a game ends in a draw when turn reaches MAX_TURNS = 2**31 - 1, in both.
+    from sequence_game.config import MAX_TURNS
+
+    d = {"players": 2, "hands": [["7H"], ["JD"]], "turn": MAX_TURNS - 1}
     for cls in BOTH:
-        try:
-            g = cls.from_dict(d)
-        except ValueError:
-            continue  # refusing such a counter is fine
+        g = cls.from_dict(d)
         g.play(g.legal_moves()[0])
-        assert g.turn == 2**31
-        assert cls.from_dict(g.to_dict()).turn == 2**31
+        assert g.turn == MAX_TURNS and g.is_draw
+        assert cls.from_dict(g.to_dict()).to_dict() == g.to_dict()
 
 
 @pytest.mark.parametrize("cls", BOTH)

@@ -162,6 +162,27 @@ def test_default_budget_is_iterations():
     assert MCTSAgent(time_limit=0.5).iterations is None
 
 
+def test_evaluation_defaults_and_options():
+    from sequence_game.mcts import DEFAULT_WEIGHTS
+
+    a = MCTSAgent()
+    assert (a.exploration, a.playout_turns, a.evaluate, a.informed_playouts, a.playout_candidates,
+            a.align_playouts, a.weights) == (0.2, 6, True, True, 1, True, None)
+    assert len(DEFAULT_WEIGHTS) == 8
+    g = _mid_game(7)
+    legal = g.legal_moves()
+    # Every combination is accepted and returns a legal move with rewards in [0, 1]; the old
+    # behaviour (random playouts to the end, a truncated playout is a draw) is still available.
+    for kwargs in ({"evaluate": False, "informed_playouts": False, "playout_turns": 200, "exploration": 0.7},
+                   {"informed_playouts": False, "playout_turns": 20},
+                   {"playout_candidates": 0}, {"playout_candidates": 4, "align_playouts": False},
+                   {"weights": DEFAULT_WEIGHTS}, {"weights": [2, 6, 20, 80, 400, 30, 0, 0]}):
+        r = MCTSAgent(iterations=300, seed=2, **kwargs).analyze(g)
+        assert r["best"] in legal and r["iterations"] == 300
+        assert all(0.0 <= m["value"] <= 1.0 for m in r["moves"])
+    assert "weights=" in repr(MCTSAgent(weights=DEFAULT_WEIGHTS))
+
+
 @pytest.mark.parametrize("kwargs, error", [
     ({"iterations": 0}, ValueError),
     ({"iterations": 1.5}, TypeError),
@@ -183,6 +204,18 @@ def test_default_budget_is_iterations():
     ({"max_nodes": 1e6}, TypeError),
     ({"playout_turns": 0}, ValueError),
     ({"cheat": 1}, TypeError),
+    ({"evaluate": 1}, TypeError),
+    ({"informed_playouts": None}, TypeError),
+    ({"align_playouts": "yes"}, TypeError),
+    ({"playout_candidates": -1}, ValueError),
+    ({"playout_candidates": 65}, ValueError),
+    ({"playout_candidates": 1.0}, TypeError),
+    ({"weights": (1, 2, 3)}, TypeError),
+    ({"weights": 5}, TypeError),
+    ({"weights": (1, 4, 15, 50, 150, 40, 30, "x")}, TypeError),
+    ({"weights": (1, 4, 15, 50, 150, 0, 30, 20)}, ValueError),
+    ({"weights": (1, 4, 15, -50, 150, 80, 30, 20)}, ValueError),
+    ({"weights": (1, 4, 15, 50, 150, float("nan"), 30, 20)}, ValueError),
 ])
 def test_invalid_arguments(kwargs, error):
     with pytest.raises(error):
@@ -243,6 +276,36 @@ def test_blocks_an_obvious_opponent_win():
     for seed in (1, 2):
         move = MCTSAgent(iterations=4000, seed=seed).select_move(g)
         assert move.kind == "place" and move.cell == (9, 4), move
+
+
+def test_evaluation_search_takes_a_win_at_a_tiny_budget():
+    # The winning move is decisive (R8): found and kept even with a handful of iterations.
+    board = board_rows(B=["b1", "c1", "d1", "e1", "b10", "c10", "d10"], G=["f5", "g5", "h7", "c3"])
+    hands = [["2H", "3H", "4H", "TD", "5H", "6H", "7H"], ["8S", "9S", "QS", "KS", "AS", "2C", "3C"]]
+    d = {"players": 2, "board": board, "hands": hands, "current_player": 0,
+         "sequences": [{"team": 0, "cells": _sequence_cells((0, 0))}]}
+    g = Game.from_dict(d)
+    for seed in range(3):
+        r = MCTSAgent(iterations=30, seed=seed).analyze(g)
+        assert r["best"].cell == (9, 4) and len(r["moves"]) == 1
+        assert r["moves"][0]["value"] == 1.0
+
+
+@pytest.mark.parametrize("blocker", ["TD", "JD", "JS"])
+def test_evaluation_search_blocks_a_winning_threat(blocker):
+    # Team 1 has a sequence and a10 b10 c10 d10: e10 (TD) wins it the game. Player 0 must take e10
+    # (TD or a two-eyed jack) or remove a chip of that line with a one-eyed jack, at a small budget.
+    board = board_rows(G=["b1", "c1", "d1", "e1", "b10", "c10", "d10"], B=["f5", "g5", "c3"])
+    hands = [[blocker, "2H", "3H", "4H", "5H", "6H", "7H"], ["8S", "9S", "QS", "KS", "AS", "2C", "3C"]]
+    d = {"players": 2, "board": board, "hands": hands, "current_player": 0,
+         "sequences": [{"team": 1, "cells": _sequence_cells((0, 0))}]}
+    g = Game.from_dict(d)
+    for seed in (1, 2, 3):
+        move = MCTSAgent(iterations=1500, seed=seed).select_move(g)
+        if blocker == "JS":
+            assert move.kind == "remove" and move.cell in [(9, 1), (9, 2), (9, 3)], move
+        else:
+            assert move.kind == "place" and move.cell == (9, 4), move
 
 
 def test_three_teams_and_twelve_players():

@@ -2,6 +2,7 @@
 //
 //   cmake -S . -B build/bench -DSEQUENCE_BUILD_BENCH=ON && cmake --build build/bench -j2
 //   build/bench/sequence_bench [games]          # wall-clock ns per turn
+//   build/bench/sequence_bench [games] sim      # simulate() alone (for perf stat / perf record)
 //
 // Deterministic instruction counts with callgrind (valgrind cannot decode AVX-512, so build for
 // x86-64-v3 there); every phase is a noinline function, so the inclusive counts split by phase:
@@ -17,14 +18,22 @@
 //   hit     declare_options() on placements that do complete a line (the accept path)
 //   dead    dead_cards() of the player to move
 //   copy    GameState copy (sizeof(GameState) bytes)
+// and the random-playout path of simulate() (uniform over playout.hpp's slots, not over the list):
+//   sim     simulate(games, 2 players, 1 thread, turn cap 1000): games/s and ns per turn, deal included
+//   sdeal   the deal simulate() uses (simulate_new_game), per game
+//   gdeal   new_game(), the docs/rng.md deal of Game, per game (for comparison)
+//   pick    random_legal_move() alone on the positions of simulate's games
+//   papply  apply_move() alone replaying simulate's moves
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
+#include "sequence/playout.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/rules.hpp"
+#include "sequence/simulate.hpp"
 
 using namespace sequence;
 using Clock = std::chrono::steady_clock;
@@ -123,6 +132,72 @@ __attribute__((noinline)) std::uint64_t phase_copy(const std::vector<GameState>&
     return sum;
 }
 
+__attribute__((noinline)) SimulateResult phase_sim(std::int64_t games, const Config& cfg) {
+    return simulate(games, cfg, 1, 1, 1000, nullptr);
+}
+
+__attribute__((noinline)) std::uint64_t phase_sdeal(int games, const Config& cfg) {
+    std::uint64_t sum = 0;
+    for (int g = 0; g < games; ++g) {
+        GameState s = simulate_new_game(cfg, simulate_deal_seed(1, g), 1000);
+        sum += s.hands[0][0] + s.current_player;
+    }
+    return sum;
+}
+
+__attribute__((noinline)) std::uint64_t phase_gdeal(int games, const Config& cfg) {
+    std::uint64_t sum = 0;
+    for (int g = 0; g < games; ++g) {
+        GameState s = new_game(cfg, simulate_deal_seed(1, g), 1000);
+        sum += s.hands[0][0] + s.current_player;
+    }
+    return sum;
+}
+
+// simulate()'s games, recorded: the positions before each move and the moves.
+struct Playouts {
+    std::vector<GameState> starts;
+    std::vector<GameState> positions;  // a sample (the first games), for pick
+    std::vector<std::vector<MoveId>> moves;
+    std::uint64_t turns = 0, applies = 0;
+};
+Playouts record_playouts(int games, const Config& cfg, int keep) {
+    Playouts r;
+    r.moves.resize(games);
+    for (int g = 0; g < games; ++g) {
+        GameState s = simulate_new_game(cfg, simulate_deal_seed(1, g), 1000);
+        r.starts.push_back(s);
+        SplitMix64 rng(simulate_move_seed(1, g));
+        while (!is_over(s)) {
+            const MoveId m = random_legal_move(s, rng);
+            if (g < keep) r.positions.push_back(s);
+            r.moves[g].push_back(m);
+            apply_move(s, m);
+            ++r.applies;
+        }
+        r.turns += s.turn;
+    }
+    return r;
+}
+
+__attribute__((noinline)) std::uint64_t phase_pick(const std::vector<GameState>& positions, int reps) {
+    std::uint64_t sum = 0;
+    SplitMix64 rng(7);
+    for (int r = 0; r < reps; ++r)
+        for (const GameState& s : positions) sum += random_legal_move(s, rng);
+    return sum;
+}
+
+__attribute__((noinline)) std::uint64_t phase_papply(const Playouts& p) {
+    std::uint64_t sum = 0;
+    for (std::size_t g = 0; g < p.starts.size(); ++g) {
+        GameState s = p.starts[g];
+        for (MoveId m : p.moves[g]) apply_move(s, m);
+        sum += s.turn;
+    }
+    return sum;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -130,6 +205,17 @@ int main(int argc, char** argv) {
     Config cfg;
     make_config(2, 2, cfg);
     std::uint64_t checksum = 0;
+    if (argc > 2 && std::strcmp(argv[2], "sim") == 0) {  // simulate() only, for perf stat / perf record
+        const auto t = Clock::now();
+        const SimulateResult sim = phase_sim(games, cfg);
+        const double sec = seconds_since(t);
+        std::printf("sim    (simulate, 1 thread)  %7.1f ns/turn  %9.0f games/s  (%.1f turns/game, deal included)\n",
+                    sec * 1e9 / sim.total_turns, sim.games / sec, double(sim.total_turns) / sim.games);
+        std::printf("       wins %lld / %lld, draws %lld, turns %lld\n", static_cast<long long>(sim.wins[0]),
+                    static_cast<long long>(sim.wins[1]), static_cast<long long>(sim.draws),
+                    static_cast<long long>(sim.total_turns));
+        return 0;
+    }
 
     std::vector<Recorded> rec(games);
     auto t0 = Clock::now();
@@ -177,6 +263,27 @@ int main(int argc, char** argv) {
     const double copy = seconds_since(t0);
     g_sink = checksum;
 
+    t0 = Clock::now();
+    const SimulateResult sim = phase_sim(games, cfg);
+    const double sim_s = seconds_since(t0);
+
+    t0 = Clock::now();
+    checksum += phase_sdeal(games, cfg);
+    const double sdeal = seconds_since(t0);
+
+    t0 = Clock::now();
+    checksum += phase_gdeal(games, cfg);
+    const double gdeal = seconds_since(t0);
+
+    const Playouts play = record_playouts(games, cfg, keep);
+    t0 = Clock::now();
+    checksum += phase_pick(play.positions, reps);
+    const double pick = seconds_since(t0);
+
+    t0 = Clock::now();
+    checksum += phase_papply(play);
+    const double papply = seconds_since(t0);
+
     const double n_pos = double(reps) * positions.size();
     std::printf("games %d, applied moves %llu, turns %llu (%.1f turns/game), sizeof(GameState) %zu\n", games,
                 static_cast<unsigned long long>(c.applies), static_cast<unsigned long long>(c.turns),
@@ -191,5 +298,12 @@ int main(int argc, char** argv) {
                 hit * 1e9 / (double(reps) * 20 * hits.size()), hits.size());
     std::printf("dead   (dead_cards)          %7.1f ns/call\n", dead * 1e9 / n_pos);
     std::printf("copy   (memcpy GameState)    %7.1f ns/copy\n", copy * 1e9 / n_pos);
+    std::printf("sim    (simulate, 1 thread)  %7.1f ns/turn  %9.0f games/s  (%.1f turns/game, deal included)\n",
+                sim_s * 1e9 / sim.total_turns, sim.games / sim_s, double(sim.total_turns) / sim.games);
+    std::printf("sdeal  (simulate_new_game)   %7.1f ns/game\n", sdeal * 1e9 / games);
+    std::printf("gdeal  (new_game, docs/rng)  %7.1f ns/game\n", gdeal * 1e9 / games);
+    std::printf("pick   (random_legal_move)   %7.1f ns/call\n", pick * 1e9 / (double(reps) * play.positions.size()));
+    std::printf("papply (apply_move, playout) %7.1f ns/move  (%.1f moves/game)\n", papply * 1e9 / play.applies,
+                double(play.applies) / games);
     return 0;
 }

@@ -114,4 +114,168 @@ int random_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit) {
     return s.winner;
 }
 
+namespace {
+
+// The local value of team placing on the empty cell (PlayoutPolicy::window, block).
+inline float place_value(const GameState& s, int team, int cell, const PlayoutPolicy& pol) {
+    const Bitboard own = s.chips[team] | corners();
+    const Bitboard opp = occupied(s) & ~s.chips[team];
+    float v = 0.0f;
+    for (int d = 0; d < kDirections; ++d) {
+        if ((segment(cell, d) & (own | opp)).none()) {  // an empty line: every window scores window[1]
+            for (int k = 0; k < kWindowLength; ++k) v += window_at(cell, d, k) != kNoWindow ? pol.window[1] : 0.0f;
+            continue;
+        }
+        for (int k = 0; k < kWindowLength; ++k) {
+            const int w = window_at(cell, d, k);
+            if (w == kNoWindow) continue;
+            const Bitboard m = window_mask(w);
+            const int o = (m & opp).count();
+            if (o == 0) {
+                const int n = (m & own).count();
+                v += pol.window[n + 1] - pol.window[n];
+            } else if ((m & own).none()) {
+                v += pol.block * pol.window[o + (m & corners()).count()];
+            }
+        }
+    }
+    return v;
+}
+
+// The local value of removing the chip on cell (of another team than `team`).
+inline float remove_value(const GameState& s, int team, int cell, const PlayoutPolicy& pol) {
+    int owner = 0;
+    while (!s.chips[owner].test(cell)) ++owner;
+    const Bitboard theirs = s.chips[owner] | corners();
+    const Bitboard others = occupied(s) & ~s.chips[owner];
+    (void)team;
+    float v = 0.0f;
+    for (int d = 0; d < kDirections; ++d)
+        for (int k = 0; k < kWindowLength; ++k) {
+            const int w = window_at(cell, d, k);
+            if (w == kNoWindow) continue;
+            const Bitboard m = window_mask(w);
+            if ((m & others).any()) continue;
+            v += pol.window[(m & theirs).count()];
+        }
+    return v;
+}
+
+inline int pick(Bitboard b, SplitMix64& rng) {
+    return b.select(static_cast<int>(rng.below(static_cast<std::uint32_t>(b.count()))));
+}
+
+}  // namespace
+
+MoveId informed_move(const GameState& s, SplitMix64& rng, const PlayoutPolicy& pol) {
+    const int p = s.current_player;
+    const int team = team_of(s, p);
+    const int teams = s.config.teams;
+    const Card* hand = s.hands[p];
+    const int n = s.hand_count[p];
+    const Bitboard empty = empty_cells(s);
+    bool two_eyed = false, one_eyed = false;
+    Bitboard normal_cells;  // the empty cells of the normal cards in hand
+    int two_eyed_card = 0, one_eyed_card = 0, dead = -1;
+    for (int i = 0; i < n; ++i) {
+        const int card = hand[i];
+        if (is_two_eyed_jack(card)) {
+            two_eyed = true;
+            two_eyed_card = card;
+        } else if (is_one_eyed_jack(card)) {
+            one_eyed = true;
+            one_eyed_card = card;
+        } else {
+            const Bitboard c = card_cells(card) & empty;
+            if (c.none()) dead = card;
+            normal_cells |= c;
+        }
+    }
+    // 1. Complete a sequence.
+    const Bitboard mine = completion_cells(s, team);
+    if (mine.any()) {
+        const Bitboard by_card = mine & normal_cells;
+        for (int cell : by_card) {
+            const int declares = random_declares(s, team, cell, rng);
+            if (declares != 0) return Move::place(card_at(cell), cell, declares).id();
+        }
+        if (two_eyed)
+            for (int cell : mine) {
+                const int declares = random_declares(s, team, cell, rng);
+                if (declares != 0) return Move::place(two_eyed_card, cell, declares).id();
+            }
+    }
+    // 2. Block another team's completion.
+    if (pol.block_chance >= 256 || rng.below(256) < pol.block_chance) {
+        for (int o = 0; o < teams; ++o) {
+            if (o == team) continue;
+            const Bitboard theirs = completion_cells(s, o);
+            if (theirs.none()) continue;
+            const Bitboard by_card = theirs & normal_cells;
+            if (by_card.any()) {
+                const int cell = pick(by_card, rng);
+                return Move::place(card_at(cell), cell, random_declares(s, team, cell, rng)).id();
+            }
+            if (one_eyed) {
+                // An unlocked chip of a line of o that misses only a cell of `theirs`.
+                const Bitboard own = s.chips[o] | corners();
+                for (int gap : theirs)
+                    for (int d = 0; d < kDirections; ++d)
+                        for (int k = 0; k < kWindowLength; ++k) {
+                            const int w = window_at(gap, d, k);
+                            if (w == kNoWindow) continue;
+                            const Bitboard rest = window_mask(w) & ~Bitboard::of(gap);
+                            if (!rest.subset_of(own)) continue;
+                            const Bitboard removable = rest & s.chips[o] & ~s.locked;
+                            if (removable.any()) return Move::remove(one_eyed_card, pick(removable, rng)).id();
+                        }
+            }
+            if (two_eyed) {
+                const int cell = pick(theirs, rng);
+                return Move::place(two_eyed_card, cell, random_declares(s, team, cell, rng)).id();
+            }
+        }
+    }
+    // 3. A dead card is free to trade (R5 step 1).
+    if (dead >= 0 && !s.traded_this_turn) return Move::trade(dead).id();
+    if (pol.candidates <= 0) return random_legal_move(s, rng);
+    // 4. The best of a few random plays.
+    const Bitboard removable = occupied(s) & ~s.chips[team] & ~s.locked;
+    MoveId best = 0;
+    float best_value = -1e30f;
+    bool any = false;
+    for (int c = 0; c < pol.candidates; ++c) {
+        const int card = hand[rng.below(static_cast<std::uint32_t>(n))];
+        if (is_one_eyed_jack(card)) {
+            if (removable.none()) continue;
+            const int cell = pick(removable, rng);
+            const float v = remove_value(s, team, cell, pol) - pol.one_eyed_cost;
+            if (v > best_value) {
+                best_value = v;
+                best = Move::remove(card, cell).id();
+                any = true;
+            }
+            continue;
+        }
+        const Bitboard where = is_two_eyed_jack(card) ? empty : card_cells(card) & empty;
+        if (where.none()) continue;
+        const int cell = pick(where, rng);
+        const float v = place_value(s, team, cell, pol) - (is_two_eyed_jack(card) ? pol.two_eyed_cost : 0.0f);
+        if (v > best_value) {
+            best_value = v;
+            best = Move::place(card, cell).id();  // declares below
+            any = true;
+        }
+    }
+    if (!any) return random_legal_move(s, rng);
+    const Move m = Move::from_id(best);
+    if (m.kind == MoveKind::Place) return Move::place(m.card, m.cell, random_declares(s, team, m.cell, rng)).id();
+    return best;
+}
+
+int informed_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit, const PlayoutPolicy& policy) {
+    while (!is_over(s) && s.turn < turn_limit) apply_move(s, informed_move(s, rng, policy));
+    return s.winner;
+}
+
 }  // namespace sequence

@@ -192,3 +192,107 @@ TEST(search_simulate_is_thread_independent) {
     CHECK_EQ(a.draws, b.draws);
     CHECK_EQ(a.total_turns, b.total_turns);
 }
+
+// ------------------------------------------------------------------ evaluation and informed playouts
+
+TEST(search_evaluation_rewards_are_a_distribution_and_favour_the_better_board) {
+    for (const auto& split : kSplits) {
+        GameState s = new_game(config_of(split[0], split[1]), 21 + split[0], 0);
+        SplitMix64 play(3);
+        const EvalWeights w;
+        for (int step = 0; step < 80 && !is_over(s); ++step) {
+            apply_move(s, random_legal_move(s, play));
+            float r[kMaxTeams] = {};
+            evaluate_rewards(s, w, r);
+            float sum = 0;
+            for (int t = 0; t < s.config.teams; ++t) {
+                CHECK(r[t] >= 0.0f && r[t] <= 1.0f);
+                sum += r[t];
+            }
+            CHECK(sum > 0.999f && sum < 1.001f);
+        }
+    }
+    // Team 0 with four in a row (an open threat) against a lone chip of team 1.
+    Position pos = make_position(2, 2, {{card("2H")}, {card("3H")}});
+    for (int c = 1; c <= 4; ++c) pos.board[at(4, c)] = 0;
+    pos.board[at(8, 8)] = 1;
+    const GameState s = load(pos);
+    float sc[kMaxTeams] = {}, r[kMaxTeams] = {};
+    team_scores(s, EvalWeights{}, sc);
+    CHECK(sc[0] > sc[1]);
+    evaluate_rewards(s, EvalWeights{}, r);
+    CHECK(r[0] > 0.8f);
+    // The same line blocked at both ends is worth much less.
+    pos.board[at(4, 0)] = 1;
+    pos.board[at(4, 5)] = 1;
+    float blocked[kMaxTeams] = {};
+    team_scores(load(pos), EvalWeights{}, blocked);
+    CHECK(blocked[0] < sc[0] - EvalWeights{}.window[4]);
+}
+
+TEST(search_informed_move_is_always_legal) {
+    for (const auto& split : kSplits) {
+        const Config cfg = config_of(split[0], split[1]);
+        for (int candidates : {0, 1, 3}) {
+            PlayoutPolicy pol;
+            pol.candidates = candidates;
+            for (std::uint64_t seed = 0; seed < 6; ++seed) {
+                GameState s = new_game(cfg, seed * 131 + split[0], 400);
+                SplitMix64 rng(seed);
+                while (!is_over(s)) {
+                    const MoveId m = informed_move(s, rng, pol);
+                    const MoveError e = check_move(s, m);
+                    CHECK(e == MoveError::None);
+                    if (e != MoveError::None) break;
+                    apply_move(s, m);
+                }
+            }
+        }
+    }
+}
+
+TEST(search_informed_move_wins_and_blocks) {
+    // Team 0's four on row 1 cols 0..3 (6C 5C 4C 3C), gap (1, 4) = 2C; team 1's four on row 5
+    // cols 1..4 (TS 8C 7H 2H), gaps (5, 0) = TC and (5, 5) = 3H.
+    const auto with_hand = [](std::vector<int> hand0) {
+        Position pos = make_position(2, 2, {std::move(hand0), {card("2D"), card("9H")}});
+        for (int c = 0; c <= 3; ++c) pos.board[at(1, c)] = 0;
+        for (int c = 1; c <= 4; ++c) pos.board[at(5, c)] = 1;
+        return load(pos);
+    };
+    SplitMix64 rng(1);
+    const PlayoutPolicy pol;
+    // The mover completes its own line first.
+    GameState s = with_hand({card("2C"), card("3H")});
+    for (int i = 0; i < 20; ++i) {
+        const Move m = Move::from_id(informed_move(s, rng, pol));
+        CHECK(m.kind == MoveKind::Place && m.cell == at(1, 4) && m.declares != 0);
+    }
+    // Without the winning card, it blocks with the card of a gap.
+    s = with_hand({card("3H"), card("5S")});
+    for (int i = 0; i < 20; ++i) {
+        const Move m = Move::from_id(informed_move(s, rng, pol));
+        CHECK(m.kind == MoveKind::Place && m.cell == at(5, 5));
+    }
+    // With only a one-eyed jack, it removes a chip of that line.
+    s = with_hand({card("5S"), card("JS")});
+    for (int i = 0; i < 20; ++i) {
+        const Move m = Move::from_id(informed_move(s, rng, pol));
+        CHECK(m.kind == MoveKind::Remove && row_of(m.cell) == 5 && col_of(m.cell) >= 1 && col_of(m.cell) <= 4);
+    }
+}
+
+TEST(search_ismcts_takes_a_win_at_any_budget) {
+    Position pos = make_position(2, 2, {{card("2C"), card("5S")}, {card("2D"), card("9H")}});
+    for (int c = 0; c <= 3; ++c) pos.board[at(1, c)] = 0;
+    for (int c = 5; c <= 9; ++c) pos.board[at(4, c)] = 0;
+    pos.sequences.push_back(PositionSequence{0, {at(4, 5), at(4, 6), at(4, 7), at(4, 8), at(4, 9)}});
+    const GameState s = load(pos);
+    SearchOptions o;
+    o.iterations = 20;
+    o.seed = 3;
+    const SearchResult r = ismcts(s, o);
+    const Move m = Move::from_id(r.best);
+    CHECK(m.kind == MoveKind::Place && m.cell == at(1, 4));
+    CHECK_EQ(r.moves.size(), std::size_t(1));  // the decisive move is the only one searched
+}

@@ -54,7 +54,9 @@ double number_arg(const py::handle& value, const std::string& name) {
 
 py::dict mcts_search(const Game& game, const py::handle& iterations, const py::handle& time_limit,
                      const py::handle& threads, const py::handle& seed, const py::handle& exploration,
-                     const py::handle& max_nodes, const py::handle& playout_turns, bool cheat) {
+                     const py::handle& max_nodes, const py::handle& playout_turns, bool cheat, bool evaluate,
+                     bool informed_playouts, const py::handle& weights, int playout_candidates,
+                     bool align_playouts) {
     const GameState& s = game.state();
     if (is_over(s)) throw py::value_error("the game is over: there is no move to search");
     SearchOptions o;
@@ -70,6 +72,24 @@ py::dict mcts_search(const Game& game, const py::handle& iterations, const py::h
     o.max_nodes = static_cast<std::uint64_t>(int_in_range(max_nodes, "max_nodes", o.threads, LLONG_MAX));
     o.playout_turns = static_cast<std::uint32_t>(int_in_range(playout_turns, "playout_turns", 1, INT_MAX));
     o.cheat = cheat;
+    o.evaluate = evaluate;
+    o.informed_playouts = informed_playouts;
+    if (playout_candidates < 0 || playout_candidates > 64) throw py::value_error("playout_candidates must be 0..64");
+    o.policy.candidates = playout_candidates;
+    o.align_playouts = align_playouts;
+    if (!weights.is_none()) {  // evaluate.hpp: window1..window4, sequence, scale, two_eyed, one_eyed
+        const auto w = weights.cast<std::vector<double>>();
+        if (w.size() != 8)
+            throw py::value_error("weights must be 8 numbers: window1..window4, sequence, scale, two_eyed, one_eyed");
+        for (double x : w)
+            if (!(x >= 0 && x < 1e9)) throw py::value_error("weights must be finite numbers >= 0");
+        if (!(w[5] > 0)) throw py::value_error("the weights' scale must be > 0");
+        for (int k = 1; k < kWindowLength; ++k) o.weights.window[k] = static_cast<float>(w[static_cast<std::size_t>(k - 1)]);
+        o.weights.sequence = static_cast<float>(w[4]);
+        o.weights.scale = static_cast<float>(w[5]);
+        o.weights.two_eyed = static_cast<float>(w[6]);
+        o.weights.one_eyed = static_cast<float>(w[7]);
+    }
     std::atomic<bool> stop{false};
     o.stop = &stop;
     const GameState root = s;  // the search works on a copy: the game is never touched
@@ -115,8 +135,10 @@ py::dict simulate_games(const py::handle& games, const py::handle& players, cons
 
 void init_search(py::module_& m) {
     m.def("mcts_search", &mcts_search, py::arg("state"), py::arg("iterations"), py::arg("time_limit"),
-          py::arg("threads") = 1, py::arg("seed") = 0, py::arg("exploration") = 0.7,
-          py::arg("max_nodes") = 1000000, py::arg("playout_turns") = 200, py::arg("cheat") = false,
+          py::arg("threads") = 1, py::arg("seed") = 0, py::arg("exploration") = 0.2,
+          py::arg("max_nodes") = 1000000, py::arg("playout_turns") = 6, py::arg("cheat") = false,
+          py::arg("evaluate") = true, py::arg("informed_playouts") = true, py::arg("weights") = py::none(),
+          py::arg("playout_candidates") = 1, py::arg("align_playouts") = true,
           "Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp). Returns "
           "{best, moves: [(move_id, visits, mean value)] by visits, iterations, seconds, nodes, "
           "bytes_per_node, interrupted}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.");

@@ -143,7 +143,7 @@ def cell_name(cell: Cell) -> str:
 def parse_cell(text: str) -> Cell:
     """Parse ``"d6"`` -> ``(5, 3)``; ``ValueError`` names the accepted form."""
     t = text.strip().lower()
-    if len(t) >= 2 and t[0] in "abcdefghij" and t[1:].isdigit() and 1 <= int(t[1:]) <= 10:
+    if len(t) in (2, 3) and t[0] in "abcdefghij" and t[1:].isascii() and t[1:].isdigit() and 1 <= int(t[1:]) <= 10:
         return (int(t[1:]) - 1, "abcdefghij".index(t[0]))
     raise ValueError(
         f"{text!r} is not a cell: write a column letter a-j and a row number 1-10, e.g. 'd6'"

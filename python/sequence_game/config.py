@@ -61,12 +61,17 @@ def check_seed(seed: object) -> Optional[int]:
     return seed  # type: ignore[return-value]
 
 
+# The bound of the turn counter (the core counts in 32 bits): a cap is at most this, and a game
+# without a cap still ends in a draw when turn reaches it (docs/state-format.md).
+MAX_TURNS = 2**31 - 1
+
+
 def check_max_turns(max_turns: object) -> Optional[int]:
-    """The optional turn cap: None or a positive int."""
+    """The optional turn cap: None or an int from 1 to ``MAX_TURNS``."""
     if max_turns is None:
         return None
     if not _is_int(max_turns):
         raise TypeError(f"max_turns must be an int or None, not {type(max_turns).__name__}")
-    if max_turns < 1:  # type: ignore[operator]
-        raise ValueError(f"max_turns must be at least 1 (or None for no cap), not {max_turns}")
+    if not 1 <= max_turns <= MAX_TURNS:  # type: ignore[operator]
+        raise ValueError(f"max_turns must be from 1 to {MAX_TURNS} (or None for no cap), not {max_turns}")
     return max_turns  # type: ignore[return-value]

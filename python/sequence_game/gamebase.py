@@ -42,7 +42,7 @@ from .position import observation_dict, position_from_dict, position_to_dict
 # game or its move caches (play, undo, the referee calls, legal_moves, is_legal, parse_move) take
 # a non-blocking lock and raise this RuntimeError when another thread is inside one of them, so
 # misuse fails loudly instead of corrupting the game; to_dict() raises it rather than return a
-# snapshot torn by a concurrent change (a seqlock on ``_version``). Cost: ~0.2 us per play().
+# snapshot torn by a concurrent change (a seqlock on ``_version``). Cost: ~0.3 us per play().
 _BUSY = "this Game is being changed by another thread; use one Game per thread or lock it"
 
 

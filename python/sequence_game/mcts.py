@@ -4,11 +4,18 @@ The search (``cpp/include/sequence/search/ismcts.hpp``) is single-observer ISMCT
 determinization (Cowling, Powley & Whitehouse 2012). It reads only what the player to move may see
 (R9): its own hand, the board, sequences, discard piles, hand sizes and the draw pile's size. Each
 iteration deals the unseen cards at random into the other hands and the draw pile, walks one shared
-tree of moves with availability-corrected UCB, plays the game out with uniformly random legal moves
-(at most ``playout_turns`` turns, then a draw) and credits the result to the teams: 1 for the winning
-team, 0 for the others, ``1/teams`` each for a draw. With ``threads > 1`` every thread grows its own
-tree (root parallelism) and the root visit counts are summed. The move with the most visits is
-played (ties: lowest core move id).
+tree of moves with availability-corrected UCB (a move that wins at once, R8, is the only one
+considered at its node), then plays a *short* playout of ``playout_turns`` turns (extended to the
+end of the round so that it stops with the searching player to move) with a cheap informed policy
+(complete a sequence when possible, else block another team's completion cell, else trade a dead
+card, else a random play: ``cpp/include/sequence/playout.hpp``), and scores the position with a
+static evaluation (``cpp/include/sequence/search/evaluate.hpp``): per team, completed sequences,
+open five-cell windows weighted by the chips they hold, distinct completion cells ("threats") and
+the jacks in hand, turned into a reward in [0, 1] per team by a logistic (a softmax for three
+teams). A game that ends inside the tree or the playout scores exactly: 1 for the winning team,
+0 for the others, ``1/teams`` each for a draw. With ``threads > 1`` every thread grows its own tree
+(root parallelism) and the root visit counts are summed. The move with the most visits is played
+(ties: lowest core move id).
 
 >>> import sequence_game
 >>> g = sequence_game.Game(players=2, seed=4)
@@ -22,7 +29,7 @@ from __future__ import annotations
 import math
 import os
 import random
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 from . import _core
 from .game import Game, move_from_id
@@ -31,6 +38,8 @@ from .move import Move
 __all__ = ["MCTSAgent"]
 
 DEFAULT_ITERATIONS = 10000
+# The evaluation weights (evaluate.hpp EvalWeights), in the order ``weights`` takes them.
+DEFAULT_WEIGHTS: Tuple[float, ...] = (1.0, 4.0, 15.0, 50.0, 150.0, 80.0, 30.0, 20.0)
 
 
 def _is_int(v: object) -> bool:
@@ -52,17 +61,36 @@ class MCTSAgent:
         seed: None (random) or an int in ``0 .. 2**64 - 1``. A seeded agent is reproducible: its
             n-th search uses the n-th output of an internal generator seeded with ``seed`` (with an
             iteration budget and no time limit, the same seed gives the same moves).
-        exploration: the UCB constant ``c`` (>= 0).
+        exploration: the UCB constant ``c`` (>= 0; rewards are in [0, 1]). Default 0.2 (was 0.7 with
+            win/loss playouts).
         max_nodes: the tree size bound (all threads together; >= threads). When the trees are full
             the search keeps iterating without growing them.
-        playout_turns: playouts stop as a draw this many turns after leaving the tree.
+        playout_turns: playouts stop this many turns after leaving the tree (then, with
+            ``align_playouts``, at the end of that round) and the position is evaluated. Default 6
+            (was 200: play to the end). With ``evaluate=False`` a playout that stops early counts as
+            a draw, so use a large value there.
         cheat: TEST ONLY. Search the true state (other hands and the draw pile included) instead of
             sampling the unseen cards; for measuring what hidden information is worth.
+        evaluate: score a playout that stops before the end with the static evaluation (default
+            True); False = as a draw (the old behaviour, with ``playout_turns=200``).
+        informed_playouts: the informed playout policy (default True); False = uniformly random
+            legal moves (``random_legal_move``).
+        playout_candidates: with informed playouts, how many random plays are drawn and compared by
+            their local value when there is nothing to complete, block or trade (default 1; 0 =
+            a uniformly random legal move there). Larger is better informed but slower.
+        align_playouts: stop each evaluated playout with the searching player to move (default
+            True), so that odd and even tree depths are evaluated alike.
+        weights: None (defaults, ``DEFAULT_WEIGHTS``) or 8 numbers >= 0: the values of an open
+            window holding 1, 2, 3 cells, of each distinct threat (an empty cell completing an open
+            four), of each completed sequence, the logistic scale (> 0), and the value of each
+            two-eyed and one-eyed jack in a team's hands.
     """
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
-                 seed: Optional[int] = None, exploration: float = 0.7, max_nodes: int = 1_000_000,
-                 playout_turns: int = 200, cheat: bool = False) -> None:
+                 seed: Optional[int] = None, exploration: float = 0.2, max_nodes: int = 1_000_000,
+                 playout_turns: int = 6, cheat: bool = False, evaluate: bool = True,
+                 informed_playouts: bool = True, weights: Optional[Sequence[float]] = None,
+                 playout_candidates: int = 1, align_playouts: bool = True) -> None:
         if iterations is not None:
             if not _is_int(iterations):
                 raise TypeError(f"iterations must be an int or None, not {type(iterations).__name__} {iterations!r}")
@@ -96,8 +124,24 @@ class MCTSAgent:
             raise TypeError(f"playout_turns must be an int, not {type(playout_turns).__name__}")
         if playout_turns < 1:
             raise ValueError(f"playout_turns must be at least 1, not {playout_turns}")
-        if not isinstance(cheat, bool):
-            raise TypeError(f"cheat must be True or False, not {cheat!r}")
+        for flag, value in (("cheat", cheat), ("evaluate", evaluate), ("informed_playouts", informed_playouts),
+                            ("align_playouts", align_playouts)):
+            if not isinstance(value, bool):
+                raise TypeError(f"{flag} must be True or False, not {value!r}")
+        if not _is_int(playout_candidates):
+            raise TypeError(f"playout_candidates must be an int, not {type(playout_candidates).__name__}")
+        if not 0 <= playout_candidates <= 64:
+            raise ValueError(f"playout_candidates must be from 0 to 64, not {playout_candidates}")
+        if weights is not None:
+            try:
+                weights = tuple(weights)
+            except TypeError:
+                raise TypeError(f"weights must be None or 8 numbers, not {weights!r}") from None
+            if len(weights) != 8 or not all(_is_number(w) for w in weights):
+                raise TypeError(f"weights must be None or 8 numbers, not {weights!r}")
+            if not all(w >= 0 and math.isfinite(w) for w in weights) or not weights[5] > 0:
+                raise ValueError(f"weights must be finite and >= 0, the scale (6th) > 0: {weights!r}")
+            weights = tuple(float(w) for w in weights)
         self.iterations = iterations
         self.time_limit = float(time_limit) if time_limit is not None else None
         self.threads = threads
@@ -106,6 +150,11 @@ class MCTSAgent:
         self.max_nodes = max_nodes
         self.playout_turns = playout_turns
         self.cheat = cheat
+        self.evaluate = evaluate
+        self.informed_playouts = informed_playouts
+        self.playout_candidates = playout_candidates
+        self.align_playouts = align_playouts
+        self.weights: Optional[Tuple[float, ...]] = weights
         self._rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
         shown = [f"iterations={iterations}" if iterations is not None else None,
                  f"time={time_limit}" if time_limit is not None else None,
@@ -118,7 +167,9 @@ class MCTSAgent:
     def __repr__(self) -> str:
         return (f"MCTSAgent(iterations={self.iterations!r}, time_limit={self.time_limit!r}, threads={self.threads}, "
                 f"seed={self.seed!r}, exploration={self.exploration}, max_nodes={self.max_nodes}, "
-                f"playout_turns={self.playout_turns}, cheat={self.cheat})")
+                f"playout_turns={self.playout_turns}, cheat={self.cheat}, evaluate={self.evaluate}, "
+                f"informed_playouts={self.informed_playouts}, playout_candidates={self.playout_candidates}, "
+                f"align_playouts={self.align_playouts}, weights={self.weights!r})")
 
     # ------------------------------------------------------------------ searching
 
@@ -136,7 +187,8 @@ class MCTSAgent:
             raise ValueError("the game is over: there is no move to select")
         return _core.mcts_search(game._state, self.iterations, self.time_limit, self.threads,
                                  self._rng.getrandbits(64), self.exploration, self.max_nodes,
-                                 self.playout_turns, self.cheat)
+                                 self.playout_turns, self.cheat, self.evaluate, self.informed_playouts,
+                                 self.weights, self.playout_candidates, self.align_playouts)
 
     def select_move(self, game: Any) -> Move:
         """The move with the most search visits for the player to move (the game is not changed)."""
@@ -153,7 +205,8 @@ class MCTSAgent:
 
         Returns ``{"moves": [{"move", "visits", "value"}, ...] (visits descending), "best",
         "iterations", "seconds", "nodes", "bytes_per_node"}``; ``value`` is the mean reward of the
-        move for the mover's team (1 win, 0 loss, ``1/teams`` draw).
+        move for the mover's team in [0, 1] (1 win, 0 loss, ``1/teams`` draw; evaluated
+        positions in between).
         """
         g = self._core_game(game)
         r = self._search(g)

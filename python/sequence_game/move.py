@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import reprlib
 from typing import Iterable, Optional, Tuple
 
 from .cards import (
@@ -265,4 +266,4 @@ def as_move(move: object) -> Move:
         return move
     if isinstance(move, str):
         return Move.parse(move)
-    raise TypeError(f"a move is a Move or its text like '7H@d6', not {type(move).__name__} {move!r}")
+    raise TypeError(f"a move is a Move or its text like '7H@d6', not {type(move).__name__} {reprlib.repr(move)}")

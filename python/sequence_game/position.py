@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER, parse_card
-from .config import HAND_SIZE, TEAM_LETTERS, check_max_turns, check_players_teams, check_seed, sequences_to_win
+from .config import HAND_SIZE, MAX_TURNS, TEAM_LETTERS, check_max_turns, check_players_teams, check_seed, sequences_to_win
 from .move import line_cells
 
 FORMAT = "sequence-game/1"
@@ -228,7 +228,7 @@ def position_from_dict(d: object) -> Position:
         raise TypeError(f"from_dict takes a dict (as made by to_dict), not {type(d).__name__}")
     unknown = set(d) - set(_FIELDS)
     if unknown:
-        raise ValueError(f"from_dict: unknown field(s) {sorted(unknown)}; the fields are {', '.join(_FIELDS)}")
+        raise ValueError(f"from_dict: unknown field(s) {sorted(map(repr, unknown))}; the fields are {', '.join(_FIELDS)}")
     if d.get("format", FORMAT) != FORMAT:
         raise ValueError(f"from_dict: format {d.get('format')!r} is not supported; expected {FORMAT!r}")
     if "players" not in d:
@@ -276,7 +276,7 @@ def position_from_dict(d: object) -> Position:
 
     current = _int(d, "current_player", 0, 0, players - 1)
     dealer = _int(d, "dealer", (current - 1) % players, 0, players - 1)
-    turn = _int(d, "turn", 0, 0)
+    turn = _int(d, "turn", 0, 0, MAX_TURNS)
     traded = _bool(d, "traded_this_turn")
     passes = _int(d, "passes", 0, 0, players)
     is_draw = _bool(d, "is_draw")
@@ -312,9 +312,10 @@ def position_from_dict(d: object) -> Position:
             f"(R5): use 0..{players - 1} or set is_draw"
         )
 
-    if max_turns is not None and turn >= max_turns and winner is None and not is_draw:
+    cap = MAX_TURNS if max_turns is None else max_turns
+    if turn >= cap and winner is None and not is_draw:
         raise ValueError(
-            f"from_dict: 'turn' {turn} has reached 'max_turns' {max_turns}, so the game is a draw: "
+            f"from_dict: 'turn' {turn} has reached the turn cap {cap}, so the game is a draw: "
             "set is_draw, or raise max_turns above turn"
         )
 

@@ -28,6 +28,37 @@ MoveId random_legal_move(const GameState& s, SplitMix64& rng);
 // team, or -1 (drawn, or stopped by the limit).
 int random_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit);
 
+// The search's playout policy (informed_move()): cheap enough for every playout turn.
+struct PlayoutPolicy {
+    std::uint32_t block_chance = 256;  // out of 256: how often step 2 (block) is tried
+    // Step 4: how many random plays are drawn and compared by their local value (1 = a random
+    // play); 0 = plain random_legal_move() (uniform over slots) for step 4.
+    int candidates = 1;
+    // Local value of a placement: per five-cell window through the cell, window[k + 1] - window[k]
+    // for an own open window holding k cells, block * window[k] for a window only other teams hold.
+    float window[6] = {0.0f, 1.0f, 4.0f, 16.0f, 60.0f, 60.0f};
+    float block = 0.6f;
+    float two_eyed_cost = 40.0f;  // a two-eyed jack is played only where it is worth this much more
+    float one_eyed_cost = 30.0f;
+};
+
+// One playout move for the current player (requires !is_over(s); reads only s, in a search a
+// determinized world):
+//   1. complete a sequence if the mover can (a normal card on one of its team's completion cells,
+//      or a two-eyed jack on any; declares drawn as random_declares());
+//   2. else (with probability block_chance/256) block another team's completion cell: take it with
+//      a normal card, or remove an unlocked chip of that line with a one-eyed jack, or take it with
+//      a two-eyed jack;
+//   3. else trade a dead card if one is held and no trade was made this turn (R5: it is free);
+//   4. else draw `candidates` random plays (a card of the hand uniformly, then one of its cells or
+//      chips uniformly) and make the one of highest local value (jacks pay their cost);
+//      with no play at all, random_legal_move() (a pass).
+MoveId informed_move(const GameState& s, SplitMix64& rng, const PlayoutPolicy& policy);
+
+// Plays informed_move() until the game is over or s.turn >= turn_limit; returns as
+// random_playout().
+int informed_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit, const PlayoutPolicy& policy);
+
 // A declares code for team placing on the empty cell, chosen uniformly among the declare_options()
 // combinations (0 when the placement forms no sequence, the common case, found without calling
 // declare_options()).

@@ -26,6 +26,14 @@ struct SimulateResult {
 std::uint64_t simulate_deal_seed(std::uint64_t seed, std::int64_t game);
 std::uint64_t simulate_move_seed(std::uint64_t seed, std::int64_t game);
 
+// The deal of one simulate() game (docs/rng.md, "simulate()"): not Game's deal (new_game()), a
+// cheaper one with the same distribution, reproducible per seed. The fresh deck is shuffled once
+// (Fisher-Yates from the back, two swaps per SplitMix64(seed) output: Lemire's method on each 32-bit
+// half), the dealer is drawn uniformly (below(players)) instead of cut for (R4), then the cards are
+// dealt from the top starting at the dealer's left and the seat after the dealer moves first, as in
+// new_game(). The state's rng continues from the deal's generator (R6 reshuffles as in Game).
+GameState simulate_new_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns);
+
 // Plays `games` games (config from make_config(); max_turns > 0 caps each game: a draw) on
 // `threads` std::threads (1..256) taking game indices from a shared counter. `stop` (may be null)
 // is polled between games; when raised, the games finished so far are reported.

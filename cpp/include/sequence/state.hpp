@@ -13,6 +13,9 @@
 namespace sequence {
 
 constexpr int kMaxPlayers = 12;   // R2
+// Turns are counted in 32 bits and reported as a signed int: a game without a turn cap still ends
+// in a draw when turn reaches this bound (docs/state-format.md), so the counter never wraps.
+constexpr std::uint32_t kTurnLimit = 2147483647u;
 constexpr int kMaxTeams = 3;      // R2
 constexpr int kMaxHand = 7;       // R3: the largest hand
 // A game stops as soon as a team has enough sequences (R8), so before the last placement each
@@ -114,8 +117,15 @@ inline void store_hand(Card* hand, std::uint64_t w) {
     w = (w & ~keep) | (load_hand(hand) & keep);
     std::memcpy(hand, &w, sizeof w);
 }
-// The bytes below byte i: mask of bytes 0..i-1 (i in 0..8).
-inline std::uint64_t bytes_below(int i) { return i >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * i)) - 1; }
+// The bytes below byte i: mask of bytes 0..i-1 (i in 0..8). One bzhi with BMI2 (which keeps all 64
+// bits for an index of 64), else a compare.
+inline std::uint64_t bytes_below(int i) {
+#if defined(__BMI2__)
+    return _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(8 * i));
+#else
+    return i >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * i)) - 1;
+#endif
+}
 }  // namespace detail
 
 static_assert(kMaxHand < 8, "a hand fits in one 64-bit word with a spare byte");

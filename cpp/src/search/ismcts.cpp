@@ -136,6 +136,32 @@ struct Scratch {
     }
 };
 
+// The number of sequences a declares code names (R7: 0, 1 per direction, 2 for kDeclarePair).
+inline int declared_count(MoveId id) {
+    const int declares = static_cast<int>(id >> 15);
+    int n = 0;
+    for (int d = 0; d < kDirections; ++d) {
+        const int code = (declares >> (kDeclareBits * d)) & 7;
+        n += code == kDeclarePair ? 2 : code != 0;
+    }
+    return n;
+}
+
+// Decisive moves: when a move of the list wins at once (its declared sequences complete the
+// team's count, R8), the list is cut to that move, so the tree never explores the alternatives
+// of a won position (and opponents always take their wins).
+inline void keep_decisive(const GameState& st, MoveList& legal) {
+    const int need = st.config.sequences_to_win - team_sequences(st, team_of(st, st.current_player));
+    for (int i = 0; i < legal.size; ++i) {
+        const MoveId m = legal.moves[i];
+        if ((m & 3) == static_cast<MoveId>(MoveKind::Place) && (m >> 15) != 0 && declared_count(m) >= need) {
+            legal.moves[0] = m;
+            legal.size = 1;
+            return;
+        }
+    }
+}
+
 struct TreeOutput {
     std::vector<MoveStats> root;  // value holds the reward sum here
     std::uint64_t iterations = 0;
@@ -159,6 +185,7 @@ void run_tree(const TreeJob& job, TreeOutput& out) {
     const int teams = job.obs->pub.config.teams;
     const float draw_reward = 1.0f / static_cast<float>(teams);
     const float c = static_cast<float>(o.exploration);
+    const std::uint32_t root_turn = job.obs->pub.turn;
     std::vector<Node> nodes;
     std::size_t reserve = static_cast<std::size_t>(job.node_budget);
     if (job.iterations != 0 && job.iterations + 1 < reserve) reserve = static_cast<std::size_t>(job.iterations + 1);
@@ -189,6 +216,7 @@ void run_tree(const TreeJob& job, TreeOutput& out) {
             legal.size = 0;
             legal.overflow = false;
             legal_moves(st, legal);
+            if (o.decisive) keep_decisive(st, legal);
             sc.fill();
             int legal_children = 0;
             std::int32_t best = -1;
@@ -233,12 +261,28 @@ void run_tree(const TreeJob& job, TreeOutput& out) {
             path.push_back(best);
             node = best;
         }
-        const int winner = is_over(st) ? st.winner : random_playout(st, rng, st.turn + o.playout_turns);
+        if (!is_over(st)) {
+            // Stop where the root player's team is to move again (the same point of the round for
+            // every leaf), so that the static evaluation has no bias between odd and even depths.
+            std::uint32_t limit = st.turn + o.playout_turns;
+            if (o.evaluate && o.align_playouts) {
+                const std::uint32_t players = st.config.players;
+                limit += (players - (limit - root_turn) % players) % players;
+            }
+            if (o.informed_playouts) informed_playout(st, rng, limit, o.policy);
+            else random_playout(st, rng, limit);
+        }
+        float reward[kMaxTeams];
+        if (o.evaluate) {
+            evaluate_rewards(st, o.weights, reward);
+        } else {
+            for (int t = 0; t < teams; ++t) reward[t] = st.winner < 0 ? draw_reward : (t == st.winner ? 1.0f : 0.0f);
+        }
         ++nodes[0].visits;
         for (std::size_t k = 1; k < path.size(); ++k) {
             Node& n = nodes[path[k]];
             ++n.visits;
-            n.value += winner < 0 ? draw_reward : (n.team == winner ? 1.0f : 0.0f);
+            n.value += reward[n.team];
         }
     }
     out.iterations = it;

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import List, Optional, Sequence, Tuple
 
 from ..cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER
-from ..config import HAND_SIZE, check_max_turns, check_players_teams, check_seed, sequences_to_win
+from ..config import HAND_SIZE, MAX_TURNS, check_max_turns, check_players_teams, check_seed, sequences_to_win
 from ..move import Move
 from ..position import CORNER_CODE, EMPTY, Position, empty_board
 from .rng import SplitMix64
@@ -434,8 +434,11 @@ def apply_pass(pos: Position) -> None:
 
 
 def end_turn(pos: Position) -> None:
-    """The turn cap (digital convention): reaching ``max_turns`` is a draw; else the next seat plays."""
-    if pos.max_turns is not None and pos.turn >= pos.max_turns:
+    """The turn cap (digital convention): reaching ``max_turns`` is a draw; else the next seat plays.
+
+    Without a cap a game still ends in a draw at ``MAX_TURNS`` (the bound of the turn counter).
+    """
+    if pos.turn >= (MAX_TURNS if pos.max_turns is None else pos.max_turns):
         pos.is_draw = True
         return
     pos.current_player = (pos.current_player + 1) % pos.players

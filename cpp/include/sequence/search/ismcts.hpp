@@ -4,8 +4,8 @@
 // The searching player P sees only what R9 makes public plus its own hand. The search reads the
 // game exclusively through an Observation built once at the root (observe()), which holds only
 // that information; every iteration deals the unseen cards at random (determinize()), walks one
-// tree of move ids with availability-corrected UCB, finishes with a random playout and
-// backpropagates the result per team.
+// tree of move ids with availability-corrected UCB, finishes with a short playout (informed_move(),
+// playout.hpp) scored by a static evaluation (evaluate.hpp) and backpropagates the reward per team.
 #pragma once
 
 #include <atomic>
@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "sequence/move.hpp"
+#include "sequence/playout.hpp"
 #include "sequence/rng.hpp"
+#include "sequence/search/evaluate.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
@@ -44,9 +46,20 @@ struct SearchOptions {
     double time_limit = 0;         // seconds; <= 0 = none. At least one budget must be set.
     int threads = 1;               // root parallelism: one tree per thread
     std::uint64_t seed = 0;
-    double exploration = 0.7;      // UCB constant c
+    double exploration = 0.2;      // UCB constant c (rewards are in [0, 1])
     std::uint64_t max_nodes = 1000000;  // total over all trees (root nodes included)
-    std::uint32_t playout_turns = 200;  // playouts stop (as a draw) this many turns past the leaf
+    std::uint32_t playout_turns = 6;  // playouts stop this many turns past the leaf (see align_playouts)
+    // How a playout that stops before the end of the game scores: true = evaluate_rewards()
+    // (evaluate.hpp), false = a draw (1/teams each).
+    bool evaluate = true;
+    // With evaluate: extend each playout (by less than one round) so that it stops with the root
+    // player to move, which keeps the evaluation unbiased between odd and even tree depths.
+    bool align_playouts = true;
+    bool informed_playouts = true;  // informed_move() (playout.hpp) instead of random_legal_move()
+    PlayoutPolicy policy;
+    // At every tree node, a move that wins at once (R8) is the only one considered.
+    bool decisive = true;           // informed_move()'s parameters
+    EvalWeights weights;
     bool cheat = false;            // TEST ONLY: search the true state (no determinization)
     const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
 };
@@ -54,7 +67,7 @@ struct SearchOptions {
 struct MoveStats {
     MoveId move = 0;
     std::uint64_t visits = 0;
-    double value = 0;  // mean reward for the root player's team (1 win, 0 loss, 1/teams draw)
+    double value = 0;  // mean reward for the root player's team in [0, 1] (1 win, 0 loss, 1/teams draw)
 };
 
 struct SearchResult {
