@@ -1,5 +1,7 @@
 #include "sequence/playout.hpp"
 
+#include <climits>
+
 #include "sequence/board.hpp"
 #include "sequence/rules.hpp"
 
@@ -7,40 +9,49 @@ namespace sequence {
 
 namespace {
 
-// near[cell][dir]: the cells within four steps of cell along direction dir (cell excluded).
-struct NearTable {
-    Bitboard near[kCells][kDirections];
+// True if some five-cell window through cell lies in own once cell is added: only then can a
+// placement on cell declare a sequence (R7). Exact and branch-free: each direction's segment
+// (board.hpp, at most 9 cells centred on cell) is gathered into a bit line, one 16-bit lane per
+// direction, and five consecutive set bits in a lane are a full window (every run of five inside a
+// segment contains its centre).
+inline bool may_complete(Bitboard own, int cell) {
+    // own | Bitboard::of(cell) without a branch on the half (it mispredicts here: cell is random).
+    const std::uint64_t bit = std::uint64_t{1} << (cell & 63), in_hi = -static_cast<std::uint64_t>(cell >= 64);
+    const Bitboard with = own | Bitboard(bit & ~in_hi, bit & in_hi);
+    std::uint64_t lines = 0;
+    for (int d = 0; d < kDirections; ++d) {
+        const Bitboard seg = segment(cell, d);
+#if defined(__BMI2__)
+        const std::uint64_t line = _pext_u64(with.lo(), seg.lo()) |
+                                   _pext_u64(with.hi(), seg.hi()) << detail::popcount64(seg.lo());
+#else
+        std::uint64_t line = 0;
+        int k = 0;
+        for (int c : seg) line |= std::uint64_t{with.test(c)} << k++;
+#endif
+        lines |= line << (16 * d);
+    }
+    return (lines & lines >> 1 & lines >> 2 & lines >> 3 & lines >> 4) != 0;
+}
+
+// Per card id: the cells a placement with it may take before masking with the empty cells (its two
+// cells; every cell for a two-eyed jack; none for a one-eyed jack), and its kind.
+struct PickTables {
+    Bitboard place[kCardKinds];
+    std::uint8_t one_eyed[kCardKinds];  // 1 for JS, JH
+    std::uint8_t normal[kCardKinds];    // 1 for non-jacks (can be dead, R5)
 };
-constexpr NearTable build_near() {
-    NearTable t{};
-    for (int cell = 0; cell < kCells; ++cell)
-        for (int d = 0; d < kDirections; ++d) {
-            Bitboard m;
-            for (int k = 0; k < kWindowLength; ++k) {
-                const int w = window_at(cell, d, k);
-                if (w != kNoWindow) m |= window_mask(w);
-            }
-            m.reset(cell);
-            t.near[cell][d] = m;
-        }
+constexpr PickTables build_pick() {
+    PickTables t{};
+    for (int c = 0; c < kCardKinds; ++c) {
+        if (is_two_eyed_jack(c)) t.place[c] = Bitboard::all();
+        else if (!is_jack(c)) t.place[c] = Bitboard(card_cells(c).lo(), card_cells(c).hi());
+        t.one_eyed[c] = is_one_eyed_jack(c);
+        t.normal[c] = !is_jack(c);
+    }
     return t;
 }
-inline constexpr NearTable kNear = build_near();
-
-// True if some five-cell window through cell lies in own once cell is added: only then can a
-// placement on cell declare a sequence (R7). A pre-filter for declare_options(): a direction
-// needs four of its neighbouring cells in own before its windows are examined.
-inline bool may_complete(Bitboard own, int cell) {
-    const Bitboard with = own | Bitboard::of(cell);
-    for (int d = 0; d < kDirections; ++d) {
-        if ((own & kNear.near[cell][d]).count() < kWindowLength - 1) continue;
-        for (int k = 0; k < kWindowLength; ++k) {
-            const int w = window_at(cell, d, k);
-            if (w != kNoWindow && window_mask(w).subset_of(with)) return true;
-        }
-    }
-    return false;
-}
+inline constexpr PickTables kPick = build_pick();
 
 }  // namespace
 
@@ -67,45 +78,51 @@ MoveId random_legal_move(const GameState& s, SplitMix64& rng) {
     const Bitboard occ = occupied(s);
     const Bitboard empty = ~(occ | corners());
     const Bitboard removable = occ & ~s.chips[team] & ~s.locked;
-    const int n_empty = empty.count();
     const int n_removable = removable.count();
 
-    int plays[kMaxHand];
-    Card cards[kMaxHand];
-    int k = 0, total_plays = 0, trades = 0;
+    // Per card, branch-free: its slots (the second copy of a card id has none: one set of slots per
+    // card id), summed into end[]; dead: the hand positions of distinct dead cards (R5).
+    // end[i + 1]: the slots of hand[0..i]; end[0] = 0, and INT_MAX past the hand.
+    int end[9] = {0, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX};
+    static_assert(kMaxHand <= 8);
+    int total_plays = 0;
+    unsigned dead = 0;
+    int prev = -1;
     for (int i = 0; i < n; ++i) {
         const int card = hand[i];
-        if (i > 0 && hand[i - 1] == card) continue;  // one set of slots per card id
-        int c;
-        if (is_one_eyed_jack(card)) c = n_removable;
-        else if (is_two_eyed_jack(card)) c = n_empty;
-        else {
-            c = (card_cells(card) & empty).count();
-            // A normal card is never on a corner, so no empty cell means both are covered: dead (R5).
-            if (c == 0) ++trades;
-        }
-        cards[k] = static_cast<Card>(card);
-        plays[k] = c;
-        ++k;
+        const int first = card != prev;
+        prev = card;
+        const int cells = (kPick.place[card] & empty).count();
+        const int one_eyed = kPick.one_eyed[card];
+        int c = cells + ((n_removable - cells) & -one_eyed);  // one-eyed jack: the removable chips
+        c &= -first;
+        // A normal card is never on a corner, so no empty cell means both are covered: dead (R5).
+        dead |= static_cast<unsigned>(first & (c == 0) & kPick.normal[card]) << i;
         total_plays += c;
+        end[i + 1] = total_plays;
     }
-    if (s.traded_this_turn) trades = 0;
+    if (s.traded_this_turn) dead = 0;
+    const int trades = __builtin_popcount(dead);
     const int options = total_plays + trades + (total_plays == 0 ? 1 : 0);
     int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(options)));
-    if (r < total_plays) {
+    if (__builtin_expect(r < total_plays, 1)) {
+        // The card: the first j with end[j] > r (branch-free count of the ends <= r).
         int j = 0;
-        while (r >= plays[j]) r -= plays[j++];
-        const int card = cards[j];
-        if (is_one_eyed_jack(card)) return Move::remove(card, removable.select(r)).id();
-        const Bitboard where = is_two_eyed_jack(card) ? empty : card_cells(card) & empty;
-        const int cell = where.select(r);
-        return Move::place(card, cell, random_declares(s, team, cell, rng)).id();
+        for (int i = 1; i <= 8; ++i) j += end[i] <= r;  // one vector compare
+        r -= end[j];
+        const int card = hand[j];
+        const Bitboard where = kPick.one_eyed[card] ? removable : kPick.place[card] & empty;
+        // where.select(r), branch-free between the two halves.
+        const int low = detail::popcount64(where.lo());
+        const std::uint64_t hi_mask = -static_cast<std::uint64_t>(r >= low);
+        const std::uint64_t half = (where.lo() & ~hi_mask) | (where.hi() & hi_mask);
+        const int cell = static_cast<int>(hi_mask & 64) + detail::select64(half, r - (low & static_cast<int>(hi_mask)));
+        if (kPick.one_eyed[card]) return Move::remove(card, cell).id();
+        const int declares = may_complete(s.chips[team] | corners(), cell) ? random_declares(s, team, cell, rng) : 0;
+        return Move::place(card, cell, declares).id();
     }
     r -= total_plays;
-    if (r < trades) {
-        for (int j = 0; j < k; ++j)
-            if (plays[j] == 0 && !is_jack(cards[j]) && r-- == 0) return Move::trade(cards[j]).id();
-    }
+    if (r < trades) return Move::trade(hand[detail::select64(dead, r)]).id();
     return Move::pass().id();
 }
 
