@@ -157,3 +157,14 @@ def test_rng_below_rejection_path_is_exercised():
     g = SplitMix64(7)
     vals = [g.below(2**32 - 1) for _ in range(1000)]
     assert all(0 <= v < 2**32 - 1 for v in vals)
+
+
+# R3, written out from RULES.md rather than imported, so a wrong table in the package fails here.
+R3_TABLE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
+
+
+@pytest.mark.parametrize("players, cards", sorted(R3_TABLE.items()))
+def test_r3_hand_size_table(Game, players, cards):
+    g = Game(players=players, seed=3)
+    assert [len(g.hand(p)) for p in range(players)] == [cards] * players
+    assert g.draw_pile_size == 104 - players * cards
