@@ -1,6 +1,7 @@
 #include "sequence/position.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include "sequence/board.hpp"
 
@@ -182,6 +183,15 @@ std::optional<GameState> from_position(const Position& pos, std::string& error) 
         !read_counters(pos, s, error))
         return std::nullopt;
     return s;
+}
+
+bool operator==(const Position& a, const Position& b) {
+    return std::tie(a.players, a.teams, a.seed, a.max_turns, a.board, a.sequences, a.hands, a.discards,
+                    a.draw_pile, a.current_player, a.dealer, a.turn, a.traded_this_turn, a.passes, a.winner,
+                    a.is_draw, a.rng, a.last_draw) ==
+           std::tie(b.players, b.teams, b.seed, b.max_turns, b.board, b.sequences, b.hands, b.discards,
+                    b.draw_pile, b.current_player, b.dealer, b.turn, b.traded_this_turn, b.passes, b.winner,
+                    b.is_draw, b.rng, b.last_draw);
 }
 
 }  // namespace sequence

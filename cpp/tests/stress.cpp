@@ -106,20 +106,6 @@ std::uint64_t mix(std::uint64_t seed, std::uint64_t i) {
     return r.next();
 }
 
-bool same(const Position& a, const Position& b) {
-    return std::tie(a.players, a.teams, a.seed, a.max_turns, a.board, a.hands, a.discards, a.draw_pile,
-                    a.current_player, a.dealer, a.turn, a.traded_this_turn, a.passes, a.winner, a.is_draw,
-                    a.rng, a.last_draw) ==
-               std::tie(b.players, b.teams, b.seed, b.max_turns, b.board, b.hands, b.discards, b.draw_pile,
-                        b.current_player, b.dealer, b.turn, b.traded_this_turn, b.passes, b.winner, b.is_draw,
-                        b.rng, b.last_draw) &&
-           a.sequences.size() == b.sequences.size() &&
-           std::equal(a.sequences.begin(), a.sequences.end(), b.sequences.begin(),
-                      [](const PositionSequence& x, const PositionSequence& y) {
-                          return x.team == y.team && x.cells == y.cells;
-                      });
-}
-
 // Field-wise equality of the meaningful part of two states (padding and unused slots ignored).
 bool same_state(const GameState& a, const GameState& b) {
     if (!(a.chips[0] == b.chips[0] && a.chips[1] == b.chips[1] && a.chips[2] == b.chips[2] && a.locked == b.locked))
@@ -411,7 +397,7 @@ void play_game(long long index, std::uint64_t seed, Counters& c) {
         std::string error;
         const auto back = from_position(pos, error);
         EXPECT(back.has_value());
-        if (back) EXPECT(same(to_position(*back), pos));
+        if (back) EXPECT(to_position(*back) == pos);
         ++c.round_trips;
         if (rng.below(16) == 0) fuzz_position(pos, rng, c);
 
@@ -439,12 +425,12 @@ void play_game(long long index, std::uint64_t seed, Counters& c) {
                 legal_moves(copy.state(), cm);
                 EXPECT(copy.play(cm[rng.below(std::uint32_t(cm.size()))]) == MoveError::None);
             }
-            EXPECT(same(to_position(g.state()), pos));
+            EXPECT(to_position(g.state()) == pos);
             EXPECT(g.history_size() == history);
             if (copy.history_size() > 0) {  // and the copy's history is its own
                 EXPECT(copy.undo());
             }
-            EXPECT(same(to_position(g.state()), pos));
+            EXPECT(to_position(g.state()) == pos);
             continue;
         } else {
             EXPECT(g.play(ms[rng.below(std::uint32_t(ms.size()))]) == MoveError::None);

@@ -21,6 +21,10 @@ struct PositionSequence {
     std::array<int, 5> cells{};  // ascending cell indices
 };
 
+inline bool operator==(const PositionSequence& a, const PositionSequence& b) {
+    return a.team == b.team && a.cells == b.cells;
+}
+
 struct Position {
     int players = 0;
     int teams = 0;
@@ -56,5 +60,9 @@ Position to_position(const GameState& s);
 // with the sequences (R8), a game both won and drawn, or (while the game is on) a last_draw card
 // not in that player's hand. Hands are sorted. Any accepted position is safe to play on.
 std::optional<GameState> from_position(const Position& pos, std::string& error);
+
+// Field-by-field equality: two positions are the same game state.
+bool operator==(const Position& a, const Position& b);
+inline bool operator!=(const Position& a, const Position& b) { return !(a == b); }
 
 }  // namespace sequence

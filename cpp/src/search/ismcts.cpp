@@ -108,6 +108,7 @@ struct Scratch {
     static constexpr int kHashSize = 1 << kHashBits;  // >= 2 x kMoveListCapacity
     MoveList list;
     std::uint8_t found[kMoveListCapacity];
+    float prior[kMoveListCapacity];  // heuristic score of each legal move mapped to [0, 1]
     MoveId key[kHashSize];
     std::int16_t index[kHashSize];
     std::uint32_t stamp[kHashSize] = {};
@@ -135,17 +136,6 @@ struct Scratch {
         return -1;
     }
 };
-
-// The number of sequences a declares code names (R7: 0, 1 per direction, 2 for kDeclarePair).
-inline int declared_count(MoveId id) {
-    const int declares = static_cast<int>(id >> 15);
-    int n = 0;
-    for (int d = 0; d < kDirections; ++d) {
-        const int code = (declares >> (kDeclareBits * d)) & 7;
-        n += code == kDeclarePair ? 2 : code != 0;
-    }
-    return n;
-}
 
 // Decisive moves: when a move of the list wins at once (its declared sequences complete the
 // team's count, R8), the list is cut to that move, so the tree never explores the alternatives
@@ -196,6 +186,9 @@ void run_tree(const TreeJob& job, TreeOutput& out) {
     SplitMix64 rng(job.seed);
     std::vector<std::int32_t> path;
     path.reserve(256);
+    MoveScorer scorer;
+    const float pw = static_cast<float>(o.prior_weight);
+    const std::uint32_t epsilon = static_cast<std::uint32_t>(std::min(1.0, std::max(0.0, o.playout_epsilon)) * 65536.0);
 
     std::uint64_t it = 0;
     for (;; ++it) {
@@ -218,6 +211,21 @@ void run_tree(const TreeJob& job, TreeOutput& out) {
             legal_moves(st, legal);
             if (o.decisive) keep_decisive(st, legal);
             sc.fill();
+            const bool use_prior = o.ordered_expansion || o.prior_weight > 0;
+            if (use_prior) {
+                // The heuristic (heuristic.hpp) of every legal move, log-scaled and mapped to [0, 1].
+                scorer.build(st, o.heuristic);
+                float lo = 1e30f, hi = -1e30f;
+                for (int i = 0; i < legal.size; ++i) {
+                    const double h = scorer.score(legal.moves[i]);
+                    const float g = static_cast<float>(h >= 0 ? std::log1p(h) : -std::log1p(-h));
+                    sc.prior[i] = g;
+                    lo = g < lo ? g : lo;
+                    hi = g > hi ? g : hi;
+                }
+                const float span = hi > lo ? 1.0f / (hi - lo) : 0.0f;
+                for (int i = 0; i < legal.size; ++i) sc.prior[i] = (sc.prior[i] - lo) * span;
+            }
             int legal_children = 0;
             std::int32_t best = -1;
             float best_score = -1e30f;
@@ -235,18 +243,39 @@ void run_tree(const TreeJob& job, TreeOutput& out) {
                     log_avail = std::log(static_cast<float>(n.avail));
                 }
                 const float inv = 1.0f / static_cast<float>(n.visits);
-                const float score = n.value * inv + c * std::sqrt(log_avail * inv);
+                float score = n.value * inv + c * std::sqrt(log_avail * inv);
+                if (o.prior_weight > 0) score += pw * sc.prior[i] / (static_cast<float>(n.visits) + 1.0f);
                 if (score > best_score) {
                     best_score = score;
                     best = ch;
                 }
             }
             const int untried = legal.size - legal_children;
-            if (untried > 0 && nodes.size() < job.node_budget) {  // expand one untried move, chosen uniformly
-                int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(untried)));
+            bool widen = untried > 0 && nodes.size() < job.node_budget;
+            if (widen && o.widen_base > 0 && legal_children > 0) {
+                const double v = static_cast<double>(nodes[node].visits);
+                widen = legal_children < o.widen_base + o.widen_coef * std::pow(v, o.widen_exponent);
+            }
+            if (widen) {
                 int i = 0;
-                for (;; ++i)
-                    if (!sc.found[i] && r-- == 0) break;
+                if (o.ordered_expansion) {  // the best untried move by heuristic, ties at random
+                    float top = -1.0f;
+                    std::uint32_t ties = 0;
+                    for (int k = 0; k < legal.size; ++k) {
+                        if (sc.found[k]) continue;
+                        if (sc.prior[k] > top) {
+                            top = sc.prior[k];
+                            i = k;
+                            ties = 1;
+                        } else if (sc.prior[k] == top && rng.below(++ties) == 0) {
+                            i = k;
+                        }
+                    }
+                } else {  // a uniformly random untried move
+                    int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(untried)));
+                    for (;; ++i)
+                        if (!sc.found[i] && r-- == 0) break;
+                }
                 const MoveId m = legal.moves[i];
                 const auto id = static_cast<std::int32_t>(nodes.size());
                 nodes.push_back(Node{m, -1, nodes[node].first_child, 0, 1, 0.0f,
@@ -269,7 +298,8 @@ void run_tree(const TreeJob& job, TreeOutput& out) {
                 const std::uint32_t players = st.config.players;
                 limit += (players - (limit - root_turn) % players) % players;
             }
-            if (o.informed_playouts) informed_playout(st, rng, limit, o.policy);
+            if (o.greedy_playouts) greedy_playout(st, rng, limit, o.heuristic, epsilon);
+            else if (o.informed_playouts) informed_playout(st, rng, limit, o.policy);
             else random_playout(st, rng, limit);
         }
         float reward[kMaxTeams];

@@ -17,6 +17,7 @@
 #include "sequence/playout.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/search/evaluate.hpp"
+#include "sequence/search/heuristic.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
@@ -58,8 +59,26 @@ struct SearchOptions {
     bool informed_playouts = true;  // informed_move() (playout.hpp) instead of random_legal_move()
     PlayoutPolicy policy;
     // At every tree node, a move that wins at once (R8) is the only one considered.
-    bool decisive = true;           // informed_move()'s parameters
+    bool decisive = true;
     EvalWeights weights;
+    // The move heuristic (heuristic.hpp, GreedyAgent's scoring) as a prior at every tree node:
+    //  - ordered expansion: the untried move of highest heuristic score is expanded first (ties
+    //    at random) instead of a uniformly random one;
+    //  - progressive widening: a node gets a new child only while its children legal in this
+    //    determinization number fewer than widen_base + widen_coef * visits^widen_exponent
+    //    (widen_base <= 0: no widening);
+    //  - progressive bias: UCB + prior_weight * h / (visits + 1), h the heuristic score mapped to
+    //    [0, 1] over the node's legal moves (log scale).
+    bool ordered_expansion = true;
+    double widen_base = 2.0;
+    double widen_coef = 1.0;
+    double widen_exponent = 0.4;
+    double prior_weight = 0.5;
+    HeuristicWeights heuristic;
+    // Playouts by greedy_move() (playout.hpp): the heuristic's best move, a random legal move with
+    // probability playout_epsilon. Takes precedence over informed_playouts.
+    bool greedy_playouts = true;
+    double playout_epsilon = 0.1;
     bool cheat = false;            // TEST ONLY: search the true state (no determinization)
     const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
 };
