@@ -26,13 +26,16 @@ GAMES = 20_000
 
 
 OLD_PLAYOUTS = {"evaluate": False, "informed_playouts": False, "playout_turns": 200, "exploration": 0.7}
+# The search guided by the move heuristic (search/heuristic.hpp): prior in the tree, greedy playouts.
+GUIDED = {"greedy_playouts": True, "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
+CONFIGS = {"default": {}, "heuristic-guided": GUIDED, "old-random-playouts": OLD_PLAYOUTS}
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("config", ["default", "old-random-playouts"])
+@pytest.mark.parametrize("config", list(CONFIGS))
 def test_mcts_iterations_per_second(benchmark, threads, config):
     game = Game(players=2, seed=1)
-    options = OLD_PLAYOUTS if config != "default" else {}
+    options = CONFIGS[config]
     agent = MCTSAgent(iterations=ITERATIONS, threads=threads, seed=1, **options)
     result = benchmark.pedantic(agent.analyze, args=(game,), rounds=3, iterations=1)
     rate = result["iterations"] / result["seconds"]

@@ -216,6 +216,12 @@ def test_evaluation_defaults_and_options():
     ({"weights": (1, 4, 15, 50, 150, 0, 30, 20)}, ValueError),
     ({"weights": (1, 4, 15, -50, 150, 80, 30, 20)}, ValueError),
     ({"weights": (1, 4, 15, 50, 150, float("nan"), 30, 20)}, ValueError),
+    ({"prior_weight": -1}, ValueError),
+    ({"prior_weight": "1"}, TypeError),
+    ({"widen_exponent": float("inf")}, ValueError),
+    ({"playout_epsilon": 1.5}, ValueError),
+    ({"ordered_expansion": 1}, TypeError),
+    ({"greedy_playouts": None}, TypeError),
 ])
 def test_invalid_arguments(kwargs, error):
     with pytest.raises(error):
@@ -341,3 +347,85 @@ def test_plays_whole_games():
 
     record = play_game([MCTSAgent(iterations=200, seed=1), MCTSAgent(iterations=200, seed=2)], players=2, seed=5)
     assert record is not None
+
+
+# ------------------------------------------------------------------ the search's move heuristic
+
+
+def _random_positions(count: int):
+    """(game) positions after a random number of random plies, 2, 3 and 4 players."""
+    out = []
+    for seed in range(count):
+        for players in (2, 3, 4):
+            g = Game(players=players, seed=seed)
+            rng = random.Random(seed * 7 + players)
+            for _ in range(rng.randrange(0, 90)):
+                if g.is_over:
+                    break
+                g.play(rng.choice(g.legal_moves()))
+            if not g.is_over:
+                out.append(g)
+    return out
+
+
+def test_heuristic_is_a_port_of_greedy_agent_scores():
+    """cpp/include/sequence/search/heuristic.hpp scores every move exactly as GreedyAgent does."""
+    from sequence_game import _core
+    from sequence_game.agents import GreedyAgent
+    from sequence_game.game import move_from_id
+
+    positions = _random_positions(40)
+    assert len(positions) > 100
+    for g in positions:
+        expected = {(m.kind, m.card, m.cell): s for s, m in GreedyAgent().score_moves(g)}
+        got = {}
+        for move_id, score in _core.heuristic_scores(g._state):
+            m = move_from_id(move_id)
+            got.setdefault((m.kind, m.card, m.cell), score)  # the first declares variant, as GreedyAgent
+        assert got.keys() == expected.keys()
+        for key, score in expected.items():
+            assert got[key] == pytest.approx(score, rel=1e-9, abs=1e-9), (key, g.to_dict())
+
+
+def test_heuristic_top_move_is_greedy_agents_move():
+    from sequence_game import _core
+    from sequence_game.agents import GreedyAgent
+    from sequence_game.game import move_from_id
+
+    for g in _random_positions(30):
+        scored = [(s, move_from_id(i)) for i, s in _core.heuristic_scores(g._state)]
+        trades = [m for _, m in scored if m.kind == "trade"]
+        if trades:
+            top = {trades[0]}
+        else:
+            best = max(s for s, _ in scored)
+            top = {m for s, m in scored if s >= best - 1e-9}
+        for seed in range(3):
+            assert GreedyAgent(seed=seed).select_move(g) in top
+
+
+def test_heuristic_options_are_accepted():
+    g = _mid_game(5)
+    legal = g.legal_moves()
+    guided = {"greedy_playouts": True, "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
+    for kwargs in (guided, {"greedy_playouts": True}, {"prior_weight": 1.0}, {"ordered_expansion": True},
+                   {"widen_base": 2.0}, dict(guided, playout_epsilon=1.0),
+                   dict(guided, playout_epsilon=0.0, widen_exponent=0.7, widen_coef=2.0)):
+        r = MCTSAgent(iterations=300, seed=3, **kwargs).analyze(g)
+        assert r["best"] in legal and r["iterations"] == 300
+    assert "prior_weight=" in repr(MCTSAgent())
+
+
+def test_r9_no_peeking_with_the_heuristic_guided_search():
+    guided = {"greedy_playouts": True, "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
+    g = _mid_game(4)
+    d = g.to_dict()
+    d["last_draw"] = None
+    base = Game.from_dict(d)
+    me = base.current_player
+    for k in range(2):
+        other = Game.from_dict(_redeal_hidden(d, me, 500 + k))
+        assert other.observation(me) == base.observation(me)
+        a = MCTSAgent(iterations=800, seed=5, **guided).analyze(base)
+        b = MCTSAgent(iterations=800, seed=5, **guided).analyze(other)
+        assert _stats(a) == _stats(b) and a["nodes"] == b["nodes"]

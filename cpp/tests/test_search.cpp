@@ -296,3 +296,35 @@ TEST(search_ismcts_takes_a_win_at_any_budget) {
     CHECK(m.kind == MoveKind::Place && m.cell == at(1, 4));
     CHECK_EQ(r.moves.size(), std::size_t(1));  // the decisive move is the only one searched
 }
+
+TEST(search_greedy_move_is_always_legal_and_takes_wins_first) {
+    HeuristicWeights w;
+    for (const auto& split : kSplits) {
+        const Config cfg = config_of(split[0], split[1]);
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+            GameState s = new_game(cfg, seed, 400);
+            SplitMix64 rng(seed);
+            for (std::uint32_t eps : {0u, 8000u}) {
+                GameState g = s;
+                while (!is_over(g)) {
+                    const MoveId m = greedy_move(g, rng, w, eps);
+                    CHECK(check_move(g, m) == MoveError::None);
+                    if (eps == 0) {  // never below the heuristic's best legal play
+                        std::vector<MoveId> legal;
+                        legal_moves(g, legal);
+                        const MoveScorer sc(g, w);
+                        double best = -1e300;
+                        bool trade = false;
+                        for (MoveId x : legal) {
+                            trade = trade || Move::from_id(x).kind == MoveKind::Trade;
+                            best = std::max(best, sc.score(x));
+                        }
+                        if (trade) CHECK(Move::from_id(m).kind == MoveKind::Trade);
+                        else if (Move::from_id(m).kind != MoveKind::Pass) CHECK(sc.score(m) >= best - 1e-6);
+                    }
+                    apply_move(g, m);
+                }
+            }
+        }
+    }
+}

@@ -56,7 +56,8 @@ py::dict mcts_search(const Game& game, const py::handle& iterations, const py::h
                      const py::handle& threads, const py::handle& seed, const py::handle& exploration,
                      const py::handle& max_nodes, const py::handle& playout_turns, bool cheat, bool evaluate,
                      bool informed_playouts, const py::handle& weights, int playout_candidates,
-                     bool align_playouts) {
+                     bool align_playouts, double prior_weight, double widen_base, double widen_coef,
+                     double widen_exponent, bool ordered_expansion, bool greedy_playouts, double playout_epsilon) {
     const GameState& s = game.state();
     if (is_over(s)) throw py::value_error("the game is over: there is no move to search");
     SearchOptions o;
@@ -77,6 +78,16 @@ py::dict mcts_search(const Game& game, const py::handle& iterations, const py::h
     if (playout_candidates < 0 || playout_candidates > 64) throw py::value_error("playout_candidates must be 0..64");
     o.policy.candidates = playout_candidates;
     o.align_playouts = align_playouts;
+    for (double x : {prior_weight, widen_base, widen_coef, widen_exponent, playout_epsilon})
+        if (!(x >= 0 && x < 1e9)) throw py::value_error("prior_weight, widen_* and playout_epsilon must be finite numbers >= 0");
+    if (playout_epsilon > 1) throw py::value_error("playout_epsilon must be from 0 to 1");
+    o.prior_weight = prior_weight;
+    o.widen_base = widen_base;
+    o.widen_coef = widen_coef;
+    o.widen_exponent = widen_exponent;
+    o.ordered_expansion = ordered_expansion;
+    o.greedy_playouts = greedy_playouts;
+    o.playout_epsilon = playout_epsilon;
     if (!weights.is_none()) {  // evaluate.hpp: window1..window4, sequence, scale, two_eyed, one_eyed
         const auto w = weights.cast<std::vector<double>>();
         if (w.size() != 8)
@@ -104,6 +115,19 @@ py::dict mcts_search(const Game& game, const py::handle& iterations, const py::h
     out["nodes"] = r.nodes;
     out["bytes_per_node"] = search_node_bytes();
     out["interrupted"] = r.interrupted;
+    return out;
+}
+
+// The heuristic score (search/heuristic.hpp) of every legal move of the player to move.
+py::list heuristic_scores(const Game& game) {
+    const GameState& s = game.state();
+    py::list out;
+    if (is_over(s)) return out;
+    std::vector<MoveId> legal;
+    legal_moves(s, legal);
+    HeuristicWeights w;
+    const MoveScorer sc(s, w);
+    for (MoveId m : legal) out.append(py::make_tuple(m, sc.score(m)));
     return out;
 }
 
@@ -138,10 +162,15 @@ void init_search(py::module_& m) {
           py::arg("threads") = 1, py::arg("seed") = 0, py::arg("exploration") = 0.2,
           py::arg("max_nodes") = 1000000, py::arg("playout_turns") = 6, py::arg("cheat") = false,
           py::arg("evaluate") = true, py::arg("informed_playouts") = true, py::arg("weights") = py::none(),
-          py::arg("playout_candidates") = 1, py::arg("align_playouts") = true,
+          py::arg("playout_candidates") = 1, py::arg("align_playouts") = true, py::arg("prior_weight") = 0.0,
+          py::arg("widen_base") = 0.0, py::arg("widen_coef") = 1.0, py::arg("widen_exponent") = 0.4,
+          py::arg("ordered_expansion") = false, py::arg("greedy_playouts") = false, py::arg("playout_epsilon") = 0.3,
           "Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp). Returns "
           "{best, moves: [(move_id, visits, mean value)] by visits, iterations, seconds, nodes, "
           "bytes_per_node, interrupted}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.");
+    m.def("heuristic_scores", &heuristic_scores, py::arg("state"),
+          "[(move_id, score)] for every legal move of the player to move: the search's move heuristic "
+          "(cpp/include/sequence/search/heuristic.hpp), a port of GreedyAgent.score_moves.");
     m.def("simulate", &simulate_games, py::arg("games"), py::arg("players"), py::arg("teams"), py::arg("seed"),
           py::arg("threads") = 1, py::arg("max_turns") = py::none(),
           "Plays games of uniformly random legal moves; {games, wins[team], draws, total_turns, seconds}. "

@@ -6,13 +6,25 @@ determinization (Cowling, Powley & Whitehouse 2012). It reads only what the play
 iteration deals the unseen cards at random into the other hands and the draw pile, walks one shared
 tree of moves with availability-corrected UCB (a move that wins at once, R8, is the only one
 considered at its node), then plays a *short* playout of ``playout_turns`` turns (extended to the
-end of the round so that it stops with the searching player to move) with a cheap informed policy
-(complete a sequence when possible, else block another team's completion cell, else trade a dead
-card, else a random play: ``cpp/include/sequence/playout.hpp``), and scores the position with a
+end of the round so that it stops with the searching player to move), and scores the position with a
 static evaluation (``cpp/include/sequence/search/evaluate.hpp``): per team, completed sequences,
 open five-cell windows weighted by the chips they hold, distinct completion cells ("threats") and
 the jacks in hand, turned into a reward in [0, 1] per team by a logistic (a softmax for three
-teams). A game that ends inside the tree or the playout scores exactly: 1 for the winning team,
+teams). Optionally (all off by default) the tree and the playouts are guided by a move heuristic, a C++ port of
+:class:`~sequence_game.agents.GreedyAgent`'s one-ply scoring
+(``cpp/include/sequence/search/heuristic.hpp``): at every node the untried move of highest score
+is expanded first, a node grows a new child only while it has fewer than
+``widen_base + widen_coef * visits**widen_exponent`` (progressive widening), and UCB gets a bonus
+``prior_weight * h / (visits + 1)`` with ``h`` the move's score mapped to [0, 1] over the node's
+legal moves on a log scale (progressive bias). Playouts play the heuristic's best move (a random
+legal move with probability ``playout_epsilon``); ``greedy_playouts=False`` gives the older cheap
+informed policy (complete a sequence when possible, else block another team's completion cell,
+else trade a dead card, else a random play: ``cpp/include/sequence/playout.hpp``), about 3x as
+many iterations per second. In 2-player matches against ``GreedyAgent`` at a fixed iteration
+budget the guided search (``prior_weight=0.5, widen_base=2, ordered_expansion=True,
+greedy_playouts=True``) won as often as the plain one (56% of 100 games each at 10,000
+iterations) at a fifth of the iterations per second, so the plain search stays the default.
+A game that ends inside the tree or the playout scores exactly: 1 for the winning team,
 0 for the others, ``1/teams`` each for a draw. With ``threads > 1`` every thread grows its own tree
 (root parallelism) and the root visit counts are summed. The move with the most visits is played
 (ties: lowest core move id).
@@ -84,13 +96,26 @@ class MCTSAgent:
             window holding 1, 2, 3 cells, of each distinct threat (an empty cell completing an open
             four), of each completed sequence, the logistic scale (> 0), and the value of each
             two-eyed and one-eyed jack in a team's hands.
+        prior_weight: progressive bias weight (>= 0, default 0 = none; 0.5 tested).
+        widen_base, widen_coef, widen_exponent: progressive widening (defaults 0, 1, 0.4;
+            ``widen_base=2`` makes a node with n visits consider at most ``2 + n**0.4`` children
+            legal in the current sample); ``widen_base=0`` = no widening (every legal move is
+            expanded before UCB selects).
+        ordered_expansion: expand untried moves in heuristic order (default False = at random).
+        greedy_playouts: playouts by the heuristic (default False = the informed or random
+            policy; True takes precedence over ``informed_playouts``).
+        playout_epsilon: in greedy playouts, the chance of a uniformly random legal move instead
+            (0..1, default 0.3).
     """
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
                  seed: Optional[int] = None, exploration: float = 0.2, max_nodes: int = 1_000_000,
                  playout_turns: int = 6, cheat: bool = False, evaluate: bool = True,
                  informed_playouts: bool = True, weights: Optional[Sequence[float]] = None,
-                 playout_candidates: int = 1, align_playouts: bool = True) -> None:
+                 playout_candidates: int = 1, align_playouts: bool = True, prior_weight: float = 0.0,
+                 widen_base: float = 0.0, widen_coef: float = 1.0, widen_exponent: float = 0.4,
+                 ordered_expansion: bool = False, greedy_playouts: bool = False,
+                 playout_epsilon: float = 0.3) -> None:
         if iterations is not None:
             if not _is_int(iterations):
                 raise TypeError(f"iterations must be an int or None, not {type(iterations).__name__} {iterations!r}")
@@ -125,13 +150,22 @@ class MCTSAgent:
         if playout_turns < 1:
             raise ValueError(f"playout_turns must be at least 1, not {playout_turns}")
         for flag, value in (("cheat", cheat), ("evaluate", evaluate), ("informed_playouts", informed_playouts),
-                            ("align_playouts", align_playouts)):
+                            ("align_playouts", align_playouts), ("ordered_expansion", ordered_expansion),
+                            ("greedy_playouts", greedy_playouts)):
             if not isinstance(value, bool):
                 raise TypeError(f"{flag} must be True or False, not {value!r}")
         if not _is_int(playout_candidates):
             raise TypeError(f"playout_candidates must be an int, not {type(playout_candidates).__name__}")
         if not 0 <= playout_candidates <= 64:
             raise ValueError(f"playout_candidates must be from 0 to 64, not {playout_candidates}")
+        for label, value in (("prior_weight", prior_weight), ("widen_base", widen_base), ("widen_coef", widen_coef),
+                             ("widen_exponent", widen_exponent), ("playout_epsilon", playout_epsilon)):
+            if not _is_number(value):
+                raise TypeError(f"{label} must be a number, not {type(value).__name__}")
+            if not (value >= 0 and math.isfinite(value)):
+                raise ValueError(f"{label} must be a finite number >= 0, not {value}")
+        if playout_epsilon > 1:
+            raise ValueError(f"playout_epsilon must be from 0 to 1, not {playout_epsilon}")
         if weights is not None:
             try:
                 weights = tuple(weights)
@@ -155,6 +189,13 @@ class MCTSAgent:
         self.playout_candidates = playout_candidates
         self.align_playouts = align_playouts
         self.weights: Optional[Tuple[float, ...]] = weights
+        self.prior_weight = float(prior_weight)
+        self.widen_base = float(widen_base)
+        self.widen_coef = float(widen_coef)
+        self.widen_exponent = float(widen_exponent)
+        self.ordered_expansion = ordered_expansion
+        self.greedy_playouts = greedy_playouts
+        self.playout_epsilon = float(playout_epsilon)
         self._rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
         shown = [f"iterations={iterations}" if iterations is not None else None,
                  f"time={time_limit}" if time_limit is not None else None,
@@ -169,7 +210,10 @@ class MCTSAgent:
                 f"seed={self.seed!r}, exploration={self.exploration}, max_nodes={self.max_nodes}, "
                 f"playout_turns={self.playout_turns}, cheat={self.cheat}, evaluate={self.evaluate}, "
                 f"informed_playouts={self.informed_playouts}, playout_candidates={self.playout_candidates}, "
-                f"align_playouts={self.align_playouts}, weights={self.weights!r})")
+                f"align_playouts={self.align_playouts}, weights={self.weights!r}, prior_weight={self.prior_weight}, "
+                f"widen_base={self.widen_base}, widen_coef={self.widen_coef}, widen_exponent={self.widen_exponent}, "
+                f"ordered_expansion={self.ordered_expansion}, greedy_playouts={self.greedy_playouts}, "
+                f"playout_epsilon={self.playout_epsilon})")
 
     # ------------------------------------------------------------------ searching
 
@@ -188,7 +232,9 @@ class MCTSAgent:
         return _core.mcts_search(game._state, self.iterations, self.time_limit, self.threads,
                                  self._rng.getrandbits(64), self.exploration, self.max_nodes,
                                  self.playout_turns, self.cheat, self.evaluate, self.informed_playouts,
-                                 self.weights, self.playout_candidates, self.align_playouts)
+                                 self.weights, self.playout_candidates, self.align_playouts, self.prior_weight,
+                                 self.widen_base, self.widen_coef, self.widen_exponent, self.ordered_expansion,
+                                 self.greedy_playouts, self.playout_epsilon)
 
     def select_move(self, game: Any) -> Move:
         """The move with the most search visits for the player to move (the game is not changed)."""

@@ -6,6 +6,9 @@
 // that information; every iteration deals the unseen cards at random (determinize()), walks one
 // tree of move ids with availability-corrected UCB, finishes with a short playout (informed_move(),
 // playout.hpp) scored by a static evaluation (evaluate.hpp) and backpropagates the reward per team.
+// Optionally (SearchOptions, off by default) the move heuristic of heuristic.hpp (GreedyAgent's
+// one-ply scoring) guides the tree (ordered expansion, progressive widening and bias) and the
+// playouts (greedy_move()).
 #pragma once
 
 #include <atomic>
@@ -61,24 +64,26 @@ struct SearchOptions {
     // At every tree node, a move that wins at once (R8) is the only one considered.
     bool decisive = true;
     EvalWeights weights;
-    // The move heuristic (heuristic.hpp, GreedyAgent's scoring) as a prior at every tree node:
+    // The move heuristic (heuristic.hpp, GreedyAgent's scoring) as a prior at every tree node (off
+    // by default: in 2-player matches against GreedyAgent it measured no stronger than the plain
+    // search at equal iterations, and costs iterations; see mcts.py):
     //  - ordered expansion: the untried move of highest heuristic score is expanded first (ties
     //    at random) instead of a uniformly random one;
     //  - progressive widening: a node gets a new child only while its children legal in this
     //    determinization number fewer than widen_base + widen_coef * visits^widen_exponent
-    //    (widen_base <= 0: no widening);
+    //    (widen_base <= 0: no widening; 2, 1, 0.4 is the tested setting);
     //  - progressive bias: UCB + prior_weight * h / (visits + 1), h the heuristic score mapped to
-    //    [0, 1] over the node's legal moves (log scale).
-    bool ordered_expansion = true;
-    double widen_base = 2.0;
+    //    [0, 1] over the node's legal moves (log scale; 0.5 tested).
+    bool ordered_expansion = false;
+    double widen_base = 0.0;
     double widen_coef = 1.0;
     double widen_exponent = 0.4;
-    double prior_weight = 0.5;
+    double prior_weight = 0.0;
     HeuristicWeights heuristic;
     // Playouts by greedy_move() (playout.hpp): the heuristic's best move, a random legal move with
-    // probability playout_epsilon. Takes precedence over informed_playouts.
-    bool greedy_playouts = true;
-    double playout_epsilon = 0.1;
+    // probability playout_epsilon. Takes precedence over informed_playouts. About 5x slower.
+    bool greedy_playouts = false;
+    double playout_epsilon = 0.3;
     bool cheat = false;            // TEST ONLY: search the true state (no determinization)
     const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
 };
