@@ -29,13 +29,13 @@ A backend implements (``pos`` is a ``position.Position``; cards are ids, cells i
 from __future__ import annotations
 
 import threading
-from typing import Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, ONE_EYED_JACKS, TWO_EYED_JACKS, Cell, cell_name, cells_of, check_cell, is_corner, parse_card
 from .config import TEAM_LETTERS, TEAM_NAMES, _is_int, sequences_to_win
 from .errors import AmbiguousMoveError, IllegalMoveError
 from .move import Move, as_move
-from .position import observation_dict, position_from_dict, position_to_dict
+from .position import Position, observation_dict, position_from_dict, position_to_dict
 
 
 # Thread safety (docs/hardening.md): a Game is not shared between threads. Calls that change the
@@ -56,6 +56,38 @@ class GameBase:
     Not thread-safe: use one ``Game`` per thread (or your own lock). Concurrent use from two
     threads raises ``RuntimeError`` rather than corrupting the game (docs/hardening.md).
     """
+
+    if TYPE_CHECKING:  # what a backend provides (the module docstring), declared for editors and mypy
+        players: int
+        teams: int
+        current_player: int
+        dealer: int
+        turn: int
+        seed: Optional[int]
+        max_turns: Optional[int]
+        is_over: bool
+        winner: Optional[int]
+        is_draw: bool
+        draw_pile_size: int
+        traded_this_turn: bool
+        passes: int
+
+        @classmethod
+        def _from_position(cls, pos: Position) -> "GameBase": ...
+        def _position(self) -> Position: ...
+        def _hand_ids(self, player: int) -> List[int]: ...
+        def _discard_ids(self, player: int) -> List[int]: ...
+        def _cell_code(self, index: int) -> int: ...
+        def _is_locked(self, index: int) -> bool: ...
+        def _sequence_list(self) -> List[Tuple[int, Tuple[int, ...]]]: ...
+        def _last_draw(self) -> Optional[Tuple[int, int]]: ...
+        def _legal_moves(self) -> List[Move]: ...
+        def _apply(self, move: Move) -> None: ...
+        def _undo(self) -> None: ...
+        def _history_size(self) -> int: ...
+        def _table_talk_penalty(self, team: int, cards: Dict[int, int]) -> None: ...
+        def _missed_draw(self, player: int) -> None: ...
+        def _copy(self) -> "GameBase": ...
 
     def __init__(self) -> None:
         self._guard = threading.Lock()  # held by play/undo/referee calls/legal-move cache fills
