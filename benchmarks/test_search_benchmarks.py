@@ -1,6 +1,6 @@
 """Search and simulation throughput (pytest-benchmark; not part of the default test run).
 
-    python -m pytest benchmarks/bench_search.py --benchmark-only -q -s
+    python -m pytest benchmarks/test_search_benchmarks.py --benchmark-only -q -s
 
 Reports MCTS iterations per second from the 2-player opening (threads 1 and 2), random-game
 simulation throughput (threads 1 and 2) and the tree's bytes per node; ``extra_info`` of each
