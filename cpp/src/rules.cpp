@@ -404,12 +404,17 @@ void declare_options(const GameState& s, int team, int cell, DeclareOptions& out
     }
 }
 
-GameState new_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns) {
+GameState undealt_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns) {
     GameState s;
     s.config = config;
     s.seed = seed;
     s.has_seed = true;
     s.max_turns = max_turns;
+    return s;
+}
+
+GameState new_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns) {
+    GameState s = undealt_game(config, seed, max_turns);
     const int n = config.players;
 
     Card deck[kDeckSize];

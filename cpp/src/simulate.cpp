@@ -63,11 +63,7 @@ constexpr struct FreshDeck {
 }  // namespace
 
 GameState simulate_new_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns) {
-    GameState s;
-    s.config = config;
-    s.seed = seed;
-    s.has_seed = true;
-    s.max_turns = max_turns;
+    GameState s = undealt_game(config, seed, max_turns);
     const int n = config.players;
     SplitMix64 rng(seed);
     // The draw pile (bottom first) is the fresh deck, shuffled once.

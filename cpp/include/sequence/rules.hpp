@@ -66,6 +66,10 @@ enum class RefereeError : std::uint8_t {
 };
 const char* describe(RefereeError e);
 
+// An undealt game: the config, seed and turn cap set, an empty board, no cards anywhere. The start
+// of new_game() and of simulate's cheaper deal.
+GameState undealt_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns);
+
 // Deals a new game (R2-R4, docs/rng.md): cut for the dealer, shuffle, deal from the dealer's left;
 // the player left of the dealer moves first. max_turns 0 means no turn cap.
 // Requires config from make_config().
