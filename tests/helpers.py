@@ -187,3 +187,16 @@ def model_reshuffle(discards: List[List[str]], rng_hex: str) -> Tuple[List[str],
     pile = [CARD_IDS[c] for p in discards for c in p]
     rng.shuffle(pile)
     return [CARD_NAMES[c] for c in pile], f"{rng.s:016x}"
+
+
+def random_midgame(Game, players, teams=None, seed=0, max_plies=120):
+    """A game after a random number (0..max_plies) of random plies from a seeded deal, or None if it ended."""
+    import random
+
+    rng = random.Random(seed)
+    g = Game(players=players, teams=teams, seed=seed)
+    for _ in range(rng.randrange(0, max_plies)):
+        if g.is_over:
+            return None
+        g.play(rng.choice(g.legal_moves()))
+    return None if g.is_over else g

@@ -10,6 +10,8 @@ import random
 import pytest
 
 from sequence_game import Move, cells_of
+
+from helpers import random_midgame
 from sequence_game.agents import Agent, GreedyAgent, RandomAgent, agent_from_spec, agent_name
 
 # (players, teams) for every valid split (R2)
@@ -32,17 +34,8 @@ def board_with(chips: dict) -> list:
 
 def random_positions(Game, players, teams, count, seed):
     """Positions reached by random play from several deals, at varied depths."""
-    rng = random.Random(seed)
-    out = []
-    for k in range(count):
-        g = Game(players=players, teams=teams, seed=rng.randrange(2**32))
-        for _ in range(rng.randrange(0, 120)):
-            if g.is_over:
-                break
-            g.play(rng.choice(g.legal_moves()))
-        if not g.is_over:
-            out.append(g)
-    return out
+    games = (random_midgame(Game, players, teams, seed=seed * 1000 + k) for k in range(count))
+    return [g for g in games if g is not None]
 
 
 # --------------------------------------------------------------------------- legality, determinism

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from helpers import board_rows, rest_of_deck
+from helpers import board_rows, random_midgame, rest_of_deck
 
 sequence_game = pytest.importorskip("sequence_game")
 pytest.importorskip("sequence_game._core")
@@ -354,18 +354,9 @@ def test_plays_whole_games():
 
 def _random_positions(count: int):
     """(game) positions after a random number of random plies, 2, 3 and 4 players."""
-    out = []
-    for seed in range(count):
-        for players in (2, 3, 4):
-            g = Game(players=players, seed=seed)
-            rng = random.Random(seed * 7 + players)
-            for _ in range(rng.randrange(0, 90)):
-                if g.is_over:
-                    break
-                g.play(rng.choice(g.legal_moves()))
-            if not g.is_over:
-                out.append(g)
-    return out
+    games = (random_midgame(Game, players, seed=seed * 7 + players, max_plies=90)
+             for seed in range(count) for players in (2, 3, 4))
+    return [g for g in games if g is not None]
 
 
 def test_heuristic_is_a_port_of_greedy_agent_scores():
