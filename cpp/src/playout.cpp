@@ -1,6 +1,7 @@
 #include "sequence/playout.hpp"
 
 #include <climits>
+#include <cstring>
 
 #include "sequence/board.hpp"
 #include "sequence/rules.hpp"
@@ -34,23 +35,19 @@ inline bool may_complete(Bitboard own, int cell) {
     return (lines & lines >> 1 & lines >> 2 & lines >> 3 & lines >> 4) != 0;
 }
 
-// Per card id: the cells a placement with it may take before masking with the empty cells (its two
-// cells; every cell for a two-eyed jack; none for a one-eyed jack), and its kind.
+// Per card id (64 entries: indexes past the 52 ids read empty entries): the two cells of a normal
+// card (none for a jack), and which ids are jacks of each kind (R5).
 struct PickTables {
-    Bitboard place[kCardKinds];
-    std::uint8_t one_eyed[kCardKinds];  // 1 for JS, JH
-    std::uint8_t normal[kCardKinds];    // 1 for non-jacks (can be dead, R5)
+    Bitboard normal_cells[64];
 };
 constexpr PickTables build_pick() {
     PickTables t{};
-    for (int c = 0; c < kCardKinds; ++c) {
-        if (is_two_eyed_jack(c)) t.place[c] = Bitboard::all();
-        else if (!is_jack(c)) t.place[c] = Bitboard(card_cells(c).lo(), card_cells(c).hi());
-        t.one_eyed[c] = is_one_eyed_jack(c);
-        t.normal[c] = !is_jack(c);
-    }
+    for (int c = 0; c < kCardKinds; ++c)
+        if (!is_jack(c)) t.normal_cells[c] = Bitboard(card_cells(c).lo(), card_cells(c).hi());
     return t;
 }
+constexpr std::uint64_t kTwoEyedIds = std::uint64_t{1} << kJackDiamonds | std::uint64_t{1} << kJackClubs;
+constexpr std::uint64_t kOneEyedIds = std::uint64_t{1} << kJackSpades | std::uint64_t{1} << kJackHearts;
 inline constexpr PickTables kPick = build_pick();
 
 }  // namespace
@@ -70,64 +67,102 @@ int random_declares(const GameState& s, int team, int cell, SplitMix64& rng) {
     return declares;
 }
 
-MoveId random_legal_move(const GameState& s, SplitMix64& rng) {
+namespace {
+
+// The current player's hand as sets: its distinct card ids (bit = id) and the cells of its normal
+// cards. Fixed trip count (unrolled, no branch); positions past the hand hold stale bytes, which
+// are replaced by an id past the deck (no bit, no cells).
+struct HandSets {
+    std::uint64_t ids;
+    Bitboard cells;
+};
+inline HandSets hand_sets(const Card* hand, int n) {
+    HandSets h{0, Bitboard()};
+    for (int i = 0; i < kMaxHand; ++i) {
+        const int card = i < n ? hand[i] : 63;
+        h.ids |= (std::uint64_t{1} << card) & ~(std::uint64_t{1} << 63);
+        h.cells |= kPick.normal_cells[card];
+    }
+    return h;
+}
+
+// Draws the move uniformly over the slots of random_legal_move()'s contract, enumerated as
+//   1. normal placements: the empty cells of the hand's normal cards, ascending (each cell is
+//      printed on one card id, so a cell is exactly one (card id, cell) slot);
+//   2. for each two-eyed jack id held, ascending: every empty cell; then for each one-eyed jack id
+//      held: every removable chip (R5, R7);
+//   3. the distinct dead card ids held (dead_ids), if no trade was made this turn (R5 step 1);
+//   4. a pass, only when 1 and 2 are empty.
+inline MoveId choose_move(const GameState& s, SplitMix64& rng, const HandSets& h, std::uint64_t dead_ids) {
     const int p = s.current_player;
     const int team = team_of(s, p);
-    const Card* hand = s.hands[p];
-    const int n = s.hand_count[p];
     const Bitboard occ = occupied(s);
     const Bitboard empty = ~(occ | corners());
     const Bitboard removable = occ & ~s.chips[team] & ~s.locked;
+    const Bitboard places = h.cells & empty;
+    const int n_places = places.count();
+    const int n_empty = empty.count();
     const int n_removable = removable.count();
-
-    // Per card, branch-free: its slots (the second copy of a card id has none: one set of slots per
-    // card id), summed into end[]; dead: the hand positions of distinct dead cards (R5).
-    // end[i + 1]: the slots of hand[0..i]; end[0] = 0, and INT_MAX past the hand.
-    int end[9] = {0, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX, INT_MAX};
-    static_assert(kMaxHand <= 8);
-    int total_plays = 0;
-    unsigned dead = 0;
-    int prev = -1;
-    for (int i = 0; i < n; ++i) {
-        const int card = hand[i];
-        const int first = card != prev;
-        prev = card;
-        const int cells = (kPick.place[card] & empty).count();
-        const int one_eyed = kPick.one_eyed[card];
-        int c = cells + ((n_removable - cells) & -one_eyed);  // one-eyed jack: the removable chips
-        c &= -first;
-        // A normal card is never on a corner, so no empty cell means both are covered: dead (R5).
-        dead |= static_cast<unsigned>(first & (c == 0) & kPick.normal[card]) << i;
-        total_plays += c;
-        end[i + 1] = total_plays;
-    }
-    if (s.traded_this_turn) dead = 0;
-    const int trades = __builtin_popcount(dead);
-    const int options = total_plays + trades + (total_plays == 0 ? 1 : 0);
+    const std::uint64_t two_eyed = h.ids & kTwoEyedIds, one_eyed = h.ids & kOneEyedIds;
+    const int n_wild = detail::popcount64(two_eyed) * n_empty;
+    const int n_remove = detail::popcount64(one_eyed) * n_removable;
+    const int plays = n_places + n_wild + n_remove;
+    const std::uint64_t trades = s.traded_this_turn ? 0 : dead_ids;
+    const int options = plays + detail::popcount64(trades) + (plays == 0);
     int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(options)));
-    if (__builtin_expect(r < total_plays, 1)) {
-        // The card: the first j with end[j] > r (branch-free count of the ends <= r).
-        int j = 0;
-        for (int i = 1; i <= 8; ++i) j += end[i] <= r;  // one vector compare
-        r -= end[j];
-        const int card = hand[j];
-        const Bitboard where = kPick.one_eyed[card] ? removable : kPick.place[card] & empty;
-        // where.select(r), branch-free between the two halves.
-        const int low = detail::popcount64(where.lo());
-        const std::uint64_t hi_mask = -static_cast<std::uint64_t>(r >= low);
-        const std::uint64_t half = (where.lo() & ~hi_mask) | (where.hi() & hi_mask);
-        const int cell = static_cast<int>(hi_mask & 64) + detail::select64(half, r - (low & static_cast<int>(hi_mask)));
-        if (kPick.one_eyed[card]) return Move::remove(card, cell).id();
-        const int declares = may_complete(s.chips[team] | corners(), cell) ? random_declares(s, team, cell, rng) : 0;
-        return Move::place(card, cell, declares).id();
+    int card, cell;
+    if (__builtin_expect(r < n_places, 1)) {
+        cell = places.select(r);
+        card = card_at(cell);
+    } else if ((r -= n_places) < n_wild) {
+        card = detail::select64(two_eyed, r / n_empty);
+        cell = empty.select(r % n_empty);
+    } else if ((r -= n_wild) < n_remove) {
+        return Move::remove(detail::select64(one_eyed, r / n_removable), removable.select(r % n_removable)).id();
+    } else if ((r -= n_remove) < detail::popcount64(trades)) {
+        return Move::trade(detail::select64(trades, r)).id();
+    } else {
+        return Move::pass().id();
     }
-    r -= total_plays;
-    if (r < trades) return Move::trade(hand[detail::select64(dead, r)]).id();
-    return Move::pass().id();
+    const int declares = may_complete(s.chips[team] | corners(), cell) ? random_declares(s, team, cell, rng) : 0;
+    return Move::place(card, cell, declares).id();
+}
+
+}  // namespace
+
+MoveId random_legal_move(const GameState& s, SplitMix64& rng) {
+    const int p = s.current_player;
+    const HandSets h = hand_sets(s.hands[p], s.hand_count[p]);
+    const Bitboard occ = occupied(s);
+    std::uint64_t dead = 0;
+    for (int i = 0; i < s.hand_count[p]; ++i) {
+        const int card = s.hands[p][i];
+        if (!is_jack(card) && card_cells(card).subset_of(occ)) dead |= std::uint64_t{1} << card;  // R5
+    }
+    return choose_move(s, rng, h, dead);
+}
+
+FreeCells::FreeCells(const GameState& s) : count(), dead_ids(0) {
+    const Bitboard empty = empty_cells(s);
+    for (int c = 0; c < kCardKinds; ++c) {
+        if (is_jack(c)) continue;
+        count[c] = static_cast<std::uint8_t>((card_cells(c) & empty).count());
+        if (count[c] == 0) dead_ids |= std::uint64_t{1} << c;
+    }
+}
+
+MoveId random_legal_move(const GameState& s, const FreeCells& free, SplitMix64& rng) {
+    const HandSets h = hand_sets(s.hands[s.current_player], s.hand_count[s.current_player]);
+    return choose_move(s, rng, h, h.ids & free.dead_ids);
 }
 
 int random_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit) {
-    while (!is_over(s) && s.turn < turn_limit) apply_move(s, random_legal_move(s, rng));
+    FreeCells free(s);
+    while (!is_over(s) && s.turn < turn_limit) {
+        const MoveId m = random_legal_move(s, free, rng);
+        apply_move(s, m);
+        free.after(m);
+    }
     return s.winner;
 }
 

@@ -86,6 +86,33 @@ TEST(search_random_legal_move_is_always_legal) {
     }
 }
 
+TEST(search_free_cells_pick_matches_the_stateless_pick) {
+    // random_playout's cached counts (FreeCells, updated move by move) give the same move as the
+    // stateless random_legal_move from the same generator state, in every split and through
+    // trades, removals, reshuffles (R6) and passes.
+    for (const auto& split : kSplits) {
+        const Config cfg = config_of(split[0], split[1]);
+        for (std::uint64_t seed = 0; seed < 8; ++seed) {
+            GameState s = new_game(cfg, seed * 131 + split[0], 600);
+            FreeCells free(s);
+            SplitMix64 rng(seed + 17);
+            while (!is_over(s)) {
+                SplitMix64 copy = rng;
+                const MoveId cached = random_legal_move(s, free, rng);
+                const MoveId plain = random_legal_move(s, copy);
+                CHECK_EQ(cached, plain);
+                CHECK_EQ(rng.state(), copy.state());
+                if (cached != plain) break;
+                apply_move(s, cached);
+                free.after(cached);
+            }
+            const FreeCells fresh(s);
+            for (int c = 0; c < kCardKinds; ++c)
+                if (!is_jack(c)) CHECK_EQ(int(free.count[c]), int(fresh.count[c]));
+        }
+    }
+}
+
 TEST(search_random_legal_move_covers_every_slot) {
     // From one position, every legal move is eventually drawn (placements up to declares).
     GameState s = new_game(config_of(2, 2), 5, 0);

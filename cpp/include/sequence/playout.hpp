@@ -25,6 +25,31 @@ namespace sequence {
 // legal_moves() except that the declares variants of one placement share one slot.
 MoveId random_legal_move(const GameState& s, SplitMix64& rng);
 
+// What a playout's random_legal_move() would otherwise recompute from the board every turn: per
+// normal card id, how many of its two cells are empty, and the set of dead card ids (R5: both
+// cells covered). Built once from the board and kept up to date move by move: a placement fills
+// the cell of the card printed there, a removal empties it.
+struct FreeCells {
+    std::uint8_t count[kCardKinds];  // jacks: 0, unused
+    std::uint64_t dead_ids;          // bit = card id
+    explicit FreeCells(const GameState& s);
+    // Updates for move `id` just applied (trades and passes change no cell).
+    void after(MoveId id) {
+        const Move m = Move::from_id(id);
+        if (m.kind == MoveKind::Place) {
+            const int c = card_at(m.cell);
+            dead_ids |= static_cast<std::uint64_t>(--count[c] == 0) << c;
+        } else if (m.kind == MoveKind::Remove) {
+            const int c = card_at(m.cell);
+            ++count[c];
+            dead_ids &= ~(std::uint64_t{1} << c);
+        }
+    }
+};
+// The same move as random_legal_move(s, rng), from the same generator state, with free current
+// for s.
+MoveId random_legal_move(const GameState& s, const FreeCells& free, SplitMix64& rng);
+
 // Plays random_legal_move() until the game is over or s.turn >= turn_limit. Returns the winning
 // team, or -1 (drawn, or stopped by the limit).
 int random_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit);

@@ -18,6 +18,7 @@ constexpr int kMaxPlayers = 12;   // R2
 constexpr std::uint32_t kTurnLimit = 2147483647u;
 constexpr int kMaxTeams = 3;      // R2
 constexpr int kMaxHand = 7;       // R3: the largest hand
+constexpr int kHandSlot = 8;      // bytes per hand in GameState (one 64-bit word)
 // A game stops as soon as a team has enough sequences (R8), so before the last placement each
 // team holds at most one; one placement adds at most 8 (a pair in each of 4 directions, R7):
 // 2 teams: 1 + 1 + 8 = 10, 3 teams: 0 + 8 = 8.
@@ -68,7 +69,9 @@ struct GameState {
     std::uint8_t draw_size = 0;
     std::uint8_t discard_size = 0;
     std::uint8_t hand_count[kMaxPlayers] = {};
-    Card hands[kMaxPlayers][kMaxHand] = {};  // each hand ascending by card id
+    // Each hand ascending by card id in the first hand_count[p] bytes of an 8-byte slot, so that a
+    // hand is one 64-bit word (hand_remove/hand_insert); the bytes past the count are unspecified.
+    alignas(8) Card hands[kMaxPlayers][kHandSlot] = {};
     SequenceEntry sequences[kMaxSequences] = {};  // in the order formed
     Card draw_pile[kDeckSize] = {};  // bottom first: the top card is draw_pile[draw_size - 1]
     // All discard piles as one log, oldest first, with the owner of each card; a player's pile is
@@ -103,8 +106,7 @@ inline bool hand_contains(const GameState& s, int player, int card) {
     return false;
 }
 namespace detail {
-// A hand as one little-endian 64-bit word (byte i = hands[player][i]). The 8th byte belongs to the
-// next field (the next hand, or sequences[] after the last one): loads read it, stores keep it.
+// A hand as one little-endian 64-bit word (byte i = hands[player][i]).
 constexpr std::uint64_t kOnes = 0x0101010101010101ull;
 constexpr std::uint64_t kHighs = 0x8080808080808080ull;
 inline std::uint64_t load_hand(const Card* hand) {
@@ -112,11 +114,7 @@ inline std::uint64_t load_hand(const Card* hand) {
     std::memcpy(&w, hand, sizeof w);
     return w;
 }
-inline void store_hand(Card* hand, std::uint64_t w) {
-    const std::uint64_t keep = 0xFFull << 56;  // the neighbour's byte
-    w = (w & ~keep) | (load_hand(hand) & keep);
-    std::memcpy(hand, &w, sizeof w);
-}
+inline void store_hand(Card* hand, std::uint64_t w) { std::memcpy(hand, &w, sizeof w); }
 // The bytes below byte i: mask of bytes 0..i-1 (i in 0..8). One bzhi with BMI2 (which keeps all 64
 // bits for an index of 64), else a compare.
 inline std::uint64_t bytes_below(int i) {
@@ -128,7 +126,7 @@ inline std::uint64_t bytes_below(int i) {
 }
 }  // namespace detail
 
-static_assert(kMaxHand < 8, "a hand fits in one 64-bit word with a spare byte");
+static_assert(kMaxHand < kHandSlot && kHandSlot == 8, "a hand fits in one 64-bit word with a spare byte");
 
 // Removes one copy of card from the hand, keeping it ascending. Requires hand_contains().
 // Branch-free: finds the first byte equal to card (SWAR) and shifts the bytes above it down.
