@@ -13,6 +13,7 @@
 #include "bindings.hpp"
 #include "sequence/game.hpp"
 #include "sequence/search/ismcts.hpp"
+#include "sequence/search/rollout.hpp"
 #include "sequence/simulate.hpp"
 
 namespace {
@@ -118,6 +119,42 @@ py::dict mcts_search(const Game& game, const py::handle& iterations, const py::h
     return out;
 }
 
+py::dict search_result(const SearchResult& r) {
+    py::list moves;
+    for (const MoveStats& m : r.moves) moves.append(py::make_tuple(m.move, m.visits, m.value));
+    py::dict out;
+    out["best"] = r.best;
+    out["moves"] = moves;
+    out["iterations"] = r.iterations;
+    out["seconds"] = r.seconds;
+    out["nodes"] = r.nodes;
+    out["interrupted"] = r.interrupted;
+    return out;
+}
+
+py::dict rollout_search_py(const Game& game, const py::handle& iterations, const py::handle& time_limit,
+                           const py::handle& threads, const py::handle& seed, const py::handle& candidates,
+                           const py::handle& horizon, double epsilon) {
+    const GameState& s = game.state();
+    if (is_over(s)) throw py::value_error("the game is over: there is no move to search");
+    RolloutOptions o;
+    o.iterations = iterations.is_none() ? 0 : static_cast<std::uint64_t>(int_in_range(iterations, "iterations", 1, LLONG_MAX));
+    o.time_limit = time_limit.is_none() ? 0.0 : number_arg(time_limit, "time_limit");
+    if (!time_limit.is_none() && !(o.time_limit > 0 && o.time_limit < 1e9))
+        throw py::value_error("time_limit must be a positive number of seconds");
+    if (o.iterations == 0 && o.time_limit <= 0) throw py::value_error("give iterations or time_limit (or both)");
+    o.threads = static_cast<int>(int_in_range(threads, "threads", 1, 256));
+    o.seed = uint64_arg(seed, "seed");
+    o.candidates = static_cast<int>(int_in_range(candidates, "candidates", 1, 1024));
+    o.horizon = static_cast<std::uint32_t>(int_in_range(horizon, "horizon", 1, INT_MAX));
+    if (!(epsilon >= 0 && epsilon <= 1)) throw py::value_error("epsilon must be from 0 to 1");
+    o.epsilon = epsilon;
+    std::atomic<bool> stop{false};
+    o.stop = &stop;
+    const GameState root = s;
+    return search_result(run_interruptible(stop, [root, o]() { return rollout_search(root, o); }));
+}
+
 // The heuristic score (search/heuristic.hpp) of every legal move of the player to move.
 py::list heuristic_scores(const Game& game) {
     const GameState& s = game.state();
@@ -168,6 +205,10 @@ void init_search(py::module_& m) {
           "Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp). Returns "
           "{best, moves: [(move_id, visits, mean value)] by visits, iterations, seconds, nodes, "
           "bytes_per_node, interrupted}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.");
+    m.def("rollout_search", &rollout_search_py, py::arg("state"), py::arg("iterations"), py::arg("time_limit"),
+          py::arg("threads") = 1, py::arg("seed") = 0, py::arg("candidates") = 8, py::arg("horizon") = 20,
+          py::arg("epsilon") = 0.0,
+          "Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp).");
     m.def("heuristic_scores", &heuristic_scores, py::arg("state"),
           "[(move_id, score)] for every legal move of the player to move: the search's move heuristic "
           "(cpp/include/sequence/search/heuristic.hpp), a port of GreedyAgent.score_moves.");
