@@ -30,8 +30,8 @@ Position to_position(const GameState& s) {
     pos.hands.resize(n);
     pos.discards.resize(n);
     for (int p = 0; p < n; ++p) pos.hands[p].assign(s.hands[p], s.hands[p] + s.hand_count[p]);
-    for (int i = 0; i < s.discard_size; ++i) pos.discards[s.discard_owner[i]].push_back(s.discard_card[i]);
-    for (int k = s.draw_size - 1; k >= 0; --k) pos.draw_pile.push_back(s.draw_pile[k]);
+    for (int i = 0; i < s.discard_size; ++i) pos.discards[discard_owner(s, i)].push_back(discard_card(s, i));
+    for (int k = s.draw_size - 1; k >= 0; --k) pos.draw_pile.push_back(draw_pile_card(s, k));
     pos.current_player = s.current_player;
     pos.dealer = s.dealer;
     pos.turn = static_cast<int>(s.turn);
@@ -112,8 +112,7 @@ bool read_cards(const Position& pos, GameState& s, std::string& error) {
     for (int p = 0; p < n; ++p)
         for (int card : pos.discards[p]) {
             if (!take(card, "discards[" + str(p) + "]")) return false;
-            s.discard_card[s.discard_size] = static_cast<Card>(card);
-            s.discard_owner[s.discard_size++] = static_cast<std::uint8_t>(p);
+            push_discard(s, card, p);
         }
     for (int card : pos.draw_pile)
         if (!take(card, "draw_pile")) return false;
@@ -122,7 +121,7 @@ bool read_cards(const Position& pos, GameState& s, std::string& error) {
             return fail(error, "card " + format_card(card) + " appears " + str(count[card]) +
                                    " times; the deck has exactly two of each card (R1)");
     s.draw_size = static_cast<std::uint8_t>(pos.draw_pile.size());
-    for (int k = 0; k < s.draw_size; ++k) s.draw_pile[k] = static_cast<Card>(pos.draw_pile[s.draw_size - 1 - k]);
+    for (int k = 0; k < s.draw_size; ++k) set_draw_pile_card(s, k, static_cast<Card>(pos.draw_pile[s.draw_size - 1 - k]));
     return true;
 }
 

@@ -1,6 +1,7 @@
 #include "sequence/rules.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "sequence/rng.hpp"
 
@@ -52,23 +53,32 @@ inline Bitboard cell_bit(int cell) {
     return Bitboard(bit & ~in_hi, bit & in_hi);
 }
 
-void discard(GameState& s, int player, int card) {
-    s.discard_card[s.discard_size] = static_cast<Card>(card);
-    s.discard_owner[s.discard_size] = static_cast<std::uint8_t>(player);
-    ++s.discard_size;
-}
+void discard(GameState& s, int player, int card) { push_discard(s, card, player); }
 
 // R6: the discard piles, gathered in seat order each oldest first, shuffled into the draw pile.
 __attribute__((noinline, cold)) void reshuffle(GameState& s) {
+    // Gathered into a buffer first: the new draw pile may overwrite cards the discard log used.
+    std::uint8_t owner[kDeckSize];
+    discard_owners(s, owner);
     Card gathered[kDeckSize];
     int n = 0;
     for (int p = 0; p < s.config.players; ++p)
         for (int i = 0; i < s.discard_size; ++i)
-            if (s.discard_owner[i] == p) gathered[n++] = s.discard_card[i];
+            if (owner[i] == p) gathered[n++] = discard_card(s, i);
     SplitMix64 rng(s.rng);
     shuffle(gathered, n, rng);
     s.rng = rng.state();
-    for (int k = 0; k < n; ++k) s.draw_pile[k] = gathered[n - 1 - k];  // gathered[0] is the top
+    // gathered[0] is the top: the pile (bottom first) is gathered reversed, eight cards at a time
+    // (cold code is not vectorized).
+    Card* pile = draw_pile_data(s);
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, gathered + n - 8 - k, 8);
+        w = __builtin_bswap64(w);
+        std::memcpy(pile + k, &w, 8);
+    }
+    for (; k < n; ++k) pile[k] = gathered[n - 1 - k];
     s.draw_size = static_cast<std::uint8_t>(n);
     s.discard_size = 0;
 }
@@ -80,7 +90,7 @@ inline __attribute__((always_inline)) int draw_card(GameState& s, int player) {
         reshuffle(s);
         if (s.draw_size == 0) return -1;
     }
-    const int card = s.draw_pile[--s.draw_size];
+    const int card = draw_pile_card(s, --s.draw_size);
     hand_insert(s, player, card);
     return card;
 }
@@ -443,7 +453,7 @@ GameState new_game(const Config& config, std::uint64_t seed, std::uint32_t max_t
     for (int round = 0; round < config.hand_size; ++round)
         for (int k = 1; k <= n; ++k) hand_insert(s, (s.dealer + k) % n, deck[top++]);
     s.draw_size = static_cast<std::uint8_t>(kDeckSize - top);
-    for (int k = 0; k < s.draw_size; ++k) s.draw_pile[k] = deck[kDeckSize - 1 - k];
+    for (int k = 0; k < s.draw_size; ++k) set_draw_pile_card(s, k, deck[kDeckSize - 1 - k]);
     s.current_player = static_cast<std::uint8_t>((s.dealer + 1) % n);
     s.rng = rng.state();
     return s;
@@ -567,7 +577,7 @@ RefereeError missed_draw(GameState& s, int player) {
     if (s.last_draw_player != player) return RefereeError::NotLastDrawPlayer;
     if (!hand_contains(s, player, s.last_draw_card)) return RefereeError::NoLastDraw;  // defensive
     hand_remove(s, player, s.last_draw_card);
-    s.draw_pile[s.draw_size++] = s.last_draw_card;  // back on top: drawn next
+    set_draw_pile_card(s, s.draw_size++, s.last_draw_card);  // back on top: drawn next
     s.last_draw_player = -1;
     return RefereeError::None;
 }

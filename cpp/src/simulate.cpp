@@ -66,12 +66,14 @@ GameState simulate_new_game(const Config& config, std::uint64_t seed, std::uint3
     GameState s = undealt_game(config, seed, max_turns);
     const int n = config.players;
     SplitMix64 rng(seed);
-    // The draw pile (bottom first) is the fresh deck, shuffled once.
-    std::memcpy(s.draw_pile, kFreshDeck.cards, kDeckSize);
-    Card* pile = s.draw_pile;
+    // The draw pile (bottom first) is the fresh deck, shuffled once: all kDeckSize slots of the
+    // shared card array (the discard log is empty); the slots of the dealt cards, above the
+    // pile's top, are then left as unspecified bytes.
+    Card* pile = draw_pile_data(s);
+    std::memcpy(pile, kFreshDeck.cards, kDeckSize);
     shuffle_halves(pile, kDeckSize, rng);
     s.dealer = static_cast<std::uint8_t>(rng.below(static_cast<std::uint32_t>(n)));
-    // Dealt one card at a time from the top (the end of draw_pile), starting at the dealer's left.
+    // Dealt one card at a time from the top (the end of the pile), starting at the dealer's left.
     int top = kDeckSize;
     for (int round = 0; round < config.hand_size; ++round) {
         int p = s.dealer;

@@ -125,9 +125,11 @@ bool same_state(const GameState& a, const GameState& b) {
     }
     for (int i = 0; i < a.sequence_count && i < kMaxSequences; ++i)
         if (a.sequences[i].team != b.sequences[i].team || a.sequences[i].window != b.sequences[i].window) return false;
-    return std::equal(a.draw_pile, a.draw_pile + a.draw_size, b.draw_pile) &&
-           std::equal(a.discard_card, a.discard_card + a.discard_size, b.discard_card) &&
-           std::equal(a.discard_owner, a.discard_owner + a.discard_size, b.discard_owner);
+    for (int i = 0; i < a.draw_size; ++i)
+        if (draw_pile_card(a, i) != draw_pile_card(b, i)) return false;
+    for (int i = 0; i < a.discard_size; ++i)
+        if (discard_card(a, i) != discard_card(b, i) || discard_owner(a, i) != discard_owner(b, i)) return false;
+    return true;
 }
 
 bool contains(const std::vector<MoveId>& v, MoveId m) { return std::find(v.begin(), v.end(), m) != v.end(); }
@@ -140,7 +142,7 @@ void check_invariants(const GameState& s) {
     EXPECT(s.winner >= -1 && s.winner < s.config.teams);
     EXPECT(!(s.winner >= 0 && s.is_draw));
     EXPECT(s.sequence_count <= kMaxSequences);
-    EXPECT(s.draw_size <= kDeckSize && s.discard_size <= kDeckSize);
+    EXPECT(s.draw_size + s.discard_size <= kDeckSize);  // the pile and the log share cards[]
     int count[kCardKinds] = {};
     bool cards_ok = true;
     for (int p = 0; p < s.config.players && p < kMaxPlayers; ++p) {
@@ -152,12 +154,12 @@ void check_invariants(const GameState& s) {
         }
     }
     for (int i = 0; i < s.draw_size && i < kDeckSize; ++i) {
-        if (s.draw_pile[i] >= kCardKinds) cards_ok = false;
-        else ++count[s.draw_pile[i]];
+        if (draw_pile_card(s, i) >= kCardKinds) cards_ok = false;
+        else ++count[draw_pile_card(s, i)];
     }
     for (int i = 0; i < s.discard_size && i < kDeckSize; ++i) {
-        if (s.discard_card[i] >= kCardKinds || s.discard_owner[i] >= s.config.players) cards_ok = false;
-        else ++count[s.discard_card[i]];
+        if (discard_card(s, i) >= kCardKinds || discard_owner(s, i) >= s.config.players) cards_ok = false;
+        else ++count[discard_card(s, i)];
     }
     EXPECT(cards_ok);
     bool two_each = true;

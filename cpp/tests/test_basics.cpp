@@ -1,5 +1,6 @@
 // Cards, board tables, bitboards, the generator (docs/rng.md test vectors), move ids and the deal.
 #include <algorithm>
+#include <cstring>
 
 #include "helpers.hpp"
 #include "sequence/rng.hpp"
@@ -146,4 +147,38 @@ TEST(move_ids_follow_notation) {
     CHECK_EQ(m.id(), 1u | 21u << 2 | 53u << 8 | 6u << 18);
     CHECK(Move::from_id(m.id()) == m);
     CHECK_EQ(Move::from_id(m.id()).declare(kSouth), kDeclarePair);
+}
+
+// GameState's shared card array: the draw pile grows up from cards[0], the discard log down from
+// the other end, with owner nibbles; the accessors read back what was written, over the whole deck.
+TEST(state_draw_pile_and_discard_log_share_the_card_array) {
+    SplitMix64 r(77);
+    for (int discards = 0; discards <= kDeckSize; discards += 13) {
+        GameState s;
+        std::memset(static_cast<void*>(&s), 0xA5, sizeof s);  // stale bytes everywhere
+        s.draw_size = 0;
+        s.discard_size = 0;
+        const int draws = kDeckSize - discards;
+        Card pile[kDeckSize], log[kDeckSize];
+        int owner[kDeckSize];
+        for (int i = 0; i < draws; ++i) {
+            pile[i] = static_cast<Card>(r.below(kCardKinds));
+            set_draw_pile_card(s, s.draw_size++, pile[i]);
+        }
+        for (int i = 0; i < discards; ++i) {
+            log[i] = static_cast<Card>(r.below(kCardKinds));
+            owner[i] = static_cast<int>(r.below(kMaxPlayers));
+            push_discard(s, log[i], owner[i]);
+        }
+        CHECK_EQ(int(s.draw_size) + int(s.discard_size), kDeckSize);
+        std::uint8_t owners[kDeckSize];
+        discard_owners(s, owners);
+        for (int i = 0; i < draws; ++i) CHECK_EQ(int(draw_pile_card(s, i)), int(pile[i]));
+        for (int i = 0; i < discards; ++i) {
+            CHECK_EQ(int(discard_card(s, i)), int(log[i]));
+            CHECK_EQ(int(s.cards[kDeckSize - 1 - i]), int(log[i]));
+            CHECK_EQ(discard_owner(s, i), owner[i]);
+            CHECK_EQ(int(owners[i]), owner[i]);
+        }
+    }
 }

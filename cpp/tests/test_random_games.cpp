@@ -27,8 +27,9 @@ void check_invariants(const GameState& s) {
         CHECK(std::is_sorted(s.hands[p], s.hands[p] + s.hand_count[p]));
         for (int i = 0; i < s.hand_count[p]; ++i) ++count[s.hands[p][i]];
     }
-    for (int i = 0; i < s.draw_size; ++i) ++count[s.draw_pile[i]];
-    for (int i = 0; i < s.discard_size; ++i) ++count[s.discard_card[i]];
+    CHECK(s.draw_size + s.discard_size <= kDeckSize);
+    for (int i = 0; i < s.draw_size; ++i) ++count[draw_pile_card(s, i)];
+    for (int i = 0; i < s.discard_size; ++i) ++count[discard_card(s, i)];
     for (int c = 0; c < kCardKinds; ++c) CHECK_EQ(count[c], 2);
     CHECK((s.chips[0] & s.chips[1]).none() && (s.chips[0] & s.chips[2]).none() && (s.chips[1] & s.chips[2]).none());
     CHECK((occupied(s) & corners()).none());

@@ -298,7 +298,7 @@ TEST(r10_missed_draw_returns_the_card_to_the_top) {
     CHECK(missed_draw(s, 1) == RefereeError::NotLastDrawPlayer);
     CHECK(missed_draw(s, 12) == RefereeError::BadPlayer);
     CHECK(missed_draw(s, 0) == RefereeError::None);
-    CHECK(s.hand_count[0] == 0 && s.draw_pile[s.draw_size - 1] == drawn && s.last_draw_player == -1);
+    CHECK(s.hand_count[0] == 0 && draw_pile_card(s, s.draw_size - 1) == drawn && s.last_draw_player == -1);
     CHECK(missed_draw(s, 0) == RefereeError::NoLastDraw);
     // The next draw takes it.
     CHECK(play_move(s, Move::place(card("3S"), at(0, 2)).id()) == MoveError::None);

@@ -26,8 +26,9 @@ Config config_of(int players, int teams) {
 bool same_world(const GameState& a, const GameState& b) {
     return std::memcmp(a.hands, b.hands, sizeof a.hands) == 0 &&
            std::memcmp(a.hand_count, b.hand_count, sizeof a.hand_count) == 0 && a.draw_size == b.draw_size &&
-           std::memcmp(a.draw_pile, b.draw_pile, a.draw_size) == 0 && a.rng == b.rng &&
-           a.discard_size == b.discard_size && std::memcmp(a.discard_card, b.discard_card, a.discard_size) == 0 &&
+           std::memcmp(a.cards, b.cards, a.draw_size) == 0 && a.rng == b.rng &&  // the draw pile
+           a.discard_size == b.discard_size &&
+           std::memcmp(a.cards + kDeckSize - a.discard_size, b.cards + kDeckSize - a.discard_size, a.discard_size) == 0 &&
            a.chips[0] == b.chips[0] && a.chips[1] == b.chips[1] && a.chips[2] == b.chips[2] &&
            a.current_player == b.current_player && a.turn == b.turn;
 }
@@ -38,13 +39,16 @@ void check_cards_conserved(const GameState& s) {
         CHECK(std::is_sorted(s.hands[p], s.hands[p] + s.hand_count[p]));
         for (int i = 0; i < s.hand_count[p]; ++i) ++count[s.hands[p][i]];
     }
-    for (int i = 0; i < s.draw_size; ++i) ++count[s.draw_pile[i]];
-    for (int i = 0; i < s.discard_size; ++i) ++count[s.discard_card[i]];
+    CHECK(s.draw_size + s.discard_size <= kDeckSize);
+    for (int i = 0; i < s.draw_size; ++i) ++count[draw_pile_card(s, i)];
+    for (int i = 0; i < s.discard_size; ++i) ++count[discard_card(s, i)];
     for (int c = 0; c < kCardKinds; ++c) CHECK_EQ(count[c], 2);
 }
 
 // The state with every hidden card of `player`'s view permuted (other hands and the draw pile,
-// keeping sizes) and a different generator state.
+// keeping sizes), a different generator state, and every unspecified byte of the card storage
+// (hand slots past the counts, the gap between the draw pile and the discard log, owner nibbles
+// past the log) overwritten.
 GameState scramble_hidden(const GameState& s, int player, SplitMix64& rng) {
     GameState t = s;
     Card hidden[kDeckSize];
@@ -52,7 +56,7 @@ GameState scramble_hidden(const GameState& s, int player, SplitMix64& rng) {
     for (int p = 0; p < s.config.players; ++p)
         if (p != player)
             for (int i = 0; i < s.hand_count[p]; ++i) hidden[n++] = s.hands[p][i];
-    for (int i = 0; i < s.draw_size; ++i) hidden[n++] = s.draw_pile[i];
+    for (int i = 0; i < s.draw_size; ++i) hidden[n++] = draw_pile_card(s, i);
     shuffle(hidden, n, rng);
     int k = 0;
     for (int p = 0; p < s.config.players; ++p)
@@ -60,7 +64,15 @@ GameState scramble_hidden(const GameState& s, int player, SplitMix64& rng) {
             for (int i = 0; i < s.hand_count[p]; ++i) t.hands[p][i] = hidden[k++];
             std::sort(t.hands[p], t.hands[p] + t.hand_count[p]);
         }
-    for (int i = 0; i < s.draw_size; ++i) t.draw_pile[i] = hidden[k++];
+    for (int i = 0; i < s.draw_size; ++i) set_draw_pile_card(t, i, hidden[k++]);
+    for (int p = 0; p < kMaxPlayers; ++p)
+        for (int i = t.hand_count[p]; i < kHandSlot; ++i) t.hands[p][i] = static_cast<Card>(rng.next());
+    for (int i = t.draw_size; i < kDeckSize - t.discard_size; ++i) t.cards[i] = static_cast<Card>(rng.next());
+    for (int i = t.discard_size; i < kDeckSize; ++i) {  // low nibbles: discards 0..51, high: 52..103
+        std::uint8_t& b = t.discard_owner_nibbles[i % (kDeckSize / 2)];
+        const int shift = i < kDeckSize / 2 ? 0 : 4;
+        b = static_cast<std::uint8_t>((b & (0xF0 >> shift)) | ((rng.next() & 0xF) << shift));
+    }
     t.rng = rng.next();
     t.seed = rng.next();
     if (t.last_draw_player >= 0 && t.last_draw_player != player) t.last_draw_player = -1;
@@ -159,6 +171,13 @@ TEST(search_determinize_conserves_cards_and_reads_only_the_observation) {
             CHECK(std::equal(a.hands[me], a.hands[me] + a.hand_count[me], s.hands[me]));
             // Same observation (hidden parts scrambled) -> the same world.
             const GameState hidden = scramble_hidden(s, me, mix);
+            // Byte-identical observations (ismcts.hpp). scramble_hidden drops another player's last
+            // draw, which observe() keeps as public: put it back, with a different (hidden) card.
+            GameState same_public = hidden;
+            same_public.last_draw_player = s.last_draw_player;
+            if (s.last_draw_player != me) same_public.last_draw_card = static_cast<Card>(s.last_draw_card ^ 1);
+            const Observation oa = observe(s, me), ob = observe(same_public, me);
+            CHECK(std::memcmp(static_cast<const void*>(&oa.pub), static_cast<const void*>(&ob.pub), sizeof(GameState)) == 0);
             const GameState b = determinize(hidden, me, r2);
             CHECK(same_world(a, b));
             // And the legal moves of the player are those of the true state.

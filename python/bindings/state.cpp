@@ -142,7 +142,7 @@ py::list discards(const Game& g, const py::handle& p) {
     const GameState& s = g.state();
     py::list out;
     for (int i = 0; i < s.discard_size; ++i)
-        if (s.discard_owner[i] == player) out.append(int(s.discard_card[i]));
+        if (discard_owner(s, i) == player) out.append(int(discard_card(s, i)));
     return out;
 }
 

@@ -182,4 +182,4 @@ def simulate(games: int, players: int, teams: int | None, seed: int, threads: in
     Plays games of uniformly random legal moves; {games, wins[team], draws, total_turns, seconds}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """
 BOARD: list[int]
-STATE_BYTES: int = 544
+STATE_BYTES: int = 400

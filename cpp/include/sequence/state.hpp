@@ -66,19 +66,85 @@ struct GameState {
     std::int8_t last_draw_player = -1;  // the last end-of-turn draw (R10 missed_draw), -1 = none
     std::uint8_t last_draw_card = 0;
     std::uint8_t sequence_count = 0;
-    std::uint8_t draw_size = 0;
-    std::uint8_t discard_size = 0;
-    std::uint8_t hand_count[kMaxPlayers] = {};
+    std::uint8_t draw_size = 0;     // cards in the draw pile: cards[0 .. draw_size)
+    std::uint8_t discard_size = 0;  // cards in the discard log: cards[kDeckSize - discard_size .. kDeckSize)
     // Each hand ascending by card id in the first hand_count[p] bytes of an 8-byte slot, so that a
     // hand is one 64-bit word (hand_remove/hand_insert); the bytes past the count are unspecified.
+    // (hand_count follows hands so that the struct has no padding.)
     alignas(8) Card hands[kMaxPlayers][kHandSlot] = {};
+    std::uint8_t hand_count[kMaxPlayers] = {};
     SequenceEntry sequences[kMaxSequences] = {};  // in the order formed
-    Card draw_pile[kDeckSize] = {};  // bottom first: the top card is draw_pile[draw_size - 1]
-    // All discard piles as one log, oldest first, with the owner of each card; a player's pile is
-    // the subsequence of their cards, which keeps every pile in order in a fixed-size array.
-    Card discard_card[kDeckSize] = {};
-    std::uint8_t discard_owner[kDeckSize] = {};
+    // The draw pile and the discard log share one array: every card is in exactly one place (a
+    // hand, the draw pile or a discard pile), so draw_size + discard_size <= kDeckSize and the two
+    // never overlap. The draw pile grows up from cards[0], bottom first: the top card (drawn next)
+    // is cards[draw_size - 1]. The discard log grows down from the other end: discard i (0 = the
+    // oldest) is cards[kDeckSize - 1 - i]. The log holds all discard piles; a player's pile is the
+    // subsequence of their cards (owner in discard_owner_nibbles), which keeps every pile in order
+    // in a fixed-size array. Bytes between the two regions are unspecified. Read and write through
+    // the accessors below.
+    Card cards[kDeckSize] = {};
+    // The owner (seat, < kMaxPlayers <= 16) of discard i, one nibble each: discard i < kDeckSize / 2
+    // in the low nibble of byte i, discard i >= kDeckSize / 2 in the high nibble of byte
+    // i - kDeckSize / 2 (so that the first half of the log is written with plain byte stores).
+    // Nibbles of discards past discard_size are unspecified.
+    std::uint8_t discard_owner_nibbles[kDeckSize / 2] = {};
 };
+
+static_assert(kMaxPlayers <= 16, "a seat fits in a nibble");
+static_assert(kDeckSize % 2 == 0 && kDeckSize <= 255, "draw_size and discard_size are bytes");
+static_assert(sizeof(GameState) == 400, "GameState has no padding (update docs/benchmarks if this changes)");
+
+// ------------------------------------------------------------------ the draw pile and discard log
+// No bounds checks: callers keep i < draw_size (draw pile) or i < discard_size (discard log), and
+// draw_size + discard_size <= kDeckSize.
+
+// Card i of the draw pile, 0 = the bottom, draw_size - 1 = the top (drawn next).
+inline Card draw_pile_card(const GameState& s, int i) { return s.cards[i]; }
+// Sets card i of the draw pile (bottom first). Does not change draw_size.
+inline void set_draw_pile_card(GameState& s, int i, Card card) { s.cards[i] = card; }
+// The draw pile as a pointer to its bottom card, for bulk writes of cards[0 .. draw_size).
+inline Card* draw_pile_data(GameState& s) { return s.cards; }
+// Discard i of the log, 0 = the oldest.
+inline Card discard_card(const GameState& s, int i) { return s.cards[kDeckSize - 1 - i]; }
+// The seat that discarded discard i of the log.
+inline int discard_owner(const GameState& s, int i) {
+    return i < kDeckSize / 2 ? s.discard_owner_nibbles[i] & 0xF : s.discard_owner_nibbles[i - kDeckSize / 2] >> 4;
+}
+// All kDeckSize owner nibbles as bytes: owner[i] = discard_owner(s, i) for i < discard_size, the
+// rest unspecified.
+// Eight nibbles at a time (SWAR), as it runs in cold code, which the compiler does not vectorize.
+inline void discard_owners(const GameState& s, std::uint8_t (&owner)[kDeckSize]) {
+    constexpr int kHalf = kDeckSize / 2;
+    static_assert(kHalf % 4 == 0, "whole 4-byte words");
+    constexpr std::uint64_t kLow = 0x0F0F0F0F0F0F0F0Full;
+    int j = 0;
+    for (; j + 8 <= kHalf; j += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s.discard_owner_nibbles + j, 8);
+        const std::uint64_t lo = w & kLow, hi = (w >> 4) & kLow;
+        std::memcpy(owner + j, &lo, 8);
+        std::memcpy(owner + kHalf + j, &hi, 8);
+    }
+    for (; j < kHalf; j += 4) {
+        std::uint32_t w;
+        std::memcpy(&w, s.discard_owner_nibbles + j, 4);
+        const std::uint32_t lo = w & 0x0F0F0F0Fu, hi = (w >> 4) & 0x0F0F0F0Fu;
+        std::memcpy(owner + j, &lo, 4);
+        std::memcpy(owner + kHalf + j, &hi, 4);
+    }
+}
+// Appends card, discarded by seat owner (< kMaxPlayers), to the discard log. Requires
+// draw_size + discard_size < kDeckSize (always true while the card is in a hand).
+inline void push_discard(GameState& s, int card, int owner) {
+    const std::size_t i = s.discard_size++;  // (size_t: no zero extension in the addressing)
+    s.cards[kDeckSize - 1 - i] = static_cast<Card>(card);
+    if (i < kDeckSize / 2) {
+        s.discard_owner_nibbles[i] = static_cast<std::uint8_t>(owner);  // high nibble: discard i + 52, past the log
+    } else {
+        std::uint8_t& b = s.discard_owner_nibbles[i - kDeckSize / 2];
+        b = static_cast<std::uint8_t>((b & 0x0F) | (owner << 4));
+    }
+}
 
 static_assert(std::is_trivially_copyable_v<GameState>, "GameState is copied with memcpy");
 static_assert(std::is_standard_layout_v<GameState>);

@@ -35,10 +35,14 @@ Observation observe(const GameState& s, int player) {
     d.sequence_count = s.sequence_count;
     for (int i = 0; i < s.sequence_count; ++i) d.sequences[i] = s.sequences[i];
     d.draw_size = s.draw_size;
+    // The discard log (the top end of cards, and its owners), and nothing of the draw pile's
+    // region or of the unspecified bytes and nibbles past the log.
+    const int discards = s.discard_size;
     d.discard_size = s.discard_size;
-    for (int i = 0; i < s.discard_size; ++i) {
-        d.discard_card[i] = s.discard_card[i];
-        d.discard_owner[i] = s.discard_owner[i];
+    std::memcpy(d.cards + kDeckSize - discards, s.cards + kDeckSize - discards, discards);
+    for (int i = 0; i < kDeckSize / 2; ++i) {  // byte i: discard i (low nibble), discard i + 52 (high)
+        const std::uint8_t keep = (i < discards ? 0x0F : 0) | (i + kDeckSize / 2 < discards ? 0xF0 : 0);
+        d.discard_owner_nibbles[i] = static_cast<std::uint8_t>(s.discard_owner_nibbles[i] & keep);
     }
     for (int p = 0; p < kMaxPlayers; ++p) d.hand_count[p] = s.hand_count[p];
     // The player's own hand, and its own last draw.
@@ -54,7 +58,7 @@ GameState determinize(const Observation& obs, SplitMix64& rng) {
     int count[kCardKinds];
     for (int c = 0; c < kCardKinds; ++c) count[c] = kCopiesPerCard;
     for (int i = 0; i < d.hand_count[me]; ++i) --count[d.hands[me][i]];
-    for (int i = 0; i < d.discard_size; ++i) --count[d.discard_card[i]];
+    for (int i = 0; i < d.discard_size; ++i) --count[discard_card(d, i)];
     Card unseen[kDeckSize];
     int n = 0;
     for (int c = 0; c < kCardKinds; ++c)
@@ -73,8 +77,11 @@ GameState determinize(const Observation& obs, SplitMix64& rng) {
             hand[j] = card;
         }
     }
-    if (d.draw_size > n - next) d.draw_size = static_cast<std::uint8_t>(n - next);  // inconsistent input only
-    for (int i = 0; i < d.draw_size; ++i) d.draw_pile[i] = unseen[next++];
+    // Inconsistent input only: no more cards than are unseen, and the draw pile stays clear of
+    // the discard log.
+    if (d.draw_size > n - next) d.draw_size = static_cast<std::uint8_t>(n - next);
+    if (d.draw_size > kDeckSize - d.discard_size) d.draw_size = static_cast<std::uint8_t>(kDeckSize - d.discard_size);
+    for (int i = 0; i < d.draw_size; ++i) set_draw_pile_card(d, i, unseen[next++]);
     d.rng = rng.next();  // the world's own reshuffles (R6)
     if (d.last_draw_player != me) d.last_draw_player = -1;  // its card is unknown; only R10 reads it
     return d;
