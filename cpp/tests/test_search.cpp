@@ -7,6 +7,7 @@
 #include "sequence/playout.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/search/ismcts.hpp"
+#include "sequence/search/rollout.hpp"
 #include "sequence/simulate.hpp"
 #include "test.hpp"
 
@@ -373,4 +374,69 @@ TEST(search_greedy_move_is_always_legal_and_takes_wins_first) {
             }
         }
     }
+}
+
+TEST(search_rollout_search_is_legal_deterministic_and_reads_no_hidden_card) {
+    // Every split: a legal best move, candidates ranked by mean reward, the same statistics for
+    // the same seed, and none of it changes when the hidden cards of the root AND of the position
+    // before the last play (the opponent-modelling evidence) are re-dealt.
+    for (const auto& split : kSplits) {
+        GameState s = new_game(config_of(split[0], split[1]), 13 + split[0], 0);
+        SplitMix64 play(8);
+        GameState before = s;
+        for (int step = 0; step < 24 && !is_over(s); ++step) {
+            before = s;
+            apply_move(s, random_legal_move(s, play));
+        }
+        if (is_over(s)) continue;
+        RolloutOptions o;
+        o.iterations = 120;
+        o.seed = 2;
+        o.candidates = 4;
+        o.horizon = 30;
+        const SearchResult r = rollout_search(s, o, &before);
+        CHECK(check_move(s, r.best) == MoveError::None);
+        CHECK(r.moves.size() >= 1 && r.moves.size() <= 4);
+        CHECK_EQ(r.best, r.moves.front().move);
+        for (std::size_t i = 1; i < r.moves.size(); ++i) CHECK(r.moves[i - 1].value >= r.moves[i].value);
+        SplitMix64 mix(6);
+        const GameState hidden_now = scramble_hidden(s, s.current_player, mix);
+        const GameState hidden_before = scramble_hidden(before, s.current_player, mix);
+        const SearchResult again = rollout_search(hidden_now, o, &hidden_before);
+        CHECK_EQ(again.best, r.best);
+        CHECK_EQ(again.moves.size(), r.moves.size());
+        for (std::size_t i = 0; i < std::min(r.moves.size(), again.moves.size()); ++i)
+            CHECK(again.moves[i].move == r.moves[i].move && again.moves[i].visits == r.moves[i].visits &&
+                  again.moves[i].value == r.moves[i].value);
+        // Threads split the worlds; the iteration count stays.
+        o.threads = 2;
+        const SearchResult two = rollout_search(s, o, &before);
+        CHECK(check_move(s, two.best) == MoveError::None);
+        CHECK_EQ(two.iterations, r.iterations);
+    }
+}
+
+TEST(search_rollout_search_takes_a_win_and_blocks_a_lost_game) {
+    // Team 0 (to move) completes its second sequence at (1,4): played without search.
+    Position pos = make_position(2, 2, {{card("2C"), card("5S")}, {card("2D"), card("9H")}});
+    for (int c = 0; c <= 3; ++c) pos.board[at(1, c)] = 0;
+    for (int c = 5; c <= 9; ++c) pos.board[at(4, c)] = 0;
+    pos.sequences.push_back(PositionSequence{0, {at(4, 5), at(4, 6), at(4, 7), at(4, 8), at(4, 9)}});
+    RolloutOptions o;
+    o.iterations = 50;
+    const SearchResult win = rollout_search(load(pos), o);
+    CHECK(Move::from_id(win.best).kind == MoveKind::Place && Move::from_id(win.best).cell == at(1, 4));
+    CHECK_EQ(win.moves.size(), std::size_t(1));
+    // Seen from player 1 instead, holding the 2C printed on (1,4): team 0 wins next turn with the
+    // other 2C or a two-eyed jack unless (1,4) is taken, so the search blocks there.
+    Position block = make_position(2, 2, {{card("5S"), card("9H")}, {card("2C"), card("2D")}});
+    for (int c = 0; c <= 3; ++c) block.board[at(1, c)] = 0;
+    for (int c = 5; c <= 9; ++c) block.board[at(4, c)] = 0;
+    block.sequences.push_back(PositionSequence{0, {at(4, 5), at(4, 6), at(4, 7), at(4, 8), at(4, 9)}});
+    block.current_player = 1;
+    const GameState b = load(block);
+    o.iterations = 400;
+    o.candidates = 8;
+    const SearchResult r = rollout_search(b, o);
+    CHECK(Move::from_id(r.best).kind == MoveKind::Place && Move::from_id(r.best).cell == at(1, 4));
 }

@@ -134,7 +134,7 @@ py::dict search_result(const SearchResult& r) {
 
 py::dict rollout_search_py(const Game& game, const py::handle& iterations, const py::handle& time_limit,
                            const py::handle& threads, const py::handle& seed, const py::handle& candidates,
-                           const py::handle& horizon, double epsilon) {
+                           const py::handle& horizon, double epsilon, int reveal, double inference_strength) {
     const GameState& s = game.state();
     if (is_over(s)) throw py::value_error("the game is over: there is no move to search");
     RolloutOptions o;
@@ -149,10 +149,16 @@ py::dict rollout_search_py(const Game& game, const py::handle& iterations, const
     o.horizon = static_cast<std::uint32_t>(int_in_range(horizon, "horizon", 1, INT_MAX));
     if (!(epsilon >= 0 && epsilon <= 1)) throw py::value_error("epsilon must be from 0 to 1");
     o.epsilon = epsilon;
+    o.reveal = reveal;
+    o.inference_strength = inference_strength;
     std::atomic<bool> stop{false};
     o.stop = &stop;
     const GameState root = s;
-    return search_result(run_interruptible(stop, [root, o]() { return rollout_search(root, o); }));
+    const bool has_before = game.previous() != nullptr;
+    const GameState before = has_before ? *game.previous() : s;
+    return search_result(run_interruptible(stop, [root, before, has_before, o]() {
+        return rollout_search(root, o, has_before ? &before : nullptr);
+    }));
 }
 
 // The heuristic score (search/heuristic.hpp) of every legal move of the player to move.
@@ -207,7 +213,7 @@ void init_search(py::module_& m) {
           "bytes_per_node, interrupted}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.");
     m.def("rollout_search", &rollout_search_py, py::arg("state"), py::arg("iterations"), py::arg("time_limit"),
           py::arg("threads") = 1, py::arg("seed") = 0, py::arg("candidates") = 8, py::arg("horizon") = 20,
-          py::arg("epsilon") = 0.0,
+          py::arg("epsilon") = 0.0, py::arg("reveal") = 0, py::arg("inference_strength") = 3.0,
           "Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp).");
     m.def("heuristic_scores", &heuristic_scores, py::arg("state"),
           "[(move_id, score)] for every legal move of the player to move: the search's move heuristic "

@@ -330,9 +330,21 @@ def _mcts_factory(**params: Any) -> Any:
     return cls(**params)
 
 
+def _rollout_factory(**params: Any) -> Any:
+    try:
+        from .rollout import RolloutAgent as cls
+    except ImportError as e:
+        raise ValueError(
+            f"the rollout agent is not available ({e}); build the compiled core "
+            "(pip install .) or choose 'random' or 'greedy'"
+        ) from None
+    return cls(**params)
+
+
 register_agent("random", RandomAgent)
 register_agent("greedy", GreedyAgent)
 register_agent("mcts", _mcts_factory, {"time": "time_limit", "iters": "iterations", "t": "time_limit"})
+register_agent("rollout", _rollout_factory, {"time": "time_limit", "iters": "iterations", "t": "time_limit"})
 
 
 def _parse_value(text: str) -> Any:
@@ -354,9 +366,9 @@ def _parse_value(text: str) -> Any:
 def agent_from_spec(spec: str, **defaults: Any) -> Any:
     """Build an agent from text: ``"name"`` or ``"name:key=value,key=value"``.
 
-    Names: ``random``, ``greedy`` (key ``seed``) and ``mcts`` (keys ``iterations``/``iters``,
-    ``time``/``time_limit`` in seconds, ``threads``, ``seed`` and anything else ``MCTSAgent``
-    takes). Values are read as int, float, true/false or none where they look like one.
+    Names: ``random``, ``greedy`` (key ``seed``), ``mcts`` and ``rollout`` (keys
+    ``iterations``/``iters``, ``time``/``time_limit`` in seconds, ``threads``, ``seed`` and anything
+    else ``MCTSAgent`` / ``RolloutAgent`` takes). Values are read as int, float, true/false or none where they look like one.
     ``defaults`` are keyword arguments used when the spec does not set them (the arena passes a
     derived ``seed`` so that matches are reproducible). The agent's ``name`` is set to the spec.
 
@@ -403,4 +415,8 @@ def __getattr__(name: str) -> Any:
         from .mcts import MCTSAgent
 
         return MCTSAgent
+    if name == "RolloutAgent":
+        from .rollout import RolloutAgent
+
+        return RolloutAgent
     raise AttributeError(f"module 'sequence_game.agents' has no attribute {name!r}")

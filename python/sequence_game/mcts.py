@@ -49,6 +49,16 @@ from .move import Move
 
 __all__ = ["MCTSAgent"]
 
+
+def core_game(game: Any, agent: str) -> Game:
+    """``game`` as a compiled-core Game for a search (a reference Game is converted by its state)."""
+    if isinstance(game, Game):
+        return game
+    to_dict = getattr(game, "to_dict", None)
+    if to_dict is None:
+        raise TypeError(f"{agent} needs a sequence_game.Game, not {type(game).__name__}")
+    return Game.from_dict(to_dict())  # e.g. a sequence_game.reference.Game (no history)
+
 DEFAULT_ITERATIONS = 10000
 # The evaluation weights (evaluate.hpp EvalWeights), in the order ``weights`` takes them.
 DEFAULT_WEIGHTS: Tuple[float, ...] = (1.0, 4.0, 15.0, 50.0, 150.0, 80.0, 30.0, 20.0)
@@ -217,15 +227,6 @@ class MCTSAgent:
 
     # ------------------------------------------------------------------ searching
 
-    @staticmethod
-    def _core_game(game: Any) -> Game:
-        if isinstance(game, Game):
-            return game
-        to_dict = getattr(game, "to_dict", None)
-        if to_dict is None:
-            raise TypeError(f"MCTSAgent needs a sequence_game.Game, not {type(game).__name__}")
-        return Game.from_dict(to_dict())  # e.g. a sequence_game.reference.Game
-
     def _search(self, game: Game) -> Dict[str, Any]:
         if game.is_over:
             raise ValueError("the game is over: there is no move to select")
@@ -238,7 +239,7 @@ class MCTSAgent:
 
     def select_move(self, game: Any) -> Move:
         """The move with the most search visits for the player to move (the game is not changed)."""
-        g = self._core_game(game)
+        g = core_game(game, "MCTSAgent")
         if g.is_over:
             raise ValueError("the game is over: there is no move to select")
         ids = g._state.legal_moves()
@@ -254,7 +255,7 @@ class MCTSAgent:
         move for the mover's team in [0, 1] (1 win, 0 loss, ``1/teams`` draw; evaluated
         positions in between).
         """
-        g = self._core_game(game)
+        g = core_game(game, "MCTSAgent")
         r = self._search(g)
         return {
             "moves": [{"move": move_from_id(m), "visits": v, "value": val} for m, v, val in r["moves"]],

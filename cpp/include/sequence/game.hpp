@@ -16,6 +16,8 @@ public:
 
     const GameState& state() const { return state_; }
     std::size_t history_size() const { return history_.size(); }
+    // The state before the last successful change, or nullptr if there is none.
+    const GameState* previous() const { return history_.empty() ? nullptr : &history_.back(); }
 
     // Plays a move if legal (see check_move()); returns the reason otherwise.
     MoveError play(MoveId id);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <thread>
 #include <vector>
 
@@ -19,6 +20,81 @@ struct Candidate {
     double heuristic;
 };
 
+// Log scale for heuristic scores (which span 1 to 1e9): differences become ratios.
+inline double log_score(double x) { return x >= 0 ? std::log1p(x) : -std::log1p(-x); }
+
+// What the last play of another player tells about the hand it was made from (see rollout.hpp).
+struct Evidence {
+    bool valid = false;
+    int player = 0;
+    int card = 0;          // the card they played (now on their discard pile)
+    double made = 0;       // log score of the play they made
+    MoveScorer scorer;     // the heuristic on the position before the play (public fields only)
+    double best_wild = 0;  // log score of the best two-eyed jack placement then
+    double best_remove = 0;  // of the best one-eyed jack removal then
+    Bitboard empty;        // empty cells then
+};
+
+// Reads the evidence from the public parts of `before` and `now` (observations of the searcher).
+Evidence read_evidence(const GameState& before, const GameState& now, const HeuristicWeights& wt) {
+    Evidence e;
+    const int p = before.current_player;
+    if (now.turn != before.turn + 1 || now.discard_size != before.discard_size + 1) return e;  // a pass, a trade, a reshuffle
+    const Bitboard was = occupied(before), is = occupied(now);
+    const Bitboard placed = is & ~was, removed = was & ~is;
+    if (placed.count() + removed.count() != 1) return e;
+    e.player = p;
+    e.card = discard_card(now, now.discard_size - 1);
+    e.scorer.build(before, wt);
+    e.empty = empty_cells(before);
+    if (placed.any()) {
+        const int cell = placed.select(0);
+        e.made = log_score(e.scorer.place_score(e.card, cell, now.sequence_count - before.sequence_count));
+    } else {
+        e.made = log_score(e.scorer.remove[removed.select(0)] - wt.one_eyed_cost);
+    }
+    double wild = -1e300, remove = -1e300;
+    for (int cell : e.empty) wild = std::max(wild, e.scorer.place[cell] - wt.two_eyed_cost);
+    const Bitboard removable = was & ~before.chips[team_of(before, p)] & ~before.locked;
+    for (int cell : removable) remove = std::max(remove, e.scorer.remove[cell] - wt.one_eyed_cost);
+    e.best_wild = wild > -1e300 ? log_score(wild) : -1e300;
+    e.best_remove = remove > -1e300 ? log_score(remove) : -1e300;
+    e.valid = true;
+    return e;
+}
+
+// exp(-strength * shortfall) for the hand `hand` (the hand the play was made from).
+double explains(const Evidence& e, const Card* hand, int n, double strength) {
+    double best = -1e300;
+    for (int i = 0; i < n; ++i) {
+        const int c = hand[i];
+        if (is_two_eyed_jack(c)) best = std::max(best, e.best_wild);
+        else if (is_one_eyed_jack(c)) best = std::max(best, e.best_remove);
+        else
+            for (int cell : card_cells(c) & e.empty) best = std::max(best, log_score(e.scorer.place[cell]));
+    }
+    const double shortfall = best - e.made;
+    return shortfall <= 0 ? 1.0 : std::exp(-strength * shortfall);
+}
+
+// The likelihood of the evidence for a world: the played card was in the hand before, and any one
+// of the cards now held may be the one drawn after the play (averaged over which).
+double likelihood(const Evidence& e, const GameState& world, double strength) {
+    const int n = world.hand_count[e.player];
+    const Card* now = world.hands[e.player];
+    if (n == 0) return 1.0;
+    double sum = 0;
+    Card hand[kMaxHand];
+    for (int d = 0; d < n; ++d) {  // now[d] was drawn: the hand before = now - now[d] + card
+        int k = 0;
+        for (int i = 0; i < n; ++i)
+            if (i != d) hand[k++] = now[i];
+        hand[k++] = static_cast<Card>(e.card);
+        sum += explains(e, hand, k, strength);
+    }
+    return sum / n;
+}
+
 struct WorkerOutput {
     std::vector<double> reward;  // per candidate
     std::uint64_t worlds = 0;
@@ -27,7 +103,7 @@ struct WorkerOutput {
 
 }  // namespace
 
-SearchResult rollout_search(const GameState& root, const RolloutOptions& o) {
+SearchResult rollout_search(const GameState& root, const RolloutOptions& o, const GameState* before) {
     const auto start = Clock::now();
     SearchResult result;
     const int me = root.current_player;
@@ -46,6 +122,11 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o) {
     const std::size_t keep = wins_now ? 1 : std::min<std::size_t>(cands.size(), static_cast<std::size_t>(std::max(1, o.candidates)));
     cands.resize(keep);
     const auto n = static_cast<std::uint64_t>(keep);
+    Evidence evidence;
+    if (before != nullptr && o.inference_strength > 0 && o.reveal == 0) {
+        const Observation then = observe(*before, me);
+        if (then.pub.current_player != me) evidence = read_evidence(then.pub, obs.pub, o.heuristic);
+    }
 
     if (keep > 1) {
         const int threads = std::max(1, o.threads);
@@ -70,7 +151,26 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o) {
                     break;
                 }
                 if (has_deadline && Clock::now() >= deadline) break;
-                const GameState world = determinize(obs, rng);
+                GameState world = o.reveal == 2 ? root : determinize(obs, rng);
+                if (evidence.valid) {  // rejection sampling on the last play (see rollout.hpp)
+                    double best_l = -1;
+                    GameState best_w = world;
+                    for (int t = 0; t < o.inference_tries; ++t) {
+                        if (t > 0) world = determinize(obs, rng);
+                        const double l = likelihood(evidence, world, o.inference_strength);
+                        if (l > best_l) {
+                            best_l = l;
+                            best_w = world;
+                        }
+                        if (rng.below(1u << 20) < l * (1u << 20)) break;
+                    }
+                    world = best_w;
+                }
+                if (o.reveal == 1) {  // the true hands, a shuffled draw pile
+                    world = root;
+                    shuffle(draw_pile_data(world), world.draw_size, rng);
+                    world.rng = rng.next();
+                }
                 const std::uint64_t playout_seed = rng.next();
                 for (std::size_t c = 0; c < keep; ++c) {
                     GameState st = world;

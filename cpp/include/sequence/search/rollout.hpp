@@ -32,13 +32,28 @@ struct RolloutOptions {
     double epsilon = 0.0;          // chance of a random legal move per playout turn (greedy_move)
     HeuristicWeights heuristic;
     EvalWeights weights;
+    // TEST ONLY, to measure what hidden information is worth: 0 = honest (sample every unseen
+    // card); 1 = the other hands are read from the true state, only the draw pile is sampled;
+    // 2 = the true state (hands, draw pile order and generator) is the one world.
+    int reveal = 0;
+    double inference_strength = 3.0;  // 0 = no opponent modelling
+    int inference_tries = 32;
     const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
 };
 
+// Opponent modelling from public evidence: `before` is the position before the last change (or
+// nullptr). When that change was another player's play (a placement or removal, seen on the board
+// and their discard pile, with no R6 reshuffle in between), worlds are weighted by how well the
+// hand they deal that player explains the play, under the model "plays (near) the heuristic's
+// best move": a world in which the player could have made a much better move (say, block a four
+// or complete a sequence) but did not is unlikely. Only observe(before, player)'s public fields
+// are read. Worlds are drawn by rejection: up to `inference_tries` samples per world, accepted with
+// probability exp(-inference_strength * shortfall), shortfall = the log-scaled score of the best
+// move the hand allowed minus that of the move made (never below 0).
 // Searches for the current player of `root` (requires !is_over(root)); reads only
-// observe(root, player). result.moves holds every candidate with its playouts (visits) and mean
+// observe(root, player) (and the public part of `before`). result.moves holds every candidate with its playouts (visits) and mean
 // reward; `iterations` counts playouts; `nodes` is 0 (no tree). Deterministic for a given seed,
 // iteration budget and thread count (with no time limit).
-SearchResult rollout_search(const GameState& root, const RolloutOptions& options);
+SearchResult rollout_search(const GameState& root, const RolloutOptions& options, const GameState* before = nullptr);
 
 }  // namespace sequence

@@ -1,0 +1,159 @@
+"""``RolloutAgent``: determinized rollout search with common random numbers, in the compiled core.
+
+The search (``cpp/include/sequence/search/rollout.hpp``) improves on the move heuristic of
+:class:`~sequence_game.agents.GreedyAgent` by looking ahead. It keeps the ``candidates`` moves the
+heuristic rates highest (a move that wins at once, R8, is played without search), then over and over
+samples one *world* -- the cards the player cannot see (R9: the other hands and the draw pile) dealt
+at random -- and plays every candidate in that same world, each followed by the same heuristic
+playout for ``horizon`` turns (to the end of the game by default), scored 1 for a win, 0 for a loss
+and ``1/teams`` for a draw (a position still open at the horizon gets the static evaluation of
+``evaluate.hpp``). The candidate with the best mean is played.
+
+Why not a tree: Sequence is a game of heavy luck. When each move is tried in worlds of its own (as the
+iterations of :class:`~sequence_game.mcts.MCTSAgent` do), the luck of the deal swamps the difference
+between moves; when all candidates meet the *same* cards (common random numbers) the luck cancels out
+of their comparison.
+
+Opponent modelling (``inference_strength``): the last play of another player is evidence about the
+hand it was made from. A sampled world in which that player could have made a much better move --
+completed a sequence, blocked a four -- but did not is unlikely, so worlds are drawn by rejection,
+each accepted with probability ``exp(-inference_strength * shortfall)`` (the shortfall on a log scale
+of the heuristic's scores; 0 turns the modelling off). Only public information is read: the board
+before and after that play and the card it put on the discard pile.
+
+>>> import sequence_game
+>>> g = sequence_game.Game(players=2, seed=4)
+>>> RolloutAgent(iterations=200, seed=1).select_move(g) in g.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from typing import Any, Dict, Optional
+
+from . import _core
+from .game import Game, move_from_id
+from .mcts import core_game
+from .move import Move
+
+__all__ = ["RolloutAgent"]
+
+DEFAULT_TIME_LIMIT = 1.0
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+class RolloutAgent:
+    """Determinized rollout search with common random numbers (see the module docstring).
+
+    Parameters:
+        iterations: playouts per move (all candidates and threads together), an int >= 1.
+        time_limit: seconds per move, a number > 0. With both, whichever comes first; with
+            neither, ``time_limit=1.0``.
+        threads: 1..256 threads (the worlds are split between them).
+        seed: None (random) or an int in ``0 .. 2**64 - 1``; with an iteration budget and no time
+            limit, a seeded agent makes the same moves.
+        candidates: how many of the heuristic's best moves are compared (1..1024, default 8).
+        horizon: playout turns after the candidate move (default 200: to the end of the game).
+        epsilon: the chance (0..1) of a random legal move at each playout turn (default 0).
+        inference_strength: opponent modelling from the last play (>= 0, default 3; 0 = off).
+        reveal: TEST ONLY, for measuring what hidden information is worth: 1 reads the other
+            hands from the true state (only the draw pile is sampled), 2 searches the true state.
+    """
+
+    def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
+                 seed: Optional[int] = None, candidates: int = 8, horizon: int = 200, epsilon: float = 0.0,
+                 inference_strength: float = 3.0, reveal: int = 0) -> None:
+        if iterations is not None:
+            if not _is_int(iterations):
+                raise TypeError(f"iterations must be an int or None, not {type(iterations).__name__} {iterations!r}")
+            if iterations < 1:
+                raise ValueError(f"iterations must be at least 1 (or None), not {iterations}")
+        if time_limit is not None:
+            if not _is_number(time_limit):
+                raise TypeError(f"time_limit must be a number of seconds or None, not {type(time_limit).__name__}")
+            if not (time_limit > 0 and math.isfinite(time_limit)):
+                raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
+        if iterations is None and time_limit is None:
+            time_limit = DEFAULT_TIME_LIMIT
+        for label, value, lo, hi in (("threads", threads, 1, 256), ("candidates", candidates, 1, 1024),
+                                     ("horizon", horizon, 1, 2**31 - 1), ("reveal", reveal, 0, 2)):
+            if not _is_int(value):
+                raise TypeError(f"{label} must be an int, not {type(value).__name__} {value!r}")
+            if not lo <= value <= hi:
+                raise ValueError(f"{label} must be from {lo} to {hi}, not {value}")
+        if seed is not None:
+            if not _is_int(seed):
+                raise TypeError(f"seed must be an int or None, not {type(seed).__name__} {seed!r}")
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed {seed} is out of range: use an int from 0 to 2**64 - 1")
+        for label, value in (("epsilon", epsilon), ("inference_strength", inference_strength)):
+            if not _is_number(value):
+                raise TypeError(f"{label} must be a number, not {type(value).__name__}")
+            if not (value >= 0 and math.isfinite(value)):
+                raise ValueError(f"{label} must be a finite number >= 0, not {value}")
+        if epsilon > 1:
+            raise ValueError(f"epsilon must be from 0 to 1, not {epsilon}")
+        self.iterations = iterations
+        self.time_limit = float(time_limit) if time_limit is not None else None
+        self.threads = threads
+        self.seed = seed
+        self.candidates = candidates
+        self.horizon = horizon
+        self.epsilon = float(epsilon)
+        self.inference_strength = float(inference_strength)
+        self.reveal = reveal
+        self._rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
+        shown = [f"iterations={iterations}" if iterations is not None else None,
+                 f"time={self.time_limit}" if self.time_limit is not None else None,
+                 f"threads={threads}" if threads != 1 else None,
+                 f"seed={seed}" if seed is not None else None,
+                 f"reveal={reveal}" if reveal else None]
+        self.name = "rollout:" + ",".join(s for s in shown if s)
+
+    def __repr__(self) -> str:
+        return (f"RolloutAgent(iterations={self.iterations!r}, time_limit={self.time_limit!r}, threads={self.threads}, "
+                f"seed={self.seed!r}, candidates={self.candidates}, horizon={self.horizon}, epsilon={self.epsilon}, "
+                f"inference_strength={self.inference_strength}, reveal={self.reveal})")
+
+    def _search(self, game: Game) -> Dict[str, Any]:
+        if game.is_over:
+            raise ValueError("the game is over: there is no move to select")
+        return _core.rollout_search(game._state, self.iterations, self.time_limit, self.threads,
+                                    self._rng.getrandbits(64), self.candidates, self.horizon, self.epsilon,
+                                    self.reveal, self.inference_strength)
+
+    def select_move(self, game: Any) -> Move:
+        """The candidate with the best mean playout reward (the game is not changed)."""
+        g = core_game(game, "RolloutAgent")
+        if g.is_over:
+            raise ValueError("the game is over: there is no move to select")
+        ids = g._state.legal_moves()
+        if len(ids) == 1:  # nothing to decide
+            return move_from_id(ids[0])
+        return move_from_id(self._search(g)["best"])
+
+    def analyze(self, game: Any) -> Dict[str, Any]:
+        """Search the position and report every candidate.
+
+        Returns ``{"moves": [{"move", "visits", "value"}, ...] (best mean first), "best",
+        "iterations", "seconds"}``: ``visits`` is the number of worlds the move was played in (the
+        same for every candidate) and ``value`` its mean reward for the mover's team in [0, 1].
+        """
+        g = core_game(game, "RolloutAgent")
+        r = self._search(g)
+        return {
+            "moves": [{"move": move_from_id(m), "visits": v, "value": val} for m, v, val in r["moves"]],
+            "best": move_from_id(r["best"]),
+            "iterations": r["iterations"],
+            "seconds": r["seconds"],
+        }

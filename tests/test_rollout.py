@@ -1,0 +1,176 @@
+"""RolloutAgent: determinized rollout search with common random numbers (sequence_game.rollout).
+
+As for MCTSAgent, R9 is the heart of it: the search reads only what the player to move may see, so
+re-dealing every hidden card changes nothing it reports; the test-only ``reveal`` option shows
+that the re-dealt cards would matter to a search allowed to see them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from helpers import board_rows
+
+sequence_game = pytest.importorskip("sequence_game")
+pytest.importorskip("sequence_game._core")
+
+from sequence_game import Game, Move  # noqa: E402
+from sequence_game.agents import GreedyAgent, agent_from_spec  # noqa: E402
+from sequence_game.rollout import RolloutAgent  # noqa: E402
+from test_mcts import _mid_game, _redeal_hidden, _sequence_cells, _stats, _won_position  # noqa: E402
+
+
+def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
+    changed_for_revealed = False
+    for seed in (3, 4):
+        d = _mid_game(seed).to_dict()
+        d["last_draw"] = None  # its card would be hidden information of another player
+        base = Game.from_dict(d)
+        me = base.current_player
+        for k in range(3):
+            other = Game.from_dict(_redeal_hidden(d, me, 100 * seed + k))
+            assert other.observation(me) == base.observation(me) and other.to_dict() != base.to_dict()
+            a = RolloutAgent(iterations=400, seed=11, horizon=30).analyze(base)
+            b = RolloutAgent(iterations=400, seed=11, horizon=30).analyze(other)
+            assert _stats(a) == _stats(b) and a["best"] == b["best"]
+            ra = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=2).analyze(base)
+            rb = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=2).analyze(other)
+            changed_for_revealed |= _stats(ra) != _stats(rb)
+    assert changed_for_revealed, "the revealing search should see the re-dealt cards"
+
+
+def test_opponent_modelling_reads_the_last_play():
+    # After a play by the opponent, the evidence changes the sampled worlds; without history (a
+    # position loaded from a dict) or with inference_strength=0 there is none.
+    g = Game(players=2, seed=21)
+    greedy = GreedyAgent(seed=1)
+    for _ in range(12):
+        g.play(greedy.select_move(g))
+    loaded = Game.from_dict(g.to_dict())
+    kw = dict(iterations=600, seed=5, horizon=30)
+    with_history = RolloutAgent(**kw).analyze(g)
+    without = RolloutAgent(**kw).analyze(loaded)
+    assert _stats(with_history) != _stats(without)
+    off_a = RolloutAgent(inference_strength=0, **kw).analyze(g)
+    off_b = RolloutAgent(inference_strength=0, **kw).analyze(loaded)
+    assert _stats(off_a) == _stats(off_b) == _stats(without)
+
+
+def test_select_move_is_legal_deterministic_and_leaves_the_game():
+    g = _mid_game(5)
+    before = g.to_dict()
+    a = [RolloutAgent(iterations=300, seed=7, horizon=40).select_move(g) for _ in range(2)]
+    b = [RolloutAgent(iterations=300, seed=7, horizon=40, threads=2).select_move(g) for _ in range(2)]
+    assert a[0] == a[1] and b[0] == b[1]
+    assert all(isinstance(m, Move) and m in g.legal_moves() for m in a + b)
+    assert g.to_dict() == before
+
+
+def test_analyze_shape():
+    g = Game(players=2, seed=2)
+    r = RolloutAgent(iterations=800, seed=1, candidates=5, horizon=30).analyze(g)
+    assert set(r) == {"moves", "best", "iterations", "seconds"}
+    assert len(r["moves"]) == 5 and r["iterations"] == 800 and r["seconds"] >= 0
+    assert len({m["visits"] for m in r["moves"]}) == 1  # every candidate meets the same worlds
+    values = [m["value"] for m in r["moves"]]
+    assert values == sorted(values, reverse=True)
+    assert r["best"] == r["moves"][0]["move"]
+    legal = g.legal_moves()
+    for m in r["moves"]:
+        assert set(m) == {"move", "visits", "value"}
+        assert m["move"] in legal and 0.0 <= m["value"] <= 1.0
+
+
+def test_time_limit_is_respected_and_is_the_default():
+    g = Game(players=2, seed=4)
+    start = time.perf_counter()
+    r = RolloutAgent(time_limit=0.2, seed=1).analyze(g)
+    assert r["seconds"] < 0.2 * 1.05 + 0.05 and time.perf_counter() - start < 1.0
+    assert r["iterations"] > 0
+    assert RolloutAgent().time_limit == 1.0 and RolloutAgent().iterations is None
+    assert RolloutAgent(time_limit=5.0, iterations=160, candidates=8, seed=1).analyze(g)["iterations"] == 160
+
+
+def test_agent_from_spec_builds_rollout():
+    agent = agent_from_spec("rollout:time=0.05,threads=2,iterations=100,seed=3,horizon=20")
+    assert isinstance(agent, RolloutAgent)
+    assert (agent.time_limit, agent.threads, agent.iterations, agent.seed, agent.horizon) == (0.05, 2, 100, 3, 20)
+    g = Game(players=2, seed=1)
+    assert agent.select_move(g) in g.legal_moves()
+    assert sequence_game.agents.RolloutAgent is RolloutAgent
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    (dict(iterations=0), ValueError), (dict(iterations=1.5), TypeError), (dict(time_limit=0), ValueError),
+    (dict(time_limit="1"), TypeError), (dict(threads=0), ValueError), (dict(candidates=0), ValueError),
+    (dict(horizon=0), ValueError), (dict(epsilon=1.5), ValueError), (dict(epsilon=-0.1), ValueError),
+    (dict(inference_strength=float("nan")), ValueError), (dict(reveal=3), ValueError),
+    (dict(seed=-1), ValueError), (dict(seed="x"), TypeError), (dict(candidates=True), TypeError),
+])
+def test_invalid_arguments(kwargs, error):
+    with pytest.raises(error):
+        RolloutAgent(**kwargs)
+
+
+def test_game_over_wrong_type_and_reference_game():
+    from sequence_game.reference import Game as RefGame
+
+    with pytest.raises(TypeError):
+        RolloutAgent(iterations=10).select_move("not a game")
+    over = Game.from_dict(_won_position())
+    with pytest.raises(ValueError):
+        RolloutAgent(iterations=10).select_move(over)
+    with pytest.raises(ValueError):
+        RolloutAgent(iterations=10).analyze(over)
+    ref = RefGame(players=2, seed=8)
+    assert RolloutAgent(iterations=100, seed=1, horizon=20).select_move(ref) in ref.legal_moves()
+
+
+def test_takes_an_immediate_win_without_search():
+    board = board_rows(B=["b1", "c1", "d1", "e1", "b10", "c10", "d10"], G=["f5", "g5", "h7", "c3"])
+    hands = [["2H", "3H", "4H", "TD", "5H", "6H", "7H"], ["8S", "9S", "QS", "KS", "AS", "2C", "3C"]]
+    g = Game.from_dict({"players": 2, "board": board, "hands": hands, "current_player": 0,
+                        "sequences": [{"team": 0, "cells": _sequence_cells((0, 0))}]})
+    r = RolloutAgent(iterations=50, seed=1).analyze(g)
+    assert r["best"].cell == (9, 4) and len(r["moves"]) == 1
+
+
+@pytest.mark.parametrize("blocker", ["TD", "JD", "JS"])
+def test_blocks_a_winning_threat(blocker):
+    # Team 1 has a sequence and a10 b10 c10 d10: e10 (TD) wins it the game. Player 0 must take e10
+    # or remove a chip of that line with a one-eyed jack.
+    board = board_rows(G=["b1", "c1", "d1", "e1", "b10", "c10", "d10"], B=["f5", "g5", "c3"])
+    hands = [[blocker, "2H", "3H", "4H", "5H", "6H", "7H"], ["8S", "9S", "QS", "KS", "AS", "2C", "3C"]]
+    g = Game.from_dict({"players": 2, "board": board, "hands": hands, "current_player": 0,
+                        "sequences": [{"team": 1, "cells": _sequence_cells((0, 0))}]})
+    for seed in (1, 2):
+        move = RolloutAgent(iterations=400, seed=seed, horizon=40).select_move(g)
+        if blocker == "JS":
+            assert move.kind == "remove" and move.cell in [(9, 1), (9, 2), (9, 3)], move
+        else:
+            assert move.kind == "place" and move.cell == (9, 4), move
+
+
+def test_three_teams_twelve_players_trades_and_pass():
+    for players, teams in ((3, 3), (12, 3), (12, 2), (6, 3)):
+        g = Game(players=players, teams=teams, seed=players + teams)
+        agent = RolloutAgent(iterations=120, seed=2, horizon=20)
+        for _ in range(3):
+            move = agent.select_move(g)
+            assert move in g.legal_moves()
+            g.play(move)
+    board = board_rows(G=["b1", "g9", "c1", "f9"])
+    g = Game.from_dict({"players": 2, "board": board, "hands": [["2S", "3S"], ["4S", "5S"]], "current_player": 0})
+    legal = g.legal_moves()
+    assert sorted(str(m) for m in legal) == ["pass", "trade 2S", "trade 3S"]
+    assert RolloutAgent(iterations=60, seed=1).select_move(g) in legal
+
+
+def test_plays_whole_games():
+    from sequence_game import play_game
+
+    record = play_game([RolloutAgent(iterations=64, seed=1, horizon=10), GreedyAgent(seed=2)], players=2, seed=5)
+    assert record.result is not None and len(record.moves) > 10
