@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from helpers import board_rows
+from helpers import board_rows, rest_of_deck
 
 sequence_game = pytest.importorskip("sequence_game")
 pytest.importorskip("sequence_game._core")
@@ -50,13 +50,15 @@ def test_opponent_modelling_reads_the_last_play():
     for _ in range(12):
         g.play(greedy.select_move(g))
     loaded = Game.from_dict(g.to_dict())
-    kw = dict(iterations=600, seed=5, horizon=30)
+    kw = dict(iterations=600, seed=5, horizon=30, inference_strength=3.0)
     with_history = RolloutAgent(**kw).analyze(g)
     without = RolloutAgent(**kw).analyze(loaded)
     assert _stats(with_history) != _stats(without)
-    off_a = RolloutAgent(inference_strength=0, **kw).analyze(g)
-    off_b = RolloutAgent(inference_strength=0, **kw).analyze(loaded)
+    kw["inference_strength"] = 0.0  # the default
+    off_a = RolloutAgent(**kw).analyze(g)
+    off_b = RolloutAgent(**kw).analyze(loaded)
     assert _stats(off_a) == _stats(off_b) == _stats(without)
+    assert RolloutAgent().inference_strength == 0.0
 
 
 def test_select_move_is_legal_deterministic_and_leaves_the_game():
@@ -140,11 +142,19 @@ def test_takes_an_immediate_win_without_search():
 
 @pytest.mark.parametrize("blocker", ["TD", "JD", "JS"])
 def test_blocks_a_winning_threat(blocker):
-    # Team 1 has a sequence and a10 b10 c10 d10: e10 (TD) wins it the game. Player 0 must take e10
-    # or remove a chip of that line with a one-eyed jack.
+    # Team 1 has a sequence and a10 b10 c10 d10: e10 (TD) wins it the game. Almost every card is
+    # on the discard piles, and the few unseen ones are mostly e10's winners (the other TD, the
+    # two-eyed jacks), so the opponent wins in every world unless player 0 takes e10 or removes a
+    # chip of that line with a one-eyed jack.
     board = board_rows(G=["b1", "c1", "d1", "e1", "b10", "c10", "d10"], B=["f5", "g5", "c3"])
-    hands = [[blocker, "2H", "3H", "4H", "5H", "6H", "7H"], ["8S", "9S", "QS", "KS", "AS", "2C", "3C"]]
-    g = Game.from_dict({"players": 2, "board": board, "hands": hands, "current_player": 0,
+    mine = [blocker, "2H", "3H", "4H", "5H", "6H", "7H"]
+    theirs = ["JC", "JC", "JD", "TD", "8S", "9S", "QS"]
+    if blocker == "JD":
+        theirs[2] = "KS"  # our JD: one two-eyed jack of diamonds left unseen
+    pile = ["2S", "3S", "4S"]
+    discards = [rest_of_deck([mine, theirs, pile]), []]
+    g = Game.from_dict({"players": 2, "board": board, "hands": [mine, theirs], "draw_pile": pile,
+                        "discards": discards, "current_player": 0,
                         "sequences": [{"team": 1, "cells": _sequence_cells((0, 0))}]})
     for seed in (1, 2):
         move = RolloutAgent(iterations=400, seed=seed, horizon=40).select_move(g)

@@ -28,31 +28,6 @@ std::uint64_t simulate_move_seed(std::uint64_t seed, std::int64_t game) {
 
 namespace {
 
-// A uniform integer in [0, n) from a 32-bit random x: Lemire's multiply-and-reject on 32 bits,
-// exact; more() supplies further 32-bit randoms in the rare rejection case. Requires 1 <= n < 2^32.
-template <class More>
-inline std::uint32_t below32(std::uint32_t x, std::uint32_t n, More&& more) {
-    std::uint64_t m = std::uint64_t{x} * n;
-    if (__builtin_expect(static_cast<std::uint32_t>(m) < n, 0)) {
-        const std::uint32_t threshold = (0u - n) % n;  // (2^32 - n) mod n
-        while (static_cast<std::uint32_t>(m) < threshold) m = std::uint64_t{more()} * n;
-    }
-    return static_cast<std::uint32_t>(m >> 32);
-}
-
-// Fisher-Yates from the back, with both 32-bit halves of each SplitMix64 output used (two swaps per
-// next() call). For simulate()'s deal only; Game shuffles as docs/rng.md specifies.
-inline void shuffle_halves(Card* a, int n, SplitMix64& rng) {
-    auto more = [&rng]() { return static_cast<std::uint32_t>(rng.next() >> 32); };
-    int i = n - 1;
-    for (; i >= 2; i -= 2) {
-        const std::uint64_t x = rng.next();
-        std::swap(a[i], a[below32(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(i + 1), more)]);
-        std::swap(a[i - 1], a[below32(static_cast<std::uint32_t>(x >> 32), static_cast<std::uint32_t>(i), more)]);
-    }
-    if (i == 1) std::swap(a[1], a[below32(static_cast<std::uint32_t>(rng.next()), 2, more)]);
-}
-
 constexpr struct FreshDeck {
     Card cards[kDeckSize];
     constexpr FreshDeck() : cards() {
@@ -71,7 +46,7 @@ GameState simulate_new_game(const Config& config, std::uint64_t seed, std::uint3
     // pile's top, are then left as unspecified bytes.
     Card* pile = draw_pile_data(s);
     std::memcpy(pile, kFreshDeck.cards, kDeckSize);
-    shuffle_halves(pile, kDeckSize, rng);
+    shuffle_halves(pile, kDeckSize, rng);  // rng.hpp
     s.dealer = static_cast<std::uint8_t>(rng.below(static_cast<std::uint32_t>(n)));
     // Dealt one card at a time from the top (the end of the pile), starting at the dealer's left.
     int top = kDeckSize;

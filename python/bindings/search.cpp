@@ -213,7 +213,7 @@ void init_search(py::module_& m) {
           "bytes_per_node, interrupted}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.");
     m.def("rollout_search", &rollout_search_py, py::arg("state"), py::arg("iterations"), py::arg("time_limit"),
           py::arg("threads") = 1, py::arg("seed") = 0, py::arg("candidates") = 8, py::arg("horizon") = 20,
-          py::arg("epsilon") = 0.0, py::arg("reveal") = 0, py::arg("inference_strength") = 3.0,
+          py::arg("epsilon") = 0.0, py::arg("reveal") = 0, py::arg("inference_strength") = 0.0,
           "Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp).");
     m.def("heuristic_scores", &heuristic_scores, py::arg("state"),
           "[(move_id, score)] for every legal move of the player to move: the search's move heuristic "

@@ -48,4 +48,31 @@ void shuffle(T* a, int n, SplitMix64& rng) {
     for (int i = n - 1; i >= 1; --i) std::swap(a[i], a[rng.below(static_cast<std::uint32_t>(i + 1))]);
 }
 
+// A uniform integer in [0, n) from a 32-bit random x: Lemire's multiply-and-reject on 32 bits,
+// exact; more() supplies further 32-bit randoms in the rare rejection case. Requires 1 <= n < 2^32.
+template <class More>
+inline std::uint32_t below32(std::uint32_t x, std::uint32_t n, More&& more) {
+    std::uint64_t m = std::uint64_t{x} * n;
+    if (__builtin_expect(static_cast<std::uint32_t>(m) < n, 0)) {
+        const std::uint32_t threshold = (0u - n) % n;  // (2^32 - n) mod n
+        while (static_cast<std::uint32_t>(m) < threshold) m = std::uint64_t{more()} * n;
+    }
+    return static_cast<std::uint32_t>(m >> 32);
+}
+
+// Fisher-Yates from the back, with both 32-bit halves of each SplitMix64 output used (two swaps per
+// next() call): uniform like shuffle() at half the generator calls. For sampling that no document
+// fixes (simulate()'s deal, the search's determinizations); Game shuffles as docs/rng.md specifies.
+template <class T>
+inline void shuffle_halves(T* a, int n, SplitMix64& rng) {
+    auto more = [&rng]() { return static_cast<std::uint32_t>(rng.next() >> 32); };
+    int i = n - 1;
+    for (; i >= 2; i -= 2) {
+        const std::uint64_t x = rng.next();
+        std::swap(a[i], a[below32(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(i + 1), more)]);
+        std::swap(a[i - 1], a[below32(static_cast<std::uint32_t>(x >> 32), static_cast<std::uint32_t>(i), more)]);
+    }
+    if (i == 1) std::swap(a[1], a[below32(static_cast<std::uint32_t>(rng.next()), 2, more)]);
+}
+
 }  // namespace sequence

@@ -63,7 +63,7 @@ GameState determinize(const Observation& obs, SplitMix64& rng) {
     int n = 0;
     for (int c = 0; c < kCardKinds; ++c)
         for (int k = 0; k < count[c]; ++k) unseen[n++] = static_cast<Card>(c);
-    shuffle(unseen, n, rng);
+    shuffle_halves(unseen, n, rng);
     int next = 0;
     for (int p = 0; p < d.config.players; ++p) {
         if (p == me) continue;
@@ -96,6 +96,19 @@ GameState determinize(const GameState& observed, int player, SplitMix64& rng) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// log(n) for UCB's exploration term: a table for the small counts nearly every node has (logf was
+// 5% of an iteration), the library beyond.
+struct LogTable {
+    static constexpr std::uint32_t kSize = 4096;
+    float v[kSize];
+    LogTable() {
+        v[0] = 0.0f;
+        for (std::uint32_t n = 1; n < kSize; ++n) v[n] = std::log(static_cast<float>(n));
+    }
+    float operator()(std::uint32_t n) const { return n < kSize ? v[n] : std::log(static_cast<float>(n)); }
+};
+const LogTable kLog;
 
 // One tree node: the move that leads to it from its parent, stored as an index-linked child list.
 struct Node {
@@ -247,7 +260,7 @@ void run_tree(const TreeJob& job, TreeOutput& out) {
                 ++n.avail;
                 if (n.avail != log_of) {
                     log_of = n.avail;
-                    log_avail = std::log(static_cast<float>(n.avail));
+                    log_avail = kLog(n.avail);
                 }
                 const float inv = 1.0f / static_cast<float>(n.visits);
                 float score = n.value * inv + c * std::sqrt(log_avail * inv);

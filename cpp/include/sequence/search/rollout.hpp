@@ -36,7 +36,7 @@ struct RolloutOptions {
     // card); 1 = the other hands are read from the true state, only the draw pile is sampled;
     // 2 = the true state (hands, draw pile order and generator) is the one world.
     int reveal = 0;
-    double inference_strength = 3.0;  // 0 = no opponent modelling
+    double inference_strength = 0.0;  // 0 = no opponent modelling (the default: no measurable gain yet)
     int inference_tries = 32;
     const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
 };
