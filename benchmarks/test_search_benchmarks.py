@@ -6,9 +6,9 @@ Reports MCTS iterations per second from the 2-player opening (threads 1 and 2), 
 simulation throughput (threads 1 and 2) and the tree's bytes per node; ``extra_info`` of each
 benchmark carries the rates. The search defaults (short informed playouts scored by the static
 evaluation, ``cpp/include/sequence/search/evaluate.hpp``) are measured, plus the old configuration
-(uniformly random playouts to the end of the game) for comparison. A strength check against
-GreedyAgent/RandomAgent at a fixed iteration budget is in ``test_strength`` (slow: run it with
-``-k strength``).
+(uniformly random playouts to the end of the game) for comparison. A strength check of MCTSAgent and RolloutAgent
+against GreedyAgent/RandomAgent at a fixed iteration budget is in ``test_strength`` (slow: run it
+with ``-k strength``).
 """
 
 from __future__ import annotations
@@ -52,14 +52,16 @@ def test_simulate_games_per_second(benchmark, threads):
           f"mean {result['mean_turns']:.1f} turns")
 
 
+@pytest.mark.parametrize("agent", ["mcts:iterations=3000", "rollout:iterations=2000"])
 @pytest.mark.parametrize("opponent", ["greedy", "random"])
-def test_strength(benchmark, opponent):
+def test_strength(benchmark, agent, opponent):
     from sequence_game.arena import match
 
-    games = 20
-    # A fixed iteration budget: reproducible, and independent of the machine's load.
+    games = 2 if benchmark.disabled else 20  # CI's untimed smoke run only checks that it runs
+    # A fixed iteration budget: reproducible, and independent of the machine's load. The full
+    # measurement (200 games at time_limit=1) is in benchmarks/README.md, "Strength".
     result = benchmark.pedantic(
-        match, args=(["mcts:iterations=3000", opponent],), kwargs={"games": games, "seed": 1},
+        match, args=([agent, opponent],), kwargs={"games": games, "seed": 1},
         rounds=1, iterations=1)
     benchmark.extra_info.update(wins=list(result.wins), draws=result.draws)
-    print(f"\nMCTS(iterations=3000) vs {opponent}: {result}")
+    print(f"\n{agent} vs {opponent}: {result}")
