@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "sequence/rng.hpp"
+#include "sequence/window_lanes.hpp"
 
 namespace sequence {
 
@@ -315,61 +316,15 @@ inline __attribute__((always_inline)) void finish_play(GameState& s, int player,
 
 }  // namespace
 
-namespace {
-// Four 64-bit lanes, one per direction (GCC vector extension: AVX2 / AVX-512 when enabled,
-// plain scalar code otherwise).
-typedef std::uint64_t Lanes __attribute__((vector_size(32)));
-
-struct StartLanes {
-    Lanes lo, hi;
-};
-constexpr StartLanes kStartLanes = {
-    {window_starts(0).lo(), window_starts(1).lo(), window_starts(2).lo(), window_starts(3).lo()},
-    {window_starts(0).hi(), window_starts(1).hi(), window_starts(2).hi(), window_starts(3).hi()},
-};
-}  // namespace
-
 Bitboard completion_cells(const GameState& s, int team) {
-    // Bit-parallel over all windows at once, one direction per lane. With own as a 128-bit set
-    // (lo, hi), a_i = own >> (i * step) tells at bit x whether the i-th cell of the window starting
-    // at x is own. A window misses exactly its i-th cell when every a_j but a_i is set; shifting
-    // that back by i steps marks the missing cell.
-    constexpr const StartLanes& kStart = kStartLanes;
-    static constexpr Lanes kStep = {kDirectionStep[0], kDirectionStep[1], kDirectionStep[2], kDirectionStep[3]};
-    const Bitboard own = s.chips[team] | corners();
-    const Lanes lo = {own.lo(), own.lo(), own.lo(), own.lo()};
-    const Lanes hi = {own.hi(), own.hi(), own.hi(), own.hi()};
-    Lanes aL[kWindowLength], aH[kWindowLength];
-    aL[0] = lo;
-    aH[0] = hi;
-    for (int i = 1; i < kWindowLength; ++i) {  // 128-bit right shifts by i * step, 1 <= shift <= 44
-        const Lanes sh = kStep * i;
-        aL[i] = (lo >> sh) | (hi << (64 - sh));
-        aH[i] = hi >> sh;
-    }
-    // prefix[i] = start & a_0 & ... & a_(i-1); suffix[i] = a_(i+1) & ... & a_4
-    Lanes pL[kWindowLength], pH[kWindowLength], sL[kWindowLength], sH[kWindowLength];
-    pL[0] = kStart.lo;
-    pH[0] = kStart.hi;
-    for (int i = 1; i < kWindowLength; ++i) {
-        pL[i] = pL[i - 1] & aL[i - 1];
-        pH[i] = pH[i - 1] & aH[i - 1];
-    }
-    sL[4] = ~Lanes{};
-    sH[4] = ~Lanes{};
-    for (int i = 3; i >= 0; --i) {
-        sL[i] = sL[i + 1] & aL[i + 1];
-        sH[i] = sH[i + 1] & aH[i + 1];
-    }
-    Lanes rL = pL[0] & sL[0] & ~aL[0], rH = pH[0] & sH[0] & ~aH[0];
-    for (int i = 1; i < kWindowLength; ++i) {  // 128-bit left shifts back by i * step
-        const Lanes sh = kStep * i;
-        const Lanes mL = pL[i] & sL[i] & ~aL[i], mH = pH[i] & sH[i] & ~aH[i];
-        rL |= mL << sh;
-        rH |= (mH << sh) | (mL >> (64 - sh));
-    }
-    const Bitboard result(rL[0] | rL[1] | rL[2] | rL[3], rH[0] | rH[1] | rH[2] | rH[3]);
-    return result & ~occupied(s);
+    // Bit-parallel over all windows (window_lanes.hpp): the windows holding exactly four cells of
+    // the team's chips and corners; each one's missing cell, shifted back from the window start.
+    WindowLanes own[kWindowLength];
+    window_cells(s.chips[team] | corners(), own);
+    const WindowLanes four = kWindowStarts & count_window_cells(own).equal(4);
+    Bitboard gaps;
+    for (int i = 0; i < kWindowLength; ++i) gaps |= window_cell_board(four & ~own[i], i);
+    return gaps & ~occupied(s);
 }
 
 int declared_windows(int cell, int declares, std::uint8_t out[2 * kDirections]) {

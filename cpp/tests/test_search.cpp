@@ -1,6 +1,7 @@
 // Playouts, simulate, determinization and ISMCTS: random_legal_move is always legal, determinize
 // conserves the cards and reads only the observation, the search returns legal moves.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "helpers.hpp"
@@ -439,4 +440,76 @@ TEST(search_rollout_search_takes_a_win_and_blocks_a_lost_game) {
     o.candidates = 8;
     const SearchResult r = rollout_search(b, o);
     CHECK(Move::from_id(r.best).kind == MoveKind::Place && Move::from_id(r.best).cell == at(1, 4));
+}
+
+namespace {
+
+// Straightforward versions of the bit-parallel window code, one window at a time.
+Bitboard completion_cells_one_by_one(const GameState& s, int team) {
+    Bitboard out;
+    const Bitboard own = s.chips[team] | corners();
+    for (int w = 0; w < kWindowCount; ++w) {
+        const Bitboard m = window_mask(w);
+        if ((m & own).count() == kWindowLength - 1) out |= m & ~own & ~occupied(s);
+    }
+    return out;
+}
+
+void team_scores_one_by_one(const GameState& s, const EvalWeights& wt, float out[kMaxTeams]) {
+    for (int t = 0; t < s.config.teams; ++t) {
+        const Bitboard own = s.chips[t] | corners();
+        const Bitboard other = occupied(s) & ~s.chips[t];
+        float acc = 0.0f;
+        Bitboard threats;
+        for (int w = 0; w < kWindowCount; ++w) {
+            const Bitboard m = window_mask(w);
+            if ((m & other).any()) continue;
+            bool usable = true;  // R7: at most one cell shared with each of the team's sequences
+            for (int i = 0; i < s.sequence_count; ++i)
+                if (s.sequences[i].team == t && (m & window_mask(s.sequences[i].window)).count() > 1) usable = false;
+            if (!usable) continue;
+            const int held = (m & own).count();
+            if (held >= 1 && held <= 3) acc += wt.window[held];
+            if (held == 4) threats |= m & ~own;
+        }
+        acc += wt.window[4] * static_cast<float>(threats.count());
+        acc += wt.sequence * static_cast<float>(team_sequences(s, t));
+        for (int p = 0; p < s.config.players; ++p)
+            if (team_of(s, p) == t)
+                for (int i = 0; i < s.hand_count[p]; ++i) {
+                    if (is_two_eyed_jack(s.hands[p][i])) acc += wt.two_eyed;
+                    else if (is_one_eyed_jack(s.hands[p][i])) acc += wt.one_eyed;
+                }
+        out[t] = acc;
+    }
+}
+
+}  // namespace
+
+TEST(search_window_lanes_match_one_window_at_a_time) {
+    // completion_cells (rules) and team_scores (evaluation) over random games of every split,
+    // sequences and R7 overlaps included, against the one-window-at-a-time definitions.
+    const EvalWeights wt;
+    int positions = 0, with_sequences = 0, with_threats = 0;
+    for (const auto& split : kSplits) {
+        for (std::uint64_t seed = 0; seed < 12; ++seed) {
+            GameState s = new_game(config_of(split[0], split[1]), 500 + seed * 7 + split[0], 0);
+            SplitMix64 play(seed);
+            while (!is_over(s)) {
+                for (int t = 0; t < s.config.teams; ++t) {
+                    const Bitboard gaps = completion_cells(s, t);
+                    CHECK(gaps == completion_cells_one_by_one(s, t));
+                    with_threats += gaps.any();
+                }
+                float fast[kMaxTeams], slow[kMaxTeams];
+                team_scores(s, wt, fast);
+                team_scores_one_by_one(s, wt, slow);
+                for (int t = 0; t < s.config.teams; ++t) CHECK(std::fabs(fast[t] - slow[t]) <= 1e-3f * (1.0f + std::fabs(slow[t])));
+                ++positions;
+                with_sequences += s.sequence_count > 0;
+                apply_move(s, random_legal_move(s, play));
+            }
+        }
+    }
+    CHECK(positions > 10000 && with_sequences > 1000 && with_threats > 1000);
 }

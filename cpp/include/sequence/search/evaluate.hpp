@@ -9,6 +9,7 @@
 
 #include "sequence/board.hpp"
 #include "sequence/state.hpp"
+#include "sequence/window_lanes.hpp"
 
 namespace sequence {
 
@@ -27,91 +28,51 @@ struct EvalWeights {
                               // that a sequence ahead does not saturate the reward (sigma(150/80) = 0.87)
 };
 
-namespace detail {
-struct WindowTable {
-    std::uint64_t lo[kWindowCount];
-    std::uint64_t hi[kWindowCount];
-    std::uint8_t corners[kWindowCount];  // corner cells in the window (0 or 1)
-};
-constexpr WindowTable build_window_table() {
-    WindowTable t{};
-    for (int w = 0; w < kWindowCount; ++w) {
-        t.lo[w] = window_mask(w).lo();
-        t.hi[w] = window_mask(w).hi();
-        int c = 0;
-        for (int k = 0; k < kWindowLength; ++k) c += is_corner(window_cell(w, k));
-        t.corners[w] = static_cast<std::uint8_t>(c);
-    }
-    return t;
-}
-inline constexpr WindowTable kWindowTable = build_window_table();
-inline int pop2(std::uint64_t a, std::uint64_t b) { return __builtin_popcountll(a) + __builtin_popcountll(b); }
-}  // namespace detail
-
 // Static score of every team (out[t] for t < teams): sequences * weights.sequence plus the open
-// window weights. A few hundred instructions: one pass over the 192 windows.
+// window weights. Bit-parallel over all 192 windows (window_lanes.hpp): per team, the windows with
+// no other team's chip are counted by how many of their cells the team holds (bit-sliced), and
+// R7's rule (a window sharing two cells with one of the team's sequences can never be a new
+// sequence of that team) masks windows out the same way.
 inline void team_scores(const GameState& s, const EvalWeights& wt, float out[kMaxTeams]) {
-    using detail::kWindowTable;
-    using detail::pop2;
     const int teams = s.config.teams;
-    // R7: a window sharing two or more cells with one of the team's sequences can never become a
-    // new sequence of that team (the cells of each team's sequences, corners included).
-    Bitboard seq_cells[kMaxTeams];
-    bool has_seq[kMaxTeams] = {false, false, false};
+    Bitboard seq_cells[kMaxTeams];  // the cells of each team's sequences, corners included
     int seqs[kMaxTeams] = {0, 0, 0};
     for (int i = 0; i < s.sequence_count; ++i) {
         const int t = s.sequences[i].team;
         seq_cells[t] |= window_mask(s.sequences[i].window);
-        has_seq[t] = true;
         ++seqs[t];
     }
-    float acc[kMaxTeams] = {0.0f, 0.0f, 0.0f};
-    Bitboard threats[kMaxTeams];
-    const auto open_window = [&](int t, int w, int held) {
-        if (has_seq[t] && pop2(kWindowTable.lo[w] & seq_cells[t].lo(), kWindowTable.hi[w] & seq_cells[t].hi()) > 1) return;
-        if (held < kWindowLength - 1) acc[t] += wt.window[held];
-        else if (held == kWindowLength - 1) threats[t] |= window_mask(w) & ~(s.chips[t] | corners());
-    };
-    if (teams == 2) {
-        const std::uint64_t a_lo = s.chips[0].lo(), a_hi = s.chips[0].hi();
-        const std::uint64_t b_lo = s.chips[1].lo(), b_hi = s.chips[1].hi();
-        for (int w = 0; w < kWindowCount; ++w) {
-            const std::uint64_t m_lo = kWindowTable.lo[w], m_hi = kWindowTable.hi[w];
-            const int a = pop2(m_lo & a_lo, m_hi & a_hi);
-            const int b = pop2(m_lo & b_lo, m_hi & b_hi);
-            if (a != 0 && b != 0) continue;
-            const int c = kWindowTable.corners[w];
-            if (b == 0 && a + c > 0) open_window(0, w, a + c);
-            if (a == 0 && b + c > 0) open_window(1, w, b + c);
+    const Bitboard occ = occupied(s);
+    for (int t = 0; t < teams; ++t) {
+        WindowLanes own[kWindowLength], other[kWindowLength];
+        window_cells(s.chips[t] | corners(), own);
+        window_cells(occ & ~s.chips[t], other);
+        WindowLanes open = kWindowStarts & ~(other[0] | other[1] | other[2] | other[3] | other[4]);
+        if (seqs[t] > 0) {
+            WindowLanes shared[kWindowLength];
+            window_cells(seq_cells[t], shared);
+            const WindowCounts n = count_window_cells(shared);
+            open = open & ~(n.twos | n.fours);  // at most one shared cell
         }
-    } else {
-        for (int w = 0; w < kWindowCount; ++w) {
-            const std::uint64_t m_lo = kWindowTable.lo[w], m_hi = kWindowTable.hi[w];
-            int n[kMaxTeams];
-            int holders = 0;
-            for (int t = 0; t < teams; ++t) {
-                n[t] = pop2(m_lo & s.chips[t].lo(), m_hi & s.chips[t].hi());
-                holders += n[t] != 0;
-            }
-            if (holders > 1) continue;
-            const int c = kWindowTable.corners[w];
-            for (int t = 0; t < teams; ++t) {
-                if (n[t] + c == 0 || (holders == 1 && n[t] == 0)) continue;
-                open_window(t, w, n[t] + c);
-            }
-        }
+        const WindowCounts held = count_window_cells(own);
+        float acc = wt.sequence * static_cast<float>(seqs[t]);
+        for (int k = 1; k < kWindowLength - 1; ++k) acc += wt.window[k] * static_cast<float>((open & held.equal(k)).count());
+        // Threats: the distinct empty cells that complete an open window holding four.
+        const WindowLanes four = open & held.equal(kWindowLength - 1);
+        Bitboard threats;
+        for (int i = 0; i < kWindowLength; ++i) threats |= window_cell_board(four & ~own[i], i);
+        acc += wt.window[kWindowLength - 1] * static_cast<float>(threats.count());
+        out[t] = acc;
     }
-    for (int t = 0; t < teams; ++t) acc[t] += wt.window[kWindowLength - 1] * static_cast<float>(threats[t].count());
     if (wt.two_eyed != 0.0f || wt.one_eyed != 0.0f)
         for (int p = 0; p < s.config.players; ++p) {
             const int t = team_of(s, p);
             for (int i = 0; i < s.hand_count[p]; ++i) {
                 const int card = s.hands[p][i];
-                if (is_two_eyed_jack(card)) acc[t] += wt.two_eyed;
-                else if (is_one_eyed_jack(card)) acc[t] += wt.one_eyed;
+                if (is_two_eyed_jack(card)) out[t] += wt.two_eyed;
+                else if (is_one_eyed_jack(card)) out[t] += wt.one_eyed;
             }
         }
-    for (int t = 0; t < teams; ++t) out[t] = acc[t] + wt.sequence * static_cast<float>(seqs[t]);
 }
 
 // Rewards in [0, 1] per team summing to 1 (out[t] for t < teams). A finished game scores exactly
