@@ -1,4 +1,5 @@
-// Search and simulation for Python: _core.mcts_search (ISMCTS, cpp/include/sequence/search) and
+// Search and simulation for Python: _core.mcts_search (ISMCTS), _core.rollout_search (rollout search
+// with common random numbers; both cpp/include/sequence/search) and
 // _core.simulate (random games). Both release the GIL while they run on worker threads; the calling
 // thread wakes every 50 ms to run PyErr_CheckSignals, and on Ctrl-C raises the stop flag, waits for
 // the workers and re-raises KeyboardInterrupt.
@@ -53,6 +54,20 @@ double number_arg(const py::handle& value, const std::string& name) {
     return value.cast<double>();
 }
 
+// A search's result as the dict both searches return to Python.
+py::dict search_result(const SearchResult& r) {
+    py::list moves;
+    for (const MoveStats& m : r.moves) moves.append(py::make_tuple(m.move, m.visits, m.value));
+    py::dict out;
+    out["best"] = r.best;
+    out["moves"] = moves;
+    out["iterations"] = r.iterations;
+    out["seconds"] = r.seconds;
+    out["nodes"] = r.nodes;
+    out["interrupted"] = r.interrupted;
+    return out;
+}
+
 py::dict mcts_search(const Game& game, const py::handle& iterations, const py::handle& time_limit,
                      const py::handle& threads, const py::handle& seed, const py::handle& exploration,
                      const py::handle& max_nodes, const py::handle& playout_turns, bool cheat, bool evaluate,
@@ -105,30 +120,8 @@ py::dict mcts_search(const Game& game, const py::handle& iterations, const py::h
     std::atomic<bool> stop{false};
     o.stop = &stop;
     const GameState root = s;  // the search works on a copy: the game is never touched
-    const SearchResult r = run_interruptible(stop, [root, o]() { return ismcts(root, o); });
-    py::list moves;
-    for (const MoveStats& m : r.moves) moves.append(py::make_tuple(m.move, m.visits, m.value));
-    py::dict out;
-    out["best"] = r.best;
-    out["moves"] = moves;
-    out["iterations"] = r.iterations;
-    out["seconds"] = r.seconds;
-    out["nodes"] = r.nodes;
+    py::dict out = search_result(run_interruptible(stop, [root, o]() { return ismcts(root, o); }));
     out["bytes_per_node"] = search_node_bytes();
-    out["interrupted"] = r.interrupted;
-    return out;
-}
-
-py::dict search_result(const SearchResult& r) {
-    py::list moves;
-    for (const MoveStats& m : r.moves) moves.append(py::make_tuple(m.move, m.visits, m.value));
-    py::dict out;
-    out["best"] = r.best;
-    out["moves"] = moves;
-    out["iterations"] = r.iterations;
-    out["seconds"] = r.seconds;
-    out["nodes"] = r.nodes;
-    out["interrupted"] = r.interrupted;
     return out;
 }
 
@@ -214,7 +207,9 @@ void init_search(py::module_& m) {
     m.def("rollout_search", &rollout_search_py, py::arg("state"), py::arg("iterations"), py::arg("time_limit"),
           py::arg("threads") = 1, py::arg("seed") = 0, py::arg("candidates") = 8, py::arg("horizon") = 20,
           py::arg("epsilon") = 0.0, py::arg("reveal") = 0, py::arg("inference_strength") = 0.0,
-          "Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp).");
+          "Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp). Returns {best, "
+          "moves: [(move_id, worlds, mean value)] best mean first, iterations, seconds, nodes, interrupted}. Releases "
+          "the GIL; Ctrl-C raises KeyboardInterrupt.");
     m.def("heuristic_scores", &heuristic_scores, py::arg("state"),
           "[(move_id, score)] for every legal move of the player to move: the search's move heuristic "
           "(cpp/include/sequence/search/heuristic.hpp), a port of GreedyAgent.score_moves.");
