@@ -13,7 +13,7 @@
 // must refuse it or return a state that is safe to play on.
 //
 // When the search and simulate code is compiled in (cpp/include/sequence/search/ismcts.hpp,
-// simulate.hpp), it then runs threaded ISMCTS searches (iteration budgets, time limits, node caps,
+// simulate.hpp), it then runs threaded searches, ISMCTS and rollout (iteration budgets, time limits, node caps,
 // a stop flag raised from another thread, two searches at once) and threaded simulate() runs
 // (totals identical for any thread count, interruption). `searches` defaults to max(4, games/500).
 //
@@ -50,6 +50,7 @@
 #endif
 #if __has_include("sequence/search/ismcts.hpp")
 #include "sequence/search/ismcts.hpp"
+#include "sequence/search/rollout.hpp"
 #define SEQUENCE_STRESS_SEARCH 1
 #endif
 
@@ -543,6 +544,29 @@ void run_searches(int searches, std::uint64_t seed, int threads, Counters& c) {
         if (o.time_limit > 0) EXPECT(r.seconds < o.time_limit + 1.0);
         ++c.searches;
         c.search_iterations += std::int64_t(r.iterations);
+        // The rollout search on the position after one more play, with that play as the
+        // opponent-modelling evidence half of the time.
+        GameState after = s;
+        apply_move(after, random_legal_move(after, rng));
+        if (!is_over(after)) {
+            RolloutOptions ro;
+            ro.threads = o.threads;
+            ro.seed = rng.next();
+            ro.iterations = i % 4 == 2 ? 0 : 20 + rng.below(200);
+            ro.time_limit = i % 4 == 2 ? 0.02 : 0.0;
+            ro.candidates = 1 + int(rng.below(12));
+            ro.horizon = 1 + rng.below(60);
+            ro.inference_strength = i % 2 ? 3.0 : 0.0;
+            ro.reveal = int(rng.below(3));
+            const SearchResult rr = rollout_search(after, ro, &s);
+            std::vector<MoveId> ms;
+            legal_moves(after, ms);
+            EXPECT(contains(ms, rr.best));
+            for (const MoveStats& m : rr.moves) EXPECT(contains(ms, m.move) && m.value >= 0 && m.value <= 1);
+            if (ro.iterations) EXPECT(rr.iterations <= ro.iterations + std::uint64_t(ro.candidates));
+            ++c.searches;
+            c.search_iterations += std::int64_t(rr.iterations);
+        }
     }
     // A stop flag raised from another thread ends a long search early.
     {
@@ -670,7 +694,7 @@ int main(int argc, char** argv) {
 #ifdef SEQUENCE_STRESS_SEARCH
     const auto t1 = std::chrono::steady_clock::now();
     run_searches(int(searches), seed, threads, total);
-    std::printf("searches: %lld ISMCTS searches (%lld iterations), %.1f s\n", total.searches, total.search_iterations,
+    std::printf("searches: %lld searches, ISMCTS and rollout (%lld iterations), %.1f s\n", total.searches, total.search_iterations,
                 seconds_since(t1));
 #else
     std::printf("searches: skipped (sequence/search/ismcts.hpp not present)\n");
