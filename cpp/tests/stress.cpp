@@ -13,8 +13,9 @@
 // must refuse it or return a state that is safe to play on.
 //
 // When the search and simulate code is compiled in (cpp/include/sequence/search/ismcts.hpp,
-// simulate.hpp), it then runs threaded searches, ISMCTS and rollout (iteration budgets, time limits, node caps,
-// a stop flag raised from another thread, two searches at once) and threaded simulate() runs
+// simulate.hpp), it then runs threaded ISMCTS searches (iteration budgets, time limits, node caps,
+// a stop flag raised from another thread, two searches at once), rollout searches (with the last
+// play as evidence, every reveal level) and threaded simulate() runs
 // (totals identical for any thread count, interruption). `searches` defaults to max(4, games/500).
 //
 // Exits 1 on the first 20 findings (each printed with the game's seed), 0 when clean. Built as the
