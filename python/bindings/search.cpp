@@ -205,7 +205,7 @@ void init_search(py::module_& m) {
           "{best, moves: [(move_id, visits, mean value)] by visits, iterations, seconds, nodes, "
           "bytes_per_node, interrupted}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.");
     m.def("rollout_search", &rollout_search_py, py::arg("state"), py::arg("iterations"), py::arg("time_limit"),
-          py::arg("threads") = 1, py::arg("seed") = 0, py::arg("candidates") = 8, py::arg("horizon") = 20,
+          py::arg("threads") = 1, py::arg("seed") = 0, py::arg("candidates") = 8, py::arg("horizon") = 200,
           py::arg("epsilon") = 0.0, py::arg("reveal") = 0, py::arg("inference_strength") = 0.0,
           "Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp). Returns {best, "
           "moves: [(move_id, worlds, mean value)] best mean first, iterations, seconds, nodes, interrupted}. Releases "

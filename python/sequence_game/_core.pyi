@@ -177,7 +177,7 @@ def mcts_search(state: State, iterations: int | None, time_limit: float | None, 
     """
     Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp). Returns {best, moves: [(move_id, visits, mean value)] by visits, iterations, seconds, nodes, bytes_per_node, interrupted}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """
-def rollout_search(state: State, iterations: int | None, time_limit: float | None, threads: int = 1, seed: int = 0, candidates: int = 8, horizon: int = 20, epsilon: typing.SupportsFloat | typing.SupportsIndex = 0.0, reveal: typing.SupportsInt | typing.SupportsIndex = 0, inference_strength: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> dict:
+def rollout_search(state: State, iterations: int | None, time_limit: float | None, threads: int = 1, seed: int = 0, candidates: int = 8, horizon: int = 200, epsilon: typing.SupportsFloat | typing.SupportsIndex = 0.0, reveal: typing.SupportsInt | typing.SupportsIndex = 0, inference_strength: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> dict:
     """
     Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp). Returns {best, moves: [(move_id, worlds, mean value)] best mean first, iterations, seconds, nodes, interrupted}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """

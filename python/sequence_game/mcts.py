@@ -29,6 +29,9 @@ A game that ends inside the tree or the playout scores exactly: 1 for the winnin
 (root parallelism) and the root visit counts are summed. The move with the most visits is played
 (ties: lowest core move id).
 
+Measured strength, and how it compares with :class:`~sequence_game.rollout.RolloutAgent` and with
+searches allowed to see hidden cards: ``docs/agents.md``.
+
 >>> import sequence_game
 >>> g = sequence_game.Game(players=2, seed=4)
 >>> agent = MCTSAgent(iterations=300, seed=1)

@@ -28,7 +28,7 @@ struct RolloutOptions {
     int threads = 1;               // worlds are split between threads
     std::uint64_t seed = 0;
     int candidates = 8;            // root moves searched (the heuristic's best)
-    std::uint32_t horizon = 20;    // playout turns after the root move (then the evaluation)
+    std::uint32_t horizon = 200;   // playout turns after the root move (then the evaluation); 200: to the end
     double epsilon = 0.0;          // chance of a random legal move per playout turn (greedy_move)
     HeuristicWeights heuristic;
     EvalWeights weights;
