@@ -429,8 +429,13 @@ TEST(search_rollout_search_takes_a_win_and_blocks_a_lost_game) {
     CHECK(Move::from_id(win.best).kind == MoveKind::Place && Move::from_id(win.best).cell == at(1, 4));
     CHECK_EQ(win.moves.size(), std::size_t(1));
     // Seen from player 1 instead, holding the 2C printed on (1,4): team 0 wins next turn with the
-    // other 2C or a two-eyed jack unless (1,4) is taken, so the search blocks there.
-    Position block = make_position(2, 2, {{card("5S"), card("9H")}, {card("2C"), card("2D")}});
+    // other 2C or a two-eyed jack unless (1,4) is taken. All but three of the other cards are on
+    // the discard piles, so every 5-card hand player 1 can imagine for player 0 holds a winner, and
+    // the search blocks.
+    Position block = make_position(2, 2, {{card("JC"), card("JC"), card("JD"), card("JD"), card("2C")},
+                                          {card("2C"), card("2D"), card("5S"), card("9H")}});
+    block.discards[0].assign(block.draw_pile.begin() + 3, block.draw_pile.end());
+    block.draw_pile.resize(3);
     for (int c = 0; c <= 3; ++c) block.board[at(1, c)] = 0;
     for (int c = 5; c <= 9; ++c) block.board[at(4, c)] = 0;
     block.sequences.push_back(PositionSequence{0, {at(4, 5), at(4, 6), at(4, 7), at(4, 8), at(4, 9)}});

@@ -12,7 +12,9 @@ and ``1/teams`` for a draw (a position still open at the horizon gets the static
 Why not a tree: Sequence is a game of heavy luck. When each move is tried in worlds of its own (as the
 iterations of :class:`~sequence_game.mcts.MCTSAgent` do), the luck of the deal swamps the difference
 between moves; when all candidates meet the *same* cards (common random numbers) the luck cancels out
-of their comparison.
+of their comparison. In practice, at one second a move :class:`~sequence_game.mcts.MCTSAgent` is the
+stronger player (``docs/agents.md``); this agent's shared deals make it the tool for measuring what
+hidden information is worth (``reveal``) and the base for opponent modelling.
 
 Opponent modelling (``inference_strength``): the last play of another player is evidence about the
 hand it was made from. A sampled world in which that player could have made a much better move --
