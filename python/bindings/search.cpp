@@ -54,6 +54,19 @@ double number_arg(const py::handle& value, const std::string& name) {
     return value.cast<double>();
 }
 
+// The budget arguments both searches take (SearchOptions and RolloutOptions share their names).
+template <class Options>
+void read_budget(const py::handle& iterations, const py::handle& time_limit, const py::handle& threads,
+                 const py::handle& seed, Options& o) {
+    o.iterations = iterations.is_none() ? 0 : static_cast<std::uint64_t>(int_in_range(iterations, "iterations", 1, LLONG_MAX));
+    o.time_limit = time_limit.is_none() ? 0.0 : number_arg(time_limit, "time_limit");
+    if (!time_limit.is_none() && !(o.time_limit > 0 && o.time_limit < 1e9))
+        throw py::value_error("time_limit must be a positive number of seconds");
+    if (o.iterations == 0 && o.time_limit <= 0) throw py::value_error("give iterations or time_limit (or both)");
+    o.threads = static_cast<int>(int_in_range(threads, "threads", 1, 256));
+    o.seed = uint64_arg(seed, "seed");
+}
+
 // A search's result as the dict both searches return to Python.
 py::dict search_result(const SearchResult& r) {
     py::list moves;
@@ -77,13 +90,7 @@ py::dict mcts_search(const Game& game, const py::handle& iterations, const py::h
     const GameState& s = game.state();
     if (is_over(s)) throw py::value_error("the game is over: there is no move to search");
     SearchOptions o;
-    o.iterations = iterations.is_none() ? 0 : static_cast<std::uint64_t>(int_in_range(iterations, "iterations", 1, LLONG_MAX));
-    o.time_limit = time_limit.is_none() ? 0.0 : number_arg(time_limit, "time_limit");
-    if (!time_limit.is_none() && !(o.time_limit > 0 && o.time_limit < 1e9))
-        throw py::value_error("time_limit must be a positive number of seconds");
-    if (o.iterations == 0 && o.time_limit <= 0) throw py::value_error("give iterations or time_limit (or both)");
-    o.threads = static_cast<int>(int_in_range(threads, "threads", 1, 256));
-    o.seed = uint64_arg(seed, "seed");
+    read_budget(iterations, time_limit, threads, seed, o);
     o.exploration = number_arg(exploration, "exploration");
     if (!(o.exploration >= 0 && o.exploration < 1e6)) throw py::value_error("exploration must be >= 0");
     o.max_nodes = static_cast<std::uint64_t>(int_in_range(max_nodes, "max_nodes", o.threads, LLONG_MAX));
@@ -131,13 +138,7 @@ py::dict rollout_search_py(const Game& game, const py::handle& iterations, const
     const GameState& s = game.state();
     if (is_over(s)) throw py::value_error("the game is over: there is no move to search");
     RolloutOptions o;
-    o.iterations = iterations.is_none() ? 0 : static_cast<std::uint64_t>(int_in_range(iterations, "iterations", 1, LLONG_MAX));
-    o.time_limit = time_limit.is_none() ? 0.0 : number_arg(time_limit, "time_limit");
-    if (!time_limit.is_none() && !(o.time_limit > 0 && o.time_limit < 1e9))
-        throw py::value_error("time_limit must be a positive number of seconds");
-    if (o.iterations == 0 && o.time_limit <= 0) throw py::value_error("give iterations or time_limit (or both)");
-    o.threads = static_cast<int>(int_in_range(threads, "threads", 1, 256));
-    o.seed = uint64_arg(seed, "seed");
+    read_budget(iterations, time_limit, threads, seed, o);
     o.candidates = static_cast<int>(int_in_range(candidates, "candidates", 1, 1024));
     o.horizon = static_cast<std::uint32_t>(int_in_range(horizon, "horizon", 1, INT_MAX));
     if (!(epsilon >= 0 && epsilon <= 1)) throw py::value_error("epsilon must be from 0 to 1");

@@ -25,10 +25,11 @@ True
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple, runtime_checkable
 
-from .cards import BOARD_LAYOUT, CORNER, ONE_EYED_JACKS, TWO_EYED_JACKS
+from .cards import BOARD_LAYOUT, CORNER, TWO_EYED_JACKS
 from .config import sequences_to_win
 from .move import Move
 
@@ -319,32 +320,28 @@ def register_agent(name: str, factory: _Factory, aliases: Optional[Dict[str, str
     _REGISTRY[name.lower()] = (factory, dict(aliases or {}))
 
 
-def _mcts_factory(**params: Any) -> Any:
-    try:
-        from .mcts import MCTSAgent as cls
-    except ImportError as e:
-        raise ValueError(
-            f"the MCTS agent is not available ({e}); build the compiled core "
-            "(pip install .) or choose 'random' or 'greedy'"
-        ) from None
-    return cls(**params)
+def _compiled_agent(module: str, cls_name: str, label: str) -> _Factory:
+    """A factory for an agent of the compiled core, imported when first built (with a clear
+    ValueError when the core is not built)."""
 
+    def factory(**params: Any) -> Any:
+        try:
+            cls = getattr(importlib.import_module(f".{module}", __package__), cls_name)
+        except ImportError as e:
+            raise ValueError(
+                f"the {label} agent is not available ({e}); build the compiled core "
+                "(pip install .) or choose 'random' or 'greedy'"
+            ) from None
+        return cls(**params)
 
-def _rollout_factory(**params: Any) -> Any:
-    try:
-        from .rollout import RolloutAgent as cls
-    except ImportError as e:
-        raise ValueError(
-            f"the rollout agent is not available ({e}); build the compiled core "
-            "(pip install .) or choose 'random' or 'greedy'"
-        ) from None
-    return cls(**params)
+    return factory
 
 
 register_agent("random", RandomAgent)
 register_agent("greedy", GreedyAgent)
-register_agent("mcts", _mcts_factory, {"time": "time_limit", "iters": "iterations", "t": "time_limit"})
-register_agent("rollout", _rollout_factory, {"time": "time_limit", "iters": "iterations", "t": "time_limit"})
+_BUDGET_KEYS = {"time": "time_limit", "iters": "iterations", "t": "time_limit"}
+register_agent("mcts", _compiled_agent("mcts", "MCTSAgent", "MCTS"), _BUDGET_KEYS)
+register_agent("rollout", _compiled_agent("rollout", "RolloutAgent", "rollout"), _BUDGET_KEYS)
 
 
 def _parse_value(text: str) -> Any:

@@ -42,40 +42,23 @@ True
 from __future__ import annotations
 
 import math
-import os
-import random
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from . import _core
-from .game import Game, move_from_id
+from .config import _is_int
+from .game import Game
 from .move import Move
+from .search_agent import SearchAgent, check_number, is_number
 
 __all__ = ["MCTSAgent"]
 
-
-def core_game(game: Any, agent: str) -> Game:
-    """``game`` as a compiled-core Game for a search (a reference Game is converted by its state)."""
-    if isinstance(game, Game):
-        return game
-    to_dict = getattr(game, "to_dict", None)
-    if to_dict is None:
-        raise TypeError(f"{agent} needs a sequence_game.Game, not {type(game).__name__}")
-    return Game.from_dict(to_dict())  # e.g. a sequence_game.reference.Game (no history)
 
 DEFAULT_ITERATIONS = 10000
 # The evaluation weights (evaluate.hpp EvalWeights), in the order ``weights`` takes them.
 DEFAULT_WEIGHTS: Tuple[float, ...] = (1.0, 4.0, 15.0, 50.0, 150.0, 80.0, 30.0, 20.0)
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v: object) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-class MCTSAgent:
+class MCTSAgent(SearchAgent):
     """Information-set MCTS (see the module docstring).
 
     Parameters:
@@ -121,6 +104,8 @@ class MCTSAgent:
             (0..1, default 0.3).
     """
 
+    agent_label = "MCTSAgent"
+
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
                  seed: Optional[int] = None, exploration: float = 0.2, max_nodes: int = 1_000_000,
                  playout_turns: int = 6, cheat: bool = False, evaluate: bool = True,
@@ -129,31 +114,8 @@ class MCTSAgent:
                  widen_base: float = 0.0, widen_coef: float = 1.0, widen_exponent: float = 0.4,
                  ordered_expansion: bool = False, greedy_playouts: bool = False,
                  playout_epsilon: float = 0.3) -> None:
-        if iterations is not None:
-            if not _is_int(iterations):
-                raise TypeError(f"iterations must be an int or None, not {type(iterations).__name__} {iterations!r}")
-            if iterations < 1:
-                raise ValueError(f"iterations must be at least 1 (or None), not {iterations}")
-        if time_limit is not None:
-            if not _is_number(time_limit):
-                raise TypeError(f"time_limit must be a number of seconds or None, not {type(time_limit).__name__}")
-            if not (time_limit > 0 and math.isfinite(time_limit)):
-                raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
-        if iterations is None and time_limit is None:
-            iterations = DEFAULT_ITERATIONS
-        if not _is_int(threads):
-            raise TypeError(f"threads must be an int, not {type(threads).__name__} {threads!r}")
-        if not 1 <= threads <= 256:
-            raise ValueError(f"threads must be from 1 to 256, not {threads}")
-        if seed is not None:
-            if not _is_int(seed):
-                raise TypeError(f"seed must be an int or None, not {type(seed).__name__} {seed!r}")
-            if not 0 <= seed < 2**64:
-                raise ValueError(f"seed {seed} is out of range: use an int from 0 to 2**64 - 1")
-        if not _is_number(exploration):
-            raise TypeError(f"exploration must be a number, not {type(exploration).__name__}")
-        if not (exploration >= 0 and math.isfinite(exploration)):
-            raise ValueError(f"exploration must be a finite number >= 0, not {exploration}")
+        self._init_budget(iterations, time_limit, threads, seed, default_iterations=DEFAULT_ITERATIONS)
+        exploration = check_number("exploration", exploration)
         if not _is_int(max_nodes):
             raise TypeError(f"max_nodes must be an int, not {type(max_nodes).__name__} {max_nodes!r}")
         if max_nodes < threads:
@@ -172,28 +134,20 @@ class MCTSAgent:
         if not 0 <= playout_candidates <= 64:
             raise ValueError(f"playout_candidates must be from 0 to 64, not {playout_candidates}")
         for label, value in (("prior_weight", prior_weight), ("widen_base", widen_base), ("widen_coef", widen_coef),
-                             ("widen_exponent", widen_exponent), ("playout_epsilon", playout_epsilon)):
-            if not _is_number(value):
-                raise TypeError(f"{label} must be a number, not {type(value).__name__}")
-            if not (value >= 0 and math.isfinite(value)):
-                raise ValueError(f"{label} must be a finite number >= 0, not {value}")
-        if playout_epsilon > 1:
-            raise ValueError(f"playout_epsilon must be from 0 to 1, not {playout_epsilon}")
+                             ("widen_exponent", widen_exponent)):
+            check_number(label, value)
+        check_number("playout_epsilon", playout_epsilon, upper=1)
         if weights is not None:
             try:
                 weights = tuple(weights)
             except TypeError:
                 raise TypeError(f"weights must be None or 8 numbers, not {weights!r}") from None
-            if len(weights) != 8 or not all(_is_number(w) for w in weights):
+            if len(weights) != 8 or not all(is_number(w) for w in weights):
                 raise TypeError(f"weights must be None or 8 numbers, not {weights!r}")
             if not all(w >= 0 and math.isfinite(w) for w in weights) or not weights[5] > 0:
                 raise ValueError(f"weights must be finite and >= 0, the scale (6th) > 0: {weights!r}")
             weights = tuple(float(w) for w in weights)
-        self.iterations = iterations
-        self.time_limit = float(time_limit) if time_limit is not None else None
-        self.threads = threads
-        self.seed = seed
-        self.exploration = float(exploration)
+        self.exploration = exploration
         self.max_nodes = max_nodes
         self.playout_turns = playout_turns
         self.cheat = cheat
@@ -209,8 +163,7 @@ class MCTSAgent:
         self.ordered_expansion = ordered_expansion
         self.greedy_playouts = greedy_playouts
         self.playout_epsilon = float(playout_epsilon)
-        self._rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
-        shown = [f"iterations={iterations}" if iterations is not None else None,
+        shown = [f"iterations={self.iterations}" if self.iterations is not None else None,
                  f"time={time_limit}" if time_limit is not None else None,
                  f"threads={threads}" if threads != 1 else None,
                  f"seed={seed}" if seed is not None else None,
@@ -231,8 +184,6 @@ class MCTSAgent:
     # ------------------------------------------------------------------ searching
 
     def _search(self, game: Game) -> Dict[str, Any]:
-        if game.is_over:
-            raise ValueError("the game is over: there is no move to select")
         return _core.mcts_search(game._state, self.iterations, self.time_limit, self.threads,
                                  self._rng.getrandbits(64), self.exploration, self.max_nodes,
                                  self.playout_turns, self.cheat, self.evaluate, self.informed_playouts,
@@ -240,15 +191,12 @@ class MCTSAgent:
                                  self.widen_base, self.widen_coef, self.widen_exponent, self.ordered_expansion,
                                  self.greedy_playouts, self.playout_epsilon)
 
+    def _report(self, result: Dict[str, Any]) -> Dict[str, Any]:
+        return {"nodes": result["nodes"], "bytes_per_node": result["bytes_per_node"]}
+
     def select_move(self, game: Any) -> Move:
         """The move with the most search visits for the player to move (the game is not changed)."""
-        g = core_game(game, "MCTSAgent")
-        if g.is_over:
-            raise ValueError("the game is over: there is no move to select")
-        ids = g._state.legal_moves()
-        if len(ids) == 1:  # nothing to decide
-            return move_from_id(ids[0])
-        return move_from_id(self._search(g)["best"])
+        return super().select_move(game)
 
     def analyze(self, game: Any) -> Dict[str, Any]:
         """Search the position and report the root statistics.
@@ -258,13 +206,4 @@ class MCTSAgent:
         move for the mover's team in [0, 1] (1 win, 0 loss, ``1/teams`` draw; evaluated
         positions in between).
         """
-        g = core_game(game, "MCTSAgent")
-        r = self._search(g)
-        return {
-            "moves": [{"move": move_from_id(m), "visits": v, "value": val} for m, v, val in r["moves"]],
-            "best": move_from_id(r["best"]),
-            "iterations": r["iterations"],
-            "seconds": r["seconds"],
-            "nodes": r["nodes"],
-            "bytes_per_node": r["bytes_per_node"],
-        }
+        return super().analyze(game)

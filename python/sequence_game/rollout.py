@@ -32,30 +32,19 @@ True
 
 from __future__ import annotations
 
-import math
-import os
-import random
 from typing import Any, Dict, Optional
 
 from . import _core
-from .game import Game, move_from_id
-from .mcts import core_game
-from .move import Move
+from .config import _is_int
+from .game import Game
+from .search_agent import SearchAgent, check_number
 
 __all__ = ["RolloutAgent"]
 
 DEFAULT_TIME_LIMIT = 1.0
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v: object) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-class RolloutAgent:
+class RolloutAgent(SearchAgent):
     """Determinized rollout search with common random numbers (see the module docstring).
 
     Parameters:
@@ -73,50 +62,24 @@ class RolloutAgent:
             hands from the true state (only the draw pile is sampled), 2 searches the true state.
     """
 
+    agent_label = "RolloutAgent"
+
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
                  seed: Optional[int] = None, candidates: int = 8, horizon: int = 200, epsilon: float = 0.0,
                  inference_strength: float = 0.0, reveal: int = 0) -> None:
-        if iterations is not None:
-            if not _is_int(iterations):
-                raise TypeError(f"iterations must be an int or None, not {type(iterations).__name__} {iterations!r}")
-            if iterations < 1:
-                raise ValueError(f"iterations must be at least 1 (or None), not {iterations}")
-        if time_limit is not None:
-            if not _is_number(time_limit):
-                raise TypeError(f"time_limit must be a number of seconds or None, not {type(time_limit).__name__}")
-            if not (time_limit > 0 and math.isfinite(time_limit)):
-                raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
-        if iterations is None and time_limit is None:
-            time_limit = DEFAULT_TIME_LIMIT
-        for label, value, lo, hi in (("threads", threads, 1, 256), ("candidates", candidates, 1, 1024),
-                                     ("horizon", horizon, 1, 2**31 - 1), ("reveal", reveal, 0, 2)):
+        self._init_budget(iterations, time_limit, threads, seed, default_time_limit=DEFAULT_TIME_LIMIT)
+        for label, value, lo, hi in (("candidates", candidates, 1, 1024), ("horizon", horizon, 1, 2**31 - 1),
+                                     ("reveal", reveal, 0, 2)):
             if not _is_int(value):
                 raise TypeError(f"{label} must be an int, not {type(value).__name__} {value!r}")
             if not lo <= value <= hi:
                 raise ValueError(f"{label} must be from {lo} to {hi}, not {value}")
-        if seed is not None:
-            if not _is_int(seed):
-                raise TypeError(f"seed must be an int or None, not {type(seed).__name__} {seed!r}")
-            if not 0 <= seed < 2**64:
-                raise ValueError(f"seed {seed} is out of range: use an int from 0 to 2**64 - 1")
-        for label, value in (("epsilon", epsilon), ("inference_strength", inference_strength)):
-            if not _is_number(value):
-                raise TypeError(f"{label} must be a number, not {type(value).__name__}")
-            if not (value >= 0 and math.isfinite(value)):
-                raise ValueError(f"{label} must be a finite number >= 0, not {value}")
-        if epsilon > 1:
-            raise ValueError(f"epsilon must be from 0 to 1, not {epsilon}")
-        self.iterations = iterations
-        self.time_limit = float(time_limit) if time_limit is not None else None
-        self.threads = threads
-        self.seed = seed
         self.candidates = candidates
         self.horizon = horizon
-        self.epsilon = float(epsilon)
-        self.inference_strength = float(inference_strength)
+        self.epsilon = check_number("epsilon", epsilon, upper=1)
+        self.inference_strength = check_number("inference_strength", inference_strength)
         self.reveal = reveal
-        self._rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
-        shown = [f"iterations={iterations}" if iterations is not None else None,
+        shown = [f"iterations={self.iterations}" if self.iterations is not None else None,
                  f"time={self.time_limit}" if self.time_limit is not None else None,
                  f"threads={threads}" if threads != 1 else None,
                  f"seed={seed}" if seed is not None else None,
@@ -129,34 +92,13 @@ class RolloutAgent:
                 f"inference_strength={self.inference_strength}, reveal={self.reveal})")
 
     def _search(self, game: Game) -> Dict[str, Any]:
-        if game.is_over:
-            raise ValueError("the game is over: there is no move to select")
         return _core.rollout_search(game._state, self.iterations, self.time_limit, self.threads,
                                     self._rng.getrandbits(64), self.candidates, self.horizon, self.epsilon,
                                     self.reveal, self.inference_strength)
 
-    def select_move(self, game: Any) -> Move:
-        """The candidate with the best mean playout reward (the game is not changed)."""
-        g = core_game(game, "RolloutAgent")
-        if g.is_over:
-            raise ValueError("the game is over: there is no move to select")
-        ids = g._state.legal_moves()
-        if len(ids) == 1:  # nothing to decide
-            return move_from_id(ids[0])
-        return move_from_id(self._search(g)["best"])
-
     def analyze(self, game: Any) -> Dict[str, Any]:
-        """Search the position and report every candidate.
-
-        Returns ``{"moves": [{"move", "visits", "value"}, ...] (best mean first), "best",
-        "iterations", "seconds"}``: ``visits`` is the number of worlds the move was played in (the
-        same for every candidate) and ``value`` its mean reward for the mover's team in [0, 1].
-        """
-        g = core_game(game, "RolloutAgent")
-        r = self._search(g)
-        return {
-            "moves": [{"move": move_from_id(m), "visits": v, "value": val} for m, v, val in r["moves"]],
-            "best": move_from_id(r["best"]),
-            "iterations": r["iterations"],
-            "seconds": r["seconds"],
-        }
+        """Search the position and report every candidate: ``{"moves": [{"move", "visits",
+        "value"}, ...] (best mean first), "best", "iterations", "seconds"}``. ``visits`` is the
+        number of deals the move was played in (the same for every candidate) and ``value`` its
+        mean reward for the mover's team in [0, 1]."""
+        return super().analyze(game)
