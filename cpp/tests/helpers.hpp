@@ -1,4 +1,4 @@
-// Helpers to build positions by hand for rule tests.
+// Helpers to build positions by hand for rule tests, and shared state checks.
 #pragma once
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include "sequence/board.hpp"
 #include "sequence/position.hpp"
 #include "sequence/rules.hpp"
+#include "test.hpp"
 
 namespace test {
 
@@ -79,6 +80,20 @@ inline std::vector<std::vector<int>> declared(MoveId id) {
         out.push_back(cells);
     }
     return out;
+}
+
+// R1: every one of the 104 cards is in exactly one place (a hand, the draw pile or a discard
+// pile), and every hand is sorted.
+inline void check_cards_conserved(const GameState& s) {
+    int count[kCardKinds] = {};
+    for (int p = 0; p < s.config.players; ++p) {
+        CHECK(std::is_sorted(s.hands[p], s.hands[p] + s.hand_count[p]));
+        for (int i = 0; i < s.hand_count[p]; ++i) ++count[s.hands[p][i]];
+    }
+    CHECK(s.draw_size + s.discard_size <= kDeckSize);
+    for (int i = 0; i < s.draw_size; ++i) ++count[draw_pile_card(s, i)];
+    for (int i = 0; i < s.discard_size; ++i) ++count[discard_card(s, i)];
+    for (int c = 0; c < kCardKinds; ++c) CHECK_EQ(count[c], 2);
 }
 
 }  // namespace test

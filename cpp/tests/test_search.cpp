@@ -35,18 +35,6 @@ bool same_world(const GameState& a, const GameState& b) {
            a.current_player == b.current_player && a.turn == b.turn;
 }
 
-void check_cards_conserved(const GameState& s) {
-    int count[kCardKinds] = {};
-    for (int p = 0; p < s.config.players; ++p) {
-        CHECK(std::is_sorted(s.hands[p], s.hands[p] + s.hand_count[p]));
-        for (int i = 0; i < s.hand_count[p]; ++i) ++count[s.hands[p][i]];
-    }
-    CHECK(s.draw_size + s.discard_size <= kDeckSize);
-    for (int i = 0; i < s.draw_size; ++i) ++count[draw_pile_card(s, i)];
-    for (int i = 0; i < s.discard_size; ++i) ++count[discard_card(s, i)];
-    for (int c = 0; c < kCardKinds; ++c) CHECK_EQ(count[c], 2);
-}
-
 // The state with every hidden card of `player`'s view permuted (other hands and the draw pile,
 // keeping sizes), a different generator state, and every unspecified byte of the card storage
 // (hand slots past the counts, the gap between the draw pile and the discard log, owner nibbles
