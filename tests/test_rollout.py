@@ -24,7 +24,7 @@ from test_mcts import _mid_game, _redeal_hidden, _sequence_cells, _stats, _won_p
 
 
 def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
-    changed_for_revealed = False
+    changed_for_revealed = changed_for_hands = False
     for seed in (3, 4):
         d = _mid_game(seed).to_dict()
         d["last_draw"] = None  # its card would be hidden information of another player
@@ -39,7 +39,11 @@ def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
             ra = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=2).analyze(base)
             rb = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=2).analyze(other)
             changed_for_revealed |= _stats(ra) != _stats(rb)
+            ha = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=1).analyze(base)
+            hb = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=1).analyze(other)
+            changed_for_hands |= _stats(ha) != _stats(hb)
     assert changed_for_revealed, "the revealing search should see the re-dealt cards"
+    assert changed_for_hands, "reveal=1 should see the re-dealt hands"
 
 
 def test_opponent_modelling_reads_the_last_play():

@@ -95,6 +95,34 @@ double likelihood(const Evidence& e, const GameState& world, double strength) {
     return sum / n;
 }
 
+// One world for the candidates to meet: a determinization of the observation (drawn by rejection
+// on the evidence when there is some), or with the test-only reveal levels the true hands with a
+// shuffled draw pile (1) or the true state itself (2).
+GameState sample_world(const Observation& obs, const GameState& root, const Evidence& evidence,
+                       const RolloutOptions& o, SplitMix64& rng) {
+    if (o.reveal == 2) return root;
+    if (o.reveal == 1) {
+        GameState world = root;
+        shuffle(draw_pile_data(world), world.draw_size, rng);
+        world.rng = rng.next();
+        return world;
+    }
+    GameState world = determinize(obs, rng);
+    if (!evidence.valid) return world;
+    double best_l = -1;  // rejection sampling on the last play (see rollout.hpp)
+    GameState best = world;
+    for (int t = 0; t < o.inference_tries; ++t) {
+        if (t > 0) world = determinize(obs, rng);
+        const double l = likelihood(evidence, world, o.inference_strength);
+        if (l > best_l) {
+            best_l = l;
+            best = world;
+        }
+        if (rng.below(1u << 20) < l * (1u << 20)) break;
+    }
+    return best;
+}
+
 struct WorkerOutput {
     std::vector<double> reward;  // per candidate
     std::uint64_t worlds = 0;
@@ -151,26 +179,7 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
                     break;
                 }
                 if (has_deadline && Clock::now() >= deadline) break;
-                GameState world = o.reveal == 2 ? root : determinize(obs, rng);
-                if (evidence.valid) {  // rejection sampling on the last play (see rollout.hpp)
-                    double best_l = -1;
-                    GameState best_w = world;
-                    for (int t = 0; t < o.inference_tries; ++t) {
-                        if (t > 0) world = determinize(obs, rng);
-                        const double l = likelihood(evidence, world, o.inference_strength);
-                        if (l > best_l) {
-                            best_l = l;
-                            best_w = world;
-                        }
-                        if (rng.below(1u << 20) < l * (1u << 20)) break;
-                    }
-                    world = best_w;
-                }
-                if (o.reveal == 1) {  // the true hands, a shuffled draw pile
-                    world = root;
-                    shuffle(draw_pile_data(world), world.draw_size, rng);
-                    world.rng = rng.next();
-                }
+                const GameState world = sample_world(obs, root, evidence, o, rng);
                 const std::uint64_t playout_seed = rng.next();
                 for (std::size_t c = 0; c < keep; ++c) {
                     GameState st = world;
