@@ -19,7 +19,7 @@ sequence_game = pytest.importorskip("sequence_game")
 pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game, simulate  # noqa: E402
-from sequence_game.mcts import MCTSAgent  # noqa: E402
+from sequence_game.agents import MCTSAgent  # noqa: E402
 
 ITERATIONS = 50_000
 GAMES = 20_000

@@ -48,7 +48,7 @@ for key, value in (("players", 99), ("board", [0] * 100), ("hands", [[99]] * 4),
     except (ValueError, TypeError):
         pass
 try:
-    from sequence_game.mcts import MCTSAgent
+    from sequence_game.agents import MCTSAgent
     from sequence_game.simulate import simulate
 
     MCTSAgent(iterations=200, threads=2, seed=1).select_move(Game(players=2, seed=9))

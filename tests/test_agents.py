@@ -1,4 +1,4 @@
-"""Agents: RandomAgent, GreedyAgent, agent_from_spec (python/sequence_game/agents.py).
+"""Agents: RandomAgent, GreedyAgent, agent_from_spec (python/sequence_game/agents/).
 
 Run against the pure-Python reference and, when it is built, the compiled core.
 """
@@ -260,7 +260,7 @@ def test_agent_from_spec_refuses_bad_specs(spec, words):
 
 def test_agent_from_spec_mcts():
     try:
-        from sequence_game.mcts import MCTSAgent  # noqa: F401
+        from sequence_game.agents import MCTSAgent  # noqa: F401
     except ImportError:
         with pytest.raises(ValueError, match="MCTS agent is not available"):
             agent_from_spec("mcts:time=0.5")
@@ -271,3 +271,27 @@ def test_agent_from_spec_mcts():
 
     g = Game(players=2, seed=1)
     assert a.select_move(g) in g.legal_moves()
+
+
+@pytest.mark.parametrize("cls", [RandomAgent, GreedyAgent])
+@pytest.mark.parametrize("seed, error", [("abc", TypeError), (1.5, TypeError), (True, TypeError), ([1], TypeError),
+                                         (-5, ValueError), (2**64, ValueError), (-(2**70), ValueError)])
+def test_simple_agents_refuse_bad_seeds(cls, seed, error):
+    """A seed is None or an int from 0 to 2**64 - 1, the same check as every seeded API (docs/rng.md)."""
+    with pytest.raises(error, match="seed"):
+        cls(seed=seed)
+    assert cls(seed=2**64 - 1).seed == 2**64 - 1
+    assert cls(seed=None).seed is None
+
+
+def test_agents_subpackage_exports():
+    """The agents live in one subpackage; AgentMoveError is one of the package's exceptions."""
+    import sequence_game.agents as agents
+    from sequence_game import errors, records
+
+    assert agents.AgentMoveError is errors.AgentMoveError is records.AgentMoveError
+    assert issubclass(agents.AgentMoveError, ValueError)
+    for name in ("MCTSAgent", "RolloutAgent", "GreedyAgent", "RandomAgent", "agent_from_spec", "register_agent"):
+        assert name in agents.__all__ and getattr(agents, name) is not None
+    assert agents.MCTSAgent.__module__ == "sequence_game.agents.mcts"
+    assert agents.RolloutAgent.__module__ == "sequence_game.agents.rollout"

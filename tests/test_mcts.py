@@ -1,4 +1,4 @@
-"""MCTSAgent: the information-set MCTS of the compiled core (sequence_game.mcts).
+"""MCTSAgent: the information-set MCTS of the compiled core (sequence_game.agents.mcts).
 
 R9 is the heart of it: the search may read only what the player to move may see. The no-peeking
 test re-deals every hidden card and checks that nothing the search reports changes.
@@ -18,7 +18,7 @@ pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game, Move  # noqa: E402
 from sequence_game.agents import agent_from_spec  # noqa: E402
-from sequence_game.mcts import MCTSAgent  # noqa: E402
+from sequence_game.agents import MCTSAgent  # noqa: E402
 
 
 def _mid_game(seed: int = 3, plies: int = 14, players: int = 2) -> Game:
@@ -163,7 +163,7 @@ def test_default_budget_is_iterations():
 
 
 def test_evaluation_defaults_and_options():
-    from sequence_game.mcts import DEFAULT_WEIGHTS
+    from sequence_game.agents.mcts import DEFAULT_WEIGHTS
 
     a = MCTSAgent()
     assert (a.exploration, a.playout_turns, a.evaluate, a.informed_playouts, a.playout_candidates,

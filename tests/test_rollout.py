@@ -1,4 +1,4 @@
-"""RolloutAgent: determinized rollout search with common random numbers (sequence_game.rollout).
+"""RolloutAgent: determinized rollout search with common random numbers (sequence_game.agents.rollout).
 
 As for MCTSAgent, R9 is the heart of it: the search reads only what the player to move may see, so
 re-dealing every hidden card changes nothing it reports; the test-only ``reveal`` option shows
@@ -19,7 +19,7 @@ pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game, Move  # noqa: E402
 from sequence_game.agents import GreedyAgent, agent_from_spec  # noqa: E402
-from sequence_game.rollout import RolloutAgent  # noqa: E402
+from sequence_game.agents import RolloutAgent  # noqa: E402
 from test_mcts import _mid_game, _redeal_hidden, _sequence_cells, _stats, _won_position  # noqa: E402
 
 

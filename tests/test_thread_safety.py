@@ -10,7 +10,7 @@
   threads, a search running while another thread plays on the same game; ``max_nodes`` and
   ``time_limit`` hold (the latter under CPU load); Ctrl-C (SIGINT) interrupts ``simulate`` and a
   search promptly, leaving no worker thread behind. These skip with the reason while the search
-  module (``sequence_game.mcts``, ``sequence_game.simulate``) is not built.
+  module (``sequence_game.agents.mcts``, ``sequence_game.simulate``) is not built.
 """
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ def _module(name):
         return None, f"{type(e).__name__}: {e}"
 
 
-mcts, MCTS_ERROR = _module("sequence_game.mcts")
+mcts, MCTS_ERROR = _module("sequence_game.agents.mcts")
 simulate_mod, SIMULATE_ERROR = _module("sequence_game.simulate")
 needs_mcts = pytest.mark.skipif(
-    mcts is None, reason=f"sequence_game.mcts (MCTSAgent) is not available yet: {MCTS_ERROR}")
+    mcts is None, reason=f"sequence_game.agents.mcts (MCTSAgent) is not available yet: {MCTS_ERROR}")
 needs_simulate = pytest.mark.skipif(
     simulate_mod is None, reason=f"sequence_game.simulate is not available yet: {SIMULATE_ERROR}")
 
@@ -344,7 +344,7 @@ _INTERRUPT_CHILD = textwrap.dedent(
         again = lambda: simulate(10, players=2, seed=1, threads=2)
     else:
         import sequence_game
-        from sequence_game.mcts import MCTSAgent
+        from sequence_game.agents import MCTSAgent
         g = sequence_game.Game(players=2, seed=1)
         run = lambda: MCTSAgent(time_limit=600, threads=2, seed=1).select_move(g)
         again = lambda: MCTSAgent(iterations=50, threads=2, seed=1).select_move(g)

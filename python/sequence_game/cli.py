@@ -69,11 +69,11 @@ def ai_seed(game_seed: Optional[int], seat: int) -> Optional[int]:
 
 
 def mcts_available() -> bool:
-    """Whether ``sequence_game.mcts`` exists and imports (it needs the compiled core)."""
-    if importlib.util.find_spec("sequence_game.mcts") is None:
+    """Whether ``sequence_game.agents.mcts`` exists and imports (it needs the compiled core)."""
+    if importlib.util.find_spec("sequence_game.agents.mcts") is None:
         return False
     try:
-        importlib.import_module("sequence_game.mcts")
+        importlib.import_module("sequence_game.agents.mcts")
     except Exception:
         return False
     return True

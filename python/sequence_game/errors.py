@@ -16,3 +16,13 @@ class IllegalMoveError(ValueError):
 
 class AmbiguousMoveError(IllegalMoveError):
     """A placement written without ``declares`` that could declare its sequences in several ways (R7)."""
+
+
+class AgentMoveError(ValueError):
+    """An agent chose a move that is not legal (or not a move). ``agent``, ``player``, ``move`` say which."""
+
+    def __init__(self, message: str, agent: str, player: int, move: object) -> None:
+        super().__init__(message)
+        self.agent = agent
+        self.player = player
+        self.move = move

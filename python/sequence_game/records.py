@@ -27,6 +27,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
 
 from .agents import agent_from_spec, agent_name
+from .errors import AgentMoveError
 from .move import Move
 
 __all__ = [
@@ -276,16 +277,6 @@ class GameRecord:
 
 
 # --------------------------------------------------------------------------- playing a game
-
-
-class AgentMoveError(ValueError):
-    """An agent chose a move that is not legal (or not a move). ``agent``, ``player``, ``move`` say which."""
-
-    def __init__(self, message: str, agent: str, player: int, move: object) -> None:
-        super().__init__(message)
-        self.agent = agent
-        self.player = player
-        self.move = move
 
 
 def _seat_agents(agents: Any, players: int) -> List[Any]:

@@ -1,5 +1,5 @@
 // A one-ply move heuristic for the search: the C++ port of GreedyAgent's move scoring
-// (python/sequence_game/agents.py, _Context.score), used as the tree's prior (expansion order,
+// (python/sequence_game/agents/greedy.py, _Context.score), used as the tree's prior (expansion order,
 // progressive widening and bias) and as the playout policy. Reads only the board and the
 // sequences (public information, R9) plus the move itself.
 //

@@ -66,7 +66,7 @@ struct SearchOptions {
     EvalWeights weights;
     // The move heuristic (heuristic.hpp, GreedyAgent's scoring) as a prior at every tree node (off
     // by default: in 2-player matches against GreedyAgent it measured no stronger than the plain
-    // search at equal iterations, and costs iterations; see mcts.py):
+    // search at equal iterations, and costs iterations; see agents/mcts.py):
     //  - ordered expansion: the untried move of highest heuristic score is expanded first (ties
     //    at random) instead of a uniformly random one;
     //  - progressive widening: a node gets a new child only while its children legal in this

@@ -1,7 +1,7 @@
 """What the two compiled-core search agents share: the budget arguments, the seeded generator and
 ``select_move``/``analyze`` around one search call.
 
-Subclasses (:class:`~sequence_game.mcts.MCTSAgent`, :class:`~sequence_game.rollout.RolloutAgent`)
+Subclasses (:class:`~sequence_game.agents.MCTSAgent`, :class:`~sequence_game.agents.RolloutAgent`)
 set ``agent_label`` and implement ``_search(game) -> dict`` (the ``_core`` search's result) and
 ``_report(result) -> dict`` (their extra ``analyze`` fields).
 """
@@ -13,9 +13,9 @@ import os
 import random
 from typing import Any, Dict, Optional
 
-from .config import _is_int
-from .game import Game, move_from_id
-from .move import Move
+from ..config import _is_int
+from ..game import Game, move_from_id
+from ..move import Move
 
 
 def is_number(v: object) -> bool:

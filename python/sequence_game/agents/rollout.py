@@ -10,9 +10,9 @@ and ``1/teams`` for a draw (a position still open at the horizon gets the static
 ``evaluate.hpp``). The candidate with the best mean is played.
 
 Why not a tree: Sequence is a game of heavy luck. When each move is tried in worlds of its own (as the
-iterations of :class:`~sequence_game.mcts.MCTSAgent` do), the luck of the deal swamps the difference
+iterations of :class:`~sequence_game.agents.MCTSAgent` do), the luck of the deal swamps the difference
 between moves; when all candidates meet the *same* cards (common random numbers) the luck cancels out
-of their comparison. In practice, at one second a move :class:`~sequence_game.mcts.MCTSAgent` is the
+of their comparison. In practice, at one second a move :class:`~sequence_game.agents.MCTSAgent` is the
 stronger player (``docs/agents.md``); this agent's shared deals make it the tool for measuring what
 hidden information is worth (``reveal``) and the base for opponent modelling.
 
@@ -34,10 +34,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from . import _core
-from .config import _is_int
-from .game import Game
-from .search_agent import SearchAgent, check_number
+from .. import _core
+from ..config import _is_int
+from ..game import Game
+from .search import SearchAgent, check_number
 
 __all__ = ["RolloutAgent"]
 

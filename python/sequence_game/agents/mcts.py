@@ -29,7 +29,7 @@ A game that ends inside the tree or the playout scores exactly: 1 for the winnin
 (root parallelism) and the root visit counts are summed. The move with the most visits is played
 (ties: lowest core move id).
 
-Measured strength, and how it compares with :class:`~sequence_game.rollout.RolloutAgent` and with
+Measured strength, and how it compares with :class:`~sequence_game.agents.RolloutAgent` and with
 searches allowed to see hidden cards: ``docs/agents.md``.
 
 >>> import sequence_game
@@ -44,11 +44,11 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Optional, Sequence, Tuple
 
-from . import _core
-from .config import _is_int
-from .game import Game
-from .move import Move
-from .search_agent import SearchAgent, check_number, is_number
+from .. import _core
+from ..config import _is_int
+from ..game import Game
+from ..move import Move
+from .search import SearchAgent, check_number, is_number
 
 __all__ = ["MCTSAgent"]
 

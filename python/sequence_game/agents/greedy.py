@@ -1,20 +1,4 @@
-"""Agents: players that choose a move for the side to move.
-
-An agent is any object with ``select_move(game) -> Move`` (see :class:`Agent`). It is asked only
-when ``game.current_player`` is its seat and must return one of ``game.legal_moves()`` (a move's
-text, or a placement without ``declares`` when only one choice exists, is accepted too). It must
-look only at what that player may see (R9: its own hand, the board, the sequences, discard piles,
-hand sizes, the draw pile's size), never at other hands or the order of the draw pile, unless it
-says it cheats. It must not change the game it is given (use ``game.copy()`` to search).
-
-Agents here:
-
-- :class:`RandomAgent` -- uniform over ``legal_moves()``, reproducible per seed.
-- :class:`GreedyAgent` -- a one-ply heuristic (win, block, extend open lines, save jacks).
-- ``MCTSAgent`` -- the C++ Monte Carlo tree search, imported lazily from ``sequence_game.mcts``.
-
-:func:`agent_from_spec` builds an agent from a short text such as ``"greedy"``,
-``"random:seed=3"`` or ``"mcts:time=0.5,threads=2"`` (the command line uses it).
+"""``GreedyAgent``: a one-ply heuristic over what its player may see (R9).
 
 >>> from sequence_game.reference import Game
 >>> g = Game(players=2, seed=5)
@@ -25,83 +9,15 @@ True
 
 from __future__ import annotations
 
-import importlib
 import random
-from typing import Any, Callable, Dict, List, Optional, Protocol, Sequence, Tuple, runtime_checkable
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .cards import BOARD_LAYOUT, CORNER, TWO_EYED_JACKS
-from .config import sequences_to_win
-from .move import Move
+from ..cards import BOARD_LAYOUT, CORNER, TWO_EYED_JACKS
+from ..config import check_seed, sequences_to_win
+from ..move import Move
+from .base import no_legal_move, spec_name
 
-__all__ = [
-    "Agent",
-    "GreedyAgent",
-    "RandomAgent",
-    "agent_from_spec",
-    "agent_name",
-    "register_agent",
-]
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """Anything that picks a move: ``select_move(game) -> Move``.
-
-    An agent may also have a ``name`` attribute (a short text used in game records and match
-    tables); :func:`agent_name` falls back to the class name.
-    """
-
-    def select_move(self, game: Any) -> Move:  # pragma: no cover - protocol
-        ...
-
-
-def agent_name(agent: object) -> str:
-    """The display name of an agent: its ``name`` attribute, else its class name."""
-    name = getattr(agent, "name", None)
-    if isinstance(name, str) and name:
-        return name
-    return type(agent).__name__
-
-
-def _spec_name(base: str, **params: object) -> str:
-    shown = [f"{k}={v}" for k, v in params.items() if v is not None]
-    return base + (":" + ",".join(shown) if shown else "")
-
-
-def _no_legal_move(game: Any) -> ValueError:
-    if game.is_over:
-        return ValueError("the game is over: there is no move to select")
-    return ValueError("no legal move in this position")  # pragma: no cover - the rules always give one
-
-
-# --------------------------------------------------------------------------- random
-
-
-class RandomAgent:
-    """Picks uniformly among ``game.legal_moves()``; the same seed gives the same choices.
-
-    >>> from sequence_game.reference import Game
-    >>> g = Game(players=2, seed=3)
-    >>> RandomAgent(seed=7).select_move(g) == RandomAgent(seed=7).select_move(g)
-    True
-    """
-
-    def __init__(self, seed: Optional[int] = None) -> None:
-        self.seed = seed
-        self.name = _spec_name("random", seed=seed)
-        self._rng = random.Random(seed)
-
-    def select_move(self, game: Any) -> Move:
-        moves = game.legal_moves()
-        if not moves:
-            raise _no_legal_move(game)
-        return moves[self._rng.randrange(len(moves))]
-
-    def __repr__(self) -> str:
-        return f"RandomAgent(seed={self.seed!r})"
-
-
-# --------------------------------------------------------------------------- greedy
+__all__ = ["GreedyAgent"]
 
 # Board geometry: every five-cell window (R7 "line"), as cell indices 10*row+col, and for every
 # cell the windows through it.
@@ -160,8 +76,8 @@ class GreedyAgent:
     """
 
     def __init__(self, seed: Optional[int] = None) -> None:
-        self.seed = seed
-        self.name = _spec_name("greedy", seed=seed)
+        self.seed = check_seed(seed)
+        self.name = spec_name("greedy", seed=seed)
         self._rng = random.Random(seed)
 
     def __repr__(self) -> str:
@@ -170,7 +86,7 @@ class GreedyAgent:
     def select_move(self, game: Any) -> Move:
         moves = game.legal_moves()
         if not moves:
-            raise _no_legal_move(game)
+            raise no_legal_move(game)
         for m in moves:  # a dead card is free to trade (R5 step 1); legal_moves lists trades first
             if m.kind == "trade":
                 return m
@@ -303,117 +219,3 @@ class _Context:
             if others == 1 and self.usable(w, me):
                 score += _REOPEN * _EXTEND[min(self.held(w, me), 3)]
         return score
-
-
-# --------------------------------------------------------------------------- specs
-
-_Factory = Callable[..., Any]
-_REGISTRY: Dict[str, Tuple[_Factory, Dict[str, str]]] = {}
-
-
-def register_agent(name: str, factory: _Factory, aliases: Optional[Dict[str, str]] = None) -> None:
-    """Make ``name`` usable in :func:`agent_from_spec`.
-
-    ``factory(**params)`` builds the agent; ``aliases`` maps short spec keys to parameter names
-    (``{"time": "time_limit"}``).
-    """
-    _REGISTRY[name.lower()] = (factory, dict(aliases or {}))
-
-
-def _compiled_agent(module: str, cls_name: str, label: str) -> _Factory:
-    """A factory for an agent of the compiled core, imported when first built (with a clear
-    ValueError when the core is not built)."""
-
-    def factory(**params: Any) -> Any:
-        try:
-            cls = getattr(importlib.import_module(f".{module}", __package__), cls_name)
-        except ImportError as e:
-            raise ValueError(
-                f"the {label} agent is not available ({e}); build the compiled core "
-                "(pip install .) or choose 'random' or 'greedy'"
-            ) from None
-        return cls(**params)
-
-    return factory
-
-
-register_agent("random", RandomAgent)
-register_agent("greedy", GreedyAgent)
-_BUDGET_KEYS = {"time": "time_limit", "iters": "iterations", "t": "time_limit"}
-register_agent("mcts", _compiled_agent("mcts", "MCTSAgent", "MCTS"), _BUDGET_KEYS)
-register_agent("rollout", _compiled_agent("rollout", "RolloutAgent", "rollout"), _BUDGET_KEYS)
-
-
-def _parse_value(text: str) -> Any:
-    low = text.strip().lower()
-    if low in ("none", "null"):
-        return None
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    for conv in (int, float):
-        try:
-            return conv(low)
-        except ValueError:
-            pass
-    return text.strip()
-
-
-def agent_from_spec(spec: str, **defaults: Any) -> Any:
-    """Build an agent from text: ``"name"`` or ``"name:key=value,key=value"``.
-
-    Names: ``random``, ``greedy`` (key ``seed``), ``mcts`` and ``rollout`` (keys
-    ``iterations``/``iters``, ``time``/``time_limit`` in seconds, ``threads``, ``seed`` and anything
-    else ``MCTSAgent`` / ``RolloutAgent`` takes). Values are read as int, float, true/false or none where they look like one.
-    ``defaults`` are keyword arguments used when the spec does not set them (the arena passes a
-    derived ``seed`` so that matches are reproducible). The agent's ``name`` is set to the spec.
-
-    >>> agent_from_spec("random:seed=3").seed
-    3
-    >>> agent_from_spec("greedy").name
-    'greedy'
-    """
-    if not isinstance(spec, str):
-        raise TypeError(f"an agent spec is text like 'greedy' or 'mcts:time=0.5', not {spec!r}")
-    text = spec.strip()
-    name, _, rest = text.partition(":")
-    name = name.strip().lower()
-    if name not in _REGISTRY:
-        raise ValueError(
-            f"unknown agent {name!r} in spec {spec!r}: choose one of {', '.join(sorted(_REGISTRY))} "
-            "(e.g. 'greedy', 'random:seed=3', 'mcts:time=0.5,threads=2')"
-        )
-    factory, aliases = _REGISTRY[name]
-    params: Dict[str, Any] = {}
-    for item in filter(None, (s.strip() for s in rest.split(","))):
-        key, eq, value = item.partition("=")
-        key = key.strip().lower()
-        if not eq or not key:
-            raise ValueError(f"agent spec {spec!r}: write options as key=value separated by commas, not {item!r}")
-        params[aliases.get(key, key)] = _parse_value(value)
-    given = dict(params)
-    for k, v in defaults.items():
-        params.setdefault(k, v)
-    try:
-        agent = factory(**params)
-    except TypeError as e:
-        raise ValueError(f"agent spec {spec!r}: {e}") from None
-    display = name + (":" + ",".join(f"{k}={v}" for k, v in given.items()) if given else "")
-    try:
-        agent.name = display
-    except AttributeError:  # pragma: no cover - an agent with a read-only name keeps its own
-        pass
-    return agent
-
-
-def __getattr__(name: str) -> Any:
-    if name == "MCTSAgent":  # lazy: needs the compiled core
-        from .mcts import MCTSAgent
-
-        return MCTSAgent
-    if name == "RolloutAgent":
-        from .rollout import RolloutAgent
-
-        return RolloutAgent
-    raise AttributeError(f"module 'sequence_game.agents' has no attribute {name!r}")

@@ -1,0 +1,43 @@
+"""Agents: players that choose a move for the side to move.
+
+An agent is any object with ``select_move(game) -> Move`` (the :class:`Agent` protocol). Agents
+here:
+
+- :class:`RandomAgent` -- uniform over ``legal_moves()``, reproducible per seed.
+- :class:`GreedyAgent` -- a one-ply heuristic (win, block, extend open lines, save jacks).
+- :class:`MCTSAgent` -- information-set Monte Carlo tree search in the compiled core.
+- :class:`RolloutAgent` -- determinized rollout search with common random numbers in the compiled
+  core.
+
+:func:`agent_from_spec` builds an agent from a short text such as ``"greedy"``,
+``"random:seed=3"`` or ``"mcts:time=0.5,threads=2"`` (the command line uses it);
+:func:`register_agent` adds a name to it.
+
+>>> from sequence_game.reference import Game
+>>> g = Game(players=2, seed=5)
+>>> move = GreedyAgent(seed=1).select_move(g)
+>>> move in g.legal_moves()
+True
+"""
+
+from ..errors import AgentMoveError
+from .base import Agent, agent_name
+from .greedy import GreedyAgent
+from .mcts import MCTSAgent
+from .registry import agent_from_spec, register_agent
+from .rollout import RolloutAgent
+from .search import SearchAgent
+from .uniform_random import RandomAgent
+
+__all__ = [
+    "Agent",
+    "AgentMoveError",
+    "GreedyAgent",
+    "MCTSAgent",
+    "RandomAgent",
+    "RolloutAgent",
+    "SearchAgent",
+    "agent_from_spec",
+    "agent_name",
+    "register_agent",
+]

@@ -1,0 +1,54 @@
+"""The agent protocol: anything with ``select_move(game) -> Move``, and its display name."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from ..move import Move
+
+__all__ = ["Agent", "agent_name"]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that picks a move: ``select_move(game) -> Move``.
+
+    It is asked only when ``game.current_player`` is its seat and must return one of
+    ``game.legal_moves()`` (a move's text, or a placement without ``declares`` when only one choice
+    exists, is accepted too). It must look only at what that player may see (R9: its own hand, the
+    board, the sequences, discard piles, hand sizes, the draw pile's size), never at other hands or
+    the order of the draw pile, unless it says it cheats. It must not change the game it is given
+    (use ``game.copy()`` to search).
+
+    An agent may also have a ``name`` attribute (a short text used in game records and match
+    tables); :func:`agent_name` falls back to the class name.
+    """
+
+    def select_move(self, game: Any) -> Move:  # pragma: no cover - protocol
+        ...
+
+
+def agent_name(agent: object) -> str:
+    """The display name of an agent: its ``name`` attribute, else its class name.
+
+    >>> from sequence_game.agents import GreedyAgent
+    >>> agent_name(GreedyAgent()), agent_name(object())
+    ('greedy', 'object')
+    """
+    name = getattr(agent, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    return type(agent).__name__
+
+
+def spec_name(base: str, **params: object) -> str:
+    """``base`` followed by the parameters that are set, as an agent spec: ``greedy:seed=3``."""
+    shown = [f"{k}={v}" for k, v in params.items() if v is not None]
+    return base + (":" + ",".join(shown) if shown else "")
+
+
+def no_legal_move(game: Any) -> ValueError:
+    """The error for a position without a move to select (the game is over)."""
+    if game.is_over:
+        return ValueError("the game is over: there is no move to select")
+    return ValueError("no legal move in this position")  # pragma: no cover - the rules always give one

@@ -1,0 +1,96 @@
+"""Agent specs: short texts such as ``"greedy"``, ``"random:seed=3"`` or ``"mcts:time=0.5,threads=2"``
+that name an agent and its options (the command line, the arena and game records use them)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Optional, Tuple
+
+from .greedy import GreedyAgent
+from .mcts import MCTSAgent
+from .rollout import RolloutAgent
+from .uniform_random import RandomAgent
+
+__all__ = ["agent_from_spec", "register_agent"]
+
+_Factory = Callable[..., Any]
+_REGISTRY: Dict[str, Tuple[_Factory, Dict[str, str]]] = {}
+
+
+def register_agent(name: str, factory: _Factory, aliases: Optional[Dict[str, str]] = None) -> None:
+    """Make ``name`` usable in :func:`agent_from_spec`.
+
+    ``factory(**params)`` builds the agent; ``aliases`` maps short spec keys to parameter names
+    (``{"time": "time_limit"}``).
+    """
+    _REGISTRY[name.lower()] = (factory, dict(aliases or {}))
+
+
+register_agent("random", RandomAgent)
+register_agent("greedy", GreedyAgent)
+_BUDGET_KEYS = {"time": "time_limit", "iters": "iterations", "t": "time_limit"}
+register_agent("mcts", MCTSAgent, _BUDGET_KEYS)
+register_agent("rollout", RolloutAgent, _BUDGET_KEYS)
+
+
+def _parse_value(text: str) -> Any:
+    low = text.strip().lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    for conv in (int, float):
+        try:
+            return conv(low)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def agent_from_spec(spec: str, **defaults: Any) -> Any:
+    """Build an agent from text: ``"name"`` or ``"name:key=value,key=value"``.
+
+    Names: ``random``, ``greedy`` (key ``seed``), ``mcts`` and ``rollout`` (keys
+    ``iterations``/``iters``, ``time``/``time_limit`` in seconds, ``threads``, ``seed`` and
+    anything else ``MCTSAgent`` / ``RolloutAgent`` takes). Values are read as int, float,
+    true/false or none where they look like one. ``defaults`` are keyword arguments used when the
+    spec does not set them (the arena passes a derived ``seed`` so that matches are reproducible).
+    The agent's ``name`` is set to the spec.
+
+    >>> agent_from_spec("random:seed=3").seed
+    3
+    >>> agent_from_spec("greedy").name
+    'greedy'
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"an agent spec is text like 'greedy' or 'mcts:time=0.5', not {spec!r}")
+    text = spec.strip()
+    name, _, rest = text.partition(":")
+    name = name.strip().lower()
+    if name not in _REGISTRY:
+        raise ValueError(
+            f"unknown agent {name!r} in spec {spec!r}: choose one of {', '.join(sorted(_REGISTRY))} "
+            "(e.g. 'greedy', 'random:seed=3', 'mcts:time=0.5,threads=2')"
+        )
+    factory, aliases = _REGISTRY[name]
+    params: Dict[str, Any] = {}
+    for item in filter(None, (s.strip() for s in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip().lower()
+        if not eq or not key:
+            raise ValueError(f"agent spec {spec!r}: write options as key=value separated by commas, not {item!r}")
+        params[aliases.get(key, key)] = _parse_value(value)
+    given = dict(params)
+    for k, v in defaults.items():
+        params.setdefault(k, v)
+    try:
+        agent = factory(**params)
+    except TypeError as e:
+        raise ValueError(f"agent spec {spec!r}: {e}") from None
+    display = name + (":" + ",".join(f"{k}={v}" for k, v in given.items()) if given else "")
+    try:
+        agent.name = display
+    except AttributeError:  # pragma: no cover - an agent with a read-only name keeps its own
+        pass
+    return agent
