@@ -34,7 +34,7 @@ if atheris is not None:
     # Coverage feedback from the input-handling modules (the pure-Python rules are left
     # uninstrumented: they only run on already-validated input and would slow every run 3x).
     with atheris.instrument_imports(include=["sequence_game.move", "sequence_game.cards", "sequence_game.position",
-                                             "sequence_game.gamebase", "sequence_game.config", "sequence_game.errors"]):
+                                             "sequence_game.gamebase", "sequence_game.game_setup", "sequence_game.errors"]):
         import harness
 else:  # pragma: no cover
     import harness

@@ -68,7 +68,7 @@ def test_f1_huge_turn_counters_are_refused_alike(field, value):
 
 def test_f1_turn_counter_never_wraps():
     # Without a cap a game ends in a draw when turn reaches MAX_TURNS = 2**31 - 1, in both.
-    from sequence_game.config import MAX_TURNS
+    from sequence_game.game_setup import MAX_TURNS
 
     d = {"players": 2, "hands": [["7H"], ["JD"]], "turn": MAX_TURNS - 1}
     for cls in BOTH:

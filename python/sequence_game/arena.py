@@ -164,15 +164,24 @@ class MatchResult:
                 f"  {100 * self.win_rate(i):>7.1f}%  [{100 * lo:.1f}%, {100 * hi:.1f}%]"
             )
         if len(self.names) >= 2:
-            lo, hi = self.elo_interval()
-            lines.append(
-                f"Elo {self.names[0]} - {self.names[1]}: {_fmt_elo(self.elo())} "
-                f"(95% CI {_fmt_elo(lo)} .. {_fmt_elo(hi)}), score {self.score():.3f}"
-            )
+            lines.append(self.elo_line())
         return "\n".join(lines)
 
+    def elo_line(self) -> str:
+        """The Elo of the first contender over the second, its 95% interval and the score, as text."""
+        lo, hi = self.elo_interval()
+        return (
+            f"Elo {self.names[0]} - {self.names[1]}: {format_elo(self.elo())} "
+            f"(95% CI {format_elo(lo)} .. {format_elo(hi)}), score {self.score():.3f}"
+        )
 
-def _fmt_elo(x: float) -> str:
+
+def format_elo(x: float) -> str:
+    """An Elo difference as text: ``+35``, ``-120``, ``+inf`` for a clean sweep.
+
+    >>> format_elo(35.4), format_elo(float("-inf"))
+    ('+35', '-inf')
+    """
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
     return f"{x:+.0f}"

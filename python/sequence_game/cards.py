@@ -18,6 +18,8 @@ Cell = Tuple[int, int]
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
+#: The suit of each suit letter as a symbol, for display (the text form stays ``S H D C``).
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 CARD_NAMES: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 CARD_IDS: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
 

@@ -23,12 +23,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import os
 import sys
 from typing import Any, List, Optional, Sequence
 
+from ._args import seed_or_random
 from .cards import cell_name, parse_card
-from .config import TEAM_NAMES, VALID_PLAYERS
+from .game_setup import TEAM_NAMES, VALID_PLAYERS
 from .errors import AmbiguousMoveError
 from .move import Move
 
@@ -382,7 +382,7 @@ def cmd_demo(args, console) -> int:
     if not specs:
         raise CLIError("--agents: give at least one agent spec, e.g. greedy,random")
     # the seed is fixed up front so that the agents' seeds derive from it too
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+    seed = seed_or_random(args.seed)
     probe = cls(players=args.players, teams=args.teams, seed=seed, max_turns=args.max_turns)
     agents = [make_agent(specs[p % len(specs)], seed=ai_seed(seed, p)) for p in range(probe.players)]
     ascii = args.ascii or not can_encode_suits(console)
@@ -446,25 +446,15 @@ def cmd_arena(args, console) -> int:
             raise CLIError(str(e)) from None
     console.print(match_table(result))
     if len(result.names) >= 2:
-        lo, hi = result.elo_interval()
-        console.print(
-            f"Elo {result.names[0]} - {result.names[1]}: {_fmt_elo(result.elo())} "
-            f"(95% CI {_fmt_elo(lo)} .. {_fmt_elo(hi)}), score {result.score():.3f}"
-        )
+        console.print(result.elo_line())
     return EXIT_OK
-
-
-def _fmt_elo(x: float) -> str:
-    import math
-
-    if math.isinf(x):
-        return "+inf" if x > 0 else "-inf"
-    return f"{x:+.0f}"
 
 
 def match_table(result):
     """A ``rich`` table of a ``MatchResult``: games, wins, draws, losses, win rate and its 95% CI, Elo."""
     from rich.table import Table
+
+    from .arena import format_elo
 
     table = Table(title=f"{result.games} games, {result.players} players ({result.teams} teams), seed {result.seed}")
     for col in ("agent", "games", "wins", "draws", "losses", "win rate", "95% CI", "Elo"):
@@ -473,7 +463,7 @@ def match_table(result):
     n = len(result.names)
     for i, name in enumerate(result.names):
         lo, hi = result.win_rate_interval(i)
-        elo = _fmt_elo(result.elo(i, (i + 1) % n)) if n >= 2 else "-"
+        elo = format_elo(result.elo(i, (i + 1) % n)) if n >= 2 else "-"
         table.add_row(
             name, str(result.played[i]), str(result.wins[i]), str(result._draws_of(i)), str(losses[i]),
             f"{100 * result.win_rate(i):.1f}%", f"{100 * lo:.1f}-{100 * hi:.1f}%", elo,

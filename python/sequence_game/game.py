@@ -15,7 +15,8 @@ from typing import Dict, List, Optional
 
 from . import _core
 from .cards import CARD_NAMES
-from .config import check_max_turns, check_players_teams, check_seed
+from ._args import seed_or_random
+from .game_setup import check_max_turns, check_players_teams
 from .gamebase import GameBase
 from .move import KINDS, Move
 from .position import Position
@@ -70,14 +71,6 @@ def _decode(move_id: int) -> Move:
     return Move(kind, card, (r, c), declares)
 
 
-def _seed_or_random(seed: Optional[int]) -> int:
-    if seed is not None:
-        return seed
-    import os
-
-    return int.from_bytes(os.urandom(8), "little")
-
-
 class Game(GameBase):
     """A game of Sequence on the compiled core.
 
@@ -89,7 +82,7 @@ class Game(GameBase):
     def __init__(self, players: int = 2, teams: Optional[int] = None, seed: Optional[int] = None,
                  max_turns: Optional[int] = None) -> None:
         players, teams = check_players_teams(players, teams)
-        seed = _seed_or_random(check_seed(seed))
+        seed = seed_or_random(seed)
         max_turns = check_max_turns(max_turns)
         GameBase.__init__(self)
         self._state = _core.State(players, teams, seed, max_turns)

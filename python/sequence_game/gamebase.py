@@ -32,7 +32,8 @@ import threading
 from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, ONE_EYED_JACKS, TWO_EYED_JACKS, Cell, cell_name, cells_of, check_cell, is_corner, parse_card
-from .config import TEAM_LETTERS, TEAM_NAMES, _is_int, sequences_to_win
+from ._args import is_int
+from .game_setup import TEAM_LETTERS, TEAM_NAMES, sequences_to_win
 from .errors import AmbiguousMoveError, IllegalMoveError
 from .move import Move, as_move
 from .position import Position, observation_dict, position_from_dict, position_to_dict
@@ -267,14 +268,14 @@ class GameBase:
 
     def _table_talk_penalty_locked(self, team: int, cards: Dict[int, str]) -> None:
         self._check_going("a table-talk penalty")
-        if not _is_int(team):
+        if not is_int(team):
             raise TypeError(f"team must be an int, not {team!r}")
         if not 0 <= team < self.teams:
             raise ValueError(f"team {team} does not exist: teams are 0..{self.teams - 1}")
         if not isinstance(cards, dict):
             raise TypeError("cards must be a dict {player: card} naming one card for each member of the team")
         members = [p for p in range(self.players) if p % self.teams == team]
-        if set(cards) != set(members) or not all(_is_int(k) for k in cards):
+        if set(cards) != set(members) or not all(is_int(k) for k in cards):
             raise ValueError(
                 f"table_talk_penalty needs one card from each member of team {team}: players {members}, "
                 f"got players {sorted(map(repr, cards))}"
@@ -376,7 +377,7 @@ class GameBase:
         return self._legal_cache
 
     def _check_player(self, player: object) -> int:
-        if not _is_int(player):
+        if not is_int(player):
             raise TypeError(f"player must be an int seat number, not {type(player).__name__} {player!r}")
         if not 0 <= player < self.players:  # type: ignore[operator]
             raise ValueError(f"player {player} does not exist: seats are 0..{self.players - 1}")

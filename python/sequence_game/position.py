@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER, parse_card
-from .config import HAND_SIZE, MAX_TURNS, TEAM_LETTERS, check_max_turns, check_players_teams, check_seed, sequences_to_win
+from ._args import check_seed, is_int
+from .game_setup import HAND_SIZE, MAX_TURNS, TEAM_LETTERS, check_max_turns, check_players_teams, sequences_to_win
 from .move import line_cells
 
 FORMAT = "sequence-game/1"
@@ -111,15 +112,11 @@ def observation_dict(state: dict, player: int) -> dict:
 # --------------------------------------------------------------------------- reading
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _int(d: dict, name: str, default: Any, lo: int, hi: Optional[int] = None) -> Any:
     v = d.get(name, default)
     if v is None and default is None:
         return None
-    if not _is_int(v):
+    if not is_int(v):
         raise TypeError(f"from_dict: {name!r} must be an int, not {type(v).__name__} {v!r}")
     if v < lo or (hi is not None and v > hi):
         rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
@@ -197,7 +194,7 @@ def _sequences(d: dict, teams: int, board: list[int]) -> list[tuple[int, tuple[i
             not isinstance(cells, (list, tuple))
             or len(cells) != 5
             or not all(
-                isinstance(c, (list, tuple)) and len(c) == 2 and all(_is_int(v) and 0 <= v < 10 for v in c)
+                isinstance(c, (list, tuple)) and len(c) == 2 and all(is_int(v) and 0 <= v < 10 for v in c)
                 for c in cells
             )
         ):
@@ -286,7 +283,7 @@ def position_from_dict(d: object) -> Position:
             rng = int(rng_raw, 16)
         except ValueError:
             raise ValueError(f"from_dict: 'rng' {rng_raw!r} is not hex digits (docs/rng.md)") from None
-    elif _is_int(rng_raw):
+    elif is_int(rng_raw):
         rng = rng_raw
     else:
         raise TypeError(f"from_dict: 'rng' must be 16 hex digits (or an int), not {rng_raw!r}")

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
 
+from ._args import is_int
 from .agents import agent_from_spec, agent_name
 from .errors import AgentMoveError
 from .move import Move
@@ -139,7 +140,7 @@ class GameRecord:
         def integer(name: str, value: Any, optional: bool = False) -> Any:
             if value is None and optional:
                 return None
-            if not isinstance(value, int) or isinstance(value, bool):
+            if not is_int(value):
                 raise ValueError(f"game record: {name!r} must be an int{' or null' if optional else ''}, not {value!r}")
             return value
 

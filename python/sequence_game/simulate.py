@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional
 
-from .config import check_max_turns, check_players_teams, check_seed
+from ._args import check_seed
+from .game_setup import check_max_turns, check_players_teams
 
 __all__ = ["simulate"]
 

@@ -20,15 +20,14 @@ from __future__ import annotations
 from typing import Iterable, Optional, Union
 from xml.sax.saxutils import escape
 
-from .cards import BOARD_LAYOUT, Cell, cell_name, check_cell
-from .config import TEAM_NAMES
+from .cards import BOARD_LAYOUT, SUIT_SYMBOLS, Cell, cell_name, check_cell
+from .game_setup import TEAM_NAMES
 from .move import Move, as_move
 
 __all__ = ["board_svg", "board", "TEAM_COLOURS", "SUIT_SYMBOLS"]
 
 #: Chip colours of team 0, 1, 2 (R1): fill and a darker edge.
 TEAM_COLOURS = (("#1e5bc6", "#0d3278"), ("#1f9a48", "#0c5a27"), ("#d3302f", "#7c1111"))
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 _SUIT_COLOURS = {"S": "#1a1a1a", "C": "#1a1a1a", "H": "#c8102e", "D": "#c8102e"}
 _FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 

@@ -21,11 +21,10 @@ from typing import Iterable, List, Optional, Sequence, Union
 from rich.console import Console
 from rich.text import Text
 
-from .cards import BOARD_LAYOUT, Cell, cells_of, check_cell, is_jack
-from .config import TEAM_LETTERS, TEAM_NAMES, sequences_to_win
+from .cards import BOARD_LAYOUT, SUIT_SYMBOLS, Cell, cells_of, check_cell, is_jack
+from .game_setup import TEAM_LETTERS, TEAM_NAMES, sequences_to_win
 from .move import Move, as_move
 
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 TEAM_STYLES = ("bold white on blue", "bold white on green", "bold white on red")
 TEAM_TEXT_STYLES = ("bold blue", "bold green", "bold red")
 _RED_SUITS = "HD"

@@ -13,7 +13,8 @@ import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..cards import BOARD_LAYOUT, CORNER, TWO_EYED_JACKS
-from ..config import check_seed, sequences_to_win
+from .._args import check_seed
+from ..game_setup import sequences_to_win
 from ..move import Move
 from .base import no_legal_move, spec_name
 

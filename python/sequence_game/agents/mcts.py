@@ -45,7 +45,7 @@ import math
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from .. import _core
-from ..config import _is_int
+from .._args import is_int as _is_int
 from ..game import Game
 from ..move import Move
 from .search import SearchAgent, check_number, is_number

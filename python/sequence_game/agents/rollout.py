@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from .. import _core
-from ..config import _is_int
+from .._args import is_int as _is_int
 from ..game import Game
 from .search import SearchAgent, check_number
 

@@ -13,7 +13,7 @@ import os
 import random
 from typing import Any, Dict, Optional
 
-from ..config import _is_int
+from .._args import is_int as _is_int
 from ..game import Game, move_from_id
 from ..move import Move
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Optional
 
-from ..config import check_seed
+from .._args import check_seed
 from ..move import Move
 from .base import no_legal_move, spec_name
 

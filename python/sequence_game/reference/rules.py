@@ -13,12 +13,12 @@ applying a move, the referee calls.
 from __future__ import annotations
 
 import bisect
-import os
 from functools import lru_cache
 from typing import List, Optional, Sequence, Tuple
 
 from ..cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER
-from ..config import HAND_SIZE, MAX_TURNS, check_max_turns, check_players_teams, check_seed, sequences_to_win
+from .._args import seed_or_random
+from ..game_setup import HAND_SIZE, MAX_TURNS, check_max_turns, check_players_teams, sequences_to_win
 from ..move import Move
 from ..position import CORNER_CODE, EMPTY, Position, empty_board
 from .rng import SplitMix64
@@ -97,10 +97,8 @@ def new_game(players: int = 2, teams: Optional[int] = None, seed: Optional[int] 
              max_turns: Optional[int] = None) -> Position:
     """A freshly dealt game (docs/rng.md: the box shuffle, the cut, the deal)."""
     players, teams = check_players_teams(players, teams)
-    seed = check_seed(seed)
+    seed = seed_or_random(seed)
     max_turns = check_max_turns(max_turns)
-    if seed is None:
-        seed = int.from_bytes(os.urandom(8), "little")
     rng = SplitMix64(seed)
     deck = fresh_deck()
     rng.shuffle(deck)  # the cards coming out of the box

@@ -1,8 +1,11 @@
-"""Player counts, teams and hand sizes (R2, R3, R8), shared by the core and the reference."""
+"""How a game is set up: player counts, team splits and colours, hand sizes, the sequences a team
+needs to win and the turn cap (R2, R3, R8), shared by the core and the reference."""
 
 from __future__ import annotations
 
 from typing import Optional
+
+from ._args import is_int
 
 HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}  # R3
 VALID_PLAYERS = tuple(sorted(HAND_SIZE))
@@ -14,17 +17,13 @@ TEAM_NAMES = ("blue", "green", "red")  # R1 chip colours, team 0 1 2
 TEAM_LETTERS = ("B", "G", "R")
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def check_players_teams(players: object, teams: object = None) -> tuple[int, int]:
     """Validate a player count and team split (R2); return ``(players, teams)``.
 
     >>> check_players_teams(6), check_players_teams(6, 3)
     ((6, 2), (6, 3))
     """
-    if not _is_int(players):
+    if not is_int(players):
         raise TypeError(f"players must be an int, not {type(players).__name__} {players!r}")
     if players not in HAND_SIZE:
         raise ValueError(
@@ -34,7 +33,7 @@ def check_players_teams(players: object, teams: object = None) -> tuple[int, int
     choices = TEAM_CHOICES[players]  # type: ignore[index]
     if teams is None:
         return players, choices[0]  # type: ignore[return-value]
-    if not _is_int(teams):
+    if not is_int(teams):
         raise TypeError(f"teams must be an int or None, not {type(teams).__name__} {teams!r}")
     if teams not in choices:
         raise ValueError(
@@ -50,17 +49,6 @@ def sequences_to_win(teams: int) -> int:
     return 2 if teams == 2 else 1
 
 
-def check_seed(seed: object) -> Optional[int]:
-    """A seed is None or an int in ``0 .. 2**64 - 1`` (docs/rng.md)."""
-    if seed is None:
-        return None
-    if not _is_int(seed):
-        raise TypeError(f"seed must be an int or None, not {type(seed).__name__} {seed!r}")
-    if not 0 <= seed < 2**64:  # type: ignore[operator]
-        raise ValueError(f"seed {seed} is out of range: use an int from 0 to 2**64 - 1")
-    return seed  # type: ignore[return-value]
-
-
 # The bound of the turn counter (the core counts in 32 bits): a cap is at most this, and a game
 # without a cap still ends in a draw when turn reaches it (docs/state-format.md).
 MAX_TURNS = 2**31 - 1
@@ -70,7 +58,7 @@ def check_max_turns(max_turns: object) -> Optional[int]:
     """The optional turn cap: None or an int from 1 to ``MAX_TURNS``."""
     if max_turns is None:
         return None
-    if not _is_int(max_turns):
+    if not is_int(max_turns):
         raise TypeError(f"max_turns must be an int or None, not {type(max_turns).__name__}")
     if not 1 <= max_turns <= MAX_TURNS:  # type: ignore[operator]
         raise ValueError(f"max_turns must be from 1 to {MAX_TURNS} (or None for no cap), not {max_turns}")

@@ -1,0 +1,50 @@
+"""Checks and defaults for arguments used across the package: ints, seeds.
+
+>>> is_int(3), is_int(True), is_int(3.0)
+(True, False, False)
+>>> check_seed(7), check_seed(None)
+(7, None)
+>>> 0 <= seed_or_random(None) < 2**64, seed_or_random(5)
+(True, 5)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+#: Seeds are unsigned 64-bit ints (docs/rng.md).
+SEED_LIMIT = 2**64
+
+
+def is_int(value: object) -> bool:
+    """True for an ``int`` that is not a ``bool`` (``True`` is not a count or a seat)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_seed(seed: object, name: str = "seed") -> Optional[int]:
+    """A seed is None or an int in ``0 .. 2**64 - 1`` (docs/rng.md); ``TypeError``/``ValueError`` else.
+
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed -1 is out of range: use an int from 0 to 2**64 - 1
+    """
+    if seed is None:
+        return None
+    if not is_int(seed):
+        raise TypeError(f"{name} must be an int or None, not {type(seed).__name__} {seed!r}")
+    if not 0 <= seed < SEED_LIMIT:  # type: ignore[operator]
+        raise ValueError(f"{name} {seed} is out of range: use an int from 0 to 2**64 - 1")
+    return seed  # type: ignore[return-value]
+
+
+def random_seed() -> int:
+    """A fresh 64-bit seed from the operating system's random source."""
+    return int.from_bytes(os.urandom(8), "little")
+
+
+def seed_or_random(seed: object, name: str = "seed") -> int:
+    """``check_seed(seed)``, or a :func:`random_seed` for ``None``: the seed a game or agent uses."""
+    checked = check_seed(seed, name)
+    return random_seed() if checked is None else checked
