@@ -1,4 +1,4 @@
-"""An independent executable model of the rules, written from RULES.md, docs/notation.md and the
+"""An independent executable model of the rules, written from docs/rules.md, docs/notation.md and the
 turn procedure, over plain ``to_dict()`` dicts. The property tests check both implementations
 against it move by move (legal moves in order, and the whole state after each move), so a rule
 bug shared by the core and the reference is still caught.

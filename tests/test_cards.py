@@ -10,7 +10,7 @@ from sequence_game.cards import CARD_NAMES, parse_card
 
 from helpers import CORNERS, empty_rows
 
-# RULES.md R1, copied verbatim (so a change to the shared table is caught here).
+# docs/rules.md R1, copied verbatim (so a change to the shared table is caught here).
 R1_TEXT = """
 *  2S 3S 4S 5S 6S 7S 8S 9S *
 6C 5C 4C 3C 2C AH KH QH TH TS

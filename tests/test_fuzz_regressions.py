@@ -163,7 +163,3 @@ def test_core_from_position_refuses_malformed_dicts(name, change):
 def test_core_from_position_refuses_non_dicts(bad):
     with pytest.raises((ValueError, TypeError)):
         _core.State.from_position(bad)
-
-
-def test_package_version_importable():
-    assert sequence_game.__version__

@@ -159,7 +159,7 @@ def test_rng_below_rejection_path_is_exercised():
     assert all(0 <= v < 2**32 - 1 for v in vals)
 
 
-# R3, written out from RULES.md rather than imported, so a wrong table in the package fails here.
+# R3, written out from docs/rules.md rather than imported, so a wrong table in the package fails here.
 R3_TABLE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}
 
 

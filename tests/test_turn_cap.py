@@ -1,4 +1,4 @@
-"""The turn cap (RULES.md "Digital conventions"): reaching ``max_turns`` ends the game in a draw."""
+"""The turn cap (docs/rules.md "Digital conventions"): reaching ``max_turns`` ends the game in a draw."""
 
 import pytest
 

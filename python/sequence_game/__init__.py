@@ -8,7 +8,7 @@
 1
 
 ``Game`` runs on the compiled C++ core; ``sequence_game.reference.Game`` is the pure-Python
-reference with the same API. Rule ids (R1..R10) refer to the project's RULES.md.
+reference with the same API. Rule ids (R1..R10) refer to docs/rules.md.
 """
 
 from . import agents, arena, reference

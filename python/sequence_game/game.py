@@ -123,7 +123,7 @@ class Game(GameBase):
 
     @property
     def board(self):
-        """The board as a 10x10 ``numpy.int8`` array: -1 empty, 0/1/2 team chip, 3 corner (a copy)."""
+        """The board as a 10x10 ``numpy.int8`` array (a copy); -1 empty, 0/1/2 a team's chip, 3 corner."""
         return self._state.board()
 
     def _hand_ids(self, player: int) -> List[int]:

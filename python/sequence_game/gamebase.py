@@ -52,7 +52,7 @@ def _busy() -> RuntimeError:
 
 
 class GameBase:
-    """The public ``Game`` API shared by the core and the reference (see ``../shared/API.md``).
+    """The public ``Game`` API shared by the core and the reference (see docs/api.md).
 
     Not thread-safe: use one ``Game`` per thread (or your own lock). Concurrent use from two
     threads raises ``RuntimeError`` rather than corrupting the game (docs/hardening.md).
@@ -167,7 +167,7 @@ class GameBase:
 
     @property
     def board(self):
-        """The board as a 10x10 ``numpy.int8`` array: -1 empty, 0/1/2 team chip, 3 corner (a copy)."""
+        """The board as a 10x10 ``numpy.int8`` array (a copy); -1 empty, 0/1/2 a team's chip, 3 corner."""
         import numpy as np
 
         return np.array([self._cell_code(i) for i in range(100)], dtype=np.int8).reshape(10, 10)

@@ -1,5 +1,5 @@
-// The seeded generator and shuffle, exactly as docs/rng.md specifies ("Seeded randomness" in
-// RULES.md): the pure-Python reference implements the same algorithm, bit for bit.
+// The seeded generator and shuffle, exactly as docs/rng.md specifies ("Digital conventions" in
+// docs/rules.md): the pure-Python reference implements the same algorithm, bit for bit.
 #pragma once
 
 #include <cstdint>

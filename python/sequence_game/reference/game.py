@@ -21,7 +21,7 @@ from . import rules
 
 
 class Game(GameBase):
-    """A game of Sequence, pure Python (see ``../shared/API.md`` for the public API)."""
+    """A game of Sequence, pure Python (see docs/api.md for the public API)."""
 
     def __init__(self, players: int = 2, teams: Optional[int] = None, seed: Optional[int] = None,
                  max_turns: Optional[int] = None) -> None:

@@ -1,7 +1,7 @@
 """The seeded generator and the shuffle, exactly as docs/rng.md specifies.
 
 The C++ core (``cpp/include/sequence/rng.hpp``) implements the same algorithm, so the same seed
-and the same moves give the same game in both, bit for bit ("Seeded randomness" in RULES.md).
+and the same moves give the same game in both, bit for bit ("Digital conventions" in docs/rules.md).
 
 >>> g = SplitMix64(0)
 >>> [hex(g.next()) for _ in range(3)]

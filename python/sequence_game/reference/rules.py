@@ -2,7 +2,7 @@
 
 Every function works on a ``position.Position`` (cards are ids ``4 * rank + suit``, cells are
 indices ``10 * row + col``, board codes -1 empty, 0..2 a team's chip, 3 corner). Rule ids R1..R10
-refer to the project's RULES.md; the randomness follows docs/rng.md and the order of legal moves
+refer to docs/rules.md; the randomness follows docs/rng.md and the order of legal moves
 docs/notation.md. The names mirror the C++ core: ``new_game``, ``legal_moves``, ``apply``,
 ``dead_cards``, ``draw_card``, ``reshuffle``, ``detect_sequences``, ``is_over``.
 

@@ -1,0 +1,124 @@
+"""The repository stands on its own: every rule id, document and version it cites is in it.
+
+Rule ids (R1 ... R10) cited anywhere in code, tests and docs must be defined in docs/rules.md; every
+``docs/*.md`` named anywhere and every relative link in the Markdown pages must exist; the version
+is written once (``sequence_game.__version__``) and the installed metadata agrees with it; the
+LICENSE file is the license pyproject.toml declares.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import re
+from typing import Dict, Iterator, List, Tuple
+
+import pytest
+
+import sequence_game
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RULES = os.path.join(ROOT, "docs", "rules.md")
+SOURCE_DIRS = ("python", "tests", "cpp", "docs", "benchmarks", "fuzz")
+SOURCE_SUFFIXES = (".py", ".pyi", ".cpp", ".hpp", ".h", ".md", ".rst", ".txt", ".toml", ".sh")
+SKIP_DIRS = {"_build", "__pycache__", "corpus", "crashers"}
+
+
+def _text_files() -> Iterator[Tuple[str, str]]:
+    """(path relative to the root, text) of every source and documentation file of the project."""
+    for name in ("README.md", "pyproject.toml", "CMakeLists.txt", os.path.join(".ci", "run")):
+        path = os.path.join(ROOT, name)
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                yield name, f.read()
+    for top in SOURCE_DIRS:
+        for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top)):
+            dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+            for filename in filenames:
+                if filename.endswith(SOURCE_SUFFIXES):
+                    path = os.path.join(dirpath, filename)
+                    with open(path, encoding="utf-8") as f:
+                        yield os.path.relpath(path, ROOT), f.read()
+
+
+FILES: Dict[str, str] = dict(_text_files())
+RULE_HEADING = re.compile(r"^## R(\d+) ", re.M)
+# A rule id as code and prose cite it: "R7", "(R5 step 1)", "R2-R4", test names "test_r7_...".
+RULE_CITATION = re.compile(r"(?<![A-Za-z0-9_])R(\d+)(?![A-Za-z0-9])|\btest_r(\d+)_")
+
+
+def test_rules_define_r1_to_r10_in_order():
+    text = FILES[os.path.join("docs", "rules.md")]
+    assert [int(n) for n in RULE_HEADING.findall(text)] == list(range(1, 11))
+
+
+def test_every_cited_rule_id_is_defined_in_docs_rules():
+    defined = {int(n) for n in RULE_HEADING.findall(FILES[os.path.join("docs", "rules.md")])}
+    cited: Dict[int, List[str]] = {}
+    for path, text in FILES.items():
+        for m in RULE_CITATION.finditer(text):
+            cited.setdefault(int(m.group(1) or m.group(2)), []).append(path)
+    assert len(cited) == 10, f"expected citations of all ten rules, found {sorted(cited)}"
+    undefined = {n: sorted(set(paths))[:5] for n, paths in cited.items() if n not in defined}
+    assert not undefined, f"rule ids cited but not defined in docs/rules.md: {undefined}"
+
+
+def test_no_reference_to_documents_outside_the_repository():
+    # The rule text and the API contract live in docs/rules.md and docs/api.md.
+    # (The pattern is assembled so that this file does not match itself.)
+    outside = re.compile("|".join(["RULES" + r"\.md", "API" + r"\.md", r"\.\./" + "shared/", "/" + "work/"]))
+    offenders = sorted(path for path, text in FILES.items() if outside.search(text))
+    assert not offenders, f"these files cite documents that are not in the repository: {offenders}"
+
+
+def test_every_named_docs_page_exists():
+    missing = set()
+    for path, text in FILES.items():
+        for page in re.findall(r"\bdocs/([A-Za-z0-9_-]+\.(?:md|rst))", text):
+            if not os.path.exists(os.path.join(ROOT, "docs", page)):
+                missing.add(f"{path}: docs/{page}")
+    assert not missing, sorted(missing)
+
+
+def test_relative_links_in_markdown_resolve():
+    broken = []
+    for path, text in FILES.items():
+        if not path.endswith(".md"):
+            continue
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            file_part = target.split("#", 1)[0]
+            if not os.path.exists(os.path.normpath(os.path.join(ROOT, os.path.dirname(path), file_part))):
+                broken.append(f"{path}: {target}")
+    assert not broken, broken
+
+
+def _pyproject() -> str:
+    with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+        return f.read()
+
+
+def test_version_is_written_once_and_the_metadata_agrees():
+    project = _pyproject().split("[project]", 1)[1].split("\n[", 1)[0]
+    assert not re.search(r"^version\s*=", project, re.M), "the version lives in sequence_game/__init__.py only"
+    assert re.search(r'^dynamic\s*=\s*\[[^]]*"version"', project, re.M)
+    assert re.fullmatch(r"\d+\.\d+\.\d+(?:[abrc.]+\d+|\.dev\d+)?", sequence_game.__version__)
+    assert importlib.metadata.version("sequence-game") == sequence_game.__version__
+
+
+def test_license_file_is_the_declared_license():
+    declared = re.search(r"^license\s*=\s*\{\s*text\s*=\s*\"([^\"]+)\"", _pyproject(), re.M)
+    assert declared is not None and declared.group(1) == "MIT"
+    with open(os.path.join(ROOT, "LICENSE"), encoding="utf-8") as f:
+        text = f.read()
+    assert text.startswith("MIT License\n")
+    assert "Permission is hereby granted, free of charge" in text
+    assert importlib.metadata.metadata("sequence-game")["License"] == "MIT"
+
+
+@pytest.mark.parametrize("page", ["rules.md", "api.md"])
+def test_the_contract_pages_are_in_the_docs_toctree(page):
+    with open(os.path.join(ROOT, "docs", "index.md"), encoding="utf-8") as f:
+        index = f.read()
+    assert re.search(rf"^{page[:-3]}$", index, re.M), f"docs/{page} is not in the docs/index.md toctree"
