@@ -4,6 +4,7 @@
 * ``reference``: ``sequence_game.reference.Game`` (pure Python).
 
 ``position(...)`` builds a game by hand with ``Game.from_dict`` (see ``helpers.position_dict``).
+Rule ids in test names and comments (``test_r7_...``, R1..R10) are those of docs/rules.md.
 """
 
 from __future__ import annotations

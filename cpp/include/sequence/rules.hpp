@@ -1,5 +1,5 @@
-// The rules (R2-R10): dealing, legal moves, applying a move, sequences, end of game and the
-// referee calls. Every function here is deterministic except through GameState::rng, which only
+// The rules (R2-R10, docs/rules.md): dealing, legal moves, applying a move, sequences, end of game
+// and the referee calls. Every function here is deterministic except through GameState::rng, which only
 // the deal and the R6 reshuffle consume (docs/rng.md).
 #pragma once
 
