@@ -19,23 +19,31 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from typing import Callable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional, Tuple, cast
+
+from .gamebase import GameBase, GameClass
+
+if TYPE_CHECKING:
+    from .game import Game as CoreGame
 
 
-def _random_games(Game, games: int, fast: str = "") -> Tuple[float, int]:
-    """Seconds and calls for ``games`` random games through the chosen API."""
+def _random_games(game_class: GameClass, games: int, fast: str = "") -> Tuple[float, int]:
+    """Seconds and calls for ``games`` random games through the chosen API (``fast``: the core's
+    ``"ids"`` or ``"mask"`` paths)."""
     calls = 0
     start = time.perf_counter()
     for seed in range(games):
-        g = Game(players=2, seed=seed)
+        g = game_class(players=2, seed=seed)
         rng = random.Random(seed)
         while not g.is_over:
             if fast == "ids":
-                ids = g.legal_move_ids()
-                g.play_id(ids[rng.randrange(len(ids))])
+                core = cast("CoreGame", g)
+                ids = core.legal_move_ids()
+                core.play_id(ids[rng.randrange(len(ids))])
             elif fast == "mask":
-                actions = g.legal_mask().nonzero()[0]
-                g.play_action(int(actions[rng.randrange(len(actions))]))
+                core = cast("CoreGame", g)
+                actions = core.legal_mask().nonzero()[0]
+                core.play_action(int(actions[rng.randrange(len(actions))]))
             else:
                 ms = g.legal_moves()
                 g.play(ms[rng.randrange(len(ms))])
@@ -54,8 +62,8 @@ def _per_call(fn: Callable[[], object], seconds: float) -> float:
             return elapsed / n
 
 
-def _midgame(Game) -> object:
-    g = Game(players=2, seed=7)
+def _midgame(game_class: GameClass) -> GameBase:
+    g = game_class(players=2, seed=7)
     rng = random.Random(7)
     while g.turn < 30 and not g.is_over:
         ms = g.legal_moves()
@@ -87,17 +95,15 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     from .reference import Game as Reference
 
+    Core: Optional[GameClass]
     try:
-        from .game import Game as Core
+        from .game import Game
 
-        Core(players=2, seed=0)
+        Game(players=2, seed=0)
+        Core = Game
     except Exception as e:  # pragma: no cover - depends on the build
         Core = None
         core_error = str(e)
-    try:
-        from .simulate import simulate
-    except Exception:  # pragma: no cover - simulate not in this build
-        simulate = None
 
     quick = args.quick
     only = set(args.only or ["play", "simulate", "to_dict"])
@@ -111,35 +117,33 @@ def main(argv: Optional[List[str]] = None) -> int:
     tasks: List[Tuple[str, Callable[[], None]]] = []
 
     if "play" in only:
-        def play_rows():
+        def play_rows() -> None:
             rt, rc = _random_games(Reference, ref_games)
             ref = rt / rc
-            core = fast = mask = None
+            core: Optional[float] = None
+            fast: Optional[float] = None
+            mask: Optional[float] = None
+            core_rate: Optional[float] = None
             if Core is not None:
                 _random_games(Core, 5)  # warm-up: fills the per-id Move cache (game.py)
                 ct, cc = _random_games(Core, core_games)
-                core = ct / cc
+                core, core_rate = ct / cc, core_games / ct
                 ft, fc = _random_games(Core, core_games, "ids")
                 fast = ft / fc
-                try:
-                    import numpy  # noqa: F401
-
-                    mt, mc = _random_games(Core, core_games, "mask")
-                    mask = mt / mc
-                except ImportError:  # pragma: no cover
-                    pass
+                mt, mc = _random_games(Core, core_games, "mask")
+                mask = mt / mc
             rows.append(("legal_moves() + play(), per call", core, ref, "time"))
             rows.append(("legal_move_ids() + play_id(), per call", fast, ref, "time"))
-            if mask is not None:
-                rows.append(("legal_mask() + play_action(), per call", mask, ref, "time"))
-            rows.append(("random games/s via legal_moves() + play()",
-                         None if core is None else 1 / (core * cc / core_games), 1 / (rt / ref_games), "rate"))
+            rows.append(("legal_mask() + play_action(), per call", mask, ref, "time"))
+            rows.append(("random games/s via legal_moves() + play()", core_rate, ref_games / rt, "rate"))
 
         tasks.append(("legal_moves + play", play_rows))
 
     if "simulate" in only:
-        def simulate_rows():
-            if simulate is None or Core is None:
+        def simulate_rows() -> None:
+            from .simulate import simulate
+
+            if Core is None:
                 rows.append(("random games/s, simulate() on 1 thread", None, None, "rate"))
                 return
             r = simulate(sim_games, players=2, seed=1, threads=1)
@@ -150,7 +154,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         tasks.append(("simulate", simulate_rows))
 
     if "to_dict" in only:
-        def to_dict_rows():
+        def to_dict_rows() -> None:
             ref_g = _midgame(Reference)
             ref = _per_call(ref_g.to_dict, per_call_s)
             core = None

@@ -29,7 +29,7 @@ A backend implements (``pos`` is a ``position.Position``; cards are ids, cells i
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Tuple
 
 from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, ONE_EYED_JACKS, TWO_EYED_JACKS, Cell, cell_name, cells_of, check_cell, is_corner, parse_card
 from ._args import is_int
@@ -457,3 +457,16 @@ class GameBase:
                     f"forms, one of: {', '.join(str(m) for m in options)} (R7)"
                 )
         return f"{move}: not a legal move here; legal moves include {', '.join(str(m) for m in legal[:6])}"
+
+
+class GameClass(Protocol):
+    """A class of games: ``sequence_game.Game`` or ``sequence_game.reference.Game``.
+
+    What records, matches and the command line need of the class they are given: to deal a new
+    game and to load one from ``to_dict()`` data.
+    """
+
+    def __call__(self, players: int = 2, teams: Optional[int] = None, seed: Optional[int] = None,
+                 max_turns: Optional[int] = None) -> GameBase: ...
+
+    def from_dict(self, d: Dict[str, Any]) -> GameBase: ...

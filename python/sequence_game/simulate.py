@@ -32,9 +32,9 @@ def simulate(games: int, players: int = 2, teams: Optional[int] = None, seed: in
     if games < 0:
         raise ValueError(f"games must be >= 0, not {games}")
     players, teams = check_players_teams(players, teams)
-    if seed is None:
+    checked_seed = check_seed(seed)
+    if checked_seed is None:
         raise TypeError("seed must be an int from 0 to 2**64 - 1")
-    seed = check_seed(seed)
     if not isinstance(threads, int) or isinstance(threads, bool):
         raise TypeError(f"threads must be an int, not {type(threads).__name__} {threads!r}")
     if not 1 <= threads <= 256:
@@ -42,7 +42,7 @@ def simulate(games: int, players: int = 2, teams: Optional[int] = None, seed: in
     max_turns = check_max_turns(max_turns)
     from . import _core
 
-    r = _core.simulate(games, players, teams, seed, threads, max_turns)
+    r = _core.simulate(games, players, teams, checked_seed, threads, max_turns)
     n = r["games"]
     seconds = r["seconds"]
     return {

@@ -17,14 +17,17 @@ Elements carry classes so programs can read the picture back: ``cell``, ``chip t
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Union
+from typing import TYPE_CHECKING, Iterable, Optional, Union
 from xml.sax.saxutils import escape
 
 from .cards import BOARD_LAYOUT, SUIT_SYMBOLS, Cell, cell_name, check_cell
 from .game_setup import TEAM_NAMES
 from .move import Move, as_move
 
-__all__ = ["board_svg", "board", "TEAM_COLOURS", "SUIT_SYMBOLS"]
+if TYPE_CHECKING:
+    from .gamebase import GameBase
+
+__all__ = ["SUIT_SYMBOLS", "TEAM_COLOURS", "board", "board_svg"]
 
 #: Chip colours of team 0, 1, 2 (R1): fill and a darker edge.
 TEAM_COLOURS = (("#1e5bc6", "#0d3278"), ("#1f9a48", "#0c5a27"), ("#d3302f", "#7c1111"))
@@ -41,7 +44,7 @@ def _rank_text(card: str) -> str:
 
 
 def board_svg(
-    game,
+    game: GameBase,
     size: int = 560,
     highlight: Iterable[Union[Cell, str]] = (),
     last_move: Optional[Union[Move, str]] = None,

@@ -16,7 +16,7 @@ The letters and brackets carry all the information, so the board reads the same 
 
 from __future__ import annotations
 
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import IO, TYPE_CHECKING, Iterable, List, Optional, Sequence, Union
 
 from rich.console import Console
 from rich.text import Text
@@ -25,12 +25,15 @@ from .cards import BOARD_LAYOUT, SUIT_SYMBOLS, Cell, cells_of, check_cell, is_ja
 from .game_setup import TEAM_LETTERS, TEAM_NAMES, sequences_to_win
 from .move import Move, as_move
 
+if TYPE_CHECKING:
+    from .gamebase import GameBase
+
 TEAM_STYLES = ("bold white on blue", "bold white on green", "bold white on red")
 TEAM_TEXT_STYLES = ("bold blue", "bold green", "bold red")
 _RED_SUITS = "HD"
 
 
-def make_console(color: bool = True, file=None, width: Optional[int] = None) -> Console:
+def make_console(color: bool = True, file: Optional[IO[str]] = None, width: Optional[int] = None) -> Console:
     """A ``rich`` console for the CLI: colour unless ``color`` is false or ``NO_COLOR`` is set."""
     import os
 
@@ -81,7 +84,7 @@ def cards_text(cards: Iterable[str], ascii: bool = False, sep: str = " ") -> Tex
 
 
 def board_text(
-    game,
+    game: GameBase,
     last_move: Optional[Union[Move, str]] = None,
     highlight: Iterable[Union[Cell, str]] = (),
     ascii: bool = False,
@@ -89,6 +92,7 @@ def board_text(
     """The board as ``rich`` text, 43 columns wide (see the module docstring for the symbols)."""
     move = as_move(last_move) if last_move is not None else None
     last_cell = move.cell if move is not None else None
+    last_kind = move.kind if move is not None else None
     marked = {check_cell(c) for c in highlight}
     out = Text()
     out.append("   " + "".join(f"  {ch} " for ch in "abcdefghij") + "\n", style="dim")
@@ -98,7 +102,7 @@ def board_text(
             card = BOARD_LAYOUT[r][c]
             state = game.cell((r, c))
             is_last = (r, c) == last_cell
-            marker = (" " if not is_last else ("x" if move.kind == "remove" else ">"))  # type: ignore[union-attr]
+            marker = " " if not is_last else ("x" if last_kind == "remove" else ">")
             out.append(marker, style="bold yellow" if is_last else "")
             if card == "*":
                 content, style = " * ", "yellow"
@@ -120,7 +124,7 @@ def board_text(
     return out
 
 
-def status_text(game, ascii: bool = False) -> Text:
+def status_text(game: GameBase, ascii: bool = False) -> Text:
     """Turn, who moves or who won, sequences per team, draw pile and each player's discard top."""
     out = Text()
     counts = [0] * game.teams
@@ -154,7 +158,7 @@ def status_text(game, ascii: bool = False) -> Text:
     return out
 
 
-def hand_text(game, player: int, ascii: bool = False) -> Text:
+def hand_text(game: GameBase, player: int, ascii: bool = False) -> Text:
     """``player``'s hand, dead cards (R5) marked ``(dead)``."""
     out = Text()
     out.append(f"P{player} hand: ", style=TEAM_TEXT_STYLES[game.team_of(player)])
@@ -167,7 +171,7 @@ def hand_text(game, player: int, ascii: bool = False) -> Text:
     return out
 
 
-def is_dead(game, card: str) -> bool:
+def is_dead(game: GameBase, card: str) -> bool:
     """A non-jack card both of whose cells are covered (R5)."""
     cells = cells_of(card)
     return bool(cells) and all(game.cell(c) != "." for c in cells)
@@ -175,7 +179,7 @@ def is_dead(game, card: str) -> bool:
 
 def render_table(
     console: Console,
-    game,
+    game: GameBase,
     last_move: Optional[Union[Move, str]] = None,
     hand_of: Sequence[int] = (),
     ascii: Optional[bool] = None,
