@@ -11,13 +11,16 @@
 from __future__ import annotations
 
 import os
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:  # typing.TypeGuard is Python 3.10+; only the type checker needs it
+    from typing_extensions import TypeGuard
 
 #: Seeds are unsigned 64-bit ints (docs/rng.md).
 SEED_LIMIT = 2**64
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """True for an ``int`` that is not a ``bool`` (``True`` is not a count or a seat)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -34,9 +37,9 @@ def check_seed(seed: object, name: str = "seed") -> Optional[int]:
         return None
     if not is_int(seed):
         raise TypeError(f"{name} must be an int or None, not {type(seed).__name__} {seed!r}")
-    if not 0 <= seed < SEED_LIMIT:  # type: ignore[operator]
+    if not 0 <= seed < SEED_LIMIT:
         raise ValueError(f"{name} {seed} is out of range: use an int from 0 to 2**64 - 1")
-    return seed  # type: ignore[return-value]
+    return seed
 
 
 def random_seed() -> int:

@@ -30,9 +30,9 @@ def check_players_teams(players: object, teams: object = None) -> tuple[int, int
             f"{players} players is not a valid count (R2): choose one of "
             f"{', '.join(map(str, VALID_PLAYERS))}"
         )
-    choices = TEAM_CHOICES[players]  # type: ignore[index]
+    choices = TEAM_CHOICES[players]
     if teams is None:
-        return players, choices[0]  # type: ignore[return-value]
+        return players, choices[0]
     if not is_int(teams):
         raise TypeError(f"teams must be an int or None, not {type(teams).__name__} {teams!r}")
     if teams not in choices:
@@ -41,7 +41,7 @@ def check_players_teams(players: object, teams: object = None) -> tuple[int, int
             + " or ".join(f"teams={t}" for t in choices)
             + (" (or None for the default)" if len(choices) > 1 else "")
         )
-    return players, teams  # type: ignore[return-value]
+    return players, teams
 
 
 def sequences_to_win(teams: int) -> int:
@@ -60,6 +60,6 @@ def check_max_turns(max_turns: object) -> Optional[int]:
         return None
     if not is_int(max_turns):
         raise TypeError(f"max_turns must be an int or None, not {type(max_turns).__name__}")
-    if not 1 <= max_turns <= MAX_TURNS:  # type: ignore[operator]
+    if not 1 <= max_turns <= MAX_TURNS:
         raise ValueError(f"max_turns must be from 1 to {MAX_TURNS} (or None for no cap), not {max_turns}")
-    return max_turns  # type: ignore[return-value]
+    return max_turns

@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 import reprlib
-from typing import Iterable, Optional, Tuple
+from typing import Iterable, Optional, Sequence, Tuple, Type
 
 from .cards import (
     CARD_IDS,
@@ -40,29 +40,31 @@ def line_cells(first: Cell, last: Cell) -> Optional[Sequence5]:
     if (abs(dr), abs(dc)) not in ((0, 4), (4, 0), (4, 4)):
         return None
     sr, sc = (dr > 0) - (dr < 0), (dc > 0) - (dc < 0)
-    return tuple(sorted((first[0] + i * sr, first[1] + i * sc) for i in range(5)))  # type: ignore
+    a, b, c, d, e = sorted((first[0] + i * sr, first[1] + i * sc) for i in range(5))
+    return a, b, c, d, e
 
 
-def _check_sequence(seq: object, cell: Cell) -> Sequence5:
+def _check_sequence(seq: Iterable[object], cell: Cell) -> Sequence5:
     try:
-        cells = sorted(check_cell(c) for c in seq)  # type: ignore[union-attr]
+        cells = sorted(check_cell(c) for c in seq)
     except (TypeError, ValueError):
         raise InvalidMoveError(
             f"a declared sequence is five (row, col) cells on the board, not {seq!r}"
         ) from None
-    if len(cells) != 5 or line_cells(cells[0], cells[-1]) != tuple(cells):
+    line = line_cells(cells[0], cells[-1]) if len(cells) == 5 else None
+    if line is None or line != tuple(cells):
         raise InvalidMoveError(
             f"declared sequence {seq!r} is not five cells in a straight line (R7)"
         )
-    if cell not in cells:
+    if cell not in line:
         raise InvalidMoveError(
-            f"declared sequence {_seq_text(tuple(cells))} does not pass through the placed cell "
+            f"declared sequence {_seq_text(line)} does not pass through the placed cell "
             f"{cell_name(cell)}: a placement only forms sequences through its own chip (R7)"
         )
-    return tuple(cells)  # type: ignore[return-value]
+    return line
 
 
-def _seq_text(seq: Sequence5) -> str:
+def _seq_text(seq: Sequence[Cell]) -> str:
     return f"{cell_name(seq[0])}-{cell_name(seq[-1])}"
 
 
@@ -73,12 +75,13 @@ class Move:
     by value. ``declares`` is kept sorted, each sequence as its five sorted cells.
     """
 
-    __slots__ = ("kind", "card", "cell", "declares", "_hash")
+    __slots__ = ("_hash", "card", "cell", "declares", "kind")
 
     kind: str
     card: Optional[str]
     cell: Optional[Cell]
     declares: Tuple[Sequence5, ...]
+    _hash: int
 
     def __init__(
         self,
@@ -101,18 +104,19 @@ class Move:
                 card = parse_card(card)
             except (TypeError, ValueError) as e:
                 raise InvalidMoveError(str(e)) from None
+        checked_cell: Optional[Cell] = None
         if kind in ("place", "remove"):
             if cell is None:
                 raise InvalidMoveError(f"a {kind} move needs a cell, e.g. (5, 3) or 'd6'")
             try:
-                cell = check_cell(cell)
+                checked_cell = check_cell(cell)
             except (TypeError, ValueError) as e:
                 raise InvalidMoveError(str(e)) from None
         elif cell is not None:
             raise InvalidMoveError(f"a {kind} move takes no cell")
-        if kind == "place" and card in ONE_EYED_JACKS:
+        if kind == "place" and card in ONE_EYED_JACKS and checked_cell is not None:
             raise InvalidMoveError(
-                f"{card} is a one-eyed jack: it removes a chip (e.g. '{card}x{cell_name(cell)}'), "
+                f"{card} is a one-eyed jack: it removes a chip (e.g. '{card}x{cell_name(checked_cell)}'), "
                 "it cannot place one (R5)"
             )
         if kind == "remove" and card not in ONE_EYED_JACKS:
@@ -131,14 +135,14 @@ class Move:
             ) from None
         if decl_list and kind != "place":
             raise InvalidMoveError("only a placement declares sequences (R7)")
-        decl = tuple(sorted(_check_sequence(s, cell) for s in decl_list))  # type: ignore[arg-type]
+        decl = tuple(sorted(_check_sequence(s, checked_cell) for s in decl_list)) if checked_cell else ()
         if len(set(decl)) != len(decl):
             raise InvalidMoveError("the same sequence is declared twice")
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "card", card)
-        object.__setattr__(self, "cell", cell)
+        object.__setattr__(self, "cell", checked_cell)
         object.__setattr__(self, "declares", decl)
-        object.__setattr__(self, "_hash", hash((kind, card, cell, decl)))
+        object.__setattr__(self, "_hash", hash((kind, card, checked_cell, decl)))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Move is immutable")
@@ -146,7 +150,7 @@ class Move:
     def __delattr__(self, name: str) -> None:
         raise AttributeError("Move is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Type[Move], Tuple[str, Optional[str], Optional[Cell], Tuple[Sequence5, ...]]]:
         return (Move, (self.kind, self.card, self.cell, self.declares))
 
     def __eq__(self, other: object) -> bool:
@@ -162,7 +166,7 @@ class Move:
     def __hash__(self) -> int:
         return self._hash
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> Tuple[int, int, int, Tuple[Tuple[int, ...], ...]]:
         """The key that orders ``legal_moves()`` (docs/notation.md)."""
         return (
             _KIND_ORDER[self.kind],
@@ -171,7 +175,7 @@ class Move:
             tuple(tuple(r * 10 + c for r, c in seq) for seq in self.declares),
         )
 
-    def __lt__(self, other: "Move") -> bool:
+    def __lt__(self, other: Move) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
         return self.sort_key() < other.sort_key()
@@ -181,8 +185,9 @@ class Move:
             return "pass"
         if self.kind == "trade":
             return f"trade {self.card}"
+        assert self.cell is not None  # place and remove name a cell
         sep = "@" if self.kind == "place" else "x"
-        text = f"{self.card}{sep}{cell_name(self.cell)}"  # type: ignore[arg-type]
+        text = f"{self.card}{sep}{cell_name(self.cell)}"
         for seq in self.declares:
             text += f" ={_seq_text(seq)}"
         return text
@@ -197,12 +202,12 @@ class Move:
             args.append(f"declares={self.declares!r}")
         return f"Move({', '.join(args)})"
 
-    def with_declares(self, declares: Iterable[Iterable[Cell]]) -> "Move":
+    def with_declares(self, declares: Iterable[Iterable[Cell]]) -> Move:
         """The same placement declaring ``declares`` instead."""
         return Move(self.kind, self.card, self.cell, declares)
 
     @classmethod
-    def parse(cls, text: str) -> "Move":
+    def parse(cls, text: str) -> Move:
         """Parse the text notation: ``"7H@d6"``, ``"JSxe5"``, ``"trade 7H"``, ``"pass"``,
         ``"2H@e6 =a6-e6 =e6-i6"``. Raises ``InvalidMoveError`` (a ``ValueError``) naming the forms.
 
