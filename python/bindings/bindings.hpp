@@ -18,6 +18,10 @@ long long int_in_range(const py::handle& value, const std::string& name, long lo
 // An int in [0, 2^64); TypeError / ValueError as above.
 std::uint64_t uint64_arg(const py::handle& value, const std::string& name);
 
+// A caller's `out` array for a result of `size` elements of dtype T: one-dimensional, contiguous,
+// writable and of exactly that dtype; TypeError/ValueError naming `what` otherwise (actions.cpp).
+pybind11::object checked_out_array(const pybind11::object& out, const pybind11::object& dtype, long size, const std::string& what);
+
 // The Position of a dict with exactly the keys of sequence::Position (see state.cpp's docstrings).
 // Raises TypeError/ValueError on a malformed dict; consistency is checked by from_position().
 sequence::Position position_from_dict(const py::dict& d);

@@ -2,10 +2,14 @@
 #include "bindings.hpp"
 
 void init_search(py::module_& m);  // search.cpp
+void init_actions(py::module_& m);  // actions.cpp
+void init_observation(py::module_& m);  // observation.cpp
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "The compiled Sequence core: GameState, rules and move ids (docs/notation.md).";
     init_cards(m);
     init_state(m);
+    init_actions(m);
+    init_observation(m);
     init_search(m);
 }

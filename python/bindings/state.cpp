@@ -79,56 +79,6 @@ py::list legal_list(const Game& g) {
     return py::reinterpret_steal<py::list>(out);
 }
 
-// The fixed action space of docs/action-space.md.
-constexpr int kCellActions = kCardKinds * kCells;      // card * 100 + cell: place / remove
-constexpr int kTradeBase = kCellActions;               // 5200 + card: trade a dead card
-constexpr int kPassAction = kTradeBase + kCardKinds;   // 5252: pass
-constexpr int kActionCount = kPassAction + 1;          // 5253
-
-int action_of(MoveId id) {
-    const Move m = Move::from_id(id);
-    switch (m.kind) {
-        case MoveKind::Trade: return kTradeBase + m.card;
-        case MoveKind::Pass: return kPassAction;
-        default: return m.card * kCells + m.cell;
-    }
-}
-
-py::array_t<bool> legal_mask(const Game& g) {
-    py::array_t<bool> out(kActionCount);
-    bool* mask = out.mutable_data();
-    std::fill(mask, mask + kActionCount, false);
-    MoveList list;
-    if (legal_moves(g.state(), list)) {
-        for (MoveId id : list) mask[action_of(id)] = true;
-    } else {
-        for (MoveId id : legal(g)) mask[action_of(id)] = true;
-    }
-    return out;
-}
-
-// The move id an action stands for: for a placement, the first legal declares choice.
-// Returns false if the action is not legal now.
-bool move_of_action(const Game& g, int action, MoveId& id) {
-    MoveList list;
-    std::vector<MoveId> all;
-    const MoveId* begin = list.moves;
-    const MoveId* end;
-    if (legal_moves(g.state(), list)) {
-        end = list.moves + list.size;
-    } else {
-        all = legal(g);
-        begin = all.data();
-        end = all.data() + all.size();
-    }
-    for (const MoveId* m = begin; m != end; ++m)
-        if (action_of(*m) == action) {  // ids are listed in declares order: the first is the default
-            id = *m;
-            return true;
-        }
-    return false;
-}
-
 py::list hand(const Game& g, const py::handle& p) {
     const int player = player_index(g, p);
     const GameState& s = g.state();
@@ -230,25 +180,6 @@ Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises Va
             }
             return n;
         }, py::arg("move_ids"), "Plays move ids in order; returns how many. Stops with ValueError at the first illegal one.")
-        .def_property_readonly_static("action_count", [](const py::object&) { return kActionCount; },
-                                      "Size of the fixed action space (docs/action-space.md): 5253.")
-        .def("legal_mask", &legal_mask,
-             "A numpy bool array of action_count: True for each legal action (docs/action-space.md).")
-        .def_static("action_of_move_id", [](const py::handle& id) { return action_of(move_id_arg(id)); },
-                    py::arg("move_id"), "The action (docs/action-space.md) of a move id.")
-        .def("move_id_of_action", [](const Game& g, const py::handle& a) -> py::object {
-            const int action = static_cast<int>(int_in_range(a, "action", 0, kActionCount - 1));
-            MoveId id;
-            if (!move_of_action(g, action, id)) return py::none();
-            return py::int_(id);
-        }, py::arg("action"), "The legal move id an action stands for now (first declares choice), or None.")
-        .def("play_action", [](Game& g, const py::handle& a) {
-            const int action = static_cast<int>(int_in_range(a, "action", 0, kActionCount - 1));
-            MoveId id;
-            if (!move_of_action(g, action, id))
-                throw py::value_error("action " + std::to_string(action) + " is not legal now (docs/action-space.md)");
-            g.play(id);
-        }, py::arg("action"), "Plays a legal action (docs/action-space.md); ValueError (state unchanged) otherwise.")
         .def("legal_move_array", [](const Game& g) {
             const std::vector<MoveId> v = legal(g);
             py::array_t<std::uint32_t> out(static_cast<py::ssize_t>(v.size()));

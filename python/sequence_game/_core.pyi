@@ -4,7 +4,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['BOARD', 'STATE_BYTES', 'State', 'cells_of', 'heuristic_scores', 'mcts_search', 'simulate']
+__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'STATE_BYTES', 'State', 'TRADE_ACTION_BASE', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'simulate']
 class State:
     """
     A game in the compiled core: the state plus an undo history.
@@ -12,12 +12,6 @@ class State:
     Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises ValueError
     (IndexError for an out-of-range player or cell) and leaves the state unchanged.
     """
-    action_count: typing.ClassVar[int] = 5253
-    @staticmethod
-    def action_of_move_id(move_id: int) -> int:
-        """
-        The action (docs/action-space.md) of a move id.
-        """
     @staticmethod
     def from_position(position: dict) -> State:
         """
@@ -55,9 +49,25 @@ class State:
         """
         Card ids in the player's hand, ascending.
         """
-    def legal_mask(self) -> numpy.typing.NDArray[numpy.bool]:
+    def legal_action_mask(self, pending: int | None = None, out: numpy.typing.NDArray[numpy.bool] | None = None) -> numpy.typing.NDArray[numpy.bool]:
         """
-        A numpy bool array of action_count: True for each legal action (docs/action-space.md).
+        A numpy bool array of ACTION_COUNT: the legal actions now (docs/action-space.md). pending: None or the pending placement's move id. out: an array to write into instead of a new one.
+        """
+    def legal_actions(self, pending: int | None = None) -> list[int]:
+        """
+        The legal actions now, ascending.
+        """
+    def resolve_action(self, action: int, pending: int | None = None) -> tuple[str, int] | None:
+        """
+        ('move', move_id) if the action completes a legal move, ('pending', placement) if it starts or advances a placement with a declares choice (R7), None if it is not legal. The state is not changed.
+        """
+    def pending_direction(self, pending: int) -> int:
+        """
+        The direction (0 east, 1 south, 2 south-east, 3 south-west) the next declare action decides.
+        """
+    def observation_tensor(self, player: int, pending: int | None = None, out: numpy.typing.NDArray[numpy.float32] | None = None) -> numpy.typing.NDArray[numpy.float32]:
+        """
+        The observation of player (docs/observation.md) as a float32 array of OBSERVATION_SIZE, written by the core into a new array or into out. pending: None or the pending placement's move id.
         """
     def legal_move_array(self) -> numpy.typing.NDArray[numpy.uint32]:
         """
@@ -79,17 +89,9 @@ class State:
         """
         None if the move id is legal, else why not.
         """
-    def move_id_of_action(self, action: int) -> int | None:
-        """
-        The legal move id an action stands for now (first declares choice), or None.
-        """
     def play(self, move_id: int) -> None:
         """
         Plays a legal move id; ValueError (state unchanged) otherwise.
-        """
-    def play_action(self, action: int) -> None:
-        """
-        Plays a legal action (docs/action-space.md); ValueError (state unchanged) otherwise.
         """
     def play_ids(self, move_ids: collections.abc.Iterable) -> int:
         """
@@ -187,3 +189,25 @@ def simulate(games: int, players: int, teams: int | None, seed: int, threads: in
     """
 BOARD: list[int]
 STATE_BYTES: int = 400
+ACTION_COUNT: int
+TRADE_ACTION_BASE: int
+PASS_ACTION: int
+CORNER_CELLS: tuple[int, int, int, int]
+OBSERVATION_SIZE: int
+OBSERVATION_LAYOUT: dict[str, tuple[int, int]]
+def declare_action(window: int) -> int:
+    """
+    The declare action of a window id (board.hpp numbering).
+    """
+def window_of_action(action: int) -> int | None:
+    """
+    The window a declare action names, or None.
+    """
+def action_of_move_id(move_id: int) -> int:
+    """
+    The action that starts a move (its placement/removal, trade or pass action).
+    """
+def window_cells(window: int) -> tuple[int, int, int, int, int]:
+    """
+    The five cell indices of a window, ascending (R7).
+    """

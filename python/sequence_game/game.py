@@ -13,62 +13,26 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from . import _core
-from .cards import CARD_NAMES
+from . import _core, actions
 from ._args import seed_or_random
+from .actions import ACTION_COUNT, PASS_ACTION, action_of_move_id  # noqa: F401 (public here: docs/action-space.md)
 from .game_setup import check_max_turns, check_players_teams
 from .gamebase import GameBase
-from .move import KINDS, Move
+from .move import Move
 from .position import Position
 
-# Directions of the declares code, in id order: east, south, south-east, south-west.
-_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 _MOVES_BY_ID: Dict[int, Move] = {}
 _ID_BY_MOVE: Dict[Move, int] = {}
 
-#: Size of the fixed action space (docs/action-space.md): card*100+cell, 5200+card trades, 5252 pass.
-ACTION_COUNT = 5253
-_TRADE_BASE = 5200
-PASS_ACTION = 5252
-
 
 def move_from_id(move_id: int) -> Move:
-    """The ``Move`` a core move id stands for (docs/notation.md, "Move ids")."""
+    """The ``Move`` a core move id stands for (docs/notation.md, "Move ids"), cached."""
     move = _MOVES_BY_ID.get(move_id)
     if move is None:
-        move = _decode(move_id)
+        move = actions.move_from_id(move_id)
         _MOVES_BY_ID[move_id] = move
         _ID_BY_MOVE[move] = move_id
     return move
-
-
-def action_of_move_id(move_id: int) -> int:
-    """The action (docs/action-space.md) a core move id belongs to."""
-    kind = move_id & 3
-    if kind == 3:
-        return PASS_ACTION
-    card = (move_id >> 2) & 63
-    if kind == 0:
-        return _TRADE_BASE + card
-    return card * 100 + ((move_id >> 8) & 127)
-
-
-def _decode(move_id: int) -> Move:
-    kind = KINDS[move_id & 3]
-    if kind == "pass":
-        return Move("pass")
-    card = CARD_NAMES[(move_id >> 2) & 63]
-    if kind == "trade":
-        return Move("trade", card)
-    index = (move_id >> 8) & 127
-    r, c = divmod(index, 10)
-    declares = []
-    for k, (dr, dc) in enumerate(_DIRECTIONS):
-        v = (move_id >> (15 + 3 * k)) & 7
-        starts = () if v == 0 else (4, 0) if v == 6 else (v - 1,)
-        for back in starts:
-            declares.append([(r + (i - back) * dr, c + (i - back) * dc) for i in range(5)])
-    return Move(kind, card, (r, c), declares)
 
 
 class Game(GameBase):
@@ -212,26 +176,38 @@ class Game(GameBase):
             guard.release()
 
     def legal_mask(self):
-        """A ``numpy`` bool array of ``ACTION_COUNT`` (5253): which actions are legal now.
-
-        The fixed action space of docs/action-space.md: ``card_id * 100 + cell`` places (or, for a
-        one-eyed jack, removes) on ``cell``; ``5200 + card_id`` trades a dead card; ``5252`` passes.
-        A placement that can declare sequences in several ways is one action (the first choice).
+        """A ``numpy`` bool array of ``ACTION_COUNT`` (5253): which actions are legal now, from the
+        core (docs/action-space.md; see ``GameBase.legal_mask``).
 
         >>> g = Game(players=2, seed=1)
         >>> m = g.legal_mask(); m.shape, int(m.sum()) == len({action_of_move_id(i) for i in g.legal_move_ids()})
         ((5253,), True)
         """
-        return self._state.legal_mask()
+        return self._state.legal_action_mask(self._pending)
+
+    def legal_actions(self) -> List[int]:
+        """The legal actions now, ascending (docs/action-space.md), from the core."""
+        return self._state.legal_actions(self._pending)
+
+    def _resolve_action(self, action: int):
+        return self._state.resolve_action(action, self._pending)
 
     def play_action(self, action: int) -> None:
-        """Play an action of docs/action-space.md; ``IllegalMoveError`` (unchanged) if not legal."""
-        move_id = self._state.move_id_of_action(action)
-        if move_id is None:
-            from .errors import IllegalMoveError
+        """Play one action of docs/action-space.md (see ``GameBase.play_action``); the core resolves it.
 
-            raise IllegalMoveError(f"action {action} is not legal now (docs/action-space.md)")
-        self.play_id(move_id)
+        >>> g = Game(players=2, seed=1)
+        >>> g.play_action(g.legal_actions()[0]); g.turn
+        1
+        """
+        resolved = self._state.resolve_action(action, self._pending)  # TypeError/ValueError for a bad action
+        if resolved is not None and resolved[0] == "move" and self._play_id(resolved[1]):
+            return
+        self._play_resolved_action(action, resolved)
+
+    def observation_tensor(self, player: int, out=None):
+        """``player``'s observation (docs/observation.md) as ``float32``, written by the core into a
+        new array or into ``out`` (no copy); only what that player may see (R9)."""
+        return self._state.observation_tensor(self._check_player(player), self._pending, out)
 
     def _undo(self) -> None:
         self._state.undo()

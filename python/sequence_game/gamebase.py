@@ -96,6 +96,7 @@ class GameBase:
         self._legal_cache: Optional[List[Move]] = None
         self._legal_lookup: Optional[Dict[Move, Move]] = None
         self._placements: Optional[Dict[Tuple[str, Cell], List[Move]]] = None
+        self._pending: Optional[int] = None  # a placement waiting for its declare actions (docs/action-space.md)
 
     # ------------------------------------------------------------------ construction, state format
 
@@ -126,13 +127,15 @@ class GameBase:
         return observation_dict(self.to_dict(), self._check_player(player))
 
     def copy(self):
-        """An independent deep copy (undo history included)."""
-        return self._copy()
+        """An independent deep copy (undo history and a pending placement included)."""
+        game = self._copy()
+        game._pending = self._pending
+        return game
 
     __copy__ = copy
 
     def __deepcopy__(self, memo: dict):
-        return self._copy()
+        return self.copy()
 
     def __getstate__(self) -> dict:
         return self.to_dict()
@@ -251,6 +254,100 @@ class GameBase:
         finally:
             guard.release()
 
+    # ------------------------------------------------------------------ the action space
+
+    def legal_mask(self):
+        """A ``numpy`` bool array of ``ACTION_COUNT`` (5253): which actions are legal now.
+
+        The fixed action space of docs/action-space.md: ``card_id * 100 + cell`` places (a one-eyed
+        jack removes) on ``cell``; ``5200 + card_id`` trades a dead card; ``5252`` passes; while a
+        placement waits for its sequences (``pending_placement``), only its declare actions.
+
+        >>> import sequence_game
+        >>> g = sequence_game.reference.Game(players=2, seed=1)
+        >>> m = g.legal_mask(); m.shape, int(m.sum()) == len(g.legal_actions())
+        ((5253,), True)
+        """
+        import numpy as np
+
+        from .actions import ACTION_COUNT
+
+        mask = np.zeros(ACTION_COUNT, dtype=bool)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def legal_actions(self) -> List[int]:
+        """The legal actions now, ascending (docs/action-space.md)."""
+        from .actions import legal_actions, move_id
+
+        return legal_actions([move_id(m) for m in self.legal_moves()], self._pending)
+
+    @property
+    def pending_placement(self) -> Optional[Move]:
+        """The placement whose sequences the player is choosing with declare actions (R7), with
+        the sequences chosen so far, or None. Any change to the game (``play``, ``undo``, a
+        referee call) drops it; ``to_dict()`` does not record it."""
+        if self._pending is None:
+            return None
+        from .actions import move_from_id
+
+        return move_from_id(self._pending)
+
+    def play_action(self, action: int) -> None:
+        """Play one action of docs/action-space.md for the current player.
+
+        A move that needs no more actions is played at once; a placement with a choice of
+        sequences (R7) waits in ``pending_placement`` for its declare actions, the game unchanged.
+        ``IllegalMoveError`` (nothing changed) if the action is not legal now; ``TypeError`` /
+        ``ValueError`` for a non-int or out-of-range action.
+        """
+        from .actions import ACTION_COUNT
+
+        if not _is_int(action):
+            raise TypeError(f"action must be an int, not {type(action).__name__} {action!r}")
+        if not 0 <= action < ACTION_COUNT:
+            raise ValueError(f"action {action} out of range 0..{ACTION_COUNT - 1} (docs/action-space.md)")
+        self._play_resolved_action(action, self._resolve_action(int(action)))
+
+    def _resolve_action(self, action: int) -> Optional[Tuple[str, int]]:
+        from .actions import move_id, resolve_action
+
+        return resolve_action([move_id(m) for m in self.legal_moves()], self._pending, action)
+
+    def _play_resolved_action(self, action: int, resolved: Optional[Tuple[str, int]]) -> None:
+        if resolved is None:
+            from .actions import describe_action
+
+            legal = self.legal_actions()
+            raise IllegalMoveError(
+                f"action {action} ({describe_action(action)}) is not legal now"
+                + (f" while {self.pending_placement} waits for its sequences" if self._pending is not None else "")
+                + f"; legal: {', '.join(f'{a} ({describe_action(a)})' for a in legal[:6])}"
+                + ("..." if len(legal) > 6 else "") + " (docs/action-space.md)"
+            )
+        kind, value = resolved
+        if kind == "pending":
+            self._pending = value
+        else:
+            from .actions import move_from_id
+
+            self.play(move_from_id(value))
+
+    def observation_tensor(self, player: int, out=None):
+        """``player``'s observation as a ``float32`` array (docs/observation.md): only what that
+        player may see (R9), team-relative. ``out``: an array of that shape to write into."""
+        import numpy as np
+
+        from .observation import OBSERVATION_SIZE, write_observation
+
+        player = self._check_player(player)
+        if out is None:
+            out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        elif not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != (OBSERVATION_SIZE,):
+            raise TypeError(f"out must be a numpy float32 array of shape ({OBSERVATION_SIZE},)")
+        write_observation(self, player, self._pending, out)
+        return out
+
     # ------------------------------------------------------------------ referee calls (R10)
 
     def table_talk_penalty(self, team: int, cards: Dict[int, str]) -> None:
@@ -367,6 +464,7 @@ class GameBase:
 
     def _changed(self) -> None:
         self._version += 1
+        self._pending = None
         self._legal_cache = None
         self._legal_lookup = None
         self._placements = None
