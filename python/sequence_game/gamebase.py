@@ -303,7 +303,7 @@ class GameBase:
         """
         from .actions import ACTION_COUNT
 
-        if not _is_int(action):
+        if not is_int(action):
             raise TypeError(f"action must be an int, not {type(action).__name__} {action!r}")
         if not 0 <= action < ACTION_COUNT:
             raise ValueError(f"action {action} out of range 0..{ACTION_COUNT - 1} (docs/action-space.md)")
