@@ -95,14 +95,13 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     from .reference import Game as Reference
 
-    Core: Optional[GameClass]
+    core_class: Optional[GameClass]
     try:
         from .game import Game
 
-        Game(players=2, seed=0)
-        Core = Game
-    except Exception as e:  # pragma: no cover - depends on the build
-        Core = None
+        core_class = Game
+    except ImportError as e:  # pragma: no cover - depends on the build
+        core_class = None
         core_error = str(e)
 
     quick = args.quick
@@ -124,13 +123,13 @@ def main(argv: Optional[List[str]] = None) -> int:
             fast: Optional[float] = None
             mask: Optional[float] = None
             core_rate: Optional[float] = None
-            if Core is not None:
-                _random_games(Core, 5)  # warm-up: fills the per-id Move cache (game.py)
-                ct, cc = _random_games(Core, core_games)
+            if core_class is not None:
+                _random_games(core_class, 5)  # warm-up: fills the per-id Move cache (game.py)
+                ct, cc = _random_games(core_class, core_games)
                 core, core_rate = ct / cc, core_games / ct
-                ft, fc = _random_games(Core, core_games, "ids")
+                ft, fc = _random_games(core_class, core_games, "ids")
                 fast = ft / fc
-                mt, mc = _random_games(Core, core_games, "mask")
+                mt, mc = _random_games(core_class, core_games, "mask")
                 mask = mt / mc
             rows.append(("legal_moves() + play(), per call", core, ref, "time"))
             rows.append(("legal_move_ids() + play_id(), per call", fast, ref, "time"))
@@ -143,7 +142,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         def simulate_rows() -> None:
             from .simulate import simulate
 
-            if Core is None:
+            if core_class is None:
                 rows.append(("random games/s, simulate() on 1 thread", None, None, "rate"))
                 return
             r = simulate(sim_games, players=2, seed=1, threads=1)
@@ -158,8 +157,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             ref_g = _midgame(Reference)
             ref = _per_call(ref_g.to_dict, per_call_s)
             core = None
-            if Core is not None:
-                core = _per_call(Core.from_dict(ref_g.to_dict()).to_dict, per_call_s)
+            if core_class is not None:
+                core = _per_call(core_class.from_dict(ref_g.to_dict()).to_dict, per_call_s)
             rows.append(("to_dict(), per call (mid-game)", core, ref, "time"))
 
         tasks.append(("to_dict", to_dict_rows))
@@ -187,7 +186,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             ratio = f"{core / ref:.0f}x" if core and ref else "-"
         table.add_row(label, c, r, ratio)
     console.print(table)
-    if Core is None:
+    if core_class is None:
         console.print(f"[yellow]the compiled core is not available: {core_error}[/yellow]")
     return 0
 
