@@ -6,6 +6,7 @@
     sequence-game demo --seed N [--players P] [--agents greedy,random] [--save FILE]
     sequence-game arena AGENT AGENT --games N [--players P] [--seed S]
     sequence-game replay FILE [--step]
+    sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser]
     sequence-game bench ...
 
 ``play`` reads one command a line from standard input, so it can be scripted (``EOF`` ends the
@@ -510,6 +511,20 @@ def cmd_replay(args, console) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------------- serve
+
+
+def cmd_serve(args, console) -> int:
+    from . import web
+
+    missing = web.missing_dependencies()
+    if missing:
+        raise CLIError(f"{web.MISSING_EXTRA} (missing: {', '.join(missing)})")
+    from .web.serve import main as serve_main
+
+    return serve_main(args)
+
+
 # --------------------------------------------------------------------------- bench
 
 
@@ -568,6 +583,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--step", action="store_true", help="show the board and wait for Enter after each move")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("serve", help="play in the browser (needs the [web] extra)",
+                       description="Serve the web board and the HTTP API (docs/web.md) and open the browser.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network, with a warning)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", metavar="FILE", default=None,
+                   help="the SQLite database of tables (default: sequence-game/tables.sqlite3 in the user's data directory)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--ai-workers", type=int, default=None, metavar="N", help="threads for AI searches (default: one per CPU)")
+    p.set_defaults(func=cmd_serve)
 
     # `bench` is dispatched to sequence_game.bench by main() before parsing; listed here for --help.
     sub.add_parser("bench", help="the performance table, core vs reference (--quick for a short run)")

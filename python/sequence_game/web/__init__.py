@@ -1,0 +1,32 @@
+"""Play in the browser: ``sequence-game serve`` (needs the ``[web]`` extra).
+
+- :mod:`~sequence_game.web.tables`: live tables, seats and tokens, who sees what (R9), the AI off
+  the event loop;
+- :mod:`~sequence_game.web.store`: the SQLite database of tables (``sequence-game-record/1`` records);
+- :mod:`~sequence_game.web.models`: the HTTP API's request/response models;
+- :mod:`~sequence_game.web.app`: the FastAPI app (pages, API, websockets): ``create_app(db_path)``;
+- ``static/``: the page (plain HTML, CSS and JavaScript, no build step).
+
+docs/web.md describes the server, the API and the protocol.
+"""
+
+from __future__ import annotations
+
+MISSING_EXTRA = 'the web server needs the [web] extra: pip install "sequence-game[web]"'
+
+
+def missing_dependencies() -> list:
+    """The web extra's modules that are not installed (empty when ``serve`` can run)."""
+    import importlib.util
+
+    return [m for m in ("fastapi", "uvicorn", "websockets", "pydantic") if importlib.util.find_spec(m) is None]
+
+
+def create_app(*args, **kwargs):
+    """``sequence_game.web.app.create_app`` (imported on first use: it needs the [web] extra)."""
+    missing = missing_dependencies()
+    if missing:
+        raise ImportError(f"{MISSING_EXTRA} (missing: {', '.join(missing)})")
+    from .app import create_app as _create
+
+    return _create(*args, **kwargs)

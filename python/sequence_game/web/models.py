@@ -1,0 +1,124 @@
+"""The HTTP API's request and response bodies (pydantic), also the schemas of the OpenAPI page.
+
+Every incoming body is validated against these models (types, ranges, lengths, no unknown
+fields) before any game code sees it; the game then checks the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..config import VALID_PLAYERS
+from .tables import AI_PRESETS
+
+AIPreset = Literal[tuple(AI_PRESETS)]  # type: ignore[valid-type]
+MOVE_TEXT_MAX = 64  # "2H@e6 =a6-e6 =e6-i6" is 19 characters; declares of 3 sequences fit easily
+MAX_PRESET_MOVES = 2000
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(Strict):
+    """One seat of a new table."""
+
+    kind: Literal["human", "ai"] = Field(description="a person (gets a join link) or the computer")
+    ai: Optional[AIPreset] = Field(None, description="the AI's strength: " + ", ".join(AI_PRESETS))
+    name: Optional[str] = Field(None, max_length=32, description="shown at the table")
+
+
+class CreateTable(Strict):
+    """A new table: players, team split (R2), one seat spec per player."""
+
+    players: int = Field(2, description=f"one of {', '.join(map(str, VALID_PLAYERS))} (R2)")
+    teams: Optional[int] = Field(None, description="2 or 3 where the player count allows both (6, 12); null: default")
+    seats: Optional[List[SeatSpec]] = Field(
+        None, max_length=12, description="seat p at index p; default: seat 0 human, the others AI 'medium'")
+    seed: Optional[int] = Field(None, ge=0, lt=2**64, description="seed of the deal (null: random)")
+    max_turns: Optional[int] = Field(None, ge=1, le=100000, description="a draw after this many turns")
+    hot_seat: bool = Field(False, description="all human seats play at one screen (one link, hands hidden between turns)")
+    ai_seconds: float = Field(2.0, ge=0.05, le=60, description="the longest an AI may think per move at this table")
+    moves: List[str] = Field(
+        [], max_length=MAX_PRESET_MOVES,
+        description="moves to play first (text notation), to go on with a saved game: "
+                    "the 'moves' of a sequence-game-record/1 with its seed")
+
+
+class SeatLink(BaseModel):
+    seat: int
+    token: str = Field(description="the seat's secret: send it as 'Authorization: Bearer <token>'")
+    url: str = Field(description="the join link (the token rides in the #fragment, never in server logs)")
+
+
+class TableCreated(BaseModel):
+    table: str
+    seats: List[SeatLink] = Field(description="one join link per human seat (hot seat: one link for all)")
+    spectate_url: str
+
+
+class MoveRequest(Strict):
+    move: str = Field(max_length=MOVE_TEXT_MAX, description="text notation: 7H@d6, JSxe5, 'trade 7H', pass")
+    version: Optional[int] = Field(None, ge=0, description="the table version you saw; a stale one is refused (409)")
+
+
+class AnalyzeRequest(Strict):
+    seconds: float = Field(1.0, ge=0.01, le=60, description="search time budget (capped by the server)")
+
+
+class MoveResponse(BaseModel):
+    move: str
+    view: Dict[str, Any]
+
+
+class UndoResponse(BaseModel):
+    undone: int
+    view: Dict[str, Any]
+
+
+class HintResponse(BaseModel):
+    move: str
+
+
+class RootMove(BaseModel):
+    move: str
+    visits: int
+    value: float = Field(description="mean reward of the mover's team in [0, 1]")
+
+
+class Analysis(BaseModel):
+    best: str
+    iterations: int
+    seconds: float
+    moves: List[RootMove]
+
+
+class TableSummary(BaseModel):
+    table: str
+    players: int
+    teams: int
+    created: str
+    turn: int
+    over: bool
+    result: Optional[Dict[str, Any]]
+    seats: List[Dict[str, Any]]
+
+
+class ErrorBody(BaseModel):
+    detail: str = Field(description="what was wrong (the Python API's message for a refused move)")
+    error: str = Field(description="the error class: IllegalMoveError, InvalidMoveError, TableError, ...")
+
+
+class ReplayStep(BaseModel):
+    index: int
+    player: Optional[int]
+    move: Optional[str]
+    state: Dict[str, Any]
+
+
+class Replay(BaseModel):
+    record: Dict[str, Any]
+    names: List[str]
+    steps: List[ReplayStep]

@@ -1,0 +1,214 @@
+// The board: the library's SVG (GET /board.svg, drawn by sequence_game.svg) with chips, sequences,
+// highlights and the last move drawn on top. Shared by the table and the replay pages.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const TEAM_COLOURS = ["#0072b2", "#009e73", "#d55e00"]; // Okabe-Ito: blue, bluish green, vermillion
+const TEAM_EDGES = ["#003d63", "#00553e", "#7a3600"];
+const TEAM_LETTERS = ["B", "G", "R"];
+const TEAM_NAMES = ["blue", "green", "red"];
+const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+const RED_SUITS = new Set(["H", "D"]);
+
+function cellName(r, c) { return "abcdefghij"[c] + (r + 1); }
+function parseCell(name) { return [parseInt(name.slice(1), 10) - 1, "abcdefghij".indexOf(name[0])]; }
+function rankText(card) { return card[0] === "T" ? "10" : card[0]; }
+function cardLabel(card) { return rankText(card) + SUITS[card[1]]; }
+
+// A move's text (docs/notation.md) as an object: {text, kind, card, cell, declares: [[first, last], ...]}.
+function parseMove(text) {
+  if (text === "pass") return { text, kind: "pass" };
+  let m = /^trade (\w\w)$/.exec(text);
+  if (m) return { text, kind: "trade", card: m[1] };
+  m = /^(\w\w)x([a-j]\d+)$/.exec(text);
+  if (m) return { text, kind: "remove", card: m[1], cell: m[2] };
+  m = /^(\w\w)@([a-j]\d+)((?: =[a-j]\d+-[a-j]\d+)*)$/.exec(text);
+  if (m) {
+    const declares = m[3].trim() ? m[3].trim().split(" ").map(d => d.slice(1).split("-")) : [];
+    return { text, kind: "place", card: m[1], cell: m[2], declares };
+  }
+  return { text, kind: "unknown" };
+}
+
+// A card face like the board's (same paper, rank and suit symbol in red or black).
+function cardFace(card, sub) {
+  const el = document.createElement("button");
+  el.type = "button";
+  el.className = "hand-card" + (RED_SUITS.has(card[1]) ? " red" : "");
+  el.dataset.card = card;
+  const main = document.createElement("span");
+  main.textContent = cardLabel(card);
+  el.appendChild(main);
+  if (sub) {
+    const s = document.createElement("span");
+    s.className = "sub";
+    s.textContent = sub;
+    el.appendChild(s);
+  }
+  return el;
+}
+
+function miniCard(card) {
+  const el = document.createElement("span");
+  el.className = "mini" + (RED_SUITS.has(card[1]) ? " red" : "");
+  el.textContent = cardLabel(card);
+  el.title = card;
+  return el;
+}
+
+function teamBadge(team) {
+  const b = document.createElement("span");
+  b.className = "badge t" + team;
+  b.textContent = TEAM_LETTERS[team];
+  b.title = "team " + TEAM_NAMES[team];
+  return b;
+}
+
+class Board {
+  constructor(container) {
+    this.container = container;
+    this.cells = {}; // name -> {g, rect, text, x, y, size, label: {x, y, fs, anchor}}
+    this.onCellClick = null;
+  }
+
+  async load() {
+    const res = await fetch("/board.svg");
+    this.container.innerHTML = await res.text();
+    this.svg = this.container.querySelector("svg");
+    this.svg.removeAttribute("width");
+    this.svg.removeAttribute("height");
+    this.svg.setAttribute("role", "grid");
+    this.svg.setAttribute("aria-label", "Sequence board");
+    for (const g of this.svg.querySelectorAll("g.cell")) {
+      const rect = g.querySelector("rect");
+      const text = g.querySelector("text");
+      const x = +rect.getAttribute("x"), y = +rect.getAttribute("y"), size = +rect.getAttribute("width");
+      const info = { g, rect, text, x, y, size };
+      if (text && !g.querySelector("polygon")) {
+        info.label = { x: text.getAttribute("x"), y: text.getAttribute("y"), fs: text.getAttribute("font-size"),
+                       anchor: text.getAttribute("text-anchor") };
+      }
+      this.cells[g.dataset.cell] = info;
+      g.addEventListener("click", () => this.onCellClick && this.onCellClick(g.dataset.cell));
+    }
+    this.layer = document.createElementNS(SVG_NS, "g");
+    this.layer.setAttribute("class", "overlay");
+    this.layer.setAttribute("pointer-events", "none");
+    this.svg.appendChild(this.layer);
+    this.choiceLayer = document.createElementNS(SVG_NS, "g");
+    this.choiceLayer.setAttribute("class", "choices-layer");
+    this.svg.appendChild(this.choiceLayer);
+    return this;
+  }
+
+  centre(name) {
+    const c = this.cells[name];
+    return [c.x + c.size / 2, c.y + c.size / 2];
+  }
+
+  el(tag, attrs, parent) {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    (parent || this.layer).appendChild(e);
+    return e;
+  }
+
+  // A chip: team colour, a shape per team (circle, rounded square, diamond) and the team letter.
+  chip(name, team, locked) {
+    const [cx, cy] = this.centre(name);
+    const c = this.cells[name];
+    const r = c.size * 0.33;
+    const attrs = { fill: TEAM_COLOURS[team], stroke: TEAM_EDGES[team], "stroke-width": c.size * 0.04,
+                    class: "chip team-" + team, "data-cell": name };
+    const y = cy + c.size * 0.06;
+    let shape;
+    if (team === 0) shape = this.el("circle", { cx, cy: y, r, ...attrs });
+    else if (team === 1) shape = this.el("rect", { x: cx - r * 0.9, y: y - r * 0.9, width: r * 1.8, height: r * 1.8, rx: r * 0.35, ...attrs });
+    else shape = this.el("polygon", { points: `${cx},${y - r * 1.1} ${cx + r * 1.1},${y} ${cx},${y + r * 1.1} ${cx - r * 1.1},${y}`, ...attrs });
+    if (locked) this.el("circle", { cx, cy: y, r: r * 0.78, fill: "none", stroke: "#fff", "stroke-width": c.size * 0.05, class: "lock", "data-cell": name });
+    const t = this.el("text", { x: cx, y: y + r * 0.36, "text-anchor": "middle", "font-size": r, "font-weight": "bold", fill: "#fff" });
+    t.textContent = TEAM_LETTERS[team];
+    return shape;
+  }
+
+  // Draw a position: board strings, sequences, the last move; highlights are set separately.
+  render(state, lastMove) {
+    this.layer.replaceChildren();
+    const locked = new Set();
+    for (const s of state.sequences) for (const [r, c] of s.cells) locked.add(cellName(r, c));
+    for (const s of state.sequences) {
+      const [a, b] = [s.cells[0], s.cells[4]];
+      const [x1, y1] = this.centre(cellName(a[0], a[1])), [x2, y2] = this.centre(cellName(b[0], b[1]));
+      const size = this.cells.a1.size;
+      this.el("line", { x1, y1: y1 + size * 0.06, x2, y2: y2 + size * 0.06, stroke: TEAM_EDGES[s.team],
+                        "stroke-width": size * 0.12, "stroke-linecap": "round", opacity: 0.75, class: "sequence team-" + s.team });
+    }
+    for (let r = 0; r < 10; r++) {
+      for (let c = 0; c < 10; c++) {
+        const name = cellName(r, c), ch = state.board[r][c], info = this.cells[name];
+        const team = "BGR".indexOf(ch);
+        if (info.label) {
+          // a covered card stays readable in the cell's top-left corner (as sequence_game.svg draws it)
+          if (team >= 0) {
+            info.text.setAttribute("x", info.x + info.size * 0.05);
+            info.text.setAttribute("y", info.y + info.size * 0.2);
+            info.text.setAttribute("font-size", info.size * 0.19);
+            info.text.setAttribute("text-anchor", "start");
+            info.text.setAttribute("font-weight", "normal");
+          } else {
+            info.text.setAttribute("x", info.label.x);
+            info.text.setAttribute("y", info.label.y);
+            info.text.setAttribute("font-size", info.label.fs);
+            info.text.setAttribute("text-anchor", info.label.anchor);
+            info.text.setAttribute("font-weight", "bold");
+          }
+        }
+        info.g.dataset.state = ch;
+        const card = info.label ? info.text.textContent : "free corner";
+        info.g.setAttribute("aria-label", `${name} ${card}` + (team >= 0 ? `, ${TEAM_NAMES[team]} chip` + (locked.has(name) ? " (locked)" : "") : ""));
+        if (team >= 0) this.chip(name, team, locked.has(name));
+      }
+    }
+    if (lastMove) {
+      const m = parseMove(lastMove.move);
+      if (m.cell) {
+        const c = this.cells[m.cell];
+        this.el("rect", { x: c.x - 1, y: c.y - 1, width: c.size + 2, height: c.size + 2, rx: c.size * 0.1, fill: "none",
+                          stroke: "#111", "stroke-width": c.size * 0.1, class: "last-move-shadow" });
+        this.el("rect", { x: c.x, y: c.y, width: c.size, height: c.size, rx: c.size * 0.1, fill: "none", stroke: "#f0e442",
+                          "stroke-width": c.size * 0.06, "stroke-dasharray": m.kind === "remove" ? `${c.size * 0.12} ${c.size * 0.08}` : "none",
+                          class: "last-move", "data-cell": m.cell });
+      }
+    }
+  }
+
+  clearMarks(...classes) {
+    for (const info of Object.values(this.cells)) info.g.classList.remove(...classes);
+  }
+
+  mark(names, ...classes) {
+    for (const n of names) this.cells[n] && this.cells[n].g.classList.add(...classes);
+  }
+
+  // R7: several ways to declare the sequences of one placement, drawn as numbered lines to pick.
+  showChoices(choices, onPick) {
+    this.choiceLayer.replaceChildren();
+    const dashes = ["none", "10 6", "3 5", "14 4 3 4"];
+    choices.forEach((move, i) => {
+      const group = this.el("g", { class: "choice", "data-choice": i + 1, cursor: "pointer" }, this.choiceLayer);
+      for (const [a, b] of move.declares) {
+        const [x1, y1] = this.centre(a), [x2, y2] = this.centre(b);
+        const off = (i - (choices.length - 1) / 2) * 6;
+        this.el("line", { x1: x1 + off, y1: y1 + off, x2: x2 + off, y2: y2 + off, stroke: "#fff", "stroke-width": 12, "stroke-linecap": "round", opacity: 0.85 }, group);
+        this.el("line", { x1: x1 + off, y1: y1 + off, x2: x2 + off, y2: y2 + off, stroke: "#111", "stroke-width": 6, "stroke-dasharray": dashes[i % 4], "stroke-linecap": "round" }, group);
+        const mx = (x1 + x2) / 2 + off, my = (y1 + y2) / 2 + off;
+        this.el("circle", { cx: mx, cy: my, r: 13, fill: "#111", stroke: "#fff", "stroke-width": 2 }, group);
+        const t = this.el("text", { x: mx, y: my + 5, "text-anchor": "middle", "font-size": 15, "font-weight": "bold", fill: "#fff" }, group);
+        t.textContent = String(i + 1);
+      }
+      group.addEventListener("click", (ev) => { ev.stopPropagation(); onPick(move); });
+    });
+  }
+
+  clearChoices() { this.choiceLayer.replaceChildren(); }
+}

@@ -1,0 +1,557 @@
+"""Tables: live games with human and AI seats, the server-side authority behind the HTTP API and
+the websockets (``app.py``). Plain asyncio, no web framework here.
+
+The engine decides everything: a move arrives as text, ``Game.parse_move``/``Game.play`` accept or
+refuse it with the Python API's own message, and every change is written to the store
+(``store.py``) as a ``sequence-game-record/1`` record before anyone is told about it.
+
+Who sees what (R9) is decided in one place, :meth:`TableService.view`: a seat gets
+``game.observation(seat)`` (its own hand, every other hand as a size, the draw pile as a size, no
+seed), a spectator gets :func:`public_observation` (every hand as a size), and the legal moves and
+hints go only to the seat to move. Nothing else about the game is ever serialized for a browser;
+the seed (which predicts every hidden card) leaves the server only in the record of a finished game.
+
+AI seats search off the event loop, in a thread pool, on a copy of the game, with the table's time
+budget, so one table's search never stalls another table or a human's move. A search whose table
+changed meanwhile (an undo) is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+
+from ..agents import agent_from_spec
+from ..config import TEAM_NAMES, check_players_teams, sequences_to_win
+from ..move import Move
+from ..records import GameRecord, default_game_class
+from .store import TableRow, TableStore
+
+__all__ = [
+    "AI_PRESETS",
+    "Connection",
+    "Table",
+    "TableError",
+    "TableService",
+    "public_observation",
+]
+
+log = logging.getLogger("sequence_game.web")
+
+#: AI strength presets: (agent spec, search seconds or None). A search is cut to the table's budget.
+AI_PRESETS: Dict[str, Tuple[str, Optional[float]]] = {
+    "random": ("random", None),
+    "easy": ("greedy", None),
+    "medium": ("mcts", 0.5),
+    "hard": ("mcts", 2.0),
+}
+#: Seconds the hint search takes (cut to the table's budget).
+HINT_SECONDS = 0.5
+MAX_TABLES = 1000  # live tables in memory; a server refuses more (503) rather than run out of memory
+
+
+class TableError(ValueError):
+    """A request the table refuses; ``status`` is the HTTP status code that goes with it."""
+
+    status = 400
+
+    def __init__(self, message: str, status: Optional[int] = None) -> None:
+        super().__init__(message)
+        if status is not None:
+            self.status = status
+
+
+def _utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def public_observation(game: Any) -> dict:
+    """What anyone may see (R9): the board, sequences, discard piles, hand sizes, the draw pile's size.
+
+    >>> from sequence_game.reference import Game
+    >>> obs = public_observation(Game(players=2, seed=1))
+    >>> obs["hands"], obs["draw_pile"], "seed" in obs
+    ([7, 7], 90, False)
+    """
+    obs = game.observation(0)
+    obs["hands"] = [h if isinstance(h, int) else len(h) for h in obs["hands"]]
+    obs["player"] = None
+    if obs.get("last_draw") is not None:
+        obs["last_draw"] = {"player": obs["last_draw"]["player"]}
+    return obs
+
+
+@dataclass
+class Seat:
+    """One seat: ``kind`` ``"human"`` or ``"ai"``; ``ai`` the preset; ``token_hash`` for humans."""
+
+    kind: str
+    ai: Optional[str] = None
+    name: str = ""
+    token_hash: Optional[str] = None
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "ai": self.ai, "name": self.name, "token_hash": self.token_hash}
+
+
+class Connection:
+    """One live websocket: the seats it acts for (empty for a spectator) and its outgoing queue."""
+
+    QUEUE = 64  # messages; a client that falls this far behind is dropped
+
+    def __init__(self, seats: FrozenSet[int]) -> None:
+        self.seats = seats
+        self.queue: "asyncio.Queue[Optional[dict]]" = asyncio.Queue(self.QUEUE)
+
+    def send(self, message: dict) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+
+@dataclass
+class Table:
+    id: str
+    game: Any
+    seats: List[Seat]
+    options: Dict[str, Any]
+    record: GameRecord
+    created: str
+    version: int = 0
+    history: List[Tuple[int, Move]] = field(default_factory=list)  # (player, move) in order
+    thinking: Optional[int] = None  # the AI seat searching now
+    search: Optional["asyncio.Task[None]"] = None
+    connections: Set[Connection] = field(default_factory=set)
+    revealed: Optional[Tuple[int, int]] = None  # hot seat: (seat, turn) whose hand is shown
+
+    @property
+    def humans(self) -> List[int]:
+        return [p for p, s in enumerate(self.seats) if s.kind == "human"]
+
+    def undo_allowed(self) -> bool:
+        """Undo is for games against the AI: some AI seat, and every human seat behind one token."""
+        hashes = {self.seats[p].token_hash for p in self.humans}
+        return len(hashes) == 1 and len(self.humans) < len(self.seats)
+
+
+class TableService:
+    """Every live table, the store behind them and the AI thread pool."""
+
+    def __init__(self, store: TableStore, ai_workers: Optional[int] = None, ai_pause: float = 0.4,
+                 max_ai_seconds: float = 5.0, game_class: Optional[type] = None) -> None:
+        import os
+
+        self.store = store
+        self.game_class = game_class or default_game_class()
+        self.executor = ThreadPoolExecutor(max_workers=ai_workers or max(1, os.cpu_count() or 1),
+                                           thread_name_prefix="sequence-ai")
+        self.ai_pause = ai_pause
+        self.max_ai_seconds = max_ai_seconds
+        self.tables: Dict[str, Table] = {}
+        self._agents: Dict[Tuple[str, int], Any] = {}
+        self.on_change: List[Callable[[Table], None]] = []  # test and load hooks
+
+    # ------------------------------------------------------------------ life cycle
+
+    def resume(self) -> int:
+        """Load every unfinished table from the store (a server restart); returns how many."""
+        n = 0
+        for row in self.store.load_all(finished=False):
+            try:
+                self.tables[row.id] = self._from_row(row)
+                n += 1
+            except ValueError as e:  # a record that no longer replays: keep it stored, do not serve it
+                log.error("table %s not resumed: %s", row.id, e)
+        return n
+
+    def start_ai(self) -> None:
+        """Start the AI of every table whose AI seat is to move (call inside the event loop)."""
+        for table in self.tables.values():
+            self._schedule_ai(table)
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            if table.search is not None:
+                table.search.cancel()
+            for c in list(table.connections):
+                c.close()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def _from_row(self, row: TableRow) -> Table:
+        record = GameRecord.from_dict(row.record)
+        game = record.new_game(self.game_class)
+        history = []
+        for i, text in enumerate(record.moves):
+            p = game.current_player
+            move = record._play(game, i, text)
+            history.append((p, move))
+        seats = [Seat(**s) for s in row.seats]
+        return Table(row.id, game, seats, dict(row.options), record, row.created, row.version, history)
+
+    # ------------------------------------------------------------------ creating
+
+    def create(self, players: int, teams: Optional[int], seats: List[Dict[str, Any]], seed: Optional[int] = None,
+               max_turns: Optional[int] = None, hot_seat: bool = False, ai_seconds: float = 2.0,
+               moves: Optional[List[str]] = None) -> Tuple[Table, Dict[int, str]]:
+        """A new table; returns it and the join token of every human seat (``{seat: token}``;
+        with ``hot_seat`` every human seat has the same token). ``moves``: play these first (to go
+        on with a saved game). Bad arguments raise ``ValueError`` saying what is wrong."""
+        if len(self.tables) >= MAX_TABLES:
+            raise TableError(f"the server already runs {MAX_TABLES} tables; try again later", 503)
+        players, teams = check_players_teams(players, teams)
+        if len(seats) != players:
+            raise TableError(f"{players} players need {players} seats, got {len(seats)}", 422)
+        if not 0.05 <= ai_seconds <= self.max_ai_seconds:
+            raise TableError(f"ai_seconds must be from 0.05 to {self.max_ai_seconds}, not {ai_seconds}", 422)
+        game = self.game_class(players=players, teams=teams, seed=seed, max_turns=max_turns)
+        record = GameRecord(players=game.players, teams=game.teams, seed=game.seed, max_turns=game.max_turns,
+                            started=_utc_now())
+        history = []
+        for i, text in enumerate(moves or []):
+            p = game.current_player
+            try:
+                move = record._play(game, i, text)
+            except ValueError as e:
+                raise TableError(str(e), 422) from None
+            history.append((p, move))
+            record.moves.append(str(move))
+        built: List[Seat] = []
+        tokens: Dict[int, str] = {}
+        shared = secrets.token_urlsafe(24) if hot_seat else None
+        for p, s in enumerate(seats):
+            kind = s.get("kind")
+            if kind == "human":
+                token = shared or secrets.token_urlsafe(24)
+                tokens[p] = token
+                built.append(Seat("human", None, s.get("name") or f"Player {p + 1}", token_hash(token)))
+            elif kind == "ai":
+                preset = s.get("ai") or "medium"
+                if preset not in AI_PRESETS:
+                    raise TableError(f"seat {p}: unknown AI preset {preset!r}; choose one of {', '.join(AI_PRESETS)}", 422)
+                built.append(Seat("ai", preset, s.get("name") or f"AI {p + 1} ({preset})"))
+            else:
+                raise TableError(f"seat {p}: kind must be 'human' or 'ai', not {kind!r}", 422)
+        record.agents = [s.kind if s.kind == "human" else self._spec(s.ai, ai_seconds) for s in built]
+        table_id = secrets.token_urlsafe(6)
+        table = Table(table_id, game, built, {"hot_seat": bool(hot_seat and len(tokens) > 1),
+                                               "ai_seconds": float(ai_seconds)},
+                      record, _utc_now(), 0, history)
+        self._finish_record(table)
+        self.store.save(TableRow(table.id, record.to_dict(), [s.to_dict() for s in built], table.options,
+                                 table.created, 0, game.is_over))
+        self.tables[table.id] = table
+        self._schedule_ai(table)
+        return table, tokens
+
+    @staticmethod
+    def _spec(preset: Optional[str], budget: float) -> str:
+        base, seconds = AI_PRESETS[preset or "medium"]
+        if seconds is None:
+            return base
+        return f"{base}:time={min(seconds, budget):g}"
+
+    # ------------------------------------------------------------------ lookup and access
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            row = self.store.get(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
+            if row is None:
+                raise TableError(f"no table {table_id!r}", 404)
+            table = self._from_row(row)  # a finished game: read-only
+        return table
+
+    def seats_of(self, table: Table, token: Optional[str]) -> FrozenSet[int]:
+        """The seats ``token`` acts for at ``table`` (empty for no token: a spectator).
+        A wrong token is a 403 (never a silent spectator: the user should know the link is bad)."""
+        if token is None or token == "":
+            return frozenset()
+        if not isinstance(token, str) or len(token) > 128:
+            raise TableError("a seat token is a short text from a join link", 403)
+        h = token_hash(token)
+        seats = frozenset(p for p, s in enumerate(table.seats)
+                          if s.token_hash is not None and secrets.compare_digest(s.token_hash, h))
+        if not seats:
+            raise TableError("this join link is not valid for this table", 403)
+        return seats
+
+    # ------------------------------------------------------------------ what a seat sees (R9)
+
+    def shown_seat(self, table: Table, seats: FrozenSet[int]) -> Optional[int]:
+        """The seat whose hand a connection sees: its own seat; at a hot seat, the human to move once
+        they asked to see it (the hand is hidden between turns); None for a spectator."""
+        if len(seats) == 1:
+            return next(iter(seats))
+        g = table.game
+        if seats and not g.is_over and g.current_player in seats and table.revealed == (g.current_player, g.turn):
+            return g.current_player
+        return None
+
+    def view(self, table: Table, seats: FrozenSet[int]) -> dict:
+        """The whole message a connection gets about ``table``: ``state`` is exactly
+        ``game.observation(seat)`` (or :func:`public_observation`), the rest is public table data."""
+        g = table.game
+        shown = self.shown_seat(table, seats)
+        state = g.observation(shown) if shown is not None else public_observation(g)
+        to_move = shown is not None and not g.is_over and g.current_player == shown
+        last = table.history[-1] if table.history else None
+        return {
+            "table": table.id,
+            "version": table.version,
+            "players": g.players,
+            "teams": g.teams,
+            "to_win": sequences_to_win(g.teams),
+            "seats": [
+                {"seat": p, "team": g.team_of(p), "kind": s.kind, "name": s.name, "ai": s.ai,
+                 "connected": any(p in c.seats for c in table.connections)}
+                for p, s in enumerate(table.seats)
+            ],
+            "you": sorted(seats),
+            "seat": shown,
+            "hot_seat": bool(table.options.get("hot_seat")),
+            "hand_hidden": bool(seats) and shown is None and not g.is_over and g.current_player in seats,
+            "state": state,
+            "legal": [str(m) for m in g.legal_moves()] if to_move else [],
+            "history": [[p, str(m)] for p, m in table.history],
+            "last_move": None if last is None else {"player": last[0], "move": str(last[1])},
+            "thinking": table.thinking,
+            "can_undo": bool(seats) and table.undo_allowed() and self._undo_target(table, seats) is not None,
+            "over": g.is_over,
+            "result": self._result(table),
+        }
+
+    @staticmethod
+    def _result(table: Table) -> Optional[dict]:
+        g = table.game
+        if not g.is_over:
+            return None
+        if g.is_draw:
+            return {"winner": None, "is_draw": True, "turns": g.turn, "text": f"Draw after {g.turn} turns."}
+        seats = [p for p in range(g.players) if g.team_of(p) == g.winner]
+        names = ", ".join(table.seats[p].name for p in seats)
+        return {"winner": g.winner, "is_draw": False, "turns": g.turn,
+                "text": f"Team {TEAM_NAMES[g.winner]} ({names}) wins after {g.turn} turns."}
+
+    def summary(self, table: Table) -> dict:
+        """A line of the table list: public only."""
+        g = table.game
+        return {"table": table.id, "players": g.players, "teams": g.teams, "created": table.created,
+                "turn": g.turn, "over": g.is_over, "result": self._result(table),
+                "seats": [{"kind": s.kind, "name": s.name, "ai": s.ai} for s in table.seats]}
+
+    # ------------------------------------------------------------------ changes
+
+    def play(self, table: Table, seats: FrozenSet[int], text: str, expected_version: Optional[int] = None) -> Move:
+        """Play ``text`` for the seat to move, if ``seats`` holds it. ``expected_version``: refuse
+        (409) if the table changed since the client saw it, so a repeated click never plays twice."""
+        g = table.game
+        self._check_live(table)
+        if expected_version is not None and expected_version != table.version:
+            raise TableError(
+                f"the table changed since you saw it (version {expected_version}, now {table.version}); "
+                "look at the board again", 409)
+        p = g.current_player
+        if p not in seats:
+            who = table.seats[p]
+            raise TableError(f"it is not your turn: seat {p} ({who.name}) is to move", 409)
+        if table.options.get("hot_seat") and self.shown_seat(table, seats) != p:
+            raise TableError("show your hand first (hot seat): press the 'show my hand' button", 409)
+        move = g.parse_move(text)  # IllegalMoveError / InvalidMoveError with the engine's message
+        g.play(move)
+        table.history.append((p, move))
+        self._changed(table)
+        return move
+
+    def undo(self, table: Table, seats: FrozenSet[int]) -> int:
+        """Take back the last move of ``seats`` and every AI move after it (games against the AI
+        only). Returns how many moves were taken back."""
+        self._check_live(table)
+        if not table.undo_allowed():
+            raise TableError("undo is only for games against the AI (one human at the table)", 409)
+        target = self._undo_target(table, seats)
+        if target is None:
+            raise TableError("nothing to undo: you have not moved yet", 409)
+        n = 0
+        while len(table.history) > target:
+            table.game.undo()
+            table.history.pop()
+            n += 1
+        self._changed(table)
+        return n
+
+    @staticmethod
+    def _undo_target(table: Table, seats: FrozenSet[int]) -> Optional[int]:
+        for i in range(len(table.history) - 1, -1, -1):
+            if table.history[i][0] in seats:
+                return i
+        return None
+
+    def reveal(self, table: Table, seats: FrozenSet[int]) -> None:
+        """Hot seat: the human to move shows their hand on the shared screen."""
+        g = table.game
+        self._check_live(table)
+        if g.current_player not in seats:
+            raise TableError("it is not your turn: the hand to show belongs to the seat to move", 409)
+        table.revealed = (g.current_player, g.turn)
+        self.broadcast(table)
+
+    def _check_live(self, table: Table) -> None:
+        if table.game.is_over:
+            raise TableError("the game is over", 409)
+        if self.tables.get(table.id) is not table:
+            raise TableError("this table is not being played", 409)
+
+    def _finish_record(self, table: Table) -> None:
+        g, rec = table.game, table.record
+        rec.moves = [str(m) for _, m in table.history]
+        if g.is_over:
+            rec.result = {"winner": g.winner, "is_draw": bool(g.is_draw), "turns": g.turn}
+            rec.finished = rec.finished or _utc_now()
+        else:
+            rec.result = None
+            rec.finished = None
+
+    def _changed(self, table: Table) -> None:
+        """After every change of the game: store it, tell everyone, start the AI if it is to move."""
+        table.version += 1
+        self._finish_record(table)
+        self.store.update_game(table.id, table.record.to_dict(), table.version, table.game.is_over)
+        if table.search is not None and not table.search.done():
+            table.search.cancel()  # an undo: the search was for a position that is gone
+            table.search = None
+            table.thinking = None
+        self.broadcast(table)
+        for hook in self.on_change:
+            hook(table)
+        self._schedule_ai(table)
+
+    # ------------------------------------------------------------------ live connections
+
+    def connect(self, table: Table, conn: Connection) -> None:
+        table.connections.add(conn)
+        self.broadcast(table)
+
+    def disconnect(self, table: Table, conn: Connection) -> None:
+        table.connections.discard(conn)
+        self.broadcast(table)
+
+    def broadcast(self, table: Table) -> None:
+        """Send every connection its own view (one view per distinct set of seats)."""
+        views: Dict[FrozenSet[int], dict] = {}
+        for conn in list(table.connections):
+            if conn.seats not in views:
+                views[conn.seats] = {"type": "state", "view": self.view(table, conn.seats)}
+            conn.send(views[conn.seats])
+
+    # ------------------------------------------------------------------ the AI
+
+    def _agent(self, table: Table, seat: int) -> Any:
+        key = (table.id, seat)
+        agent = self._agents.get(key)
+        if agent is None:
+            spec = self._spec(table.seats[seat].ai, table.options.get("ai_seconds", 2.0))
+            agent = agent_from_spec(spec, seed=secrets.randbits(63))
+            self._agents[key] = agent
+        return agent
+
+    def _schedule_ai(self, table: Table) -> None:
+        g = table.game
+        if g.is_over or table.search is not None or self.tables.get(table.id) is not table:
+            return
+        p = g.current_player
+        if table.seats[p].kind != "ai":
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop yet (resume before start): start_ai() comes later
+            return
+        table.search = loop.create_task(self._ai_turn(table, p, table.version))
+
+    async def _ai_turn(self, table: Table, seat: int, version: int) -> None:
+        loop = asyncio.get_running_loop()
+        started = time.monotonic()
+        table.thinking = seat
+        self.broadcast(table)
+        try:
+            agent = self._agent(table, seat)
+            snapshot = table.game.copy()
+            choice = await loop.run_in_executor(self.executor, agent.select_move, snapshot)
+            rest = self.ai_pause - (time.monotonic() - started)
+            if rest > 0:
+                await asyncio.sleep(rest)  # let the humans see whose turn it was
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # pragma: no cover - an agent bug must not kill the table: log, retry later
+            log.exception("AI seat %s at table %s failed", seat, table.id)
+            table.search = None
+            table.thinking = None
+            self.broadcast(table)
+            return
+        table.search = None
+        table.thinking = None
+        if table.version != version or table.game.is_over:
+            self.broadcast(table)
+            return
+        move = table.game.parse_move(str(choice))
+        table.game.play(move)
+        table.history.append((seat, move))
+        self._changed(table)
+
+    async def hint(self, table: Table, seats: FrozenSet[int]) -> Move:
+        """The AI's suggestion for the seat to move, which must be one of ``seats`` (a hint reads
+        that seat's hand, so no one else may ask for it)."""
+        self._check_to_move(table, seats)
+        budget = min(HINT_SECONDS, table.options.get("ai_seconds", 2.0))
+        agent = agent_from_spec(f"mcts:time={budget:g}" if _mcts_available() else "greedy",
+                                seed=secrets.randbits(63))
+        snapshot = table.game.copy()
+        move = await asyncio.get_running_loop().run_in_executor(self.executor, agent.select_move, snapshot)
+        return snapshot.parse_move(str(move))
+
+    async def analyze(self, table: Table, seats: FrozenSet[int], seconds: float) -> dict:
+        """The MCTS root statistics for the seat to move (one of ``seats``) after ``seconds``."""
+        self._check_to_move(table, seats)
+        if not 0.01 <= seconds <= self.max_ai_seconds:
+            raise TableError(f"seconds must be from 0.01 to {self.max_ai_seconds}, not {seconds}", 422)
+        if not _mcts_available():  # pragma: no cover - the wheel always has the compiled core
+            raise TableError("analysis needs the compiled core (MCTS)", 501)
+        agent = agent_from_spec(f"mcts:time={seconds:g}", seed=secrets.randbits(63))
+        snapshot = table.game.copy()
+        result = await asyncio.get_running_loop().run_in_executor(self.executor, agent.analyze, snapshot)
+        return {
+            "best": str(result["best"]),
+            "iterations": result["iterations"],
+            "seconds": result["seconds"],
+            "moves": [{"move": str(m["move"]), "visits": m["visits"], "value": m["value"]} for m in result["moves"]],
+        }
+
+    def _check_to_move(self, table: Table, seats: FrozenSet[int]) -> None:
+        self._check_live(table)
+        p = table.game.current_player
+        if p not in seats:
+            raise TableError("only the seat to move can ask the AI about its position (it reads that hand)", 409)
+        if table.options.get("hot_seat") and self.shown_seat(table, seats) != p:
+            raise TableError("show your hand first (hot seat)", 409)
+
+
+def _mcts_available() -> bool:
+    from ..cli import mcts_available
+
+    return mcts_available()
