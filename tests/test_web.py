@@ -1,0 +1,462 @@
+"""The web server (sequence_game.web) through the ASGI test client: the HTTP API, the websocket
+protocol, who sees what (R9), persistence and restarts, and refusals of bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from sequence_game import Game, GameRecord  # noqa: E402
+from sequence_game.web import create_app  # noqa: E402
+from sequence_game.web import tables as web_tables  # noqa: E402
+from sequence_game.web.tables import Connection, public_observation  # noqa: E402
+
+VIEW_KEYS = {"table", "version", "players", "teams", "to_win", "seats", "you", "seat", "hot_seat", "hand_hidden",
+             "state", "legal", "history", "last_move", "thinking", "can_undo", "over", "result"}
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app(ai_pause=0)) as c:
+        yield c
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_table(client, **body):
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
+
+
+def service_of(client):
+    return client.app.state.service
+
+
+def wait_for(predicate, timeout=20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.005)
+    raise AssertionError("timed out waiting")
+
+
+# --------------------------------------------------------------------------- creating and reading
+
+
+def test_create_table_defaults_one_human_against_ai(client):
+    tid, tokens = new_table(client, players=2, seed=11)
+    assert list(tokens) == [0]
+    assert len(tokens[0]) >= 32  # secrets.token_urlsafe(24): 192 bits, unguessable
+    view = client.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()
+    assert set(view) == VIEW_KEYS
+    assert [s["kind"] for s in view["seats"]] == ["human", "ai"]
+    assert view["seat"] == 0 and view["you"] == [0]
+
+
+def test_join_link_carries_the_token_in_the_fragment(client):
+    r = client.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    links = r.json()["seats"]
+    assert len(links) == 2 and links[0]["token"] != links[1]["token"]
+    for link in links:
+        assert link["url"].endswith(f"/table/{r.json()['table']}#seat={link['token']}")
+    assert "#" not in r.json()["spectate_url"]
+
+
+def test_r9_seat_sees_exactly_its_observation_and_spectator_public(client):
+    tid, tokens = new_table(client, players=3, seed=4, seats=[{"kind": "human"}] * 3)
+    game = service_of(client).tables[tid].game
+    for p, token in tokens.items():
+        view = client.get(f"/api/tables/{tid}", headers=auth(token)).json()
+        assert view["state"] == json.loads(json.dumps(game.observation(p)))
+        assert view["state"]["hands"][p] == game.hand(p)
+        assert all(isinstance(h, int) for q, h in enumerate(view["state"]["hands"]) if q != p)
+        assert (view["legal"] != []) == (game.current_player == p)  # legal moves only to the seat to move
+    spectator = client.get(f"/api/tables/{tid}").json()
+    assert spectator["you"] == [] and spectator["seat"] is None and spectator["legal"] == []
+    assert spectator["state"] == json.loads(json.dumps(public_observation(game)))
+    assert all(isinstance(h, int) for h in spectator["state"]["hands"])
+    assert "seed" not in json.dumps(spectator) and "rng" not in spectator["state"]
+
+
+def test_bad_tokens_and_missing_tables(client):
+    tid, tokens = new_table(client, players=2, seed=1)
+    assert client.get(f"/api/tables/{tid}", headers=auth("x" * 40)).status_code == 403
+    assert client.post(f"/api/tables/{tid}/moves", json={"move": "pass"}).status_code == 401
+    r = client.get("/api/tables/nope")
+    assert r.status_code == 404 and r.json() == {"detail": "no table 'nope'", "error": "TableError"}
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": "pass"}, headers=auth("y" * 300))
+    assert r.status_code == 403
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ({"players": 5}, "R2"),
+    ({"players": 6, "teams": 4}, "teams"),
+    ({"players": 2, "seats": [{"kind": "human"}]}, "2 players need 2 seats"),
+    ({"players": 2, "seats": [{"kind": "human"}, {"kind": "robot"}]}, "kind"),
+    ({"players": 2, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "godlike"}]}, "ai"),
+    ({"players": 2, "seed": -1}, "seed"),
+    ({"players": 2, "color": "blue"}, "Extra inputs"),
+    ({"players": 2, "moves": ["7H@a1"]}, "move 0"),
+    ({"players": "two"}, "players"),
+])
+def test_create_table_refuses_bad_input_with_a_message(client, body, fragment):
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422, r.text
+    assert fragment in r.json()["detail"]
+    assert service_of(client).tables == {}
+
+
+def test_request_body_size_is_limited(client):
+    r = client.post("/api/tables", content=b"{" + b" " * 300_000 + b"}", headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+
+
+# --------------------------------------------------------------------------- moves over HTTP
+
+
+def test_moves_illegal_malformed_and_stale_are_refused_with_the_engine_message(client):
+    tid, tokens = new_table(client, players=2, seed=3, seats=[{"kind": "human"}, {"kind": "human"}])
+    table = service_of(client).tables[tid]
+    p = table.game.current_player
+    me, other = auth(tokens[p]), auth(tokens[1 - p])
+    reference = Game(players=2, seed=3)
+    try:
+        reference.play("pass")
+    except ValueError as e:
+        expected = str(e)
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": "pass"}, headers=me)
+    assert (r.status_code, r.json()) == (409, {"detail": expected, "error": "IllegalMoveError"})
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": "banana"}, headers=me)
+    assert r.status_code == 422 and r.json()["error"] == "InvalidMoveError"
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": "x" * 65}, headers=me)
+    assert r.status_code == 422
+    move = str(table.game.legal_moves()[0])
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": move}, headers=other)
+    assert r.status_code == 409 and "not your turn" in r.json()["detail"]
+    assert table.version == 0 and table.game.turn == 0  # nothing changed
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": move, "version": 0}, headers=me)
+    assert r.status_code == 200 and r.json()["move"] == move and r.json()["view"]["version"] == 1
+    # the same click again (a resend) is refused, not played twice
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": move, "version": 0}, headers=me)
+    assert r.status_code == 409 and "changed since you saw it" in r.json()["detail"]
+    assert table.record.moves == [move]
+
+
+def test_ai_answers_and_undo_takes_back_the_human_and_ai_moves(client):
+    tid, tokens = new_table(client, players=2, seed=8, seats=[{"kind": "human"}, {"kind": "ai", "ai": "easy"}])
+    table = service_of(client).tables[tid]
+    h = auth(tokens[0])
+    wait_for(lambda: table.game.current_player == 0)
+    before = table.game.to_dict()
+    n = len(table.history)
+    move = str(table.game.legal_moves()[0])
+    assert client.post(f"/api/tables/{tid}/moves", json={"move": move}, headers=h).status_code == 200
+    wait_for(lambda: table.game.current_player == 0 and len(table.history) == n + 2)  # the AI answered
+    assert table.history[-1][0] == 1
+    r = client.post(f"/api/tables/{tid}/undo", headers=h)
+    assert r.status_code == 200 and r.json()["undone"] == 2
+    assert table.game.to_dict() == before and len(table.record.moves) == n
+
+
+def test_undo_is_only_for_games_against_the_ai(client):
+    tid, tokens = new_table(client, players=2, seed=8, seats=[{"kind": "human"}, {"kind": "human"}])
+    table = service_of(client).tables[tid]
+    p = table.game.current_player
+    client.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])}, headers=auth(tokens[p]))
+    r = client.post(f"/api/tables/{tid}/undo", headers=auth(tokens[p]))
+    assert r.status_code == 409 and "against the AI" in r.json()["detail"]
+    assert table.game.turn == 1
+
+
+def test_hint_and_analysis_only_for_the_seat_to_move(client):
+    tid, tokens = new_table(client, players=2, seed=2, seats=[{"kind": "human"}, {"kind": "human"}])
+    table = service_of(client).tables[tid]
+    p = table.game.current_player
+    legal = {str(m) for m in table.game.legal_moves()}
+    r = client.post(f"/api/tables/{tid}/hint", headers=auth(tokens[p]))
+    assert r.status_code == 200 and r.json()["move"] in legal
+    # the other seat would learn about this seat's hand from a hint or an analysis (R9)
+    assert client.post(f"/api/tables/{tid}/hint", headers=auth(tokens[1 - p])).status_code == 409
+    assert client.post(f"/api/tables/{tid}/analysis", json={"seconds": 0.05},
+                       headers=auth(tokens[1 - p])).status_code == 409
+    r = client.post(f"/api/tables/{tid}/analysis", json={"seconds": 0.05}, headers=auth(tokens[p]))
+    assert r.status_code == 200
+    a = r.json()
+    assert a["best"] in legal and a["iterations"] > 0
+    assert {m["move"] for m in a["moves"]} <= legal and all(0 <= m["value"] <= 1 for m in a["moves"])
+    assert client.post(f"/api/tables/{tid}/analysis", json={"seconds": 0}, headers=auth(tokens[p])).status_code == 422
+
+
+def test_ai_searches_run_off_the_event_loop(client, monkeypatch):
+    """A blocked AI search at one table does not stop another table's human move (it runs in the
+    thread pool, not on the event loop)."""
+    release = threading.Event()
+    threads = []
+    real = web_tables.TableService._agent
+
+    class Blocking:
+        def __init__(self, agent):
+            self.agent = agent
+
+        def select_move(self, game):
+            threads.append(threading.current_thread().name)
+            release.wait(30)
+            return self.agent.select_move(game)
+
+    monkeypatch.setattr(web_tables.TableService, "_agent", lambda self, t, s: Blocking(real(self, t, s)))
+    tid_ai, _ = new_table(client, players=2, seed=5, seats=[{"kind": "ai", "ai": "easy"}] * 2)
+    ai_table = service_of(client).tables[tid_ai]
+    wait_for(lambda: threads)
+    assert ai_table.thinking is not None
+    tid, tokens = new_table(client, players=2, seed=6, seats=[{"kind": "human"}, {"kind": "human"}])
+    table = service_of(client).tables[tid]
+    p = table.game.current_player
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])}, headers=auth(tokens[p]))
+    assert r.status_code == 200 and ai_table.game.turn == 0  # served while the search still runs
+    release.set()
+    wait_for(lambda: ai_table.game.turn >= 1)
+    assert threads[0].startswith("sequence-ai")
+
+
+# --------------------------------------------------------------------------- websockets
+
+
+def test_websocket_protocol_and_refusals(client):
+    tid, tokens = new_table(client, players=2, seed=9, seats=[{"kind": "human"}, {"kind": "human"}])
+    table = service_of(client).tables[tid]
+    p = table.game.current_player
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        ws.send_json({"type": "hello", "token": tokens[p]})
+        first = ws.receive_json()
+        assert first["type"] == "state" and first["view"]["seat"] == p
+        ws.send_text("not json")
+        assert ws.receive_json()["error"] == "TableError"
+        ws.send_text(json.dumps({"type": "move", "move": "pass", "extra": 1}))
+        assert "bad message" in ws.receive_json()["detail"]
+        ws.send_text(json.dumps({"type": "move", "move": "7H@a1", "pad": "x" * 5000}))
+        assert "over 4096 bytes" in ws.receive_json()["detail"]
+        ws.send_json({"type": "move", "move": "pass"})
+        err = ws.receive_json()
+        assert err["error"] == "IllegalMoveError" and "passing is only" in err["detail"]
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+        move = str(table.game.legal_moves()[0])
+        ws.send_json({"type": "move", "move": move, "version": 0})
+        msg = ws.receive_json()
+        assert msg["view"]["version"] == 1 and msg["view"]["last_move"] == {"player": p, "move": move}
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:  # a spectator cannot move
+        ws.send_json({"type": "hello", "token": None})
+        assert ws.receive_json()["view"]["you"] == []
+        ws.send_json({"type": "move", "move": "pass"})
+        assert ws.receive_json()["detail"] == "spectators cannot move"
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:  # a wrong token is refused
+        ws.send_json({"type": "hello", "token": "z" * 32})
+        assert "not valid" in ws.receive_json()["detail"]
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:  # hello first
+        ws.send_json({"type": "ping"})
+        assert "hello" in ws.receive_json()["detail"]
+
+
+def _check_message(msg, seats, game, table):
+    """R9 for one message: the state is exactly what ``seats`` may see, nothing else carries game data."""
+    text = json.dumps(msg)
+    assert '"seed"' not in text and '"rng"' not in text
+    if msg["type"] != "state":
+        return
+    view = msg["view"]
+    assert set(view) == VIEW_KEYS
+    state = view["state"]
+    if len(seats) == 1:
+        (p,) = seats
+        assert state == json.loads(json.dumps(game.observation(p)))
+        assert view["legal"] == ([str(m) for m in game.legal_moves()] if game.current_player == p and not game.is_over else [])
+    else:
+        assert state == json.loads(json.dumps(public_observation(game)))
+        assert view["legal"] == []
+    assert isinstance(state["draw_pile"], int)
+    for q, hand in enumerate(state["hands"]):
+        assert isinstance(hand, int) or (len(seats) == 1 and q in seats)
+    assert view["history"] == [[q, str(m)] for q, m in table.history]
+
+
+@pytest.mark.parametrize("players, seed", [(2, 21), (4, 22), (3, 23)])
+def test_r9_every_message_to_every_seat_over_whole_games(client, monkeypatch, players, seed):
+    """Whole games with human seats on websockets, an AI seat and a spectator: every message the
+    server sends is checked at the moment it is sent against the live game (R9), and every message
+    a browser receives is checked again for hidden data."""
+    checked = []
+    real_send = Connection.send
+    svc = service_of(client)
+
+    def spying_send(self, message):
+        table = next(t for t in svc.tables.values() if self in t.connections)
+        _check_message(message, self.seats, table.game, table)
+        checked.append(self.seats)
+        real_send(self, message)
+
+    monkeypatch.setattr(Connection, "send", spying_send)
+    seats = [{"kind": "human"}] * (players - 1) + [{"kind": "ai", "ai": "random"}]
+    tid, tokens = new_table(client, players=players, seed=seed, seats=seats)
+    table = svc.tables[tid]
+    rng = random.Random(seed)
+    sockets = {}
+    try:
+        for p, token in [*tokens.items(), (None, None)]:
+            ws = client.websocket_connect(f"/api/tables/{tid}/ws").__enter__()
+            ws.send_json({"type": "hello", "token": token})
+            sockets[p] = ws
+        while not table.game.is_over:
+            wait_for(lambda: table.game.is_over or (table.thinking is None and table.seats[table.game.current_player].kind == "human"))
+            if table.game.is_over:
+                break
+            p = table.game.current_player
+            move = rng.choice(table.game.legal_moves())
+            version = table.version
+            sockets[p].send_json({"type": "move", "move": str(move), "version": version})
+            wait_for(lambda: table.version > version)
+        final = table.version
+        for p, ws in sockets.items():
+            while True:  # every message this browser got, up to the final state
+                msg = ws.receive_json()
+                text = json.dumps(msg)
+                assert '"seed"' not in text and '"rng"' not in text and '"draw_pile": [' not in text
+                if msg["type"] == "state":
+                    hands = msg["view"]["state"]["hands"]
+                    assert all(isinstance(h, int) for q, h in enumerate(hands) if q != p)
+                    if msg["view"]["version"] == final and msg["view"]["over"]:
+                        break
+    finally:
+        for ws in sockets.values():
+            ws.__exit__(None, None, None)
+    assert table.game.is_over
+    assert set(checked) >= {frozenset([p]) for p in tokens} | {frozenset()}
+    assert len(checked) >= len(sockets) * table.version  # every change reached every connection
+
+
+def test_hot_seat_hides_the_hand_between_turns(client):
+    tid, tokens = new_table(client, players=2, seed=13, hot_seat=True, seats=[{"kind": "human"}, {"kind": "human"}])
+    assert list(tokens) == [0]  # one link for the whole screen
+    table = service_of(client).tables[tid]
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        view = ws.receive_json()["view"]
+        assert view["hand_hidden"] and view["seat"] is None
+        assert all(isinstance(h, int) for h in view["state"]["hands"]) and view["legal"] == []
+        move = str(table.game.legal_moves()[0])
+        ws.send_json({"type": "move", "move": move})
+        assert "show your hand first" in ws.receive_json()["detail"]
+        ws.send_json({"type": "reveal"})
+        view = ws.receive_json()["view"]
+        p = table.game.current_player
+        assert view["seat"] == p and view["state"]["hands"][p] == table.game.hand(p) and not view["hand_hidden"]
+        ws.send_json({"type": "move", "move": move, "version": view["version"]})
+        view = ws.receive_json()["view"]
+        assert view["hand_hidden"] and view["seat"] is None  # the next player must ask again
+
+
+# --------------------------------------------------------------------------- persistence
+
+
+def _play_some(client, tid, tokens, table, n, rng):
+    for _ in range(n):
+        wait_for(lambda: table.thinking is None and (table.game.is_over or table.seats[table.game.current_player].kind == "human"))
+        if table.game.is_over:
+            return
+        p = table.game.current_player
+        r = client.post(f"/api/tables/{tid}/moves", json={"move": str(rng.choice(table.game.legal_moves()))},
+                        headers=auth(tokens[p]))
+        assert r.status_code == 200, r.text
+
+
+def test_restart_resumes_unfinished_tables_from_the_database(tmp_path):
+    db = tmp_path / "tables.sqlite3"
+    rng = random.Random(1)
+    with TestClient(create_app(db, ai_pause=0)) as c:
+        tid, tokens = new_table(c, players=2, seed=31, seats=[{"kind": "human"}, {"kind": "ai", "ai": "easy"}])
+        table = service_of(c).tables[tid]
+        _play_some(c, tid, tokens, table, 6, rng)
+        wait_for(lambda: table.thinking is None and table.game.current_player == 0)
+        state, history, version = table.game.to_dict(), list(table.history), table.version
+    with TestClient(create_app(db, ai_pause=0)) as c:
+        table = service_of(c).tables[tid]
+        assert table.game.to_dict() == state and table.history == history and table.version == version
+        view = c.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()  # the join link still works
+        assert view["seat"] == 0 and view["legal"]
+        _play_some(c, tid, tokens, table, 1, rng)
+        wait_for(lambda: table.game.current_player == 0 and table.thinking is None)  # the AI resumed too
+        assert len(table.history) == len(history) + 2
+
+
+def test_finished_game_record_download_replay_and_cli(tmp_path, client):
+    tid, tokens = new_table(client, players=2, seed=41, seats=[{"kind": "ai", "ai": "easy"}] * 2)
+    table = service_of(client).tables[tid]
+    assert client.get(f"/api/tables/{tid}/record").status_code == 409  # the seed stays secret until the end
+    wait_for(lambda: table.game.is_over, timeout=60)
+    r = client.get(f"/api/tables/{tid}/record")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    record = GameRecord.from_json(r.text)
+    assert record.replay().to_dict() == table.game.to_dict()
+    assert record.agents == ["greedy", "greedy"] and record.result["turns"] == table.game.turn
+    replay = client.get(f"/api/tables/{tid}/replay").json()
+    assert len(replay["steps"]) == len(record.moves) + 1
+    assert replay["steps"][-1]["state"]["board"] == table.game.to_dict()["board"]
+    path = tmp_path / "game.json"
+    path.write_text(r.text)
+    from sequence_game.cli import main
+
+    assert main(["replay", str(path), "--no-color"]) == 0
+    listed = client.get("/api/tables", params={"finished": True}).json()
+    assert [t["table"] for t in listed] == [tid] and listed[0]["over"]
+
+
+def test_continue_a_saved_game_from_its_moves(client):
+    from sequence_game.agents import RandomAgent
+    from sequence_game.records import play_game
+
+    rec = play_game([RandomAgent(seed=1), RandomAgent(seed=2)], players=2, seed=77)
+    cut = rec.moves[:-1]
+    last_player = GameRecord(players=2, teams=2, seed=77, moves=cut).replay().current_player
+    seats = [{"kind": "human"} if p == last_player else {"kind": "ai", "ai": "easy"} for p in range(2)]
+    tid, tokens = new_table(client, players=2, seed=77, seats=seats, moves=cut)
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": rec.moves[-1]}, headers=auth(tokens[last_player]))
+    assert r.status_code == 200 and r.json()["view"]["over"]
+    assert r.json()["view"]["result"]["winner"] == rec.result["winner"]
+
+
+def test_openapi_documents_the_api(client):
+    spec = client.get("/openapi.json").json()
+    for path in ("/api/tables", "/api/tables/{table_id}", "/api/tables/{table_id}/moves", "/api/tables/{table_id}/hint",
+                 "/api/tables/{table_id}/analysis", "/api/tables/{table_id}/undo", "/api/tables/{table_id}/record"):
+        assert path in spec["paths"], path
+    assert "CreateTable" in spec["components"]["schemas"] and "HTTPBearer" in spec["components"]["securitySchemes"]
+    assert client.get("/docs").status_code == 200
+
+
+def test_pages_and_board_svg_are_served(client):
+    for path in ("/", "/table/abc", "/replay/abc", "/static/table.js", "/static/board.js", "/static/style.css"):
+        assert client.get(path).status_code == 200, path
+    svg = client.get("/board.svg").text
+    assert svg.startswith("<svg") and svg.count('class="cell"') == 100
+
+
+def test_serve_without_the_web_extra_names_it(monkeypatch, capsys):
+    from sequence_game import web
+    from sequence_game.cli import main
+
+    monkeypatch.setattr(web, "missing_dependencies", lambda: ["fastapi"])
+    assert main(["serve", "--no-browser"]) == 1
+    assert 'pip install "sequence-game[web]"' in capsys.readouterr().err
