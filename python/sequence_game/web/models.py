@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..config import VALID_PLAYERS
+from ..game_setup import VALID_PLAYERS
 from .tables import AI_PRESETS
 
 AIPreset = Literal[tuple(AI_PRESETS)]  # type: ignore[valid-type]

@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from ..agents import agent_from_spec
-from ..config import TEAM_NAMES, check_players_teams, sequences_to_win
+from ..game_setup import TEAM_NAMES, check_players_teams, sequences_to_win
 from ..move import Move
 from ..records import GameRecord, default_game_class
 from .store import TableRow, TableStore
