@@ -2,6 +2,7 @@
 #include "bindings.hpp"
 
 void init_search(py::module_& m);  // search.cpp
+void init_vector(py::module_& m);  // vector.cpp
 void init_actions(py::module_& m);  // actions.cpp
 void init_observation(py::module_& m);  // observation.cpp
 
@@ -12,4 +13,5 @@ PYBIND11_MODULE(_core, m) {
     init_actions(m);
     init_observation(m);
     init_search(m);
+    init_vector(m);
 }

@@ -1,0 +1,230 @@
+#include "sequence/vector_game.hpp"
+
+#include <cassert>
+#include <cstring>
+#include <thread>
+
+#include "sequence/playout.hpp"
+#include "sequence/rules.hpp"
+
+namespace sequence {
+
+namespace {
+constexpr std::uint64_t kGameGamma = 0x9E3779B97F4A7C15ull;     // SplitMix64's increment
+constexpr std::uint64_t kEpisodeGamma = 0xD1B54A32D192ED03ull;  // another odd constant: games and episodes mix apart
+constexpr std::uint64_t kPolicySalt = 0xA0761D6478BD642Full;    // the built-in seats' stream, apart from the deal's
+}  // namespace
+
+std::uint64_t episode_seed(std::uint64_t seed, std::int64_t game, std::int64_t episode) {
+    const std::uint64_t g = SplitMix64(seed + static_cast<std::uint64_t>(game) * kGameGamma).next();
+    return SplitMix64(g + static_cast<std::uint64_t>(episode) * kEpisodeGamma).next();
+}
+
+VectorGame::VectorGame(int games, const Config& config, std::uint64_t seed, std::uint32_t max_turns, int threads,
+                       const std::array<SeatPolicy, kMaxPlayers>& seats)
+    : config_(config), max_turns_(max_turns), threads_(threads < 1 ? 1 : threads), seats_(seats),
+      games_(static_cast<std::size_t>(games)) {
+    reset(seed);
+}
+
+template <class Fn>
+void VectorGame::parallel(Fn&& fn) const {
+    const int n = size();
+    const int t = threads_ < n ? threads_ : n;
+    if (t <= 1) {
+        fn(0, n);
+        return;
+    }
+    // Contiguous ranges of equal size (games cost alike on average); the calling thread takes the
+    // first. A thread that cannot be started leaves its range to the calling thread.
+    std::vector<std::thread> pool;
+    pool.reserve(static_cast<std::size_t>(t - 1));
+    std::vector<std::pair<int, int>> leftover;
+    for (int k = 1; k < t; ++k) {
+        const int begin = static_cast<int>(static_cast<std::int64_t>(n) * k / t);
+        const int end = static_cast<int>(static_cast<std::int64_t>(n) * (k + 1) / t);
+        try {
+            pool.emplace_back([&fn, begin, end] { fn(begin, end); });
+        } catch (...) {
+            leftover.emplace_back(begin, end);
+        }
+    }
+    fn(0, static_cast<int>(static_cast<std::int64_t>(n) / t));
+    for (const auto& r : leftover) fn(r.first, r.second);
+    for (auto& th : pool) th.join();
+}
+
+void VectorGame::deal(int i, std::int64_t episode) {
+    Slot& g = games_[i];
+    g.episode = episode;
+    g.episode_seed = episode_seed(seed_, i, episode);
+    g.state = new_game(config_, g.episode_seed, max_turns_);
+    g.pending = PendingPlacement{};
+    g.rng = SplitMix64(g.episode_seed ^ kPolicySalt);
+    advance_builtin(g);
+}
+
+void VectorGame::advance_builtin(Slot& g) {
+    GameState& s = g.state;
+    // A built-in seat never ends a fresh deal before a Caller seat moves (the binding requires
+    // max_turns 0 or >= players), so every dealt game waits for a Caller seat.
+    while (!is_over(s)) {
+        const SeatPolicy policy = seats_[s.current_player];
+        if (policy == SeatPolicy::Caller) return;
+        const MoveId m = policy == SeatPolicy::Random ? random_legal_move(s, g.rng) : greedy_move(s, g.rng, weights_, 0);
+        apply_move(s, m);
+    }
+}
+
+void VectorGame::reset(std::uint64_t seed) {
+    seed_ = seed;
+    parallel([this](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            deal(i, 0);
+            games_[i].ended = false;
+            games_[i].final_player = -1;
+        }
+    });
+}
+
+void VectorGame::current_players(std::int32_t* out) const {
+    for (int i = 0; i < size(); ++i) out[i] = games_[i].state.current_player;
+}
+
+void VectorGame::observations(float* out, const std::int32_t* observers) const {
+    parallel([&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            const Slot& g = games_[i];
+            const int observer = observers ? observers[i] : g.state.current_player;
+            write_observation(g.state, g.pending, observer, out + static_cast<std::size_t>(i) * kObservationSize);
+        }
+    });
+}
+
+int VectorGame::final_observations(float* out, const std::int32_t* observers) const {
+    int row = 0;
+    for (int i = 0; i < size(); ++i) {
+        const Slot& g = games_[i];
+        if (!g.ended) continue;
+        const int observer = observers ? observers[i] : g.final_player;
+        write_observation(g.final_state, PendingPlacement{}, observer, out + static_cast<std::size_t>(row) * kObservationSize);
+        ++row;
+    }
+    return row;
+}
+
+namespace {
+
+constexpr int kMaskWords = (kActionCount + 63) / 64;
+static_assert(kMaskWords * 8 >= kPackedMaskBytes, "the bit set holds the packed mask");
+
+// The legal actions of legal_action_mask() as a bit set (bit a = action a), straight from the move
+// list: no pass over kActionCount bytes. Each legal move starts with action_of_move() (actions.hpp);
+// a pending placement's declare actions come from legal_action_mask() (rare: only a placement
+// with a declares choice, R7).
+void legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64_t (&bits)[kMaskWords]) {
+    std::memset(bits, 0, sizeof bits);
+    if (is_over(s)) return;
+    const auto set = [&bits](int a) { bits[a >> 6] |= std::uint64_t{1} << (a & 63); };
+    if (p.active()) {
+        std::uint8_t bytes[kActionCount];
+        legal_action_mask(s, p, bytes);
+        for (int a = 0; a < kActionCount; ++a)
+            if (bytes[a]) set(a);
+        return;
+    }
+    MoveList list;
+    if (legal_moves(s, list)) {
+        for (MoveId id : list) set(action_of_move(id));
+    } else {  // more than kMoveListCapacity moves: contrived loaded positions only
+        std::vector<MoveId> all;
+        legal_moves(s, all);
+        for (MoveId id : all) set(action_of_move(id));
+    }
+}
+
+}  // namespace
+
+void VectorGame::legal(const LegalOutput& out) const {
+    parallel([&](int begin, int end) {
+        std::uint64_t bits[kMaskWords];
+        for (int i = begin; i < end; ++i) {
+            legal_action_bits(games_[i].state, games_[i].pending, bits);
+            if (out.packed)  // little-endian words: bit a lands in byte a / 8, bit a % 8
+                std::memcpy(out.packed + static_cast<std::size_t>(i) * kPackedMaskBytes, bits, kPackedMaskBytes);
+            std::uint8_t* mask = out.mask ? out.mask + static_cast<std::size_t>(i) * kActionCount : nullptr;
+            std::int16_t* list = out.actions ? out.actions + static_cast<std::size_t>(i) * kMaxLegalActions : nullptr;
+            if (mask) std::memset(mask, 0, kActionCount);
+            if (!mask && !list) continue;
+            int n = 0;
+            for (int k = 0; k < kMaskWords; ++k)
+                for (std::uint64_t w = bits[k]; w != 0; w &= w - 1) {
+                    const int a = 64 * k + __builtin_ctzll(w);
+                    if (mask) mask[a] = 1;
+                    if (list && n < kMaxLegalActions) list[n] = static_cast<std::int16_t>(a);
+                    ++n;
+                }
+            if (list) {
+                assert(n <= kMaxLegalActions);
+                const int count = n < kMaxLegalActions ? n : kMaxLegalActions;
+                out.counts[i] = count;
+                for (int k = count; k < kMaxLegalActions; ++k) list[k] = -1;
+            }
+        }
+    });
+}
+
+std::vector<IllegalAction> VectorGame::step(const std::int64_t* actions, const StepOutput& out) {
+    const int teams = config_.teams;
+    // Check every action first (resolve_action() does not change the game): a refused batch
+    // changes nothing.
+    parallel([&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            Slot& g = games_[i];
+            const std::int64_t a = actions[i];
+            g.next_pending = g.pending;
+            g.outcome = a < 0 || a >= kActionCount
+                ? ActionOutcome::Illegal
+                : resolve_action(g.state, g.next_pending, static_cast<int>(a), g.move);
+        }
+    });
+    std::vector<IllegalAction> illegal;
+    for (int i = 0; i < size(); ++i)
+        if (games_[i].outcome == ActionOutcome::Illegal) illegal.push_back({i, actions[i]});
+    if (!illegal.empty()) return illegal;
+
+    parallel([&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            Slot& g = games_[i];
+            float* reward = out.rewards ? out.rewards + static_cast<std::size_t>(i) * teams : nullptr;
+            if (reward)
+                for (int t = 0; t < teams; ++t) reward[t] = 0.0f;
+            bool terminated = false, truncated = false;
+            g.ended = false;
+            if (g.outcome == ActionOutcome::Pending) {  // a declares choice still open (R7): nothing played
+                g.pending = g.next_pending;
+            } else {
+                const int player = g.state.current_player;
+                apply_move(g.state, g.move);
+                g.pending = PendingPlacement{};
+                advance_builtin(g);
+                const GameState& s = g.state;
+                if (is_over(s)) {
+                    terminated = s.winner >= 0 || s.passes >= s.config.players;  // R8 win, R5 stalemate
+                    truncated = !terminated;                                     // the turn cap
+                    if (reward && s.winner >= 0)
+                        for (int t = 0; t < teams; ++t) reward[t] = t == s.winner ? 1.0f : -1.0f;
+                    g.final_state = s;
+                    g.final_player = static_cast<std::int8_t>(player);
+                    g.ended = true;
+                    deal(i, g.episode + 1);
+                }
+            }
+            if (out.terminated) out.terminated[i] = terminated;
+            if (out.truncated) out.truncated[i] = truncated;
+        }
+    });
+    return illegal;
+}
+
+}  // namespace sequence

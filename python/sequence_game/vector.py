@@ -1,0 +1,298 @@
+"""``VectorGame``: many games stepped together in the compiled core, for reinforcement learning.
+
+One ``step(actions)`` plays one action in every game (the fixed action space of
+docs/action-space.md, R7 declares choices included as follow-up actions of the same player); the
+observations (docs/observation.md) and legal-action masks of all games are written by the core
+into numpy arrays, with the GIL released and no per-game Python call:
+
+>>> import numpy as np
+>>> from sequence_game import VectorGame
+>>> vg = VectorGame(4, players=2, seed=1)
+>>> masks = vg.legal_masks()                      # (4, 5253) bool
+>>> rng = np.random.default_rng(0)
+>>> for _ in range(300):
+...     actions = vg.sample_actions(rng, masks)   # one random legal action per game
+...     rewards, terminated, truncated = vg.step(actions)
+...     masks = vg.legal_masks(out=masks)
+>>> vg.observations().shape, rewards.shape
+((4, 890), (4, 2))
+
+Game ``i``'s ``k``-th episode is dealt exactly as ``Game(players, teams, seed=vg.seeds()[i],
+max_turns)``: the same actions give the same game, move for move, and every game depends only on
+``(seed, i)``, whatever ``threads`` is. A game that ends is re-dealt in the same step (its result is
+in that step's ``rewards``/``terminated``/``truncated``; ``final_observations()`` and
+``copy_game(i, final=True)`` show the position it ended in).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Mapping, Optional, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from .actions import ACTION_COUNT, describe_action
+from .config import check_max_turns, check_players_teams, check_seed
+from .errors import IllegalMoveError
+from .game import Game
+from .observation import OBSERVATION_SIZE
+
+__all__ = ["MAX_LEGAL_ACTIONS", "OPPONENTS", "PACKED_MASK_BYTES", "VectorGame"]
+
+#: Built-in seat policies (played inside the core): ``"random"`` (uniformly random legal moves,
+#: declares included) and ``"greedy"`` (GreedyAgent's move scoring, in C++).
+OPPONENTS = ("random", "greedy")
+_SEAT_CODE = {"random": 1, "greedy": 2}
+#: Bytes per game of a bit-packed mask (``legal_masks(packed=True)``): action ``a`` is bit ``a % 8``
+#: of byte ``a // 8`` (``numpy.unpackbits(..., bitorder="little")``).
+PACKED_MASK_BYTES = _core.PACKED_MASK_BYTES
+#: Room per game in ``legal_actions()`` (a seat never has more than 201 legal actions).
+MAX_LEGAL_ACTIONS = _core.MAX_LEGAL_ACTIONS
+
+_Players = Union[None, int, np.ndarray]
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+class VectorGame:
+    """``num_games`` independent games of Sequence in the compiled core.
+
+    ``players``, ``teams`` (R2), ``seed`` and ``max_turns`` (None: no cap; a capped game is a draw,
+    reported as truncated) are those of ``Game``. ``threads`` worker threads share each call's
+    games (the results do not depend on it). ``opponents`` maps seats to built-in policies
+    (``"random"`` or ``"greedy"``) played inside the core: after every step they move until a seat
+    of the caller is to move, so ``step`` only ever receives the caller's seats' actions. With no
+    opponents (self-play) the caller plays every seat.
+
+    Errors: bad arguments raise ``TypeError``/``ValueError`` naming the argument; a batch with
+    illegal actions raises one ``IllegalMoveError`` (a ``ValueError``) naming every refused game and
+    action, and no game changes.
+    """
+
+    def __init__(self, num_games: int, players: int = 2, teams: Optional[int] = None, seed: int = 0,
+                 max_turns: Optional[int] = None, threads: int = 1,
+                 opponents: Optional[Mapping[int, str]] = None) -> None:
+        if not _is_int(num_games):
+            raise TypeError(f"num_games must be an int, not {type(num_games).__name__}")
+        if not 1 <= num_games <= 1 << 24:
+            raise ValueError(f"num_games must be in 1..{1 << 24}, not {num_games}")
+        if not _is_int(threads):
+            raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+        if not 1 <= threads <= 256:
+            raise ValueError(f"threads must be in 1..256, not {threads}")
+        players, teams = check_players_teams(players, teams)
+        seed = check_seed(seed)
+        if seed is None:
+            raise TypeError("seed must be an int in 0 .. 2**64 - 1 (VectorGame games are reproducible)")
+        max_turns = check_max_turns(max_turns)
+        seats = [0] * players
+        self._opponents: Dict[int, str] = {}
+        for seat, policy in dict(opponents or {}).items():
+            if not _is_int(seat) or not 0 <= seat < players:
+                raise ValueError(f"opponents: seat {seat!r} is not a seat 0..{players - 1}")
+            if policy not in _SEAT_CODE:
+                raise ValueError(f"opponents: seat {seat} policy {policy!r} is not one of {', '.join(OPPONENTS)}")
+            seats[seat] = _SEAT_CODE[policy]
+            self._opponents[int(seat)] = policy
+        if all(seats):
+            raise ValueError("opponents: every seat is built in; at least one seat must be played by the caller")
+        if self._opponents and max_turns is not None and max_turns < players:
+            raise ValueError(f"max_turns must be at least players ({players}) when opponents are built in, "
+                             f"not {max_turns}")
+        self._core = _core.VectorGame(num_games, players, teams, seed, max_turns or 0, threads, seats)
+        self.num_games = int(num_games)
+        self.players = players
+        self.teams = teams
+        self.max_turns = max_turns
+        self.threads = int(threads)
+        self._rewards = np.zeros((num_games, teams), dtype=np.float32)
+
+    def __repr__(self) -> str:
+        opp = f", opponents={self._opponents}" if self._opponents else ""
+        return (f"VectorGame({self.num_games}, players={self.players}, teams={self.teams}, seed={self.seed}, "
+                f"max_turns={self.max_turns}, threads={self.threads}{opp})")
+
+    def __len__(self) -> int:
+        return self.num_games
+
+    @property
+    def seed(self) -> int:
+        """The seed of the last reset (or of the constructor)."""
+        return self._core.seed
+
+    @property
+    def opponents(self) -> Dict[int, str]:
+        """The built-in seats: ``{seat: "random" | "greedy"}`` (a copy)."""
+        return dict(self._opponents)
+
+    @property
+    def caller_seats(self) -> Tuple[int, ...]:
+        """The seats whose actions ``step`` takes."""
+        return tuple(p for p in range(self.players) if p not in self._opponents)
+
+    # ------------------------------------------------------------------ state, written into arrays
+
+    def reset(self, seed: Optional[int] = None) -> None:
+        """Deal episode 0 of every game again, from ``seed`` (default: the current seed)."""
+        if seed is not None:
+            seed = check_seed(seed)
+        self._core.reset(self.seed if seed is None else seed)
+
+    def current_players(self, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """The seat to move in each game: ``int32`` of shape ``(num_games,)``."""
+        out = np.empty(self.num_games, dtype=np.int32) if out is None else out
+        self._core.current_players(out)
+        return out
+
+    def episodes(self) -> np.ndarray:
+        """How many episodes each game has finished since the last reset (``int64``)."""
+        out = np.empty(self.num_games, dtype=np.int64)
+        self._core.episodes(out)
+        return out
+
+    def seeds(self) -> np.ndarray:
+        """The deal seed of each game's current episode (``uint64``): ``Game(players, teams,
+        seed=seeds[i], max_turns)`` is dealt exactly as game ``i`` was."""
+        out = np.empty(self.num_games, dtype=np.uint64)
+        self._core.seeds(out)
+        return out
+
+    def _observers(self, players: _Players) -> Optional[np.ndarray]:
+        if players is None:
+            return None
+        if _is_int(players):
+            if not 0 <= players < self.players:
+                raise ValueError(f"players: {players} is not a seat 0..{self.players - 1}")
+            return np.full(self.num_games, players, dtype=np.int32)
+        arr = np.asarray(players)
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"players must be None, an int or an integer array, not dtype {arr.dtype}")
+        return np.ascontiguousarray(arr, dtype=np.int32)  # shape and seats checked by the core
+
+    def observations(self, out: Optional[np.ndarray] = None, players: _Players = None) -> np.ndarray:
+        """Each game's observation tensor (docs/observation.md; ``float32``, shape ``(num_games,
+        OBSERVATION_SIZE)``) as seen by ``players``: None for each game's seat to move, a seat for
+        all games, or one seat per game. Only what that seat may see (R9). ``out``: an array of
+        that dtype and shape to write into (returned)."""
+        out = np.empty((self.num_games, OBSERVATION_SIZE), dtype=np.float32) if out is None else out
+        self._core.observations(out, self._observers(players))
+        return out
+
+    def final_observations(self, out: Optional[np.ndarray] = None, players: _Players = None) -> np.ndarray:
+        """The observations of the final positions of the games that ended on the last ``step``,
+        one row per ended game in ascending game order (``np.flatnonzero(terminated | truncated)``).
+        ``players``: as ``observations``, indexed by game; None: the seat whose action ended it."""
+        rows = self._core.ended_count()
+        out = np.empty((rows, OBSERVATION_SIZE), dtype=np.float32) if out is None else out
+        self._core.final_observations(out, self._observers(players))
+        return out
+
+    def legal_masks(self, out: Optional[np.ndarray] = None, packed: bool = False,
+                    lists: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
+        """The legal actions of each game's seat to move (docs/action-space.md): ``bool`` of shape
+        ``(num_games, ACTION_COUNT)``, or with ``packed=True`` ``uint8`` of shape ``(num_games,
+        PACKED_MASK_BYTES)`` (action ``a`` is bit ``a % 8`` of byte ``a // 8``). ``out``: an array
+        of that dtype and shape to write into (returned). ``lists``: the ``(actions, counts)``
+        arrays of ``legal_actions()`` to fill in the same pass."""
+        if packed:
+            out = np.empty((self.num_games, PACKED_MASK_BYTES), dtype=np.uint8) if out is None else out
+        else:
+            out = np.empty((self.num_games, ACTION_COUNT), dtype=bool) if out is None else out
+        actions, counts = (None, None) if lists is None else lists
+        self._core.legal(None if packed else out, out if packed else None, actions, counts)
+        return out
+
+    def legal_actions(self, out: Optional[np.ndarray] = None,
+                      counts: Optional[np.ndarray] = None) -> Tuple[np.ndarray, np.ndarray]:
+        """The legal actions of each game as lists: ``(actions, counts)``, ``actions`` ``int16`` of
+        shape ``(num_games, MAX_LEGAL_ACTIONS)`` holding game ``i``'s legal actions ascending in
+        ``actions[i, :counts[i]]`` (then -1), ``counts`` ``int32``. Cheaper than a mask to choose
+        from when a policy only scores the legal actions."""
+        out = np.empty((self.num_games, MAX_LEGAL_ACTIONS), dtype=np.int16) if out is None else out
+        counts = np.empty(self.num_games, dtype=np.int32) if counts is None else counts
+        self._core.legal(None, None, out, counts)
+        return out, counts
+
+    # ------------------------------------------------------------------ stepping
+
+    def step(self, actions) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Play ``actions[i]`` for the seat to move in every game ``i``; returns ``(rewards,
+        terminated, truncated)``: ``float32 (num_games, teams)`` (+1 the winning team, -1 the
+        others, 0 otherwise, by absolute team; R8), and ``bool (num_games,)``: the game was won
+        (R8) or stalemated (R5) / reached the turn cap. Games that ended are re-dealt at once.
+
+        An action that starts a placement with a choice of sequences (R7) leaves that game waiting
+        for the same player's declare actions (nothing played, reward 0). ``IllegalMoveError`` if
+        any action is not legal, naming every such game; then no game changes.
+        """
+        arr = np.asarray(actions)
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"actions must be an integer array, not dtype {arr.dtype}")
+        if arr.shape != (self.num_games,):
+            raise ValueError(f"actions must have shape ({self.num_games},), one per game, not {arr.shape}")
+        arr = np.ascontiguousarray(arr, dtype=np.int64)
+        rewards = np.empty((self.num_games, self.teams), dtype=np.float32)
+        terminated = np.empty(self.num_games, dtype=bool)
+        truncated = np.empty(self.num_games, dtype=bool)
+        refused = self._core.step(arr, rewards, terminated, truncated)
+        if refused is not None:
+            raise self._illegal(*refused)
+        return rewards, terminated, truncated
+
+    def _illegal(self, games, actions) -> IllegalMoveError:
+        shown = []
+        for g, a in list(zip(games, actions))[:8]:
+            what = describe_action(a) if 0 <= a < ACTION_COUNT else f"out of range 0..{ACTION_COUNT - 1}"
+            waiting = self._core.pending(g)
+            note = " while a placement waits for its declare actions" if waiting is not None else ""
+            shown.append(f"game {g}: action {a} ({what}){note}")
+        more = f", and {len(games) - 8} more" if len(games) > 8 else ""
+        err = IllegalMoveError(
+            f"illegal actions in {len(games)} of {self.num_games} games, nothing was played: "
+            + "; ".join(shown) + more + " (legal_masks() shows the legal ones; docs/action-space.md)")
+        err.games = list(games)
+        err.actions = list(actions)
+        return err
+
+    def sample_actions(self, rng: np.random.Generator, masks: Optional[np.ndarray] = None,
+                       legal: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
+        """One uniformly random legal action per game (``int64``), chosen in numpy: from ``legal``
+        (the ``(actions, counts)`` of ``legal_actions()``: O(1) per game), else from ``masks``
+        (bool, ``legal_masks()``: a pass over each row), else from fresh lists."""
+        if legal is None and masks is None:
+            legal = self.legal_actions()
+        if legal is not None:
+            actions, counts = legal
+            k = (rng.random(self.num_games) * counts).astype(np.int64)
+            return actions[np.arange(self.num_games), k].astype(np.int64)
+        # The k-th legal action of each row, k uniform below the row's count: one nonzero() pass.
+        rows, cols = np.nonzero(masks)
+        counts = np.bincount(rows, minlength=self.num_games)
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        k = (rng.random(self.num_games) * counts).astype(np.int64)
+        return cols[starts + k].astype(np.int64)
+
+    # ------------------------------------------------------------------ inspection
+
+    def _index(self, i) -> int:
+        if not _is_int(i):
+            raise TypeError(f"game index must be an int, not {type(i).__name__}")
+        if not -self.num_games <= i < self.num_games:
+            raise IndexError(f"game index {i} out of range for {self.num_games} games")
+        return int(i) % self.num_games
+
+    def copy_game(self, i: int, final: bool = False) -> Game:
+        """An independent ``Game`` copy of game ``i`` (no undo history), with the placement waiting
+        for its declare actions if there is one. ``final=True``: the position game ``i`` ended in
+        on the last step (``ValueError`` if it did not end then)."""
+        i = self._index(i)
+        if final:
+            state = self._core.final_state(i)
+            if state is None:
+                raise ValueError(f"game {i} did not end on the last step; final=True needs one that did")
+            return Game._wrap(state)
+        game = Game._wrap(self._core.state(i))
+        game._pending = self._core.pending(i)
+        return game
