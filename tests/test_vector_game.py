@@ -1,0 +1,370 @@
+"""``sequence_game.VectorGame``: many games stepped together in the core (issue 14).
+
+* Every player count and team split (R2) gives, action for action, exactly the games that
+  ``Game`` objects give when stepped one by one with the same actions (``play_action``, R7
+  declare actions included): observations, masks, seats to move, rewards, ends and re-deals.
+* Automatic reset: a game that ends reports its result in that step and is re-dealt at once from
+  the next episode seed; its final position and observation stay readable.
+* A batch with an illegal action raises one ``IllegalMoveError`` naming every refused game and
+  changes no game.
+* The results do not depend on the thread count; built-in random/greedy seats move inside the
+  core, deterministically.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import sequence_game
+from sequence_game import Game, IllegalMoveError
+from sequence_game import _core
+from sequence_game.actions import ACTION_COUNT, window_of_action
+from sequence_game.vector import MAX_LEGAL_ACTIONS, PACKED_MASK_BYTES, VectorGame
+
+# Every valid (players, teams) split of R2.
+SPLITS = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
+
+
+def _random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """One uniformly random legal action per row of a bool mask, in plain numpy."""
+    return np.array([rng.choice(np.flatnonzero(row)) for row in masks], dtype=np.int64)
+
+
+def _replay_check(players, teams, num_games, steps, seed, max_turns=None, threads=1):
+    """Steps a VectorGame and Game objects side by side; returns how many games ended and how
+    many declare actions (R7 follow-ups) were played."""
+    vg = VectorGame(num_games, players=players, teams=teams, seed=seed, max_turns=max_turns, threads=threads)
+    games = [Game(players, teams, seed=int(s), max_turns=max_turns) for s in vg.seeds()]
+    rng = np.random.default_rng(seed)
+    ended = declares = 0
+    for _ in range(steps):
+        masks = vg.legal_masks()
+        obs = vg.observations()
+        seats = vg.current_players()
+        for i, g in enumerate(games):
+            assert seats[i] == g.current_player
+            np.testing.assert_array_equal(masks[i], g.legal_mask())
+            np.testing.assert_array_equal(obs[i], g.observation_tensor(g.current_player))
+        actions = _random_actions(rng, masks)
+        declares += sum(window_of_action(int(a)) is not None and g.pending_placement is not None
+                        for a, g in zip(actions, games))
+        rewards, terminated, truncated = vg.step(actions)
+        done = np.flatnonzero(terminated | truncated)
+        finals = vg.final_observations()
+        assert finals.shape == (len(done), sequence_game.observation.OBSERVATION_SIZE)
+        for i, (g, a) in enumerate(zip(games, actions)):
+            mover = g.current_player
+            g.play_action(int(a))
+            assert bool(terminated[i] or truncated[i]) == g.is_over
+            if not g.is_over:
+                assert not rewards[i].any()
+                continue
+            ended += 1
+            # R8: +1 to the winning team, -1 to the others; a draw (R5 stalemate or cap) is 0.
+            expect = np.zeros(teams, dtype=np.float32)
+            if g.winner is not None:
+                expect[:] = -1
+                expect[g.winner] = 1
+            np.testing.assert_array_equal(rewards[i], expect)
+            assert terminated[i] == (g.winner is not None or g.turn < (max_turns or 2**31 - 1))
+            row = int(np.searchsorted(done, i))
+            np.testing.assert_array_equal(finals[row], g.observation_tensor(mover))
+            assert vg.copy_game(i, final=True).to_dict() == g.to_dict()
+            games[i] = Game(players, teams, seed=int(vg.seeds()[i]), max_turns=max_turns)
+        for i, g in enumerate(games):
+            assert vg.copy_game(i).to_dict() == g.to_dict()
+    return ended, declares
+
+
+@pytest.mark.parametrize("players,teams", SPLITS)
+def test_same_games_as_game_objects_for_every_split(players, teams):
+    # A cap keeps the big games short enough that several episodes end (truncated ones included).
+    ended, _ = _replay_check(players, teams, num_games=3, steps=120, seed=players * 10 + teams, max_turns=40)
+    assert ended >= 3
+
+
+def test_same_games_as_game_objects_uncapped_with_wins():
+    ended, _ = _replay_check(2, 2, num_games=8, steps=260, seed=5)
+    assert ended >= 8
+
+
+def test_declare_actions_follow_a_placement_with_a_choice():
+    """R7: a placement that can declare its sequences in several ways waits for declare actions
+    of the same player; the batch steps it exactly as Game.play_action does."""
+    vg = VectorGame(64, players=2, seed=11)
+    rng = np.random.default_rng(3)
+    seen_pending = 0
+    for _ in range(600):
+        masks = vg.legal_masks()
+        before = [vg.copy_game(i) for i in range(len(vg))]
+        actions = _random_actions(rng, masks)
+        vg.step(actions)
+        for i, g in enumerate(before):
+            g.play_action(int(actions[i]))
+            if g.pending_placement is not None:
+                seen_pending += 1
+                after = vg.copy_game(i)
+                assert after.pending_placement == g.pending_placement
+                assert after.current_player == g.current_player and after.turn == g.turn
+                m = vg.legal_masks()[i]
+                assert all(window_of_action(int(a)) is not None for a in np.flatnonzero(m))
+    assert seen_pending > 0, "no placement with a declares choice arose: pick another seed"
+
+
+def test_auto_reset_deals_the_next_episode_seed():
+    vg = VectorGame(4, players=2, seed=99, max_turns=6)
+    assert list(vg.episodes()) == [0, 0, 0, 0]
+    assert [int(s) for s in vg.seeds()] == [_core.episode_seed(99, i, 0) for i in range(4)]
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        _, terminated, truncated = vg.step(vg.sample_actions(rng))
+    ep = vg.episodes()
+    assert (ep >= 1).all()
+    assert [int(s) for s in vg.seeds()] == [_core.episode_seed(99, i, int(ep[i])) for i in range(4)]
+    # After the cap ends a game it is a fresh deal: turn 0 or a few turns in.
+    assert all(vg.copy_game(i).turn < 6 for i in range(4))
+
+
+def test_final_position_only_for_games_that_ended():
+    vg = VectorGame(2, players=2, seed=1)
+    vg.step(vg.sample_actions(np.random.default_rng(0)))
+    assert vg.final_observations().shape == (0, sequence_game.observation.OBSERVATION_SIZE)
+    with pytest.raises(ValueError, match="did not end"):
+        vg.copy_game(0, final=True)
+
+
+def test_illegal_action_refuses_the_whole_batch():
+    vg = VectorGame(5, players=3, seed=4)
+    rng = np.random.default_rng(1)
+    for _ in range(7):
+        vg.step(vg.sample_actions(rng))
+    before = [vg.copy_game(i).to_dict() for i in range(5)]
+    obs_before, masks = vg.observations(), vg.legal_masks()
+    actions = vg.sample_actions(rng, masks)
+    illegal_game = 2
+    actions[illegal_game] = int(np.flatnonzero(~masks[illegal_game])[0])
+    actions[4] = ACTION_COUNT + 7  # out of range
+    with pytest.raises(IllegalMoveError) as err:
+        vg.step(actions)
+    msg = str(err.value)
+    assert isinstance(err.value, ValueError)
+    assert f"game {illegal_game}: action {actions[illegal_game]}" in msg and f"game 4: action {ACTION_COUNT + 7}" in msg
+    assert "2 of 5 games" in msg and "nothing was played" in msg
+    assert err.value.games == [2, 4]
+    assert [vg.copy_game(i).to_dict() for i in range(5)] == before
+    np.testing.assert_array_equal(vg.observations(), obs_before)
+    np.testing.assert_array_equal(vg.legal_masks(), masks)
+    vg.step(vg.sample_actions(rng, masks))  # the legal batch still plays
+
+
+@pytest.mark.parametrize("bad,exc", [
+    (np.zeros(3, dtype=np.float64), TypeError),
+    (np.zeros(4, dtype=np.int64), ValueError),
+    (np.zeros((3, 1), dtype=np.int64), ValueError),
+    (["a", "b", "c"], TypeError),
+])
+def test_malformed_action_arrays(bad, exc):
+    vg = VectorGame(3, seed=0)
+    before = [vg.copy_game(i).to_dict() for i in range(3)]
+    with pytest.raises(exc):
+        vg.step(bad)
+    assert [vg.copy_game(i).to_dict() for i in range(3)] == before
+
+
+def test_any_integer_dtype_and_list_is_accepted():
+    vg = VectorGame(2, seed=0)
+    a = vg.sample_actions(np.random.default_rng(0))
+    other = VectorGame(2, seed=0)
+    vg.step(a.astype(np.int16))
+    other.step([int(x) for x in a])
+    np.testing.assert_array_equal(vg.observations(), other.observations())
+
+
+@pytest.mark.parametrize("opponents", [None, {1: "random"}, {1: "greedy", 2: "random"}])
+def test_thread_count_does_not_change_results(opponents):
+    players = 2 if opponents is None or 2 not in opponents else 3
+    runs = []
+    for threads in (1, 2, 3):
+        vg = VectorGame(37, players=players, seed=8, threads=threads, opponents=opponents, max_turns=30)
+        rng = np.random.default_rng(5)
+        out = []
+        for _ in range(60):
+            masks, lists = vg.legal_masks(), vg.legal_actions()
+            obs = vg.observations()
+            r, te, tr = vg.step(vg.sample_actions(rng, legal=lists))
+            out.append((masks, obs, r, te, tr, vg.current_players()))
+        runs.append(out)
+    for other in runs[1:]:
+        for a, b in zip(runs[0], other):
+            for x, y in zip(a, b):
+                np.testing.assert_array_equal(x, y)
+
+
+def test_mask_forms_agree():
+    vg = VectorGame(16, players=4, seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        masks = vg.legal_masks()
+        packed = vg.legal_masks(packed=True)
+        assert packed.shape == (16, PACKED_MASK_BYTES) and packed.dtype == np.uint8
+        np.testing.assert_array_equal(packed, np.packbits(masks, axis=1, bitorder="little"))
+        actions, counts = vg.legal_actions()
+        assert actions.shape == (16, MAX_LEGAL_ACTIONS)
+        for i in range(16):
+            np.testing.assert_array_equal(actions[i, :counts[i]], np.flatnonzero(masks[i]))
+            assert (actions[i, counts[i]:] == -1).all()
+        m2 = np.empty_like(masks)
+        lists = (np.empty_like(actions), np.empty_like(counts))
+        vg.legal_masks(out=m2, lists=lists)
+        np.testing.assert_array_equal(m2, masks)
+        np.testing.assert_array_equal(lists[0], actions)
+        vg.step(vg.sample_actions(rng, masks))
+
+
+def test_sample_actions_is_uniform_over_legal_actions():
+    vg = VectorGame(1, seed=3)
+    legal = np.flatnonzero(vg.legal_masks()[0])
+    rng = np.random.default_rng(0)
+    draws = [int(vg.sample_actions(rng, vg.legal_masks())[0]) for _ in range(60 * len(legal))]
+    counts = np.array([draws.count(a) for a in legal])
+    assert set(draws) <= set(legal.tolist()) and counts.min() > 20  # every legal action comes up
+    draws = [int(vg.sample_actions(rng)[0]) for _ in range(60 * len(legal))]
+    assert {draws.count(a) > 20 for a in legal} == {True}
+
+
+def test_observations_for_chosen_seats_hide_other_hands():
+    """R9: the rows are each seat's own view; a seat's row is Game.observation_tensor(seat)."""
+    vg = VectorGame(3, players=4, seed=6)
+    for seat in range(4):
+        obs = vg.observations(players=seat)
+        for i in range(3):
+            np.testing.assert_array_equal(obs[i], vg.copy_game(i).observation_tensor(seat))
+    per_game = np.array([0, 3, 1], dtype=np.int32)
+    obs = vg.observations(players=per_game)
+    for i in range(3):
+        np.testing.assert_array_equal(obs[i], vg.copy_game(i).observation_tensor(int(per_game[i])))
+    with pytest.raises(ValueError, match="seat"):
+        vg.observations(players=4)
+    with pytest.raises(ValueError):
+        vg.observations(players=np.array([0, 1, 7], dtype=np.int32))
+    with pytest.raises(TypeError):
+        vg.observations(players=np.array([0.5, 1, 2]))
+
+
+def test_out_arrays_are_written_in_place_and_checked():
+    vg = VectorGame(4, seed=1)
+    obs = np.zeros((4, sequence_game.observation.OBSERVATION_SIZE), dtype=np.float32)
+    assert vg.observations(out=obs) is obs and obs.any()
+    masks = np.zeros((4, ACTION_COUNT), dtype=bool)
+    assert vg.legal_masks(out=masks) is masks and masks.any()
+    with pytest.raises(TypeError, match="float32"):
+        vg.observations(out=np.zeros((4, obs.shape[1]), dtype=np.float64))
+    with pytest.raises(ValueError, match="shape"):
+        vg.legal_masks(out=np.zeros((3, ACTION_COUNT), dtype=bool))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        vg.observations(out=np.zeros((obs.shape[1], 4), dtype=np.float32).T)
+    ro = np.zeros((4, ACTION_COUNT), dtype=bool)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        vg.legal_masks(out=ro)
+
+
+def test_copy_game_is_an_independent_game():
+    vg = VectorGame(2, seed=3)
+    g = vg.copy_game(1)
+    assert isinstance(g, Game) and g.seed == int(vg.seeds()[1])
+    before = vg.copy_game(1).to_dict()
+    g.play_action(g.legal_actions()[0])
+    assert vg.copy_game(1).to_dict() == before
+    assert vg.copy_game(-1).to_dict() == before
+    with pytest.raises(IndexError):
+        vg.copy_game(2)
+    with pytest.raises(TypeError):
+        vg.copy_game(1.0)
+
+
+def test_reset_reproduces_and_reseeds():
+    vg = VectorGame(3, seed=21)
+    start = vg.observations()
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        vg.step(vg.sample_actions(rng))
+    vg.reset()
+    np.testing.assert_array_equal(vg.observations(), start)
+    vg.reset(seed=22)
+    assert vg.seed == 22 and [int(s) for s in vg.seeds()] == [_core.episode_seed(22, i, 0) for i in range(3)]
+    assert vg.copy_game(0).to_dict() == Game(2, seed=_core.episode_seed(22, 0, 0)).to_dict()
+
+
+def test_builtin_opponents_leave_only_caller_seats_to_move():
+    vg = VectorGame(8, players=3, seed=2, opponents={0: "greedy", 2: "random"})
+    assert vg.caller_seats == (1,)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(150):
+        assert (vg.current_players() == 1).all()
+        _, te, tr = vg.step(vg.sample_actions(rng))
+        ended += int((te | tr).sum())
+    assert ended > 0
+
+
+def test_greedy_opponent_plays_greedy():
+    """The built-in greedy seat (GreedyAgent's scoring in C++) beats random play clearly."""
+    vg = VectorGame(32, players=2, seed=7, opponents={1: "greedy"})
+    rng = np.random.default_rng(0)
+    wins = np.zeros(2)
+    while wins.sum() < 40:
+        r, te, _ = vg.step(vg.sample_actions(rng))
+        wins += (r > 0).sum(axis=0)
+    assert wins[1] >= 32, wins  # greedy team 1; GreedyAgent beats RandomAgent ~100% (benchmarks/README.md)
+
+
+@pytest.mark.parametrize("kwargs,exc,match", [
+    (dict(num_games=0), ValueError, "num_games"),
+    (dict(num_games=2.0), TypeError, "num_games"),
+    (dict(num_games=2, threads=0), ValueError, "threads"),
+    (dict(num_games=2, players=5), ValueError, "players"),
+    (dict(num_games=2, players=6, teams=4), ValueError, "teams"),
+    (dict(num_games=2, seed=-1), ValueError, "seed"),
+    (dict(num_games=2, seed=None), TypeError, "seed"),
+    (dict(num_games=2, opponents={1: "smart"}), ValueError, "random, greedy"),
+    (dict(num_games=2, opponents={2: "random"}), ValueError, "seat"),
+    (dict(num_games=2, opponents={0: "random", 1: "greedy"}), ValueError, "every seat"),
+    (dict(num_games=2, players=3, max_turns=2, opponents={0: "random"}), ValueError, "max_turns"),
+])
+def test_bad_arguments(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        VectorGame(**kwargs)
+
+
+def test_one_thread_at_a_time():
+    """Two Python threads on one VectorGame: every call works or raises the busy RuntimeError;
+    every game stays a consistent position (from_dict accepts it)."""
+    vg = VectorGame(256, seed=1)
+    errors = []
+
+    def hammer(seed):
+        rng = np.random.default_rng(seed)
+        for _ in range(30):
+            try:
+                vg.step(vg.sample_actions(rng))
+            except RuntimeError as e:
+                assert "another thread" in str(e)
+            except IllegalMoveError:
+                pass  # the other thread moved between our mask and our step
+            except Exception as e:  # pragma: no cover - reported below
+                errors.append(e)
+
+    ts = [threading.Thread(target=hammer, args=(k,)) for k in range(3)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors
+    for i in range(0, 256, 37):
+        g = vg.copy_game(i)
+        assert Game.from_dict(g.to_dict()).to_dict() == g.to_dict()
+
