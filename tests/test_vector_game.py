@@ -368,3 +368,89 @@ def test_one_thread_at_a_time():
         g = vg.copy_game(i)
         assert Game.from_dict(g.to_dict()).to_dict() == g.to_dict()
 
+
+
+# ---------------------------------------------------------------------- the Gymnasium VectorEnv
+
+
+def _vector_env():
+    pytest.importorskip("gymnasium", reason="the [rl] extra (gymnasium) is not installed")
+    from sequence_game.envs.vector import SequenceVectorEnv
+
+    return SequenceVectorEnv
+
+
+def test_vector_env_against_builtin_opponent():
+    SequenceVectorEnv = _vector_env()
+    env = SequenceVectorEnv(6, players=3, seat=1, opponent="random", seed=4, max_turns=60)
+    obs, infos = env.reset(seed=4)
+    assert env.observation_space.contains(obs) and obs.shape == (6, 890)
+    assert (infos["player"] == 1).all() and infos["action_mask"].dtype == bool
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(120):
+        before = env.game.observations(players=1)
+        np.testing.assert_array_equal(before, obs)  # the learning seat's own view
+        actions = env.sample_actions(rng)
+        assert env.action_space.contains(actions)
+        obs, rewards, terminated, truncated, infos = env.step(actions)
+        assert (infos["player"] == 1).all()
+        team = 1 % env.game.teams
+        np.testing.assert_array_equal(rewards, infos["team_rewards"][:, team])
+        done = terminated | truncated
+        if done.any():
+            ended += int(done.sum())
+            finals = env.game.final_observations(players=np.full(6, 1, dtype=np.int32))
+            for row, i in enumerate(np.flatnonzero(done)):
+                np.testing.assert_array_equal(infos["final_obs"][i], finals[row])
+            assert all(infos["final_obs"][i] is None for i in np.flatnonzero(~done))
+        np.testing.assert_array_equal(infos["action_mask"], env.action_masks())
+    assert ended > 0
+
+
+def test_vector_env_greedy_opponent_beats_random_learner():
+    SequenceVectorEnv = _vector_env()
+    env = SequenceVectorEnv(16, opponent="greedy", seed=2)
+    env.reset()
+    rng = np.random.default_rng(1)
+    total = []
+    while len(total) < 30:
+        _, rewards, terminated, truncated, _ = env.step(env.sample_actions(rng))
+        total.extend(rewards[terminated | truncated].tolist())
+    assert np.mean(total) < -0.8  # the random learner loses nearly every game
+
+
+def test_vector_env_self_play_rewards_the_acting_seat():
+    SequenceVectorEnv = _vector_env()
+    env = SequenceVectorEnv(8, players=2, opponent=None, seed=3)
+    obs, infos = env.reset(seed=3)
+    rng = np.random.default_rng(2)
+    wins = 0
+    for _ in range(400):
+        np.testing.assert_array_equal(obs, env.game.observations())  # the seat to move
+        acting = infos["player"]
+        obs, rewards, terminated, truncated, infos = env.step(env.sample_actions(rng))
+        teams = acting % 2
+        np.testing.assert_array_equal(rewards, infos["team_rewards"][np.arange(8), teams])
+        wins += int((rewards > 0).sum())
+    assert wins > 0  # the seat that completes the last sequence is rewarded +1
+
+
+def test_vector_env_reset_seed_reproduces_and_bad_arguments():
+    SequenceVectorEnv = _vector_env()
+    env = SequenceVectorEnv(3, seed=0)
+    a, _ = env.reset(seed=9)
+    env.step(env.sample_actions(np.random.default_rng(0)))
+    b, _ = env.reset(seed=9)
+    np.testing.assert_array_equal(a, b)
+    with pytest.raises(TypeError, match="one int"):
+        env.reset(seed=[1, 2, 3])
+    with pytest.raises(ValueError, match="opponent"):
+        SequenceVectorEnv(2, opponent="smart")
+    with pytest.raises(ValueError, match="seat"):
+        SequenceVectorEnv(2, seat=2)
+    masks = env.action_masks()
+    bad = env.sample_actions(np.random.default_rng(0))
+    bad[0] = int(np.flatnonzero(~masks[0])[0])
+    with pytest.raises(IllegalMoveError, match="game 0"):
+        env.step(bad)

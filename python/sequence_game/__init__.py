@@ -18,6 +18,7 @@ from .move import Move
 from .game import Game
 from .records import GameRecord, play_game
 from .simulate import simulate
+from .vector import VectorGame
 
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
+    "VectorGame",
     "agents",
     "arena",
     "cells_of",

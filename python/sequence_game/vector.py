@@ -32,7 +32,8 @@ import numpy as np
 
 from . import _core
 from .actions import ACTION_COUNT, describe_action
-from .config import check_max_turns, check_players_teams, check_seed
+from ._args import check_seed, is_int
+from .game_setup import check_max_turns, check_players_teams
 from .errors import IllegalMoveError
 from .game import Game
 from .observation import OBSERVATION_SIZE
@@ -53,7 +54,8 @@ _Players = Union[None, int, np.ndarray]
 
 
 def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+    """``is_int`` that also takes numpy integers (game indices and seats often come from arrays)."""
+    return is_int(x) or (isinstance(x, np.integer) and not isinstance(x, np.bool_))
 
 
 class VectorGame:
