@@ -17,10 +17,8 @@ import threading
 
 import numpy as np
 import pytest
-
 import sequence_game
-from sequence_game import Game, IllegalMoveError
-from sequence_game import _core
+from sequence_game import Game, IllegalMoveError, _core
 from sequence_game.actions import ACTION_COUNT, window_of_action
 from sequence_game.vector import MAX_LEGAL_ACTIONS, PACKED_MASK_BYTES, VectorGame
 
@@ -120,7 +118,7 @@ def test_auto_reset_deals_the_next_episode_seed():
     assert [int(s) for s in vg.seeds()] == [_core.episode_seed(99, i, 0) for i in range(4)]
     rng = np.random.default_rng(0)
     for _ in range(40):
-        _, terminated, truncated = vg.step(vg.sample_actions(rng))
+        _, _terminated, _truncated = vg.step(vg.sample_actions(rng))
     ep = vg.episodes()
     assert (ep >= 1).all()
     assert [int(s) for s in vg.seeds()] == [_core.episode_seed(99, i, int(ep[i])) for i in range(4)]
@@ -317,7 +315,7 @@ def test_greedy_opponent_plays_greedy():
     rng = np.random.default_rng(0)
     wins = np.zeros(2)
     while wins.sum() < 40:
-        r, te, _ = vg.step(vg.sample_actions(rng))
+        r, _te, _ = vg.step(vg.sample_actions(rng))
         wins += (r > 0).sum(axis=0)
     assert wins[1] >= 32, wins  # greedy team 1; GreedyAgent beats RandomAgent ~100% (benchmarks/README.md)
 
@@ -351,11 +349,12 @@ def test_one_thread_at_a_time():
         for _ in range(30):
             try:
                 vg.step(vg.sample_actions(rng))
-            except RuntimeError as e:
-                assert "another thread" in str(e)
             except IllegalMoveError:
                 pass  # the other thread moved between our mask and our step
-            except Exception as e:  # pragma: no cover - reported below
+            except RuntimeError as e:
+                if "another thread" not in str(e):
+                    errors.append(e)
+            except Exception as e:  # noqa: BLE001 - any other error fails the test below
                 errors.append(e)
 
     ts = [threading.Thread(target=hammer, args=(k,)) for k in range(3)]
@@ -429,7 +428,7 @@ def test_vector_env_self_play_rewards_the_acting_seat():
     for _ in range(400):
         np.testing.assert_array_equal(obs, env.game.observations())  # the seat to move
         acting = infos["player"]
-        obs, rewards, terminated, truncated, infos = env.step(env.sample_actions(rng))
+        obs, rewards, _terminated, _truncated, infos = env.step(env.sample_actions(rng))
         teams = acting % 2
         np.testing.assert_array_equal(rewards, infos["team_rewards"][np.arange(8), teams])
         wins += int((rewards > 0).sum())

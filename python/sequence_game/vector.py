@@ -31,11 +31,11 @@ from typing import Dict, Mapping, Optional, Tuple, Union
 import numpy as np
 
 from . import _core
-from .actions import ACTION_COUNT, describe_action
 from ._args import check_seed, is_int
-from .game_setup import check_max_turns, check_players_teams
+from .actions import ACTION_COUNT, describe_action
 from .errors import IllegalMoveError
 from .game import Game
+from .game_setup import check_max_turns, check_players_teams
 from .observation import OBSERVATION_SIZE
 
 __all__ = ["MAX_LEGAL_ACTIONS", "OPPONENTS", "PACKED_MASK_BYTES", "VectorGame"]

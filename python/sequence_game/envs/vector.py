@@ -32,7 +32,7 @@ action raises ``sequence_game.IllegalMoveError`` naming the games, and no game c
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, ClassVar, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -61,7 +61,7 @@ class SequenceVectorEnv(VectorEnv):
     results do not depend on it); ``seed``: the first ``reset()``'s seed (None: random).
     """
 
-    metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata: ClassVar[Dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int, players: int = 2, teams: Optional[int] = None, seat: int = 0,
                  opponent: Optional[str] = "greedy", max_turns: Optional[int] = None, threads: int = 1,
