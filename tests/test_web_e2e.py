@@ -1,0 +1,332 @@
+"""End-to-end: the real server (uvicorn, in a thread) and the page in headless Chromium (Playwright
+driving Debian's ``chromium`` by its path). Screenshots of the main states go to
+``$SEQUENCE_WEB_SCREENSHOTS`` (default ``build/web-screenshots``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+import uvicorn  # noqa: E402
+
+from sequence_game import GameRecord  # noqa: E402
+from sequence_game.agents import GreedyAgent  # noqa: E402
+from sequence_game.records import play_game  # noqa: E402
+from sequence_game.web import create_app  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+CHROMIUM = os.environ.get("SEQUENCE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+SHOTS = Path(os.environ.get("SEQUENCE_WEB_SCREENSHOTS")
+             or Path(__file__).resolve().parent.parent / "build" / "web-screenshots")
+TIMEOUT = 20_000  # ms
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    app = create_app(tmp_path_factory.mktemp("web") / "tables.sqlite3", ai_pause=0.2)
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < end and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"no chromium at {CHROMIUM}: .ci/run installs Debian's chromium")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT)
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def api(base, method, path, body=None, token=None):
+    req = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(req) as r:
+        return json.load(r)
+
+
+def wait_my_turn(page):
+    page.wait_for_selector("#status.mine")
+
+
+def play_one_click_move(page):
+    """Click the first card with a legal cell, then its first lit cell; returns the cell's name."""
+    wait_my_turn(page)
+    for card in page.locator(".hand-card:not(.nomove):not(.dead)").all():
+        card.click()
+        target = page.locator("#board .cell.target").first
+        if target.count():
+            name = target.get_attribute("data-cell")
+            target.click()
+            return name
+    raise AssertionError("no card with a legal cell")
+
+
+def history_length(page) -> int:
+    return page.locator("#log li").count() + max(0, int(page.locator("#log").get_attribute("start") or 1) - 1)
+
+
+# --------------------------------------------------------------------------- scenarios
+
+
+def test_create_a_table_against_the_ai_play_by_clicking_and_see_the_answer(server, page):
+    page.goto(server + "/")
+    shot(page, "01-lobby")
+    page.select_option("#players", "2")
+    page.locator(".seat-row").nth(1).locator(".ai").select_option("easy")
+    page.fill("#seed", "12")
+    page.click("#create")
+    page.wait_for_url("**/table/**")
+    wait_my_turn(page)
+    before = page.locator("#log li").count()
+    page.locator(".hand-card:not(.nomove):not(.dead)").first.click()
+    assert page.locator("#board .cell.target").count() >= 1
+    shot(page, "02-card-selected")
+    cell = page.locator("#board .cell.target").first.get_attribute("data-cell")
+    page.click(f'#board .cell[data-cell="{cell}"]')
+    page.wait_for_function(f"document.querySelectorAll('#log li').length >= {before + 2}")  # the AI answered
+    assert page.locator(f'#board .chip[data-cell="{cell}"]').count() == 1
+    last = page.locator("#log li").last.inner_text()
+    assert last.startswith("AI 2 (easy):")
+    assert page.locator("#board .last-move").count() == 1
+    wait_my_turn(page)
+    shot(page, "03-ai-answered")
+
+
+def test_an_illegal_click_is_refused_with_the_engine_message(server, page):
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 5, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    tokens = {s["seat"]: s for s in t["seats"]}
+    view = api(server, "GET", f"/api/tables/{t['table']}", token=tokens[0]["token"])
+    me = view["state"]["current_player"]
+    page.goto(tokens[me]["url"])
+    wait_my_turn(page)
+    card = page.locator(".hand-card:not(.nomove):not(.dead)").first
+    code = card.get_attribute("data-card")
+    card.click()
+    targets = {c.get_attribute("data-cell") for c in page.locator("#board .cell.target").all()}
+    wrong = next(n for n in ("b2", "c3", "d4", "e5", "f6", "g7", "h8") if n not in targets)
+    page.click(f'#board .cell[data-cell="{wrong}"]')
+    page.wait_for_selector("#message.error")
+    text = page.inner_text("#message")
+    assert text.startswith(f"{code}@{wrong}") or text.startswith(f"{code}x{wrong}"), text
+    shot(page, "04-illegal-click")
+    assert api(server, "GET", f"/api/tables/{t['table']}")["version"] == 0  # nothing was played
+
+
+def test_two_humans_in_two_browsers_each_see_only_their_own_hand(server, browser):
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 8, "seats": [{"kind": "human", "name": "Ann"},
+                                                                           {"kind": "human", "name": "Bob"}]})
+    pages, frames = {}, {}
+    contexts = []
+    try:
+        for link in t["seats"]:
+            ctx = browser.new_context(viewport={"width": 1100, "height": 820})
+            contexts.append(ctx)
+            pg = ctx.new_page()
+            pg.set_default_timeout(TIMEOUT)
+            seat = link["seat"]
+            frames[seat] = []
+            pg.on("websocket", lambda ws, seat=seat: ws.on("framereceived", lambda f, seat=seat: frames[seat].append(f)))
+            pg.goto(link["url"])
+            pages[seat] = pg
+        for seat, pg in pages.items():
+            pg.wait_for_selector(".hand-card")
+            own = api(server, "GET", f"/api/tables/{t['table']}", token=t["seats"][seat]["token"])
+            shown = [c.get_attribute("data-card") for c in pg.locator(".hand-card").all()]
+            assert shown == own["state"]["hands"][seat]
+        to_move = api(server, "GET", f"/api/tables/{t['table']}")["state"]["current_player"]
+        cell = play_one_click_move(pages[to_move])
+        other = pages[1 - to_move]
+        other.wait_for_selector(f'#board .chip[data-cell="{cell}"]')
+        wait_my_turn(other)
+        shot(pages[0], "05-two-humans-ann")
+        shot(pages[1], "06-two-humans-bob")
+        for seat, got in frames.items():  # R9 in the browser: every websocket frame it received
+            assert got
+            for frame in got:
+                msg = json.loads(frame if isinstance(frame, str) else frame.decode())
+                assert "seed" not in json.dumps(msg)
+                if msg["type"] == "state":
+                    hands = msg["view"]["state"]["hands"]
+                    assert isinstance(hands[1 - seat], int) and isinstance(hands[seat], list)
+                    assert isinstance(msg["view"]["state"]["draw_pile"], int)
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def test_a_reload_resumes_the_seat(server, page):
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 3, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]})
+    page.goto(t["seats"][0]["url"])
+    page.wait_for_selector(".hand-card")
+    hand = [c.get_attribute("data-card") for c in page.locator(".hand-card").all()]
+    page.reload()
+    page.wait_for_selector(".hand-card")
+    assert [c.get_attribute("data-card") for c in page.locator(".hand-card").all()] == hand
+    page.goto(server + f"/table/{t['table']}")  # the link without its token: the browser remembers the seat
+    page.wait_for_selector(".hand-card")
+    assert "(you)" in page.inner_text("#seats")
+    play_one_click_move(page)
+    page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
+
+
+def test_spectator_sees_no_hand(server, page):
+    t = api(server, "POST", "/api/tables", {"players": 4, "seed": 6, "seats": [{"kind": "ai", "ai": "easy"}] * 4})
+    page.goto(server + f"/table/{t['table']}")
+    page.wait_for_function("document.querySelectorAll('#log li').length >= 3")
+    assert page.locator(".hand-card").count() == 0
+    assert "Spectating" in page.inner_text("#handtitle")
+    shot(page, "07-spectator-4-players")
+
+
+def test_keyboard_play(server, page):
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 21, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]})
+    page.goto(t["seats"][0]["url"])
+    wait_my_turn(page)
+    cards = page.locator(".hand-card")
+    for i in range(cards.count()):
+        page.keyboard.press(str(i + 1))
+        if page.locator("#board .cell.target").count():
+            break
+    page.keyboard.press("n")
+    cursor = page.locator("#board .cell.cursor").get_attribute("data-cell")
+    assert "target" in page.locator("#board .cell.cursor").get_attribute("class")
+    shot(page, "08-keyboard-cursor")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f'#board .chip[data-cell="{cursor}"]')
+    page.keyboard.press("h")  # hint, once it is our turn again
+    wait_my_turn(page)
+    page.keyboard.press("h")
+    page.wait_for_selector("#board .cell.hinted")
+    assert page.inner_text("#message").startswith("Hint: ")
+
+
+def test_undo_against_the_ai(server, page):
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 30, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]})
+    page.goto(t["seats"][0]["url"])
+    wait_my_turn(page)
+    n = page.locator("#log li").count()
+    cell = play_one_click_move(page)
+    page.wait_for_function(f"document.querySelectorAll('#log li').length >= {n + 2}")
+    wait_my_turn(page)
+    page.click("#undo")
+    page.wait_for_function(f"document.querySelectorAll('#log li').length === {n}")
+    assert page.locator(f'#board .chip[data-cell="{cell}"]').count() == 0
+
+
+def _near_final(seed):
+    """A greedy game's record cut just before its winning move, the winner's seat and that move."""
+    rec = play_game([GreedyAgent(seed=1), GreedyAgent(seed=2)], players=2, seed=seed)
+    assert rec.result["winner"] is not None
+    cut = GameRecord(players=2, teams=2, seed=seed, moves=rec.moves[:-1])
+    return cut.moves, cut.replay().current_player, rec.moves[-1]
+
+
+def test_finish_a_game_from_a_near_final_position_then_replay_it(server, page):
+    moves, winner, last = _near_final(4)
+    seats = [{"kind": "human", "name": "Ann"} if p == winner else {"kind": "ai", "ai": "easy"} for p in range(2)]
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 4, "seats": seats, "moves": moves})
+    page.goto(t["seats"][0]["url"])
+    wait_my_turn(page)
+    card, cell = last.split()[0].replace("x", "@").split("@")
+    page.click(f'.hand-card[data-card="{card}"]')
+    page.click(f'#board .cell[data-cell="{cell}"]')
+    if page.locator("#choices:not([hidden])").count():  # R7: several ways to declare
+        shot(page, "09-r7-choices")
+        page.click("#choices button[data-choice='1']")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert "wins" in page.inner_text("#banner")
+    assert page.locator("#board .sequence").count() >= 2
+    shot(page, "10-game-over")
+    page.click("text=Replay the game")
+    page.wait_for_url("**/replay/**")
+    page.wait_for_selector("#log li")
+    assert page.locator("#log li").count() == len(moves) + 1
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#status").startswith(f"Move {len(moves)} of {len(moves) + 1}")
+    shot(page, "11-replay")
+    with page.expect_download() as download:
+        page.click("#download")
+    record = GameRecord.load(download.value.path())
+    assert record.moves[-1].split()[0] == last.split()[0] and record.result["winner"] is not None
+
+
+def test_hot_seat_hides_the_hand_until_asked(server, page):
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 17, "hot_seat": True,
+                                            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+    page.goto(t["seats"][0]["url"])
+    page.wait_for_selector("#reveal:not([hidden])")
+    assert page.locator(".hand-card").count() == 0
+    shot(page, "12-hot-seat-hidden")
+    page.click("#reveal")
+    play_one_click_move(page)
+    page.wait_for_selector("#reveal:not([hidden])")
+    assert page.locator(".hand-card").count() == 0
+
+
+def test_phone_sized_layout(server, browser):
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 12, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]})
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    try:
+        pg = ctx.new_page()
+        pg.set_default_timeout(TIMEOUT)
+        pg.goto(t["seats"][0]["url"])
+        wait_my_turn(pg)
+        board = pg.locator("#board svg").bounding_box()
+        assert board["width"] <= 390 and board["x"] >= 0
+        hand = pg.locator("#hand").bounding_box()
+        assert hand["y"] + hand["height"] <= 844, "the hand must be on the first screen under the board"
+        pg.locator(".hand-card:not(.nomove):not(.dead)").first.tap()
+        shot(pg, "13-phone-390x844")
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    finally:
+        ctx.close()
