@@ -13,15 +13,14 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
-from fastapi.testclient import TestClient  # noqa: E402
-
-from sequence_game import Game, GameRecord  # noqa: E402
-from sequence_game.web import create_app  # noqa: E402
-from sequence_game.web import tables as web_tables  # noqa: E402
-from sequence_game.web.tables import Connection, public_observation  # noqa: E402
+from fastapi.testclient import TestClient
+from sequence_game import Game, GameRecord
+from sequence_game.web import create_app
+from sequence_game.web import tables as web_tables
+from sequence_game.web.tables import Connection, public_observation
 
 VIEW_KEYS = {"table", "version", "players", "teams", "to_win", "seats", "you", "seat", "hot_seat", "hand_hidden",
-             "state", "legal", "history", "last_move", "thinking", "can_undo", "over", "result"}
+             "state", "legal", "moves", "history", "last_move", "thinking", "can_undo", "over", "result"}
 
 
 @pytest.fixture
@@ -43,6 +42,12 @@ def new_table(client, **body):
 
 def service_of(client):
     return client.app.state.service
+
+
+def human_to_move(table):
+    """The game is over, or a human seat is to move and no AI is searching."""
+    g = table.game
+    return g.is_over or (table.thinking is None and table.seats[g.current_player].kind == "human")
 
 
 def wait_for(predicate, timeout=20.0):
@@ -93,7 +98,7 @@ def test_r9_seat_sees_exactly_its_observation_and_spectator_public(client):
 
 
 def test_bad_tokens_and_missing_tables(client):
-    tid, tokens = new_table(client, players=2, seed=1)
+    tid, _ = new_table(client, players=2, seed=1)
     assert client.get(f"/api/tables/{tid}", headers=auth("x" * 40)).status_code == 403
     assert client.post(f"/api/tables/{tid}/moves", json={"move": "pass"}).status_code == 401
     r = client.get("/api/tables/nope")
@@ -218,14 +223,15 @@ def test_ai_searches_run_off_the_event_loop(client, monkeypatch):
             return self.agent.select_move(game)
 
     monkeypatch.setattr(web_tables.TableService, "_agent", lambda self, t, s: Blocking(real(self, t, s)))
-    tid_ai, _ = new_table(client, players=2, seed=5, seats=[{"kind": "ai", "ai": "easy"}] * 2)
+    tid_ai, _ = new_table(client, players=2, seed=5, seats=[{"kind": "ai", "ai": "random"}] * 2)
     ai_table = service_of(client).tables[tid_ai]
     wait_for(lambda: threads)
     assert ai_table.thinking is not None
     tid, tokens = new_table(client, players=2, seed=6, seats=[{"kind": "human"}, {"kind": "human"}])
     table = service_of(client).tables[tid]
     p = table.game.current_player
-    r = client.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])}, headers=auth(tokens[p]))
+    move = str(table.game.legal_moves()[0])
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": move}, headers=auth(tokens[p]))
     assert r.status_code == 200 and ai_table.game.turn == 0  # served while the search still runs
     release.set()
     wait_for(lambda: ai_table.game.turn >= 1)
@@ -283,14 +289,16 @@ def _check_message(msg, seats, game, table):
     if len(seats) == 1:
         (p,) = seats
         assert state == json.loads(json.dumps(game.observation(p)))
-        assert view["legal"] == ([str(m) for m in game.legal_moves()] if game.current_player == p and not game.is_over else [])
+        to_move = game.current_player == p and not game.is_over
+        assert view["legal"] == ([str(m) for m in game.legal_moves()] if to_move else [])
     else:
         assert state == json.loads(json.dumps(public_observation(game)))
         assert view["legal"] == []
     assert isinstance(state["draw_pile"], int)
     for q, hand in enumerate(state["hands"]):
         assert isinstance(hand, int) or (len(seats) == 1 and q in seats)
-    assert view["history"] == [[q, str(m)] for q, m in table.history]
+    assert view["moves"] == len(table.history)
+    assert view["history"] == [[q, str(m)] for q, m in table.history][-web_tables.HISTORY_TAIL:]
 
 
 @pytest.mark.parametrize("players, seed", [(2, 21), (4, 22), (3, 23)])
@@ -320,14 +328,14 @@ def test_r9_every_message_to_every_seat_over_whole_games(client, monkeypatch, pl
             ws.send_json({"type": "hello", "token": token})
             sockets[p] = ws
         while not table.game.is_over:
-            wait_for(lambda: table.game.is_over or (table.thinking is None and table.seats[table.game.current_player].kind == "human"))
+            wait_for(lambda: human_to_move(table))
             if table.game.is_over:
                 break
             p = table.game.current_player
             move = rng.choice(table.game.legal_moves())
             version = table.version
             sockets[p].send_json({"type": "move", "move": str(move), "version": version})
-            wait_for(lambda: table.version > version)
+            wait_for(lambda v=version: table.version > v)
         final = table.version
         for p, ws in sockets.items():
             while True:  # every message this browser got, up to the final state
@@ -373,7 +381,7 @@ def test_hot_seat_hides_the_hand_between_turns(client):
 
 def _play_some(client, tid, tokens, table, n, rng):
     for _ in range(n):
-        wait_for(lambda: table.thinking is None and (table.game.is_over or table.seats[table.game.current_player].kind == "human"))
+        wait_for(lambda: human_to_move(table))
         if table.game.is_over:
             return
         p = table.game.current_player
@@ -402,7 +410,7 @@ def test_restart_resumes_unfinished_tables_from_the_database(tmp_path):
 
 
 def test_finished_game_record_download_replay_and_cli(tmp_path, client):
-    tid, tokens = new_table(client, players=2, seed=41, seats=[{"kind": "ai", "ai": "easy"}] * 2)
+    tid, _ = new_table(client, players=2, seed=41, seats=[{"kind": "ai", "ai": "easy"}] * 2)
     table = service_of(client).tables[tid]
     assert client.get(f"/api/tables/{tid}/record").status_code == 409  # the seed stays secret until the end
     wait_for(lambda: table.game.is_over, timeout=60)

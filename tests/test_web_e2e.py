@@ -20,7 +20,6 @@ pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 import uvicorn  # noqa: E402
-
 from sequence_game import GameRecord  # noqa: E402
 from sequence_game.agents import GreedyAgent  # noqa: E402
 from sequence_game.records import play_game  # noqa: E402
@@ -94,6 +93,10 @@ def api(base, method, path, body=None, token=None):
         return json.load(r)
 
 
+def against_ai(seed):
+    return {"players": 2, "seed": seed, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]}
+
+
 def wait_my_turn(page):
     page.wait_for_selector("#status.mine")
 
@@ -157,7 +160,7 @@ def test_an_illegal_click_is_refused_with_the_engine_message(server, page):
     page.click(f'#board .cell[data-cell="{wrong}"]')
     page.wait_for_selector("#message.error")
     text = page.inner_text("#message")
-    assert text.startswith(f"{code}@{wrong}") or text.startswith(f"{code}x{wrong}"), text
+    assert text.startswith((f"{code}@{wrong}", f"{code}x{wrong}")), text
     shot(page, "04-illegal-click")
     assert api(server, "GET", f"/api/tables/{t['table']}")["version"] == 0  # nothing was played
 
@@ -175,7 +178,8 @@ def test_two_humans_in_two_browsers_each_see_only_their_own_hand(server, browser
             pg.set_default_timeout(TIMEOUT)
             seat = link["seat"]
             frames[seat] = []
-            pg.on("websocket", lambda ws, seat=seat: ws.on("framereceived", lambda f, seat=seat: frames[seat].append(f)))
+            got = frames[seat]
+            pg.on("websocket", lambda ws, got=got: ws.on("framereceived", lambda f, got=got: got.append(f)))
             pg.goto(link["url"])
             pages[seat] = pg
         for seat, pg in pages.items():
@@ -205,7 +209,7 @@ def test_two_humans_in_two_browsers_each_see_only_their_own_hand(server, browser
 
 
 def test_a_reload_resumes_the_seat(server, page):
-    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 3, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]})
+    t = api(server, "POST", "/api/tables", against_ai(3))
     page.goto(t["seats"][0]["url"])
     page.wait_for_selector(".hand-card")
     hand = [c.get_attribute("data-card") for c in page.locator(".hand-card").all()]
@@ -229,7 +233,7 @@ def test_spectator_sees_no_hand(server, page):
 
 
 def test_keyboard_play(server, page):
-    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 21, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]})
+    t = api(server, "POST", "/api/tables", against_ai(21))
     page.goto(t["seats"][0]["url"])
     wait_my_turn(page)
     cards = page.locator(".hand-card")
@@ -251,7 +255,7 @@ def test_keyboard_play(server, page):
 
 
 def test_undo_against_the_ai(server, page):
-    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 30, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]})
+    t = api(server, "POST", "/api/tables", against_ai(30))
     page.goto(t["seats"][0]["url"])
     wait_my_turn(page)
     n = page.locator("#log li").count()
@@ -302,7 +306,8 @@ def test_finish_a_game_from_a_near_final_position_then_replay_it(server, page):
 
 def test_hot_seat_hides_the_hand_until_asked(server, page):
     t = api(server, "POST", "/api/tables", {"players": 2, "seed": 17, "hot_seat": True,
-                                            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+                                            "seats": [{"kind": "human", "name": "Ann"},
+                                                      {"kind": "human", "name": "Bob"}]})
     page.goto(t["seats"][0]["url"])
     page.wait_for_selector("#reveal:not([hidden])")
     assert page.locator(".hand-card").count() == 0
@@ -314,8 +319,9 @@ def test_hot_seat_hides_the_hand_until_asked(server, page):
 
 
 def test_phone_sized_layout(server, browser):
-    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 12, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]})
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    t = api(server, "POST", "/api/tables", against_ai(12))
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True)
     try:
         pg = ctx.new_page()
         pg.set_default_timeout(TIMEOUT)

@@ -29,8 +29,8 @@ from typing import Any, List, Optional, Sequence
 
 from ._args import seed_or_random
 from .cards import cell_name, parse_card
-from .game_setup import TEAM_NAMES, VALID_PLAYERS
 from .errors import AmbiguousMoveError
+from .game_setup import TEAM_NAMES, VALID_PLAYERS
 from .move import Move
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
@@ -590,9 +590,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network, with a warning)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", metavar="FILE", default=None,
-                   help="the SQLite database of tables (default: sequence-game/tables.sqlite3 in the user's data directory)")
+                   help="the SQLite database of tables (default: sequence-game/tables.sqlite3 in the user's "
+                        "data directory)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.add_argument("--ai-workers", type=int, default=None, metavar="N", help="threads for AI searches (default: one per CPU)")
+    p.add_argument("--ai-workers", type=int, default=None, metavar="N",
+                   help="threads for AI searches (default: one per CPU)")
     p.set_defaults(func=cmd_serve)
 
     # `bench` is dispatched to sequence_game.bench by main() before parsing; listed here for --help.

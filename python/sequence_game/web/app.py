@@ -32,12 +32,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..errors import IllegalMoveError, InvalidMoveError
-from ..records import GameRecord
 from . import models
 from .store import TableStore
-from .tables import Connection, Table, TableError, TableService, public_observation
+from .tables import Connection, Table, TableError, TableService
 
-__all__ = ["create_app", "MAX_BODY", "MAX_WS_MESSAGE"]
+__all__ = ["MAX_BODY", "MAX_WS_MESSAGE", "create_app"]
 
 log = logging.getLogger("sequence_game.web")
 
@@ -349,9 +348,8 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
                         service.undo(table, seats)
                     elif msg.type == "reveal":
                         service.reveal(table, seats)
-                    elif msg.type == "hint":
-                        if hinting is None or hinting.done():
-                            hinting = asyncio.create_task(_hint(service, table, seats, conn))
+                    elif msg.type == "hint" and (hinting is None or hinting.done()):
+                        hinting = asyncio.create_task(_hint(service, table, seats, conn))
                 except (TableError, ValueError, TypeError) as e:
                     conn.send(_error(e))
         except WebSocketDisconnect:
@@ -404,7 +402,7 @@ async def _close_with(websocket: WebSocket, e: Exception) -> None:
     try:
         await websocket.send_json(_error(e))
         await websocket.close(code=4000 + _status(e))
-    except Exception:  # the client is gone already
+    except (WebSocketDisconnect, RuntimeError, OSError):  # the client is gone already
         pass
 
 
@@ -417,7 +415,7 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
                 await websocket.close(code=4008)
                 return
             await websocket.send_text(json.dumps(message, separators=(",", ":")))
-    except Exception:  # the client went away
+    except (WebSocketDisconnect, RuntimeError, OSError):  # the client went away
         return
 
 

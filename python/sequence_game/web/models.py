@@ -39,7 +39,8 @@ class CreateTable(Strict):
         None, max_length=12, description="seat p at index p; default: seat 0 human, the others AI 'medium'")
     seed: Optional[int] = Field(None, ge=0, lt=2**64, description="seed of the deal (null: random)")
     max_turns: Optional[int] = Field(None, ge=1, le=100000, description="a draw after this many turns")
-    hot_seat: bool = Field(False, description="all human seats play at one screen (one link, hands hidden between turns)")
+    hot_seat: bool = Field(
+        False, description="all human seats play at one screen (one link, hands hidden between turns)")
     ai_seconds: float = Field(2.0, ge=0.05, le=60, description="the longest an AI may think per move at this table")
     moves: List[str] = Field(
         [], max_length=MAX_PRESET_MOVES,

@@ -68,7 +68,7 @@ class TableRow:
 class TableStore:
     """Tables in an SQLite file (``":memory:"`` for tests). Safe to call from several threads."""
 
-    def __init__(self, path: "str | os.PathLike[str]") -> None:
+    def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)

@@ -21,9 +21,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import multiprocessing
 import secrets
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
@@ -31,6 +32,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 from ..agents import agent_from_spec
 from ..game_setup import TEAM_NAMES, check_players_teams, sequences_to_win
 from ..move import Move
+from ..position import observation_dict
 from ..records import GameRecord, default_game_class
 from .store import TableRow, TableStore
 
@@ -55,6 +57,10 @@ AI_PRESETS: Dict[str, Tuple[str, Optional[float]]] = {
 #: Seconds the hint search takes (cut to the table's budget).
 HINT_SECONDS = 0.5
 MAX_TABLES = 1000  # live tables in memory; a server refuses more (503) rather than run out of memory
+HISTORY_TAIL = 40  # moves of the move list in each view (the whole list: the record, after the game)
+#: Agents written in Python hold the GIL while they think, which would stall the event loop of every
+#: table: they run in worker processes. The compiled searches release the GIL and run in threads.
+PROCESS_AGENTS = ("greedy",)
 
 
 class TableError(ValueError):
@@ -84,12 +90,22 @@ def public_observation(game: Any) -> dict:
     >>> obs["hands"], obs["draw_pile"], "seed" in obs
     ([7, 7], 90, False)
     """
-    obs = game.observation(0)
-    obs["hands"] = [h if isinstance(h, int) else len(h) for h in obs["hands"]]
+    return _public(game.to_dict())
+
+
+def _public(state: dict) -> dict:
+    obs = observation_dict(state, 0)
+    obs["hands"] = [len(h) for h in state["hands"]]
     obs["player"] = None
     if obs.get("last_draw") is not None:
         obs["last_draw"] = {"player": obs["last_draw"]["player"]}
     return obs
+
+
+def _agent_move_in_process(spec: str, seed: int, state: dict) -> str:
+    """A worker process's move for ``spec``'s agent in ``state`` (a ``to_dict()``), as text."""
+    game = default_game_class().from_dict(state)
+    return str(agent_from_spec(spec, seed=seed).select_move(game))
 
 
 @dataclass
@@ -112,7 +128,7 @@ class Connection:
 
     def __init__(self, seats: FrozenSet[int]) -> None:
         self.seats = seats
-        self.queue: "asyncio.Queue[Optional[dict]]" = asyncio.Queue(self.QUEUE)
+        self.queue: asyncio.Queue[Optional[dict]] = asyncio.Queue(self.QUEUE)
 
     def send(self, message: dict) -> None:
         try:
@@ -136,8 +152,9 @@ class Table:
     created: str
     version: int = 0
     history: List[Tuple[int, Move]] = field(default_factory=list)  # (player, move) in order
+    texts: List[List[Any]] = field(default_factory=list)  # [player, move text] of history, for the views
     thinking: Optional[int] = None  # the AI seat searching now
-    search: Optional["asyncio.Task[None]"] = None
+    search: Optional[asyncio.Task[None]] = None
     connections: Set[Connection] = field(default_factory=set)
     revealed: Optional[Tuple[int, int]] = None  # hot seat: (seat, turn) whose hand is shown
 
@@ -162,6 +179,8 @@ class TableService:
         self.game_class = game_class or default_game_class()
         self.executor = ThreadPoolExecutor(max_workers=ai_workers or max(1, os.cpu_count() or 1),
                                            thread_name_prefix="sequence-ai")
+        self.ai_workers = ai_workers or max(1, os.cpu_count() or 1)
+        self._processes: Optional[ProcessPoolExecutor] = None
         self.ai_pause = ai_pause
         self.max_ai_seconds = max_ai_seconds
         self.tables: Dict[str, Table] = {}
@@ -193,6 +212,8 @@ class TableService:
             for c in list(table.connections):
                 c.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
 
     def _from_row(self, row: TableRow) -> Table:
         record = GameRecord.from_dict(row.record)
@@ -203,7 +224,9 @@ class TableService:
             move = record._play(game, i, text)
             history.append((p, move))
         seats = [Seat(**s) for s in row.seats]
-        return Table(row.id, game, seats, dict(row.options), record, row.created, row.version, history)
+        table = Table(row.id, game, seats, dict(row.options), record, row.created, row.version, history)
+        table.texts = [[p, str(m)] for p, m in history]
+        return table
 
     # ------------------------------------------------------------------ creating
 
@@ -244,7 +267,8 @@ class TableService:
             elif kind == "ai":
                 preset = s.get("ai") or "medium"
                 if preset not in AI_PRESETS:
-                    raise TableError(f"seat {p}: unknown AI preset {preset!r}; choose one of {', '.join(AI_PRESETS)}", 422)
+                    raise TableError(
+                        f"seat {p}: unknown AI preset {preset!r}; choose one of {', '.join(AI_PRESETS)}", 422)
                 built.append(Seat("ai", preset, s.get("name") or f"AI {p + 1} ({preset})"))
             else:
                 raise TableError(f"seat {p}: kind must be 'human' or 'ai', not {kind!r}", 422)
@@ -253,6 +277,7 @@ class TableService:
         table = Table(table_id, game, built, {"hot_seat": bool(hot_seat and len(tokens) > 1),
                                                "ai_seconds": float(ai_seconds)},
                       record, _utc_now(), 0, history)
+        table.texts = [[p, str(m)] for p, m in history]
         self._finish_record(table)
         self.store.save(TableRow(table.id, record.to_dict(), [s.to_dict() for s in built], table.options,
                                  table.created, 0, game.is_over))
@@ -304,14 +329,17 @@ class TableService:
             return g.current_player
         return None
 
-    def view(self, table: Table, seats: FrozenSet[int]) -> dict:
+    def view(self, table: Table, seats: FrozenSet[int], full: Optional[dict] = None) -> dict:
         """The whole message a connection gets about ``table``: ``state`` is exactly
-        ``game.observation(seat)`` (or :func:`public_observation`), the rest is public table data."""
+        ``game.observation(seat)`` (or :func:`public_observation`), the rest is public table data.
+        ``full``: ``game.to_dict()`` if the caller has it (one per broadcast, not one per view)."""
         g = table.game
         shown = self.shown_seat(table, seats)
-        state = g.observation(shown) if shown is not None else public_observation(g)
+        if full is None:
+            full = g.to_dict()
+        state = observation_dict(full, shown) if shown is not None else _public(full)
         to_move = shown is not None and not g.is_over and g.current_player == shown
-        last = table.history[-1] if table.history else None
+        last = table.texts[-1] if table.texts else None
         return {
             "table": table.id,
             "version": table.version,
@@ -329,8 +357,9 @@ class TableService:
             "hand_hidden": bool(seats) and shown is None and not g.is_over and g.current_player in seats,
             "state": state,
             "legal": [str(m) for m in g.legal_moves()] if to_move else [],
-            "history": [[p, str(m)] for p, m in table.history],
-            "last_move": None if last is None else {"player": last[0], "move": str(last[1])},
+            "moves": len(table.texts),
+            "history": table.texts[-HISTORY_TAIL:],
+            "last_move": None if last is None else {"player": last[0], "move": last[1]},
             "thinking": table.thinking,
             "can_undo": bool(seats) and table.undo_allowed() and self._undo_target(table, seats) is not None,
             "over": g.is_over,
@@ -376,6 +405,7 @@ class TableService:
         move = g.parse_move(text)  # IllegalMoveError / InvalidMoveError with the engine's message
         g.play(move)
         table.history.append((p, move))
+        table.texts.append([p, str(move)])
         self._changed(table)
         return move
 
@@ -392,6 +422,7 @@ class TableService:
         while len(table.history) > target:
             table.game.undo()
             table.history.pop()
+            table.texts.pop()
             n += 1
         self._changed(table)
         return n
@@ -420,7 +451,7 @@ class TableService:
 
     def _finish_record(self, table: Table) -> None:
         g, rec = table.game, table.record
-        rec.moves = [str(m) for _, m in table.history]
+        rec.moves = [text for _, text in table.texts]
         if g.is_over:
             rec.result = {"winner": g.winner, "is_draw": bool(g.is_draw), "turns": g.turn}
             rec.finished = rec.finished or _utc_now()
@@ -454,10 +485,13 @@ class TableService:
 
     def broadcast(self, table: Table) -> None:
         """Send every connection its own view (one view per distinct set of seats)."""
+        if not table.connections:
+            return
+        full = table.game.to_dict()
         views: Dict[FrozenSet[int], dict] = {}
         for conn in list(table.connections):
             if conn.seats not in views:
-                views[conn.seats] = {"type": "state", "view": self.view(table, conn.seats)}
+                views[conn.seats] = {"type": "state", "view": self.view(table, conn.seats, full)}
             conn.send(views[conn.seats])
 
     # ------------------------------------------------------------------ the AI
@@ -470,6 +504,12 @@ class TableService:
             agent = agent_from_spec(spec, seed=secrets.randbits(63))
             self._agents[key] = agent
         return agent
+
+    def _process_pool(self) -> ProcessPoolExecutor:
+        if self._processes is None:  # spawn: a fork of a threaded server could copy a held lock
+            self._processes = ProcessPoolExecutor(max_workers=self.ai_workers,
+                                                  mp_context=multiprocessing.get_context("spawn"))
+        return self._processes
 
     def _schedule_ai(self, table: Table) -> None:
         g = table.game
@@ -490,9 +530,13 @@ class TableService:
         table.thinking = seat
         self.broadcast(table)
         try:
-            agent = self._agent(table, seat)
-            snapshot = table.game.copy()
-            choice = await loop.run_in_executor(self.executor, agent.select_move, snapshot)
+            spec = self._spec(table.seats[seat].ai, table.options.get("ai_seconds", 2.0))
+            if spec.split(":")[0] in PROCESS_AGENTS:
+                choice = await loop.run_in_executor(self._process_pool(), _agent_move_in_process, spec,
+                                                    secrets.randbits(63), table.game.to_dict())
+            else:
+                agent = self._agent(table, seat)
+                choice = await loop.run_in_executor(self.executor, agent.select_move, table.game.copy())
             rest = self.ai_pause - (time.monotonic() - started)
             if rest > 0:
                 await asyncio.sleep(rest)  # let the humans see whose turn it was
@@ -512,6 +556,7 @@ class TableService:
         move = table.game.parse_move(str(choice))
         table.game.play(move)
         table.history.append((seat, move))
+        table.texts.append([seat, str(move)])
         self._changed(table)
 
     async def hint(self, table: Table, seats: FrozenSet[int]) -> Move:

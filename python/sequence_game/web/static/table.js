@@ -214,12 +214,12 @@ function renderDiscards() {
 function renderLog() {
   const log = $("log");
   log.replaceChildren();
-  for (const [p, m] of view.history.slice(-40)) {
+  for (const [p, m] of view.history) {
     const li = document.createElement("li");
     li.textContent = `${view.seats[p].name}: ${m}`;
     log.appendChild(li);
   }
-  log.start = Math.max(1, view.history.length - 39);
+  log.start = view.moves - view.history.length + 1;
   log.scrollTop = log.scrollHeight;
 }
 

@@ -1,0 +1,205 @@
+"""Load test of ``sequence-game serve`` (docs/web.md, "Load"): 50 concurrent tables of simulated
+clients playing random legal moves over websockets for 60 s against a real server process.
+
+Off by default (it takes a minute and both cores): ``SEQUENCE_WEB_LOAD=1 python -m pytest
+tests/test_web_load.py -s``. ``SEQUENCE_WEB_LOAD_TABLES`` / ``_SECONDS`` change the size.
+
+Every table has two seats; four in five are two simulated humans, one in five a simulated human
+against the ``easy`` AI. A simulated human waits a random 0.05-0.25 s "thinking" time on its turn,
+then sends a random legal move with the version it saw. The latency of a human move is from
+sending it to receiving the state that contains it. A table whose game ends is replaced by a new
+one. At the end every stored record must replay (legal moves, the recorded result) to exactly the
+final position the clients saw, with exactly the moves they saw acknowledged: nothing lost,
+nothing played twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from sequence_game import GameRecord
+
+pytestmark = [
+    pytest.mark.load,
+    pytest.mark.skipif(os.environ.get("SEQUENCE_WEB_LOAD") != "1", reason="load test: set SEQUENCE_WEB_LOAD=1"),
+]
+
+TABLES = int(os.environ.get("SEQUENCE_WEB_LOAD_TABLES", "50"))
+SECONDS = float(os.environ.get("SEQUENCE_WEB_LOAD_SECONDS", "60"))
+THINK = (0.05, 0.25)
+SETTLE = 2.0  # seconds without a message after the deadline: the table is quiet
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc; NaN elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list = []
+        self.errors: list = []
+        self.final: dict = {}  # table id -> (version, move count, board, turn, over) of the newest state seen
+        self.acked: dict = {}  # (table id, seat) -> the seat's moves as the server acknowledged them, in order
+        self.games = 0
+        self.humans: dict = {}  # table id -> its human seats
+
+
+async def _post(base: str, body: dict) -> dict:
+    def call() -> dict:
+        req = urllib.request.Request(base + "/api/tables", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req) as r:
+            return json.load(r)
+
+    return await asyncio.get_running_loop().run_in_executor(None, call)
+
+
+async def _seat(ws_url: str, token: str, table: str, stats: Stats, deadline: float, rng: random.Random,
+                done: asyncio.Event) -> None:
+    from websockets.asyncio.client import connect
+
+    async with connect(ws_url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent = None  # (version, time) of our move in flight
+        while True:
+            # after the deadline nobody sends; read on until the table is quiet (an AI may still answer)
+            late = time.monotonic() > deadline
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=SETTLE if late else 10)
+            except asyncio.TimeoutError:
+                if not late:
+                    stats.errors.append(f"{table}: no message for 10 s")
+                return
+            msg = json.loads(raw)
+            if msg["type"] == "error":
+                stats.errors.append(f"{table}: {msg['detail']}")
+                sent = None
+                continue
+            if msg["type"] != "state":
+                continue
+            view = msg["view"]
+            seat = view["seat"]
+            if view["version"] >= stats.final.get(table, (-1,))[0]:
+                stats.final[table] = (view["version"], view["moves"], view["state"]["board"], view["state"]["turn"],
+                                      view["over"])
+            if sent is not None and view["version"] > sent[0]:
+                stats.latencies.append(time.perf_counter() - sent[1])
+                last = view["last_move"] if view["version"] == sent[0] + 1 else None
+                if last is None or last["player"] != seat:
+                    stats.errors.append(f"{table}: the state after our move {sent[2]} is not that move: {last}")
+                else:
+                    stats.acked.setdefault((table, seat), []).append(last["move"])
+                sent = None
+            if view["over"]:
+                done.set()
+                return
+            if view["legal"] and time.monotonic() < deadline and sent is None:
+                await asyncio.sleep(rng.uniform(*THINK))
+                move = rng.choice(view["legal"])
+                sent = (view["version"], time.perf_counter(), move)
+                await ws.send(json.dumps({"type": "move", "move": move, "version": view["version"]}))
+
+
+async def _table_loop(base: str, k: int, stats: Stats, deadline: float) -> None:
+    rng = random.Random(k)
+    while time.monotonic() < deadline:
+        with_ai = k % 5 == 4
+        seats = [{"kind": "human"}, {"kind": "ai", "ai": "easy"} if with_ai else {"kind": "human"}]
+        t = await _post(base, {"players": 2, "seats": seats})
+        stats.humans[t["table"]] = [0] if with_ai else [0, 1]
+        ws_url = base.replace("http", "ws") + f"/api/tables/{t['table']}/ws"
+        done = asyncio.Event()
+        await asyncio.gather(*(_seat(ws_url, s["token"], t["table"], stats, deadline, rng, done) for s in t["seats"]))
+        if done.is_set():
+            stats.games += 1
+
+
+def test_fifty_tables_for_sixty_seconds(tmp_path):
+    db = tmp_path / "load.sqlite3"
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        end = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/tables").read()
+                break
+            except OSError:
+                assert time.monotonic() < end and server.poll() is None, "the server did not start"
+                time.sleep(0.1)
+        stats = Stats()
+        deadline = time.monotonic() + SECONDS
+
+        async def run() -> None:
+            await asyncio.gather(*(_table_loop(base, k, stats, deadline) for k in range(TABLES)))
+
+        started = time.monotonic()
+        client_cpu = time.process_time()
+        asyncio.run(run())
+        client_cpu = time.process_time() - client_cpu
+        elapsed = time.monotonic() - started
+        server_cpu = _cpu_seconds(server.pid)
+    finally:
+        server.terminate()
+        server.wait(20)
+
+    lat = sorted(stats.latencies)
+    assert lat, "no move was played"
+
+    def pct(q: float) -> float:
+        return 1000 * lat[min(len(lat) - 1, int(q * len(lat)))]
+
+    moves = 0
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT id, record FROM tables").fetchall()
+    assert {r[0] for r in rows} == set(stats.final), "every table the clients played is stored"
+    for table_id, text in rows:
+        record = GameRecord.from_json(text)
+        game = record.replay()  # every move legal, the result as recorded
+        _, count, board, turn, over = stats.final[table_id]
+        assert len(record.moves) == count, f"{table_id}: {len(record.moves)} moves stored, the clients saw {count}"
+        assert game.to_dict()["board"] == board and game.turn == turn and game.is_over == over
+        by_seat: dict = {}
+        before = None
+        for step in record.positions():  # who played each stored move
+            if before is not None:
+                by_seat.setdefault(before.current_player, []).append(str(step.move))
+            before = step.game
+        for seat in stats.humans[table_id]:
+            got, acked = by_seat.get(seat, []), stats.acked.get((table_id, seat), [])
+            assert got == acked, f"{table_id} seat {seat}: stored moves differ from the acknowledged ones"
+        moves += len(record.moves)
+    with open("/proc/cpuinfo") as f:
+        cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "?")
+    print(f"\nload: {TABLES} tables, {elapsed:.0f} s, {stats.games} games finished, {len(rows)} tables, "
+          f"{moves} moves stored, {len(lat)} human moves timed ({len(lat) / elapsed:.0f}/s); latency "
+          f"p50 {pct(0.5):.1f} ms, p90 {pct(0.9):.1f} ms, p99 {pct(0.99):.1f} ms, max {1000 * lat[-1]:.1f} ms; "
+          f"errors {len(stats.errors)}; CPU time: server {server_cpu:.0f} s, clients {client_cpu:.0f} s; "
+          f"CPU {cpu}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    assert not stats.errors, stats.errors[:5]
+    assert pct(0.99) < 50, "p99 human-move latency must stay under 50 ms"
