@@ -468,3 +468,46 @@ def test_serve_without_the_web_extra_names_it(monkeypatch, capsys):
     monkeypatch.setattr(web, "missing_dependencies", lambda: ["fastapi"])
     assert main(["serve", "--no-browser"]) == 1
     assert 'pip install "sequence-game[web]"' in capsys.readouterr().err
+
+
+def test_serve_command_starts_the_server(tmp_path):
+    """``sequence-game serve`` as a user runs it: a real uvicorn on a free loopback port."""
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = tmp_path / "serve.sqlite3"
+    proc = subprocess.Popen([sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", str(port),
+                             "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        end = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables") as r:
+                    assert json.load(r) == []
+                break
+            except OSError:
+                assert time.monotonic() < end and proc.poll() is None, "serve did not start"
+                time.sleep(0.1)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as r:
+            assert b"New table" in r.read()
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=20)[0]
+    assert f"serving on http://127.0.0.1:{port}/" in out and str(db) in out
+    assert db.exists()
+
+
+def test_serve_warns_when_listening_beyond_this_machine(monkeypatch, capsys, tmp_path):
+    import uvicorn
+    from sequence_game.web.serve import serve
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)  # nothing is bound
+    serve(host="0.0.0.0", port=8123, db=str(tmp_path / "t.sqlite3"), open_browser=False)
+    assert "warning: serving on 0.0.0.0" in capsys.readouterr().err
+    serve(host="127.0.0.1", port=8123, db=str(tmp_path / "t.sqlite3"), open_browser=False)
+    assert "warning" not in capsys.readouterr().err

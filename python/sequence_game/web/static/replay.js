@@ -25,6 +25,8 @@ function show(i) {
     hands.appendChild(row);
   });
   [...$("log").children].forEach((li, k) => { li.style.fontWeight = k + 1 === index ? "bold" : ""; });
+  const current = $("log").children[index - 1];
+  if (current) current.scrollIntoView({ block: "nearest" });
 }
 
 async function main() {
