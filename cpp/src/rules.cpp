@@ -262,7 +262,6 @@ void generate(const GameState& s, Sink& out) {
 MoveError check_placement(const GameState& s, const Move& m) {
     if (is_one_eyed_jack(m.card)) return MoveError::WrongCardForKind;
     if (!hand_contains(s, s.current_player, m.card)) return MoveError::CardNotInHand;
-    if (m.cell >= kCells) return MoveError::Malformed;
     if (is_corner(m.cell)) return MoveError::CornerCell;
     if (occupied(s).test(m.cell)) return MoveError::CellOccupied;
     if (!is_two_eyed_jack(m.card) && !card_cells(m.card).test(m.cell)) return MoveError::CellNotOnCard;
@@ -277,10 +276,8 @@ MoveError check_placement(const GameState& s, const Move& m) {
 }
 
 MoveError check_removal(const GameState& s, const Move& m) {
-    if (m.declares != 0) return MoveError::Malformed;
     if (!is_one_eyed_jack(m.card)) return MoveError::WrongCardForKind;
     if (!hand_contains(s, s.current_player, m.card)) return MoveError::CardNotInHand;
-    if (m.cell >= kCells) return MoveError::Malformed;
     if (is_corner(m.cell)) return MoveError::CornerCell;
     if (!occupied(s).test(m.cell)) return MoveError::NoChipToRemove;
     if (s.chips[team_of(s, s.current_player)].test(m.cell)) return MoveError::OwnChip;
@@ -289,7 +286,6 @@ MoveError check_removal(const GameState& s, const Move& m) {
 }
 
 MoveError check_trade(const GameState& s, const Move& m) {
-    if (m.cell != 0 || m.declares != 0) return MoveError::Malformed;
     if (!is_normal_card(m.card)) return MoveError::WrongCardForKind;
     if (s.traded_this_turn) return MoveError::AlreadyTraded;
     if (!hand_contains(s, s.current_player, m.card)) return MoveError::CardNotInHand;
@@ -424,18 +420,36 @@ void legal_moves(const GameState& s, std::vector<MoveId>& out) {
     generate(s, sink);
 }
 
+bool is_well_formed(MoveId id) {
+    if (id >> 27 != 0) return false;
+    const Move m = Move::from_id(id);
+    if (m.kind == MoveKind::Pass) return id == Move::pass().id();
+    if (!is_valid_card(m.card)) return false;
+    if (m.kind == MoveKind::Trade) return m.cell == 0 && m.declares == 0;
+    if (m.cell >= kCells) return false;
+    if (m.kind == MoveKind::Remove) return m.declares == 0;
+    for (int d = 0; d < kDirections; ++d) {  // a placement: each code names windows on the board
+        const int v = m.declare(d);
+        if (v == kDeclareNone) continue;
+        if (v > kDeclarePair) return false;
+        if (v == kDeclarePair) {
+            if (window_at(m.cell, d, kWindowLength - 1) == kNoWindow || window_at(m.cell, d, 0) == kNoWindow) return false;
+        } else if (window_at(m.cell, d, v - 1) == kNoWindow) {
+            return false;
+        }
+    }
+    return true;
+}
+
 MoveError check_move(const GameState& s, MoveId id) {
     if (is_over(s)) return MoveError::GameOver;
-    if (id >> 27 != 0) return MoveError::Malformed;
+    if (!is_well_formed(id)) return MoveError::Malformed;
     const Move m = Move::from_id(id);
-    if (m.kind != MoveKind::Pass && !is_valid_card(m.card)) return MoveError::Malformed;
     switch (m.kind) {
         case MoveKind::Trade: return check_trade(s, m);
         case MoveKind::Place: return check_placement(s, m);
         case MoveKind::Remove: return check_removal(s, m);
-        case MoveKind::Pass:
-            if (id != Move::pass().id()) return MoveError::Malformed;
-            return has_play(s) ? MoveError::PlayAvailable : MoveError::None;
+        case MoveKind::Pass: return has_play(s) ? MoveError::PlayAvailable : MoveError::None;
     }
     return MoveError::Malformed;
 }

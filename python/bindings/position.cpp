@@ -53,8 +53,10 @@ long long int_in_range(const py::handle& value, const std::string& name, long lo
     if (!is_int(value)) throw py::type_error(name + " must be an int, not " + std::string(py::str(py::type::of(value).attr("__name__"))));
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-    if (overflow != 0 || v < lo || v > hi)
-        throw py::value_error(name + " is " + std::string(py::str(value)) + ", out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+    if (overflow != 0)  // str() of the int itself may be refused (too many digits) or huge
+        throw py::value_error(name + " is an int beyond 64 bits, out of range " + std::to_string(lo) + ".." + std::to_string(hi));
+    if (v < lo || v > hi)
+        throw py::value_error(name + " is " + std::to_string(v) + ", out of range " + std::to_string(lo) + ".." + std::to_string(hi));
     return v;
 }
 
@@ -63,7 +65,7 @@ std::uint64_t uint64_arg(const py::handle& value, const std::string& name) {
     const unsigned long long v = PyLong_AsUnsignedLongLong(value.ptr());
     if (PyErr_Occurred()) {
         PyErr_Clear();
-        throw py::value_error(name + " is " + std::string(py::str(value)) + ", out of range 0..2**64-1");
+        throw py::value_error(name + " is out of range 0..2**64-1");
     }
     return v;
 }

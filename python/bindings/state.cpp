@@ -21,7 +21,7 @@ int player_index(const Game& g, const py::handle& p) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(p.ptr(), &overflow);
     if (overflow || v < 0 || v >= g.state().config.players)
-        throw py::index_error("player " + std::string(py::str(p)) + " out of range 0.." +
+        throw py::index_error("player " + (overflow ? std::string("beyond 64 bits") : std::to_string(v)) + " out of range 0.." +
                               std::to_string(g.state().config.players - 1));
     return static_cast<int>(v);
 }
@@ -30,7 +30,8 @@ int cell_index_arg(const py::handle& c) {
     if (!PyLong_Check(c.ptr()) || PyBool_Check(c.ptr())) throw py::type_error("cell index must be an int");
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(c.ptr(), &overflow);
-    if (overflow || v < 0 || v >= kCells) throw py::index_error("cell index " + std::string(py::str(c)) + " out of range 0..99");
+    if (overflow || v < 0 || v >= kCells)
+        throw py::index_error("cell index " + (overflow ? std::string("beyond 64 bits") : std::to_string(v)) + " out of range 0..99");
     return static_cast<int>(v);
 }
 
@@ -180,6 +181,10 @@ Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises Va
             }
             return n;
         }, py::arg("move_ids"), "Plays move ids in order; returns how many. Stops with ValueError at the first illegal one.")
+        .def_static("is_well_formed", [](const py::handle& id) { return is_well_formed(move_id_arg(id)); },
+                    py::arg("move_id"),
+                    "Whether move_id is the id of a move at all (any position): the one id of each move. "
+                    "Every other value decodes to the same move as some well-formed id (docs/notation.md).")
         .def("legal_move_array", [](const Game& g) {
             const std::vector<MoveId> v = legal(g);
             py::array_t<std::uint32_t> out(static_cast<py::ssize_t>(v.size()));

@@ -10,8 +10,11 @@
 
 from __future__ import annotations
 
+import operator
 import os
 from typing import TYPE_CHECKING, Optional
+
+from .errors import short_repr
 
 if TYPE_CHECKING:  # typing.TypeGuard is Python 3.10+; only the type checker needs it
     from typing_extensions import TypeGuard
@@ -25,6 +28,22 @@ def is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def plain_int(value: object) -> Optional[int]:
+    """``value`` as a plain ``int`` if it is an int (bools are not), else ``None``.
+
+    An ``int`` subclass is normalised with ``operator.index`` first, so its own comparison,
+    hashing or formatting methods take no part in the checks that follow.
+
+    >>> plain_int(True) is None, type(plain_int(type("Seat", (int,), {})(3)))
+    (True, <class 'int'>)
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return operator.index(value)
+    return None
+
+
 def check_seed(seed: object, name: str = "seed") -> Optional[int]:
     """A seed is None or an int in ``0 .. 2**64 - 1`` (docs/rng.md); ``TypeError``/``ValueError`` else.
 
@@ -35,11 +54,12 @@ def check_seed(seed: object, name: str = "seed") -> Optional[int]:
     """
     if seed is None:
         return None
-    if not is_int(seed):
-        raise TypeError(f"{name} must be an int or None, not {type(seed).__name__} {seed!r}")
-    if not 0 <= seed < SEED_LIMIT:
-        raise ValueError(f"{name} {seed} is out of range: use an int from 0 to 2**64 - 1")
-    return seed
+    number = plain_int(seed)
+    if number is None:
+        raise TypeError(f"{name} must be an int or None, not {type(seed).__name__} {short_repr(seed)}")
+    if not 0 <= number < SEED_LIMIT:
+        raise ValueError(f"{name} {short_repr(number)} is out of range: use an int from 0 to 2**64 - 1")
+    return number
 
 
 def random_seed() -> int:

@@ -13,6 +13,11 @@ class State:
     (IndexError for an out-of-range player or cell) and leaves the state unchanged.
     """
     @staticmethod
+    def is_well_formed(move_id: int) -> bool:
+        """
+        Whether move_id is the id of a move at all (any position): the one id of each move. Every other value decodes to the same move as some well-formed id (docs/notation.md).
+        """
+    @staticmethod
     def from_position(position: dict) -> State:
         """
         A game from a dict with the Position keys (players, teams, seed, max_turns, board[100], sequences[(team, cells)], hands, discards, draw_pile (top first), current_player, dealer, turn, traded_this_turn, passes, winner, is_draw, rng, last_draw). No undo history. ValueError if inconsistent.

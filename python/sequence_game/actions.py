@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
+from ._args import plain_int
 from .cards import CARD_IDS, CARD_NAMES, ONE_EYED_JACKS, cell_name
+from .errors import InvalidMoveError, short_repr
 from .move import KINDS, Move
 
 # ----------------------------------------------------------------------------------- move ids
@@ -38,12 +40,41 @@ def _window_cells(cell: int, direction: int, back: int) -> Tuple[int, ...]:
     return tuple(sorted(10 * (r + (i - back) * dr) + c + (i - back) * dc for i in range(5)))
 
 
+def plain_move_id(move_id: object) -> int:
+    """``move_id`` as a plain int; ``TypeError`` for a non-int (bools included)."""
+    value = plain_int(move_id)
+    if value is None:
+        raise TypeError(f"a move id is an int (docs/notation.md), not {type(move_id).__name__} {short_repr(move_id)}")
+    return value
+
+
 def move_from_id(move_id: int) -> Move:
     """The ``Move`` a core move id stands for (docs/notation.md, "Move ids").
 
+    Each move has exactly one id; any other int (bits above 26, fields its kind does not use, a
+    card, cell or declares code that does not exist) is an ``InvalidMoveError`` (a ``ValueError``),
+    though its low bits may look like a move: callers cache both ways on what this returns.
+
     >>> str(move_from_id(3)), str(move_from_id(1 | 29 << 2 | 53 << 8))
     ('pass', '9H@d6')
+    >>> move_from_id(3 | 1 << 30)
+    Traceback (most recent call last):
+    ...
+    sequence_game.errors.InvalidMoveError: 1073741827 is not the id of any move (docs/notation.md "Move ids")
     """
+    value = plain_move_id(move_id)
+    try:
+        move = _decode(value) if 0 <= value < 2**27 else None
+    except InvalidMoveError:  # a cell or window off the board, a one-eyed jack placing, ...
+        move = None
+    if move is None or _encode(move) != value:
+        raise InvalidMoveError(f'{short_repr(value)} is not the id of any move (docs/notation.md "Move ids")')
+    return move
+
+
+def _decode(move_id: int) -> Optional[Move]:
+    if (move_id >> 2) & 63 >= len(CARD_NAMES) and move_id & 3 != 3:
+        return None
     kind = KINDS[move_id & 3]
     if kind == "pass":
         return Move("pass")
@@ -82,6 +113,9 @@ def move_id(move: Move) -> int:
     for d, code in enumerate(codes):
         out |= code << (15 + DECLARE_BITS * d)
     return out | index << 8
+
+
+_encode = move_id
 
 
 def _declare_code(move_id: int, direction: int) -> int:

@@ -12,7 +12,11 @@ form is a column letter and a row number (``(0, 0)`` is ``"a1"``).
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Tuple
+
+from ._args import plain_int
+from .errors import short_repr
 
 Cell = Tuple[int, int]
 
@@ -65,13 +69,13 @@ def parse_card(text: object) -> str:
     'TD'
     """
     if not isinstance(text, str):
-        raise TypeError(f"a card is a string like '7H' or 'TD', not {type(text).__name__} {text!r}")
-    t = text.strip().upper()
+        raise TypeError(f"a card is a string like '7H' or 'TD', not {short_repr(text)}")
+    t = _ascii_text(text).upper()
     if t.startswith("10"):
         t = "T" + t[2:]
     if t not in CARD_IDS:
         raise ValueError(
-            f"{text!r} is not a card: write a rank {' '.join(RANKS)} (or 10) and a suit "
+            f"{short_repr(text)} is not a card: write a rank {' '.join(RANKS)} (or 10) and a suit "
             f"{' '.join(SUITS)}, e.g. '7H', 'TD', 'JC'"
         )
     return t
@@ -121,19 +125,19 @@ def is_corner(cell: Cell) -> bool:
 
 
 def check_cell(cell: object) -> Cell:
-    """Validate a ``(row, col)`` cell (or its text, ``"d6"``) and return it as a tuple of ints."""
+    """Validate a ``(row, col)`` cell (or its text, ``"d6"``) and return it as a tuple of plain ints."""
     if isinstance(cell, str):
         return parse_cell(cell)
-    if (
-        not isinstance(cell, (tuple, list))
-        or len(cell) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
-    ):
-        raise TypeError(f"a cell is a (row, col) tuple of two ints or text like 'd6', not {cell!r}")
-    r, c = cell
-    if not (0 <= r < 10 and 0 <= c < 10):
-        raise ValueError(f"cell {tuple(cell)!r} is off the board: row and col must be 0..9")
-    return (r, c)
+    if isinstance(cell, (tuple, list)):
+        # The items through the built-in type's own iterator: a subclass's __len__/__iter__ may lie.
+        items = list(islice((tuple if isinstance(cell, tuple) else list).__iter__(cell), 3))  # type: ignore[arg-type]
+        if len(items) == 2:
+            r, c = plain_int(items[0]), plain_int(items[1])
+            if r is not None and c is not None:
+                if not (0 <= r < 10 and 0 <= c < 10):
+                    raise ValueError(f"cell {short_repr((r, c))} is off the board: row and col must be 0..9")
+                return (r, c)
+    raise TypeError(f"a cell is a (row, col) tuple of two ints or text like 'd6', not {short_repr(cell)}")
 
 
 def cell_name(cell: Cell) -> str:
@@ -143,10 +147,21 @@ def cell_name(cell: Cell) -> str:
 
 
 def parse_cell(text: str) -> Cell:
-    """Parse ``"d6"`` -> ``(5, 3)``; ``ValueError`` names the accepted form."""
-    t = text.strip().lower()
-    if len(t) in (2, 3) and t[0] in "abcdefghij" and t[1:].isascii() and t[1:].isdigit() and 1 <= int(t[1:]) <= 10:
+    """Parse ``"d6"`` -> ``(5, 3)``; ``ValueError`` names the accepted form (ASCII only: no
+    look-alike letters or digits from other scripts)."""
+    if not isinstance(text, str):
+        raise TypeError(f"a cell text is a string like 'd6', not {short_repr(text)}")
+    t = _ascii_text(text).lower()
+    if len(t) in (2, 3) and t[0] in "abcdefghij" and t[1:].isdigit() and 1 <= int(t[1:]) <= 10:
         return (int(t[1:]) - 1, "abcdefghij".index(t[0]))
     raise ValueError(
-        f"{text!r} is not a cell: write a column letter a-j and a row number 1-10, e.g. 'd6'"
+        f"{short_repr(text)} is not a cell: write a column letter a-j and a row number 1-10, e.g. 'd6'"
     )
+
+
+def _ascii_text(text: str) -> str:
+    """``text`` as a plain str without surrounding ASCII whitespace, or ``""`` if it holds anything
+    but ASCII: ``"7ſ".upper()`` is ``"7S"`` and ``"K"`` (Kelvin) lowers to ``"k"``, so case
+    mapping must only ever see ASCII."""
+    t = str.__str__(text).strip(" \t\r\n\f\v")
+    return t if t.isascii() else ""

@@ -26,9 +26,20 @@ _ID_BY_MOVE: Dict[Move, int] = {}
 
 
 def move_from_id(move_id: int) -> Move:
-    """The ``Move`` a core move id stands for (docs/notation.md, "Move ids"), cached."""
+    """The ``Move`` a core move id stands for (docs/notation.md, "Move ids"), cached.
+
+    ``InvalidMoveError`` (a ``ValueError``) for an int that is not the id of a move,
+    ``TypeError`` for a non-int.
+
+    >>> move_from_id(3), move_from_id(257)
+    (Move('pass'), Move('place', '2S', (1, 0)))
+    """
+    if type(move_id) is not int:  # an int subclass's own __eq__/__hash__ must not reach the cache
+        move_id = actions.plain_move_id(move_id)
     move = _MOVES_BY_ID.get(move_id)
     if move is None:
+        # The caches map both ways and serve every game of the process, so they learn only from
+        # ids that actions.move_from_id has checked are a move's one id.
         move = actions.move_from_id(move_id)
         _MOVES_BY_ID[move_id] = move
         _ID_BY_MOVE[move] = move_id
@@ -151,9 +162,9 @@ class Game(GameBase):
         >>> g.play_id(g.legal_move_ids()[0]); g.turn
         1
         """
-        if not self._play_id(move_id):
-            self._state.move_error(move_id)  # TypeError / ValueError for a malformed id
-            GameBase.play(self, move_from_id(move_id))  # raises IllegalMoveError with the reason
+        if not self._play_id(move_id):  # TypeError for a non-int
+            move = move_from_id(move_id)  # InvalidMoveError (a ValueError) unless a move's id
+            GameBase.play(self, move)  # raises IllegalMoveError with the reason
             raise AssertionError("unreachable")  # pragma: no cover
 
     def _play_id(self, move_id: int) -> bool:

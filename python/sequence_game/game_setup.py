@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ._args import is_int
+from ._args import plain_int
+from .errors import short_repr
 
 HAND_SIZE = {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3}  # R3
 VALID_PLAYERS = tuple(sorted(HAND_SIZE))
@@ -23,21 +24,25 @@ def check_players_teams(players: object, teams: object = None) -> tuple[int, int
     >>> check_players_teams(6), check_players_teams(6, 3)
     ((6, 2), (6, 3))
     """
-    if not is_int(players):
-        raise TypeError(f"players must be an int, not {type(players).__name__} {players!r}")
+    number = plain_int(players)
+    if number is None:
+        raise TypeError(f"players must be an int, not {type(players).__name__} {short_repr(players)}")
+    players = number
     if players not in HAND_SIZE:
         raise ValueError(
-            f"{players} players is not a valid count (R2): choose one of "
+            f"{short_repr(players)} players is not a valid count (R2): choose one of "
             f"{', '.join(map(str, VALID_PLAYERS))}"
         )
     choices = TEAM_CHOICES[players]
     if teams is None:
         return players, choices[0]
-    if not is_int(teams):
-        raise TypeError(f"teams must be an int or None, not {type(teams).__name__} {teams!r}")
+    number = plain_int(teams)
+    if number is None:
+        raise TypeError(f"teams must be an int or None, not {type(teams).__name__} {short_repr(teams)}")
+    teams = number
     if teams not in choices:
         raise ValueError(
-            f"{players} players cannot play as {teams} teams (R2): "
+            f"{players} players cannot play as {short_repr(teams)} teams (R2): "
             + " or ".join(f"teams={t}" for t in choices)
             + (" (or None for the default)" if len(choices) > 1 else "")
         )
@@ -58,8 +63,9 @@ def check_max_turns(max_turns: object) -> Optional[int]:
     """The optional turn cap: None or an int from 1 to ``MAX_TURNS``."""
     if max_turns is None:
         return None
-    if not is_int(max_turns):
+    number = plain_int(max_turns)
+    if number is None:
         raise TypeError(f"max_turns must be an int or None, not {type(max_turns).__name__}")
-    if not 1 <= max_turns <= MAX_TURNS:
-        raise ValueError(f"max_turns must be from 1 to {MAX_TURNS} (or None for no cap), not {max_turns}")
-    return max_turns
+    if not 1 <= number <= MAX_TURNS:
+        raise ValueError(f"max_turns must be from 1 to {MAX_TURNS} (or None for no cap), not {short_repr(number)}")
+    return number

@@ -29,12 +29,13 @@ A backend implements (``pos`` is a ``position.Position``; cards are ids, cells i
 from __future__ import annotations
 
 import threading
+from itertools import islice
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Tuple
 
 from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, ONE_EYED_JACKS, TWO_EYED_JACKS, Cell, cell_name, cells_of, check_cell, is_corner, parse_card
-from ._args import is_int
+from ._args import plain_int
 from .game_setup import TEAM_LETTERS, TEAM_NAMES, sequences_to_win
-from .errors import AmbiguousMoveError, IllegalMoveError
+from .errors import AmbiguousMoveError, IllegalMoveError, short_repr
 from .move import Move, as_move
 from .position import Position, observation_dict, position_from_dict, position_to_dict
 
@@ -303,11 +304,12 @@ class GameBase:
         """
         from .actions import ACTION_COUNT
 
-        if not is_int(action):
-            raise TypeError(f"action must be an int, not {type(action).__name__} {action!r}")
-        if not 0 <= action < ACTION_COUNT:
-            raise ValueError(f"action {action} out of range 0..{ACTION_COUNT - 1} (docs/action-space.md)")
-        self._play_resolved_action(action, self._resolve_action(int(action)))
+        number = plain_int(action)
+        if number is None:
+            raise TypeError(f"action must be an int, not {type(action).__name__} {short_repr(action)}")
+        if not 0 <= number < ACTION_COUNT:
+            raise ValueError(f"action {short_repr(number)} out of range 0..{ACTION_COUNT - 1} (docs/action-space.md)")
+        self._play_resolved_action(number, self._resolve_action(number))
 
     def _resolve_action(self, action: int) -> Optional[Tuple[str, int]]:
         from .actions import move_id, resolve_action
@@ -365,18 +367,23 @@ class GameBase:
 
     def _table_talk_penalty_locked(self, team: int, cards: Dict[int, str]) -> None:
         self._check_going("a table-talk penalty")
-        if not is_int(team):
-            raise TypeError(f"team must be an int, not {team!r}")
+        number = plain_int(team)
+        if number is None:
+            raise TypeError(f"team must be an int, not {short_repr(team)}")
+        team = number
         if not 0 <= team < self.teams:
-            raise ValueError(f"team {team} does not exist: teams are 0..{self.teams - 1}")
+            raise ValueError(f"team {short_repr(team)} does not exist: teams are 0..{self.teams - 1}")
         if not isinstance(cards, dict):
             raise TypeError("cards must be a dict {player: card} naming one card for each member of the team")
         members = [p for p in range(self.players) if p % self.teams == team]
-        if set(cards) != set(members) or not all(is_int(k) for k in cards):
+        given = list(islice(dict.items(cards), len(members) + 1))  # the plain items: subclasses may lie
+        seats = [plain_int(k) for k, _ in given]
+        if dict.__len__(cards) != len(members) or None in seats or set(seats) != set(members):
             raise ValueError(
                 f"table_talk_penalty needs one card from each member of team {team}: players {members}, "
-                f"got players {sorted(map(repr, cards))}"
+                f"got players {', '.join(sorted(short_repr(k) for k, _ in given))}{' ...' if dict.__len__(cards) > len(given) else ''}"
             )
+        cards = dict(zip(seats, (v for _, v in given)))
         ids = {}
         for p in members:
             card = parse_card(cards[p])
@@ -436,18 +443,21 @@ class GameBase:
         return "\n".join(lines)
 
     def _status_line(self) -> str:
-        counts = [0] * self.teams
+        # Each property is read once: another thread may play or undo in between (docs/hardening.md),
+        # and the line must then describe one of the two positions, not fail.
+        teams, winner = self.teams, self.winner
+        counts = [0] * teams
         for t, _ in self._sequence_list():
             counts[t] += 1
         seqs = ", ".join(f"{TEAM_NAMES[t]} {n}" for t, n in enumerate(counts))
-        if self.winner is not None:
-            state = f"team {self.winner} ({TEAM_NAMES[self.winner]}) won"
+        if winner is not None:
+            state = f"team {winner} ({TEAM_NAMES[winner]}) won"
         elif self.is_draw:
             state = "drawn"
         else:
             p = self.current_player
-            state = f"player {p} ({TEAM_NAMES[p % self.teams]}) to move"
-        return f"turn {self.turn} | {state} | sequences: {seqs} (need {sequences_to_win(self.teams)})"
+            state = f"player {p} ({TEAM_NAMES[p % teams]}) to move"
+        return f"turn {self.turn} | {state} | sequences: {seqs} (need {sequences_to_win(teams)})"
 
     def __repr__(self) -> str:
         return (
@@ -475,11 +485,12 @@ class GameBase:
         return self._legal_cache
 
     def _check_player(self, player: object) -> int:
-        if not is_int(player):
-            raise TypeError(f"player must be an int seat number, not {type(player).__name__} {player!r}")
-        if not 0 <= player < self.players:  # type: ignore[operator]
-            raise ValueError(f"player {player} does not exist: seats are 0..{self.players - 1}")
-        return player  # type: ignore[return-value]
+        number = plain_int(player)
+        if number is None:
+            raise TypeError(f"player must be an int seat number, not {type(player).__name__} {short_repr(player)}")
+        if not 0 <= number < self.players:
+            raise ValueError(f"player {short_repr(number)} does not exist: seats are 0..{self.players - 1}")
+        return number
 
     def _check_going(self, what: str) -> None:
         if self.is_over:

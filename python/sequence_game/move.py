@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-import reprlib
+from itertools import islice
 from typing import Iterable, Optional, Sequence, Tuple, Type
 
 from .cards import (
@@ -26,10 +26,15 @@ from .cards import (
     parse_card,
     parse_cell,
 )
-from .errors import InvalidMoveError
+from .errors import InvalidMoveError, short_repr
 
 KINDS = ("trade", "place", "remove", "pass")  # also the order of legal_moves() (docs/notation.md)
 _KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
+
+#: A placement declares at most two sequences per direction (nine in a row, R7), four directions.
+MAX_DECLARES = 8
+#: Longer text is refused before it is parsed: the longest move is about 80 characters.
+MAX_TEXT = 256
 
 Sequence5 = Tuple[Cell, Cell, Cell, Cell, Cell]
 
@@ -49,12 +54,12 @@ def _check_sequence(seq: Iterable[object], cell: Cell) -> Sequence5:
         cells = sorted(check_cell(c) for c in seq)
     except (TypeError, ValueError):
         raise InvalidMoveError(
-            f"a declared sequence is five (row, col) cells on the board, not {seq!r}"
+            f"a declared sequence is five (row, col) cells on the board, not {short_repr(seq)}"
         ) from None
     line = line_cells(cells[0], cells[-1]) if len(cells) == 5 else None
     if line is None or line != tuple(cells):
         raise InvalidMoveError(
-            f"declared sequence {seq!r} is not five cells in a straight line (R7)"
+            f"declared sequence {short_repr(seq)} is not five cells in a straight line (R7)"
         )
     if cell not in line:
         raise InvalidMoveError(
@@ -90,9 +95,11 @@ class Move:
         cell: object = None,
         declares: Iterable[Iterable[Cell]] = (),
     ) -> None:
-        if kind not in _KIND_ORDER:
+        if isinstance(kind, str):
+            kind = str.__str__(kind)  # a plain str: a subclass's own __eq__/__hash__ take no part
+        if type(kind) is not str or kind not in _KIND_ORDER:
             raise InvalidMoveError(
-                f"unknown move kind {kind!r}: use one of 'place', 'remove', 'trade', 'pass'"
+                f"unknown move kind {short_repr(kind)}: use one of 'place', 'remove', 'trade', 'pass'"
             )
         if kind == "pass":
             if card is not None or cell is not None:
@@ -128,13 +135,15 @@ class Move:
         if isinstance(declares, (str, bytes)):
             raise InvalidMoveError("declares is a list of sequences, each five (row, col) cells")
         try:
-            decl_list = list(declares)
+            decl_list = list(islice(declares, MAX_DECLARES + 1))
         except TypeError:
             raise InvalidMoveError(
-                f"declares is a list of sequences, each five (row, col) cells, not {declares!r}"
+                f"declares is a list of sequences, each five (row, col) cells, not {short_repr(declares)}"
             ) from None
         if decl_list and kind != "place":
             raise InvalidMoveError("only a placement declares sequences (R7)")
+        if len(decl_list) > MAX_DECLARES:
+            raise InvalidMoveError(f"a placement declares at most {MAX_DECLARES} sequences (two per direction, R7)")
         decl = tuple(sorted(_check_sequence(s, checked_cell) for s in decl_list)) if checked_cell else ()
         if len(set(decl)) != len(decl):
             raise InvalidMoveError("the same sequence is declared twice")
@@ -216,51 +225,59 @@ class Move:
         """
         if not isinstance(text, str):
             raise TypeError(f"Move.parse takes text like '7H@d6', not {type(text).__name__}")
+        text = str.__str__(text)  # a plain str: a subclass's own methods take no part
+        if len(text) > MAX_TEXT or text.count("=") > MAX_DECLARES:
+            raise InvalidMoveError(
+                f"{short_repr(text)} is not a move: a move text is at most {MAX_TEXT} characters and declares "
+                f"at most {MAX_DECLARES} sequences (two per direction, R7)"
+            )
+        if not text.isascii():  # case mapping turns look-alikes into ASCII ("\u212a" lowers to "k")
+            raise InvalidMoveError(f"{short_repr(text)} is not a move: a move is written in ASCII letters and digits")
         tokens = text.replace("=", " =").split()
         if not tokens:
-            raise InvalidMoveError(_FORMS_HELP.format(text=text))
+            raise InvalidMoveError(_FORMS_HELP.format(text=short_repr(text)))
         head = tokens[0].lower()
         if head == "pass":
             if len(tokens) != 1:
-                raise InvalidMoveError(f"{text!r}: 'pass' takes nothing after it")
+                raise InvalidMoveError(f"{short_repr(text)}: 'pass' takes nothing after it")
             return cls("pass")
         if head == "trade":
             if len(tokens) != 2:
-                raise InvalidMoveError(f"{text!r}: write 'trade' and one card, e.g. 'trade 7H'")
+                raise InvalidMoveError(f"{short_repr(text)}: write 'trade' and one card, e.g. 'trade 7H'")
             return cls("trade", tokens[1])
         if "@" in head:
             kind, (card, cell) = "place", head.split("@", 1)
         elif "x" in head:
             kind, (card, cell) = "remove", head.rsplit("x", 1)
         else:
-            raise InvalidMoveError(_FORMS_HELP.format(text=text))
+            raise InvalidMoveError(_FORMS_HELP.format(text=short_repr(text)))
         try:
             cell_t = parse_cell(cell)
         except ValueError as e:
-            raise InvalidMoveError(f"{text!r}: {e}") from None
+            raise InvalidMoveError(f"{short_repr(text)}: {e}") from None
         declares = []
         for tok in tokens[1:]:
             if not tok.startswith("=") or tok.count("-") != 1:
                 raise InvalidMoveError(
-                    f"{text!r}: after the move write each declared sequence as '=first-last', "
+                    f"{short_repr(text)}: after the move write each declared sequence as '=first-last', "
                     "e.g. '2H@e6 =a6-e6'"
                 )
             a, b = tok[1:].split("-")
             try:
                 first, last = parse_cell(a), parse_cell(b)
             except ValueError as e:
-                raise InvalidMoveError(f"{text!r}: {e}") from None
+                raise InvalidMoveError(f"{short_repr(text)}: {e}") from None
             seq = line_cells(first, last)
             if seq is None:
                 raise InvalidMoveError(
-                    f"{text!r}: {tok[1:]} is not five cells in a straight line (R7)"
+                    f"{short_repr(text)}: {tok[1:]} is not five cells in a straight line (R7)"
                 )
             declares.append(seq)
         return cls(kind, card, cell_t, declares)
 
 
 _FORMS_HELP = (
-    "{text!r} is not a move: write '7H@d6' (place), 'JSxe5' (remove with a one-eyed jack), "
+    "{text} is not a move: write '7H@d6' (place), 'JSxe5' (remove with a one-eyed jack), "
     "'trade 7H' (dead card) or 'pass'"
 )
 
@@ -271,4 +288,4 @@ def as_move(move: object) -> Move:
         return move
     if isinstance(move, str):
         return Move.parse(move)
-    raise TypeError(f"a move is a Move or its text like '7H@d6', not {type(move).__name__} {reprlib.repr(move)}")
+    raise TypeError(f"a move is a Move or its text like '7H@d6', not {short_repr(move)}")

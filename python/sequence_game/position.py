@@ -9,12 +9,14 @@ through these functions, so their dicts agree by construction.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER, parse_card
-from ._args import check_seed, is_int
+from ._args import check_seed, is_int, plain_int
+from .errors import short_repr
 from .game_setup import HAND_SIZE, MAX_TURNS, TEAM_LETTERS, check_max_turns, check_players_teams, sequences_to_win
 from .move import line_cells
 
@@ -112,22 +114,57 @@ def observation_dict(state: dict, player: int) -> dict:
 # --------------------------------------------------------------------------- reading
 
 
+# The deepest valid input nests five containers (the dict, 'sequences', one sequence, its 'cells',
+# one cell); deeper input is refused while it is copied, before any recursion can run out.
+_MAX_DEPTH = 8
+_HEX = re.compile(r"[0-9a-fA-F]{1,16}")
+
+
+def _plain(value: object, depth: int = 0) -> object:
+    """A copy of ``value`` in plain built-in types, read through the built-in types' own methods.
+
+    Validation then runs on data that cannot change under it or answer differently twice: a
+    ``list`` subclass whose ``__len__`` lies, a ``dict`` subclass whose ``get`` does, an ``int``
+    subclass with its own comparisons all become the plain values they hold.
+    """
+    if isinstance(value, (bool, float)) or value is None:
+        return value
+    if isinstance(value, int):
+        return plain_int(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, (dict, list, tuple)):
+        if depth >= _MAX_DEPTH:
+            raise ValueError(f"from_dict: the input nests more than {_MAX_DEPTH} levels deep; a state nests at most 5")
+        if isinstance(value, dict):
+            return {_plain_key(k): _plain(v, depth + 1) for k, v in dict.items(value)}
+        items = (list if isinstance(value, list) else tuple).__iter__(value)  # type: ignore[arg-type]
+        return [_plain(v, depth + 1) for v in items]
+    return value  # anything else is refused by the checks, by type
+
+
+def _plain_key(key: object) -> object:
+    if isinstance(key, str):
+        return str.__str__(key)
+    return plain_int(key) if isinstance(key, int) and not isinstance(key, bool) else key
+
+
 def _int(d: dict, name: str, default: Any, lo: int, hi: Optional[int] = None) -> Any:
     v = d.get(name, default)
     if v is None and default is None:
         return None
     if not is_int(v):
-        raise TypeError(f"from_dict: {name!r} must be an int, not {type(v).__name__} {v!r}")
+        raise TypeError(f"from_dict: {name!r} must be an int, not {type(v).__name__} {short_repr(v)}")
     if v < lo or (hi is not None and v > hi):
         rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ValueError(f"from_dict: {name!r} is {v}, out of range: it must be {rng}")
+        raise ValueError(f"from_dict: {name!r} is {short_repr(v)}, out of range: it must be {rng}")
     return v
 
 
 def _bool(d: dict, name: str) -> bool:
     v = d.get(name, False)
     if not isinstance(v, bool):
-        raise TypeError(f"from_dict: {name!r} must be true or false, not {v!r}")
+        raise TypeError(f"from_dict: {name!r} must be true or false, not {short_repr(v)}")
     return v
 
 
@@ -161,7 +198,7 @@ def _board(d: dict, teams: int) -> list[int]:
     allowed = "*." + "".join(TEAM_LETTERS[:teams])
     for r, row in enumerate(rows):
         if len(row) != 10:
-            raise ValueError(f"from_dict: board row {r} {row!r} has {len(row)} characters; it needs 10")
+            raise ValueError(f"from_dict: board row {r} {short_repr(row)} has {len(row)} characters; it needs 10")
         for c, ch in enumerate(row):
             if ch not in allowed:
                 raise ValueError(
@@ -185,7 +222,7 @@ def _sequences(d: dict, teams: int, board: list[int]) -> list[tuple[int, tuple[i
     seqs: list[tuple[int, tuple[int, ...]]] = []
     for k, s in enumerate(raw):
         if not isinstance(s, dict) or set(s) != {"team", "cells"}:
-            raise TypeError(f"from_dict: sequences[{k}] must be {{'team': t, 'cells': [[r, c] x 5]}}, not {s!r}")
+            raise TypeError(f"from_dict: sequences[{k}] must be {{'team': t, 'cells': [[r, c] x 5]}}, not {short_repr(s)}")
         team = _int(s, "team", None, 0, teams - 1) if s["team"] is not None else None
         if team is None:
             raise TypeError(f"from_dict: sequences[{k}]['team'] must be an int 0..{teams - 1}")
@@ -201,7 +238,7 @@ def _sequences(d: dict, teams: int, board: list[int]) -> list[tuple[int, tuple[i
             raise ValueError(f"from_dict: sequences[{k}] cells must be five [row, col] pairs with 0 <= row, col <= 9")
         pts = sorted((r, c) for r, c in cells)
         if line_cells(pts[0], pts[-1]) != tuple(pts):
-            raise ValueError(f"from_dict: sequences[{k}] {cells!r} is not five cells in a straight line (R7)")
+            raise ValueError(f"from_dict: sequences[{k}] {short_repr(cells)} is not five cells in a straight line (R7)")
         idx = tuple(10 * r + c for r, c in pts)
         for i in idx:
             if board[i] not in (team, CORNER_CODE):
@@ -223,11 +260,17 @@ def position_from_dict(d: object) -> Position:
     """Validate a ``sequence-game/1`` dict (docs/state-format.md) and return its ``Position``."""
     if not isinstance(d, dict):
         raise TypeError(f"from_dict takes a dict (as made by to_dict), not {type(d).__name__}")
-    unknown = set(d) - set(_FIELDS)
+    unknown = set(dict.keys(d)) - set(_FIELDS)
     if unknown:
-        raise ValueError(f"from_dict: unknown field(s) {sorted(map(repr, unknown))}; the fields are {', '.join(_FIELDS)}")
+        names = sorted(map(short_repr, unknown))
+        raise ValueError(
+            f"from_dict: unknown field(s) {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}; "
+            f"the fields are {', '.join(_FIELDS)}"
+        )
+    d = _plain(d)
+    assert isinstance(d, dict)
     if d.get("format", FORMAT) != FORMAT:
-        raise ValueError(f"from_dict: format {d.get('format')!r} is not supported; expected {FORMAT!r}")
+        raise ValueError(f"from_dict: format {short_repr(d.get('format'))} is not supported; expected {FORMAT!r}")
     if "players" not in d:
         raise ValueError("from_dict: 'players' is required (2, 3, 4, 6, 8, 9, 10 or 12)")
     try:
@@ -279,14 +322,13 @@ def position_from_dict(d: object) -> Position:
     is_draw = _bool(d, "is_draw")
     rng_raw = d.get("rng", seed if seed is not None else 0)
     if isinstance(rng_raw, str):
-        try:
-            rng = int(rng_raw, 16)
-        except ValueError:
-            raise ValueError(f"from_dict: 'rng' {rng_raw!r} is not hex digits (docs/rng.md)") from None
+        if not _HEX.fullmatch(rng_raw):  # int(, 16) would also take "0x10", " 1", "1_0", other scripts' digits
+            raise ValueError(f"from_dict: 'rng' {short_repr(rng_raw)} is not 1 to 16 hex digits 0-9a-f (docs/rng.md)")
+        rng = int(rng_raw, 16)
     elif is_int(rng_raw):
         rng = rng_raw
     else:
-        raise TypeError(f"from_dict: 'rng' must be 16 hex digits (or an int), not {rng_raw!r}")
+        raise TypeError(f"from_dict: 'rng' must be 16 hex digits (or an int), not {short_repr(rng_raw)}")
     if not 0 <= rng < 2**64:
         raise ValueError("from_dict: 'rng' must fit in 64 bits")
 

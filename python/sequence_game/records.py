@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
 
-from ._args import is_int
+from ._args import plain_int
 from .agents import agent_from_spec, agent_name
-from .errors import AgentMoveError
+from .errors import AgentMoveError, short_repr
 from .move import Move
 
 __all__ = [
@@ -41,6 +41,9 @@ __all__ = [
 ]
 
 RECORD_FORMAT = "sequence-game-record/1"
+
+#: The largest record file ``load`` reads (about a million moves); larger files are refused unread.
+MAX_RECORD_BYTES = 32 * 2**20
 
 _REQUIRED = ("players", "teams", "seed", "moves")
 _OPTIONAL = ("max_turns", "agents", "result", "started", "finished")
@@ -124,55 +127,60 @@ class GameRecord:
         fmt = d.get("format")
         if fmt != RECORD_FORMAT:
             raise ValueError(
-                f"not a game record: 'format' is {fmt!r}, expected {RECORD_FORMAT!r}"
+                f"not a game record: 'format' is {short_repr(fmt)}, expected {RECORD_FORMAT!r}"
                 + (" (that is a game state; load it with Game.from_dict)" if fmt == "sequence-game/1" else "")
             )
         missing = [k for k in _REQUIRED if k not in d]
         if missing:
             raise ValueError(f"game record is missing field(s) {', '.join(map(repr, missing))}")
-        unknown = sorted(set(d) - set(_REQUIRED) - set(_OPTIONAL) - {"format"})
+        unknown = sorted(map(short_repr, set(d) - set(_REQUIRED) - set(_OPTIONAL) - {"format"}))
         if unknown:
             raise ValueError(
-                f"game record has unknown field(s) {', '.join(map(repr, unknown))}; the fields are "
+                f"game record has unknown field(s) {', '.join(unknown[:5])}{' ...' if len(unknown) > 5 else ''}; the fields are "
                 f"format, {', '.join(_REQUIRED + _OPTIONAL)}"
             )
 
         def integer(name: str, value: Any, optional: bool = False) -> Any:
             if value is None and optional:
                 return None
-            if not is_int(value):
-                raise ValueError(f"game record: {name!r} must be an int{' or null' if optional else ''}, not {value!r}")
-            return value
+            number = plain_int(value)
+            if number is None:
+                raise ValueError(f"game record: {name!r} must be an int{' or null' if optional else ''}, not {short_repr(value)}")
+            return number
 
         players = integer("players", d["players"])
         teams = integer("teams", d["teams"])
         seed = integer("seed", d["seed"])
         max_turns = integer("max_turns", d.get("max_turns"), optional=True)
         moves = d["moves"]
-        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in list.__iter__(moves)):
             raise ValueError("game record: 'moves' must be a list of move texts like '7H@d6'")
+        moves = [str.__str__(m) for m in list.__iter__(moves)]
         agents = d.get("agents", [])
         if agents is None:
             agents = []
-        if not isinstance(agents, list) or not all(isinstance(a, str) for a in agents):
+        if not isinstance(agents, list) or not all(isinstance(a, str) for a in list.__iter__(agents)):
             raise ValueError("game record: 'agents' must be a list of names, one per seat")
+        agents = [str.__str__(a) for a in list.__iter__(agents)]
         result = d.get("result")
         if result is not None:
             if not isinstance(result, dict) or set(result) != {"winner", "is_draw", "turns"}:
                 raise ValueError(
                     "game record: 'result' must be null or {'winner': team or null, 'is_draw': bool, 'turns': int}"
                 )
-            integer("result.winner", result["winner"], optional=True)
-            integer("result.turns", result["turns"])
             if not isinstance(result["is_draw"], bool):
-                raise ValueError(f"game record: 'result.is_draw' must be true or false, not {result['is_draw']!r}")
-            result = dict(result)
+                raise ValueError(f"game record: 'result.is_draw' must be true or false, not {short_repr(result['is_draw'])}")
+            result = {
+                "winner": integer("result.winner", result["winner"], optional=True),
+                "is_draw": bool(result["is_draw"]),
+                "turns": integer("result.turns", result["turns"]),
+            }
         stamps = {}
         for name in ("started", "finished"):
             v = d.get(name)
             if v is not None and not isinstance(v, str):
-                raise ValueError(f"game record: {name!r} must be an ISO 8601 time string or null, not {v!r}")
-            stamps[name] = v
+                raise ValueError(f"game record: {name!r} must be an ISO 8601 time string or null, not {short_repr(v)}")
+            stamps[name] = None if v is None else str.__str__(v)
         return cls(
             players=players, teams=teams, seed=seed, max_turns=max_turns, agents=list(agents),
             moves=list(moves), result=result, **stamps,
@@ -189,6 +197,10 @@ class GameRecord:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise ValueError(f"game record is not valid JSON: {e}") from None
+        except UnicodeDecodeError as e:
+            raise ValueError(f"game record is not UTF-8 text: {e.reason} at byte {e.start}") from None
+        except RecursionError:
+            raise ValueError("game record nests too deeply to be a game record (it nests at most 3 levels)") from None
         return cls.from_dict(data)
 
     def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
@@ -200,9 +212,11 @@ class GameRecord:
     @classmethod
     def load(cls, path: Union[str, "os.PathLike[str]"]) -> "GameRecord":
         """Read a record saved by :meth:`save`; a bad file is a ``ValueError`` naming the path."""
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            text = f.read(MAX_RECORD_BYTES + 1)
         try:
+            if len(text) > MAX_RECORD_BYTES:
+                raise ValueError(f"larger than {MAX_RECORD_BYTES // 2**20} MiB: not a game record")
             return cls.from_json(text)
         except ValueError as e:
             raise ValueError(f"{os.fspath(path)}: {e}") from None
@@ -248,7 +262,7 @@ class GameRecord:
             move = game.parse_move(text) if hasattr(game, "parse_move") else Move.parse(text)
             game.play(move)
         except ValueError as e:
-            raise ValueError(f"game record does not replay: move {index} {text!r} is refused: {e}") from None
+            raise ValueError(f"game record does not replay: move {index} {short_repr(text)} is refused: {e}") from None
         return move
 
     def _check_result(self, game: Any) -> None:
@@ -295,7 +309,7 @@ def _seat_agents(agents: Any, players: int) -> List[Any]:
             a = agent_from_spec(a)
             agents[p % len(agents)] = a
         if not hasattr(a, "select_move"):
-            raise TypeError(f"agent for seat {p} has no select_move(game) method: {a!r}")
+            raise TypeError(f"agent for seat {p} has no select_move(game) method: {short_repr(a)}")
         seated.append(a)
     return seated
 

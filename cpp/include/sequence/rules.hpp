@@ -83,7 +83,17 @@ bool legal_moves(const GameState& s, MoveList& out);
 // The same, complete whatever the count; allocates.
 void legal_moves(const GameState& s, std::vector<MoveId>& out);
 
-// MoveError::None if id is legal for the current player, else the first reason it is not.
+// Whether id is the id() of a move that names things that exist, in any position: below 2^27,
+// a pass exactly Move::pass().id(); otherwise a card id 0..51; a trade with cell and declares zero,
+// a removal with declares zero, a placement or removal on a cell 0..99, and each declares code of
+// a placement 0..kDeclarePair naming windows that lie on the board. Every other 32-bit value
+// decodes (Move::from_id) to the same move as some well-formed id, so code that maps ids to moves
+// and back (the binding's move caches) must check this first. Whether the card may make the kind
+// of move (R5) depends on nothing but the id too, but is reported as WrongCardForKind.
+bool is_well_formed(MoveId id);
+
+// MoveError::None if id is legal for the current player, else the first reason it is not
+// (Malformed exactly when !is_well_formed(id), unless the game is over).
 MoveError check_move(const GameState& s, MoveId id);
 
 // Plays a move (the turn procedure of R5-R8: discard, place/remove, declare sequences, win check,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from ..gamebase import GameBase
+from ..gamebase import GameBase, _busy
 from ..move import Move
 from ..position import CORNER_CODE, Position
 from . import rules
@@ -42,9 +42,18 @@ class Game(GameBase):
         return rules.copy_position(self._pos)
 
     def _copy(self) -> "Game":
-        game = type(self)._from_position(self._pos)
-        game._history = [rules.copy_position(p) for p in self._history]
-        return game
+        # The position and its history are read over many bytecodes, so a change in another thread
+        # could tear the copy (a card lost half-way). The guard every change holds keeps it out,
+        # and a copy meanwhile gets the documented RuntimeError (docs/hardening.md).
+        guard = self._guard
+        if not guard.acquire(False):
+            raise _busy()
+        try:
+            game = type(self)._from_position(self._pos)
+            game._history = [rules.copy_position(p) for p in self._history]
+            return game
+        finally:
+            guard.release()
 
     # ------------------------------------------------------------------ read-only properties
 
