@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import islice
+from typing import Iterable, Optional
+
 
 class InvalidMoveError(ValueError):
     """A move that is malformed in any position: bad text, a one-eyed jack placing a chip, ..."""
@@ -57,7 +60,7 @@ def short_repr(value: object, limit: int = _REPR_LIMIT) -> str:
     """
     try:
         text = _short(value, _REPR_DEPTH)
-    except Exception:  # a hostile __len__, __iter__, __index__, ...: say only what it is
+    except Exception:  # noqa: BLE001 - a hostile __len__, __iter__, __repr__, ...: say only what it is
         text = f"<{_type_name(value)} object>"
     if len(text) > limit:
         text = text[: max(limit - 3, 0)] + "..."
@@ -69,53 +72,64 @@ def _type_name(value: object) -> str:
     return name if len(name) <= 40 else name[:37] + "..."
 
 
-_BRACKETS = {list: "[]", tuple: "()", set: "{}", frozenset: "{}", dict: "{}"}
-
-
 def _short(value: object, depth: int) -> str:
     if value is None or value is True or value is False:
         return repr(value)
-    base = next((t for t in (bool, int, float, str, bytes, list, tuple, dict, frozenset, set) if isinstance(value, t)), None)
-    if base is None:
+    text = _short_builtin(value, depth)
+    if text is None:
         from .move import Move  # a small immutable value with a bounded repr
 
         if type(value) is Move or type(value).__module__ == "numpy":
             text = repr(value)
             return text if len(text) <= _REPR_LIMIT else text[: _REPR_LIMIT - 3] + "..."
         return f"<{_type_name(value)} object>"
-    if base is bool:
-        text = repr(bool(value))
-    elif base is int:
-        number = int.__index__(value)  # type: ignore[arg-type]
-        text = repr(number) if number.bit_length() <= _REPR_INT_DIGITS * 10 // 3 else f"<int of {number.bit_length()} bits>"
-    elif base is float:
-        text = float.__repr__(value)  # type: ignore[arg-type]
-    elif base in (str, bytes):
-        size = base.__len__(value)  # type: ignore[attr-defined]
-        text = repr(base.__getitem__(value, slice(0, _REPR_TEXT)))  # type: ignore[attr-defined]
-        if size > _REPR_TEXT:
-            text += f"... ({size} characters)" if base is str else f"... ({size} bytes)"
-    else:
-        left, right = _BRACKETS[base]
-        size = base.__len__(value)  # type: ignore[attr-defined]
-        if size == 0:
-            text = {set: "set()", frozenset: "frozenset()"}.get(base, left + right)
-        elif depth == 0:
-            text = left + "..." + right
-        else:
-            items = dict.items(value) if base is dict else base.__iter__(value)  # type: ignore
-            parts = []
-            for item in items:
-                if len(parts) == _REPR_ITEMS:
-                    parts.append(f"... ({size} items)")
-                    break
-                if base is dict:
-                    parts.append(f"{_short(item[0], depth - 1)}: {_short(item[1], depth - 1)}")
-                else:
-                    parts.append(_short(item, depth - 1))
-            text = left + ", ".join(parts) + ("," if base is tuple and size == 1 else "") + right
-            if base is frozenset:
-                text = f"frozenset({text})"
-    if type(value) is not base:
-        text = f"{_type_name(value)}({text})"
+    if type(value) not in (bool, int, float, str, bytes, list, tuple, dict, set, frozenset):
+        text = f"{_type_name(value)}({text})"  # a subclass, shown through its base type
     return text
+
+
+def _short_builtin(value: object, depth: int) -> Optional[str]:
+    """``value`` read through the built-in type it is an instance of, or None for other objects."""
+    if isinstance(value, bool):
+        return repr(bool(value))
+    if isinstance(value, int):
+        number = int.__index__(value)
+        bits = number.bit_length()
+        return repr(number) if bits <= _REPR_INT_DIGITS * 10 // 3 else f"<int of {bits} bits>"
+    if isinstance(value, float):
+        return float.__repr__(value)
+    if isinstance(value, str):
+        size = str.__len__(value)
+        more = f"... ({size} characters)" if size > _REPR_TEXT else ""
+        return repr(str.__getitem__(value, slice(0, _REPR_TEXT))) + more
+    if isinstance(value, bytes):
+        size = bytes.__len__(value)
+        more = f"... ({size} bytes)" if size > _REPR_TEXT else ""
+        return repr(bytes.__getitem__(value, slice(0, _REPR_TEXT))) + more
+    items: Iterable[str]
+    if isinstance(value, dict):
+        size, left, right = dict.__len__(value), "{", "}"
+        items = (f"{_short(k, depth - 1)}: {_short(v, depth - 1)}" for k, v in dict.items(value))
+    elif isinstance(value, (list, tuple)):
+        size = list.__len__(value) if isinstance(value, list) else tuple.__len__(value)
+        left, right = ("[", "]") if isinstance(value, list) else ("(", ")")
+        elements = list.__iter__(value) if isinstance(value, list) else tuple.__iter__(value)
+        items = (_short(v, depth - 1) for v in elements)
+    elif isinstance(value, (set, frozenset)):
+        size = set.__len__(value) if isinstance(value, set) else frozenset.__len__(value)
+        if size == 0:
+            return "set()" if isinstance(value, set) else "frozenset()"
+        left, right = "{", "}"
+        members = set.__iter__(value) if isinstance(value, set) else frozenset.__iter__(value)
+        items = (_short(v, depth - 1) for v in members)
+    else:
+        return None
+    if size == 0:
+        return left + right
+    if depth == 0:
+        return left + "..." + right
+    parts = list(islice(items, _REPR_ITEMS))
+    if size > _REPR_ITEMS:
+        parts.append(f"... ({size} items)")
+    text = left + ", ".join(parts) + ("," if isinstance(value, tuple) and size == 1 else "") + right
+    return f"frozenset({text})" if isinstance(value, frozenset) else text

@@ -381,7 +381,8 @@ class GameBase:
         if dict.__len__(cards) != len(members) or None in seats or set(seats) != set(members):
             raise ValueError(
                 f"table_talk_penalty needs one card from each member of team {team}: players {members}, "
-                f"got players {', '.join(sorted(short_repr(k) for k, _ in given))}{' ...' if dict.__len__(cards) > len(given) else ''}"
+                f"got players {', '.join(sorted(short_repr(k) for k, _ in given))}"
+                + (" ..." if dict.__len__(cards) > len(given) else "")
             )
         cards = dict(zip(seats, (v for _, v in given)))
         ids = {}

@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER, parse_card
 from ._args import check_seed, is_int, plain_int
+from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER, parse_card
 from .errors import short_repr
 from .game_setup import HAND_SIZE, MAX_TURNS, TEAM_LETTERS, check_max_turns, check_players_teams, sequences_to_win
 from .move import line_cells
@@ -222,7 +222,9 @@ def _sequences(d: dict, teams: int, board: list[int]) -> list[tuple[int, tuple[i
     seqs: list[tuple[int, tuple[int, ...]]] = []
     for k, s in enumerate(raw):
         if not isinstance(s, dict) or set(s) != {"team", "cells"}:
-            raise TypeError(f"from_dict: sequences[{k}] must be {{'team': t, 'cells': [[r, c] x 5]}}, not {short_repr(s)}")
+            raise TypeError(
+                f"from_dict: sequences[{k}] must be {{'team': t, 'cells': [[r, c] x 5]}}, not {short_repr(s)}"
+            )
         team = _int(s, "team", None, 0, teams - 1) if s["team"] is not None else None
         if team is None:
             raise TypeError(f"from_dict: sequences[{k}]['team'] must be an int 0..{teams - 1}")

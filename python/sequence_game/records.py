@@ -136,7 +136,8 @@ class GameRecord:
         unknown = sorted(map(short_repr, set(d) - set(_REQUIRED) - set(_OPTIONAL) - {"format"}))
         if unknown:
             raise ValueError(
-                f"game record has unknown field(s) {', '.join(unknown[:5])}{' ...' if len(unknown) > 5 else ''}; the fields are "
+                f"game record has unknown field(s) {', '.join(unknown[:5])}" + (" ..." if len(unknown) > 5 else "")
+                + "; the fields are "
                 f"format, {', '.join(_REQUIRED + _OPTIONAL)}"
             )
 
@@ -145,7 +146,8 @@ class GameRecord:
                 return None
             number = plain_int(value)
             if number is None:
-                raise ValueError(f"game record: {name!r} must be an int{' or null' if optional else ''}, not {short_repr(value)}")
+                or_null = " or null" if optional else ""
+                raise ValueError(f"game record: {name!r} must be an int{or_null}, not {short_repr(value)}")
             return number
 
         players = integer("players", d["players"])
@@ -169,7 +171,9 @@ class GameRecord:
                     "game record: 'result' must be null or {'winner': team or null, 'is_draw': bool, 'turns': int}"
                 )
             if not isinstance(result["is_draw"], bool):
-                raise ValueError(f"game record: 'result.is_draw' must be true or false, not {short_repr(result['is_draw'])}")
+                raise ValueError(
+                    f"game record: 'result.is_draw' must be true or false, not {short_repr(result['is_draw'])}"
+                )
             result = {
                 "winner": integer("result.winner", result["winner"], optional=True),
                 "is_draw": bool(result["is_draw"]),
