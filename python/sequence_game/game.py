@@ -32,7 +32,7 @@ def move_from_id(move_id: int) -> Move:
     ``TypeError`` for a non-int.
 
     >>> move_from_id(3), move_from_id(257)
-    (Move('pass'), Move('place', '2S', (1, 0)))
+    (Move('pass'), Move('place', '2S', (0, 1)))
     """
     if type(move_id) is not int:  # an int subclass's own __eq__/__hash__ must not reach the cache
         move_id = actions.plain_move_id(move_id)
