@@ -52,6 +52,11 @@ MAX_LEGAL_ACTIONS = _core.MAX_LEGAL_ACTIONS
 
 _Players = Union[None, int, np.ndarray]
 
+# Per byte value: its set bits, and the position of its j-th set bit (sample_actions).
+_BYTE_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
+_BYTE_SELECT = np.array([[[i for i in range(8) if b >> i & 1][j] if j < bin(b).count("1") else 0 for j in range(8)]
+                         for b in range(256)], dtype=np.int64)
+
 
 def _is_int(x) -> bool:
     """``is_int`` that also takes numpy integers (game indices and seats often come from arrays)."""
@@ -269,12 +274,17 @@ class VectorGame:
             actions, counts = legal
             k = (rng.random(self.num_games) * counts).astype(np.int64)
             return actions[np.arange(self.num_games), k].astype(np.int64)
-        # The k-th legal action of each row, k uniform below the row's count: one nonzero() pass.
-        rows, cols = np.nonzero(masks)
-        counts = np.bincount(rows, minlength=self.num_games)
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        k = (rng.random(self.num_games) * counts).astype(np.int64)
-        return cols[starts + k].astype(np.int64)
+        # The k-th legal action of each row, k uniform below the row's count, found in the packed
+        # rows (8x less to scan than the bool mask): the byte that holds it by a cumulative count,
+        # then the bit within it by a table.
+        rows = np.arange(self.num_games)
+        packed = np.packbits(masks, axis=1, bitorder="little")
+        counts = np.bitwise_count(packed) if hasattr(np, "bitwise_count") else _BYTE_POPCOUNT[packed]
+        cum = np.cumsum(counts, axis=1, dtype=np.int16)
+        k = (rng.random(self.num_games) * cum[:, -1]).astype(np.int64)
+        byte = (cum <= k[:, None]).sum(axis=1)
+        before = np.where(byte > 0, cum[rows, byte - 1], 0)
+        return (8 * byte + _BYTE_SELECT[packed[rows, byte], k - before]).astype(np.int64)
 
     # ------------------------------------------------------------------ inspection
 
