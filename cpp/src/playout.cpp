@@ -19,20 +19,28 @@ inline bool may_complete(Bitboard own, int cell) {
     // own | Bitboard::of(cell) without a branch on the half (it mispredicts here: cell is random).
     const std::uint64_t bit = std::uint64_t{1} << (cell & 63), in_hi = -static_cast<std::uint64_t>(cell >= 64);
     const Bitboard with = own | Bitboard(bit & ~in_hi, bit & in_hi);
+#if defined(__BMI2__)
     std::uint64_t lines = 0;
     for (int d = 0; d < kDirections; ++d) {
         const Bitboard seg = segment(cell, d);
-#if defined(__BMI2__)
         const std::uint64_t line = _pext_u64(with.lo(), seg.lo()) |
                                    _pext_u64(with.hi(), seg.hi()) << detail::popcount64(seg.lo());
-#else
-        std::uint64_t line = 0;
-        int k = 0;
-        for (int c : seg) line |= std::uint64_t{with.test(c)} << k++;
-#endif
         lines |= line << (16 * d);
     }
     return (lines & lines >> 1 & lines >> 2 & lines >> 3 & lines >> 4) != 0;
+#else
+    // Without pext (portable builds) a cell-by-cell gather costs more than testing the (at most
+    // 20) windows through cell directly: a window is full when no cell of it is missing.
+    const std::uint64_t miss_lo = ~with.lo(), miss_hi = ~with.hi();
+    for (int d = 0; d < kDirections; ++d)
+        for (int k = 0; k < kWindowLength; ++k) {
+            const int w = window_at(cell, d, k);
+            if (w == kNoWindow) continue;
+            const Bitboard m = window_mask(w);
+            if (((m.lo() & miss_lo) | (m.hi() & miss_hi)) == 0) return true;
+        }
+    return false;
+#endif
 }
 
 // Per card id (64 entries: indexes past the 52 ids read empty entries): the two cells of a normal

@@ -17,15 +17,48 @@ namespace sequence {
 constexpr int kCells = 100;
 
 namespace detail {
-inline int popcount64(std::uint64_t x) { return __builtin_popcountll(x); }
+// Without the POPCNT instruction (portable builds) the builtin is a library call; the SWAR count is
+// a dozen inline instructions.
+inline int popcount64(std::uint64_t x) {
+#if defined(__POPCNT__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    return static_cast<int>((((x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
+#endif
+}
 inline int lsb64(std::uint64_t x) { return __builtin_ctzll(x); }
-// Index of the n-th (0-based) set bit of x. Requires n < popcount64(x).
+
+#if !defined(__BMI2__)
+// The position of the j-th set bit of each byte value (0 past its count), for select64 below.
+struct SelectInByte {
+    std::uint8_t pos[8][256];
+    constexpr SelectInByte() : pos() {
+        for (int b = 0; b < 256; ++b)
+            for (int i = 0, j = 0; i < 8; ++i)
+                if (b >> i & 1) pos[j++][b] = static_cast<std::uint8_t>(i);
+    }
+};
+inline constexpr SelectInByte kSelectInByte{};
+#endif
+
+// Index of the n-th (0-based) set bit of x. Requires n < popcount64(x). One pdep with BMI2; else
+// broadword: the running popcount of the bytes finds the byte, a table the bit (no loop over n).
 inline int select64(std::uint64_t x, int n) {
 #if defined(__BMI2__)
     return __builtin_ctzll(_pdep_u64(std::uint64_t{1} << n, x));
 #else
-    for (; n > 0; --n) x &= x - 1;
-    return __builtin_ctzll(x);
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+    std::uint64_t c = x - ((x >> 1) & 0x5555555555555555ull);
+    c = (c & 0x3333333333333333ull) + ((c >> 2) & 0x3333333333333333ull);
+    c = ((c + (c >> 4)) & 0x0F0F0F0F0F0F0F0Full) * kOnes;  // byte i: set bits in bytes 0..i (<= 64)
+    // The first byte whose running count exceeds n: every byte | 0x80 stays >= 0x80 after
+    // subtracting n + 1 <= 64, so the bytes never borrow from each other.
+    const std::uint64_t above = ((c | kHighs) - kOnes * static_cast<std::uint64_t>(n + 1)) & kHighs;
+    const int byte = __builtin_ctzll(above) >> 3;
+    const int before = byte == 0 ? 0 : static_cast<int>((c >> (8 * byte - 8)) & 0xFF);
+    return 8 * byte + kSelectInByte.pos[n - before][(x >> (8 * byte)) & 0xFF];
 #endif
 }
 }  // namespace detail
@@ -60,7 +93,18 @@ public:
 
     constexpr bool any() const { return (lo_ | hi_) != 0; }
     constexpr bool none() const { return !any(); }
-    int count() const { return detail::popcount64(lo_) + detail::popcount64(hi_); }
+    int count() const {
+#if defined(__POPCNT__)
+        return detail::popcount64(lo_) + detail::popcount64(hi_);
+#else  // SWAR: the two halves' byte counts (<= 8 each) are added before the one multiply
+        const auto bytes = [](std::uint64_t x) {
+            x = x - ((x >> 1) & 0x5555555555555555ull);
+            x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+            return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+        };
+        return static_cast<int>(((bytes(lo_) + bytes(hi_)) * 0x0101010101010101ull) >> 56);
+#endif
+    }
     // The n-th lowest cell (0-based), for picking a uniformly random member. Requires n < count().
     int select(int n) const {
         const int low = detail::popcount64(lo_);

@@ -217,7 +217,7 @@ inline void hand_insert(GameState& s, int player, int card) {
     const std::uint64_t w = load_hand(hand);
     // Card ids are < 64, so byte + (127 - card) sets the byte's high bit iff byte > card, no carry.
     const std::uint64_t greater = (w + kOnes * static_cast<std::uint64_t>(127 - card)) & kHighs & bytes_below(n);
-    const int i = n - __builtin_popcountll(greater);
+    const int i = n - detail::popcount64(greater);
     const std::uint64_t below = bytes_below(i);
     store_hand(hand, (w & below) | (static_cast<std::uint64_t>(card) << (8 * i)) | ((w << 8) & ~bytes_below(i + 1)));
 }
