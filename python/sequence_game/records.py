@@ -24,12 +24,15 @@ import json
 import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
 
 from ._args import plain_int
 from .agents import agent_from_spec, agent_name
 from .errors import AgentMoveError, short_repr
 from .move import Move
+
+if TYPE_CHECKING:
+    from .gamebase import GameClass
 
 __all__ = [
     "RECORD_FORMAT",
@@ -49,13 +52,16 @@ _REQUIRED = ("players", "teams", "seed", "moves")
 _OPTIONAL = ("max_turns", "agents", "result", "started", "finished")
 
 
-def default_game_class() -> type:
+def default_game_class() -> GameClass:
     """``sequence_game.Game`` (the compiled core) when it is built, else ``sequence_game.reference.Game``."""
     try:
         from .game import Game  # needs sequence_game._core
+
+        return Game
     except ImportError:
-        from .reference import Game
-    return Game
+        from .reference import Game as ReferenceGame
+
+        return ReferenceGame
 
 
 def _utc_now() -> str:

@@ -12,17 +12,22 @@ docs/web.md describes the server, the API and the protocol.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, List
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
 MISSING_EXTRA = 'the web server needs the [web] extra: pip install "sequence-game[web]"'
 
 
-def missing_dependencies() -> list:
+def missing_dependencies() -> List[str]:
     """The web extra's modules that are not installed (empty when ``serve`` can run)."""
     import importlib.util
 
     return [m for m in ("fastapi", "uvicorn", "websockets", "pydantic") if importlib.util.find_spec(m) is None]
 
 
-def create_app(*args, **kwargs):
+def create_app(*args: Any, **kwargs: Any) -> FastAPI:
     """``sequence_game.web.app.create_app`` (imported on first use: it needs the [web] extra)."""
     missing = missing_dependencies()
     if missing:

@@ -22,7 +22,7 @@ import logging
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Dict, FrozenSet, List, Literal, Optional, Union
+from typing import Annotated, Any, AsyncIterator, Dict, FrozenSet, List, Literal, Optional, Union
 
 from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -30,6 +30,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import IllegalMoveError, InvalidMoveError
 from . import models
@@ -87,7 +88,8 @@ def _status(e: Exception) -> int:
 
 
 def get_service(request: Request) -> TableService:
-    return request.app.state.service
+    service: TableService = request.app.state.service
+    return service
 
 
 bearer = HTTPBearer(auto_error=False, description="a seat token from a join link")
@@ -115,24 +117,25 @@ Service = Annotated[TableService, Depends(get_service)]
 TableDep = Annotated[Table, Depends(get_table)]
 Seats = Annotated[FrozenSet[int], Depends(get_seats)]
 SeatsRequired = Annotated[FrozenSet[int], Depends(require_seat)]
-ERRORS = {s: {"model": models.ErrorBody} for s in (401, 403, 404, 409, 422)}
+ERRORS: Dict[Union[int, str], Dict[str, Any]] = {s: {"model": models.ErrorBody} for s in (401, 403, 404, 409, 422)}
 
 
 class BodyLimit:
     """ASGI middleware: refuse an HTTP body over ``MAX_BODY`` bytes with 413 before reading it all."""
 
-    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app, self.limit = app, limit
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            return await self.app(scope, receive, send)
+            await self.app(scope, receive, send)
+            return
         for name, value in scope.get("headers", []):
             if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
                 return await _too_large(send, self.limit)
         seen = 0
 
-        async def limited() -> dict:
+        async def limited() -> Message:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
@@ -143,7 +146,7 @@ class BodyLimit:
         await self.app(scope, limited, send)
 
 
-async def _too_large(send: Any, limit: int) -> None:
+async def _too_large(send: Send, limit: int) -> None:
     body = json.dumps({"detail": f"request body over {limit} bytes", "error": "TooLarge"}).encode()
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
@@ -163,7 +166,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
     """
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service: TableService = app.state.service
         service.start_ai()
         yield
@@ -271,24 +274,25 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
 
     @app.post("/api/tables/{table_id}/moves", response_model=models.MoveResponse, responses=ERRORS, tags=["play"],
               summary="Play a move for your seat")
-    async def play(body: models.MoveRequest, table: TableDep, seats: SeatsRequired, service: Service):
+    async def play(body: models.MoveRequest, table: TableDep, seats: SeatsRequired, service: Service) -> Dict[str, Any]:
         move = service.play(table, seats, body.move, body.version)
         return {"move": str(move), "view": service.view(table, seats)}
 
     @app.post("/api/tables/{table_id}/undo", response_model=models.UndoResponse, responses=ERRORS, tags=["play"],
               summary="Take back your last move (games against the AI only)")
-    async def undo(table: TableDep, seats: SeatsRequired, service: Service):
+    async def undo(table: TableDep, seats: SeatsRequired, service: Service) -> Dict[str, Any]:
         n = service.undo(table, seats)
         return {"undone": n, "view": service.view(table, seats)}
 
     @app.post("/api/tables/{table_id}/hint", response_model=models.HintResponse, responses=ERRORS, tags=["ai"],
               summary="The AI's suggestion for your move")
-    async def hint(table: TableDep, seats: SeatsRequired, service: Service):
+    async def hint(table: TableDep, seats: SeatsRequired, service: Service) -> Dict[str, Any]:
         return {"move": str(await service.hint(table, seats))}
 
     @app.post("/api/tables/{table_id}/analysis", response_model=models.Analysis, responses=ERRORS, tags=["ai"],
               summary="MCTS root statistics of your position, with a time budget")
-    async def analysis(body: models.AnalyzeRequest, table: TableDep, seats: SeatsRequired, service: Service):
+    async def analysis(body: models.AnalyzeRequest, table: TableDep, seats: SeatsRequired,
+                       service: Service) -> Dict[str, Any]:
         return await service.analyze(table, seats, min(body.seconds, service.max_ai_seconds))
 
     @app.get("/api/tables/{table_id}/record", responses=ERRORS, tags=["records"],
@@ -300,7 +304,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
 
     @app.get("/api/tables/{table_id}/replay", response_model=models.Replay, responses=ERRORS, tags=["records"],
              summary="Every position of a finished game, for stepping through it")
-    async def replay(table: TableDep, service: Service):
+    async def replay(table: TableDep, service: Service) -> Dict[str, Any]:
         _check_finished(table)
         steps = []
         players = [None] + [p for p, _ in table.history]
@@ -331,7 +335,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         conn = Connection(seats)
         writer = asyncio.create_task(_pump(websocket, conn))
         service.connect(table, conn)
-        hinting: Optional[asyncio.Task] = None
+        hinting: Optional[asyncio.Task[None]] = None
         try:
             while not writer.done():
                 try:
@@ -379,7 +383,7 @@ async def _receive(websocket: WebSocket) -> str:
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
-    text = message.get("text")
+    text: Optional[str] = message.get("text")
     if text is None:
         raise TableError("send JSON text frames, not binary", 400)
     if len(text) > MAX_WS_MESSAGE:

@@ -11,9 +11,8 @@ from typing import Any, Dict, List, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..game_setup import VALID_PLAYERS
-from .tables import AI_PRESETS
+from .tables import AI_PRESETS, AIPreset
 
-AIPreset = Literal[tuple(AI_PRESETS)]  # type: ignore[valid-type]
 MOVE_TEXT_MAX = 64  # "2H@e6 =a6-e6 =e6-i6" is 19 characters; declares of 3 sequences fit easily
 MAX_PRESET_MOVES = 2000
 

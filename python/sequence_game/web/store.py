@@ -21,7 +21,7 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 __all__ = ["TableRow", "TableStore", "default_db_path"]
 
@@ -103,7 +103,7 @@ class TableStore:
                 (json.dumps(record), version, int(finished), table_id),
             )
 
-    def _rows(self, sql: str, args: tuple = ()) -> Iterator[TableRow]:
+    def _rows(self, sql: str, args: Tuple[object, ...] = ()) -> Iterator[TableRow]:
         with self._lock:
             rows = self._db.execute(sql, args).fetchall()
         for r in rows:

@@ -27,10 +27,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Literal, Optional, Set, Tuple, Union, get_args
 
-from ..agents import agent_from_spec
+from ..agents import Agent, agent_from_spec
 from ..game_setup import TEAM_NAMES, check_players_teams, sequences_to_win
+from ..gamebase import GameBase
 from ..move import Move
 from ..position import observation_dict
 from ..records import GameRecord, default_game_class
@@ -38,6 +39,7 @@ from .store import TableRow, TableStore
 
 __all__ = [
     "AI_PRESETS",
+    "AIPreset",
     "Connection",
     "Table",
     "TableError",
@@ -47,13 +49,16 @@ __all__ = [
 
 log = logging.getLogger("sequence_game.web")
 
-#: AI strength presets: (agent spec, search seconds or None). A search is cut to the table's budget.
+#: The AI strengths a seat may ask for (the web API's enum), and for each the agent spec and its
+#: search seconds (or None). A search is cut to the table's budget.
+AIPreset = Literal["random", "easy", "medium", "hard"]
 AI_PRESETS: Dict[str, Tuple[str, Optional[float]]] = {
     "random": ("random", None),
     "easy": ("greedy", None),
     "medium": ("mcts", 0.5),
     "hard": ("mcts", 2.0),
 }
+assert set(get_args(AIPreset)) == set(AI_PRESETS)
 #: Seconds the hint search takes (cut to the table's budget).
 HINT_SECONDS = 0.5
 MAX_TABLES = 1000  # live tables in memory; a server refuses more (503) rather than run out of memory
@@ -82,7 +87,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def public_observation(game: Any) -> dict:
+def public_observation(game: GameBase) -> Dict[str, Any]:
     """What anyone may see (R9): the board, sequences, discard piles, hand sizes, the draw pile's size.
 
     >>> from sequence_game.reference import Game
@@ -93,7 +98,7 @@ def public_observation(game: Any) -> dict:
     return _public(game.to_dict())
 
 
-def _public(state: dict) -> dict:
+def _public(state: Dict[str, Any]) -> Dict[str, Any]:
     obs = observation_dict(state, 0)
     obs["hands"] = [len(h) for h in state["hands"]]
     obs["player"] = None
@@ -102,7 +107,7 @@ def _public(state: dict) -> dict:
     return obs
 
 
-def _agent_move_in_process(spec: str, seed: int, state: dict) -> str:
+def _agent_move_in_process(spec: str, seed: int, state: Dict[str, Any]) -> str:
     """A worker process's move for ``spec``'s agent in ``state`` (a ``to_dict()``), as text."""
     game = default_game_class().from_dict(state)
     return str(agent_from_spec(spec, seed=seed).select_move(game))
@@ -117,7 +122,7 @@ class Seat:
     name: str = ""
     token_hash: Optional[str] = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         return {"kind": self.kind, "ai": self.ai, "name": self.name, "token_hash": self.token_hash}
 
 
@@ -128,9 +133,9 @@ class Connection:
 
     def __init__(self, seats: FrozenSet[int]) -> None:
         self.seats = seats
-        self.queue: asyncio.Queue[Optional[dict]] = asyncio.Queue(self.QUEUE)
+        self.queue: asyncio.Queue[Optional[Dict[str, Any]]] = asyncio.Queue(self.QUEUE)
 
-    def send(self, message: dict) -> None:
+    def send(self, message: Dict[str, Any]) -> None:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
@@ -145,7 +150,7 @@ class Connection:
 @dataclass
 class Table:
     id: str
-    game: Any
+    game: GameBase
     seats: List[Seat]
     options: Dict[str, Any]
     record: GameRecord
@@ -184,7 +189,7 @@ class TableService:
         self.ai_pause = ai_pause
         self.max_ai_seconds = max_ai_seconds
         self.tables: Dict[str, Table] = {}
-        self._agents: Dict[Tuple[str, int], Any] = {}
+        self._agents: Dict[Tuple[str, int], Agent] = {}
         self.on_change: List[Callable[[Table], None]] = []  # test and load hooks
 
     # ------------------------------------------------------------------ life cycle
@@ -329,7 +334,7 @@ class TableService:
             return g.current_player
         return None
 
-    def view(self, table: Table, seats: FrozenSet[int], full: Optional[dict] = None) -> dict:
+    def view(self, table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         """The whole message a connection gets about ``table``: ``state`` is exactly
         ``game.observation(seat)`` (or :func:`public_observation`), the rest is public table data.
         ``full``: ``game.to_dict()`` if the caller has it (one per broadcast, not one per view)."""
@@ -367,18 +372,19 @@ class TableService:
         }
 
     @staticmethod
-    def _result(table: Table) -> Optional[dict]:
+    def _result(table: Table) -> Optional[Dict[str, Any]]:
         g = table.game
         if not g.is_over:
             return None
-        if g.is_draw:
+        winner = g.winner
+        if winner is None:
             return {"winner": None, "is_draw": True, "turns": g.turn, "text": f"Draw after {g.turn} turns."}
-        seats = [p for p in range(g.players) if g.team_of(p) == g.winner]
+        seats = [p for p in range(g.players) if g.team_of(p) == winner]
         names = ", ".join(table.seats[p].name for p in seats)
-        return {"winner": g.winner, "is_draw": False, "turns": g.turn,
-                "text": f"Team {TEAM_NAMES[g.winner]} ({names}) wins after {g.turn} turns."}
+        return {"winner": winner, "is_draw": False, "turns": g.turn,
+                "text": f"Team {TEAM_NAMES[winner]} ({names}) wins after {g.turn} turns."}
 
-    def summary(self, table: Table) -> dict:
+    def summary(self, table: Table) -> Dict[str, Any]:
         """A line of the table list: public only."""
         g = table.game
         return {"table": table.id, "players": g.players, "teams": g.teams, "created": table.created,
@@ -488,7 +494,7 @@ class TableService:
         if not table.connections:
             return
         full = table.game.to_dict()
-        views: Dict[FrozenSet[int], dict] = {}
+        views: Dict[FrozenSet[int], Dict[str, Any]] = {}
         for conn in list(table.connections):
             if conn.seats not in views:
                 views[conn.seats] = {"type": "state", "view": self.view(table, conn.seats, full)}
@@ -496,7 +502,7 @@ class TableService:
 
     # ------------------------------------------------------------------ the AI
 
-    def _agent(self, table: Table, seat: int) -> Any:
+    def _agent(self, table: Table, seat: int) -> Agent:
         key = (table.id, seat)
         agent = self._agents.get(key)
         if agent is None:
@@ -531,6 +537,7 @@ class TableService:
         self.broadcast(table)
         try:
             spec = self._spec(table.seats[seat].ai, table.options.get("ai_seconds", 2.0))
+            choice: Union[str, Move]
             if spec.split(":")[0] in PROCESS_AGENTS:
                 choice = await loop.run_in_executor(self._process_pool(), _agent_move_in_process, spec,
                                                     secrets.randbits(63), table.game.to_dict())
@@ -570,7 +577,7 @@ class TableService:
         move = await asyncio.get_running_loop().run_in_executor(self.executor, agent.select_move, snapshot)
         return snapshot.parse_move(str(move))
 
-    async def analyze(self, table: Table, seats: FrozenSet[int], seconds: float) -> dict:
+    async def analyze(self, table: Table, seats: FrozenSet[int], seconds: float) -> Dict[str, Any]:
         """The MCTS root statistics for the seat to move (one of ``seats``) after ``seconds``."""
         self._check_to_move(table, seats)
         if not 0.01 <= seconds <= self.max_ai_seconds:
