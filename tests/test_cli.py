@@ -226,7 +226,8 @@ def test_replay_a_saved_record(engine, monkeypatch, capsys, tmp_path):
     assert rc == 1 and "not a game record" in err
 
 
-def test_arena_prints_a_results_table(engine, monkeypatch, capsys):
+def test_arena_prints_a_results_table(engine, monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)  # the default results file goes here
     rc, out, err = run_cli(monkeypatch, capsys,
                            ["arena", "greedy", "random", "--games", "2", "--seed", "5", "--engine", engine])
     assert rc == 0, err

@@ -4,7 +4,9 @@
 
     sequence-game play [--players 2] [--teams T] [--human 0 ...] [--ai greedy|mcts:time=1] [--seed N]
     sequence-game demo --seed N [--players P] [--agents greedy,random] [--save FILE]
-    sequence-game arena AGENT AGENT --games N [--players P] [--seed S]
+    sequence-game arena AGENT AGENT --games N [--players P] [--seed S] [--workers N | --ray [ADDRESS]]
+    sequence-game arena --resume FILE | --summary FILE
+    sequence-game selfplay [AGENT ...] --games N --out DIR [--workers N | --ray [ADDRESS]]
     sequence-game replay FILE [--step]
     sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser]
     sequence-game bench ...
@@ -420,35 +422,100 @@ def cmd_demo(args, console) -> int:
 
 
 def cmd_arena(args, console) -> int:
-    from .arena import match
+    from . import arena
 
-    cls = game_class(args.engine)
-    if len(args.agents) < 2:
-        raise CLIError("arena needs at least two agents, e.g. `arena greedy random`")
-    if args.games < 1:
-        raise CLIError("--games must be at least 1")
-    for s in args.agents:  # fail fast with the spec's own message
-        make_agent(s, seed=0)
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=False, disable=args.no_progress,
-    ) as bar:
-        task = bar.add_task(" vs ".join(args.agents), total=args.games)
+    if args.summary:
+        if args.agents or args.resume:
+            raise CLIError("--summary FILE reads a results file: give no agents and no --resume")
         try:
-            result = match(
-                list(args.agents), games=args.games, players=args.players, teams=args.teams, seed=args.seed,
-                max_turns=args.max_turns, game_class=cls,
-                progress=lambda done, total: bar.update(task, completed=done),
-            )
+            result = arena.summary(args.summary)
         except ValueError as e:
             raise CLIError(str(e)) from None
+        _print_match(console, result)
+        return EXIT_OK
+    settings = _arena_settings(args)
+    if len(settings["agents"]) < 2:
+        raise CLIError("arena needs at least two agents, e.g. `arena greedy random`")
+    if settings["games"] < 1:
+        raise CLIError("--games must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise CLIError("--workers must be at least 1")
+    for s in settings["agents"]:  # fail fast with the spec's own message
+        make_agent(s, seed=0)
+    path = args.resume or args.results or _default_results_name()
+    try:
+        job = arena.MatchJob(arena.jobs.normalise_contenders(settings["agents"]), settings["games"],
+                             players=settings["players"], teams=settings["teams"], seed=settings["seed"],
+                             max_turns=settings["max_turns"], game_class=game_class(settings["engine"]))
+    except ValueError as e:
+        raise CLIError(str(e)) from None
+    if path == "-":
+        path = None
+    where = f"Ray ({args.ray})" if args.ray not in (None, True) else "Ray" if args.ray else \
+        f"{args.workers or arena.default_workers()} worker(s)"
+    console.print(f"{job.title}: {job.games} games on {where}" + (f", results in {path}" if path else ""))
+    reporter = None if args.no_progress else arena.RichProgress(job, console=console)
+    try:
+        entries = arena.run_job(job, workers=args.workers, ray=args.ray, results=path, resume=bool(args.resume),
+                                progress=reporter,
+                                on_retry=lambda i, code: console.print(
+                                    f"a worker died (exit code {code}) playing game {i}: playing it again"))
+    except KeyboardInterrupt:
+        if path:
+            console.print(f"interrupted: the finished games are in {path}; continue with --resume {path}")
+        raise
+    except (ValueError, TypeError, ImportError, arena.JobError, arena.WorkerCrashed) as e:
+        raise CLIError(str(e)) from None
+    _print_match(console, job.outcomes(entries))
+    if path:
+        console.print(f"results: {path} (recompute with `sequence-game arena --summary {path}`)")
+    return EXIT_OK
+
+
+def _arena_settings(args) -> dict:
+    """The match to play: the command line's, or with --resume the results file's job, where the
+    command line may change only --games (to extend the match)."""
+    defaults = {"agents": list(args.agents), "games": 10, "players": 2, "teams": None, "seed": 0,
+                "max_turns": None, "engine": args.engine}
+    given = {"games": args.games, "players": args.players, "teams": args.teams, "seed": args.seed,
+             "max_turns": args.max_turns}
+    import os
+
+    if not args.resume or not os.path.exists(args.resume):
+        defaults.update({k: v for k, v in given.items() if v is not None})
+        return defaults
+    from .arena import read_results
+
+    try:
+        header, _ = read_results(args.resume)
+    except ValueError as e:
+        raise CLIError(str(e)) from None
+    if not header.get("agents"):
+        raise CLIError(f"{args.resume} has no agent specs to resume with (it was played from Python)")
+    settings = {"agents": header["agents"], "games": header["games"], "players": header["players"],
+                "teams": header["teams"], "seed": header["seed"], "max_turns": header["max_turns"],
+                "engine": header.get("engine", "core")}
+    if args.agents and list(args.agents) != settings["agents"]:
+        raise CLIError(f"{args.resume} is a match of {' '.join(settings['agents'])}, not {' '.join(args.agents)}")
+    for k, v in given.items():
+        if v is not None and k != "games" and v != settings[k]:
+            raise CLIError(f"{args.resume} was played with --{k.replace('_', '-')} {settings[k]}, not {v}")
+    if args.games is not None:
+        settings["games"] = args.games
+    return settings
+
+
+def _default_results_name() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).strftime("arena-%Y%m%d-%H%M%S.jsonl")
+
+
+def _print_match(console, result) -> None:
     console.print(match_table(result))
     if len(result.names) >= 2:
         console.print(result.elo_line())
-    return EXIT_OK
+    console.print(seat_table(result))
 
 
 def match_table(result):
@@ -457,7 +524,10 @@ def match_table(result):
 
     from .arena import format_elo
 
-    table = Table(title=f"{result.games} games, {result.players} players ({result.teams} teams), seed {result.seed}")
+    title = f"{result.games} games, {result.players} players ({result.teams} teams), seed {result.seed}"
+    if result.planned is not None and result.planned != result.games:
+        title += f" -- {result.planned - result.games} of {result.planned} not played yet"
+    table = Table(title=title)
     for col in ("agent", "games", "wins", "draws", "losses", "win rate", "95% CI", "Elo"):
         table.add_column(col, justify="left" if col == "agent" else "right")
     losses = result.losses
@@ -466,9 +536,23 @@ def match_table(result):
         lo, hi = result.win_rate_interval(i)
         elo = format_elo(result.elo(i, (i + 1) % n)) if n >= 2 else "-"
         table.add_row(
-            name, str(result.played[i]), str(result.wins[i]), str(result._draws_of(i)), str(losses[i]),
+            name, str(result.played[i]), str(result.wins[i]), str(result.draws_of(i)), str(losses[i]),
             f"{100 * result.win_rate(i):.1f}%", f"{100 * lo:.1f}-{100 * hi:.1f}%", elo,
         )
+    return table
+
+
+def seat_table(result):
+    """A ``rich`` table of each contender's results per team (team 0 moves first)."""
+    from rich.table import Table
+
+    table = Table(title="by team (team 0 moves first)")
+    for col in ("agent", "team", "games", "wins", "draws", "win rate", "95% CI"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for s in result.seat_results():
+        lo, hi = s.win_rate_interval()
+        table.add_row(result.names[s.contender], str(s.team), str(s.games), str(s.wins), str(s.draws),
+                      f"{100 * s.win_rate:.1f}%", f"{100 * lo:.1f}-{100 * hi:.1f}%")
     return table
 
 
@@ -567,14 +651,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print only the moves' result and the final board")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("arena", parents=[common], help="a match between agents",
-                       description="A match between agents, e.g. `arena greedy random --games 20`.")
-    p.add_argument("agents", nargs="+", metavar="AGENT", help="agent specs: random, greedy, mcts:time=0.5, ...")
-    p.add_argument("--games", type=int, default=10)
-    p.add_argument("--players", type=int, default=2, choices=VALID_PLAYERS, metavar="P")
+    p = sub.add_parser("arena", parents=[common], help="a match between agents, on every core or on Ray",
+                       description="A match between agents, e.g. `arena greedy random --games 20`. Games run "
+                                   "on every core (--workers), or on Ray (--ray); each finished game is "
+                                   "appended to a JSON-lines results file, which --resume continues and "
+                                   "--summary reads. With fixed iteration budgets (mcts:iters=N) the results "
+                                   "do not depend on where the games ran; time budgets depend on the machine.")
+    p.add_argument("agents", nargs="*", metavar="AGENT", help="agent specs: random, greedy, mcts:time=0.5, ...")
+    p.add_argument("--games", type=int, default=None, help="number of games (default 10)")
+    p.add_argument("--players", type=int, default=None, choices=VALID_PLAYERS, metavar="P")
     p.add_argument("--teams", type=int, choices=(2, 3), default=None)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=None, help="match seed (default 0): game i depends on it and i only")
     p.add_argument("--max-turns", type=int, default=None)
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="worker processes (default: every core; 1 plays in this process)")
+    p.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
+                   help="run each game as a Ray task: on the local Ray instance (started if none runs), or "
+                        "on the cluster at ADDRESS (needs sequence-game[ray])")
+    p.add_argument("--results", metavar="FILE",
+                   help="JSON-lines results file (default arena-<UTC time>.jsonl; - for none)")
+    p.add_argument("--resume", metavar="FILE", help="continue the match of a results file: play only its missing "
+                                                    "games (--games N extends it)")
+    p.add_argument("--summary", metavar="FILE", help="print the statistics of a results file and exit")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_arena)
 

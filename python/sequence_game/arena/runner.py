@@ -1,0 +1,111 @@
+"""Run any job (:mod:`.jobs`): in this process, a local process pool or Ray, streaming each
+finished unit to a results file and a progress display, and skipping the units a resumed file
+already has."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Callable, Dict, List, Optional, Union
+
+from .pool import default_workers, run_pool
+from .results import ResultsFile
+
+__all__ = ["RichProgress", "run_job"]
+
+Progress = Union[None, bool, Callable[[int, int], None]]
+
+
+class RichProgress:
+    """A live ``rich`` progress bar: units done of all, the job's own statistics so far
+    (``job.progress_text(entries)``: win rates with intervals for a match), units/min this
+    session and the time left."""
+
+    def __init__(self, job: Any, console: Any = None, unit: str = "games") -> None:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn)
+
+        self.job, self.unit = job, unit
+        self.bar = Progress(BarColumn(bar_width=20), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                            TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[stats]}"),
+                            console=console, transient=False)
+        self.task = None
+        self._t0 = 0.0
+        self._new = 0
+
+    def start(self, entries: List[Dict[str, Any]], total: int) -> None:
+        self.bar.start()
+        self._t0 = time.perf_counter()
+        self.task = self.bar.add_task(getattr(self.job, "title", "job"), total=total, completed=len(entries),
+                                      rate="", stats=self.job.progress_text(entries))
+
+    def update(self, entries: List[Dict[str, Any]]) -> None:
+        self._new += 1
+        per_min = 60.0 * self._new / max(1e-9, time.perf_counter() - self._t0)
+        self.bar.update(self.task, completed=len(entries), rate=f"{per_min:.1f} {self.unit}/min",
+                        stats=self.job.progress_text(entries))
+
+    def stop(self) -> None:
+        self.bar.stop()
+
+
+def run_job(job: Any, workers: Optional[int] = 1, ray: Union[None, bool, str] = None,
+            results: Optional[str] = None, resume: bool = False, progress: Any = None,
+            on_retry: Optional[Callable[[int, int], None]] = None) -> List[Dict[str, Any]]:
+    """Play every unit of ``job`` that ``results`` does not have yet; all units' results, by index.
+
+    ``workers``: 1 plays in this process; ``None`` uses every core; ``N`` a pool of ``N``
+    processes. ``ray``: ``True`` (join the local Ray instance or start one) or an address uses
+    Ray instead of the pool. ``results``: a JSON-lines file written as units finish; with
+    ``resume`` it may exist already (it must belong to the same job) and only missing units are
+    played. ``progress``: ``callable(done, total)``, or an object with ``start(entries, total)``,
+    ``update(entries)`` and ``stop()`` such as :class:`RichProgress`.
+    """
+    entries: Dict[int, Dict[str, Any]] = {}
+    out: Optional[ResultsFile] = None
+    if results is not None:
+        if resume and os.path.exists(results):
+            out, old = ResultsFile.resume(results, job.header(), job.identity())
+            entries.update((e["index"], e) for e in old)
+        else:
+            out = ResultsFile.create(results, job.header())
+    todo = [i for i in range(job.size) if i not in entries]
+    total = job.size
+    reporter = progress if hasattr(progress, "update") else None
+    callback = progress if callable(progress) and reporter is None else None
+
+    def on_result(entry: Dict[str, Any]) -> None:
+        if entry["index"] in entries:  # pragma: no cover - a runner never returns a unit twice
+            return
+        if out is not None:
+            out.append(entry)
+        entries[entry["index"]] = entry
+        if reporter is not None:
+            reporter.update(_ordered(entries))
+        if callback is not None:
+            callback(len(entries), total)
+
+    if reporter is not None:
+        reporter.start(_ordered(entries), total)
+    try:
+        if ray is not None and ray is not False:
+            job.check_portable()
+            from .ray_runner import run_ray
+
+            run_ray(job, todo, on_result, address=None if ray is True else str(ray))
+        elif workers == 1 or len(todo) <= 1:
+            for i in todo:
+                on_result(job.execute(i))
+        else:
+            job.check_portable()
+            run_pool(job, todo, on_result, workers=workers if workers is not None else default_workers(),
+                     on_retry=on_retry)
+    finally:
+        if reporter is not None:
+            reporter.stop()
+        if out is not None:
+            out.close()
+    return _ordered(entries)
+
+
+def _ordered(entries: Dict[int, Dict[str, Any]]) -> List[Dict[str, Any]]:
+    return [entries[i] for i in sorted(entries)]
