@@ -1,0 +1,259 @@
+"""The job model and its runners (python/sequence_game/arena/): game i depends only on (seed, i),
+the process pool gives the serial results, a killed worker's game is played again, results
+stream to a file that a killed job resumes from with no game lost or repeated."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from sequence_game.arena import MatchJob, match, read_results, run_job, summary
+from sequence_game.arena.jobs import normalise_contenders
+from sequence_game.arena.pool import JobError, WorkerCrashed, run_pool
+from sequence_game.arena.results import ResultsFile
+
+SEARCH = "mcts:iters=300"  # a fixed budget: the moves do not depend on the machine
+
+
+def job(agents=(SEARCH, "greedy"), games=6, seed=7, **kw):
+    return MatchJob(normalise_contenders(list(agents)), games, seed=seed, **kw)
+
+
+def played(entries):
+    """What a game is, without where and when it ran."""
+    keep = ("index", "seed", "contenders", "agents", "agent_seeds", "winner", "winner_contender", "is_draw",
+            "turns", "moves")
+    return [{k: e[k] for k in keep} for e in entries]
+
+
+# --------------------------------------------------------------------------- the job model
+
+
+def test_game_i_depends_only_on_seed_and_index():
+    j = job()
+    forward = [j.execute(i) for i in range(4)]
+    backward = [job(games=50).execute(i) for i in reversed(range(4))][::-1]  # other order, bigger job
+    assert played(forward) == played(backward)
+    other = job(seed=8).execute(0)
+    assert other["seed"] != forward[0]["seed"] and other["moves"] != forward[0]["moves"]
+
+
+def test_seating_rotates_and_shares_deals():
+    j = job(agents=("greedy", "random"), players=4, games=4)
+    seats = [j.seating(i) for i in range(4)]
+    assert [s[1] for s in seats] == [[0, 1], [1, 0], [0, 1], [1, 0]]
+    assert seats[0][0] == seats[1][0] != seats[2][0] == seats[3][0]
+    e = j.execute(1)
+    assert e["agents"] == ["random", "greedy", "random", "greedy"]
+    assert len(set(e["agent_seeds"])) == 4
+
+
+def test_job_checks_its_arguments():
+    with pytest.raises(ValueError, match="games"):
+        job(games=0)
+    with pytest.raises(ValueError, match="seed"):
+        job(seed=-1)
+    with pytest.raises(ValueError, match="two contenders"):
+        job(agents=("greedy",))
+    with pytest.raises(ValueError, match="game index"):
+        job(games=2).execute(2)
+    j = MatchJob(normalise_contenders([lambda: __import__("sequence_game").agents.GreedyAgent(), "random"]), 2)
+    with pytest.raises(TypeError, match="spec string"):
+        j.check_portable()
+    with pytest.raises(TypeError, match="spec string"):
+        run_job(j, workers=2)
+
+
+# --------------------------------------------------------------------------- the process pool
+
+
+def test_pool_gives_the_serial_results_in_any_order(tmp_path):
+    serial = run_job(job(), workers=1)
+    pooled = run_job(job(), workers=2, results=str(tmp_path / "r.jsonl"))
+    assert played(pooled) == played(serial)
+    assert len({e["pid"] for e in pooled}) == 2  # both workers played
+    header, lines = read_results(tmp_path / "r.jsonl")
+    assert header["agents"] == [SEARCH, "greedy"] and header["games"] == 6
+    assert played(lines) == played(serial)
+
+
+def test_match_with_workers_equals_serial_match():
+    a = match([SEARCH, "greedy"], games=4, seed=2)
+    b = match([SEARCH, "greedy"], games=4, seed=2, workers=2)
+    assert a.outcomes == b.outcomes and a.wins == b.wins
+
+
+class _Explodes:
+    """A job whose unit 1 raises: the pool stops with the worker's traceback."""
+
+    size = 3
+
+    def execute(self, index):
+        if index == 1:
+            raise RuntimeError("boom in unit 1")
+        return {"index": index}
+
+
+class _DiesOnce:
+    """A job whose unit 2 kills its worker the first time (a marker file remembers)."""
+
+    size = 4
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def execute(self, index):
+        if index == 2 and not os.path.exists(self.marker):
+            open(self.marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+        return {"index": index, "pid": os.getpid()}
+
+
+class _AlwaysDies:
+    size = 1
+
+    def execute(self, index):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_pool_reports_an_exception_in_a_unit():
+    with pytest.raises(JobError, match="boom in unit 1"):
+        run_pool(_Explodes(), range(3), lambda e: None, workers=2)
+
+
+def test_a_worker_that_dies_has_its_unit_played_again(tmp_path):
+    got, retried = [], []
+    run_pool(_DiesOnce(str(tmp_path / "died")), range(4), got.append, workers=2,
+             on_retry=lambda i, code: retried.append((i, code)))
+    assert sorted(e["index"] for e in got) == [0, 1, 2, 3]
+    assert retried == [(2, -signal.SIGKILL)]
+
+
+def test_a_unit_that_always_kills_its_worker_stops_the_job():
+    with pytest.raises(WorkerCrashed, match="unit 0 ended its worker 3 times"):
+        run_pool(_AlwaysDies(), [0], lambda e: None, workers=1)
+
+
+def test_killing_a_busy_worker_from_outside_loses_no_game():
+    """SIGKILL the other worker as soon as the first game finishes: its game is played again."""
+    j = job(agents=("mcts:iters=2000", "greedy"), games=4)
+    got, killed, retried = [], [], []
+
+    def on_result(entry):
+        got.append(entry)
+        if not killed:
+            others = [p for p in multiprocessing.active_children() if p.pid != entry["pid"]]
+            assert others, "the other worker should still be playing"
+            os.kill(others[0].pid, signal.SIGKILL)
+            killed.append(others[0].pid)
+
+    run_pool(j, range(4), on_result, workers=2, on_retry=lambda i, code: retried.append(code))
+    assert killed and retried == [-signal.SIGKILL]
+    assert killed[0] not in {e["pid"] for e in got}
+    assert played(sorted(got, key=lambda e: e["index"])) == played(run_job(j, workers=1))
+
+
+# --------------------------------------------------------------------------- results files and resuming
+
+
+def test_results_file_refuses_to_overwrite_and_checks_the_job(tmp_path):
+    path = str(tmp_path / "r.jsonl")
+    run_job(job(games=2), results=path)
+    with pytest.raises(ValueError, match="exists"):
+        run_job(job(games=2), results=path)
+    with pytest.raises(ValueError, match="another job.*seed"):
+        run_job(job(games=2, seed=99), results=path, resume=True)
+
+
+def test_resume_plays_only_missing_games_and_cuts_a_torn_line(tmp_path):
+    path = tmp_path / "r.jsonl"
+    full = run_job(job(), workers=1)
+    with ResultsFile.create(path, job().header()) as out:  # a job killed after games 0, 3, 4 ...
+        for e in (full[0], full[3], full[4]):
+            out.append(e)
+    with open(path, "a") as f:  # ... while writing game 5
+        f.write(json.dumps(full[5])[:40])
+    done = []
+    entries = run_job(job(), workers=1, results=str(path), resume=True, progress=lambda d, t: done.append(d))
+    assert done == [4, 5, 6]  # three games played, counted after the three already there
+    assert played(entries) == played(full)
+    header, lines = read_results(path)
+    assert [e["index"] for e in lines] == list(range(6))
+    text = path.read_text().splitlines()
+    assert len(text) == 7 and all(json.loads(line) for line in text)  # the torn line is gone
+
+
+def test_resume_with_more_games_extends_the_match(tmp_path):
+    path = str(tmp_path / "r.jsonl")
+    run_job(job(games=2), results=path)
+    entries = run_job(job(games=4), results=path, resume=True)
+    assert played(entries) == played(run_job(job(games=4)))
+    assert summary(path).planned == 4 and summary(path).games == 4
+
+
+def test_summary_from_the_file_equals_the_match(tmp_path):
+    path = str(tmp_path / "r.jsonl")
+    r = match(["greedy", "random"], games=6, seed=1, results=path)
+    s = summary(path)
+    assert s.outcomes == r.outcomes and s.wins == r.wins and s.names == r.names
+    assert s.seat_results() == r.seat_results()
+    assert str(s) == str(r)
+
+
+def test_results_file_errors_name_the_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "sequence-game-match/1", "names": ["a", "b"]}\n{"index": 0}\nnot json\n')
+    with pytest.raises(ValueError, match="line 3 is not JSON"):
+        read_results(bad)
+    bad.write_text('{"format": "sequence-game-match/1"}\n{"no index": 1}\n')
+    with pytest.raises(ValueError, match="line 2.*index"):
+        read_results(bad)
+    bad.write_text('{"hello": 1}\n')
+    with pytest.raises(ValueError, match="not a results file"):
+        read_results(bad)
+    with pytest.raises(ValueError, match="cannot read"):
+        read_results(tmp_path / "missing.jsonl")
+
+
+# --------------------------------------------------------------------------- the command, killed half-way
+
+
+def _game_lines(path):
+    try:
+        return len(path.read_text().splitlines()) - 1
+    except FileNotFoundError:
+        return 0
+
+
+def test_cli_match_killed_half_way_resumes_with_no_game_lost_or_repeated(tmp_path):
+    path = tmp_path / "m.jsonl"
+    games = 8
+    cmd = [sys.executable, "-m", "sequence_game", "arena", "mcts:iters=1500", "greedy", "--games", str(games),
+           "--seed", "4", "--workers", "2", "--results", str(path), "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.time() + 120
+    while _game_lines(path) < games // 2 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the match finished before it could be killed: make the games longer"
+    os.killpg(proc.pid, signal.SIGKILL)  # the command and its workers, with no chance to clean up
+    proc.wait()
+    _, before = read_results(path)
+    assert games // 2 <= len(before) < games
+    out = subprocess.run([sys.executable, "-m", "sequence_game", "arena", "--resume", str(path), "--workers", "2",
+                          "--no-progress"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert f"{games} games" in out.stdout
+    lines = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    assert sorted(e["index"] for e in lines) == list(range(games))  # none lost, none repeated
+    assert played(sorted(lines, key=lambda e: e["index"])) == played(
+        run_job(job(agents=("mcts:iters=1500", "greedy"), games=games, seed=4)))
+    summary_out = subprocess.run([sys.executable, "-m", "sequence_game", "arena", "--summary", str(path)],
+                                 capture_output=True, text=True, timeout=60)
+    assert summary_out.returncode == 0 and "by team" in summary_out.stdout and f"{games} games" in summary_out.stdout
