@@ -1,0 +1,61 @@
+"""Games as Ray tasks (python/sequence_game/arena/ray_runner.py): the same results as the local
+pool, the same results file; without the extra, an error that names it.
+
+Starting Ray takes about 10-15 s on a busy 2-core machine, so one module-scoped local instance
+serves every test that needs it.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from sequence_game.arena import match, read_results, run_job
+from sequence_game.arena.jobs import MatchJob, normalise_contenders
+
+
+def test_without_the_extra_the_error_names_it(monkeypatch):
+    from sequence_game.arena import ray_runner
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if ray were not installed
+    with pytest.raises(ImportError, match=r"sequence-game\[ray\]"):
+        ray_runner.import_ray()
+    j = MatchJob(normalise_contenders(["greedy", "random"]), 2)
+    with pytest.raises(ImportError, match=r"sequence-game\[ray\]"):
+        run_job(j, ray=True)
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray = pytest.importorskip("ray", reason="the [ray] extra is not installed")
+    from sequence_game.arena.ray_runner import connect
+
+    connect(num_cpus=2)
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_gives_the_pools_results(local_ray, tmp_path):
+    agents, games, seed = ["mcts:iters=300", "greedy"], 6, 11
+    pooled = match(agents, games=games, seed=seed, workers=2)
+    on_ray = match(agents, games=games, seed=seed, ray=True, results=str(tmp_path / "ray.jsonl"))
+    assert on_ray.outcomes == pooled.outcomes and on_ray.wins == pooled.wins
+    header, lines = read_results(tmp_path / "ray.jsonl")
+    assert header["agents"] == agents and [e["index"] for e in lines] == list(range(games))
+    serial = match(agents, games=games, seed=seed, keep_records=True)
+    assert [e["moves"] for e in lines] == [r.moves for r in serial.records]
+
+
+def test_ray_resumes_a_pool_file(local_ray, tmp_path):
+    path = str(tmp_path / "r.jsonl")
+    match(["greedy", "random"], games=3, seed=5, workers=2, results=path)
+    r = match(["greedy", "random"], games=6, seed=5, ray=True, results=path, resume=True)
+    assert r.outcomes == match(["greedy", "random"], games=6, seed=5).outcomes
+
+
+def test_ray_refuses_python_objects(local_ray):
+    from sequence_game.agents import GreedyAgent
+
+    with pytest.raises(TypeError, match="spec string"):
+        match([GreedyAgent, "random"], games=2, ray=True)
