@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from .._args import check_seed, is_int
 from ..agents import agent_from_spec, agent_name
 from ..records import _utc_now, default_game_class, play_game
 from .stats import GameOutcome, MatchResult
@@ -134,10 +135,11 @@ class MatchJob:
     game_class: type = field(default_factory=default_game_class)
 
     def __post_init__(self) -> None:
-        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
+        if not is_int(self.games) or self.games < 1:
             raise ValueError(f"games must be a positive int, not {self.games!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**64:
-            raise ValueError(f"the match seed must be an int from 0 to 2**64 - 1, not {self.seed!r}")
+        if self.seed is None:
+            raise TypeError("a match needs an int seed (game i is played from the seed and i)")
+        check_seed(self.seed, "the match seed")
         if len(self.contenders) < 2:
             raise ValueError("a match needs at least two contenders")
         probe = self.game_class(players=self.players, teams=self.teams, seed=0, max_turns=self.max_turns)

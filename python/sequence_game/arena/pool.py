@@ -19,6 +19,8 @@ from collections import deque
 from multiprocessing.connection import wait
 from typing import Any, Callable, Deque, Dict, Iterable, List, Optional
 
+from .._args import is_int
+
 __all__ = ["JobError", "WorkerCrashed", "default_workers", "run_pool"]
 
 
@@ -87,7 +89,7 @@ def run_pool(job: Any, indices: Iterable[int], on_result: Callable[[Dict[str, An
     if not queue:
         return
     n = default_workers() if workers is None else workers
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+    if not is_int(n) or n < 1:
         raise ValueError(f"workers must be a positive int, not {workers!r}")
     n = min(n, len(queue))
     ctx = multiprocessing.get_context(start_method)
