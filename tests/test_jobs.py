@@ -13,7 +13,6 @@ import sys
 import time
 
 import pytest
-
 from sequence_game.arena import MatchJob, match, read_results, run_job, summary
 from sequence_game.arena.jobs import normalise_contenders
 from sequence_game.arena.pool import JobError, WorkerCrashed, run_pool
@@ -168,7 +167,7 @@ def test_results_file_refuses_to_overwrite_and_checks_the_job(tmp_path):
     run_job(job(games=2), results=path)
     with pytest.raises(ValueError, match="exists"):
         run_job(job(games=2), results=path)
-    with pytest.raises(ValueError, match="another job.*seed"):
+    with pytest.raises(ValueError, match=r"another job.*seed"):
         run_job(job(games=2, seed=99), results=path, resume=True)
 
 
@@ -184,7 +183,7 @@ def test_resume_plays_only_missing_games_and_cuts_a_torn_line(tmp_path):
     entries = run_job(job(), workers=1, results=str(path), resume=True, progress=lambda d, t: done.append(d))
     assert done == [4, 5, 6]  # three games played, counted after the three already there
     assert played(entries) == played(full)
-    header, lines = read_results(path)
+    _, lines = read_results(path)
     assert [e["index"] for e in lines] == list(range(6))
     text = path.read_text().splitlines()
     assert len(text) == 7 and all(json.loads(line) for line in text)  # the torn line is gone
@@ -213,7 +212,7 @@ def test_results_file_errors_name_the_line(tmp_path):
     with pytest.raises(ValueError, match="line 3 is not JSON"):
         read_results(bad)
     bad.write_text('{"format": "sequence-game-match/1"}\n{"no index": 1}\n')
-    with pytest.raises(ValueError, match="line 2.*index"):
+    with pytest.raises(ValueError, match=r"line 2.*index"):
         read_results(bad)
     bad.write_text('{"hello": 1}\n')
     with pytest.raises(ValueError, match="not a results file"):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from sequence_game.arena import match, read_results, run_job
 from sequence_game.arena.jobs import MatchJob, normalise_contenders
 

@@ -53,10 +53,10 @@ def match(
     seed: int = 0,
     max_turns: Optional[int] = None,
     game_class: Optional[type] = None,
-    progress: Union[None, bool, Callable[[int, int], None], Any] = None,
+    progress: Union[bool, Callable[[int, int], None], Any, None] = None,
     keep_records: bool = False,
     workers: Optional[int] = 1,
-    ray: Union[None, bool, str] = None,
+    ray: Union[bool, str, None] = None,
     results: Optional[str] = None,
     resume: bool = False,
 ) -> MatchResult:

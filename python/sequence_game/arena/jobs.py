@@ -20,7 +20,7 @@ import pickle
 import socket
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .._args import check_seed, is_int
 from ..agents import agent_from_spec, agent_name
@@ -190,7 +190,7 @@ class MatchJob:
     def title(self) -> str:
         return " vs ".join(self.names)
 
-    def outcomes(self, entries: Sequence[Dict[str, Any]]) -> "MatchResult":
+    def outcomes(self, entries: Sequence[Dict[str, Any]]) -> MatchResult:
         """The :class:`MatchResult` of some of this job's results lines."""
         return MatchResult.from_outcomes(self.names, [outcome_of(e) for e in entries], self.players,
                                          self.team_count, self.seed, planned=self.games)

@@ -52,7 +52,7 @@ def _worker_main(conn: Any, job: Any) -> None:
             return
         try:
             conn.send(("ok", index, job.execute(index)))
-        except BaseException as e:  # noqa: BLE001 - reported to the parent, which stops the job
+        except BaseException as e:
             conn.send(("error", index, f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
 
 

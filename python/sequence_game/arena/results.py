@@ -83,9 +83,9 @@ class ResultsFile:
         self._f = handle
 
     @classmethod
-    def create(cls, path: PathLike, header: Dict[str, Any]) -> "ResultsFile":
+    def create(cls, path: PathLike, header: Dict[str, Any]) -> ResultsFile:
         try:
-            f = open(path, "x", encoding="utf-8")
+            f = open(path, "x", encoding="utf-8")  # noqa: SIM115 - kept open by the ResultsFile
         except FileExistsError:
             raise ValueError(f"results file {os.fspath(path)!r} exists: resume it (--resume / resume=True) "
                              "or choose another file") from None
@@ -95,16 +95,15 @@ class ResultsFile:
 
     @classmethod
     def resume(cls, path: PathLike, header: Dict[str, Any],
-               identity: Dict[str, Any]) -> Tuple["ResultsFile", List[Dict[str, Any]]]:
+               identity: Dict[str, Any]) -> Tuple[ResultsFile, List[Dict[str, Any]]]:
         old, games, whole = _scan(path)
         wrong = [k for k, v in identity.items() if old.get(k) != v]
         if wrong:
             diffs = ", ".join(f"{k}: file {old.get(k)!r}, job {identity[k]!r}" for k in wrong)
             raise ValueError(f"results file {os.fspath(path)!r} belongs to another job ({diffs})")
-        f = open(path, "r+b")
-        f.truncate(whole)  # cut a torn last line
-        f.close()
-        f = open(path, "a", encoding="utf-8")
+        with open(path, "r+b") as torn:
+            torn.truncate(whole)  # cut a torn last line
+        f = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open by the ResultsFile
         out = cls(path, f)
         if header.get("games", 0) > old.get("games", 0):  # a longer match: record the new size
             out._write(header)
@@ -122,7 +121,7 @@ class ResultsFile:
     def close(self) -> None:
         self._f.close()
 
-    def __enter__(self) -> "ResultsFile":
+    def __enter__(self) -> ResultsFile:
         return self
 
     def __exit__(self, *exc: Any) -> None:

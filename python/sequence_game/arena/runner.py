@@ -22,7 +22,7 @@ class RichProgress:
     session and the time left."""
 
     def __init__(self, job: Any, console: Any = None, unit: str = "games") -> None:
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn)
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         self.job, self.unit = job, unit
         self.bar = Progress(BarColumn(bar_width=20), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
@@ -48,7 +48,7 @@ class RichProgress:
         self.bar.stop()
 
 
-def run_job(job: Any, workers: Optional[int] = 1, ray: Union[None, bool, str] = None,
+def run_job(job: Any, workers: Optional[int] = 1, ray: Union[bool, str, None] = None,
             results: Optional[str] = None, resume: bool = False, progress: Any = None,
             on_retry: Optional[Callable[[int, int], None]] = None) -> List[Dict[str, Any]]:
     """Play every unit of ``job`` that ``results`` does not have yet; all units' results, by index.

@@ -124,7 +124,7 @@ class MatchResult:
 
     @classmethod
     def from_outcomes(cls, names: List[str], outcomes: List[GameOutcome], players: int, teams: int, seed: int,
-                      planned: Optional[int] = None) -> "MatchResult":
+                      planned: Optional[int] = None) -> MatchResult:
         """The counts of a match from its outcomes (sorted by game index)."""
         outs = sorted(outcomes, key=lambda o: o.index)
         c = len(names)
