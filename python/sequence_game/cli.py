@@ -556,6 +556,40 @@ def seat_table(result):
     return table
 
 
+# --------------------------------------------------------------------------- selfplay
+
+
+def cmd_selfplay(args, console) -> int:
+    from .arena import JobError, RichProgress, WorkerCrashed
+    from .selfplay import SelfplayJob, selfplay
+
+    if args.workers is not None and args.workers < 1:
+        raise CLIError("--workers must be at least 1")
+    agents = list(args.agents) or ["greedy"]
+    try:
+        job = SelfplayJob(agents, args.games, args.out, players=args.players, teams=args.teams, seed=args.seed,
+                          max_turns=args.max_turns, shard_games=args.shard_games)
+    except (TypeError, ValueError) as e:
+        raise CLIError(str(e)) from None
+    console.print(f"{job.title}: {job.games} games in {job.size} shard(s) into {job.out}")
+    reporter = None if args.no_progress else RichProgress(job, console=console, unit="shards")
+    try:
+        manifest = selfplay(agents, args.games, args.out, players=args.players, teams=args.teams, seed=args.seed,
+                            max_turns=args.max_turns, shard_games=args.shard_games, workers=args.workers,
+                            ray=args.ray, resume=args.resume, progress=reporter)
+    except KeyboardInterrupt:
+        console.print(f"interrupted: the finished shards are in {args.out}; continue with --resume")
+        raise
+    except (ValueError, TypeError, ImportError, JobError, WorkerCrashed) as e:
+        raise CLIError(str(e)) from None
+    cpu = manifest["cpu_seconds"]
+    rate = manifest["positions"] / cpu * 3600 if cpu else 0.0
+    console.print(f"{manifest['positions']:,} positions from {manifest['games']} games in "
+                  f"{len(manifest['shards'])} shard(s): {args.out}/manifest.json "
+                  f"({rate:,.0f} positions per core-hour)")
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- replay
 
 
@@ -675,6 +709,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--summary", metavar="FILE", help="print the statistics of a results file and exit")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser("selfplay", help="write a self-play dataset (npz shards + manifest)",
+                       description="Self-play positions (observation tensors, legal masks, the move played, a "
+                                   "search's root visits, the final result per team) in .npz shards with a "
+                                   "manifest, on every core or on Ray. See sequence_game.selfplay.")
+    p.add_argument("agents", nargs="*", metavar="AGENT",
+                   help="agent specs cycled over the seats (default greedy: the core's heuristic)")
+    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--out", required=True, metavar="DIR", help="directory of the dataset")
+    p.add_argument("--shard-games", type=int, default=50, metavar="K", help="games per shard (default 50)")
+    p.add_argument("--players", type=int, default=2, choices=VALID_PLAYERS, metavar="P")
+    p.add_argument("--teams", type=int, choices=(2, 3), default=None)
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0): game g depends on it and g only")
+    p.add_argument("--max-turns", type=int, default=None)
+    p.add_argument("--workers", type=int, default=None, metavar="N", help="worker processes (default: every core)")
+    p.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
+                   help="run each shard as a Ray task (local instance, or the cluster at ADDRESS)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out (play the missing shards)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("replay", parents=[common], help="step through a saved game record",
                        description="Print each move of a saved record and the final board.")

@@ -76,6 +76,9 @@ def run_job(job: Any, workers: Optional[int] = 1, ray: Union[bool, str, None] = 
     def on_result(entry: Dict[str, Any]) -> None:
         if entry["index"] in entries:  # pragma: no cover - a runner never returns a unit twice
             return
+        store = getattr(job, "store", None)
+        if store is not None:  # a job with output of its own (self-play shards) writes it here
+            entry = store(entry)
         if out is not None:
             out.append(entry)
         entries[entry["index"]] = entry
