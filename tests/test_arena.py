@@ -6,10 +6,8 @@ import math
 from collections import Counter
 
 import pytest
-
 from sequence_game.agents import GreedyAgent, RandomAgent
 from sequence_game.arena import MatchResult, derive_seed, elo_difference, match, wilson_interval
-
 
 # --------------------------------------------------------------------------- statistics
 

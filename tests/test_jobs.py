@@ -15,7 +15,7 @@ import time
 import pytest
 from sequence_game.arena import MatchJob, match, read_results, run_job, summary
 from sequence_game.arena.jobs import normalise_contenders
-from sequence_game.arena.pool import JobError, WorkerCrashed, run_pool
+from sequence_game.arena.pool import JobError, WorkerCrashedError, run_pool
 from sequence_game.arena.results import ResultsFile
 
 SEARCH = "mcts:iters=300"  # a fixed budget: the moves do not depend on the machine
@@ -136,7 +136,7 @@ def test_a_worker_that_dies_has_its_unit_played_again(tmp_path):
 
 
 def test_a_unit_that_always_kills_its_worker_stops_the_job():
-    with pytest.raises(WorkerCrashed, match="unit 0 ended its worker 3 times"):
+    with pytest.raises(WorkerCrashedError, match="unit 0 ended its worker 3 times"):
         run_pool(_AlwaysDies(), [0], lambda e: None, workers=1)
 
 

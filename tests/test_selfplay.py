@@ -65,7 +65,8 @@ def test_resume_plays_only_the_missing_shards(tmp_path):
     out = str(tmp_path)
     full = selfplay(["greedy"], games=6, out=out, seed=9, shard_games=2)
     log = os.path.join(out, LOG_NAME)
-    lines = open(log).read().splitlines()
+    with open(log) as f:
+        lines = f.read().splitlines()
     with open(log, "w") as f:  # as if killed before the last shard was logged
         f.write("\n".join(lines[:-1]) + "\n")
     os.remove(os.path.join(out, full["shards"][-1]["file"]))

@@ -464,7 +464,7 @@ def cmd_arena(args, console) -> int:
         if path:
             console.print(f"interrupted: the finished games are in {path}; continue with --resume {path}")
         raise
-    except (ValueError, TypeError, ImportError, arena.JobError, arena.WorkerCrashed) as e:
+    except (ValueError, TypeError, ImportError, arena.JobError, arena.WorkerCrashedError) as e:
         raise CLIError(str(e)) from None
     _print_match(console, job.outcomes(entries))
     if path:
@@ -560,7 +560,7 @@ def seat_table(result):
 
 
 def cmd_selfplay(args, console) -> int:
-    from .arena import JobError, RichProgress, WorkerCrashed
+    from .arena import JobError, RichProgress, WorkerCrashedError
     from .selfplay import SelfplayJob, selfplay
 
     if args.workers is not None and args.workers < 1:
@@ -580,7 +580,7 @@ def cmd_selfplay(args, console) -> int:
     except KeyboardInterrupt:
         console.print(f"interrupted: the finished shards are in {args.out}; continue with --resume")
         raise
-    except (ValueError, TypeError, ImportError, JobError, WorkerCrashed) as e:
+    except (ValueError, TypeError, ImportError, JobError, WorkerCrashedError) as e:
         raise CLIError(str(e)) from None
     cpu = manifest["cpu_seconds"]
     rate = manifest["positions"] / cpu * 3600 if cpu else 0.0

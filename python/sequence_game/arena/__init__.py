@@ -33,13 +33,13 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from ..records import GameRecord, default_game_class
 from .jobs import MatchJob, derive_seed, normalise_contenders, outcome_of
-from .pool import JobError, WorkerCrashed, default_workers
+from .pool import JobError, WorkerCrashedError, default_workers
 from .results import read_results
 from .runner import RichProgress, run_job
 from .stats import GameOutcome, MatchResult, SeatResult, elo_difference, format_elo, wilson_interval
 
 __all__ = [
-    "GameOutcome", "JobError", "MatchJob", "MatchResult", "RichProgress", "SeatResult", "WorkerCrashed",
+    "GameOutcome", "JobError", "MatchJob", "MatchResult", "RichProgress", "SeatResult", "WorkerCrashedError",
     "default_workers", "derive_seed", "elo_difference", "format_elo", "match", "read_results", "run_job",
     "summary", "wilson_interval",
 ]

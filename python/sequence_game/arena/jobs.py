@@ -183,7 +183,7 @@ class MatchJob:
                             "('greedy', 'mcts:iters=2000'), not a Python object or factory")
         try:
             pickle.dumps(self.game_class)
-        except Exception as e:  # pragma: no cover - a local class
+        except (pickle.PicklingError, AttributeError, TypeError) as e:  # pragma: no cover - a local class
             raise TypeError(f"game class {self.game_class!r} cannot be sent to another process: {e}") from None
 
     @property

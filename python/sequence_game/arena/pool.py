@@ -5,7 +5,7 @@ is inherited) that receives the job once and then one unit index at a time over 
 parent always knows which unit each worker holds, so when a worker crashes or is killed (its
 process ends without an answer) that unit goes back to the front of the queue for another worker
 and a fresh worker takes the dead one's place. A unit that kills ``max_attempts`` workers in a
-row stops the job with a :class:`WorkerCrashed` error; an exception inside a unit (an agent's
+row stops the job with a :class:`WorkerCrashedError` error; an exception inside a unit (an agent's
 illegal move, a bug) stops it at once, since playing it again would raise again.
 """
 
@@ -21,14 +21,14 @@ from typing import Any, Callable, Deque, Dict, Iterable, List, Optional
 
 from .._args import is_int
 
-__all__ = ["JobError", "WorkerCrashed", "default_workers", "run_pool"]
+__all__ = ["JobError", "WorkerCrashedError", "default_workers", "run_pool"]
 
 
 class JobError(RuntimeError):
     """A unit of a job raised an exception (the message has the worker's traceback)."""
 
 
-class WorkerCrashed(RuntimeError):
+class WorkerCrashedError(RuntimeError):
     """A unit's worker died ``max_attempts`` times (a crash in the unit itself, not bad luck)."""
 
 
@@ -52,7 +52,7 @@ def _worker_main(conn: Any, job: Any) -> None:
             return
         try:
             conn.send(("ok", index, job.execute(index)))
-        except BaseException as e:
+        except BaseException as e:  # noqa: BLE001 (anything a unit raises stops the job, in the parent)
             conn.send(("error", index, f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
 
 
@@ -125,7 +125,7 @@ def run_pool(job: Any, indices: Iterable[int], on_result: Callable[[Dict[str, An
                     w.kill()
                     attempts[index] = attempts.get(index, 0) + 1
                     if attempts[index] >= max_attempts:
-                        raise WorkerCrashed(f"unit {index} ended its worker {attempts[index]} times "
+                        raise WorkerCrashedError(f"unit {index} ended its worker {attempts[index]} times "
                                             f"(last exit code {w.process.exitcode}); stopping the job")
                     if on_retry is not None:
                         on_retry(index, w.process.exitcode)
