@@ -3,9 +3,10 @@
 
 >>> import tempfile
 >>> out = tempfile.mkdtemp()
->>> manifest = selfplay(["greedy"], games=2, out=out, seed=1)           # doctest: +SKIP
->>> data = load_dataset(out); data["observation"].shape[0] == manifest["positions"]  # doctest: +SKIP
-True
+>>> manifest = selfplay(["greedy"], games=2, out=out, seed=1)
+>>> data = load_dataset(out)
+>>> data["observation"].shape[0] == manifest["positions"], data["legal_mask"].shape[1]
+(True, 5253)
 
 A run is a job like a match (:mod:`sequence_game.arena.jobs`): game ``g`` is dealt from
 ``derive_seed(seed, g)`` and seat ``p``'s agent is seeded with ``derive_seed(deal seed, p)``, so
@@ -57,7 +58,7 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
@@ -84,7 +85,7 @@ class _CoreGreedy:
     def choose(self, game: Any, ids: Sequence[int]) -> Tuple[int, Optional[Dict[int, int]]]:
         from . import _core
 
-        scored = _core.heuristic_scores(game._state)
+        scored = cast(List[Tuple[int, float]], _core.heuristic_scores(game._state))
         trades = [m for m, _ in scored if m & 3 == _TRADE_KIND]
         if trades:
             return trades[0], None
@@ -161,7 +162,7 @@ class SelfplayJob:
             raise RuntimeError("self-play needs Game.observation_tensor (docs/observation.md)")
         self.team_count = probe.teams
         self.features = int(probe.observation_tensor(0).shape[0])
-        self.action_count = int(probe.legal_mask().shape[0])
+        self.action_count = int(probe.legal_mask().shape[0])  # type: ignore[no-untyped-call]
 
     # ------------------------------------------------------------------ the job interface
 
@@ -204,7 +205,7 @@ class SelfplayJob:
         arrays = self._play_games(range(lo, hi))
         seconds = time.perf_counter() - t0
         buf = io.BytesIO()
-        np.savez_compressed(buf, **arrays)
+        np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]
         data = buf.getvalue()
         return {"index": index, "games": [lo, hi], "positions": int(arrays["action"].shape[0]),
                 "file": os.path.basename(self.shard_path(index)), "bytes": len(data),
@@ -226,7 +227,8 @@ class SelfplayJob:
     # ------------------------------------------------------------------ playing
 
     def _play_games(self, indices: range) -> Dict[str, np.ndarray]:
-        from .game import Game, action_of_move_id
+        from .actions import action_of_move_id
+        from .game import Game
 
         rows: Dict[str, List[Any]] = {k: [] for k in ("observation", "legal_mask", "action", "move_id", "player",
                                                       "team", "turn", "game", "searched")}
@@ -243,7 +245,7 @@ class SelfplayJob:
                 p = game.current_player
                 ids = game.legal_move_ids()
                 rows["observation"].append(game.observation_tensor(p))
-                rows["legal_mask"].append(game.legal_mask())
+                rows["legal_mask"].append(game.legal_mask())  # type: ignore[no-untyped-call]
                 move_id, visits = seats[p].choose(game, ids)
                 rows["action"].append(action_of_move_id(move_id))
                 rows["move_id"].append(move_id)

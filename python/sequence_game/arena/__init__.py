@@ -29,7 +29,7 @@ for all three), :mod:`.stats`.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Optional, Sequence, Union
 
 from ..records import GameRecord, default_game_class
 from .jobs import MatchJob, derive_seed, normalise_contenders, outcome_of
@@ -91,7 +91,7 @@ def match(
     return result
 
 
-def _record(job: MatchJob, entry: dict) -> GameRecord:
+def _record(job: MatchJob, entry: Dict[str, Any]) -> GameRecord:
     return GameRecord(players=job.players, teams=job.team_count, seed=entry["seed"], max_turns=job.max_turns,
                       agents=list(entry["agents"]), moves=list(entry["moves"]),
                       result={"winner": entry["winner"], "is_draw": entry["is_draw"], "turns": entry["turns"]},

@@ -56,25 +56,6 @@ def engine_name(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def game_class_of(engine: str) -> type:
-    """The ``Game`` class of an :func:`engine_name`."""
-    if engine == "reference":
-        from ..reference import Game
-
-        return Game
-    if engine == "core":
-        from ..game import Game
-
-        return Game
-    module, _, name = engine.rpartition(".")
-    import importlib
-
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError, ValueError):
-        raise ValueError(f"unknown engine {engine!r}: use 'core', 'reference' or a module.Class path") from None
-
-
 Contender = Tuple[str, Any]  # (display name, spec string | agent object | zero-argument factory)
 
 

@@ -32,7 +32,8 @@ def import_ray() -> Any:
 
 
 def _execute(job: Any, index: int) -> Dict[str, Any]:
-    return job.execute(index)
+    result: Dict[str, Any] = job.execute(index)
+    return result
 
 
 def connect(address: Optional[str] = None, num_cpus: Optional[int] = None) -> Any:
@@ -65,7 +66,7 @@ def run_ray(job: Any, indices: Iterable[int], on_result: Callable[[Dict[str, Any
     remote = ray.remote(num_cpus=1, max_retries=max_retries, retry_exceptions=False)(_execute)
     job_ref = ray.put(job)
     window = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
-    pending = {}
+    pending: Dict[Any, int] = {}
     k = 0
     try:
         while k < len(todo) or pending:

@@ -28,7 +28,7 @@ class RichProgress:
         self.bar = Progress(BarColumn(bar_width=20), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
                             TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[stats]}"),
                             console=console, transient=False)
-        self.task = None
+        self.task: Any = None
         self._t0 = 0.0
         self._new = 0
 
