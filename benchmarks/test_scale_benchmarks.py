@@ -11,6 +11,7 @@ run it on an idle machine (benchmarks/README.md says how noisy the published num
 from __future__ import annotations
 
 import os
+import resource
 import tempfile
 import time
 
@@ -54,30 +55,45 @@ def test_selfplay_mcts_positions_per_core_hour(benchmark, iters):
     print(f"\nselfplay mcts:iters={iters}: {positions} positions, {rate:,.0f} positions per core-hour")
 
 
+def _cpu_seconds():
+    """CPU seconds of this process and of its finished child processes (the pool's workers)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def _match_wall(agents, games, workers):
+    """(wall seconds, CPU seconds, result) of one match."""
     from sequence_game.arena import match
 
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), _cpu_seconds()
     r = match(agents, games=games, seed=1, workers=workers)
-    return time.perf_counter() - t, r
+    return time.perf_counter() - t, _cpu_seconds() - cpu, r
 
 
 @pytest.mark.benchmark(group="arena scaling")
 def test_arena_scaling_one_and_two_workers(benchmark):
-    """The same match (fixed iterations: identical games) on 1 and on 2 workers."""
-    agents = ["mcts:iters=3000", "greedy"]
+    """The same match on 1 and on 2 worker processes: wall time (the speed-up, which needs two
+    free cores) and CPU time (the pool's overhead, which does not depend on the load).
+
+    ``SEQUENCE_SCALING_AGENTS`` (default ``mcts:iters=3000,greedy``; e.g. ``mcts:time=0.05,greedy``)
+    and ``SEQUENCE_SCALING_GAMES`` (default 20) choose the match."""
+    agents = os.environ.get("SEQUENCE_SCALING_AGENTS", "mcts:iters=3000,greedy").split(",")
     games = 2 if benchmark.disabled else int(os.environ.get("SEQUENCE_SCALING_GAMES", "20"))
 
     def run():
-        one, r1 = _match_wall(agents, games, 1)
-        two, r2 = _match_wall(agents, games, 2)
-        assert r1.outcomes == r2.outcomes
-        return one, two
+        one, cpu1, r1 = _match_wall(agents, games, 1)
+        two, cpu2, r2 = _match_wall(agents, games, 2)
+        if not any("time" in a for a in agents):
+            assert r1.outcomes == r2.outcomes  # fixed budgets: the same games
+        return one, two, cpu1, cpu2
 
-    one, two = benchmark.pedantic(run, rounds=1, iterations=1)
-    benchmark.extra_info.update(one_worker_s=one, two_workers_s=two, speedup=one / two)
-    print(f"\n{games} games {' vs '.join(agents)}: 1 worker {one:.1f} s, 2 workers {two:.1f} s, "
-          f"speed-up {one / two:.2f}x (cores: {os.cpu_count()})")
+    one, two, cpu1, cpu2 = benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.extra_info.update(one_worker_s=one, two_workers_s=two, speedup=one / two, cpu_one_s=cpu1,
+                                cpu_two_s=cpu2)
+    print(f"\n{games} games {' vs '.join(agents)}: 1 worker {one:.1f} s wall ({cpu1:.1f} s CPU), "
+          f"2 workers {two:.1f} s wall ({cpu2:.1f} s CPU): speed-up {one / two:.2f}x, "
+          f"CPU overhead of the pool {100 * (cpu2 / cpu1 - 1):+.0f}% (load average {os.getloadavg()[0]:.1f}, "
+          f"{os.cpu_count()} cores)")
 
 
 @pytest.mark.benchmark(group="ray")
