@@ -155,3 +155,17 @@ def test_greedy_beats_random_in_a_match(Game):
     r = match(["greedy", "random"], games=20, seed=0, game_class=Game)
     assert r.win_rate(0) >= 0.7, str(r)
     assert r.elo() > 0
+
+
+def test_mcts_v1_pins_the_yardstick_settings():
+    """``mcts-v1`` (issue 17's yardstick) keeps the 2026-11-30 MCTSAgent settings whatever the defaults become."""
+    from sequence_game.agents import agent_from_spec
+    from sequence_game.agents.registry import MCTS_V1
+
+    a = agent_from_spec("mcts-v1")
+    assert a.iterations == 10_000 and a.time_limit is None and a.name == "mcts-v1"
+    assert {k: getattr(a, k) for k in MCTS_V1} == MCTS_V1
+    b = agent_from_spec("mcts-v1:iters=50,seed=3")
+    assert b.iterations == 50 and b.seed == 3 and b.exploration == 0.2
+    r = match(["mcts-v1:iters=50", "greedy"], games=2, seed=1)
+    assert r.names == ["mcts-v1:iters=50", "greedy"] and sum(r.wins) + r.draws == 2

@@ -31,6 +31,25 @@ _BUDGET_KEYS = {"time": "time_limit", "iters": "iterations", "t": "time_limit"}
 register_agent("mcts", MCTSAgent, _BUDGET_KEYS)
 register_agent("rollout", RolloutAgent, _BUDGET_KEYS)
 
+#: ``mcts-v1``: MCTSAgent as of 2026-11-30 (10,000 iterations unless a budget is given), every option
+#: written out so that later changes to the defaults leave it alone: the yardstick that changes to
+#: the search are measured against, head to head (``arena mcts mcts-v1``).
+MCTS_V1: Dict[str, Any] = {
+    "exploration": 0.2, "max_nodes": 1_000_000, "playout_turns": 6, "cheat": False, "evaluate": True,
+    "informed_playouts": True, "weights": (1.0, 4.0, 15.0, 50.0, 150.0, 80.0, 30.0, 20.0),
+    "playout_candidates": 1, "align_playouts": True, "prior_weight": 0.0, "widen_base": 0.0, "widen_coef": 1.0,
+    "widen_exponent": 0.4, "ordered_expansion": False, "greedy_playouts": False, "playout_epsilon": 0.3,
+}
+
+
+def _mcts_v1(**params: Any) -> MCTSAgent:
+    if params.get("iterations") is None and params.get("time_limit") is None:
+        params["iterations"] = 10_000
+    return MCTSAgent(**{**MCTS_V1, **params})
+
+
+register_agent("mcts-v1", _mcts_v1, _BUDGET_KEYS)
+
 
 def _parse_value(text: str) -> Any:
     low = text.strip().lower()
@@ -53,7 +72,8 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
 
     Names: ``random``, ``greedy`` (key ``seed``), ``mcts`` and ``rollout`` (keys
     ``iterations``/``iters``, ``time``/``time_limit`` in seconds, ``threads``, ``seed`` and
-    anything else ``MCTSAgent`` / ``RolloutAgent`` takes). Values are read as int, float,
+    anything else ``MCTSAgent`` / ``RolloutAgent`` takes), ``mcts-v1`` (MCTSAgent with the
+    settings of 2026-11-30 pinned: ``registry.MCTS_V1``; the same keys). Values are read as int, float,
     true/false or none where they look like one. ``defaults`` are keyword arguments used when the
     spec does not set them (the arena passes a derived ``seed`` so that matches are reproducible).
     The agent's ``name`` is set to the spec.
