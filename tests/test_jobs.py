@@ -140,9 +140,19 @@ def test_a_unit_that_always_kills_its_worker_stops_the_job():
         run_pool(_AlwaysDies(), [0], lambda e: None, workers=1)
 
 
+class _SlowSecondGame(MatchJob):
+    """Game 1 holds its worker 1.5 s longer, so that it is surely still busy when game 0 ends."""
+
+    def execute(self, index):
+        entry = super().execute(index)
+        if index == 1:
+            time.sleep(1.5)
+        return entry
+
+
 def test_killing_a_busy_worker_from_outside_loses_no_game():
     """SIGKILL the other worker as soon as the first game finishes: its game is played again."""
-    j = job(agents=("mcts:iters=2000", "greedy"), games=4)
+    j = _SlowSecondGame(normalise_contenders(["mcts:iters=1000", "greedy"]), 2, seed=7)
     got, killed, retried = [], [], []
 
     def on_result(entry):
@@ -153,10 +163,10 @@ def test_killing_a_busy_worker_from_outside_loses_no_game():
             os.kill(others[0].pid, signal.SIGKILL)
             killed.append(others[0].pid)
 
-    run_pool(j, range(4), on_result, workers=2, on_retry=lambda i, code: retried.append(code))
-    assert killed and retried == [-signal.SIGKILL]
+    run_pool(j, range(2), on_result, workers=2, on_retry=lambda i, code: retried.append((i, code)))
+    assert killed and retried == [(1, -signal.SIGKILL)]
     assert killed[0] not in {e["pid"] for e in got}
-    assert played(sorted(got, key=lambda e: e["index"])) == played(run_job(j, workers=1))
+    assert played(sorted(got, key=lambda e: e["index"])) == played(run_job(job(("mcts:iters=1000", "greedy"), 2)))
 
 
 # --------------------------------------------------------------------------- results files and resuming
