@@ -58,3 +58,25 @@ def test_ray_refuses_python_objects(local_ray):
 
     with pytest.raises(TypeError, match="spec string"):
         match([GreedyAgent, "random"], games=2, ray=True)
+
+
+def test_ray_plays_again_a_game_whose_worker_dies(local_ray, tmp_path):
+    import os
+    import signal
+
+    from sequence_game.arena.ray_runner import run_ray
+
+    marker = str(tmp_path / "died")
+
+    class DiesOnce:  # defined here so that Ray ships it by value to its workers
+        size = 3
+
+        def execute(self, index):
+            if index == 1 and not os.path.exists(marker):
+                open(marker, "w").close()
+                os.kill(os.getpid(), signal.SIGKILL)  # the Ray worker process dies holding game 1
+            return {"index": index, "pid": os.getpid()}
+
+    got = []
+    run_ray(DiesOnce(), range(3), got.append)
+    assert os.path.exists(marker) and sorted(e["index"] for e in got) == [0, 1, 2]
