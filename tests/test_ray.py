@@ -80,3 +80,13 @@ def test_ray_plays_again_a_game_whose_worker_dies(local_ray, tmp_path):
     got = []
     run_ray(DiesOnce(), range(3), got.append)
     assert os.path.exists(marker) and sorted(e["index"] for e in got) == [0, 1, 2]
+
+
+def test_selfplay_on_ray_writes_the_same_dataset(local_ray, tmp_path):
+    import numpy as np
+    from sequence_game.selfplay import load_dataset, selfplay
+
+    selfplay(["greedy", "mcts:iters=32"], games=2, out=str(tmp_path / "here"), seed=4, shard_games=1)
+    selfplay(["greedy", "mcts:iters=32"], games=2, out=str(tmp_path / "ray"), seed=4, shard_games=1, ray=True)
+    a, b = load_dataset(str(tmp_path / "here")), load_dataset(str(tmp_path / "ray"))
+    assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
