@@ -151,7 +151,7 @@ def test_illegal_action_refuses_the_whole_batch():
     assert isinstance(err.value, ValueError)
     assert f"game {illegal_game}: action {actions[illegal_game]}" in msg and f"game 4: action {ACTION_COUNT + 7}" in msg
     assert "2 of 5 games" in msg and "nothing was played" in msg
-    assert err.value.games == [2, 4]
+    assert err.value.games == [2, 4] and err.value.actions == [int(actions[2]), ACTION_COUNT + 7]
     assert [vg.copy_game(i).to_dict() for i in range(5)] == before
     np.testing.assert_array_equal(vg.observations(), obs_before)
     np.testing.assert_array_equal(vg.legal_masks(), masks)

@@ -26,7 +26,7 @@ in that step's ``rewards``/``terminated``/``truncated``; ``final_observations()`
 
 from __future__ import annotations
 
-from typing import Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -38,7 +38,7 @@ from .game import Game
 from .game_setup import check_max_turns, check_players_teams
 from .observation import OBSERVATION_SIZE
 
-__all__ = ["MAX_LEGAL_ACTIONS", "OPPONENTS", "PACKED_MASK_BYTES", "VectorGame"]
+__all__ = ["MAX_LEGAL_ACTIONS", "OPPONENTS", "PACKED_MASK_BYTES", "IllegalActionsError", "VectorGame"]
 
 #: Built-in seat policies (played inside the core): ``"random"`` (uniformly random legal moves,
 #: declares included) and ``"greedy"`` (GreedyAgent's move scoring, in C++).
@@ -58,9 +58,19 @@ _BYTE_SELECT = np.array([[[i for i in range(8) if b >> i & 1][j] if j < bin(b).c
                          for b in range(256)], dtype=np.int64)
 
 
-def _is_int(x) -> bool:
+def _is_int(x: object) -> bool:
     """``is_int`` that also takes numpy integers (game indices and seats often come from arrays)."""
     return is_int(x) or (isinstance(x, np.integer) and not isinstance(x, np.bool_))
+
+
+class IllegalActionsError(IllegalMoveError):
+    """A ``VectorGame.step`` batch with illegal actions (nothing was played): ``games`` and
+    ``actions`` list every refused game and the action it was given."""
+
+    def __init__(self, message: str, games: List[int], actions: List[int]) -> None:
+        super().__init__(message)
+        self.games = games
+        self.actions = actions
 
 
 class VectorGame:
@@ -90,8 +100,8 @@ class VectorGame:
         if not 1 <= threads <= 256:
             raise ValueError(f"threads must be in 1..256, not {threads}")
         players, teams = check_players_teams(players, teams)
-        seed = check_seed(seed)
-        if seed is None:
+        checked_seed = check_seed(seed)
+        if checked_seed is None:
             raise TypeError("seed must be an int in 0 .. 2**64 - 1 (VectorGame games are reproducible)")
         max_turns = check_max_turns(max_turns)
         seats = [0] * players
@@ -108,7 +118,7 @@ class VectorGame:
         if self._opponents and max_turns is not None and max_turns < players:
             raise ValueError(f"max_turns must be at least players ({players}) when opponents are built in, "
                              f"not {max_turns}")
-        self._core = _core.VectorGame(num_games, players, teams, seed, max_turns or 0, threads, seats)
+        self._core = _core.VectorGame(num_games, players, teams, checked_seed, max_turns or 0, threads, seats)
         self.num_games = int(num_games)
         self.players = players
         self.teams = teams
@@ -127,7 +137,7 @@ class VectorGame:
     @property
     def seed(self) -> int:
         """The seed of the last reset (or of the constructor)."""
-        return self._core.seed
+        return int(self._core.seed)
 
     @property
     def opponents(self) -> Dict[int, str]:
@@ -143,9 +153,8 @@ class VectorGame:
 
     def reset(self, seed: Optional[int] = None) -> None:
         """Deal episode 0 of every game again, from ``seed`` (default: the current seed)."""
-        if seed is not None:
-            seed = check_seed(seed)
-        self._core.reset(self.seed if seed is None else seed)
+        checked = check_seed(seed)
+        self._core.reset(self.seed if checked is None else checked)
 
     def current_players(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """The seat to move in each game: ``int32`` of shape ``(num_games,)``."""
@@ -224,7 +233,7 @@ class VectorGame:
 
     # ------------------------------------------------------------------ stepping
 
-    def step(self, actions) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Play ``actions[i]`` for the seat to move in every game ``i``; returns ``(rewards,
         terminated, truncated)``: ``float32 (num_games, teams)`` (+1 the winning team, -1 the
         others, 0 otherwise, by absolute team; R8), and ``bool (num_games,)``: the game was won
@@ -248,7 +257,7 @@ class VectorGame:
             raise self._illegal(*refused)
         return rewards, terminated, truncated
 
-    def _illegal(self, games, actions) -> IllegalMoveError:
+    def _illegal(self, games: List[int], actions: List[int]) -> IllegalActionsError:
         shown = []
         for g, a in list(zip(games, actions))[:8]:
             what = describe_action(a) if 0 <= a < ACTION_COUNT else f"out of range 0..{ACTION_COUNT - 1}"
@@ -256,12 +265,10 @@ class VectorGame:
             note = " while a placement waits for its declare actions" if waiting is not None else ""
             shown.append(f"game {g}: action {a} ({what}){note}")
         more = f", and {len(games) - 8} more" if len(games) > 8 else ""
-        err = IllegalMoveError(
+        return IllegalActionsError(
             f"illegal actions in {len(games)} of {self.num_games} games, nothing was played: "
-            + "; ".join(shown) + more + " (legal_masks() shows the legal ones; docs/action-space.md)")
-        err.games = list(games)
-        err.actions = list(actions)
-        return err
+            + "; ".join(shown) + more + " (legal_masks() shows the legal ones; docs/action-space.md)",
+            list(games), list(actions))
 
     def sample_actions(self, rng: np.random.Generator, masks: Optional[np.ndarray] = None,
                        legal: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
@@ -273,7 +280,8 @@ class VectorGame:
         if legal is not None:
             actions, counts = legal
             k = (rng.random(self.num_games) * counts).astype(np.int64)
-            return actions[np.arange(self.num_games), k].astype(np.int64)
+            return np.asarray(actions[np.arange(self.num_games), k], dtype=np.int64)
+        assert masks is not None
         # The k-th legal action of each row, k uniform below the row's count, found in the packed
         # rows (8x less to scan than the bool mask): the byte that holds it by a cumulative count,
         # then the bit within it by a table.
@@ -284,16 +292,17 @@ class VectorGame:
         k = (rng.random(self.num_games) * cum[:, -1]).astype(np.int64)
         byte = (cum <= k[:, None]).sum(axis=1)
         before = np.where(byte > 0, cum[rows, byte - 1], 0)
-        return (8 * byte + _BYTE_SELECT[packed[rows, byte], k - before]).astype(np.int64)
+        return np.asarray(8 * byte + _BYTE_SELECT[packed[rows, byte], k - before], dtype=np.int64)
 
     # ------------------------------------------------------------------ inspection
 
-    def _index(self, i) -> int:
+    def _index(self, i: object) -> int:
         if not _is_int(i):
             raise TypeError(f"game index must be an int, not {type(i).__name__}")
-        if not -self.num_games <= i < self.num_games:
+        index: int = int(i)  # type: ignore[call-overload]  # an int or numpy integer (checked above)
+        if not -self.num_games <= index < self.num_games:
             raise IndexError(f"game index {i} out of range for {self.num_games} games")
-        return int(i) % self.num_games
+        return index % self.num_games
 
     def copy_game(self, i: int, final: bool = False) -> Game:
         """An independent ``Game`` copy of game ``i`` (no undo history), with the placement waiting

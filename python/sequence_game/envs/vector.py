@@ -32,7 +32,7 @@ action raises ``sequence_game.IllegalMoveError`` naming the games, and no game c
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -61,7 +61,7 @@ class SequenceVectorEnv(VectorEnv):
     results do not depend on it); ``seed``: the first ``reset()``'s seed (None: random).
     """
 
-    metadata: ClassVar[Dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012 - VectorEnv's attribute
 
     def __init__(self, num_envs: int, players: int = 2, teams: Optional[int] = None, seat: int = 0,
                  opponent: Optional[str] = "greedy", max_turns: Optional[int] = None, threads: int = 1,
@@ -98,7 +98,8 @@ class SequenceVectorEnv(VectorEnv):
         infos = {"action_mask": self._masks.copy(), "player": self.game.current_players()}
         return self._obs.copy(), infos
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
         """Deal every game anew: from ``seed`` if given, else from the next seed of the stream the
         constructor's seed started. Returns ``(observations, infos)``."""
         if seed is not None and not is_int(seed):
@@ -109,7 +110,7 @@ class SequenceVectorEnv(VectorEnv):
         self.game.reset(int(self._seeds.integers(0, 2**63)))
         return self._observe()
 
-    def step(self, actions):
+    def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """Play one action per game; returns ``(observations, rewards, terminations, truncations,
         infos)`` as the module doc describes."""
         actions = np.asarray(actions)
