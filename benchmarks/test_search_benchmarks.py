@@ -20,14 +20,15 @@ pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game, simulate  # noqa: E402
 from sequence_game.agents import MCTSAgent  # noqa: E402
+from sequence_game.agents.search import NODE_BYTES  # noqa: E402
 
 ITERATIONS = 50_000
 GAMES = 20_000
 
 
-OLD_PLAYOUTS = {"evaluate": False, "informed_playouts": False, "playout_turns": 200, "exploration": 0.7}
+OLD_PLAYOUTS = {"evaluate": False, "playout": "random", "playout_turns": 200, "exploration": 0.7}
 # The search guided by the move heuristic (search/heuristic.hpp): prior in the tree, greedy playouts.
-GUIDED = {"greedy_playouts": True, "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
+GUIDED = {"playout": "greedy", "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
 CONFIGS = {"default": {}, "heuristic-guided": GUIDED, "old-random-playouts": OLD_PLAYOUTS}
 
 
@@ -38,10 +39,9 @@ def test_mcts_iterations_per_second(benchmark, threads, config):
     options = CONFIGS[config]
     agent = MCTSAgent(iterations=ITERATIONS, threads=threads, seed=1, **options)
     result = benchmark.pedantic(agent.analyze, args=(game,), rounds=3, iterations=1)
-    rate = result["iterations"] / result["seconds"]
-    benchmark.extra_info.update(iterations_per_second=rate, bytes_per_node=result["bytes_per_node"],
-                                nodes=result["nodes"])
-    print(f"\nMCTS {config} threads={threads}: {rate:,.0f} iterations/s, {result['bytes_per_node']} bytes/node")
+    rate = result.iterations / result.seconds
+    benchmark.extra_info.update(iterations_per_second=rate, bytes_per_node=NODE_BYTES, nodes=result.nodes)
+    print(f"\nMCTS {config} threads={threads}: {rate:,.0f} iterations/s, {NODE_BYTES} bytes/node")
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -295,3 +295,73 @@ def test_agents_subpackage_exports():
         assert name in agents.__all__ and getattr(agents, name) is not None
     assert agents.MCTSAgent.__module__ == "sequence_game.agents.mcts"
     assert agents.RolloutAgent.__module__ == "sequence_game.agents.rollout"
+
+
+_HUGE = [10**400, -(10**400), 10**5000, 2**1024, float("inf"), float("nan"), 1e300, -1e300]
+
+
+_HUGE_IDS = ["1e400", "-1e400", "1e5000", "2**1024", "inf", "nan", "1e300", "-1e300"]
+
+
+@pytest.mark.parametrize("value", _HUGE, ids=_HUGE_IDS)
+@pytest.mark.parametrize("agent, option", [
+    ("mcts", "time_limit"), ("mcts", "exploration"), ("mcts", "prior_weight"), ("mcts", "widen_base"),
+    ("mcts", "widen_coef"), ("mcts", "widen_exponent"), ("mcts", "playout_epsilon"),
+    ("rollout", "time_limit"), ("rollout", "epsilon"), ("rollout", "inference_strength"),
+])
+def test_float_options_refuse_absurd_values_at_construction(agent, option, value):
+    """Huge ints never raise OverflowError and absurd finite values are refused when the agent is
+    built (not at select_move), with the option's bounds in the message."""
+    from sequence_game.agents import MCTSAgent, RolloutAgent
+
+    cls = MCTSAgent if agent == "mcts" else RolloutAgent
+    with pytest.raises(ValueError, match=rf"{option} must be .*(from|at most) "):
+        cls(**{option: value})
+
+
+@pytest.mark.parametrize("index", range(8))
+@pytest.mark.parametrize("value", _HUGE, ids=_HUGE_IDS)
+def test_evaluation_weights_refuse_absurd_values(index, value):
+    from sequence_game.agents import MCTSAgent
+    from sequence_game.agents.mcts import DEFAULT_WEIGHTS
+
+    weights = list(DEFAULT_WEIGHTS)
+    weights[index] = value
+    with pytest.raises(ValueError, match="must be from"):
+        MCTSAgent(weights=weights)
+
+
+@pytest.mark.parametrize("spec", [
+    pytest.param(s, id=s if len(s) < 40 else s[:30] + f"...{len(s)}") for s in [
+    "mcts:time=" + "9" * 400, "mcts:exploration=" + "9" * 400, "mcts:exploration=1e999",
+    "mcts:iters=" + "9" * 30, "mcts:iters=" + "9" * 5000, "mcts:threads=" + "9" * 40,
+    "mcts:max_nodes=" + "9" * 40, "mcts:seed=" + "9" * 40, "mcts:playout_turns=" + "9" * 40,
+    "rollout:candidates=" + "9" * 40, "rollout:horizon=" + "9" * 40, "rollout:inference_strength=1e400",
+    "random:seed=" + "9" * 40, "greedy:seed=-" + "9" * 40, "mcts:weights=" + "9" * 40,
+]])
+def test_agent_specs_with_overflowing_numbers_give_one_line_value_errors(spec):
+    """Overflowing numbers in a spec (as the command line and the arena take them) are refused
+    with a short one-line ValueError naming the spec, never an OverflowError or a traceback."""
+    with pytest.raises(ValueError) as err:
+        agent_from_spec(spec)
+    message = str(err.value)
+    assert "\n" not in message and len(message) < 400 and message.startswith("agent spec"), message
+
+
+def test_search_options_are_values():
+    """The search parameters are one named value (checked once, in the core), not positional args."""
+    from sequence_game import _core
+    from sequence_game.agents import MCTSAgent, RolloutAgent
+
+    a = MCTSAgent(iterations=50, exploration=0.5, playout="greedy")
+    assert isinstance(a.options, _core.SearchOptions)
+    assert a.options == _core.SearchOptions(iterations=50, exploration=0.5, playout=_core.PlayoutKind.greedy)
+    assert a.options.playout == "greedy" and a.exploration == 0.5
+    with pytest.raises(ValueError, match="exploration must be from 0 to 1000"):
+        a.options.exploration = 5000
+    assert a.options.exploration == 0.5  # a refused assignment changes nothing
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        _core.SearchOptions(explore=1)
+    r = RolloutAgent(iterations=10, candidates=3)
+    assert isinstance(r.options, _core.RolloutOptions) and r.candidates == 3 and r.time_limit is None
+    assert RolloutAgent().time_limit == 1.0 and RolloutAgent().iterations is None

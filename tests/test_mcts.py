@@ -6,6 +6,8 @@ test re-deals every hidden card and checks that nothing the search reports chang
 
 from __future__ import annotations
 
+import dataclasses
+
 import random
 import time
 
@@ -18,7 +20,8 @@ pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game, Move  # noqa: E402
 from sequence_game.agents import agent_from_spec  # noqa: E402
-from sequence_game.agents import MCTSAgent  # noqa: E402
+from sequence_game.agents import MCTSAgent, MoveStats, SearchResult  # noqa: E402
+from sequence_game.agents.search import NODE_BYTES  # noqa: E402
 
 
 def _mid_game(seed: int = 3, plies: int = 14, players: int = 2) -> Game:
@@ -47,8 +50,8 @@ def _redeal_hidden(d: dict, player: int, seed: int) -> dict:
     return d
 
 
-def _stats(analysis: dict):
-    return [(str(m["move"]), m["visits"], m["value"]) for m in analysis["moves"]]
+def _stats(analysis):
+    return [(str(m.move), m.visits, m.value) for m in analysis.moves]
 
 
 # ------------------------------------------------------------------------------------------ R9
@@ -69,7 +72,7 @@ def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
             a = MCTSAgent(iterations=1500, seed=11).analyze(base)
             b = MCTSAgent(iterations=1500, seed=11).analyze(other)
             assert _stats(a) == _stats(b)
-            assert a["best"] == b["best"] and a["nodes"] == b["nodes"]
+            assert a.move == b.move and a.nodes == b.nodes
             assert MCTSAgent(iterations=1500, seed=11).select_move(base) == \
                 MCTSAgent(iterations=1500, seed=11).select_move(other)
             ca = MCTSAgent(iterations=1500, seed=11, cheat=True).analyze(base)
@@ -103,28 +106,30 @@ def test_select_move_does_not_change_the_game():
 def test_threads_two_and_max_nodes():
     g = Game(players=2, seed=9)
     r = MCTSAgent(iterations=3000, threads=2, seed=3, max_nodes=200).analyze(g)
-    assert r["nodes"] <= 200
-    assert r["iterations"] == 3000
-    assert sum(m["visits"] for m in r["moves"]) == 3000
-    assert r["best"] in g.legal_moves()
+    assert r.nodes <= 200
+    assert r.iterations == 3000
+    assert sum(m.visits for m in r.moves) == 3000
+    assert r.move in g.legal_moves()
     r = MCTSAgent(iterations=2000, seed=3, max_nodes=1).analyze(g)  # only the root: pure playouts
-    assert r["nodes"] == 1 and r["iterations"] == 2000
-    assert r["best"] in g.legal_moves()
+    assert r.nodes == 1 and r.iterations == 2000
+    assert r.move in g.legal_moves()
 
 
 def test_analyze_shape():
     g = Game(players=2, seed=2)
     r = MCTSAgent(iterations=1000, seed=1).analyze(g)
-    assert set(r) >= {"moves", "best", "iterations", "seconds", "nodes", "bytes_per_node"}
-    assert r["iterations"] == 1000 and 1 <= r["nodes"] <= 1001
-    assert r["bytes_per_node"] > 0 and r["seconds"] >= 0
-    visits = [m["visits"] for m in r["moves"]]
+    assert isinstance(r, SearchResult)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.iterations = 5  # type: ignore[misc]
+    assert r.iterations == 1000 and 1 <= r.nodes <= 1001
+    assert NODE_BYTES > 0 and r.seconds >= 0
+    visits = [m.visits for m in r.moves]
     assert visits == sorted(visits, reverse=True)
-    assert r["best"] == r["moves"][0]["move"]
+    assert r.move == r.moves[0].move
     legal = g.legal_moves()
-    for m in r["moves"]:
-        assert set(m) == {"move", "visits", "value"}
-        assert m["move"] in legal and 0.0 <= m["value"] <= 1.0
+    for m in r.moves:
+        assert isinstance(m, MoveStats)
+        assert m.move in legal and 0.0 <= m.value <= 1.0
 
 
 def test_time_limit_is_respected():
@@ -133,11 +138,11 @@ def test_time_limit_is_respected():
     start = time.perf_counter()
     r = agent.analyze(g)
     elapsed = time.perf_counter() - start
-    assert r["seconds"] < 0.2 * 1.05 + 0.05
+    assert r.seconds < 0.2 * 1.05 + 0.05
     assert elapsed < 1.0
-    assert r["iterations"] > 0
+    assert r.iterations > 0
     both = MCTSAgent(time_limit=5.0, iterations=200, seed=1).analyze(g)  # whichever comes first
-    assert both["iterations"] == 200
+    assert both.iterations == 200
 
 
 def test_accepts_the_reference_game():
@@ -166,20 +171,21 @@ def test_evaluation_defaults_and_options():
     from sequence_game.agents.mcts import DEFAULT_WEIGHTS
 
     a = MCTSAgent()
-    assert (a.exploration, a.playout_turns, a.evaluate, a.informed_playouts, a.playout_candidates,
-            a.align_playouts, a.weights) == (0.2, 6, True, True, 1, True, None)
+    assert (a.exploration, a.playout_turns, a.evaluate, a.playout, a.playout_candidates,
+            a.align_playouts) == (0.2, 6, True, "informed", 1, True)
+    assert tuple(getattr(a.weights, k) for k in a.weights.fields) == DEFAULT_WEIGHTS
     assert len(DEFAULT_WEIGHTS) == 8
     g = _mid_game(7)
     legal = g.legal_moves()
     # Every combination is accepted and returns a legal move with rewards in [0, 1]; the old
     # behaviour (random playouts to the end, a truncated playout is a draw) is still available.
-    for kwargs in ({"evaluate": False, "informed_playouts": False, "playout_turns": 200, "exploration": 0.7},
-                   {"informed_playouts": False, "playout_turns": 20},
+    for kwargs in ({"evaluate": False, "playout": "random", "playout_turns": 200, "exploration": 0.7},
+                   {"playout": "random", "playout_turns": 20},
                    {"playout_candidates": 0}, {"playout_candidates": 4, "align_playouts": False},
                    {"weights": DEFAULT_WEIGHTS}, {"weights": [2, 6, 20, 80, 400, 30, 0, 0]}):
         r = MCTSAgent(iterations=300, seed=2, **kwargs).analyze(g)
-        assert r["best"] in legal and r["iterations"] == 300
-        assert all(0.0 <= m["value"] <= 1.0 for m in r["moves"])
+        assert r.move in legal and r.iterations == 300
+        assert all(0.0 <= m.value <= 1.0 for m in r.moves)
     assert "weights=" in repr(MCTSAgent(weights=DEFAULT_WEIGHTS))
 
 
@@ -205,15 +211,16 @@ def test_evaluation_defaults_and_options():
     ({"playout_turns": 0}, ValueError),
     ({"cheat": 1}, TypeError),
     ({"evaluate": 1}, TypeError),
-    ({"informed_playouts": None}, TypeError),
+    ({"playout": None}, TypeError),
     ({"align_playouts": "yes"}, TypeError),
     ({"playout_candidates": -1}, ValueError),
     ({"playout_candidates": 65}, ValueError),
     ({"playout_candidates": 1.0}, TypeError),
-    ({"weights": (1, 2, 3)}, TypeError),
+    ({"weights": (1, 2, 3)}, ValueError),
     ({"weights": 5}, TypeError),
     ({"weights": (1, 4, 15, 50, 150, 40, 30, "x")}, TypeError),
     ({"weights": (1, 4, 15, 50, 150, 0, 30, 20)}, ValueError),
+    ({"weights": "12345678"}, TypeError),
     ({"weights": (1, 4, 15, -50, 150, 80, 30, 20)}, ValueError),
     ({"weights": (1, 4, 15, 50, 150, float("nan"), 30, 20)}, ValueError),
     ({"prior_weight": -1}, ValueError),
@@ -221,7 +228,7 @@ def test_evaluation_defaults_and_options():
     ({"widen_exponent": float("inf")}, ValueError),
     ({"playout_epsilon": 1.5}, ValueError),
     ({"ordered_expansion": 1}, TypeError),
-    ({"greedy_playouts": None}, TypeError),
+    ({"playout": "best"}, ValueError),
 ])
 def test_invalid_arguments(kwargs, error):
     with pytest.raises(error):
@@ -293,8 +300,8 @@ def test_evaluation_search_takes_a_win_at_a_tiny_budget():
     g = Game.from_dict(d)
     for seed in range(3):
         r = MCTSAgent(iterations=30, seed=seed).analyze(g)
-        assert r["best"].cell == (9, 4) and len(r["moves"]) == 1
-        assert r["moves"][0]["value"] == 1.0
+        assert r.move.cell == (9, 4) and len(r.moves) == 1
+        assert r.moves[0].value == 1.0
 
 
 @pytest.mark.parametrize("blocker", ["TD", "JD", "JS"])
@@ -332,7 +339,7 @@ def test_only_trades_and_pass():
     legal = g.legal_moves()
     assert sorted(str(m) for m in legal) == ["pass", "trade 2S", "trade 3S"]
     r = MCTSAgent(iterations=500, seed=1).analyze(g)
-    assert {str(m["move"]) for m in r["moves"]} == {"pass", "trade 2S", "trade 3S"}
+    assert {str(m.move) for m in r.moves} == {"pass", "trade 2S", "trade 3S"}
     assert MCTSAgent(iterations=500, seed=1).select_move(g) in legal
     # After trading, the only legal move may be a pass: returned without searching.
     d2 = dict(d, traded_this_turn=True, hands=[["2S"], ["4S", "5S"]])
@@ -398,17 +405,17 @@ def test_heuristic_top_move_is_greedy_agents_move():
 def test_heuristic_options_are_accepted():
     g = _mid_game(5)
     legal = g.legal_moves()
-    guided = {"greedy_playouts": True, "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
-    for kwargs in (guided, {"greedy_playouts": True}, {"prior_weight": 1.0}, {"ordered_expansion": True},
+    guided = {"playout": "greedy", "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
+    for kwargs in (guided, {"playout": "greedy"}, {"prior_weight": 1.0}, {"ordered_expansion": True},
                    {"widen_base": 2.0}, dict(guided, playout_epsilon=1.0),
                    dict(guided, playout_epsilon=0.0, widen_exponent=0.7, widen_coef=2.0)):
         r = MCTSAgent(iterations=300, seed=3, **kwargs).analyze(g)
-        assert r["best"] in legal and r["iterations"] == 300
+        assert r.move in legal and r.iterations == 300
     assert "prior_weight=" in repr(MCTSAgent())
 
 
 def test_r9_no_peeking_with_the_heuristic_guided_search():
-    guided = {"greedy_playouts": True, "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
+    guided = {"playout": "greedy", "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
     g = _mid_game(4)
     d = g.to_dict()
     d["last_draw"] = None
@@ -419,4 +426,4 @@ def test_r9_no_peeking_with_the_heuristic_guided_search():
         assert other.observation(me) == base.observation(me)
         a = MCTSAgent(iterations=800, seed=5, **guided).analyze(base)
         b = MCTSAgent(iterations=800, seed=5, **guided).analyze(other)
-        assert _stats(a) == _stats(b) and a["nodes"] == b["nodes"]
+        assert _stats(a) == _stats(b) and a.nodes == b.nodes

@@ -19,7 +19,7 @@ pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game, Move  # noqa: E402
 from sequence_game.agents import GreedyAgent, agent_from_spec  # noqa: E402
-from sequence_game.agents import RolloutAgent  # noqa: E402
+from sequence_game.agents import MoveStats, RolloutAgent  # noqa: E402
 from test_mcts import _mid_game, _redeal_hidden, _sequence_cells, _stats, _won_position  # noqa: E402
 
 
@@ -35,7 +35,7 @@ def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
             assert other.observation(me) == base.observation(me) and other.to_dict() != base.to_dict()
             a = RolloutAgent(iterations=400, seed=11, horizon=30).analyze(base)
             b = RolloutAgent(iterations=400, seed=11, horizon=30).analyze(other)
-            assert _stats(a) == _stats(b) and a["best"] == b["best"]
+            assert _stats(a) == _stats(b) and a.move == b.move
             ra = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=2).analyze(base)
             rb = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=2).analyze(other)
             changed_for_revealed |= _stats(ra) != _stats(rb)
@@ -78,26 +78,26 @@ def test_select_move_is_legal_deterministic_and_leaves_the_game():
 def test_analyze_shape():
     g = Game(players=2, seed=2)
     r = RolloutAgent(iterations=800, seed=1, candidates=5, horizon=30).analyze(g)
-    assert set(r) == {"moves", "best", "iterations", "seconds"}
-    assert len(r["moves"]) == 5 and r["iterations"] == 800 and r["seconds"] >= 0
-    assert len({m["visits"] for m in r["moves"]}) == 1  # every candidate meets the same worlds
-    values = [m["value"] for m in r["moves"]]
+    assert r.nodes == 0 and r.seconds >= 0
+    assert len(r.moves) == 5 and r.iterations == 800 and r.seconds >= 0
+    assert len({m.visits for m in r.moves}) == 1  # every candidate meets the same worlds
+    values = [m.value for m in r.moves]
     assert values == sorted(values, reverse=True)
-    assert r["best"] == r["moves"][0]["move"]
+    assert r.move == r.moves[0].move
     legal = g.legal_moves()
-    for m in r["moves"]:
-        assert set(m) == {"move", "visits", "value"}
-        assert m["move"] in legal and 0.0 <= m["value"] <= 1.0
+    for m in r.moves:
+        assert isinstance(m, MoveStats)
+        assert m.move in legal and 0.0 <= m.value <= 1.0
 
 
 def test_time_limit_is_respected_and_is_the_default():
     g = Game(players=2, seed=4)
     start = time.perf_counter()
     r = RolloutAgent(time_limit=0.2, seed=1).analyze(g)
-    assert r["seconds"] < 0.2 * 1.05 + 0.05 and time.perf_counter() - start < 1.0
-    assert r["iterations"] > 0
+    assert r.seconds < 0.2 * 1.05 + 0.05 and time.perf_counter() - start < 1.0
+    assert r.iterations > 0
     assert RolloutAgent().time_limit == 1.0 and RolloutAgent().iterations is None
-    assert RolloutAgent(time_limit=5.0, iterations=160, candidates=8, seed=1).analyze(g)["iterations"] == 160
+    assert RolloutAgent(time_limit=5.0, iterations=160, candidates=8, seed=1).analyze(g).iterations == 160
 
 
 def test_agent_from_spec_builds_rollout():
@@ -141,7 +141,7 @@ def test_takes_an_immediate_win_without_search():
     g = Game.from_dict({"players": 2, "board": board, "hands": hands, "current_player": 0,
                         "sequences": [{"team": 0, "cells": _sequence_cells((0, 0))}]})
     r = RolloutAgent(iterations=50, seed=1).analyze(g)
-    assert r["best"].cell == (9, 4) and len(r["moves"]) == 1
+    assert r.move.cell == (9, 4) and len(r.moves) == 1
 
 
 @pytest.mark.parametrize("blocker", ["TD", "JD", "JS"])

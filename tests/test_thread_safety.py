@@ -302,8 +302,8 @@ def test_search_while_another_thread_plays_on_the_same_game():
 def test_search_never_exceeds_max_nodes(max_nodes):
     g = sequence_game.Game(players=2, seed=8)
     report = mcts.MCTSAgent(iterations=3000, threads=2, seed=3, max_nodes=max_nodes).analyze(g)
-    assert report["nodes"] <= max_nodes
-    assert report["iterations"] == 3000
+    assert report.nodes <= max_nodes
+    assert report.iterations == 3000
 
 
 @needs_mcts
@@ -325,7 +325,7 @@ def test_time_limit_holds_under_cpu_load():
             report = mcts.MCTSAgent(time_limit=limit, threads=2, seed=1).analyze(g)
             elapsed = time.monotonic() - t0
             assert elapsed < limit + 0.5, (limit, elapsed)
-            assert report["iterations"] > 0
+            assert report.iterations > 0
     finally:
         stop.set()
         t.join()
@@ -336,9 +336,18 @@ def test_time_limit_holds_under_cpu_load():
 
 _INTERRUPT_CHILD = textwrap.dedent(
     """
-    import sys, threading, time
+    import signal, sys, threading, time
+    # Ctrl-C must reach this process even when it was started with SIGINT ignored (nohup, a
+    # background job of a script, some CI runners): install Python's handler explicitly.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     kind = sys.argv[1]
-    if kind == "simulate":
+    if kind == "rollout":
+        import sequence_game
+        from sequence_game.agents import RolloutAgent
+        g = sequence_game.Game(players=2, seed=1)
+        run = lambda: RolloutAgent(time_limit=600, threads=2, candidates=1024, seed=1).select_move(g)
+        again = lambda: RolloutAgent(iterations=50, threads=2, seed=1).select_move(g)
+    elif kind == "simulate":
         from sequence_game.simulate import simulate
         run = lambda: simulate(10**12, players=2, seed=1, threads=2)
         again = lambda: simulate(10, players=2, seed=1, threads=2)
@@ -362,13 +371,22 @@ _INTERRUPT_CHILD = textwrap.dedent(
 )
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("inherited", ["default", "ignored"])
 @pytest.mark.parametrize("kind", [
     pytest.param("simulate", marks=needs_simulate),
     pytest.param("search", marks=needs_mcts),
+    pytest.param("rollout", marks=needs_mcts),
 ])
-def test_ctrl_c_interrupts_promptly_without_leaking_threads(kind):
+def test_ctrl_c_interrupts_promptly_without_leaking_threads(kind, inherited):
+    """Ctrl-C stops simulate, MCTS and the rollout search (inside a long world of 1024 candidates)
+    within moments, whatever SIGINT disposition the process inherited."""
     child = subprocess.Popen([sys.executable, "-c", _INTERRUPT_CHILD, kind], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=_ignore_sigint if inherited == "ignored" else None)
     try:
         assert child.stdout.readline().strip() == "ready"
         time.sleep(0.5)
@@ -384,3 +402,113 @@ def test_ctrl_c_interrupts_promptly_without_leaking_threads(kind):
     lines = out.split()
     assert "interrupted" in lines, out
     assert "threads 1" in out, out  # no worker thread left behind
+
+
+# --------------------------------------------------------------------------- exits and resource limits
+
+_EXIT_CHILD = textwrap.dedent(
+    """
+    import os, signal, sys, threading, time
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    import sequence_game
+    from sequence_game.agents import MCTSAgent, RolloutAgent
+    kind, scenario = sys.argv[1], sys.argv[2]
+    g = sequence_game.Game(players=2, seed=1)
+    def run():
+        if kind == "mcts":
+            MCTSAgent(time_limit=3, threads=2, seed=1).select_move(g)
+        elif kind == "rollout":
+            RolloutAgent(time_limit=3, threads=2, seed=1).select_move(g)
+        else:
+            sequence_game.simulate(100_000 if scenario == "join" else 10**12, threads=2)
+    t = threading.Thread(target=run, daemon=scenario != "join")
+    t.start()
+    time.sleep(0.3)
+    if scenario == "exit":  # the interpreter exits while the daemon thread searches
+        print("exiting", flush=True)
+        sys.exit(0)
+    threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        t.join()
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+    sys.exit(0)
+    """
+)
+
+
+@needs_mcts
+@pytest.mark.parametrize("scenario", ["exit", "join", "join-daemon"])
+@pytest.mark.parametrize("kind", ["mcts", "rollout", "simulate"])
+def test_exit_while_a_thread_searches_is_clean(kind, scenario):
+    """A search or simulate still running in a (daemon) thread when the interpreter exits, or a
+    Ctrl-C that interrupts Thread.join on it, ends the process normally: no abort (SIGABRT)."""
+    out = subprocess.run([sys.executable, "-c", _EXIT_CHILD, kind, scenario], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, (out.returncode, out.stdout, out.stderr[-2000:])
+    assert "terminate called" not in out.stderr
+
+
+_LIMIT_CHILD = textwrap.dedent(
+    """
+    import resource, sys
+    import sequence_game
+    from sequence_game.agents import MCTSAgent, RolloutAgent, agent_from_spec
+    kind, slack_mb, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    g = sequence_game.Game(players=2, seed=1)
+    def vm_bytes():
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (vm_bytes() + slack_mb * 2**20, hard))  # the soft limit only
+    try:
+        if kind == "mcts":
+            MCTSAgent(time_limit=1.5, threads=threads, seed=1, max_nodes=2**31 - 1).select_move(g)
+        elif kind == "spec":
+            agent_from_spec(f"mcts:time=1.5,threads={threads},max_nodes=2000000000,seed=1").select_move(g)
+        elif kind == "rollout":
+            RolloutAgent(time_limit=0.5, threads=threads, seed=1).select_move(g)
+        else:
+            sequence_game.simulate(20000, threads=threads)
+        print("completed", flush=True)
+    except (MemoryError, RuntimeError) as e:
+        print("refused", type(e).__name__, str(e)[:200], flush=True)
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    MCTSAgent(iterations=200, threads=2, seed=1).select_move(g)  # the process is still usable
+    print("usable", flush=True)
+    """
+)
+
+
+@needs_mcts
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc are Linux's")
+@pytest.mark.parametrize("threads, slack_mb", [(256, 300), (64, 100), (2, 12), (2, 17), (2, 18), (2, 19), (2, 40), (4, 64)])
+@pytest.mark.parametrize("kind", ["mcts", "spec", "rollout", "simulate"])
+def test_thread_or_memory_exhaustion_raises_instead_of_aborting(kind, threads, slack_mb):
+    """Under an address-space limit, thread stacks (threads=256) or the trees of a search with a
+    huge max_nodes cannot all be had: the search or simulate raises RuntimeError/MemoryError (or
+    completes), every started worker is joined first, and the process carries on."""
+    out = subprocess.run([sys.executable, "-c", _LIMIT_CHILD, kind, str(slack_mb), str(threads)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, (out.returncode, out.stdout, out.stderr[-2000:])
+    assert "usable" in out.stdout and ("completed" in out.stdout or "refused" in out.stdout), out.stdout
+    if threads == 256 and slack_mb == 300:  # 256 stacks of 8 MB cannot fit in 300 MB
+        assert "refused RuntimeError" in out.stdout and "use fewer threads" in out.stdout, out.stdout
+    if "refused MemoryError" in out.stdout:  # a worker's std::bad_alloc, with what to do about it
+        assert "lower max_nodes or threads" in out.stdout, out.stdout
+
+
+@needs_mcts
+@pytest.mark.parametrize("candidates, threads", [(1024, 1), (1024, 4), (64, 8)])
+def test_rollout_time_limit_holds_with_many_candidates(candidates, threads):
+    """The rollout search checks its deadline inside a world (before every candidate's playout),
+    so one world of many candidates played to the end cannot overrun time_limit by much."""
+    g = sequence_game.Game(players=2, seed=3)
+    from sequence_game.agents import RolloutAgent
+
+    t0 = time.monotonic()
+    RolloutAgent(time_limit=0.05, threads=threads, candidates=candidates, seed=1).select_move(g)
+    elapsed = time.monotonic() - t0
+    assert elapsed < 0.05 + 0.75, elapsed  # generous: one playout per thread past the deadline, on a shared machine

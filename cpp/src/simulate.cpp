@@ -1,13 +1,10 @@
 #include "sequence/simulate.hpp"
 
-#include <chrono>
+#include <cassert>
 #include <cstring>
-#include <mutex>
-#include <system_error>
-#include <thread>
-#include <utility>
 #include <vector>
 
+#include "sequence/parallel.hpp"
 #include "sequence/playout.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/rules.hpp"
@@ -66,32 +63,35 @@ GameState simulate_new_game(const Config& config, std::uint64_t seed, std::uint3
 
 SimulateResult simulate(std::int64_t games, const Config& config, std::uint64_t seed, int threads,
                         std::uint32_t max_turns, const std::atomic<bool>* stop) {
-    const auto start = std::chrono::steady_clock::now();
-    if (threads < 1) threads = 1;
+    assert(games >= 0 && threads >= 1 && threads <= kMaxThreads);
     if (games < threads) threads = static_cast<int>(games < 1 ? 1 : games);
-    // Workers claim blocks of games from one counter. The counter has a cache line of its own
-    // (no thread's read of the run's parameters or results shares the line every claim writes),
-    // and a block keeps the claims rare: with 16 threads a per-game claim would bounce that line
-    // between cores every ~100 ns. A block is small enough to keep the split even (a game is
-    // ~3 us) and the stop flag prompt (polled before every game).
+    StopSignal signal(stop, 0.0);
+    // Workers claim blocks of game indices from one counter on a cache line of its own (no read
+    // of the run's parameters or results shares the line every claim writes), and a block keeps
+    // the claims rare: with 16 threads a per-game claim would bounce that line between cores
+    // every ~100 ns. A block is small enough to keep the split even (a game is ~3 us) and the
+    // stop flag prompt (polled before every game). Every worker sums into its own cache line;
+    // the totals do not depend on which worker plays which game, since game i depends only on
+    // (seed, i).
     constexpr std::int64_t kBlock = 64;
-    struct alignas(64) Counter {
+    struct alignas(kCacheLine) Counter {
         std::atomic<std::int64_t> next{0};
     } counter;
-    std::mutex merge;
-    SimulateResult total;
+    struct alignas(kCacheLine) Totals {
+        SimulateResult r;
+    };
+    std::vector<Totals> totals(static_cast<std::size_t>(threads));
 
-    auto worker = [&counter, &merge, &total, games, config, seed, max_turns, stop]() {
-        SimulateResult local;  // on this worker's own stack: no line shared while playing
-        bool stopped = false;
-        while (!stopped) {
+    run_workers(threads, signal, [&](int t) {
+        SimulateResult local;
+        for (;;) {
             const std::int64_t first = counter.next.fetch_add(kBlock, std::memory_order_relaxed);
             if (first >= games) break;
-            const std::int64_t last = first + kBlock < games ? first + kBlock : games;
-            for (std::int64_t i = first; i < last; ++i) {
-                if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
-                    stopped = true;
-                    break;
+            const std::int64_t end = first + kBlock < games ? first + kBlock : games;
+            for (std::int64_t i = first; i < end; ++i) {
+                if (signal.should_stop()) {
+                    totals[static_cast<std::size_t>(t)].r = local;
+                    return;
                 }
                 GameState s = simulate_new_game(config, simulate_deal_seed(seed, i), max_turns);
                 SplitMix64 rng(simulate_move_seed(seed, i));
@@ -102,32 +102,18 @@ SimulateResult simulate(std::int64_t games, const Config& config, std::uint64_t 
                 local.total_turns += s.turn;
             }
         }
-        std::lock_guard<std::mutex> lock(merge);  // once per thread
-        total.games += local.games;
-        for (int t = 0; t < kMaxTeams; ++t) total.wins[t] += local.wins[t];
-        total.draws += local.draws;
-        total.total_turns += local.total_turns;
-    };
+        totals[static_cast<std::size_t>(t)].r = local;
+    });
 
-    if (threads == 1) {
-        worker();
-    } else {
-        // Games are claimed, not assigned: if the system refuses a thread, the ones running (or
-        // this thread, if none could start) play its share.
-        std::vector<std::thread> pool;
-        pool.reserve(threads);
-        for (int t = 0; t < threads; ++t) {
-            try {
-                pool.emplace_back(worker);
-            } catch (const std::system_error&) {
-                break;
-            }
-        }
-        if (pool.empty()) worker();
-        for (auto& th : pool) th.join();
+    SimulateResult total;
+    for (const Totals& part : totals) {
+        total.games += part.r.games;
+        for (int t = 0; t < kMaxTeams; ++t) total.wins[t] += part.r.wins[t];
+        total.draws += part.r.draws;
+        total.total_turns += part.r.total_turns;
     }
     total.interrupted = total.games < games;
-    total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    total.seconds = signal.elapsed();
     return total;
 }
 

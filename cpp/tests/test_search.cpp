@@ -1,11 +1,18 @@
 // Playouts, simulate, determinization and ISMCTS: random_legal_move is always legal, determinize
 // conserves the cards and reads only the observation, the search returns legal moves.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <new>
+#include <stdexcept>
+#include <thread>
 #include <cmath>
 #include <cstring>
 
 #include "helpers.hpp"
+#include "sequence/parallel.hpp"
 #include "sequence/playout.hpp"
+#include "sequence/search/greedy_playout.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/search/ismcts.hpp"
 #include "sequence/search/rollout.hpp"
@@ -380,6 +387,7 @@ TEST(search_rollout_search_is_legal_deterministic_and_reads_no_hidden_card) {
         if (is_over(s)) continue;
         RolloutOptions o;
         o.iterations = 120;
+        o.time_limit = 0;  // no deadline: deterministic
         o.seed = 2;
         o.candidates = 4;
         o.horizon = 30;
@@ -413,6 +421,7 @@ TEST(search_rollout_search_takes_a_win_and_blocks_a_lost_game) {
     pos.sequences.push_back(PositionSequence{0, {at(4, 5), at(4, 6), at(4, 7), at(4, 8), at(4, 9)}});
     RolloutOptions o;
     o.iterations = 50;
+    o.time_limit = 0;
     const SearchResult win = rollout_search(load(pos), o);
     CHECK(Move::from_id(win.best).kind == MoveKind::Place && Move::from_id(win.best).cell == at(1, 4));
     CHECK_EQ(win.moves.size(), std::size_t(1));
@@ -505,4 +514,105 @@ TEST(search_window_lanes_match_one_window_at_a_time) {
         }
     }
     CHECK(positions > 10000 && with_sequences > 1000 && with_threats > 1000);
+}
+
+TEST(parallel_a_failing_worker_stops_its_siblings_and_the_caller_gets_its_exception) {
+    for (int workers : {1, 2, 4, 8}) {
+        for (int failing = 0; failing < workers; ++failing) {
+            StopSignal stop(nullptr, 0.0);
+            std::atomic<int> finished{0};
+            bool caught = false;
+            try {
+                run_workers(workers, stop, [&](int t) {
+                    if (t == failing) throw std::bad_alloc();
+                    while (!stop.should_stop()) std::this_thread::yield();  // runs until told to stop
+                    ++finished;
+                });
+            } catch (const std::bad_alloc&) {
+                caught = true;
+            }
+            CHECK(caught);
+            CHECK_EQ(finished.load(), workers - 1);  // every sibling stopped and was joined
+            CHECK(!stop.interrupted());
+        }
+    }
+    // Without a failure every worker runs once, with its own index.
+    StopSignal stop(nullptr, 0.0);
+    std::atomic<int> mask{0};
+    run_workers(5, stop, [&](int t) { mask |= 1 << t; });
+    CHECK_EQ(mask.load(), 31);
+}
+
+TEST(parallel_worker_seeds_and_shares) {
+    CHECK_EQ(worker_seed(5, 0), SplitMix64(5).next());
+    CHECK(worker_seed(5, 1) != worker_seed(5, 0));
+    for (std::uint64_t total : {0ull, 1ull, 7ull, 1000ull})
+        for (int workers : {1, 3, 8}) {
+            std::uint64_t sum = 0;
+            for (int t = 0; t < workers; ++t) {
+                sum += worker_share(total, workers, t);
+                CHECK(worker_share(total, workers, t) <= total / workers + 1);
+            }
+            CHECK_EQ(sum, total);
+        }
+}
+
+TEST(search_options_are_checked_with_their_bounds) {
+    const GameState s = new_game(config_of(2, 2), 42, 0);
+    const auto refuses = [&](auto options, const char* name) {
+        try {
+            check_options(options);
+        } catch (const std::invalid_argument& e) {
+            return std::string(e.what()).find(name) != std::string::npos;
+        }
+        return false;
+    };
+    SearchOptions o;
+    check_options(o);  // the defaults are valid
+    { auto x = o; x.iterations = 0; x.time_limit = 0; CHECK(refuses(x, "budget")); }
+    { auto x = o; x.time_limit = 1e300; CHECK(refuses(x, "time_limit")); }
+    { auto x = o; x.time_limit = -1; CHECK(refuses(x, "time_limit")); }
+    { auto x = o; x.threads = 0; CHECK(refuses(x, "threads")); }
+    { auto x = o; x.threads = kMaxThreads + 1; CHECK(refuses(x, "threads")); }
+    { auto x = o; x.exploration = std::nan(""); CHECK(refuses(x, "exploration")); }
+    { auto x = o; x.exploration = 1e30; CHECK(refuses(x, "exploration")); }
+    { auto x = o; x.max_nodes = 1; x.threads = 2; CHECK(refuses(x, "max_nodes")); }
+    { auto x = o; x.max_nodes = std::uint64_t{1} << 40; CHECK(refuses(x, "max_nodes")); }
+    { auto x = o; x.widen_exponent = 5; CHECK(refuses(x, "widen_exponent")); }
+    { auto x = o; x.weights.scale = 0; CHECK(refuses(x, "scale")); }
+    { auto x = o; x.weights.window[2] = -1; CHECK(refuses(x, "window2")); }
+    { auto x = o; x.playout_epsilon = 1.5; CHECK(refuses(x, "playout_epsilon")); }
+    { auto x = o; x.policy.candidates = 65; CHECK(refuses(x, "playout_candidates")); }
+    RolloutOptions r;
+    check_options(r);
+    { auto x = r; x.candidates = 0; CHECK(refuses(x, "candidates")); }
+    { auto x = r; x.reveal = 3; CHECK(refuses(x, "reveal")); }
+    { auto x = r; x.inference_strength = 1e300; CHECK(refuses(x, "inference_strength")); }
+    { auto x = r; x.horizon = 0; CHECK(refuses(x, "horizon")); }
+    // The searches check too, before any work.
+    bool thrown = false;
+    try {
+        SearchOptions bad;
+        bad.threads = 0;
+        ismcts(s, bad);
+    } catch (const std::invalid_argument&) {
+        thrown = true;
+    }
+    CHECK(thrown);
+}
+
+TEST(search_rollout_deadline_is_checked_inside_a_world) {
+    // Many candidates played to the end of the game: one world takes far longer than the limit.
+    GameState s = new_game(config_of(2, 2), 7, 0);
+    RolloutOptions o;
+    o.iterations = 0;
+    o.time_limit = 0.01;
+    o.candidates = 1024;
+    o.threads = 2;
+    const auto t0 = std::chrono::steady_clock::now();
+    const SearchResult r = rollout_search(s, o);
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(check_move(s, r.best) == MoveError::None);
+    CHECK(spent < 2.0);  // generous: one playout past the deadline, on a loaded machine
+    for (const MoveStats& m : r.moves) CHECK_EQ(m.visits, r.moves.front().visits);  // whole worlds only
 }

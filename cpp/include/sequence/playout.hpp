@@ -1,12 +1,13 @@
 // Random playouts: a uniformly random legal move drawn without building a move list, and a
-// random game continued to its end (or a turn limit). The hot path of search and simulate.
+// random game continued to its end (or a turn limit); the cheap informed policy of the search's
+// playouts. The hot path of search and simulate. The heuristic's playout policy belongs to the
+// search layer (search/greedy_playout.hpp).
 #pragma once
 
 #include <cstdint>
 
 #include "sequence/move.hpp"
 #include "sequence/rng.hpp"
-#include "sequence/search/heuristic.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
@@ -84,15 +85,6 @@ MoveId informed_move(const GameState& s, SplitMix64& rng, const PlayoutPolicy& p
 // Plays informed_move() until the game is over or s.turn >= turn_limit; returns as
 // random_playout().
 int informed_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit, const PlayoutPolicy& policy);
-
-// The heuristic (search/heuristic.hpp, GreedyAgent's scoring) as a playout policy: with
-// probability epsilon (out of 65536) random_legal_move(); else a dead card is traded first (R5,
-// free), else the play of highest MoveScorer score (a placement on a completion cell declares
-// random_declares(); ties go to the first found), else random_legal_move() (a pass).
-MoveId greedy_move(const GameState& s, SplitMix64& rng, const HeuristicWeights& weights, std::uint32_t epsilon);
-// Plays greedy_move() until the game is over or s.turn >= turn_limit; returns as random_playout().
-int greedy_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit, const HeuristicWeights& weights,
-                   std::uint32_t epsilon);
 
 // A declares code for team placing on the empty cell, chosen uniformly among the declare_options()
 // combinations (0 when the placement forms no sequence, the common case, found without calling

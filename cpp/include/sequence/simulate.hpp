@@ -35,8 +35,10 @@ std::uint64_t simulate_move_seed(std::uint64_t seed, std::int64_t game);
 GameState simulate_new_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns);
 
 // Plays `games` games (config from make_config(); max_turns > 0 caps each game: a draw) on
-// `threads` std::threads (1..256) claiming blocks of game indices from a shared counter. `stop` (may be null)
-// is polled between games; when raised, the games finished so far are reported.
+// `threads` workers (parallel.hpp; requires games >= 0 and 1 <= threads <= kMaxThreads), which claim
+// blocks of game indices from a shared counter. `stop` (may be null) is polled between games; when
+// raised, the games finished so far are reported. A worker that fails (std::bad_alloc) or cannot
+// be started stops the others and the exception reaches the caller (run_workers()).
 SimulateResult simulate(std::int64_t games, const Config& config, std::uint64_t seed, int threads,
                         std::uint32_t max_turns, const std::atomic<bool>* stop);
 

@@ -1,14 +1,15 @@
 #include "sequence/search/ismcts.hpp"
 
 #include <algorithm>
-#include <chrono>
+#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <thread>
 
+#include "sequence/parallel.hpp"
 #include "sequence/playout.hpp"
 #include "sequence/rules.hpp"
+#include "sequence/search/greedy_playout.hpp"
 
 namespace sequence {
 
@@ -95,8 +96,6 @@ GameState determinize(const GameState& observed, int player, SplitMix64& rng) {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // log(n) for UCB's exploration term: a table for the small counts nearly every node has (logf was
 // 5% of an iteration), the library beyond.
 struct LogTable {
@@ -172,218 +171,269 @@ inline void keep_decisive(const GameState& st, MoveList& legal) {
     }
 }
 
-struct TreeOutput {
+// The root statistics of one tree, for the merge.
+struct alignas(kCacheLine) TreeOutput {
     std::vector<MoveStats> root;  // value holds the reward sum here
     std::uint64_t iterations = 0;
     std::uint64_t nodes = 0;
-    bool interrupted = false;
 };
 
-struct TreeJob {
-    const Observation* obs;
-    const GameState* truth;  // non-null only when cheating
-    const SearchOptions* options;
-    std::uint64_t iterations;  // 0 = none
-    std::uint64_t node_budget;
-    bool has_deadline;
-    Clock::time_point deadline;
-    std::uint64_t seed;
-};
+// One thread's tree and everything its iterations write. Allocated by the thread that uses it
+// (its node pool, scratch and generator live on that thread's memory), so that trees of different
+// threads share no cache line.
+class Tree {
+public:
+    Tree(const Observation& obs, const GameState* truth, const SearchOptions& o, std::uint64_t node_budget,
+         std::uint64_t seed)
+        : obs_(obs), truth_(truth), o_(o), node_budget_(node_budget), rng_(seed),
+          scratch_(std::make_unique<Scratch>()),
+          draw_reward_(1.0f / static_cast<float>(obs.pub.config.teams)),
+          c_(static_cast<float>(o.exploration)),
+          epsilon_(static_cast<std::uint32_t>(o.playout_epsilon * 65536.0)),
+          use_prior_(o.ordered_expansion || o.prior_weight > 0) {
+        assert(node_budget >= 1 && node_budget <= OptionLimits::kMaxNodes);
+        nodes_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(node_budget, kInitialNodes)));
+        nodes_.push_back(Node{0, -1, -1, 0, 0, 0.0f, 0});
+        path_.reserve(256);
+    }
 
-void run_tree(const TreeJob& job, TreeOutput& out) {
-    const SearchOptions& o = *job.options;
-    const int teams = job.obs->pub.config.teams;
-    const float draw_reward = 1.0f / static_cast<float>(teams);
-    const float c = static_cast<float>(o.exploration);
-    const std::uint32_t root_turn = job.obs->pub.turn;
-    std::vector<Node> nodes;
-    std::size_t reserve = static_cast<std::size_t>(job.node_budget);
-    if (job.iterations != 0 && job.iterations + 1 < reserve) reserve = static_cast<std::size_t>(job.iterations + 1);
-    nodes.reserve(reserve);
-    nodes.push_back(Node{0, -1, -1, 0, 0, 0.0f, 0});
-    auto scratch = std::make_unique<Scratch>();
-    Scratch& sc = *scratch;
-    SplitMix64 rng(job.seed);
-    std::vector<std::int32_t> path;
-    path.reserve(256);
-    MoveScorer scorer;
-    const float pw = static_cast<float>(o.prior_weight);
-    const std::uint32_t epsilon = static_cast<std::uint32_t>(std::min(1.0, std::max(0.0, o.playout_epsilon)) * 65536.0);
+    // One iteration: a world, select/expand down the tree, a playout, the reward backpropagated.
+    void iterate() {
+        GameState st = truth_ != nullptr ? *truth_ : determinize(obs_, rng_);
+        path_.clear();
+        path_.push_back(0);
+        descend(st);
+        if (!is_over(st)) playout(st);
+        float reward[kMaxTeams];
+        score(st, reward);
+        backpropagate(reward);
+    }
 
-    std::uint64_t it = 0;
-    for (;; ++it) {
-        if (job.iterations != 0 && it >= job.iterations) break;
-        if ((it & 15) == 0) {
-            if (o.stop != nullptr && o.stop->load(std::memory_order_relaxed)) {
-                out.interrupted = true;
-                break;
-            }
-            if (job.has_deadline && Clock::now() >= job.deadline) break;
-        }
-        GameState st = job.truth != nullptr ? *job.truth : determinize(*job.obs, rng);
-        path.clear();
-        path.push_back(0);
+    void report(TreeOutput& out, std::uint64_t iterations) const {
+        out.iterations = iterations;
+        out.nodes = nodes_.size();
+        for (std::int32_t ch = nodes_[0].first_child; ch >= 0; ch = nodes_[ch].next_sibling)
+            out.root.push_back(MoveStats{nodes_[ch].move, nodes_[ch].visits, static_cast<double>(nodes_[ch].value)});
+    }
+
+private:
+    // Nodes reserved up front (about 1.5 MB); beyond that the pool grows as the tree does, so a
+    // large max_nodes costs memory only when the tree reaches it.
+    static constexpr std::uint64_t kInitialNodes = 1 << 16;
+
+    // Walks from the root, applying each chosen move to st and appending its node to path_: at
+    // every node, select() among the children legal in st; stop after expand() adds a child (a
+    // legal move not yet tried there, while the pool and progressive widening allow), at the end
+    // of the game, or when nothing is tried and nothing may be added (the pool is full).
+    void descend(GameState& st) {
         std::int32_t node = 0;
         while (!is_over(st)) {
-            MoveList& legal = sc.list;
-            legal.size = 0;
-            legal.overflow = false;
-            legal_moves(st, legal);
-            if (o.decisive) keep_decisive(st, legal);
-            sc.fill();
-            const bool use_prior = o.ordered_expansion || o.prior_weight > 0;
-            if (use_prior) {
-                // The heuristic (heuristic.hpp) of every legal move, log-scaled and mapped to [0, 1].
-                scorer.build(st, o.heuristic);
-                float lo = 1e30f, hi = -1e30f;
-                for (int i = 0; i < legal.size; ++i) {
-                    const double h = scorer.score(legal.moves[i]);
-                    const float g = static_cast<float>(h >= 0 ? std::log1p(h) : -std::log1p(-h));
-                    sc.prior[i] = g;
-                    lo = g < lo ? g : lo;
-                    hi = g > hi ? g : hi;
-                }
-                const float span = hi > lo ? 1.0f / (hi - lo) : 0.0f;
-                for (int i = 0; i < legal.size; ++i) sc.prior[i] = (sc.prior[i] - lo) * span;
-            }
+            legal_here(st);
             int legal_children = 0;
-            std::int32_t best = -1;
-            float best_score = -1e30f;
-            std::uint32_t log_of = 0;  // one-entry memo: siblings usually share an availability
-            float log_avail = 0.0f;
-            for (std::int32_t ch = nodes[node].first_child; ch >= 0; ch = nodes[ch].next_sibling) {
-                Node& n = nodes[ch];
-                const int i = sc.find(n.move);
-                if (i < 0) continue;  // not legal in this determinization
-                sc.found[i] = 1;
-                ++legal_children;
-                ++n.avail;
-                if (n.avail != log_of) {
-                    log_of = n.avail;
-                    log_avail = kLog(n.avail);
-                }
-                const float inv = 1.0f / static_cast<float>(n.visits);
-                float score = n.value * inv + c * std::sqrt(log_avail * inv);
-                if (o.prior_weight > 0) score += pw * sc.prior[i] / (static_cast<float>(n.visits) + 1.0f);
-                if (score > best_score) {
-                    best_score = score;
-                    best = ch;
-                }
+            const std::int32_t best = select(node, legal_children);
+            if (may_expand(node, legal_children)) {
+                expand(node, st, legal_children);
+                return;
             }
-            const int untried = legal.size - legal_children;
-            bool widen = untried > 0 && nodes.size() < job.node_budget;
-            if (widen && o.widen_base > 0 && legal_children > 0) {
-                const double v = static_cast<double>(nodes[node].visits);
-                widen = legal_children < o.widen_base + o.widen_coef * std::pow(v, o.widen_exponent);
-            }
-            if (widen) {
-                int i = 0;
-                if (o.ordered_expansion) {  // the best untried move by heuristic, ties at random
-                    float top = -1.0f;
-                    std::uint32_t ties = 0;
-                    for (int k = 0; k < legal.size; ++k) {
-                        if (sc.found[k]) continue;
-                        if (sc.prior[k] > top) {
-                            top = sc.prior[k];
-                            i = k;
-                            ties = 1;
-                        } else if (sc.prior[k] == top && rng.below(++ties) == 0) {
-                            i = k;
-                        }
-                    }
-                } else {  // a uniformly random untried move
-                    int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(untried)));
-                    for (;; ++i)
-                        if (!sc.found[i] && r-- == 0) break;
-                }
-                const MoveId m = legal.moves[i];
-                const auto id = static_cast<std::int32_t>(nodes.size());
-                nodes.push_back(Node{m, -1, nodes[node].first_child, 0, 1, 0.0f,
-                                     static_cast<std::uint8_t>(team_of(st, st.current_player))});
-                nodes[node].first_child = id;
-                apply_move(st, m);
-                path.push_back(id);
-                break;
-            }
-            if (best < 0) break;  // pool full and nothing tried here: play out from this node
-            apply_move(st, nodes[best].move);
-            path.push_back(best);
+            if (best < 0) return;
+            apply_move(st, nodes_[best].move);
+            path_.push_back(best);
             node = best;
         }
-        if (!is_over(st)) {
-            // Stop where the root player's team is to move again (the same point of the round for
-            // every leaf), so that the static evaluation has no bias between odd and even depths.
-            std::uint32_t limit = st.turn + o.playout_turns;
-            if (o.evaluate && o.align_playouts) {
-                const std::uint32_t players = st.config.players;
-                limit += (players - (limit - root_turn) % players) % players;
+    }
+
+    // The legal moves of st into the scratch list (cut to a decisive move, R8, if there is one),
+    // hashed for find(), and their heuristic priors when the options use them.
+    void legal_here(const GameState& st) {
+        Scratch& sc = *scratch_;
+        MoveList& legal = sc.list;
+        legal.size = 0;
+        legal.overflow = false;
+        legal_moves(st, legal);
+        if (o_.decisive) keep_decisive(st, legal);
+        sc.fill();
+        if (!use_prior_) return;
+        // The heuristic (heuristic.hpp) of every legal move, log-scaled and mapped to [0, 1].
+        scorer_.build(st, o_.heuristic);
+        float lo = 1e30f, hi = -1e30f;
+        for (int i = 0; i < legal.size; ++i) {
+            const double h = scorer_.score(legal.moves[i]);
+            const float g = static_cast<float>(h >= 0 ? std::log1p(h) : -std::log1p(-h));
+            sc.prior[i] = g;
+            lo = g < lo ? g : lo;
+            hi = g > hi ? g : hi;
+        }
+        const float span = hi > lo ? 1.0f / (hi - lo) : 0.0f;
+        for (int i = 0; i < legal.size; ++i) sc.prior[i] = (sc.prior[i] - lo) * span;
+    }
+
+    // The child of `node` with the highest availability-corrected UCB (plus progressive bias)
+    // among those legal in this world (marked found in the scratch; their availability counts
+    // up), or -1 if none is. legal_children returns how many are legal.
+    std::int32_t select(std::int32_t node, int& legal_children) {
+        Scratch& sc = *scratch_;
+        const float pw = static_cast<float>(o_.prior_weight);
+        std::int32_t best = -1;
+        float best_score = -1e30f;
+        std::uint32_t log_of = 0;  // one-entry memo: siblings usually share an availability
+        float log_avail = 0.0f;
+        for (std::int32_t ch = nodes_[node].first_child; ch >= 0; ch = nodes_[ch].next_sibling) {
+            Node& n = nodes_[ch];
+            const int i = sc.find(n.move);
+            if (i < 0) continue;  // not legal in this determinization
+            sc.found[i] = 1;
+            ++legal_children;
+            ++n.avail;
+            if (n.avail != log_of) {
+                log_of = n.avail;
+                log_avail = kLog(n.avail);
             }
-            if (o.greedy_playouts) greedy_playout(st, rng, limit, o.heuristic, epsilon);
-            else if (o.informed_playouts) informed_playout(st, rng, limit, o.policy);
-            else random_playout(st, rng, limit);
+            const float inv = 1.0f / static_cast<float>(n.visits);
+            float score = n.value * inv + c_ * std::sqrt(log_avail * inv);
+            if (o_.prior_weight > 0) score += pw * sc.prior[i] / (static_cast<float>(n.visits) + 1.0f);
+            if (score > best_score) {
+                best_score = score;
+                best = ch;
+            }
         }
-        float reward[kMaxTeams];
-        if (o.evaluate) {
-            evaluate_rewards(st, o.weights, reward);
+        return best;
+    }
+
+    // Whether `node` gets a new child now: an untried legal move exists, the pool has room, and
+    // progressive widening (if on) allows another child.
+    bool may_expand(std::int32_t node, int legal_children) const {
+        const int untried = scratch_->list.size - legal_children;
+        if (untried <= 0 || nodes_.size() >= node_budget_) return false;
+        if (o_.widen_base > 0 && legal_children > 0) {
+            const double v = static_cast<double>(nodes_[node].visits);
+            return legal_children < o_.widen_base + o_.widen_coef * std::pow(v, o_.widen_exponent);
+        }
+        return true;
+    }
+
+    // Adds one untried legal move of st as a child of `node` (the heuristic's best with ordered
+    // expansion, ties at random; else uniformly at random), applies it to st and appends it to
+    // path_. Requires may_expand(node, legal_children).
+    void expand(std::int32_t node, GameState& st, int legal_children) {
+        Scratch& sc = *scratch_;
+        const MoveList& legal = sc.list;
+        const int untried = legal.size - legal_children;
+        assert(untried > 0);
+        int i = 0;
+        if (o_.ordered_expansion) {
+            float top = -1.0f;
+            std::uint32_t ties = 0;
+            for (int k = 0; k < legal.size; ++k) {
+                if (sc.found[k]) continue;
+                if (sc.prior[k] > top) {
+                    top = sc.prior[k];
+                    i = k;
+                    ties = 1;
+                } else if (sc.prior[k] == top && rng_.below(++ties) == 0) {
+                    i = k;
+                }
+            }
         } else {
-            for (int t = 0; t < teams; ++t) reward[t] = st.winner < 0 ? draw_reward : (t == st.winner ? 1.0f : 0.0f);
+            int r = static_cast<int>(rng_.below(static_cast<std::uint32_t>(untried)));
+            for (;; ++i)
+                if (!sc.found[i] && r-- == 0) break;
         }
-        ++nodes[0].visits;
-        for (std::size_t k = 1; k < path.size(); ++k) {
-            Node& n = nodes[path[k]];
+        const MoveId m = legal.moves[i];
+        assert(nodes_.size() < node_budget_);
+        const auto id = static_cast<std::int32_t>(nodes_.size());
+        nodes_.push_back(Node{m, -1, nodes_[node].first_child, 0, 1, 0.0f,
+                              static_cast<std::uint8_t>(team_of(st, st.current_player))});
+        nodes_[node].first_child = id;
+        apply_move(st, m);
+        path_.push_back(id);
+    }
+
+    // Continues st past the leaf with the options' playout policy for playout_turns turns; with
+    // an evaluated, aligned playout it then stops where the root player is to move again (the
+    // same point of the round for every leaf), so that the evaluation has no bias between odd
+    // and even depths. Requires !is_over(st).
+    void playout(GameState& st) {
+        assert(!is_over(st));
+        std::uint32_t limit = st.turn + o_.playout_turns;
+        if (o_.evaluate && o_.align_playouts) {
+            const std::uint32_t players = st.config.players;
+            limit += (players - (limit - obs_.pub.turn) % players) % players;
+        }
+        switch (o_.playout) {
+            case PlayoutKind::Greedy: greedy_playout(st, rng_, limit, o_.heuristic, epsilon_); break;
+            case PlayoutKind::Informed: informed_playout(st, rng_, limit, o_.policy); break;
+            case PlayoutKind::Random: random_playout(st, rng_, limit); break;
+        }
+    }
+
+    // Rewards in [0, 1] per team: exact for a finished game, else the static evaluation (or a
+    // draw's 1/teams each without evaluate).
+    void score(const GameState& st, float reward[kMaxTeams]) const {
+        if (o_.evaluate) {
+            evaluate_rewards(st, o_.weights, reward);
+            return;
+        }
+        for (int t = 0; t < st.config.teams; ++t)
+            reward[t] = st.winner < 0 ? draw_reward_ : (t == st.winner ? 1.0f : 0.0f);
+    }
+
+    // Every node of path_ gets a visit and the reward of the team that made its move.
+    void backpropagate(const float reward[kMaxTeams]) {
+        ++nodes_[0].visits;
+        for (std::size_t k = 1; k < path_.size(); ++k) {
+            Node& n = nodes_[path_[k]];
             ++n.visits;
             n.value += reward[n.team];
         }
     }
-    out.iterations = it;
-    out.nodes = nodes.size();
-    for (std::int32_t ch = nodes[0].first_child; ch >= 0; ch = nodes[ch].next_sibling)
-        out.root.push_back(MoveStats{nodes[ch].move, nodes[ch].visits, static_cast<double>(nodes[ch].value)});
-}
+
+    const Observation& obs_;
+    const GameState* truth_;  // non-null only when cheating
+    const SearchOptions& o_;
+    const std::uint64_t node_budget_;
+    SplitMix64 rng_;
+    std::unique_ptr<Scratch> scratch_;
+    MoveScorer scorer_;
+    std::vector<Node> nodes_;
+    std::vector<std::int32_t> path_;
+    const float draw_reward_;
+    const float c_;
+    const std::uint32_t epsilon_;
+    const bool use_prior_;
+};
 
 }  // namespace
 
 std::size_t search_node_bytes() { return sizeof(Node); }
 
 SearchResult ismcts(const GameState& root, const SearchOptions& options) {
-    const auto start = Clock::now();
+    check_options(options);
+    assert(!is_over(root));
     SearchResult result;
-    const int threads = std::max(1, options.threads);
+    const int threads = options.threads;
     const Observation obs = observe(root, root.current_player);
-    TreeJob base{};
-    base.obs = &obs;
-    base.truth = options.cheat ? &root : nullptr;  // TEST ONLY: the cheating search reads the true state
-    base.options = &options;
-    base.has_deadline = options.time_limit > 0;
-    base.deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.time_limit));
-    base.node_budget = std::max<std::uint64_t>(1, options.max_nodes / static_cast<std::uint64_t>(threads));
-
-    std::vector<TreeJob> jobs(static_cast<std::size_t>(threads), base);
+    const GameState* truth = options.cheat ? &root : nullptr;  // TEST ONLY: the cheating search reads the true state
+    const std::uint64_t node_budget = std::max<std::uint64_t>(1, options.max_nodes / static_cast<std::uint64_t>(threads));
+    StopSignal stop(options.stop, options.time_limit);
     std::vector<TreeOutput> outs(static_cast<std::size_t>(threads));
-    for (int t = 0; t < threads; ++t) {
-        TreeJob& j = jobs[static_cast<std::size_t>(t)];
-        j.seed = SplitMix64(options.seed + static_cast<std::uint64_t>(t) * 0x9E3779B97F4A7C15ull).next();
-        if (options.iterations != 0) {
-            j.iterations = options.iterations / threads + (static_cast<std::uint64_t>(t) < options.iterations % threads);
-            if (j.iterations == 0) j.iterations = 1;
+
+    run_workers(threads, stop, [&](int t) {
+        std::uint64_t budget = 0;  // 0 = none
+        if (options.iterations != 0) budget = std::max<std::uint64_t>(1, worker_share(options.iterations, threads, t));
+        Tree tree(obs, truth, options, node_budget, worker_seed(options.seed, t));
+        std::uint64_t it = 0;
+        for (; budget == 0 || it < budget; ++it) {
+            if ((it & 15) == 0 && stop.should_stop()) break;
+            tree.iterate();
         }
-    }
-    if (threads == 1) {
-        run_tree(jobs[0], outs[0]);
-    } else {
-        std::vector<std::thread> pool;
-        pool.reserve(static_cast<std::size_t>(threads));
-        for (int t = 0; t < threads; ++t)
-            pool.emplace_back(run_tree, std::cref(jobs[static_cast<std::size_t>(t)]), std::ref(outs[static_cast<std::size_t>(t)]));
-        for (auto& th : pool) th.join();
-    }
+        tree.report(outs[static_cast<std::size_t>(t)], it);
+    });
 
     // Merge the root children of every tree.
     std::vector<MoveStats> merged;
     for (const TreeOutput& out : outs) {
         result.iterations += out.iterations;
         result.nodes += out.nodes;
-        result.interrupted = result.interrupted || out.interrupted;
         for (const MoveStats& m : out.root) {
             auto it = std::find_if(merged.begin(), merged.end(), [&](const MoveStats& x) { return x.move == m.move; });
             if (it == merged.end()) merged.push_back(m);
@@ -393,6 +443,7 @@ SearchResult ismcts(const GameState& root, const SearchOptions& options) {
             }
         }
     }
+    result.interrupted = stop.interrupted();
     for (MoveStats& m : merged) m.value = m.visits ? m.value / static_cast<double>(m.visits) : 0.0;
     std::sort(merged.begin(), merged.end(), [](const MoveStats& a, const MoveStats& b) {
         return a.visits != b.visits ? a.visits > b.visits : a.move < b.move;
@@ -404,7 +455,7 @@ SearchResult ismcts(const GameState& root, const SearchOptions& options) {
         legal_moves(obs.pub, legal);  // the player's own moves depend only on public info and its hand
         if (!legal.empty()) result.best = legal.front();
     }
-    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.seconds = stop.elapsed();
     return result;
 }
 

@@ -1,19 +1,18 @@
 #include "sequence/search/rollout.hpp"
 
 #include <algorithm>
-#include <chrono>
+#include <cassert>
 #include <cmath>
-#include <thread>
 #include <vector>
 
+#include "sequence/parallel.hpp"
 #include "sequence/playout.hpp"
 #include "sequence/rules.hpp"
+#include "sequence/search/greedy_playout.hpp"
 
 namespace sequence {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 struct Candidate {
     MoveId move;
@@ -123,16 +122,18 @@ GameState sample_world(const Observation& obs, const GameState& root, const Evid
     return best;
 }
 
-struct WorkerOutput {
+// One worker's sums, on a cache line of its own (written once, at the end of its work).
+struct alignas(kCacheLine) WorkerOutput {
     std::vector<double> reward;  // per candidate
     std::uint64_t worlds = 0;
-    bool interrupted = false;
 };
 
 }  // namespace
 
 SearchResult rollout_search(const GameState& root, const RolloutOptions& o, const GameState* before) {
-    const auto start = Clock::now();
+    check_options(o);
+    assert(!is_over(root));
+    StopSignal stop(o.stop, o.time_limit);
     SearchResult result;
     const int me = root.current_player;
     const Observation obs = observe(root, me);
@@ -157,56 +158,49 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
     }
 
     if (keep > 1) {
-        const int threads = std::max(1, o.threads);
-        const bool has_deadline = o.time_limit > 0;
-        const Clock::time_point deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.time_limit));
+        const int threads = o.threads;
         std::vector<WorkerOutput> outs(static_cast<std::size_t>(threads));
-        auto work = [&](int t) {
-            WorkerOutput& out = outs[static_cast<std::size_t>(t)];
-            out.reward.assign(keep, 0.0);
-            std::uint64_t worlds_budget = 0;  // 0 = none
-            if (o.iterations != 0) {
-                const std::uint64_t worlds = std::max<std::uint64_t>(1, o.iterations / n);
-                worlds_budget = worlds / threads + (static_cast<std::uint64_t>(t) < worlds % threads);
-                if (worlds_budget == 0) return;
-            }
-            SplitMix64 rng(SplitMix64(o.seed + static_cast<std::uint64_t>(t) * 0x9E3779B97F4A7C15ull).next());
-            const std::uint32_t epsilon = static_cast<std::uint32_t>(std::min(1.0, std::max(0.0, o.epsilon)) * 65536.0);
-            for (;;) {
-                if (worlds_budget != 0 && out.worlds >= worlds_budget) break;
-                if (o.stop != nullptr && o.stop->load(std::memory_order_relaxed)) {
-                    out.interrupted = true;
-                    break;
-                }
-                if (has_deadline && Clock::now() >= deadline) break;
+        const std::uint64_t worlds_total = o.iterations != 0 ? std::max<std::uint64_t>(1, o.iterations / n) : 0;
+        const auto epsilon = static_cast<std::uint32_t>(o.epsilon * 65536.0);
+        run_workers(threads, stop, [&](int t) {
+            const std::uint64_t budget = o.iterations != 0 ? worker_share(worlds_total, threads, t) : 0;  // 0 = none
+            if (o.iterations != 0 && budget == 0) return;
+            SplitMix64 rng(worker_seed(o.seed, t));
+            std::vector<double> sum(keep, 0.0), played(keep, 0.0);
+            std::uint64_t worlds = 0;
+            // A world counts only when every candidate has been played in it (common random
+            // numbers); the stop and the deadline are checked before each candidate's playout, so
+            // a long world (many candidates, long playouts) cannot overrun them.
+            while (budget == 0 || worlds < budget) {
+                if (stop.should_stop()) break;
                 const GameState world = sample_world(obs, root, evidence, o, rng);
                 const std::uint64_t playout_seed = rng.next();
-                for (std::size_t c = 0; c < keep; ++c) {
+                float reward[kMaxTeams];
+                std::size_t c = 0;
+                for (; c < keep; ++c) {
+                    if (c > 0 && stop.should_stop()) break;
                     GameState st = world;
                     apply_move(st, cands[c].move);
                     SplitMix64 play(playout_seed);
                     if (!is_over(st)) greedy_playout(st, play, st.turn + o.horizon, o.heuristic, epsilon);
-                    float reward[kMaxTeams];
                     evaluate_rewards(st, o.weights, reward);
-                    out.reward[c] += reward[team];
+                    played[c] = reward[team];
                 }
-                ++out.worlds;
+                if (c < keep) break;  // stopped inside the world: it is dropped
+                for (std::size_t k = 0; k < keep; ++k) sum[k] += played[k];
+                ++worlds;
             }
-        };
-        if (threads == 1) {
-            work(0);
-        } else {
-            std::vector<std::thread> pool;
-            for (int t = 0; t < threads; ++t) pool.emplace_back(work, t);
-            for (auto& th : pool) th.join();
-        }
+            WorkerOutput& out = outs[static_cast<std::size_t>(t)];
+            out.reward = std::move(sum);
+            out.worlds = worlds;
+        });
         std::uint64_t worlds = 0;
         std::vector<double> total(keep, 0.0);
         for (const WorkerOutput& out : outs) {
             worlds += out.worlds;
-            result.interrupted = result.interrupted || out.interrupted;
             for (std::size_t c = 0; c < out.reward.size(); ++c) total[c] += out.reward[c];
         }
+        result.interrupted = stop.interrupted();
         result.iterations = worlds * n;
         for (std::size_t c = 0; c < keep; ++c)
             result.moves.push_back(MoveStats{cands[c].move, worlds, worlds ? total[c] / static_cast<double>(worlds) : 0.0});
@@ -217,7 +211,7 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
         result.moves.push_back(MoveStats{cands[0].move, 0, 0.0});
     }
     if (!result.moves.empty()) result.best = result.moves.front().move;
-    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.seconds = stop.elapsed();
     return result;
 }
 

@@ -26,7 +26,7 @@ from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .registry import agent_from_spec, register_agent
 from .rollout import RolloutAgent
-from .search import SearchAgent
+from .search import MoveStats, SearchAgent, SearchResult
 from .uniform_random import RandomAgent
 
 __all__ = [
@@ -34,9 +34,11 @@ __all__ = [
     "AgentMoveError",
     "GreedyAgent",
     "MCTSAgent",
+    "MoveStats",
     "RandomAgent",
     "RolloutAgent",
     "SearchAgent",
+    "SearchResult",
     "agent_from_spec",
     "agent_name",
     "register_agent",

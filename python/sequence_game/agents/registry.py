@@ -51,6 +51,11 @@ def _mcts_v1(**params: Any) -> MCTSAgent:
 register_agent("mcts-v1", _mcts_v1, _BUDGET_KEYS)
 
 
+def _shown(text: str, limit: int = 60) -> str:
+    """``repr(text)``, cut to about ``limit`` characters so that a message stays one short line."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
+
+
 def _parse_value(text: str) -> Any:
     low = text.strip().lower()
     if low in ("none", "null"):
@@ -84,13 +89,13 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     'greedy'
     """
     if not isinstance(spec, str):
-        raise TypeError(f"an agent spec is text like 'greedy' or 'mcts:time=0.5', not {spec!r}")
+        raise TypeError(f"an agent spec is text like 'greedy' or 'mcts:time=0.5', not {type(spec).__name__}")
     text = spec.strip()
     name, _, rest = text.partition(":")
     name = name.strip().lower()
     if name not in _REGISTRY:
         raise ValueError(
-            f"unknown agent {name!r} in spec {spec!r}: choose one of {', '.join(sorted(_REGISTRY))} "
+            f"unknown agent {_shown(name)} in spec {_shown(spec)}: choose one of {', '.join(sorted(_REGISTRY))} "
             "(e.g. 'greedy', 'random:seed=3', 'mcts:time=0.5,threads=2')"
         )
     factory, aliases = _REGISTRY[name]
@@ -99,15 +104,15 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq or not key:
-            raise ValueError(f"agent spec {spec!r}: write options as key=value separated by commas, not {item!r}")
+            raise ValueError(f"agent spec {_shown(spec)}: write options as key=value separated by commas, not {_shown(item)}")
         params[aliases.get(key, key)] = _parse_value(value)
     given = dict(params)
     for k, v in defaults.items():
         params.setdefault(k, v)
     try:
         agent = factory(**params)
-    except TypeError as e:
-        raise ValueError(f"agent spec {spec!r}: {e}") from None
+    except (TypeError, ValueError, OverflowError) as e:  # one line naming the spec and the option
+        raise ValueError(f"agent spec {_shown(spec)}: {e}") from None
     display = name + (":" + ",".join(f"{k}={v}" for k, v in given.items()) if given else "")
     try:
         agent.name = display

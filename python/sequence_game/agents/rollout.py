@@ -32,20 +32,19 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 from .. import _core
-from .._args import is_int as _is_int
 from ..game import Game
-from .search import SearchAgent, check_number
+from .search import SearchAgent, SearchResult, budget
 
 __all__ = ["RolloutAgent"]
 
-DEFAULT_TIME_LIMIT = 1.0
-
 
 class RolloutAgent(SearchAgent):
-    """Determinized rollout search with common random numbers (see the module docstring).
+    """Determinized rollout search with common random numbers (see the module docstring). Every
+    parameter is checked when the agent is built and kept in ``options``, a
+    ``_core.RolloutOptions``.
 
     Parameters:
         iterations: playouts per move (all candidates and threads together), an int >= 1.
@@ -57,48 +56,31 @@ class RolloutAgent(SearchAgent):
         candidates: how many of the heuristic's best moves are compared (1..1024, default 8).
         horizon: playout turns after the candidate move (default 200: to the end of the game).
         epsilon: the chance (0..1) of a random legal move at each playout turn (default 0).
-        inference_strength: opponent modelling from the last play (>= 0; default 0 = off, 3 tested).
+        inference_strength: opponent modelling from the last play (0..1e6; default 0 = off, 3
+            tested).
         reveal: TEST ONLY, for measuring what hidden information is worth: 1 reads the other
             hands from the true state (only the draw pile is sampled), 2 searches the true state.
     """
 
     agent_label = "RolloutAgent"
+    spec_label = "rollout"
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
                  seed: Optional[int] = None, candidates: int = 8, horizon: int = 200, epsilon: float = 0.0,
                  inference_strength: float = 0.0, reveal: int = 0) -> None:
-        self._init_budget(iterations, time_limit, threads, seed, default_time_limit=DEFAULT_TIME_LIMIT)
-        for label, value, lo, hi in (("candidates", candidates, 1, 1024), ("horizon", horizon, 1, 2**31 - 1),
-                                     ("reveal", reveal, 0, 2)):
-            if not _is_int(value):
-                raise TypeError(f"{label} must be an int, not {type(value).__name__} {value!r}")
-            if not lo <= value <= hi:
-                raise ValueError(f"{label} must be from {lo} to {hi}, not {value}")
-        self.candidates = candidates
-        self.horizon = horizon
-        self.epsilon = check_number("epsilon", epsilon, upper=1)
-        self.inference_strength = check_number("inference_strength", inference_strength)
-        self.reveal = reveal
-        shown = [f"iterations={self.iterations}" if self.iterations is not None else None,
-                 f"time={self.time_limit}" if self.time_limit is not None else None,
-                 f"threads={threads}" if threads != 1 else None,
-                 f"seed={seed}" if seed is not None else None,
-                 f"reveal={reveal}" if reveal else None]
-        self.name = "rollout:" + ",".join(s for s in shown if s)
+        options = _core.RolloutOptions(
+            **budget(iterations, time_limit), threads=threads, candidates=candidates, horizon=horizon,
+            epsilon=epsilon, inference_strength=inference_strength, reveal=reveal)
+        self._init_search(options, seed)
 
-    def __repr__(self) -> str:
-        return (f"RolloutAgent(iterations={self.iterations!r}, time_limit={self.time_limit!r}, threads={self.threads}, "
-                f"seed={self.seed!r}, candidates={self.candidates}, horizon={self.horizon}, epsilon={self.epsilon}, "
-                f"inference_strength={self.inference_strength}, reveal={self.reveal})")
+    def _spec_extras(self) -> list:
+        return [f"reveal={self.options.reveal}" if self.options.reveal else None]
 
-    def _search(self, game: Game) -> Dict[str, Any]:
-        return _core.rollout_search(game._state, self.iterations, self.time_limit, self.threads,
-                                    self._rng.getrandbits(64), self.candidates, self.horizon, self.epsilon,
-                                    self.reveal, self.inference_strength)
+    def _run(self, game: Game, seed: int) -> Any:
+        return _core.rollout_search(game._state, self.options, seed)
 
-    def analyze(self, game: Any) -> Dict[str, Any]:
-        """Search the position and report every candidate: ``{"moves": [{"move", "visits",
-        "value"}, ...] (best mean first), "best", "iterations", "seconds"}``. ``visits`` is the
-        number of deals the move was played in (the same for every candidate) and ``value`` its
-        mean reward for the mover's team in [0, 1]."""
+    def analyze(self, game: Any) -> SearchResult:
+        """Search the position and report every candidate: a :class:`SearchResult` whose ``moves``
+        are best mean first; ``visits`` is the number of deals the move was played in (the same
+        for every candidate) and ``value`` its mean reward for the mover's team in [0, 1]."""
         return super().analyze(game)

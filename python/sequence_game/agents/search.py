@@ -1,25 +1,49 @@
-"""What the two compiled-core search agents share: the budget arguments, the seeded generator and
-``select_move``/``analyze`` around one search call.
+"""What the two compiled-core search agents share: options checked once at construction (by the
+core's ``SearchOptions`` / ``RolloutOptions``), the seeded generator, ``select_move``/``analyze``
+around one search call, and the typed result.
 
 Subclasses (:class:`~sequence_game.agents.MCTSAgent`, :class:`~sequence_game.agents.RolloutAgent`)
-set ``agent_label`` and implement ``_search(game) -> dict`` (the ``_core`` search's result) and
-``_report(result) -> dict`` (their extra ``analyze`` fields).
+set ``agent_label``, ``spec_label`` and ``_run(state, seed) -> _core.SearchResult``.
 """
 
 from __future__ import annotations
 
-import math
-import os
 import random
-from typing import Any, Dict, Optional
+from dataclasses import dataclass
+from typing import Any, Optional, Tuple
 
-from .._args import is_int as _is_int
+from .. import _core
+from .._args import check_seed, seed_or_random
 from ..game import Game, move_from_id
 from ..move import Move
 
+__all__ = ["MoveStats", "SearchAgent", "SearchResult"]
 
-def is_number(v: object) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+@dataclass(frozen=True)
+class MoveStats:
+    """One root move of a search: how often it was searched and its mean reward for the mover's
+    team in [0, 1] (1 win, 0 loss, ``1/teams`` a draw; evaluated positions in between)."""
+
+    move: Move
+    visits: int
+    value: float
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found (like python-chess's ``engine.PlayResult``).
+
+    ``move`` is the move the agent plays; ``moves`` the root statistics (the agent documents their
+    order); ``iterations`` the playouts run, ``seconds`` the time taken, ``nodes`` the tree nodes
+    used (0 for the rollout search, which builds no tree).
+    """
+
+    move: Move
+    moves: Tuple[MoveStats, ...]
+    iterations: int
+    seconds: float
+    nodes: int
 
 
 def core_game(game: Any, agent: str) -> Game:
@@ -32,56 +56,56 @@ def core_game(game: Any, agent: str) -> Game:
     return Game.from_dict(to_dict())  # e.g. a sequence_game.reference.Game (no history)
 
 
-def check_number(label: str, value: object, upper: Optional[float] = None) -> float:
-    """A finite number >= 0 (and <= upper): the float, else TypeError/ValueError naming it."""
-    if not is_number(value):
-        raise TypeError(f"{label} must be a number, not {type(value).__name__}")
-    if not (value >= 0 and math.isfinite(value)):  # type: ignore[operator]
-        raise ValueError(f"{label} must be a finite number >= 0, not {value}")
-    if upper is not None and value > upper:  # type: ignore[operator]
-        raise ValueError(f"{label} must be from 0 to {upper}, not {value}")
-    return float(value)  # type: ignore[arg-type]
+def budget(iterations: Optional[int], time_limit: Optional[float]) -> dict:
+    """The budget keywords of an options struct: none when neither is given (the struct's default
+    budget), else both (None = no budget of that kind)."""
+    if iterations is None and time_limit is None:
+        return {}
+    return {"iterations": iterations, "time_limit": time_limit}
 
 
 class SearchAgent:
+    """A search of the compiled core as an agent. ``options`` (the core's options struct, checked
+    when built) holds every search parameter; they read as attributes of the agent too
+    (``agent.threads``)."""
+
     agent_label = "SearchAgent"
+    spec_label = "search"
+    options: Any
 
-    def _init_budget(self, iterations: Optional[int], time_limit: Optional[float], threads: int,
-                     seed: Optional[int], default_iterations: Optional[int] = None,
-                     default_time_limit: Optional[float] = None) -> None:
-        """Checks and stores iterations, time_limit (one default when both are None), threads, seed."""
-        if iterations is not None:
-            if not _is_int(iterations):
-                raise TypeError(f"iterations must be an int or None, not {type(iterations).__name__} {iterations!r}")
-            if iterations < 1:
-                raise ValueError(f"iterations must be at least 1 (or None), not {iterations}")
-        if time_limit is not None:
-            if not is_number(time_limit):
-                raise TypeError(f"time_limit must be a number of seconds or None, not {type(time_limit).__name__}")
-            if not (time_limit > 0 and math.isfinite(time_limit)):
-                raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
-        if iterations is None and time_limit is None:
-            iterations, time_limit = default_iterations, default_time_limit
-        if not _is_int(threads):
-            raise TypeError(f"threads must be an int, not {type(threads).__name__} {threads!r}")
-        if not 1 <= threads <= 256:
-            raise ValueError(f"threads must be from 1 to 256, not {threads}")
-        if seed is not None:
-            if not _is_int(seed):
-                raise TypeError(f"seed must be an int or None, not {type(seed).__name__} {seed!r}")
-            if not 0 <= seed < 2**64:
-                raise ValueError(f"seed {seed} is out of range: use an int from 0 to 2**64 - 1")
-        self.iterations = iterations
-        self.time_limit = float(time_limit) if time_limit is not None else None
-        self.threads = threads
-        self.seed = seed
-        self._rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
+    def _init_search(self, options: Any, seed: Optional[int]) -> None:
+        self.options = options
+        self.seed = check_seed(seed)
+        self._rng = random.Random(seed_or_random(seed))
+        shown = [f"iterations={options.iterations}" if options.iterations is not None else None,
+                 f"time={options.time_limit}" if options.time_limit is not None else None,
+                 f"threads={options.threads}" if options.threads != 1 else None,
+                 f"seed={seed}" if seed is not None else None]
+        shown += self._spec_extras()
+        text = ",".join(s for s in shown if s)
+        self.name = self.spec_label + (":" + text if text else "")
 
-    def _search(self, game: Game) -> Dict[str, Any]:  # pragma: no cover - abstract
+    def _spec_extras(self) -> list:
+        return []
+
+    def __getattr__(self, name: str) -> Any:
+        options = self.__dict__.get("options")
+        if options is not None and name in type(options).fields:
+            return getattr(options, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={getattr(self.options, k)!r}" for k in type(self.options).fields if k != "seed")
+        return f"{type(self).__name__}({fields}, seed={self.seed!r})"
+
+    def _run(self, game: Game, seed: int) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _report(self, result: Dict[str, Any]) -> Dict[str, Any]:
-        return {}
+    def _search(self, game: Any) -> Tuple[Game, Any]:
+        g = core_game(game, self.agent_label)
+        if g.is_over:
+            raise ValueError("the game is over: there is no move to select")
+        return g, self._run(g, self._rng.getrandbits(64))
 
     def select_move(self, game: Any) -> Move:
         """The search's best move for the player to move (the game is not changed)."""
@@ -91,21 +115,19 @@ class SearchAgent:
         ids = g._state.legal_moves()
         if len(ids) == 1:  # nothing to decide
             return move_from_id(ids[0])
-        return move_from_id(self._search(g)["best"])
+        return move_from_id(self._run(g, self._rng.getrandbits(64)).best)
 
-    def analyze(self, game: Any) -> Dict[str, Any]:
-        """Search the position and report ``{"moves": [{"move", "visits", "value"}, ...], "best",
-        "iterations", "seconds", ...}`` (``value``: the move's mean reward for the mover's team in
-        [0, 1]; the subclass documents its order and extra fields)."""
-        g = core_game(game, self.agent_label)
-        if g.is_over:
-            raise ValueError("the game is over: there is no move to select")
-        r = self._search(g)
-        out = {
-            "moves": [{"move": move_from_id(m), "visits": v, "value": val} for m, v, val in r["moves"]],
-            "best": move_from_id(r["best"]),
-            "iterations": r["iterations"],
-            "seconds": r["seconds"],
-        }
-        out.update(self._report(r))
-        return out
+    def analyze(self, game: Any) -> SearchResult:
+        """Search the position and report what was found (:class:`SearchResult`)."""
+        _, r = self._search(game)
+        return SearchResult(
+            move=move_from_id(r.best),
+            moves=tuple(MoveStats(move_from_id(m), v, val) for m, v, val in r.moves),
+            iterations=r.iterations,
+            seconds=r.seconds,
+            nodes=r.nodes,
+        )
+
+
+#: Bytes of one search tree node (``max_nodes`` * this is the most a search's trees take).
+NODE_BYTES: int = _core.SEARCH_NODE_BYTES

@@ -6,21 +6,21 @@
 // that information; every iteration deals the unseen cards at random (determinize()), walks one
 // tree of move ids with availability-corrected UCB, finishes with a short playout (informed_move(),
 // playout.hpp) scored by a static evaluation (evaluate.hpp) and backpropagates the reward per team.
-// Optionally (SearchOptions, off by default) the move heuristic of heuristic.hpp (GreedyAgent's
+// Optionally (SearchOptions in options.hpp, off by default) the move heuristic of heuristic.hpp (GreedyAgent's
 // one-ply scoring) guides the tree (ordered expansion, progressive widening and bias) and the
-// playouts (greedy_move()).
+// playouts (greedy_move(), greedy_playout.hpp).
+//
+// The iteration is OpenSpiel's is_mcts.cc shape: select (UCB among the children legal in this
+// world) until a node has an untried legal move, expand one child there, play out, backpropagate.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "sequence/move.hpp"
-#include "sequence/playout.hpp"
 #include "sequence/rng.hpp"
-#include "sequence/search/evaluate.hpp"
-#include "sequence/search/heuristic.hpp"
+#include "sequence/search/options.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
@@ -45,49 +45,6 @@ GameState determinize(const Observation& obs, SplitMix64& rng);
 // determinize(observe(observed, player), rng).
 GameState determinize(const GameState& observed, int player, SplitMix64& rng);
 
-struct SearchOptions {
-    std::uint64_t iterations = 0;  // total over all threads; 0 = no iteration budget
-    double time_limit = 0;         // seconds; <= 0 = none. At least one budget must be set.
-    int threads = 1;               // root parallelism: one tree per thread
-    std::uint64_t seed = 0;
-    double exploration = 0.2;      // UCB constant c (rewards are in [0, 1])
-    std::uint64_t max_nodes = 1000000;  // total over all trees (root nodes included)
-    std::uint32_t playout_turns = 6;  // playouts stop this many turns past the leaf (see align_playouts)
-    // How a playout that stops before the end of the game scores: true = evaluate_rewards()
-    // (evaluate.hpp), false = a draw (1/teams each).
-    bool evaluate = true;
-    // With evaluate: extend each playout (by less than one round) so that it stops with the root
-    // player to move, which keeps the evaluation unbiased between odd and even tree depths.
-    bool align_playouts = true;
-    bool informed_playouts = true;  // informed_move() (playout.hpp) instead of random_legal_move()
-    PlayoutPolicy policy;
-    // At every tree node, a move that wins at once (R8) is the only one considered.
-    bool decisive = true;
-    EvalWeights weights;
-    // The move heuristic (heuristic.hpp, GreedyAgent's scoring) as a prior at every tree node (off
-    // by default: in 2-player matches against GreedyAgent it measured no stronger than the plain
-    // search at equal iterations, and costs iterations; see agents/mcts.py):
-    //  - ordered expansion: the untried move of highest heuristic score is expanded first (ties
-    //    at random) instead of a uniformly random one;
-    //  - progressive widening: a node gets a new child only while its children legal in this
-    //    determinization number fewer than widen_base + widen_coef * visits^widen_exponent
-    //    (widen_base <= 0: no widening; 2, 1, 0.4 is the tested setting);
-    //  - progressive bias: UCB + prior_weight * h / (visits + 1), h the heuristic score mapped to
-    //    [0, 1] over the node's legal moves (log scale; 0.5 tested).
-    bool ordered_expansion = false;
-    double widen_base = 0.0;
-    double widen_coef = 1.0;
-    double widen_exponent = 0.4;
-    double prior_weight = 0.0;
-    HeuristicWeights heuristic;
-    // Playouts by greedy_move() (playout.hpp): the heuristic's best move, a random legal move with
-    // probability playout_epsilon. Takes precedence over informed_playouts. About 5x slower.
-    bool greedy_playouts = false;
-    double playout_epsilon = 0.3;
-    bool cheat = false;            // TEST ONLY: search the true state (no determinization)
-    const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
-};
-
 struct MoveStats {
     MoveId move = 0;
     std::uint64_t visits = 0;
@@ -108,7 +65,9 @@ std::size_t search_node_bytes();
 
 // Searches for the current player of `root` (requires !is_over(root)). Only observe(root, player)
 // is read unless options.cheat. Deterministic for a given seed, iteration budget and thread count
-// (with no time limit).
+// (with no time limit). Throws std::invalid_argument for options that check_options() refuses,
+// std::bad_alloc when a tree cannot grow, ThreadStartError (parallel.hpp) when a thread cannot be
+// started; the other threads are stopped and joined first.
 SearchResult ismcts(const GameState& root, const SearchOptions& options);
 
 }  // namespace sequence

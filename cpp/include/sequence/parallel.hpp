@@ -1,0 +1,78 @@
+// Worker threads for the core's parallel loops (ISMCTS's root parallelism, the rollout search's
+// worlds, simulate's games): one place that starts and joins the threads, derives each worker's
+// seed, splits fixed budgets and decides when to stop (the caller's stop flag, a deadline, a
+// failed sibling). No exception ever leaves a std::thread (that would std::terminate the process)
+// and no thread is left joinable when run_workers() returns or throws.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+
+namespace sequence {
+
+// The most worker threads one call may use (search options, simulate).
+constexpr int kMaxThreads = 256;
+
+// Per-worker state written in a hot loop is aligned to this, so that two workers never write the
+// same cache line (false sharing serialises them).
+constexpr std::size_t kCacheLine = 64;
+
+// The seed of worker `index` in a run seeded with `seed`: the (index + 1)-th output of
+// SplitMix64(seed) (rng.hpp), so workers draw independent streams and a run is reproducible for a
+// given seed and worker count.
+std::uint64_t worker_seed(std::uint64_t seed, int index);
+
+// Worker `index`'s share of `total` units split between `workers`: total / workers, plus one for
+// the first total % workers workers. The shares sum to total.
+std::uint64_t worker_share(std::uint64_t total, int workers, int index);
+
+// When the workers of one run stop: the caller raised its flag (Ctrl-C), the deadline passed, or
+// a worker failed (run_workers() raises abort()). Shared by all workers; they only read it in
+// their loops, so it costs no cache-line traffic until something is raised.
+class StopSignal {
+public:
+    // external may be null; time_limit <= 0 means no deadline.
+    StopSignal(const std::atomic<bool>* external, double time_limit);
+
+    // Whether to stop now. Reads the clock when there is a deadline, so hot loops call it every
+    // few iterations.
+    bool should_stop() const {
+        if (interrupted() || aborted_.load(std::memory_order_relaxed)) return true;
+        return has_deadline_ && Clock::now() >= deadline_;
+    }
+    // The caller's flag was raised (as opposed to the deadline or a failure).
+    bool interrupted() const { return external_ != nullptr && external_->load(std::memory_order_relaxed); }
+    void abort() { aborted_.store(true, std::memory_order_relaxed); }
+    // Seconds since construction.
+    double elapsed() const;
+
+private:
+    using Clock = std::chrono::steady_clock;
+    const std::atomic<bool>* external_;
+    std::atomic<bool> aborted_{false};
+    bool has_deadline_;
+    Clock::time_point start_;
+    Clock::time_point deadline_;
+};
+
+// A worker thread could not be started (the system's thread or memory limit). The workers that
+// did start were stopped and joined first.
+class ThreadStartError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Runs work(0) .. work(workers - 1) concurrently: worker 0 on the calling thread, the others on
+// new std::threads (workers == 1 starts none). Requires 1 <= workers <= kMaxThreads.
+//  - An exception thrown by a worker is caught in that worker; stop.abort() makes the siblings
+//    stop at their next should_stop(); after every thread has been joined the first exception is
+//    rethrown to the caller (std::bad_alloc stays std::bad_alloc).
+//  - A thread that cannot be started: stop.abort(), the started threads are joined, then
+//    ThreadStartError is thrown naming how many of how many started.
+void run_workers(int workers, StopSignal& stop, const std::function<void(int)>& work);
+
+}  // namespace sequence

@@ -1,0 +1,109 @@
+// The options of the two searches (ISMCTS: ismcts.hpp, rollout search: rollout.hpp) as small
+// values with named fields and defaults, and the one place that checks them (check_options()).
+// The Python agents build these structs (python/bindings/search_options.cpp), so an absurd value
+// is refused when the agent is constructed, with the bounds in the message.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "sequence/playout.hpp"
+#include "sequence/search/evaluate.hpp"
+#include "sequence/search/heuristic.hpp"
+
+namespace sequence {
+
+// How a search playout chooses its moves.
+enum class PlayoutKind : std::uint8_t {
+    Random,    // random_legal_move() (playout.hpp): uniform over the position's slots
+    Informed,  // informed_move() (playout.hpp): complete, block, trade a dead card, else a cheap pick
+    Greedy,    // greedy_move() (greedy_playout.hpp): the heuristic's best move; about 5x slower
+};
+
+// Bounds of the numeric options. Values outside are refused (never clamped): they are typing
+// mistakes, and one that overflowed a deadline or a float would fail far from its cause.
+struct OptionLimits {
+    static constexpr double kMaxSeconds = 1e6;        // time_limit: about 11.6 days
+    static constexpr double kMaxExploration = 1e3;    // UCB's c; rewards are in [0, 1]
+    static constexpr double kMaxWeight = 1e6;         // prior_weight, widen_base, widen_coef, evaluation weights,
+                                                      // inference_strength
+    static constexpr double kMaxWidenExponent = 1.0;  // children grow at most linearly with visits
+    static constexpr double kMinScale = 1e-3;         // the evaluation's logistic scale (0 would divide by zero)
+    static constexpr std::uint64_t kMaxIterations = (std::uint64_t{1} << 62);
+    static constexpr std::uint64_t kMaxNodes = 2147483647;  // node indices are 32-bit
+    static constexpr std::uint32_t kMaxTurns = 2147483647;  // playout_turns, horizon
+    static constexpr int kMaxPlayoutCandidates = 64;
+    static constexpr int kMaxCandidates = 1024;
+};
+
+struct SearchOptions {
+    // Budget: iterations (all threads together; 0 = none) and time_limit in seconds (0 = none),
+    // whichever ends first. At least one is set.
+    std::uint64_t iterations = 10000;
+    double time_limit = 0;
+    int threads = 1;               // root parallelism: one tree per thread (1..kMaxThreads)
+    std::uint64_t seed = 0;
+    double exploration = 0.2;      // UCB constant c (rewards are in [0, 1])
+    std::uint64_t max_nodes = 1000000;  // total over all trees, root nodes included (>= threads)
+    std::uint32_t playout_turns = 6;    // playouts stop this many turns past the leaf (see align_playouts)
+    // How a playout that stops before the end of the game scores: true = evaluate_rewards()
+    // (evaluate.hpp), false = a draw (1/teams each).
+    bool evaluate = true;
+    // With evaluate: extend each playout (by less than one round) so that it stops with the root
+    // player to move, which keeps the evaluation unbiased between odd and even tree depths.
+    bool align_playouts = true;
+    PlayoutKind playout = PlayoutKind::Informed;
+    PlayoutPolicy policy;          // for PlayoutKind::Informed
+    double playout_epsilon = 0.3;  // for PlayoutKind::Greedy: the chance of a random legal move instead
+    // At every tree node, a move that wins at once (R8) is the only one considered.
+    bool decisive = true;
+    EvalWeights weights;
+    // The move heuristic (heuristic.hpp, GreedyAgent's scoring) as a prior at every tree node (off
+    // by default: in 2-player matches against GreedyAgent it measured no stronger than the plain
+    // search at equal iterations, and costs iterations; see docs/agents.md):
+    //  - ordered expansion: the untried move of highest heuristic score is expanded first (ties
+    //    at random) instead of a uniformly random one;
+    //  - progressive widening: a node gets a new child only while its children legal in this
+    //    determinization number fewer than widen_base + widen_coef * visits^widen_exponent
+    //    (widen_base <= 0: no widening; 2, 1, 0.4 is the tested setting);
+    //  - progressive bias: UCB + prior_weight * h / (visits + 1), h the heuristic score mapped to
+    //    [0, 1] over the node's legal moves (log scale; 0.5 tested).
+    bool ordered_expansion = false;
+    double widen_base = 0.0;
+    double widen_coef = 1.0;
+    double widen_exponent = 0.4;
+    double prior_weight = 0.0;
+    HeuristicWeights heuristic;
+    bool cheat = false;            // TEST ONLY: search the true state (no determinization)
+    const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
+};
+
+struct RolloutOptions {
+    // Budget: iterations = playouts, all candidates and threads together (0 = none), and
+    // time_limit in seconds (0 = none), whichever ends first. At least one is set.
+    std::uint64_t iterations = 0;
+    double time_limit = 1.0;
+    int threads = 1;               // the worlds are split between threads (1..kMaxThreads)
+    std::uint64_t seed = 0;
+    int candidates = 8;            // root moves searched (the heuristic's best), 1..kMaxCandidates
+    std::uint32_t horizon = 200;   // playout turns after the root move (then the evaluation); 200: to the end
+    double epsilon = 0.0;          // chance of a random legal move per playout turn (greedy_move)
+    HeuristicWeights heuristic;
+    EvalWeights weights;
+    // TEST ONLY, to measure what hidden information is worth: 0 = honest (sample every unseen
+    // card); 1 = the other hands are read from the true state, only the draw pile is sampled;
+    // 2 = the true state (hands, draw pile order and generator) is the one world.
+    int reveal = 0;
+    double inference_strength = 0.0;  // 0 = no opponent modelling (the default: no measurable gain yet)
+    int inference_tries = 32;
+    const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
+};
+
+// Throw std::invalid_argument naming the first option out of its bounds (OptionLimits, the
+// comments above) and the bounds; return normally when every option is valid. ismcts() and
+// rollout_search() check their options with these first.
+void check_options(const SearchOptions& o);
+void check_options(const RolloutOptions& o);
+void check_weights(const EvalWeights& w);
+
+}  // namespace sequence

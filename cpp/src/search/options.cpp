@@ -1,0 +1,91 @@
+#include "sequence/search/options.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "sequence/parallel.hpp"
+
+namespace sequence {
+
+namespace {
+
+std::string show(double x) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.6g", x);
+    return buf;
+}
+
+// A finite number in [lo, hi] (NaN fails every comparison, so it is refused too).
+void check_range(const char* name, double x, double lo, double hi) {
+    if (!(x >= lo && x <= hi))
+        throw std::invalid_argument(std::string(name) + " must be from " + show(lo) + " to " + show(hi) + ", not " + show(x));
+}
+
+void check_count(const char* name, std::uint64_t x, std::uint64_t lo, std::uint64_t hi) {
+    if (x < lo || x > hi)
+        throw std::invalid_argument(std::string(name) + " must be from " + std::to_string(lo) + " to " +
+                                    std::to_string(hi) + ", not " + std::to_string(x));
+}
+
+template <class Options>
+void check_budget(const Options& o) {
+    if (o.iterations == 0 && o.time_limit == 0)
+        throw std::invalid_argument("give iterations or time_limit (or both): a search needs a budget");
+    if (o.iterations != 0) check_count("iterations", o.iterations, 1, OptionLimits::kMaxIterations);
+    if (o.time_limit != 0 && !(o.time_limit > 0 && o.time_limit <= OptionLimits::kMaxSeconds))
+        throw std::invalid_argument("time_limit must be a number of seconds > 0 and at most " +
+                                    show(OptionLimits::kMaxSeconds) + " (or none), not " + show(o.time_limit));
+    if (o.threads < 1 || o.threads > kMaxThreads)
+        throw std::invalid_argument("threads must be from 1 to " + std::to_string(kMaxThreads) + ", not " +
+                                    std::to_string(o.threads));
+}
+
+}  // namespace
+
+void check_weights(const EvalWeights& w) {
+    const char* names[] = {"", "window1", "window2", "window3", "threat"};
+    for (int k = 1; k < kWindowLength; ++k) check_range(names[k], w.window[k], 0, OptionLimits::kMaxWeight);
+    check_range("sequence", w.sequence, 0, OptionLimits::kMaxWeight);
+    check_range("scale", w.scale, OptionLimits::kMinScale, OptionLimits::kMaxWeight);
+    check_range("two_eyed", w.two_eyed, 0, OptionLimits::kMaxWeight);
+    check_range("one_eyed", w.one_eyed, 0, OptionLimits::kMaxWeight);
+}
+
+void check_options(const SearchOptions& o) {
+    check_budget(o);
+    check_range("exploration", o.exploration, 0, OptionLimits::kMaxExploration);
+    if (o.max_nodes < static_cast<std::uint64_t>(o.threads) || o.max_nodes > OptionLimits::kMaxNodes)
+        throw std::invalid_argument("max_nodes must be from threads (" + std::to_string(o.threads) +
+                                    ": one root per tree) to " + std::to_string(OptionLimits::kMaxNodes) + ", not " +
+                                    std::to_string(o.max_nodes));
+    check_count("playout_turns", o.playout_turns, 1, OptionLimits::kMaxTurns);
+    if (o.playout != PlayoutKind::Random && o.playout != PlayoutKind::Informed && o.playout != PlayoutKind::Greedy)
+        throw std::invalid_argument("playout must be random, informed or greedy");
+    if (o.policy.candidates < 0 || o.policy.candidates > OptionLimits::kMaxPlayoutCandidates)
+        throw std::invalid_argument("playout_candidates must be from 0 to " +
+                                    std::to_string(OptionLimits::kMaxPlayoutCandidates) + ", not " +
+                                    std::to_string(o.policy.candidates));
+    check_range("playout_epsilon", o.playout_epsilon, 0, 1);
+    check_range("prior_weight", o.prior_weight, 0, OptionLimits::kMaxWeight);
+    check_range("widen_base", o.widen_base, 0, OptionLimits::kMaxWeight);
+    check_range("widen_coef", o.widen_coef, 0, OptionLimits::kMaxWeight);
+    check_range("widen_exponent", o.widen_exponent, 0, OptionLimits::kMaxWidenExponent);
+    check_weights(o.weights);
+}
+
+void check_options(const RolloutOptions& o) {
+    check_budget(o);
+    check_count("candidates", static_cast<std::uint64_t>(o.candidates < 0 ? 0 : o.candidates), 1,
+                OptionLimits::kMaxCandidates);
+    check_count("horizon", o.horizon, 1, OptionLimits::kMaxTurns);
+    check_range("epsilon", o.epsilon, 0, 1);
+    if (o.reveal < 0 || o.reveal > 2) throw std::invalid_argument("reveal must be 0, 1 or 2, not " + std::to_string(o.reveal));
+    check_range("inference_strength", o.inference_strength, 0, OptionLimits::kMaxWeight);
+    if (o.inference_tries < 1 || o.inference_tries > 1 << 16)
+        throw std::invalid_argument("inference_tries must be from 1 to 65536, not " + std::to_string(o.inference_tries));
+    check_weights(o.weights);
+}
+
+}  // namespace sequence
