@@ -588,10 +588,10 @@ class TableService:
         snapshot = table.game.copy()
         result = await asyncio.get_running_loop().run_in_executor(self.executor, agent.analyze, snapshot)
         return {
-            "best": str(result["best"]),
-            "iterations": result["iterations"],
-            "seconds": result["seconds"],
-            "moves": [{"move": str(m["move"]), "visits": m["visits"], "value": m["value"]} for m in result["moves"]],
+            "best": str(result.move),
+            "iterations": result.iterations,
+            "seconds": result.seconds,
+            "moves": [{"move": str(m.move), "visits": m.visits, "value": m.value} for m in result.moves],
         }
 
     def _check_to_move(self, table: Table, seats: FrozenSet[int]) -> None:
