@@ -6,6 +6,7 @@
 
 #include "sequence/playout.hpp"
 #include "sequence/rules.hpp"
+#include "sequence/search/greedy_playout.hpp"
 
 namespace sequence {
 

@@ -11,7 +11,7 @@
 // is given, never on the thread count or on the other games.
 //
 // Built-in seats. A seat can be played inside the core by a random policy (random_legal_move(),
-// playout.hpp) or a greedy one (greedy_move(): the C++ port of GreedyAgent's scoring,
+// playout.hpp) or a greedy one (greedy_move(), search/greedy_playout.hpp: the C++ port of GreedyAgent's scoring,
 // search/heuristic.hpp). After every step and reset, built-in seats move until a seat played by
 // the caller is to move, so the caller only ever sees its own seats' turns.
 //
