@@ -113,7 +113,7 @@ class _AgentPolicy:
         if not self.search:
             return by_move[game.parse_move(self.agent.select_move(game))], None
         report = self.agent.analyze(game)
-        return by_move[report["best"]], {by_move[m["move"]]: m["visits"] for m in report["moves"]}
+        return by_move[report.move], {by_move[m.move]: m.visits for m in report.moves}
 
 
 def _policy(spec: str, seed: int) -> Any:
