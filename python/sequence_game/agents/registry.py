@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, Tuple
 
+from .. import _core
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .rollout import RolloutAgent
@@ -36,9 +37,11 @@ register_agent("rollout", RolloutAgent, _BUDGET_KEYS)
 #: the search are measured against, head to head (``arena mcts mcts-v1``).
 MCTS_V1: Dict[str, Any] = {
     "exploration": 0.2, "max_nodes": 1_000_000, "playout_turns": 6, "cheat": False, "evaluate": True,
-    "informed_playouts": True, "weights": (1.0, 4.0, 15.0, 50.0, 150.0, 80.0, 30.0, 20.0),
+    "playout": "informed",
+    "weights": _core.EvalWeights(window1=1.0, window2=4.0, window3=15.0, threat=50.0, sequence=150.0, scale=80.0,
+                                 two_eyed=30.0, one_eyed=20.0),
     "playout_candidates": 1, "align_playouts": True, "prior_weight": 0.0, "widen_base": 0.0, "widen_coef": 1.0,
-    "widen_exponent": 0.4, "ordered_expansion": False, "greedy_playouts": False, "playout_epsilon": 0.3,
+    "widen_exponent": 0.4, "ordered_expansion": False, "playout_epsilon": 0.3,
 }
 
 
