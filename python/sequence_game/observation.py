@@ -53,6 +53,22 @@ LAYOUT: Dict[str, Tuple[int, int]] = _layout()
 OBSERVATION_SIZE = sum(size for _, size in LAYOUT.values())
 
 
+def _high() -> np.ndarray:
+    high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
+    bounds = {
+        "hand": 2, "discards": 2, "hand_sizes": 7, "draw_pile": 104, "sequences": 16, "turn": 2**31 - 1,
+        "max_turns": 2**31 - 1, "players": 12, "teams": 3, "passes": 12,
+    }  # R1 two copies of each card, R3 hands of at most 7, one placement adds at most 8 sequences (R7)
+    for name, bound in bounds.items():
+        offset, size = LAYOUT[name]
+        high[offset:offset + size] = bound
+    return high
+
+
+#: The largest value of each entry (the lowest is 0): the bounds of the environments' ``Box``.
+OBSERVATION_HIGH: np.ndarray = _high()
+
+
 def field_slice(name: str) -> slice:
     """The slice of the observation vector that holds field ``name`` (see ``LAYOUT``)."""
     offset, size = LAYOUT[name]

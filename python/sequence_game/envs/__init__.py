@@ -1,2 +1,12 @@
-"""Environments for learning code (the ``[rl]`` extra): ``sequence_game.envs.vector`` (a Gymnasium
-``VectorEnv`` over the core's ``VectorGame``)."""
+"""Research environments over the compiled core (docs/environments.md):
+
+- ``sequence_game.envs.pettingzoo``: a PettingZoo ``AECEnv`` for 2-12 players (``env()``, ``raw_env()``);
+- ``sequence_game.envs.gymnasium``: one seat against fixed opponents, ``sequence_game/Sequence-v0``;
+- ``sequence_game.envs.vector``: a Gymnasium ``VectorEnv`` over the core's batched ``VectorGame``;
+- ``sequence_game.envs.openspiel``: the game registered with OpenSpiel as ``python_sequence``.
+
+All use the observation tensor of docs/observation.md and the action space of
+docs/action-space.md. Each needs its extra (``pip install 'sequence-game[rl]'`` for PettingZoo and
+Gymnasium, ``'sequence-game[openspiel]'`` for OpenSpiel); importing one without it raises an
+``ImportError`` that names the extra. This package itself imports nothing heavy.
+"""

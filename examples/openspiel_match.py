@@ -1,0 +1,102 @@
+"""MCTSAgent (this package's ISMCTS in C++) against OpenSpiel's Python ISMCTSBot on the
+OpenSpiel game python_sequence, played with OpenSpiel's evaluate_bots.
+
+The ISMCTSBot's simulations are calibrated so that it thinks `--factor` times as long per decision
+as MCTSAgent's `--time` (measured, and printed with the result). Seats alternate between games.
+
+    python examples/openspiel_match.py --games 20 --time 0.05 --factor 1
+    python examples/openspiel_match.py --games 20 --time 0.05 --factor 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+from sequence_game.agents import MCTSAgent
+from sequence_game.envs.openspiel import AgentBot, ismcts_bot
+
+
+class Timed:
+    """A bot wrapper that adds up the seconds its bot spends choosing actions."""
+
+    def __init__(self, bot):
+        self.bot, self.seconds, self.decisions = bot, 0.0, 0
+
+    def __getattr__(self, name):
+        return getattr(self.bot, name)
+
+    def step(self, state):
+        start = time.perf_counter()
+        action = self.bot.step(state)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return action
+
+
+def seconds_per_simulation(game, seed: int) -> float:
+    """The ISMCTSBot's cost of one simulation, measured on a few dealt positions."""
+    rng = np.random.RandomState(seed)
+    bot, sims, spent = ismcts_bot(game, 20, seed=seed), 0, 0.0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(int(rng.randint(256)))
+        start = time.perf_counter()
+        bot.step(state)
+        spent += time.perf_counter() - start
+        sims += 20
+    return spent / sims
+
+
+def wilson(score: float, n: int, z: float = 1.96):
+    """The 95% Wilson interval of a score (draws count one half) over n games."""
+    if n == 0:
+        return (0.0, 1.0)
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--time", type=float, default=0.02, help="MCTSAgent seconds per move")
+    parser.add_argument("--factor", type=float, default=1.0, help="ISMCTSBot time / MCTSAgent time")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-turns", type=int, default=300)
+    args = parser.parse_args(argv)
+
+    game = pyspiel.load_game("python_sequence", {"players": 2, "max_turns": args.max_turns})
+    per_sim = seconds_per_simulation(game, args.seed)
+    sims = max(2, round(args.factor * args.time / per_sim))  # ISMCTSBot needs 2 to visit the root
+    rng = np.random.RandomState(args.seed)
+    points, games = 0.0, 0
+    ours = Timed(AgentBot(MCTSAgent(time_limit=args.time, seed=args.seed)))
+    theirs = Timed(ismcts_bot(game, sims, seed=args.seed))
+    for g in range(args.games):
+        bots = [ours, theirs] if g % 2 == 0 else [theirs, ours]
+        returns = evaluate_bots(game.new_initial_state(), bots, rng)
+        mine = returns[bots.index(ours)]
+        points += (mine + 1) / 2  # win 1, draw 1/2, loss 0
+        games += 1
+        print(f"game {g + 1}: MCTSAgent {'won' if mine > 0 else 'lost' if mine < 0 else 'drew'}", flush=True)
+    low, high = wilson(points / games, games)
+    result = {
+        "games": games, "mcts_score": points / games, "interval95": (low, high), "ismcts_simulations": sims,
+        "mcts_seconds_per_decision": ours.seconds / max(1, ours.decisions),
+        "ismcts_seconds_per_decision": theirs.seconds / max(1, theirs.decisions),
+    }
+    print(f"MCTSAgent(time_limit={args.time}) vs ISMCTSBot({sims} simulations): "
+          f"{points:g}/{games} = {points / games:.0%} (95% interval {low:.0%}-{high:.0%}); "
+          f"seconds per decision {result['mcts_seconds_per_decision']:.3f} vs {result['ismcts_seconds_per_decision']:.3f}")
+    return result
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,325 @@
+"""Sequence for OpenSpiel: the game ``python_sequence`` (docs/environments.md).
+
+Importing this module registers the game with ``pyspiel``:
+
+>>> import pyspiel
+>>> import sequence_game.envs.openspiel
+>>> game = pyspiel.load_game("python_sequence", {"players": 4})
+>>> game.num_players(), game.num_distinct_actions(), game.observation_tensor_size()
+(4, 5253, 890)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node()
+True
+
+- Parameters: ``players`` (2-12, R2), ``teams`` (0 = the default for that count), ``max_turns``
+  (the turn cap, default 1000; reaching it is a draw).
+- Imperfect information, sequential, general-sum (a team's members share its result: +1 win,
+  -1 loss, 0 draw; with three teams the returns do not sum to a constant). Terminal rewards.
+- Chance: the deal is the engine's seeded deal (docs/rng.md, R4) and every later draw and R6
+  reshuffle follows from it; its 64-bit seed is drawn at the start by 8 chance nodes of 256
+  equally likely outcomes (one byte each), so ``random_sim_test``'s serialization by history
+  replays the same game.
+- Actions: the 5253 actions of docs/action-space.md (a dead-card trade and the R7 declare actions
+  keep the same player to move).
+- Observation tensor: docs/observation.md (890 floats, team-relative, only what the player may see,
+  R9); the information state tensor is the same vector (it summarises the past rather than
+  recalling it). Observation string: the text board, the player's hand and the public counts.
+  Information state string: perfect recall: the player's own deal and draws and every public
+  action since the deal.
+- ``resample_from_infostate(player, sampler)`` re-deals exactly the cards ``player`` cannot see
+  (the other hands, the draw pile's order, the future reshuffles), keeping every hand size; the
+  world it returns has ``player``'s information state, so information-set search
+  (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) runs on it. The resampled state carries the
+  original's history for its strings; its play from there on is that of the re-dealt world.
+
+OpenSpiel's C++ ``ISMCTSBot`` and ``MCTSBot`` crash on any game written in Python (OpenSpiel's
+own Python games included), so use the Python bots (``open_spiel.python.algorithms``) here.
+:class:`AgentBot` wraps any of this package's agents as a ``pyspiel.Bot``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+from . import _common
+
+try:
+    import pyspiel
+except ImportError as _error:  # pragma: no cover - exercised by the missing-extra test in a subprocess
+    _common.require("openspiel", "open-spiel (pyspiel)", _error)
+
+from ..actions import ACTION_COUNT, PASS_ACTION, TRADE_ACTION_BASE, describe_action
+from ..cards import CARD_NAMES
+from ..game import Game
+from ..game_setup import check_players_teams
+from ..move import Move
+from ..observation import LAYOUT, OBSERVATION_SIZE, field_slice
+
+__all__ = ["AgentBot", "SequenceGame", "SequenceState", "action_sequence", "ismcts_bot"]
+
+SEED_BYTES = 8  # chance nodes drawing the deal's seed, one byte each
+_MAX_ACTIONS_PER_TURN = 6  # one trade (R5) + one placement + up to four declares (R7)
+_resample_counter = itertools.count()
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_sequence",
+    long_name="Python Sequence",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=12,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": 2, "teams": 0, "max_turns": _common.DEFAULT_MAX_TURNS},
+)
+
+
+class SequenceGame(pyspiel.Game):
+    """The OpenSpiel game: parameters ``players``, ``teams`` (0: R2's default), ``max_turns``."""
+
+    def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
+        params = dict(params or {})
+        players = int(params.get("players", 2))
+        teams = int(params.get("teams", 0)) or None
+        self.players, self.teams = check_players_teams(players, teams)
+        self.max_turns = int(params.get("max_turns", _common.DEFAULT_MAX_TURNS))
+        if self.max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1 (OpenSpiel needs a bounded game), not {self.max_turns}")
+        info = pyspiel.GameInfo(
+            num_distinct_actions=ACTION_COUNT,
+            max_chance_outcomes=256,
+            num_players=self.players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=SEED_BYTES + _MAX_ACTIONS_PER_TURN * self.max_turns,
+        )
+        super().__init__(_GAME_TYPE, info, {"players": self.players, "teams": self.teams,
+                                            "max_turns": self.max_turns})
+
+    def new_initial_state(self) -> "SequenceState":
+        return SequenceState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "SequenceObserver":
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return SequenceObserver(perfect_recall, params)
+
+
+class SequenceState(pyspiel.State):
+    """A state: the seed bytes drawn so far, then a ``sequence_game.Game`` and each player's
+    private record (own deal and draws) beside the public record of actions."""
+
+    def __init__(self, game: SequenceGame) -> None:
+        super().__init__(game)
+        # Plain values, not the game object: OpenSpiel clones states by copying their attributes.
+        self._players, self._teams, self._max_turns = game.players, game.teams, game.max_turns
+        self._seed_bytes: List[int] = []
+        self.game: Optional[Game] = None
+        self._public: List[str] = []  # every player action, as text (all are public, R9)
+        self._private: List[List[str]] = [[] for _ in range(self._players)]  # own deal and draws
+
+    # ---------------------------------------------------------------- the pyspiel.State protocol
+
+    def current_player(self) -> int:
+        if self.game is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.game.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.game.current_player
+
+    def _legal_actions(self, player: int) -> List[int]:
+        assert self.game is not None and player == self.game.current_player
+        return self.game.legal_actions()
+
+    def chance_outcomes(self) -> List[tuple]:
+        return [(b, 1.0 / 256) for b in range(256)]
+
+    def _apply_action(self, action: int) -> None:
+        if self.game is None:
+            self._seed_bytes.append(int(action))
+            if len(self._seed_bytes) == SEED_BYTES:
+                self._deal(int.from_bytes(bytes(self._seed_bytes), "little"))
+            return
+        game = self.game
+        player = game.current_player
+        before = Counter(game.hand(player))
+        pending = game.pending_placement
+        game.play_action(int(action))
+        self._public.append(f"p{player} {describe_action(int(action))}")
+        if game.pending_placement is None:  # a move was played: record what its player drew
+            played = Counter(_card_played(int(action), pending))
+            for card in sorted((Counter(game.hand(player)) - (before - played)).elements()):
+                self._private[player].append(f"drew {card}")
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed byte {len(self._seed_bytes)}: {action}"
+        return describe_action(action)
+
+    def is_terminal(self) -> bool:
+        return self.game is not None and self.game.is_over
+
+    def returns(self) -> List[float]:
+        if self.game is None or not self.game.is_over:
+            return [0.0] * self._players
+        return _common.team_rewards(self.game)
+
+    def __str__(self) -> str:
+        if self.game is None:
+            return f"dealing: seed bytes {self._seed_bytes}"
+        return str(self.game)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "SequenceState":
+        """A world ``player_id`` cannot tell from this one: every card that player cannot see (the
+        other hands and the draw pile) dealt again at random, every hand size kept, and a fresh
+        generator for later reshuffles (R6)."""
+        state = self.clone()
+        if self.game is None or self.game.is_over:
+            return state
+        rng = random.Random(f"{probability_sampler()}/{next(_resample_counter)}")
+        d = self.game.to_dict()
+        hidden = [c for p, h in enumerate(d["hands"]) if p != player_id for c in h] + list(d["draw_pile"])
+        rng.shuffle(hidden)
+        hands = []
+        for p, h in enumerate(d["hands"]):
+            if p == player_id:
+                hands.append(list(h))
+            else:
+                hands.append(hidden[: len(h)])
+                hidden = hidden[len(h):]
+        d.update(hands=hands, draw_pile=hidden, rng=rng.getrandbits(64), seed=None, last_draw=None)
+        world = Game.from_dict(d)
+        world._pending = self.game._pending  # a placement waiting for its declares is public
+        state.game = world
+        return state
+
+    # ---------------------------------------------------------------- internals
+
+    def _deal(self, seed: int) -> None:
+        self.game = Game(players=self._players, teams=self._teams, seed=seed, max_turns=self._max_turns)
+        for p in range(self._players):
+            self._private[p].append("dealt " + " ".join(self.game.hand(p)))
+
+    def information_string(self, player: int) -> str:
+        """The perfect-recall information state string of ``player``."""
+        if self.game is None:
+            return f"p{player} dealing"
+        return "\n".join([f"p{player} of {self._players}"] + self._private[player] + self._public)
+
+
+class SequenceObserver:
+    """The PyObserver of OpenSpiel: the observation tensor of docs/observation.md, and text."""
+
+    def __init__(self, perfect_recall: bool, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
+        self.dict = {name: self.tensor[field_slice(name)] for name in LAYOUT}
+
+    def set_from(self, state: SequenceState, player: int) -> None:
+        if state.game is None:
+            self.tensor.fill(0)
+        else:
+            state.game.observation_tensor(player, out=self.tensor)
+
+    def string_from(self, state: SequenceState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_string(player)
+        game = state.game
+        if game is None:
+            return f"p{player} dealing"
+        discards = Counter(c for p in range(game.players) for c in game.discards(p))
+        pending = game.pending_placement
+        return "\n".join([
+            str(game),
+            f"p{player} hand: {' '.join(game.hand(player))}",
+            "hand sizes: " + " ".join(str(len(game.hand(p))) for p in range(game.players)),
+            f"draw pile: {game.draw_pile_size}; traded this turn: {game.traded_this_turn}",
+            "discarded: " + " ".join(f"{c}x{discards[c]}" for c in CARD_NAMES if discards[c]),
+            f"pending: {pending}" if pending is not None else "pending: none",
+        ])
+
+
+def _card_played(action: int, pending: Optional[Move]) -> List[str]:
+    """The card a move's last action puts on its player's discard pile ([] for a pass)."""
+    if pending is not None:
+        return [pending.card]  # type: ignore[list-item]
+    if action == PASS_ACTION:
+        return []
+    if action >= TRADE_ACTION_BASE:
+        return [CARD_NAMES[action - TRADE_ACTION_BASE]]
+    return [CARD_NAMES[action // 100]]
+
+
+# ---------------------------------------------------------------- this package's agents as bots
+
+
+def action_sequence(game: Game, move: Move) -> List[int]:
+    """The actions that play ``move`` (a legal move) in ``game``: its first action, then the
+    declare actions of its sequences (docs/action-space.md)."""
+    from ..actions import action_of_move, window_of_action, WINDOWS
+
+    probe = game.copy()
+    out = [action_of_move(move)]
+    probe.play_action(out[0])
+    wanted = {tuple(10 * r + c for r, c in seq) for seq in move.declares}
+    while probe.pending_placement is not None:
+        action = next(a for a in probe.legal_actions() if WINDOWS[window_of_action(a)] in wanted)  # type: ignore[index]
+        probe.play_action(action)
+        out.append(action)
+    return out
+
+
+class AgentBot(pyspiel.Bot):
+    """Any agent of ``sequence_game.agents`` (``select_move(game)``) as an OpenSpiel bot."""
+
+    def __init__(self, agent: Any) -> None:
+        pyspiel.Bot.__init__(self)
+        self.agent = agent
+        self._queue: List[int] = []
+
+    def step(self, state: SequenceState) -> int:
+        game = state.game
+        assert game is not None
+        if not self._queue or game.pending_placement is None:
+            self._queue = action_sequence(game, self.agent.select_move(game))
+        return self._queue.pop(0)
+
+    def restart_at(self, state: Any) -> None:
+        self._queue = []
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        pass
+
+
+def ismcts_bot(game: Any, max_simulations: int, seed: int = 0, uct_c: float = 2.0) -> Any:
+    """OpenSpiel's Python ``ISMCTSBot`` with random-rollout evaluation, set up for this game
+    (``allow_inconsistent_action_sets``: hands differ between sampled worlds) and usable by
+    ``evaluate_bots``: OpenSpiel's class does not implement ``restart_at``/``inform_action``,
+    which ``evaluate_bots`` calls; it keeps no state between moves, so they do nothing here."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    class _ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+        def restart_at(self, state: Any) -> None:
+            self.reset()
+
+        def inform_action(self, state: Any, player_id: int, action: int) -> None:
+            pass
+
+    rs = np.random.RandomState(seed)
+    return _ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs), uct_c=uct_c,
+                      max_simulations=max_simulations, random_state=rs, allow_inconsistent_action_sets=True)
+
+
+pyspiel.register_game(_GAME_TYPE, SequenceGame)

@@ -1,0 +1,164 @@
+"""Sequence as a PettingZoo ``AECEnv`` (docs/environments.md), 2-12 players in every team split (R2).
+
+>>> from sequence_game.envs.pettingzoo import env
+>>> e = env(players=4)
+>>> e.reset(seed=1)
+>>> e.agent_selection in e.agents, e.action_space("player_0").n
+(True, 5253)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> obs["observation"].shape, obs["action_mask"].dtype
+((890,), dtype('int8'))
+
+- Agents ``player_0`` .. ``player_{n-1}`` (seats; seat ``p`` plays for team ``p mod teams``).
+- Actions ``Discrete(5253)`` (docs/action-space.md): a dead-card trade (R5) and a placement whose
+  sequences are still to be chosen (R7 declare actions) keep the same agent selected.
+- Observations ``{"observation": Box(890,) float32, "action_mask": Box(5253,) int8}``
+  (docs/observation.md): what that seat may see (R9), team-relative; the mask is all zeros for
+  an agent that is not to move.
+- Rewards per team when the game ends, to every member: +1 win, -1 loss, 0 draw (R8).
+- ``terminations`` at a win or a stalemate (R5); ``truncations`` at the turn cap (a draw),
+  ``max_turns`` (default 1000).
+- ``render_mode``: ``"ansi"`` (the text board as a string) or ``"human"`` (printed). There is no
+  ``"rgb_array"``: the board's image is SVG (``Game._repr_svg_``) and rasterising it would need a
+  dependency this package does not take.
+- ``env()`` wraps ``raw_env()`` in PettingZoo's usual wrappers for classic games: an illegal
+  action ends the game with reward -1 for the offender (``TerminateIllegalWrapper``); ``raw_env()``
+  raises ``sequence_game.IllegalMoveError`` instead and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+import numpy as np
+
+from . import _common
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as _error:  # pragma: no cover - exercised by the missing-extra test in a subprocess
+    _common.require("rl", "pettingzoo", _error)
+
+from .._args import check_seed
+from ..actions import ACTION_COUNT
+from ..game import Game
+from ..game_setup import check_max_turns, check_players_teams
+from ..observation import OBSERVATION_HIGH, OBSERVATION_SIZE
+
+__all__ = ["SequenceAECEnv", "env", "raw_env"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's classic-game wrappers (illegal action: -1 and the end)."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+def raw_env(**kwargs: Any) -> "SequenceAECEnv":
+    """The unwrapped environment (illegal action: ``IllegalMoveError``, nothing changed)."""
+    return SequenceAECEnv(**kwargs)
+
+
+class SequenceAECEnv(AECEnv):
+    """Sequence for ``players`` seats in ``teams`` teams (R2), one agent per seat."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "sequence_v0", "is_parallelizable": False,
+                "render_fps": 1}
+
+    def __init__(self, players: int = 2, teams: Optional[int] = None,
+                 max_turns: Optional[int] = _common.DEFAULT_MAX_TURNS,
+                 render_mode: Optional[str] = None) -> None:
+        super().__init__()
+        self.players, self.teams = check_players_teams(players, teams)
+        self.max_turns = check_max_turns(max_turns)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not supported: choose None, 'human' or 'ansi'")
+        self.render_mode = render_mode
+        self.possible_agents = _common.agent_names(self.players)
+        self.agents = list(self.possible_agents)
+        self._seats = {a: p for p, a in enumerate(self.possible_agents)}
+        observation = spaces.Box(0.0, OBSERVATION_HIGH, (OBSERVATION_SIZE,), np.float32)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": observation, "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8)})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
+        self._seeds = np.random.default_rng()
+        self.game: Optional[Game] = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ---------------------------------------------------------------- the AEC protocol
+
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
+        """Deal a new game. ``seed`` fixes this deal and the seeds of the deals of later resets
+        without one; without any seed the deal is random."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(check_seed(seed))
+        game_seed = seed if seed is not None else int(self._seeds.integers(0, 2**63))
+        self.game = Game(players=self.players, teams=self.teams, seed=game_seed, max_turns=self.max_turns)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        game = self._game()
+        seat = self._seats[agent]
+        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+        if not game.is_over and seat == game.current_player:
+            mask[game.legal_mask()] = 1
+        return {"observation": game.observation_tensor(seat), "action_mask": mask}
+
+    def step(self, action: Optional[int]) -> None:
+        """Play ``action`` for ``agent_selection``; ``None`` for an agent that is done."""
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        game = self._game()
+        game.play_action(int(action))  # type: ignore[arg-type]  # IllegalMoveError: nothing changed
+        self._cumulative_rewards[self.agent_selection] = 0.0  # last() gave it to the agent now acting
+        self._clear_rewards()
+        if game.is_over:
+            over = _common.truncated(game)
+            for agent, reward in zip(self.possible_agents, _common.team_rewards(game)):
+                self.rewards[agent] = reward
+                self.terminations[agent] = not over
+                self.truncations[agent] = over
+        else:  # the same agent after a trade (R5) or while declaring (R7)
+            self.agent_selection = self.possible_agents[game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Optional[str]:
+        """``"ansi"``: the text board (``str(game)``); ``"human"``: the same, printed."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() was called without a render_mode: pass render_mode='ansi' or 'human'")
+            return None
+        text = str(self._game())
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        self.game = None
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game

@@ -1,0 +1,131 @@
+"""The OpenSpiel game ``python_sequence`` passes ``pyspiel.random_sim_test`` for every player count
+and team split (R2), re-deals exactly the unseen cards in ``resample_from_infostate`` (R9), and
+runs OpenSpiel's Python ISMCTSBot and evaluate_bots."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not installed")
+from open_spiel.python.algorithms.evaluate_bots import evaluate_bots  # noqa: E402
+
+import sequence_game.envs.openspiel as so  # noqa: E402
+from sequence_game import Game, Move  # noqa: E402
+from sequence_game.agents import GreedyAgent, RandomAgent  # noqa: E402
+
+from helpers import CONFIGS, board_rows, position_dict  # noqa: E402
+from test_actions import CROSS  # noqa: E402
+
+
+def load(players=2, teams=None, max_turns=None):
+    params = {"players": players}
+    if teams is not None:
+        params["teams"] = teams
+    if max_turns is not None:
+        params["max_turns"] = max_turns
+    return pyspiel.load_game("python_sequence", params)
+
+
+def dealt(game, seed=0):
+    rng = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(int(rng.randint(256)))
+    return state
+
+
+@pytest.mark.parametrize("players,teams", CONFIGS)
+def test_openspiel_random_sim_test(players, teams):
+    game = load(players, teams)
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=2 if players <= 4 else 1, serialize=True, verbose=False)
+
+
+def test_game_type_and_sizes():
+    game = load(6, 3, max_turns=50)
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.num_distinct_actions() == 5253 and game.max_chance_outcomes() == 256
+    assert game.observation_tensor_size() == game.information_state_tensor_size() == 890
+    assert game.max_game_length() == 8 + 6 * 50
+    assert game.get_parameters() == {"players": 6, "teams": 3, "max_turns": 50}
+    with pytest.raises(Exception, match="players"):
+        load(5)
+
+
+def test_tensors_are_the_observation_tensor_of_the_seat():
+    state = dealt(load(4), seed=3)
+    for p in range(4):
+        expected = state.game.observation_tensor(p)
+        assert np.array_equal(np.array(state.observation_tensor(p), dtype=np.float32), expected)
+        assert np.array_equal(np.array(state.information_state_tensor(p), dtype=np.float32), expected)
+        assert " ".join(state.game.hand(p)) in state.observation_string(p)
+
+
+def _play_some(state, n, seed):
+    rng = np.random.RandomState(seed)
+    for _ in range(n):
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+@pytest.mark.parametrize("players,teams", [(2, None), (4, 2), (6, 3)])
+def test_r9_resample_re_deals_exactly_the_unseen_cards(players, teams):
+    state = dealt(load(players, teams), seed=players)
+    _play_some(state, 40, seed=1)
+    assert not state.is_terminal()
+    me = state.current_player()
+    d = state.game.to_dict()
+    unseen = Counter(c for p, h in enumerate(d["hands"]) if p != me for c in h) + Counter(d["draw_pile"])
+    changed = 0
+    for _ in range(20):
+        world = state.resample_from_infostate(me, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        w = world.game.to_dict()
+        assert world.information_state_string(me) == state.information_state_string(me)
+        assert np.array_equal(world.game.observation_tensor(me), state.game.observation_tensor(me))
+        assert w["hands"][me] == d["hands"][me]
+        assert [len(h) for h in w["hands"]] == [len(h) for h in d["hands"]]
+        assert len(w["draw_pile"]) == len(d["draw_pile"])
+        assert Counter(c for p, h in enumerate(w["hands"]) if p != me for c in h) + Counter(w["draw_pile"]) == unseen
+        assert (w["board"], w["discards"], w["sequences"], w["turn"]) == (d["board"], d["discards"], d["sequences"], d["turn"])
+        assert world.legal_actions() == state.legal_actions()  # the own hand and the board decide them
+        changed += w["hands"] != d["hands"] or w["draw_pile"] != d["draw_pile"]
+    assert changed >= 19  # a re-deal, not a copy
+    assert state.game.to_dict() == d  # the original is untouched
+
+
+def test_information_state_string_has_perfect_recall_of_own_draws_only():
+    state = dealt(load(2), seed=5)
+    first = state.current_player()
+    other = 1 - first
+    before_other = state.information_state_string(other)
+    state.apply_action(state.legal_actions()[0])
+    mine = state.information_state_string(first)
+    theirs = state.information_state_string(other)
+    assert mine.count("\ndrew ") == 1  # the mover saw the card it drew
+    assert theirs.startswith(before_other) and "drew" not in theirs  # the other player did not
+
+
+def test_ismcts_bot_and_evaluate_bots_run():
+    game = load(2, max_turns=30)
+    bots = [so.ismcts_bot(game, max_simulations=5, seed=1), so.AgentBot(GreedyAgent(seed=2))]
+    returns = evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+    assert len(returns) == 2 and all(r in (-1.0, 0.0, 1.0) for r in returns)
+    three = load(3, max_turns=20)
+    bots = [so.AgentBot(RandomAgent(seed=s)) for s in range(3)]
+    assert len(evaluate_bots(three.new_initial_state(), bots, np.random.RandomState(1))) == 3
+
+
+def test_agent_bot_plays_a_move_with_declares_by_its_actions():
+    game = Game.from_dict(position_dict(2, board=board_rows(**CROSS), hands=[["7H", "2S"], ["3S"]]))
+    move = Move.parse("7H@d6 =c6-g6 =d3-d7")
+    actions = so.action_sequence(game, move)
+    assert len(actions) == 3
+    for a in actions:
+        game.play_action(a)
+    assert game.winner == 0 and sorted(s for _, s in game.sequences) == sorted(move.declares)
