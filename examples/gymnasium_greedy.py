@@ -9,7 +9,6 @@ import argparse
 
 import gymnasium
 import numpy as np
-
 import sequence_game.envs.gymnasium  # noqa: F401  (registers sequence_game/Sequence-v0)
 
 
@@ -27,7 +26,7 @@ def main(argv=None) -> None:
         steps, reward, terminated, truncated = 0, 0.0, False, False
         while not (terminated or truncated):
             action = int(rng.choice(np.flatnonzero(info["action_mask"])))  # or env.unwrapped.action_masks()
-            observation, reward, terminated, truncated, info = env.step(action)
+            _observation, reward, terminated, truncated, info = env.step(action)
             steps += 1
         print(f"episode {episode}: {steps} steps, reward {reward:+.0f}, "
               f"{'truncated' if truncated else 'terminated'} at turn {info['turn']}")

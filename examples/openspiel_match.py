@@ -1,8 +1,11 @@
 """MCTSAgent (this package's ISMCTS in C++) against OpenSpiel's Python ISMCTSBot on the
 OpenSpiel game python_sequence, played with OpenSpiel's evaluate_bots.
 
-The ISMCTSBot's simulations are calibrated so that it thinks `--factor` times as long per decision
-as MCTSAgent's `--time` (measured, and printed with the result). Seats alternate between games.
+ISMCTSBot has no time limit, only a number of simulations: before each of its decisions the
+number is set from its measured seconds per simulation so far, so that it thinks about `--factor`
+times as long per decision as MCTSAgent measurably takes (its `--time` limit plus the
+overhead of a Python bot); both bots' measured seconds per decision are
+printed with the result. Seats alternate between games.
 
     python examples/openspiel_match.py --games 20 --time 0.05 --factor 1
     python examples/openspiel_match.py --games 20 --time 0.05 --factor 10
@@ -17,7 +20,6 @@ import time
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
-
 from sequence_game.agents import MCTSAgent
 from sequence_game.envs.openspiel import AgentBot, ismcts_bot
 
@@ -39,19 +41,19 @@ class Timed:
         return action
 
 
-def seconds_per_simulation(game, seed: int) -> float:
-    """The ISMCTSBot's cost of one simulation, measured on a few dealt positions."""
-    rng = np.random.RandomState(seed)
-    bot, sims, spent = ismcts_bot(game, 20, seed=seed), 0, 0.0
-    for _ in range(3):
-        state = game.new_initial_state()
-        while state.is_chance_node():
-            state.apply_action(int(rng.randint(256)))
-        start = time.perf_counter()
-        bot.step(state)
-        spent += time.perf_counter() - start
-        sims += 20
-    return spent / sims
+class TimeMatched(Timed):
+    """An ISMCTSBot whose simulations per decision track a time budget (see the module doc)."""
+
+    def __init__(self, bot, budget):
+        super().__init__(bot)
+        self.budget, self.simulations = budget, 0  # budget(): seconds for the next decision
+
+    def step(self, state):
+        if self.simulations:
+            per_simulation = self.seconds / self.simulations
+            self.bot._max_simulations = max(2, round(self.budget() / per_simulation))  # 2: ISMCTSBot needs a visited root
+        self.simulations += self.bot._max_simulations
+        return super().step(state)
 
 
 def wilson(score: float, n: int, z: float = 1.96):
@@ -73,12 +75,12 @@ def main(argv=None) -> dict:
     args = parser.parse_args(argv)
 
     game = pyspiel.load_game("python_sequence", {"players": 2, "max_turns": args.max_turns})
-    per_sim = seconds_per_simulation(game, args.seed)
-    sims = max(2, round(args.factor * args.time / per_sim))  # ISMCTSBot needs 2 to visit the root
     rng = np.random.RandomState(args.seed)
     points, games = 0.0, 0
     ours = Timed(AgentBot(MCTSAgent(time_limit=args.time, seed=args.seed)))
-    theirs = Timed(ismcts_bot(game, sims, seed=args.seed))
+    # The budget: --factor times MCTSAgent's measured seconds per decision (its time limit at first).
+    theirs = TimeMatched(ismcts_bot(game, 10, seed=args.seed),
+                         lambda: args.factor * (ours.seconds / ours.decisions if ours.decisions else args.time))
     for g in range(args.games):
         bots = [ours, theirs] if g % 2 == 0 else [theirs, ours]
         returns = evaluate_bots(game.new_initial_state(), bots, rng)
@@ -88,11 +90,12 @@ def main(argv=None) -> dict:
         print(f"game {g + 1}: MCTSAgent {'won' if mine > 0 else 'lost' if mine < 0 else 'drew'}", flush=True)
     low, high = wilson(points / games, games)
     result = {
-        "games": games, "mcts_score": points / games, "interval95": (low, high), "ismcts_simulations": sims,
+        "games": games, "mcts_score": points / games, "interval95": (low, high),
+        "ismcts_simulations": theirs.simulations / max(1, theirs.decisions),
         "mcts_seconds_per_decision": ours.seconds / max(1, ours.decisions),
         "ismcts_seconds_per_decision": theirs.seconds / max(1, theirs.decisions),
     }
-    print(f"MCTSAgent(time_limit={args.time}) vs ISMCTSBot({sims} simulations): "
+    print(f"MCTSAgent(time_limit={args.time}) vs ISMCTSBot({result['ismcts_simulations']:.1f} simulations a decision): "
           f"{points:g}/{games} = {points / games:.0%} (95% interval {low:.0%}-{high:.0%}); "
           f"seconds per decision {result['mcts_seconds_per_decision']:.3f} vs {result['ismcts_seconds_per_decision']:.3f}")
     return result

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-
 from sequence_game.envs.pettingzoo import env
 
 
@@ -27,7 +26,7 @@ def main(argv=None) -> None:
         totals = dict.fromkeys(e.agents, 0.0)
         steps = 0
         for agent in e.agent_iter():
-            observation, reward, terminated, truncated, info = e.last()
+            observation, reward, terminated, truncated, _info = e.last()
             totals[agent] += reward
             if terminated or truncated:
                 action = None

@@ -8,13 +8,10 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
-
 import sequence_game
-from sequence_game import IllegalMoveError, Move, _core, actions
-from sequence_game.position import position_from_dict
-
 from helpers import CONFIGS, board_rows, position_dict, seq
+from hypothesis import given, settings
+from sequence_game import IllegalMoveError, Move, _core, actions
 from strategies import positions
 
 # 7H on d6 (row 5, col 3) completes 7 in a row east-west (a6-g6) and south-north (d3-d9):

@@ -9,12 +9,10 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium", reason="the [rl] extra is not installed")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
-
+from helpers import CONFIGS  # noqa: E402
 from sequence_game import IllegalMoveError  # noqa: E402
 from sequence_game.agents import GreedyAgent, RandomAgent  # noqa: E402
 from sequence_game.envs.gymnasium import ENV_ID, SequenceEnv  # noqa: E402
-
-from helpers import CONFIGS  # noqa: E402
 
 
 @pytest.mark.parametrize("players,teams", CONFIGS)
@@ -56,7 +54,7 @@ def test_reset_seed_reproduces_the_episode_and_opponents():
 def test_r8_reward_is_the_seats_team_result(players, teams, seat):
     e = SequenceEnv(players=players, teams=teams, seat=seat, opponents="random")
     for seed in range(5):
-        trace, reward, terminated, truncated = _episode(e, seed)
+        _trace, reward, terminated, truncated = _episode(e, seed)
         game = e.game
         assert game.is_over and terminated != truncated
         expected = 0.0 if game.winner is None else (1.0 if seat % game.teams == game.winner else -1.0)
@@ -67,7 +65,7 @@ def test_r8_reward_is_the_seats_team_result(players, teams, seat):
 
 def test_turn_cap_is_truncation():
     e = SequenceEnv(players=2, opponents="random", max_turns=4)
-    trace, reward, terminated, truncated = _episode(e, seed=3)
+    _trace, reward, terminated, truncated = _episode(e, seed=3)
     assert truncated and not terminated and reward == 0.0 and e.game.turn == 4
 
 
@@ -76,7 +74,7 @@ def test_illegal_action_loses_by_default_and_raises_on_request():
     obs, info = e.reset(seed=4)
     before = e.game.to_dict()
     bad = int(np.flatnonzero(~info["action_mask"])[0])
-    obs, reward, terminated, truncated, info = e.step(bad)
+    _obs, reward, terminated, truncated, info = e.step(bad)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
     assert e.game.to_dict() == before and not info["action_mask"].any()
     strict = SequenceEnv(players=2, illegal="raise")

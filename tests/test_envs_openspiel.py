@@ -10,13 +10,11 @@ import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not installed")
-from open_spiel.python.algorithms.evaluate_bots import evaluate_bots  # noqa: E402
-
 import sequence_game.envs.openspiel as so  # noqa: E402
+from helpers import CONFIGS, board_rows, position_dict  # noqa: E402
+from open_spiel.python.algorithms.evaluate_bots import evaluate_bots  # noqa: E402
 from sequence_game import Game, Move  # noqa: E402
 from sequence_game.agents import GreedyAgent, RandomAgent  # noqa: E402
-
-from helpers import CONFIGS, board_rows, position_dict  # noqa: E402
 from test_actions import CROSS  # noqa: E402
 
 

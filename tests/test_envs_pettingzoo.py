@@ -10,13 +10,11 @@ import numpy as np
 import pytest
 
 pettingzoo = pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed")
+from helpers import CONFIGS, board_rows, position_dict  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
-
 from sequence_game import IllegalMoveError  # noqa: E402
 from sequence_game.actions import CARD_IDS, TRADE_ACTION_BASE  # noqa: E402
 from sequence_game.envs.pettingzoo import SequenceAECEnv, env, raw_env  # noqa: E402
-
-from helpers import CONFIGS, board_rows, position_dict  # noqa: E402
 from test_actions import CROSS  # noqa: E402
 
 
@@ -38,8 +36,8 @@ def test_pettingzoo_render_test(players, teams, capsys):
 
 
 def _play_out(e, rng):
-    for agent in e.agent_iter():
-        obs, reward, terminated, truncated, info = e.last()
+    for _agent in e.agent_iter():
+        obs, _reward, terminated, truncated, _info = e.last()
         e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
@@ -50,9 +48,9 @@ def test_r8_rewards_per_team_to_every_member(players, teams):
         e = raw_env(players=players, teams=teams)
         e.reset(seed=seed)
         game = e.game
-        totals = {a: 0.0 for a in e.possible_agents}
+        totals = dict.fromkeys(e.possible_agents, 0.0)
         for agent in e.agent_iter():
-            obs, reward, terminated, truncated, info = e.last()
+            obs, reward, terminated, truncated, _info = e.last()
             totals[agent] += reward
             e.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         assert game.is_over
@@ -65,8 +63,8 @@ def test_turn_cap_is_truncation_and_a_draw():
     e = raw_env(players=2, max_turns=6)
     e.reset(seed=2)
     steps = 0
-    for agent in e.agent_iter():
-        obs, reward, terminated, truncated, info = e.last()
+    for _agent in e.agent_iter():
+        obs, reward, terminated, truncated, _info = e.last()
         if terminated or truncated:
             assert truncated and not terminated and reward == 0.0
             e.step(None)
@@ -123,8 +121,13 @@ def test_illegal_action_raw_raises_and_wrapped_ends_the_game():
     w = env(players=2)
     w.reset(seed=5)
     agent = w.agent_selection
-    w.step(bad)  # PettingZoo logs "Illegal move made, game terminating with current player losing"
-    assert all(w.terminations.values()) and w.rewards[agent] == -1
+    with pytest.warns(UserWarning, match="illegal action"):
+        w.step(bad)
+    assert all(w.terminations.values()) and w.rewards == {agent: -1.0, ("player_1" if agent == "player_0" else "player_0"): 0.0}
+    assert w.unwrapped.game.to_dict() == before
+    assert not w.observe(agent)["action_mask"].any()
+    while w.agents:
+        w.step(None)
 
 
 def test_observation_is_the_seats_tensor_and_only_the_mover_has_a_mask():

@@ -9,14 +9,12 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-
 import sequence_game
+from helpers import CONFIGS, board_rows, position_dict, random_midgame
+from hypothesis import given, settings
 from sequence_game import _core
 from sequence_game.cards import CARD_IDS
 from sequence_game.observation import LAYOUT, OBSERVATION_SIZE, PLANES, field_slice, planes
-
-from helpers import CONFIGS, board_rows, position_dict, random_midgame
 from strategies import positions
 from test_actions import cross_game
 

@@ -80,7 +80,7 @@ def planes(obs: np.ndarray) -> np.ndarray:
     return obs[..., : 100 * len(PLANES)].reshape(obs.shape[:-1] + (len(PLANES), 10, 10))
 
 
-def write_observation(game: "GameBase", player: int, pending: Optional[int], out: np.ndarray) -> None:
+def write_observation(game: GameBase, player: int, pending: Optional[int], out: np.ndarray) -> None:
     """Write ``player``'s observation of ``game`` (with the pending placement's move id, or None)
     into ``out`` in plain Python; only what ``player`` may see (R9)."""
     out[:] = 0

@@ -6,7 +6,7 @@ Importing this module registers ``sequence_game/Sequence-v0``:
 >>> import sequence_game.envs.gymnasium
 >>> env = gymnasium.make("sequence_game/Sequence-v0", opponents="random")
 >>> obs, info = env.reset(seed=3)
->>> obs.shape, info["action_mask"].shape, env.action_space.n
+>>> obs.shape, info["action_mask"].shape, int(env.action_space.n)
 ((890,), (5253,), 5253)
 >>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].nonzero()[0][0]))
 
@@ -32,7 +32,7 @@ Importing this module registers ``sequence_game/Sequence-v0``:
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -62,7 +62,7 @@ OpponentLike = Union[str, Any]
 class SequenceEnv(gymnasium.Env):
     """One seat of a game of Sequence; the other seats are played by ``opponents``."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata: ClassVar[Dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(self, players: int = 2, teams: Optional[int] = None, seat: int = 0,
                  opponents: Union[OpponentLike, Sequence[OpponentLike]] = "greedy",
@@ -76,7 +76,8 @@ class SequenceEnv(gymnasium.Env):
         self.seat = seat
         self.max_turns = check_max_turns(max_turns)
         if illegal not in ("lose", "raise"):
-            raise ValueError(f"illegal must be 'lose' (reward -1, terminated) or 'raise' (IllegalMoveError), not {illegal!r}")
+            raise ValueError(
+                f"illegal must be 'lose' (reward -1, terminated) or 'raise' (IllegalMoveError), not {illegal!r}")
         self.illegal = illegal
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not supported: choose None, 'human' or 'ansi'")
@@ -92,8 +93,8 @@ class SequenceEnv(gymnasium.Env):
         others = self.players - 1
         if isinstance(opponents, (list, tuple)):
             if len(opponents) != others:
-                raise ValueError(f"opponents: give one agent or spec for all, or a list of {others} (one per other seat), "
-                                 f"not {len(opponents)}")
+                raise ValueError(f"opponents: give one agent or spec for all, or a list of {others} "
+                                 f"(one per other seat), not {len(opponents)}")
             specs = list(opponents)
         else:
             specs = [opponents] * others

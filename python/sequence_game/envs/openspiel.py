@@ -107,10 +107,10 @@ class SequenceGame(pyspiel.Game):
         super().__init__(_GAME_TYPE, info, {"players": self.players, "teams": self.teams,
                                             "max_turns": self.max_turns})
 
-    def new_initial_state(self) -> "SequenceState":
+    def new_initial_state(self) -> SequenceState:
         return SequenceState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "SequenceObserver":
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SequenceObserver:
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return SequenceObserver(perfect_recall, params)
 
@@ -179,7 +179,7 @@ class SequenceState(pyspiel.State):
             return f"dealing: seed bytes {self._seed_bytes}"
         return str(self.game)
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "SequenceState":
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SequenceState:
         """A world ``player_id`` cannot tell from this one: every card that player cannot see (the
         other hands and the draw pile) dealt again at random, every hand size kept, and a fresh
         generator for later reshuffles (R6)."""
@@ -268,7 +268,7 @@ def _card_played(action: int, pending: Optional[Move]) -> List[str]:
 def action_sequence(game: Game, move: Move) -> List[int]:
     """The actions that play ``move`` (a legal move) in ``game``: its first action, then the
     declare actions of its sequences (docs/action-space.md)."""
-    from ..actions import action_of_move, window_of_action, WINDOWS
+    from ..actions import WINDOWS, action_of_move, window_of_action
 
     probe = game.copy()
     out = [action_of_move(move)]

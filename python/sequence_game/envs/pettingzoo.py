@@ -3,7 +3,7 @@
 >>> from sequence_game.envs.pettingzoo import env
 >>> e = env(players=4)
 >>> e.reset(seed=1)
->>> e.agent_selection in e.agents, e.action_space("player_0").n
+>>> e.agent_selection in e.agents, int(e.action_space("player_0").n)
 (True, 5253)
 >>> obs, reward, terminated, truncated, info = e.last()
 >>> obs["observation"].shape, obs["action_mask"].dtype
@@ -21,20 +21,21 @@
 - ``render_mode``: ``"ansi"`` (the text board as a string) or ``"human"`` (printed). There is no
   ``"rgb_array"``: the board's image is SVG (``Game._repr_svg_``) and rasterising it would need a
   dependency this package does not take.
-- ``env()`` wraps ``raw_env()`` in PettingZoo's usual wrappers for classic games: an illegal
-  action ends the game with reward -1 for the offender (``TerminateIllegalWrapper``); ``raw_env()``
-  raises ``sequence_game.IllegalMoveError`` instead and changes nothing.
+- Illegal actions: ``env()`` (``illegal="lose"``) ends the game with reward -1 for the offender
+  and 0 for everyone else, as PettingZoo's ``TerminateIllegalWrapper`` does for its classic games;
+  ``raw_env()`` (``illegal="raise"``) raises ``sequence_game.IllegalMoveError`` and changes nothing.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, ClassVar, Dict, Optional
 
 import numpy as np
 
 from . import _common
 
 try:
+    import gymnasium
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
@@ -43,6 +44,7 @@ except ImportError as _error:  # pragma: no cover - exercised by the missing-ext
 
 from .._args import check_seed
 from ..actions import ACTION_COUNT
+from ..errors import IllegalMoveError
 from ..game import Game
 from ..game_setup import check_max_turns, check_players_teams
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SIZE
@@ -51,28 +53,54 @@ __all__ = ["SequenceAECEnv", "env", "raw_env"]
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's classic-game wrappers (illegal action: -1 and the end)."""
-    e: AECEnv = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    """The environment as PettingZoo's classic games give it: an illegal action ends the game with
+    reward -1 for the offender (``illegal="lose"``), and PettingZoo's ``OrderEnforcingWrapper``.
+
+    (The illegal-action rule is built in rather than added with PettingZoo's
+    ``TerminateIllegalWrapper`` and ``AssertOutOfBoundsWrapper``: same behaviour, without two
+    more layers of attribute forwarding on every step.)"""
+    kwargs.setdefault("illegal", "lose")
+    return _OrderEnforcing(raw_env(**kwargs))
 
 
-def raw_env(**kwargs: Any) -> "SequenceAECEnv":
-    """The unwrapped environment (illegal action: ``IllegalMoveError``, nothing changed)."""
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with ``last()`` answered by the environment itself
+    (after the same reset check), not by ``AECEnv.last`` reading six attributes through
+    ``__getattr__``, and ``step()`` checking ``agents`` directly: most of the wrapper's cost per step."""
+
+    def last(self, observe: bool = True) -> Any:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)  # PettingZoo's errors and warnings for these cases
+
+
+def raw_env(**kwargs: Any) -> SequenceAECEnv:
+    """The unwrapped environment (default ``illegal="raise"``: ``IllegalMoveError``, nothing changed)."""
     return SequenceAECEnv(**kwargs)
 
 
 class SequenceAECEnv(AECEnv):
     """Sequence for ``players`` seats in ``teams`` teams (R2), one agent per seat."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "sequence_v0", "is_parallelizable": False,
-                "render_fps": 1}
+    metadata: ClassVar[Dict[str, Any]] = {
+        "render_modes": ["human", "ansi"], "name": "sequence_v0", "is_parallelizable": False, "render_fps": 1,
+    }
 
     def __init__(self, players: int = 2, teams: Optional[int] = None,
-                 max_turns: Optional[int] = _common.DEFAULT_MAX_TURNS,
+                 max_turns: Optional[int] = _common.DEFAULT_MAX_TURNS, illegal: str = "raise",
                  render_mode: Optional[str] = None) -> None:
         super().__init__()
+        if illegal not in ("raise", "lose"):
+            raise ValueError(
+                f"illegal must be 'raise' (IllegalMoveError) or 'lose' (reward -1, the game ends), not {illegal!r}")
+        self.illegal = illegal
         self.players, self.teams = check_players_teams(players, teams)
         self.max_turns = check_max_turns(max_turns)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -89,6 +117,7 @@ class SequenceAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
         self.game: Optional[Game] = None
+        self._illegal_end = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -106,19 +135,21 @@ class SequenceAECEnv(AECEnv):
         game_seed = seed if seed is not None else int(self._seeds.integers(0, 2**63))
         self.game = Game(players=self.players, teams=self.teams, seed=game_seed, max_turns=self.max_turns)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
+        self._illegal_end = False
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         game = self._game()
         seat = self._seats[agent]
-        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-        if not game.is_over and seat == game.current_player:
-            mask[game.legal_mask()] = 1
+        if self._illegal_end or game.is_over or seat != game.current_player:
+            mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+        else:
+            mask = game.legal_mask().view(np.int8)  # 0/1 bytes: a view, no copy
         return {"observation": game.observation_tensor(seat), "action_mask": mask}
 
     def step(self, action: Optional[int]) -> None:
@@ -127,9 +158,22 @@ class SequenceAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         game = self._game()
-        game.play_action(int(action))  # type: ignore[arg-type]  # IllegalMoveError: nothing changed
         self._cumulative_rewards[self.agent_selection] = 0.0  # last() gave it to the agent now acting
         self._clear_rewards()
+        a = int(action) if isinstance(action, (int, np.integer)) and not isinstance(action, bool) else action
+        try:
+            game.play_action(a)  # type: ignore[arg-type]  # on any error nothing has changed
+        except (IllegalMoveError, TypeError, ValueError):
+            if self.illegal == "raise":
+                raise
+            gymnasium.logger.warn(f"illegal action {action!r} by {self.agent_selection}: the game ends, "
+                                  "reward -1 for that agent (illegal='lose')")
+            self._illegal_end = True
+            self.rewards[self.agent_selection] = -1.0
+            for agent in self.agents:
+                self.terminations[agent] = True
+            self._accumulate_rewards()
+            return
         if game.is_over:
             over = _common.truncated(game)
             for agent, reward in zip(self.possible_agents, _common.team_rewards(game)):
@@ -145,8 +189,6 @@ class SequenceAECEnv(AECEnv):
     def render(self) -> Optional[str]:
         """``"ansi"``: the text board (``str(game)``); ``"human"``: the same, printed."""
         if self.render_mode is None:
-            import gymnasium
-
             gymnasium.logger.warn("render() was called without a render_mode: pass render_mode='ansi' or 'human'")
             return None
         text = str(self._game())
