@@ -69,7 +69,7 @@ function onHint(msg) {
 
 function seatLabel(p) {
   const s = view.seats[p];
-  return s.name + (view.you.includes(p) ? " (you)" : "");
+  return s.name + (view.you.length === 1 && view.you.includes(p) ? " (you)" : "");
 }
 
 function render() {
