@@ -511,3 +511,19 @@ def test_serve_warns_when_listening_beyond_this_machine(monkeypatch, capsys, tmp
     assert "warning: serving on 0.0.0.0" in capsys.readouterr().err
     serve(host="127.0.0.1", port=8123, db=str(tmp_path / "t.sqlite3"), open_browser=False)
     assert "warning" not in capsys.readouterr().err
+
+
+def test_a_full_server_forgets_finished_tables_first(client, monkeypatch):
+    monkeypatch.setattr(web_tables, "MAX_TABLES", 2)
+    tid, _ = new_table(client, players=2, seed=41, seats=[{"kind": "ai", "ai": "random"}] * 2)
+    table = service_of(client).tables[tid]
+    wait_for(lambda: table.game.is_over, timeout=60)
+    new_table(client, players=2, seed=1)
+    new_table(client, players=2, seed=2)  # the finished table made room
+    assert tid not in service_of(client).tables
+    assert client.get(f"/api/tables/{tid}").json()["over"]  # still served from the store
+    (listed,) = [t for t in client.get("/api/tables").json() if t["table"] == tid]  # read from its row
+    assert listed["over"] and listed["turn"] == table.game.turn
+    assert listed["result"]["text"].startswith(("Team", "Draw"))
+    r = client.post("/api/tables", json={"players": 2})
+    assert r.status_code == 503 and "try again later" in r.json()["detail"]

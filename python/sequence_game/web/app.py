@@ -263,7 +263,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         if finished is not False:
             for row in service.store.load_all(finished=True)[-200:]:
                 if row.id not in known:
-                    live.append(service.summary(service._from_row(row)))
+                    live.append(service.stored_summary(row))
         live.sort(key=lambda s: s["created"], reverse=True)
         return live[:200]
 

@@ -242,6 +242,8 @@ class TableService:
         with ``hot_seat`` every human seat has the same token). ``moves``: play these first (to go
         on with a saved game). Bad arguments raise ``ValueError`` saying what is wrong."""
         if len(self.tables) >= MAX_TABLES:
+            self.evict_finished()
+        if len(self.tables) >= MAX_TABLES:
             raise TableError(f"the server already runs {MAX_TABLES} tables; try again later", 503)
         players, teams = check_players_teams(players, teams)
         if len(seats) != players:
@@ -296,6 +298,16 @@ class TableService:
         if seconds is None:
             return base
         return f"{base}:time={min(seconds, budget):g}"
+
+    def evict_finished(self) -> int:
+        """Forget the finished tables nobody is watching (they stay in the store, where ``get``
+        finds them); returns how many."""
+        gone = [t for t in self.tables.values() if t.game.is_over and not t.connections and t.search is None]
+        for t in gone:
+            del self.tables[t.id]
+            for seat in range(len(t.seats)):
+                self._agents.pop((t.id, seat), None)
+        return len(gone)
 
     # ------------------------------------------------------------------ lookup and access
 
@@ -376,13 +388,17 @@ class TableService:
         g = table.game
         if not g.is_over:
             return None
-        winner = g.winner
-        if winner is None:
-            return {"winner": None, "is_draw": True, "turns": g.turn, "text": f"Draw after {g.turn} turns."}
-        seats = [p for p in range(g.players) if g.team_of(p) == winner]
-        names = ", ".join(table.seats[p].name for p in seats)
-        return {"winner": winner, "is_draw": False, "turns": g.turn,
-                "text": f"Team {TEAM_NAMES[winner]} ({names}) wins after {g.turn} turns."}
+        return _result_of({"winner": g.winner, "is_draw": bool(g.is_draw), "turns": g.turn}, g.teams, table.seats)
+
+    @staticmethod
+    def stored_summary(row: TableRow) -> Dict[str, Any]:
+        """:meth:`summary` of a stored table, read from its row without replaying the game."""
+        rec, seats = row.record, [Seat(**s) for s in row.seats]
+        result = rec.get("result")
+        return {"table": row.id, "players": rec["players"], "teams": rec["teams"], "created": row.created,
+                "turn": result["turns"] if result else len(rec["moves"]), "over": result is not None,
+                "result": None if result is None else _result_of(result, rec["teams"], seats),
+                "seats": [{"kind": s.kind, "name": s.name, "ai": s.ai} for s in seats]}
 
     def summary(self, table: Table) -> Dict[str, Any]:
         """A line of the table list: public only."""
@@ -601,6 +617,15 @@ class TableService:
             raise TableError("only the seat to move can ask the AI about its position (it reads that hand)", 409)
         if table.options.get("hot_seat") and self.shown_seat(table, seats) != p:
             raise TableError("show your hand first (hot seat)", 409)
+
+
+def _result_of(result: Dict[str, Any], teams: int, seats: List[Seat]) -> Dict[str, Any]:
+    """A record's result with a line of text naming the winners (seat p is on team p mod teams, R2)."""
+    turns = result["turns"]
+    if result["winner"] is None:
+        return {**result, "text": f"Draw after {turns} turns."}
+    names = ", ".join(s.name for p, s in enumerate(seats) if p % teams == result["winner"])
+    return {**result, "text": f"Team {TEAM_NAMES[result['winner']]} ({names}) wins after {turns} turns."}
 
 
 def _mcts_available() -> bool:
