@@ -267,26 +267,35 @@ def test_undo_against_the_ai(server, page):
     assert page.locator(f'#board .chip[data-cell="{cell}"]').count() == 0
 
 
-def _near_final(seed):
-    """A greedy game's record cut just before its winning move, the winner's seat and that move."""
-    rec = play_game([GreedyAgent(seed=1), GreedyAgent(seed=2)], players=2, seed=seed)
-    assert rec.result["winner"] is not None
-    cut = GameRecord(players=2, teams=2, seed=seed, moves=rec.moves[:-1])
-    return cut.moves, cut.replay().current_player, rec.moves[-1]
+def _near_final_with_r7_choice():
+    """A greedy game cut just before its winning move, where that placement can declare its
+    sequences in several ways (R7): (seed, moves so far, the winner's seat, the winning move)."""
+    for seed in range(4, 60):
+        rec = play_game([GreedyAgent(seed=1), GreedyAgent(seed=2)], players=2, seed=seed)
+        if rec.result["winner"] is None:
+            continue
+        game = GameRecord(players=2, teams=2, seed=seed, moves=rec.moves[:-1]).replay()
+        last = game.parse_move(rec.moves[-1])
+        ways = [m for m in game.legal_moves() if (m.kind, m.card, m.cell) == ("place", last.card, last.cell)]
+        if len(ways) > 1:
+            return seed, rec.moves[:-1], game.current_player, str(last)
+    pytest.fail("no greedy game in seeds 4..59 ends with an R7 choice")
 
 
 def test_finish_a_game_from_a_near_final_position_then_replay_it(server, page):
-    moves, winner, last = _near_final(4)
+    seed, moves, winner, last = _near_final_with_r7_choice()
     seats = [{"kind": "human", "name": "Ann"} if p == winner else {"kind": "ai", "ai": "easy"} for p in range(2)]
-    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 4, "seats": seats, "moves": moves})
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": seed, "seats": seats, "moves": moves})
     page.goto(t["seats"][0]["url"])
     wait_my_turn(page)
-    card, cell = last.split()[0].replace("x", "@").split("@")
+    card, cell = last.split()[0].split("@")
     page.click(f'.hand-card[data-card="{card}"]')
     page.click(f'#board .cell[data-cell="{cell}"]')
-    if page.locator("#choices:not([hidden])").count():  # R7: several ways to declare
-        shot(page, "09-r7-choices")
-        page.click("#choices button[data-choice='1']")
+    page.wait_for_selector("#choices:not([hidden])")  # R7: the ways to declare, on the board and as buttons
+    assert page.locator("#board .choices-layer .choice").count() >= 2
+    shot(page, "09-r7-choices")
+    declared = " and ".join(d.lstrip("=") for d in last.split()[1:])
+    page.locator("#choices button", has_text=declared).click()
     page.wait_for_selector("#banner:not([hidden])")
     assert "wins" in page.inner_text("#banner")
     assert page.locator("#board .sequence").count() >= 2
@@ -301,7 +310,7 @@ def test_finish_a_game_from_a_near_final_position_then_replay_it(server, page):
     with page.expect_download() as download:
         page.click("#download")
     record = GameRecord.load(download.value.path())
-    assert record.moves[-1].split()[0] == last.split()[0] and record.result["winner"] is not None
+    assert record.moves == [*moves, last] and record.result["winner"] == winner % 2
 
 
 def test_hot_seat_hides_the_hand_until_asked(server, page):
