@@ -201,16 +201,15 @@ class SelfplayJob:
         if not 0 <= index < self.size:
             raise ValueError(f"shard index must be from 0 to {self.size - 1}, not {index}")
         lo, hi = index * self.shard_games, min(self.games, (index + 1) * self.shard_games)
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         arrays = self._play_games(range(lo, hi))
-        seconds = time.perf_counter() - t0
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]
         data = buf.getvalue()
         return {"index": index, "games": [lo, hi], "positions": int(arrays["action"].shape[0]),
                 "file": os.path.basename(self.shard_path(index)), "bytes": len(data),
-                "sha256": hashlib.sha256(data).hexdigest(), "seconds": round(seconds, 4),
-                "compress_seconds": round(time.perf_counter() - t0 - seconds, 4), "npz": data}
+                "sha256": hashlib.sha256(data).hexdigest(), "seconds": round(time.perf_counter() - t0, 4),
+                "cpu_seconds": round(time.process_time() - cpu0, 4), "npz": data}
 
     def store(self, entry: Dict[str, Any]) -> Dict[str, Any]:
         """Write a finished shard's file (atomically) in this process; the entry without its bytes."""
@@ -328,7 +327,8 @@ def selfplay(agents: Sequence[str] = ("greedy",), games: int = 100, out: str = "
     manifest.update({
         "positions": sum(e["positions"] for e in entries),
         "shards": [{k: e[k] for k in ("file", "games", "positions", "bytes", "sha256")} for e in entries],
-        "cpu_seconds": round(sum(e["seconds"] + e.get("compress_seconds", 0.0) for e in entries), 3),
+        # CPU time of the worker processes that played and compressed the shards (load-independent).
+        "cpu_seconds": round(sum(e["cpu_seconds"] for e in entries), 3),
         "wall_seconds_last_run": round(time.perf_counter() - t0, 3),
         "fields": _FIELDS,
     })
