@@ -8,10 +8,8 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from sequence_game import Move, cells_of
-
 from helpers import random_midgame
+from sequence_game import Move, cells_of
 from sequence_game.agents import Agent, GreedyAgent, RandomAgent, agent_from_spec, agent_name
 
 # (players, teams) for every valid split (R2)
@@ -92,7 +90,7 @@ def test_random_agent_is_uniform_over_legal_moves(Game):
 
 def test_a_lone_pass_is_returned(Game):
     # Player 0 holds only a card whose cells are covered and already traded this turn: pass (R5).
-    chips = {cell: "G" for cell in cells_of("7H")}
+    chips = dict.fromkeys(cells_of("7H"), "G")
     g = Game.from_dict({"players": 2, "board": board_with(chips), "hands": [["7H"], ["2S"]],
                         "traded_this_turn": True})
     assert g.legal_moves() == [Move("pass")]
@@ -108,7 +106,7 @@ def test_greedy_takes_an_immediate_win(Game):
     # A block (2H on e6 against green's four) and a two-eyed jack are on offer as distractions.
     chips = {(9, c): "B" for c in range(1, 5)}
     chips.update({(0, c): "B" for c in range(1, 4)})
-    chips.update({(5, c): "G" for c in range(0, 4)})
+    chips.update({(5, c): "G" for c in range(4)})
     g = Game.from_dict({
         "players": 2,
         "board": board_with(chips),
@@ -141,7 +139,7 @@ def test_greedy_keeps_its_two_eyed_jack_for_an_ordinary_move(Game):
 @pytest.mark.parametrize("green_sequences", [0, 1])
 def test_greedy_blocks_a_four_in_a_row(Game, green_sequences):
     # Green holds a6-d6; e6 (2H) is the gap. Blue has 2H among tempting cards of its own.
-    chips = {(5, c): "G" for c in range(0, 4)}
+    chips = {(5, c): "G" for c in range(4)}
     chips.update({(2, c): "B" for c in range(1, 4)})  # blue b3-d3, e3 (4D) extends it to four
     seqs = []
     if green_sequences:
@@ -154,7 +152,7 @@ def test_greedy_blocks_a_four_in_a_row(Game, green_sequences):
 
 
 def test_greedy_removes_a_chip_of_a_four_with_a_one_eyed_jack(Game):
-    chips = {(5, c): "G" for c in range(0, 4)}
+    chips = {(5, c): "G" for c in range(4)}
     chips[(7, 5)] = "G"  # a lone green chip: not worth a jack
     g = Game.from_dict({"players": 2, "board": board_with(chips),
                         "hands": [["3S", "4D", "5D", "9H", "JS", "KS", "AH"], ["2S"]]})
@@ -172,7 +170,7 @@ def test_greedy_keeps_its_one_eyed_jack_when_nothing_is_dangerous(Game):
 
 def test_greedy_never_removes_a_locked_chip(Game):
     # Green's row-6 line is a completed sequence (locked): only the loose chip can go.
-    chips = {(5, c): "G" for c in range(0, 5)}
+    chips = {(5, c): "G" for c in range(5)}
     chips[(6, 6)] = "G"
     g = Game.from_dict({"players": 2, "board": board_with(chips),
                         "sequences": [{"team": 1, "cells": [[5, 0], [5, 1], [5, 2], [5, 3], [5, 4]]}],
@@ -181,7 +179,7 @@ def test_greedy_never_removes_a_locked_chip(Game):
 
 
 def test_greedy_trades_a_dead_card(Game):
-    chips = {cell: "G" for cell in cells_of("7H")}
+    chips = dict.fromkeys(cells_of("7H"), "G")
     g = Game.from_dict({"players": 2, "board": board_with(chips),
                         "hands": [["2S", "3S", "7H", "9D", "JD", "KS", "AH"], ["2H"]]})
     assert GreedyAgent(seed=0).select_move(g) == Move("trade", "7H")

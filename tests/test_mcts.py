@@ -7,20 +7,22 @@ test re-deals every hidden card and checks that nothing the search reports chang
 from __future__ import annotations
 
 import dataclasses
-
 import random
 import time
 
 import pytest
-
-from helpers import board_rows, random_midgame, rest_of_deck
+from helpers import board_rows, random_midgame
 
 sequence_game = pytest.importorskip("sequence_game")
 pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game, Move  # noqa: E402
-from sequence_game.agents import agent_from_spec  # noqa: E402
-from sequence_game.agents import MCTSAgent, MoveStats, SearchResult  # noqa: E402
+from sequence_game.agents import (  # noqa: E402
+    MCTSAgent,
+    MoveStats,
+    SearchResult,
+    agent_from_spec,
+)
 from sequence_game.agents.search import NODE_BYTES  # noqa: E402
 
 

@@ -7,19 +7,16 @@ that the re-dealt cards would matter to a search allowed to see them.
 
 from __future__ import annotations
 
-import random
 import time
 
 import pytest
-
 from helpers import board_rows, rest_of_deck
 
 sequence_game = pytest.importorskip("sequence_game")
 pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game, Move  # noqa: E402
-from sequence_game.agents import GreedyAgent, agent_from_spec  # noqa: E402
-from sequence_game.agents import MoveStats, RolloutAgent  # noqa: E402
+from sequence_game.agents import GreedyAgent, MoveStats, RolloutAgent, agent_from_spec  # noqa: E402  # noqa: E402
 from test_mcts import _mid_game, _redeal_hidden, _sequence_cells, _stats, _won_position  # noqa: E402
 
 

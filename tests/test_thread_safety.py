@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import importlib
-import os
 import random
 import signal
 import subprocess
@@ -26,10 +25,8 @@ import threading
 import time
 
 import pytest
-
-from conftest import load_game_class
-
 import sequence_game
+from conftest import load_game_class
 
 BUSY = "being changed by another thread"
 
@@ -37,7 +34,7 @@ BUSY = "being changed by another thread"
 def _module(name):
     try:
         return importlib.import_module(name), None
-    except Exception as e:  # ImportError, or a core built without the search bindings
+    except ImportError as e:  # a core built without the search bindings
         return None, f"{type(e).__name__}: {e}"
 
 
@@ -484,7 +481,8 @@ _LIMIT_CHILD = textwrap.dedent(
 
 @needs_mcts
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc are Linux's")
-@pytest.mark.parametrize("threads, slack_mb", [(256, 300), (64, 100), (2, 12), (2, 17), (2, 18), (2, 19), (2, 40), (4, 64)])
+@pytest.mark.parametrize("threads, slack_mb",
+                         [(256, 300), (64, 100), (2, 12), (2, 17), (2, 18), (2, 19), (2, 40), (4, 64)])
 @pytest.mark.parametrize("kind", ["mcts", "spec", "rollout", "simulate"])
 def test_thread_or_memory_exhaustion_raises_instead_of_aborting(kind, threads, slack_mb):
     """Under an address-space limit, thread stacks (threads=256) or the trees of a search with a

@@ -4,7 +4,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'STATE_BYTES', 'State', 'TRADE_ACTION_BASE', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'simulate']
+__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'STATE_BYTES', 'State', 'TRADE_ACTION_BASE', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'EvalWeights', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES']
 class State:
     """
     A game in the compiled core: the state plus an undo history.
@@ -180,13 +180,86 @@ def heuristic_scores(state: State) -> list[int]:
     """
     [(move_id, score)] for every legal move of the player to move: the search's move heuristic (cpp/include/sequence/search/heuristic.hpp), a port of GreedyAgent.score_moves.
     """
-def mcts_search(state: State, iterations: int | None, time_limit: float | None, threads: int = 1, seed: int = 0, exploration: float = 0.2, max_nodes: int = 1000000, playout_turns: int = 6, cheat: bool = False, evaluate: bool = True, informed_playouts: bool = True, weights: typing.Any = None, playout_candidates: typing.SupportsInt | typing.SupportsIndex = 1, align_playouts: bool = True, prior_weight: typing.SupportsFloat | typing.SupportsIndex = 0.0, widen_base: typing.SupportsFloat | typing.SupportsIndex = 0.0, widen_coef: typing.SupportsFloat | typing.SupportsIndex = 1.0, widen_exponent: typing.SupportsFloat | typing.SupportsIndex = 0.4, ordered_expansion: bool = False, greedy_playouts: bool = False, playout_epsilon: typing.SupportsFloat | typing.SupportsIndex = 0.3) -> dict:
+class PlayoutKind:
+    """How a search playout chooses its moves (cpp/include/sequence/search/options.hpp)."""
+    random: typing.ClassVar[PlayoutKind]
+    informed: typing.ClassVar[PlayoutKind]
+    greedy: typing.ClassVar[PlayoutKind]
+    @property
+    def name(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+class EvalWeights:
+    """The static evaluation's weights (cpp/include/sequence/search/evaluate.hpp)."""
+    fields: typing.ClassVar[tuple[str, ...]]
+    window1: float
+    window2: float
+    window3: float
+    threat: float
+    sequence: float
+    scale: float
+    two_eyed: float
+    one_eyed: float
+    def __init__(self, **kwargs: typing.Any) -> None: ...
+class SearchOptions:
+    """Options of the information-set MCTS (cpp/include/sequence/search/options.hpp), checked at once."""
+    fields: typing.ClassVar[tuple[str, ...]]
+    iterations: int | None
+    time_limit: float | None
+    threads: int
+    seed: int
+    exploration: float
+    max_nodes: int
+    playout_turns: int
+    evaluate: bool
+    align_playouts: bool
+    playout: str
+    playout_candidates: int
+    playout_epsilon: float
+    weights: EvalWeights
+    ordered_expansion: bool
+    prior_weight: float
+    widen_base: float
+    widen_coef: float
+    widen_exponent: float
+    cheat: bool
+    def __init__(self, **kwargs: typing.Any) -> None: ...
+class RolloutOptions:
+    """Options of the rollout search (cpp/include/sequence/search/options.hpp), checked at once."""
+    fields: typing.ClassVar[tuple[str, ...]]
+    iterations: int | None
+    time_limit: float | None
+    threads: int
+    seed: int
+    candidates: int
+    horizon: int
+    epsilon: float
+    reveal: int
+    inference_strength: float
+    weights: EvalWeights
+    def __init__(self, **kwargs: typing.Any) -> None: ...
+class SearchResult:
+    """A search's result: best, moves [(move_id, visits, mean value)], iterations, seconds, nodes, interrupted."""
+    @property
+    def best(self) -> int: ...
+    @property
+    def moves(self) -> list[tuple[int, int, float]]: ...
+    @property
+    def iterations(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def interrupted(self) -> bool: ...
+SEARCH_NODE_BYTES: int
+def mcts_search(state: State, options: SearchOptions, seed: int | None = None) -> SearchResult:
     """
-    Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp). Returns {best, moves: [(move_id, visits, mean value)] by visits, iterations, seconds, nodes, bytes_per_node, interrupted}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
+    Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp) with these SearchOptions (seed: overrides options.seed). Moves in the result: visits descending. Releases the GIL; Ctrl-C raises KeyboardInterrupt; MemoryError when a tree cannot grow.
     """
-def rollout_search(state: State, iterations: int | None, time_limit: float | None, threads: int = 1, seed: int = 0, candidates: int = 8, horizon: int = 200, epsilon: typing.SupportsFloat | typing.SupportsIndex = 0.0, reveal: typing.SupportsInt | typing.SupportsIndex = 0, inference_strength: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> dict:
+def rollout_search(state: State, options: RolloutOptions, seed: int | None = None) -> SearchResult:
     """
-    Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp). Returns {best, moves: [(move_id, worlds, mean value)] best mean first, iterations, seconds, nodes, interrupted}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
+    Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp) with these RolloutOptions (seed: overrides options.seed). Moves in the result: best mean first. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """
 def simulate(games: int, players: int, teams: int | None, seed: int, threads: int = 1, max_turns: int | None = None) -> dict:
     """

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..cards import BOARD_LAYOUT, CORNER, TWO_EYED_JACKS
 from .._args import check_seed
+from ..cards import BOARD_LAYOUT, CORNER, TWO_EYED_JACKS
 from ..game_setup import sequences_to_win
 from ..move import Move
 from .base import no_legal_move, spec_name

@@ -27,7 +27,8 @@ at 10,000 iterations) at a fifth of the iterations per second, so the plain sear
 default.
 A game that ends inside the tree or the playout scores exactly: 1 for the winning team,
 0 for the others, ``1/teams`` each for a draw. With ``threads > 1`` every thread grows its own tree
-(root parallelism, ``cpp/include/sequence/parallel.hpp``) and the root visit counts are summed. The move with the most visits is played
+(root parallelism, ``cpp/include/sequence/parallel.hpp``) and the root visit counts are summed.
+The move with the most visits is played
 (ties: lowest core move id).
 
 Measured strength, and how it compares with :class:`~sequence_game.agents.RolloutAgent` and with
@@ -42,7 +43,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from .. import _core
 from ..game import Game
@@ -118,7 +119,7 @@ class MCTSAgent(SearchAgent):
             ordered_expansion=ordered_expansion, playout_epsilon=playout_epsilon)
         self._init_search(options, seed)
 
-    def _spec_extras(self) -> list:
+    def _spec_extras(self) -> List[Optional[str]]:
         return ["cheat" if self.options.cheat else None]
 
     def _run(self, game: Game, seed: int) -> Any:

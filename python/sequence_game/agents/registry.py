@@ -107,7 +107,8 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq or not key:
-            raise ValueError(f"agent spec {_shown(spec)}: write options as key=value separated by commas, not {_shown(item)}")
+            raise ValueError(
+                f"agent spec {_shown(spec)}: write options as key=value separated by commas, not {_shown(item)}")
         params[aliases.get(key, key)] = _parse_value(value)
     given = dict(params)
     for k, v in defaults.items():

@@ -32,7 +32,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 from .. import _core
 from ..game import Game
@@ -73,7 +73,7 @@ class RolloutAgent(SearchAgent):
             epsilon=epsilon, inference_strength=inference_strength, reveal=reveal)
         self._init_search(options, seed)
 
-    def _spec_extras(self) -> list:
+    def _spec_extras(self) -> List[Optional[str]]:
         return [f"reveal={self.options.reveal}" if self.options.reveal else None]
 
     def _run(self, game: Game, seed: int) -> Any:

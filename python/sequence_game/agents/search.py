@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from .. import _core
 from .._args import check_seed, seed_or_random
@@ -53,10 +53,11 @@ def core_game(game: Any, agent: str) -> Game:
     to_dict = getattr(game, "to_dict", None)
     if to_dict is None:
         raise TypeError(f"{agent} needs a sequence_game.Game, not {type(game).__name__}")
-    return Game.from_dict(to_dict())  # e.g. a sequence_game.reference.Game (no history)
+    converted: Game = Game.from_dict(to_dict())  # e.g. a sequence_game.reference.Game (no history)
+    return converted
 
 
-def budget(iterations: Optional[int], time_limit: Optional[float]) -> dict:
+def budget(iterations: Optional[int], time_limit: Optional[float]) -> Dict[str, Any]:
     """The budget keywords of an options struct: none when neither is given (the struct's default
     budget), else both (None = no budget of that kind)."""
     if iterations is None and time_limit is None:
@@ -77,7 +78,7 @@ class SearchAgent:
         self.options = options
         self.seed = check_seed(seed)
         self._rng = random.Random(seed_or_random(seed))
-        shown = [f"iterations={options.iterations}" if options.iterations is not None else None,
+        shown: List[Optional[str]] = [f"iterations={options.iterations}" if options.iterations is not None else None,
                  f"time={options.time_limit}" if options.time_limit is not None else None,
                  f"threads={options.threads}" if options.threads != 1 else None,
                  f"seed={seed}" if seed is not None else None]
@@ -85,7 +86,7 @@ class SearchAgent:
         text = ",".join(s for s in shown if s)
         self.name = self.spec_label + (":" + text if text else "")
 
-    def _spec_extras(self) -> list:
+    def _spec_extras(self) -> List[Optional[str]]:
         return []
 
     def __getattr__(self, name: str) -> Any:
