@@ -300,3 +300,141 @@ def test_python_m_sequence_game_demo_subprocess(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert re.search(r"wins after \d+ turns|drawn after \d+ turns", proc.stdout)
     assert "\x1b[" not in proc.stdout  # not a terminal: plain text
+
+
+# --------------------------------------------------------------------------- hostile input (docs/hardening.md H9)
+
+
+def _cli_process(argv, stdin=b"", env_extra=None, timeout=120):
+    pkg_root = os.path.dirname(os.path.dirname(sequence_game.__file__))
+    env = dict(os.environ, PYTHONPATH=pkg_root + os.pathsep + os.environ.get("PYTHONPATH", ""), **(env_extra or {}))
+    env.pop("FORCE_COLOR", None)
+    return subprocess.run([sys.executable, "-m", "sequence_game", *argv], input=stdin, capture_output=True,
+                          env=env, timeout=timeout)
+
+
+def _one_line_error(proc):
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode in (1, 2), (proc.returncode, err[-500:])
+    assert "Traceback" not in err, err[-2000:]
+    assert "error:" in err.strip().splitlines()[-1]
+    return err
+
+
+@pytest.mark.parametrize("argv", [
+    ["demo", "--seed", "-1"], ["demo", "--seed", str(2**64)], ["demo", "--seed", "1_0"], ["demo", "--seed", "\u0661"],
+    ["demo", "--seed", "0x10"], ["play", "--players", "2", "--teams", "3"], ["demo", "--players", "4", "--teams", "3"],
+    ["demo", "--max-turns", "0"], ["demo", "--max-turns", "-5"], ["demo", "--max-turns", str(2**31)],
+    ["play", "--max-turns", "0"], ["play", "--human", "-1"], ["play", "--human", "5"], ["arena", "greedy", "random",
+    "--games", "0"], ["arena", "greedy", "random", "--seed", "-1"], ["demo", "--players", "\uff12"],
+    ["play", "--hint-ai", "bogus"], ["play", "--ai", "bogus"], ["demo", "--agents", ",,"],
+    ["demo", "--agents", "greedy", "--agent", "random"], ["replay", "/nonexistent/record.json"],
+])
+def test_bad_options_are_one_line_errors(argv, monkeypatch, capsys):
+    """A usage error (exit 2, from argparse) or a CLIError (exit 1): one line, no traceback."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    try:
+        rc = cli.main(argv)
+    except SystemExit as e:
+        rc = e.code
+    err = capsys.readouterr().err
+    assert rc in (1, 2)
+    assert "Traceback" not in err and "error:" in err.strip().splitlines()[-1]
+    assert len(err.strip().splitlines()[-1]) < 300
+
+
+@pytest.mark.parametrize("how", ["no directory", "a directory", "read-only file system"])
+def test_save_to_an_unwritable_path_fails_before_the_game(how, monkeypatch, capsys, tmp_path):
+    path = {"no directory": str(tmp_path / "missing" / "game.json"), "a directory": str(tmp_path),
+            "read-only file system": "/proc/sequence-game-record.json"}[how]
+    for argv in (["demo", "--seed", "1", "--save", path], ["play", "--seed", "1", "--ai", "random", "--save", path]):
+        rc, out, err = run_cli(monkeypatch, capsys, argv, stdin="quit\n")
+        assert rc == 1 and "--save" in err
+        assert "turn" not in out  # refused before anything was played or shown
+
+
+def test_demo_agents_take_specs_with_options(monkeypatch, capsys):
+    argv = ["demo", "--seed", "3", "--quiet", "--max-turns", "4", "--agents", "random:seed=5,greedy:seed=2,random"]
+    rc, out, err = run_cli(monkeypatch, capsys, argv)
+    assert rc == 0, err
+    assert "P0 (blue) random:seed=5" in out and "P1 (green) greedy:seed=2" in out
+    argv = ["demo", "--seed", "3", "--quiet", "--max-turns", "4", "--agent", "random:seed=5,foo=1"]
+    rc, out, err = run_cli(monkeypatch, capsys, argv)
+    assert rc == 1 and "foo" in err  # the whole spec reached the agent registry
+
+
+@pytest.mark.parametrize("text, specs", [
+    ("greedy,random", ["greedy", "random"]),
+    ("mcts:iters=50,threads=2", ["mcts:iters=50,threads=2"]),
+    ("mcts:iters=50,threads=2,greedy", ["mcts:iters=50,threads=2", "greedy"]),
+    ("greedy, mcts:time=0.5 ,threads=2, random:seed=1,rollout",
+     ["greedy", "mcts:time=0.5,threads=2", "random:seed=1", "rollout"]),
+    ("a=1,greedy", ["a=1", "greedy"]),  # no spec before it: left for the registry to refuse
+])
+def test_split_agent_specs(text, specs):
+    assert cli.split_agent_specs(text) == specs
+
+
+@pytest.mark.parametrize("digit", ["\u00b2", "\u0661", "\uff11", "\u2460", "\u0967"])
+def test_which_one_prompt_refuses_non_ascii_digits(engine, monkeypatch, capsys, digit):
+    board = _rows(a6="B", b6="B", c6="B", d6="B", f6="B")
+    g = _session(engine, f"2H@e6\n{digit}\n2\nquit\n", monkeypatch, [["2H", "5S"], ["3S", "4S"]], board)
+    out = capsys.readouterr().out
+    assert "type a number from 1 to 2" in out
+    assert g.sequences[0] == (0, ((5, 1), (5, 2), (5, 3), (5, 4), (5, 5)))
+
+
+@pytest.mark.parametrize("stdin", [b"7H@d6\xff\xfe\nquit\n", b"\xc3\x28\n\x80\x81\nquit\n",
+                                   b"\xff" * 5000 + b"\nquit\n",
+                                   b"x" * 100_000 + b"\nquit\n", b"\x00\x01\x02\n", b"\xff"])
+def test_play_survives_undecodable_or_endless_standard_input(stdin):
+    # strict UTF-8, as under a UTF-8 locale (the C locale would read bytes as surrogate escapes)
+    proc = _cli_process(["play", "--seed", "1", "--ai", "random", "--no-color"], stdin=stdin,
+                        env_extra={"PYTHONIOENCODING": "utf-8:strict"})
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 0 and "Traceback" not in err, err[-2000:]
+
+
+def test_play_echo_strips_escape_sequences():
+    proc = _cli_process(["play", "--seed", "1", "--ai", "random", "--no-color"], stdin=b"\x1b[31mred\x07\nquit\n")
+    assert proc.returncode == 0
+    assert b"\x1b[31m" not in proc.stdout and b"\x07" not in proc.stdout
+
+
+def test_replay_strips_control_characters_read_from_the_record(engine, monkeypatch, capsys, tmp_path):
+    rec = GameRecord(players=2, teams=2, seed=1, agents=["\x1b]0;owned\x07evil\x1b[2J", "b\u202eidi"], moves=[])
+    path = tmp_path / "r.json"
+    rec.save(path)
+    rc, out, err = run_cli(monkeypatch, capsys, ["replay", str(path), "--engine", engine, "--no-color"])
+    assert rc == 0, err
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert "evil" in out
+
+
+@pytest.mark.parametrize("content", [
+    b"[" * 200_000, b'{"format": "sequence-game-record/1", "players": ' + b"[" * 100_000, b"\xff\xfe\x00garbage",
+    b"\x00" * 1000, b'{"format": "sequence-game-record/1", "players": 2, "teams": 2, "seed": 1, "moves": ["'
+    + b"7" * 1_000_000 + b'"]}', b'{"format": 1' + b"9" * 10_000 + b"}",
+])
+def test_replay_of_a_hostile_file_is_a_one_line_error(content, monkeypatch, capsys, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    rc, _, err = run_cli(monkeypatch, capsys, ["replay", str(path)])
+    assert rc == 1 and "Traceback" not in err
+    assert len(err) < 600
+
+
+def test_replay_reads_at_most_the_record_size_limit(monkeypatch, capsys):
+    from sequence_game import records
+
+    monkeypatch.setattr(records, "MAX_RECORD_BYTES", 1000)
+    rc, _, err = run_cli(monkeypatch, capsys, ["replay", "/dev/zero"])
+    assert rc == 1 and "larger than" in err
+
+
+@pytest.mark.parametrize("columns", ["0", "-5", "abc", "3", "\u0668\u0660"])
+def test_a_useless_columns_value_still_prints(columns):
+    proc = _cli_process(["demo", "--seed", "1", "--quiet", "--max-turns", "3", "--no-color"],
+                        env_extra={"COLUMNS": columns})
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and "drawn after 3 turns" in out

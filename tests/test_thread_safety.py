@@ -211,6 +211,95 @@ def test_one_game_hammered_from_threads_fails_loudly_never_corrupts(impl, fast_s
     assert not g._guard.locked()
 
 
+def _race(seconds, changer, reader):
+    """Run ``changer`` in a thread and ``reader`` here for ``seconds``; the exceptions neither
+    expected (the guard's RuntimeError) nor returned."""
+    stop = time.monotonic() + seconds
+    unexpected = []
+
+    def change():
+        while time.monotonic() < stop and not unexpected:
+            try:
+                changer()
+            except RuntimeError as e:
+                if BUSY not in str(e):
+                    unexpected.append(e)
+            except BaseException as e:  # noqa: BLE001
+                unexpected.append(e)
+
+    t = threading.Thread(target=change)
+    t.start()
+    reads = 0
+    try:
+        while time.monotonic() < stop and not unexpected:
+            try:
+                reader()
+                reads += 1
+            except RuntimeError as e:
+                if BUSY not in str(e):
+                    unexpected.append(e)
+            except BaseException as e:  # noqa: BLE001
+                unexpected.append(e)
+    finally:
+        t.join()
+    return reads, unexpected
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "copy.copy"])
+def test_copy_during_a_change_is_whole_or_refused(impl, how, fast_switching):
+    """H2 (docs/hardening.md): a copy taken while another thread plays is a whole position (it
+    loads, all 104 cards) or the guard's RuntimeError, never a torn game."""
+    import copy
+
+    g = game_class(impl)(players=4, seed=5)
+    rng = random.Random(5)
+    take = {"copy": lambda: g.copy(), "deepcopy": lambda: copy.deepcopy(g), "copy.copy": lambda: copy.copy(g)}[how]
+
+    def change():
+        if g.is_over or g.turn > 30:
+            g.undo()
+        else:
+            g.play(rng.choice(g.legal_moves()))
+
+    def read():
+        d = take().to_dict()
+        cards = sum(map(len, d["hands"])) + sum(map(len, d["discards"])) + len(d["draw_pile"])
+        assert cards == 104, f"a torn copy holds {cards} cards"
+        load_game_class("reference").from_dict(d)
+
+    reads, unexpected = _race(1.0, change, read)
+    assert not unexpected, unexpected[:3]
+    assert reads > 0
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_str_while_a_winning_move_is_played_and_undone(impl, fast_switching):
+    """H6: ``str``/``repr`` read while another thread plays and undoes a winning move describe one
+    of the two positions (or raise the guard's RuntimeError), never TypeError."""
+    from helpers import board_rows, line, seq
+
+    row6, row8 = line((5, 0), (0, 1)), line((7, 0), (0, 1))
+    g = game_class(impl).from_dict({
+        "players": 2, "hands": [["KC", "QS"], ["9C"]], "board": board_rows(B=row6 + row8[:4]),
+        "sequences": [{"team": 0, "cells": [list(c) for c in seq(row6)]}],
+    })
+
+    def change():
+        g.play("KC@e8")
+        g.undo()
+
+    texts = set()
+
+    def read():
+        texts.add(str(g).splitlines()[-1].split(" | ")[1])
+        repr(g)
+
+    reads, unexpected = _race(1.0, change, read)
+    assert not unexpected, unexpected[:3]
+    assert reads > 0 and texts <= {"player 0 (blue) to move", "team 0 (blue) won"}
+
+
 # --------------------------------------------------------------------------- search and simulate
 
 

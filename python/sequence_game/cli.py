@@ -3,7 +3,7 @@
 ::
 
     sequence-game play [--players 2] [--teams T] [--human 0 ...] [--ai greedy|mcts:time=1] [--seed N]
-    sequence-game demo --seed N [--players P] [--agents greedy,random] [--save FILE]
+    sequence-game demo --seed N [--players P] [--agents greedy,random | --agent SPEC ...] [--save FILE]
     sequence-game arena AGENT AGENT --games N [--players P] [--seed S] [--workers N | --ray [ADDRESS]]
     sequence-game arena --resume FILE | --summary FILE
     sequence-game selfplay [AGENT ...] --games N --out DIR [--workers N | --ray [ADDRESS]]
@@ -26,13 +26,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
+import re
 import sys
-from typing import Any, List, Optional, Sequence
+import unicodedata
+from typing import Any, Callable, List, Optional, Sequence
 
-from ._args import seed_or_random
+from ._args import SEED_LIMIT, seed_or_random
 from .cards import cell_name, parse_card
 from .errors import AmbiguousMoveError
-from .game_setup import TEAM_NAMES, VALID_PLAYERS
+from .game_setup import MAX_TURNS, TEAM_NAMES, VALID_PLAYERS
 from .move import Move
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
@@ -43,6 +46,104 @@ class CLIError(Exception):
 
 
 # --------------------------------------------------------------------------- shared helpers
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal: control and format characters (escape sequences, bidi
+    overrides, NUL, ...) each become ``?``. For anything read from a file or standard input."""
+    return "".join("?" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+
+
+def _int_arg(lo: int, hi: Optional[int], what: str) -> Callable[[str], int]:
+    """An argparse type: ASCII digits (``int()`` would also take ``"1_0"`` and other scripts'
+    digits) in ``lo..hi``; argparse turns the error into a one-line usage error."""
+
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"[+-]?[0-9]{1,30}", text.strip()):
+            raise argparse.ArgumentTypeError(f"{what} is a whole number, not {printable(text)[:40]!r}")
+        value = int(text)
+        if value < lo or (hi is not None and value > hi):
+            bound = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
+            raise argparse.ArgumentTypeError(f"{what} must be {bound}, not {value}")
+        return value
+
+    return parse
+
+
+def new_game(cls, args, seed: Optional[int] = None):
+    """The game the table options describe; a bad combination (``--players 2 --teams 3``) is a
+    ``CLIError`` before anything is played."""
+    try:
+        return cls(players=args.players, teams=args.teams, seed=args.seed if seed is None else seed,
+                   max_turns=args.max_turns)
+    except (TypeError, ValueError) as e:
+        raise CLIError(str(e)) from None
+
+
+def check_writable(path: str) -> None:
+    """A ``CLIError`` now, before a game is played, if a record could not be saved at ``path``."""
+    where = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise CLIError(f"--save {printable(path)}: that is a directory; give a file name")
+    if not os.path.isdir(where):
+        raise CLIError(f"--save {printable(path)}: the directory {printable(where)} does not exist")
+    existed = os.path.exists(path)
+    try:  # opening for append is the one test that also knows read-only and virtual file systems
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        raise CLIError(f"--save {printable(path)}: {e.strerror or e}") from None
+    if not existed:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+
+
+def save_record(record, path: str) -> None:
+    try:
+        record.save(path)
+    except OSError as e:
+        raise CLIError(f"--save {printable(path)}: {e.strerror or e}") from None
+
+
+def split_agent_specs(text: str) -> List[str]:
+    """The specs of ``--agents``: comma-separated, where a piece with ``=`` and no ``:`` is another
+    option of the spec before it (agent names never hold ``=``), so
+    ``"mcts:iters=50,threads=2,greedy"`` is ``["mcts:iters=50,threads=2", "greedy"]``.
+
+    >>> split_agent_specs("mcts:iters=50,threads=2,greedy, random:seed=3")
+    ['mcts:iters=50,threads=2', 'greedy', 'random:seed=3']
+    """
+    specs: List[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if specs and "=" in piece and ":" not in piece and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+_MAX_LINE = 1000  # characters of one command line: a move is at most 256
+
+
+def read_line(stream) -> Optional[str]:
+    """One line of ``stream`` without its newline, ``None`` at end of input. An over-long line is
+    read to its end in bounded pieces and returned as ``""`` after a message: nothing on standard
+    input can make the session hold it whole. Undecodable bytes arrive as U+FFFD (see ``_Input``)."""
+    line = stream.readline(_MAX_LINE + 1)
+    if not line:
+        return None
+    if len(line) > _MAX_LINE and not line.endswith("\n"):
+        while True:
+            rest = stream.readline(_MAX_LINE)
+            if not rest or rest.endswith("\n"):
+                break
+        print(f"sequence-game: a line of input longer than {_MAX_LINE} characters was skipped", file=sys.stderr)
+        return ""
+    return line.rstrip("\r\n")
 
 
 def game_class(engine: str):
@@ -146,21 +247,36 @@ class _Input:
 
     def __init__(self, console) -> None:
         self.console = console
-        self.stream = sys.stdin
+        self.stream = _lenient_stdin()
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
 
     def read(self, prompt: str) -> Optional[str]:
         """The next line, stripped, or ``None`` at end of input."""
         self.console.print(prompt, end="")
         self.console.file.flush()
-        line = self.stream.readline()
-        if not line:
+        line = read_line(self.stream)
+        if line is None:
             self.console.print()
             return None
         line = line.strip()
         if not self.tty:
-            self.console.print(line)
+            self.console.print(printable(line))
         return line
+
+
+def _lenient_stdin():
+    """Standard input with undecodable bytes read as U+FFFD (then refused like any bad command)
+    instead of a UnicodeDecodeError out of ``readline``."""
+    stream = sys.stdin
+    if stream is None:  # started without standard input at all
+        import io
+
+        return io.StringIO("")
+    try:
+        stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):  # not a TextIOWrapper (tests pass StringIO)
+        pass
+    return stream
 
 
 _PLAY_HELP = """commands:
@@ -181,8 +297,10 @@ class PlaySession:
         self.args = args
         self.console = console
         self.game_cls = game_cls
+        if args.save:
+            check_writable(args.save)
         if game is None:
-            game = game_cls(players=args.players, teams=args.teams, seed=args.seed, max_turns=args.max_turns)
+            game = new_game(game_cls, args)
         self.game = game
         humans = sorted(set(args.human if args.human else [0]))
         for h in humans:
@@ -197,7 +315,8 @@ class PlaySession:
             if p not in humans
         }
         self.history: List[tuple] = []  # (player, move, by_human)
-        self.hint_agent = None
+        # built now, so that a bad --hint-ai is refused at start-up rather than at the first hint
+        self.hint_agent = make_agent(args.hint_ai or spec, seed=ai_seed(self.game.seed, self.game.players))
         self.input = _Input(console)
         from .terminal import can_encode_suits
 
@@ -241,7 +360,7 @@ class PlaySession:
         self.say(_result_line(g), style="bold")
         if self.args.save:
             names = ["human" if p in self.humans else self.ai_spec for p in range(g.players)]
-            make_record(g, [m for _, m, _ in self.history], names).save(self.args.save)
+            save_record(make_record(g, [m for _, m, _ in self.history], names), self.args.save)
             self.say(f"record saved to {self.args.save}" + ("" if g.is_over else " (unfinished game)"))
         return EXIT_OK
 
@@ -339,7 +458,7 @@ class PlaySession:
             line = self.input.read(f"which (1-{len(choices)}, or 0 to cancel) > ")
             if line is None:
                 return False
-            if line.isdigit() and 0 <= int(line) <= len(choices):
+            if line.isascii() and line.isdigit() and 0 <= int(line) <= len(choices):  # int("²") fails
                 return None if int(line) == 0 else choices[int(line) - 1]
             try:
                 m = self.game.parse_move(line)
@@ -350,9 +469,6 @@ class PlaySession:
             self.say(f"type a number from 1 to {len(choices)} (0 cancels)", style="red")
 
     def hint(self) -> Move:
-        if self.hint_agent is None:
-            spec = self.args.hint_ai or default_ai_spec()
-            self.hint_agent = make_agent(spec, seed=ai_seed(self.game.seed, self.game.players))
         return self.hint_agent.select_move(self.game)
 
     def undo(self) -> bool:
@@ -381,12 +497,16 @@ def cmd_demo(args, console) -> int:
     from .terminal import can_encode_suits, render_table
 
     cls = game_class(args.engine)
-    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    if args.agent and args.agents is not None:
+        raise CLIError("give the agents with --agent SPEC (repeated) or --agents SPEC,SPEC, not both")
+    specs = args.agent or split_agent_specs("greedy,random" if args.agents is None else args.agents)
     if not specs:
         raise CLIError("--agents: give at least one agent spec, e.g. greedy,random")
+    if args.save:
+        check_writable(args.save)
     # the seed is fixed up front so that the agents' seeds derive from it too
     seed = seed_or_random(args.seed)
-    probe = cls(players=args.players, teams=args.teams, seed=seed, max_turns=args.max_turns)
+    probe = new_game(cls, args, seed)
     agents = [make_agent(specs[p % len(specs)], seed=ai_seed(seed, p)) for p in range(probe.players)]
     ascii = args.ascii or not can_encode_suits(console)
     console.print(
@@ -413,8 +533,8 @@ def cmd_demo(args, console) -> int:
     render_table(console, game, last_move=move, ascii=ascii)
     console.print(_result_line(game), style="bold")
     if args.save:
-        record.save(args.save)
-        console.print(f"record saved to {args.save}")
+        save_record(record, args.save)
+        console.print(f"record saved to {printable(args.save)}")
     return EXIT_OK
 
 
@@ -598,16 +718,17 @@ def cmd_replay(args, console) -> int:
     from .terminal import can_encode_suits, render_table
 
     try:
-        record = GameRecord.load(args.file)
+        record = GameRecord.load(args.file)  # at most records.MAX_RECORD_BYTES are read
     except OSError as e:
-        raise CLIError(f"{args.file}: {e.strerror or e}") from None
+        raise CLIError(f"{printable(args.file)}: {e.strerror or e}") from None
     except ValueError as e:
         raise CLIError(str(e)) from None
     cls = game_class(args.engine)
     ascii = args.ascii or not can_encode_suits(console)
     step = args.step and sys.stdin.isatty()
-    agents = ", ".join(f"P{p} {a}" for p, a in enumerate(record.agents))
-    console.print(f"replay of {args.file}: {record.players} players, {record.teams} teams, seed {record.seed}, "
+    agents = ", ".join(f"P{p} {printable(a)[:80]}" for p, a in enumerate(record.agents))  # from the file
+    console.print(f"replay of {printable(args.file)}: {record.players} players, {record.teams} teams, "
+                  f"seed {record.seed}, "
                   f"{len(record.moves)} moves" + (f"; {agents}" if agents else ""))
     game, move, prev = None, None, None
     try:
@@ -617,8 +738,8 @@ def cmd_replay(args, console) -> int:
                 if step:
                     render_table(console, game, last_move=move, ascii=ascii)
                     console.print("(Enter for the next move, q to stop stepping) ", end="")
-                    answer = sys.stdin.readline()
-                    if answer == "" or answer.strip().lower() == "q":
+                    answer = read_line(_lenient_stdin())
+                    if answer is None or answer.strip().lower() == "q":
                         step = False
             prev = game
     except ValueError as e:
@@ -657,19 +778,21 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--ascii", action="store_true", help="write cards as 7H/TS instead of suit symbols")
 
     table = argparse.ArgumentParser(add_help=False)
-    table.add_argument("--players", type=int, default=2, choices=VALID_PLAYERS, metavar="P",
+    table.add_argument("--players", type=_int_arg(2, 12, "--players"), default=2, choices=VALID_PLAYERS, metavar="P",
                        help=f"number of players: {', '.join(map(str, VALID_PLAYERS))} (default 2)")
-    table.add_argument("--teams", type=int, choices=(2, 3), default=None,
+    table.add_argument("--teams", type=_int_arg(2, 3, "--teams"), choices=(2, 3), default=None,
                        help="2 or 3 teams where the player count allows both (6, 12)")
-    table.add_argument("--seed", type=int, default=None, help="seed of the deal (default: random)")
-    table.add_argument("--max-turns", type=int, default=None, help="draw after this many turns")
+    table.add_argument("--seed", type=_int_arg(0, SEED_LIMIT - 1, "--seed"), default=None,
+                       help="seed of the deal, 0 to 2**64-1 (default: random)")
+    table.add_argument("--max-turns", type=_int_arg(1, MAX_TURNS, "--max-turns"), default=None,
+                       help="draw after this many turns")
 
     parser = argparse.ArgumentParser(prog="sequence-game", description="Play the board game Sequence.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("play", parents=[common, table], help="play against the AI in the terminal",
                        description="Play against AI opponents. " + _PLAY_HELP.replace("\n", " "))
-    p.add_argument("--human", type=int, action="append", metavar="SEAT",
+    p.add_argument("--human", type=_int_arg(0, 11, "--human"), action="append", metavar="SEAT",
                    help="a seat played by a human (repeat for several; default 0)")
     p.add_argument("--ai", default=None, metavar="SPEC",
                    help="AI opponents: greedy, random, mcts:time=1, ... (default: MCTS if built, else greedy)")
@@ -679,8 +802,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", parents=[common, table], help="watch AI against AI",
                        description="AI against AI: the board after every turn, then the result.")
-    p.add_argument("--agents", default="greedy,random", metavar="SPEC,SPEC",
-                   help="agent specs for the seats in turn, cycled (default greedy,random)")
+    p.add_argument("--agents", default=None, metavar="SPEC,SPEC",
+                   help="agent specs for the seats in turn, cycled (default greedy,random); a piece with '=' "
+                        "and no ':' is another option of the spec before it: mcts:iters=50,threads=2,greedy")
+    p.add_argument("--agent", action="append", default=[], metavar="SPEC",
+                   help="one agent spec, repeated for the seats in turn (instead of --agents): "
+                        "--agent mcts:iters=50,threads=2 --agent greedy")
     p.add_argument("--save", metavar="FILE", help="save the game as a record (JSON)")
     p.add_argument("--quiet", action="store_true", help="print only the moves' result and the final board")
     p.set_defaults(func=cmd_demo)
@@ -692,12 +819,12 @@ def build_parser() -> argparse.ArgumentParser:
                                    "--summary reads. With fixed iteration budgets (mcts:iters=N) the results "
                                    "do not depend on where the games ran; time budgets depend on the machine.")
     p.add_argument("agents", nargs="*", metavar="AGENT", help="agent specs: random, greedy, mcts:time=0.5, ...")
-    p.add_argument("--games", type=int, default=None, help="number of games (default 10)")
-    p.add_argument("--players", type=int, default=None, choices=VALID_PLAYERS, metavar="P")
-    p.add_argument("--teams", type=int, choices=(2, 3), default=None)
-    p.add_argument("--seed", type=int, default=None, help="match seed (default 0): game i depends on it and i only")
-    p.add_argument("--max-turns", type=int, default=None)
-    p.add_argument("--workers", type=int, default=None, metavar="N",
+    p.add_argument("--games", type=_int_arg(1, None, "--games"), default=None, help="number of games (default 10)")
+    p.add_argument("--players", type=_int_arg(2, 12, "--players"), default=None, choices=VALID_PLAYERS, metavar="P")
+    p.add_argument("--teams", type=_int_arg(2, 3, "--teams"), choices=(2, 3), default=None)
+    p.add_argument("--seed", type=_int_arg(0, SEED_LIMIT - 1, "--seed"), default=None, help="match seed (default 0): game i depends on it and i only")
+    p.add_argument("--max-turns", type=_int_arg(1, MAX_TURNS, "--max-turns"), default=None)
+    p.add_argument("--workers", type=_int_arg(1, None, "--workers"), default=None, metavar="N",
                    help="worker processes (default: every core; 1 plays in this process)")
     p.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
                    help="run each game as a Ray task: on the local Ray instance (started if none runs), or "
@@ -716,14 +843,14 @@ def build_parser() -> argparse.ArgumentParser:
                                    "manifest, on every core or on Ray. See sequence_game.selfplay.")
     p.add_argument("agents", nargs="*", metavar="AGENT",
                    help="agent specs cycled over the seats (default greedy: the core's heuristic)")
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--games", type=_int_arg(1, None, "--games"), default=100, help="number of games (default 100)")
     p.add_argument("--out", required=True, metavar="DIR", help="directory of the dataset")
-    p.add_argument("--shard-games", type=int, default=50, metavar="K", help="games per shard (default 50)")
-    p.add_argument("--players", type=int, default=2, choices=VALID_PLAYERS, metavar="P")
-    p.add_argument("--teams", type=int, choices=(2, 3), default=None)
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0): game g depends on it and g only")
-    p.add_argument("--max-turns", type=int, default=None)
-    p.add_argument("--workers", type=int, default=None, metavar="N", help="worker processes (default: every core)")
+    p.add_argument("--shard-games", type=_int_arg(1, None, "--shard-games"), default=50, metavar="K", help="games per shard (default 50)")
+    p.add_argument("--players", type=_int_arg(2, 12, "--players"), default=2, choices=VALID_PLAYERS, metavar="P")
+    p.add_argument("--teams", type=_int_arg(2, 3, "--teams"), choices=(2, 3), default=None)
+    p.add_argument("--seed", type=_int_arg(0, SEED_LIMIT - 1, "--seed"), default=0, help="run seed (default 0): game g depends on it and g only")
+    p.add_argument("--max-turns", type=_int_arg(1, MAX_TURNS, "--max-turns"), default=None)
+    p.add_argument("--workers", type=_int_arg(1, None, "--workers"), default=None, metavar="N", help="worker processes (default: every core)")
     p.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
                    help="run each shard as a Ray task (local instance, or the cluster at ADDRESS)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out (play the missing shards)")
@@ -740,12 +867,12 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Serve the web board and the HTTP API (docs/web.md) and open the browser.")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network, with a warning)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=_int_arg(0, 65535, "--port"), default=8000, help="port (default 8000)")
     p.add_argument("--db", metavar="FILE", default=None,
                    help="the SQLite database of tables (default: sequence-game/tables.sqlite3 in the user's "
                         "data directory)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.add_argument("--ai-workers", type=int, default=None, metavar="N",
+    p.add_argument("--ai-workers", type=_int_arg(1, None, "--ai-workers"), default=None, metavar="N",
                    help="threads for AI searches (default: one per CPU)")
     p.set_defaults(func=cmd_serve)
 
@@ -772,7 +899,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return args.func(args, console)
     except CLIError as e:
-        print(f"sequence-game: error: {e}", file=sys.stderr)
+        print(f"sequence-game: error: {printable(str(e))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print(file=sys.stderr)

@@ -38,6 +38,9 @@ def make_console(color: bool = True, file: Optional[IO[str]] = None, width: Opti
     import os
 
     no_color = (not color) or bool(os.environ.get("NO_COLOR"))
+    columns = os.environ.get("COLUMNS", "").strip()
+    if width is None and columns and not (columns.isascii() and columns.isdigit() and int(columns) >= 20):
+        width = 80  # rich would take COLUMNS=0 (or -5) as the width and print nothing at all
     return Console(
         file=file,
         no_color=no_color,
