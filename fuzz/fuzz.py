@@ -1,7 +1,7 @@
 """Run one fuzz target (fuzz/harness.py) under atheris, coverage-guided (libFuzzer).
 
     pip install atheris
-    python fuzz/fuzz.py TARGET [libFuzzer options]        # TARGET: parse play from_dict_json from_dict core_position
+    python fuzz/fuzz.py TARGET [libFuzzer options]        # TARGET: a name in harness.TARGETS (see fuzz/README.md)
     python fuzz/fuzz.py play -runs=200000 -seed=1
     python fuzz/fuzz.py replay FILE...                   # run inputs through their targets (no atheris)
 
@@ -34,7 +34,9 @@ if atheris is not None:
     # Coverage feedback from the input-handling modules (the pure-Python rules are left
     # uninstrumented: they only run on already-validated input and would slow every run 3x).
     with atheris.instrument_imports(include=["sequence_game.move", "sequence_game.cards", "sequence_game.position",
-                                             "sequence_game.gamebase", "sequence_game.game_setup", "sequence_game.errors"]):
+                                             "sequence_game.gamebase", "sequence_game.game_setup", "sequence_game.errors",
+                                             "sequence_game.actions", "sequence_game.game", "sequence_game.records",
+                                             "sequence_game._args", "sequence_game.agents.registry"]):
         import harness
 else:  # pragma: no cover
     import harness

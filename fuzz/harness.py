@@ -12,7 +12,13 @@ checks the contract:
   ``undo()`` restores, and the compiled ``Game`` and ``reference.Game`` agree (both accept with
   the same resulting dict, or both refuse with the same exception class);
 * ``_core.State.from_position`` (the binding, below the Python validation) refuses malformed dicts
-  with ``ValueError`` / ``TypeError`` and whatever it accepts is safe to play on.
+  with ``ValueError`` / ``TypeError`` and whatever it accepts is safe to play on;
+* ``play_id`` / ``play_action`` with any int or object: the move plays only if listed, a refusal
+  changes nothing, and the process-wide move caches stay exact (each legal move maps to its one
+  id and back) whatever was refused before;
+* game records (``GameRecord.from_json``/``from_dict`` on any text or mutated record) refuse with
+  a short ``ValueError``, and what loads replays alike on both implementations;
+* agent specs (``agent_from_spec``) refuse cleanly (the search itself is not run here).
 
 A broken contract raises ``Finding`` (an ``AssertionError``); ``fuzz/fuzz.py`` drives the targets
 with atheris (coverage-guided libFuzzer) and records findings in ``fuzz/crashers/``;
@@ -26,9 +32,13 @@ import json
 import os
 from typing import Any, Callable, Dict, List
 
-from sequence_game import Game, Move, _core
+from sequence_game import Game, Move, _core, actions
+from sequence_game import game as core_game
 from sequence_game import reference
+from sequence_game.agents import agent_from_spec
+from sequence_game.errors import short_repr
 from sequence_game.position import position_from_dict
+from sequence_game.records import GameRecord
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
@@ -103,6 +113,32 @@ class WeirdStr(str):
     pass
 
 
+class LyingInt(int):
+    """In every range and equal to everything, by its own comparisons."""
+
+    def __lt__(self, other):
+        return False
+
+    __gt__ = __lt__
+
+    def __le__(self, other):
+        return True
+
+    __ge__ = __le__
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__
+
+
+class LyingList(list):
+    """A list whose ``__len__`` claims two items whatever it holds."""
+
+    def __len__(self):
+        return 2
+
+
 _BASE_VALUES: List[Any] = [
     None, True, False, 0, 1, -1, 2, 3, 4, 5, 9, 10, 12, 13, 51, 52, 99, 100, 255, 256,
     2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64 - 1, 2**64, -2**63, -2**63 - 1, 2**200, -2**200,
@@ -113,6 +149,8 @@ _BASE_VALUES: List[Any] = [
     [], [[]], [0], [0, 0], [0, 0, 0, 0, 0], [[0, 0]] * 5, [["7H"]], [None], [[None]], ["7H"] * 200,
     {}, {"team": 0, "cells": []}, {"team": 0, "cells": [[0, 0]] * 5}, {"player": 0, "card": "7H"},
     (1, 2), (0, 0), b"7H", bytearray(b"pass"), WeirdInt(2), WeirdStr("7H"), WeirdStr("pass"),
+    LyingInt(3), LyingInt(100), LyingInt(-1), LyingList([[], [], []]), LyingList(["7H"]), "7\u017f", "\u212aH",
+    "\u0661", "1_0", " 1",
 ]
 
 
@@ -136,14 +174,17 @@ def value(r: Reader, depth: int = 0) -> Any:
     if k < 245:
         return "x" * (1 << r.below(20))  # huge text
     nested: Any = []
-    for _ in range(r.below(200)):
+    for _ in range(r.below(200) * (1 + 30 * (k & 1))):  # up to 6,000 deep: past the recursion limit
         nested = [nested]
     return nested
 
 
 def snapshot(obj: Any) -> str:
-    """A comparable picture of a value (repr: NaN-safe, order-exact)."""
-    return repr(obj)
+    """A comparable picture of a value (repr: NaN-safe, order-exact); too deep for repr: its id."""
+    try:
+        return repr(obj)
+    except RecursionError:
+        return f"<too deep to compare: {id(obj)}>"
 
 
 # --------------------------------------------------------------------------- seed corpus
@@ -197,7 +238,7 @@ def outcome(fn: Callable[[], Any]):
     except CLEAN as e:
         return "err", type(e)
     except Exception as e:  # noqa: BLE001 - the point: anything else is a finding
-        raise Finding(f"unclean {type(e).__name__}: {e!r}") from e
+        raise Finding(f"unclean {type(e).__name__}: {short_repr(e)}") from e
 
 
 def check_round_trip(g) -> dict:
@@ -212,7 +253,7 @@ def check_parse_text(text: str) -> None:
     if status == "ok":
         expect(isinstance(m, Move), "Move.parse returned a non-Move")
         back = Move.parse(str(m))
-        expect(back == m and hash(back) == hash(m), f"Move.parse(str(m)) != m for {text!r} -> {m!r}")
+        expect(back == m and hash(back) == hash(m), f"Move.parse(str(m)) != m for {short_repr(text)} -> {short_repr(m)}")
         expect(str(back) == str(m), "str(Move) is not canonical")
 
 
@@ -220,7 +261,7 @@ def check_move_ctor(args: list, kwargs: dict) -> None:
     status, m = outcome(lambda: Move(*args, **kwargs))
     if status == "ok":
         back = Move.parse(str(m))
-        expect(back == m, f"Move.parse(str(Move(...))) != Move(...) for {m!r}")
+        expect(back == m, f"Move.parse(str(Move(...))) != Move(...) for {short_repr(m)}")
 
 
 def check_play(game_index: int, move: Any, extra: int) -> None:
@@ -242,11 +283,11 @@ def check_play(game_index: int, move: Any, extra: int) -> None:
         g.undo()
         expect(g.to_dict() == before, f"{cls.__module__}.Game: undo() did not restore the position")
         results.append(("ok", after))
-    expect(results[0][0] == results[1][0], f"core and reference disagree on play({move!r}): {results}")
+    expect(results[0][0] == results[1][0], f"core and reference disagree on play({short_repr(move)}): {results}")
     if results[0][0] == "ok":
-        expect(results[0][1] == results[1][1], f"core and reference reach different states with play({move!r})")
+        expect(results[0][1] == results[1][1], f"core and reference reach different states with play({short_repr(move)})")
     else:
-        expect(results[0][1] is results[1][1], f"core and reference refuse play({move!r}) differently: {results}")
+        expect(results[0][1] is results[1][1], f"core and reference refuse play({short_repr(move)}) differently: {results}")
 
 
 def check_referee(game_index: int, call: str, args: tuple) -> None:
@@ -263,9 +304,9 @@ def check_referee(game_index: int, call: str, args: tuple) -> None:
             expect(g.to_dict() == before, f"undo() after {call} did not restore")
             results.append(("ok", d))
     expect(results[0] == results[1] if results[0][0] == "ok" else results[0][0] == results[1][0] == "err",
-           f"core and reference disagree on {call}{args!r}: {results}")
+           f"core and reference disagree on {call}{short_repr(args)}: {results}")
     if results[0][0] == "err":
-        expect(results[0][1] is results[1][1], f"core and reference refuse {call}{args!r} differently: {results}")
+        expect(results[0][1] is results[1][1], f"core and reference refuse {call}{short_repr(args)} differently: {results}")
 
 
 def check_from_dict(d: Any) -> None:
@@ -332,7 +373,7 @@ _CORE_FIELDS = [
 
 
 def _containers(obj: Any, out: list, depth: int = 0) -> list:
-    if isinstance(obj, (list, dict)) and depth < 40 and len(out) < 5000:
+    if type(obj) in (list, dict) and depth < 40 and len(out) < 5000:  # a LyingList is a value, not a node
         out.append(obj)
         for v in (obj.values() if isinstance(obj, dict) else obj):
             _containers(v, out, depth + 1)
@@ -470,10 +511,140 @@ def target_core_position(data: bytes) -> None:
     check_core_position(d)
 
 
+def _spoil(move_id: int, r: Reader) -> int:
+    """A legal id with bits a well-formed id leaves zero, or a field no move has."""
+    how = r.below(5)
+    if how == 0:
+        return move_id | (1 + r.below(31)) << 27
+    if how == 1:
+        return move_id | (1 + r.below(2**25 - 1)) << 2 if move_id & 3 == 3 else move_id | 1 << (8 + r.below(19))
+    if how == 2:
+        return move_id & ~(63 << 2) | (52 + r.below(12)) << 2
+    if how == 3:
+        return move_id & ~(127 << 8) | (100 + r.below(28)) << 8
+    return move_id ^ 1 << r.below(32)
+
+
+def check_move_caches(ids: List[int]) -> None:
+    """The process-wide caches give each of these (legal) ids its move and each move its one id."""
+    for i in ids:
+        m = core_game.move_from_id(i)
+        expect(actions.move_id(m) == i, f"move_from_id({i}) = {m} encodes as {actions.move_id(m)}")
+        expect(core_game._ID_BY_MOVE.get(m) == i, f"the move cache maps {m} to {core_game._ID_BY_MOVE.get(m)}, not {i}")
+
+
+def target_play_id(data: bytes) -> None:
+    """play_id / play_action with legal, spoiled, random and hostile ids; the move caches stay exact."""
+    r = Reader(data)
+    index = r.below(len(STATES))
+    mode = r.byte()
+    g, before = base_game(Game, index)
+    legal = g.legal_move_ids()
+    if mode < 220:
+        if mode < 100 and legal:
+            move_id: Any = _spoil(r.choice(legal), r)
+        elif mode < 140 and legal:
+            move_id = r.choice(legal)
+        elif mode < 180:
+            move_id = int.from_bytes(r.chunk(5).ljust(5, b"\0"), "little") >> r.below(9)
+        elif mode < 200 and legal:
+            move_id = LyingInt(r.choice(legal) + r.below(3) * 2**27)
+        else:
+            move_id = value(r)
+        status, _ = outcome(lambda: g.play_id(move_id))
+        if status == "ok":
+            expect(isinstance(move_id, int) and int.__index__(move_id) in legal,
+                   f"play_id({short_repr(move_id)}) played an id that is not listed")
+            g.undo()
+        expect(g.to_dict() == before, f"play_id({short_repr(move_id)}) left the game changed")
+        check_move_caches(legal)
+        return
+    action = value(r) if mode >= 245 else r.below(5253 + 200) - 100
+    results = []
+    for cls in IMPLEMENTATIONS:
+        game, start = base_game(cls, index)
+        status, err = outcome(lambda: game.play_action(action))
+        after = game.to_dict()
+        results.append((status, err if status == "err" else after))
+        while game.to_dict() != start:  # a whole move played: undo it; a pending placement: nothing to undo
+            game.undo()
+        game._pending = None
+        expect(game.to_dict() == start, "play_action: the game did not come back")
+    expect(results[0][0] == results[1][0], f"core and reference disagree on play_action({short_repr(action)}): {results}")
+    check_move_caches(legal)
+
+
+_RECORDS: List[str] = []
+
+
+def _records() -> List[str]:
+    """Record texts of short real games (seeded, both engines agree on them)."""
+    if not _RECORDS:
+        from sequence_game.agents import RandomAgent
+        from sequence_game.records import play_game
+
+        for seed, players in ((1, 2), (2, 3), (3, 4), (4, 6)):
+            rec = play_game([RandomAgent(seed=seed + p) for p in range(players)], players=players, seed=seed,
+                            max_turns=30, game_class=Game)
+            _RECORDS.append(rec.to_json())
+    return _RECORDS
+
+
+def check_record(load: Callable[[], Any]) -> None:
+    try:
+        rec = load()
+    except ValueError as e:
+        expect(len(str(e)) < 2000, f"a record error message of {len(str(e))} characters")
+        return
+    except Exception as e:  # noqa: BLE001 - anything else is the finding
+        raise Finding(f"unclean {type(e).__name__} loading a record: {str(e)[:200]}") from e
+    if len(rec.moves) > 400:
+        return
+    results = []
+    for cls in IMPLEMENTATIONS:
+        try:
+            results.append(("ok", rec.replay(cls).to_dict()))
+        except ValueError as e:
+            expect(len(str(e)) < 2000, f"a replay error message of {len(str(e))} characters")
+            results.append(("err", type(e)))
+        except Exception as e:  # noqa: BLE001
+            raise Finding(f"unclean {type(e).__name__} replaying a record: {str(e)[:200]}") from e
+    expect(results[0] == results[1], f"core and reference replay a record differently: {str(results)[:300]}")
+
+
+def target_record(data: bytes) -> None:
+    """GameRecord.from_json on any text and bytes, from_dict on mutations of real records."""
+    r = Reader(data)
+    mode = r.byte()
+    if mode < 100:
+        text = decode(r.rest(), mode)
+        check_record(lambda: GameRecord.from_json(text))
+    elif mode < 130:
+        raw = r.rest()
+        check_record(lambda: GameRecord.from_json(raw))
+    else:
+        d = mutate(json.loads(r.choice(_records())), r, ["format", "players", "teams", "seed", "max_turns", "agents",
+                                                           "moves", "result", "started", "finished"])
+        check_record(lambda: GameRecord.from_dict(d))
+
+
+def target_agent_spec(data: bytes) -> None:
+    """agent_from_spec on any text: an agent or a clean refusal (no search is run)."""
+    r = Reader(data)
+    mode = r.byte()
+    spec: Any = value(r) if mode >= 240 else decode(r.rest(), mode)
+    status, agent = outcome(lambda: agent_from_spec(spec))
+    if status == "ok":
+        expect(isinstance(agent.name, str), "an agent without a name")
+
+
 TARGETS: Dict[str, Callable[[bytes], None]] = {
     "parse": target_parse,
     "play": target_play,
     "from_dict_json": target_from_dict_json,
     "from_dict": target_from_dict,
     "core_position": target_core_position,
+    "play_id": target_play_id,
+    "record": target_record,
+    "agent_spec": target_agent_spec,
 }

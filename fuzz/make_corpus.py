@@ -100,6 +100,17 @@ def write_byte_seeds(moves, states) -> None:
         "from_dict_json": [bytes([0]) + json.dumps(states[k]).encode() for k in sorted(states)[::12]],
         "from_dict": [bytes(rng.randrange(256) for _ in range(12)) for _ in range(30)],
         "core_position": [bytes(rng.randrange(256) for _ in range(12)) for _ in range(30)],
+        # [state index, mode, ...]: mode < 100 a spoiled legal id, 120 a legal id, 150 random bits,
+        # 190 a lying int, 210 any value, 230 an action number, 250 any value as an action
+        "play_id": [bytes([rng.randrange(256), mode] + [rng.randrange(256) for _ in range(8)])
+                    for mode in (10, 50, 90, 120, 150, 160, 190, 210, 230, 235, 250) for _ in range(4)],
+        # mode 0 = utf-8 text, 110 = raw bytes, 200 = a mutated real record
+        "record": [bytes([0]) + b'{"format": "sequence-game-record/1", "players": 2, "teams": 2, "seed": 1, "moves": []}',
+                   bytes([0]) + b"[" * 5000, bytes([110]) + b"\xff\xfe\x00\x00", bytes([0]) + b'{"format": 1' + b"9" * 5000 + b"}"]
+        + [bytes([200] + [rng.randrange(256) for _ in range(10)]) for _ in range(20)],
+        "agent_spec": [bytes([0]) + s.encode() for s in ("greedy", "random:seed=3", "mcts:iters=50,threads=2",
+                                                         "rollout:iters=10", "bogus", "mcts:", ":", "mcts:iters=x",
+                                                         "GREEDY:seed=1", "random:seed=-1")],
     }
     for name, items in seeds.items():
         folder = os.path.join(HERE, "corpus", name)

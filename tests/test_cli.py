@@ -438,3 +438,16 @@ def test_a_useless_columns_value_still_prints(columns):
                         env_extra={"COLUMNS": columns})
     out = proc.stdout.decode()
     assert proc.returncode == 0 and "drawn after 3 turns" in out
+
+
+@pytest.mark.parametrize("argv", [["play", "--seed", "1", "--ai", "random"], ["replay", "--step", "RECORD"]])
+def test_no_standard_input_at_all(argv, tmp_path):
+    """Started with standard input closed (sys.stdin is None): the session ends cleanly."""
+    path = tmp_path / "r.json"
+    GameRecord(players=2, teams=2, seed=1, moves=[]).save(path)
+    argv = [str(path) if a == "RECORD" else a for a in argv]
+    pkg_root = os.path.dirname(os.path.dirname(sequence_game.__file__))
+    env = dict(os.environ, PYTHONPATH=pkg_root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run(["sh", "-c", 'exec "$@" <&-', "sh", sys.executable, "-m", "sequence_game", *argv],
+                          capture_output=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]

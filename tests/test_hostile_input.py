@@ -27,6 +27,7 @@ from sequence_game.cards import cells_of, check_cell, parse_card, parse_cell
 from sequence_game.errors import InvalidMoveError, short_repr
 from sequence_game.game import move_from_id
 from sequence_game.move import MAX_DECLARES, Move
+from sequence_game.agents import agent_from_spec
 from sequence_game.records import GameRecord
 
 IMPLS = ["core", "reference"]
@@ -323,6 +324,9 @@ _NESTED_ENTRY_POINTS = {
     "check_cell": lambda cls, v: check_cell(v),
     "play": lambda cls, v: cls(players=2, seed=1).play(v),
     "hand": lambda cls, v: cls(players=2, seed=1).hand(v),
+    "play_id": lambda cls, v: sequence_game.Game(players=2, seed=1).play_id(v),
+    "play_action": lambda cls, v: cls(players=2, seed=1).play_action(v),
+    "agent_from_spec": lambda cls, v: agent_from_spec(v),
     "table_talk": lambda cls, v: cls(players=2, seed=1).table_talk_penalty(0, {0: v}),
     "record from_dict": lambda cls, v: GameRecord.from_dict({"format": "sequence-game-record/1", "players": v,
                                                               "teams": 2, "seed": 1, "moves": []}).new_game(cls),

@@ -725,7 +725,7 @@ def cmd_replay(args, console) -> int:
         raise CLIError(str(e)) from None
     cls = game_class(args.engine)
     ascii = args.ascii or not can_encode_suits(console)
-    step = args.step and sys.stdin.isatty()
+    step = args.step and sys.stdin is not None and sys.stdin.isatty()
     agents = ", ".join(f"P{p} {printable(a)[:80]}" for p, a in enumerate(record.agents))  # from the file
     console.print(f"replay of {printable(args.file)}: {record.players} players, {record.teams} teams, "
                   f"seed {record.seed}, "

@@ -11,6 +11,7 @@ from typing import Any, Dict, Optional
 
 from ._args import check_seed
 from .game_setup import check_max_turns, check_players_teams
+from .errors import short_repr
 
 __all__ = ["simulate"]
 
@@ -28,7 +29,7 @@ def simulate(games: int, players: int = 2, teams: Optional[int] = None, seed: in
     "games_per_second"}``. Ctrl-C stops the run and raises ``KeyboardInterrupt``.
     """
     if not isinstance(games, int) or isinstance(games, bool):
-        raise TypeError(f"games must be an int, not {type(games).__name__} {games!r}")
+        raise TypeError(f"games must be an int, not {type(games).__name__} {short_repr(games)}")
     if games < 0:
         raise ValueError(f"games must be >= 0, not {games}")
     players, teams = check_players_teams(players, teams)
@@ -36,7 +37,7 @@ def simulate(games: int, players: int = 2, teams: Optional[int] = None, seed: in
     if checked_seed is None:
         raise TypeError("seed must be an int from 0 to 2**64 - 1")
     if not isinstance(threads, int) or isinstance(threads, bool):
-        raise TypeError(f"threads must be an int, not {type(threads).__name__} {threads!r}")
+        raise TypeError(f"threads must be an int, not {type(threads).__name__} {short_repr(threads)}")
     if not 1 <= threads <= 256:
         raise ValueError(f"threads must be from 1 to 256, not {threads}")
     max_turns = check_max_turns(max_turns)
