@@ -316,7 +316,7 @@ class PlaySession:
         }
         self.history: List[tuple] = []  # (player, move, by_human)
         # built now, so that a bad --hint-ai is refused at start-up rather than at the first hint
-        self.hint_agent = make_agent(args.hint_ai or spec, seed=ai_seed(self.game.seed, self.game.players))
+        self.hint_agent = make_agent(args.hint_ai or default_ai_spec(), seed=ai_seed(self.game.seed, self.game.players))
         self.input = _Input(console)
         from .terminal import can_encode_suits
 
