@@ -211,7 +211,7 @@ def test_one_game_hammered_from_threads_fails_loudly_never_corrupts(impl, fast_s
     assert not g._guard.locked()
 
 
-def _race(seconds, changer, reader):
+def _race(seconds, changer, reader, pause=0.0):
     """Run ``changer`` in a thread and ``reader`` here for ``seconds``; the exceptions neither
     expected (the guard's RuntimeError) nor returned."""
     stop = time.monotonic() + seconds
@@ -221,6 +221,8 @@ def _race(seconds, changer, reader):
         while time.monotonic() < stop and not unexpected:
             try:
                 changer()
+                if pause:
+                    time.sleep(pause)  # the guard free now and then, so that guarded reads get through
             except RuntimeError as e:
                 if BUSY not in str(e):
                     unexpected.append(e)
@@ -268,9 +270,33 @@ def test_copy_during_a_change_is_whole_or_refused(impl, how, fast_switching):
         assert cards == 104, f"a torn copy holds {cards} cards"
         load_game_class("reference").from_dict(d)
 
-    reads, unexpected = _race(1.0, change, read)
+    reads, unexpected = _race(1.0, change, read, pause=0.0002)
     assert not unexpected, unexpected[:3]
     assert reads > 0
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_str_reads_each_property_once(impl):
+    """H6, deterministically: a game whose properties change between any two reads (as another
+    thread's play or undo can make them) still renders; each read describes one position."""
+    base = game_class(impl)
+    flips = {"n": 0}
+
+    class Flickering(base):
+        def _flip(self, real, other):
+            flips["n"] += 1
+            return real if flips["n"] % 2 else other
+
+        winner = property(lambda self: self._flip(0, None))
+        current_player = property(lambda self: self._flip(1, 0))
+        is_draw = property(lambda self: self._flip(False, True))
+
+    g = Flickering.from_dict(base(players=2, seed=3).to_dict())
+    for _ in range(4):
+        text = str(g)
+        assert text.splitlines()[-1].split(" | ")[1] in {"team 0 (blue) won", "drawn", "player 1 (green) to move",
+                                                           "player 0 (blue) to move"}
+        repr(g)
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -293,7 +319,8 @@ def test_str_while_a_winning_move_is_played_and_undone(impl, fast_switching):
 
     def read():
         texts.add(str(g).splitlines()[-1].split(" | ")[1])
-        repr(g)
+        for _ in range(50):  # the status line alone: the narrow window between its reads
+            texts.add(repr(g).split(" turn=")[1].split(" ", 1)[1][:-1])
 
     reads, unexpected = _race(1.0, change, read)
     assert not unexpected, unexpected[:3]
