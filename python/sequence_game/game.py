@@ -11,7 +11,7 @@ Fast paths for programs (no ``Move`` objects at all): ``legal_move_ids()`` / ``p
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from . import _core, actions
 from ._args import seed_or_random
@@ -20,6 +20,10 @@ from .game_setup import check_max_turns, check_players_teams
 from .gamebase import GameBase
 from .move import Move
 from .position import Position
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 _MOVES_BY_ID: Dict[int, Move] = {}
 _ID_BY_MOVE: Dict[Move, int] = {}
@@ -186,7 +190,7 @@ class Game(GameBase):
         finally:
             guard.release()
 
-    def legal_mask(self):
+    def legal_mask(self) -> "NDArray[np.bool_]":
         """A ``numpy`` bool array of ``ACTION_COUNT`` (5253): which actions are legal now, from the
         core (docs/action-space.md; see ``GameBase.legal_mask``).
 
@@ -200,7 +204,7 @@ class Game(GameBase):
         """The legal actions now, ascending (docs/action-space.md), from the core."""
         return self._state.legal_actions(self._pending)
 
-    def _resolve_action(self, action: int):
+    def _resolve_action(self, action: int) -> Optional[Tuple[str, int]]:
         return self._state.resolve_action(action, self._pending)
 
     def play_action(self, action: int) -> None:
@@ -215,7 +219,7 @@ class Game(GameBase):
             return
         self._play_resolved_action(action, resolved)
 
-    def observation_tensor(self, player: int, out=None):
+    def observation_tensor(self, player: int, out: "Optional[NDArray[np.float32]]" = None) -> "NDArray[np.float32]":
         """``player``'s observation (docs/observation.md) as ``float32``, written by the core into a
         new array or into ``out`` (no copy); only what that player may see (R9)."""
         return self._state.observation_tensor(self._check_player(player), self._pending, out)

@@ -39,6 +39,10 @@ from .errors import AmbiguousMoveError, IllegalMoveError, short_repr
 from .move import Move, as_move
 from .position import Position, observation_dict, position_from_dict, position_to_dict
 
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
 
 # Thread safety (docs/hardening.md): a Game is not shared between threads. Calls that change the
 # game or its move caches (play, undo, the referee calls, legal_moves, is_legal, parse_move) take
@@ -257,7 +261,7 @@ class GameBase:
 
     # ------------------------------------------------------------------ the action space
 
-    def legal_mask(self):
+    def legal_mask(self) -> "NDArray[np.bool_]":
         """A ``numpy`` bool array of ``ACTION_COUNT`` (5253): which actions are legal now.
 
         The fixed action space of docs/action-space.md: ``card_id * 100 + cell`` places (a one-eyed
@@ -335,7 +339,7 @@ class GameBase:
 
             self.play(move_from_id(value))
 
-    def observation_tensor(self, player: int, out=None):
+    def observation_tensor(self, player: int, out: "Optional[NDArray[np.float32]]" = None) -> "NDArray[np.float32]":
         """``player``'s observation as a ``float32`` array (docs/observation.md): only what that
         player may see (R9), team-relative. ``out``: an array of that shape to write into."""
         import numpy as np

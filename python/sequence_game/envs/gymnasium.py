@@ -32,7 +32,7 @@ Importing this module registers ``sequence_game/Sequence-v0``:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -62,7 +62,7 @@ OpponentLike = Union[str, Any]
 class SequenceEnv(gymnasium.Env):
     """One seat of a game of Sequence; the other seats are played by ``opponents``."""
 
-    metadata: ClassVar[Dict[str, Any]] = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's attribute)
 
     def __init__(self, players: int = 2, teams: Optional[int] = None, seat: int = 0,
                  opponents: Union[OpponentLike, Sequence[OpponentLike]] = "greedy",

@@ -42,7 +42,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -141,7 +141,7 @@ class SequenceState(pyspiel.State):
         assert self.game is not None and player == self.game.current_player
         return self.game.legal_actions()
 
-    def chance_outcomes(self) -> List[tuple]:
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
         return [(b, 1.0 / 256) for b in range(256)]
 
     def _apply_action(self, action: int) -> None:
@@ -270,7 +270,7 @@ def action_sequence(game: Game, move: Move) -> List[int]:
     declare actions of its sequences (docs/action-space.md)."""
     from ..actions import WINDOWS, action_of_move, window_of_action
 
-    probe = game.copy()
+    probe: Game = game.copy()  # type: ignore[no-untyped-call]
     out = [action_of_move(move)]
     probe.play_action(out[0])
     wanted = {tuple(10 * r + c for r, c in seq) for seq in move.declares}
@@ -310,7 +310,7 @@ def ismcts_bot(game: Any, max_simulations: int, seed: int = 0, uct_c: float = 2.
     which ``evaluate_bots`` calls; it keeps no state between moves, so they do nothing here."""
     from open_spiel.python.algorithms import ismcts, mcts
 
-    class _ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    class _ISMCTSBot(ismcts.ISMCTSBot):
         def restart_at(self, state: Any) -> None:
             self.reset()
 

@@ -119,10 +119,10 @@ class SequenceAECEnv(AECEnv):
         self.game: Optional[Game] = None
         self._illegal_end = False
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ---------------------------------------------------------------- the AEC protocol
