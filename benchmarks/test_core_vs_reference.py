@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from conftest import completing_dict, midgame_dict
 
 MIDGAME = midgame_dict()
@@ -21,7 +20,7 @@ def _fresh_legal(g):
 
 @pytest.mark.benchmark(group="legal_moves (mid-game, uncached)")
 def test_legal_moves(benchmark, impl):
-    name, Game = impl
+    _name, Game = impl
     g = Game.from_dict(MIDGAME)
     moves = benchmark(_fresh_legal, g)
     assert moves
@@ -47,7 +46,7 @@ def _play_undo(g, move):
 
 @pytest.mark.benchmark(group="play + undo")
 def test_play_undo(benchmark, impl):
-    name, Game = impl
+    _name, Game = impl
     g = Game.from_dict(MIDGAME)
     move = g.legal_moves()[len(g.legal_moves()) // 2]
     benchmark(_play_undo, g, move)
@@ -65,7 +64,7 @@ def _random_game(Game, seed):
 
 @pytest.mark.benchmark(group="random game: legal_moves + play per turn (1 game)")
 def test_random_game(benchmark, impl):
-    name, Game = impl
+    _name, Game = impl
     assert benchmark(_random_game, Game, 3) > 0
 
 
@@ -86,7 +85,7 @@ def test_random_game_core_ids(benchmark, core_game):
 @pytest.mark.benchmark(group="sequence detection (placements that complete lines)")
 @pytest.mark.parametrize("card", ["4H", "2H"], ids=["one-sequence", "nine-in-a-row-pair"])
 def test_sequence_detection(benchmark, impl, card):
-    name, Game = impl
+    _name, Game = impl
     g = Game.from_dict(completing_dict())
 
     def place_and_undo():
@@ -102,14 +101,14 @@ def test_sequence_detection(benchmark, impl, card):
 
 @pytest.mark.benchmark(group="to_dict")
 def test_to_dict(benchmark, impl):
-    name, Game = impl
+    _name, Game = impl
     g = Game.from_dict(MIDGAME)
     assert benchmark(g.to_dict) == MIDGAME
 
 
 @pytest.mark.benchmark(group="from_dict")
 def test_from_dict(benchmark, impl):
-    name, Game = impl
+    _name, Game = impl
     assert benchmark(Game.from_dict, MIDGAME).turn == MIDGAME["turn"]
 
 

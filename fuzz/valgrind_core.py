@@ -9,7 +9,6 @@ referee calls, malformed State.from_position dicts and (when built) a short sear
 
 import random
 
-import sequence_game
 from sequence_game import Game, _core
 
 rng = random.Random(1)

@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))  # `import helpers` from any test module
 
-from helpers import SOAK, position_dict  # noqa: E402
+from helpers import SOAK, position_dict
 
 try:  # hypothesis profiles: the default run stays fast; SEQUENCE_SOAK=1 digs deeper
     from hypothesis import HealthCheck, settings
@@ -47,13 +47,13 @@ def load_game_class(impl: str):
 
 
 @pytest.fixture(params=["core", "reference"])
-def Game(request):  # noqa: N802 - it is a class
+def Game(request):
     """The ``Game`` class of one implementation."""
     return load_game_class(request.param)
 
 
 @pytest.fixture
-def position(Game):  # noqa: N803
+def position(Game):
     """``position(players=2, board=..., hands=..., draw_top=..., **fields) -> Game``.
 
     ``board`` is 10 strings of ``*.BGR`` or a dict ``{cell: 'B'}``; cells may be ``(r, c)`` or

@@ -9,7 +9,7 @@ import os
 from collections import Counter
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from sequence_game.cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, cells_of, parse_cell, cell_name
+from sequence_game.cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, parse_cell
 
 Cell = Tuple[int, int]
 
@@ -69,7 +69,7 @@ def board_rows(chips: Optional[Dict] = None, **teams: Iterable) -> List[str]:
 
 
 def full_deck() -> Counter:
-    return Counter({name: 2 for name in CARD_NAMES})
+    return Counter(dict.fromkeys(CARD_NAMES, 2))
 
 
 def rest_of_deck(hands, discards=()) -> List[str]:

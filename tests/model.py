@@ -11,10 +11,9 @@ import copy
 from itertools import combinations
 from typing import Dict, List, Optional, Tuple
 
+from helpers import CORNERS, DIRECTIONS, HAND_SIZE, model_reshuffle
 from sequence_game import Move
 from sequence_game.cards import CARD_IDS, CARD_NAMES, cells_of
-
-from helpers import CORNERS, DIRECTIONS, HAND_SIZE, model_reshuffle
 
 Cell = Tuple[int, int]
 LETTERS = "BGR"
@@ -166,7 +165,7 @@ def check_invariants(d: dict) -> None:
 
     cards = Counter(c for h in d["hands"] for c in h) + Counter(c for pile in d["discards"] for c in pile) \
         + Counter(d["draw_pile"])
-    assert cards == Counter({c: 2 for c in CARD_NAMES}), "cards are not conserved (104)"
+    assert cards == Counter(dict.fromkeys(CARD_NAMES, 2)), "cards are not conserved (104)"
     g = _grid(d)
     assert all(g[x] == "*" for x in CORNERS)
     assert sum(v == "*" for v in g.values()) == 4

@@ -3,12 +3,11 @@ sequences, 6- to 9-long runs, dead cards, empty draw piles, short hands)."""
 
 from __future__ import annotations
 
-from hypothesis import assume, strategies as st
-
+from helpers import CONFIGS, CORNERS, DIRECTIONS, HAND_SIZE, LETTER, full_deck
+from hypothesis import assume
+from hypothesis import strategies as st
 from sequence_game.cards import BOARD_LAYOUT, CARD_NAMES, cells_of
 from sequence_game.position import position_from_dict
-
-from helpers import CONFIGS, CORNERS, DIRECTIONS, HAND_SIZE, LETTER, full_deck
 
 NON_CORNER = [(r, c) for r in range(10) for c in range(10) if (r, c) not in CORNERS]
 
@@ -20,7 +19,7 @@ def _inside(cells):
 @st.composite
 def positions(draw, configs=CONFIGS, allow_over=True):
     players, teams = draw(st.sampled_from(configs))
-    grid = {x: "." for x in NON_CORNER}
+    grid = dict.fromkeys(NON_CORNER, ".")
     # scattered chips
     for _ in range(draw(st.integers(0, 30))):
         grid[draw(st.sampled_from(NON_CORNER))] = LETTER[draw(st.integers(0, teams - 1))]

@@ -3,12 +3,10 @@
 from collections import Counter
 
 import pytest
-
 import sequence_game
+from helpers import CORNERS, empty_rows
 from sequence_game import BOARD_LAYOUT, cells_of
 from sequence_game.cards import CARD_NAMES, parse_card
-
-from helpers import CORNERS, empty_rows
 
 # docs/rules.md R1, copied verbatim (so a change to the shared table is caught here).
 R1_TEXT = """
@@ -28,7 +26,7 @@ NON_JACKS = [c for c in CARD_NAMES if c[0] != "J"]
 
 def test_r1_board_layout_matches_rules_text():
     expected = tuple(tuple(row.split()) for row in R1_TEXT.strip().splitlines())
-    assert BOARD_LAYOUT == expected
+    assert expected == BOARD_LAYOUT
     assert len(BOARD_LAYOUT) == 10 and all(len(row) == 10 for row in BOARD_LAYOUT)
 
 
@@ -102,7 +100,7 @@ def test_r1_the_deck_is_two_of_each_of_52_cards(Game):
     d = g.to_dict()
     cards = Counter(c for h in d["hands"] for c in h) + Counter(d["draw_pile"])
     assert sum(cards.values()) == 104
-    assert cards == Counter({c: 2 for c in CARD_NAMES})
+    assert cards == Counter(dict.fromkeys(CARD_NAMES, 2))
 
 
 def test_r1_empty_board_shows_corners_only(Game, position):

@@ -9,14 +9,12 @@ import subprocess
 import sys
 
 import pytest
-
 import sequence_game
+from conftest import load_game_class
 from sequence_game import cli
 from sequence_game.agents import GreedyAgent, agent_from_spec
 from sequence_game.records import GameRecord
 from sequence_game.terminal import board_text
-
-from conftest import load_game_class
 
 ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])m")
 
@@ -150,7 +148,7 @@ def test_play_several_humans_and_teams(engine, monkeypatch, capsys):
 
 
 def _session(engine, stdin, monkeypatch, hands, board_rows):
-    Game = load_game_class(engine)  # noqa: N806
+    Game = load_game_class(engine)
     g = Game.from_dict({"players": 2, "board": board_rows, "hands": hands})
     args = cli.build_parser().parse_args(["play", "--engine", engine, "--ai", "random"])
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))

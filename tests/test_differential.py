@@ -12,11 +12,9 @@ import os
 import random
 
 import pytest
-from hypothesis import given
-
-from sequence_game.cards import CARD_NAMES, cell_name
-
 from helpers import CONFIGS, SOAK, json_round
+from hypothesis import given
+from sequence_game.cards import CARD_NAMES, cell_name
 from strategies import positions
 
 SELF = os.environ.get("SEQUENCE_DIFF_SELF", "") not in ("", "0")

@@ -1,7 +1,6 @@
 """R6: drawing, and the reshuffle of the discard piles when the draw pile is empty (docs/rng.md)."""
 
 import pytest
-
 from helpers import model_reshuffle, rest_of_deck
 
 RNG = "0123456789abcdef"

@@ -2,10 +2,8 @@
 with a helpful message, and leaves the game exactly as it was."""
 
 import pytest
-
-from sequence_game import IllegalMoveError, InvalidMoveError, Move
-
 from helpers import board_rows
+from sequence_game import IllegalMoveError, InvalidMoveError, Move
 
 
 def _game(position):

@@ -20,7 +20,6 @@ sys.path.insert(0, FUZZ)
 
 harness = pytest.importorskip("harness", reason="fuzz/harness.py needs the compiled core (sequence_game._core)")
 
-import sequence_game  # noqa: E402
 from sequence_game import Game, Move, _core  # noqa: E402
 from sequence_game.reference import Game as RefGame  # noqa: E402
 

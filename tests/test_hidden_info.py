@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from helpers import board_rows, rest_of_deck
 
 

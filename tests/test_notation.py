@@ -3,12 +3,11 @@
 import pickle
 
 import pytest
-from hypothesis import given, strategies as st
-
+from helpers import DIRECTIONS, seq
+from hypothesis import given
+from hypothesis import strategies as st
 from sequence_game import InvalidMoveError, Move
 from sequence_game.cards import CARD_NAMES
-
-from helpers import DIRECTIONS, seq
 
 ROW6 = seq([(5, c) for c in range(5)])  # a6-e6
 ROW6B = seq([(5, c) for c in range(4, 9)])  # e6-i6

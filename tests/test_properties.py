@@ -6,13 +6,12 @@ Default: a few games per config. ``SEQUENCE_SOAK=1`` plays many more (``@pytest.
 import json
 import random
 
-import pytest
-from hypothesis import given, settings, strategies as st
-
-from sequence_game import Move
-
 import model
+import pytest
 from helpers import CONFIGS, SOAK, json_round
+from hypothesis import given
+from hypothesis import strategies as st
+from sequence_game import Move
 from strategies import positions
 
 

@@ -9,7 +9,8 @@ README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 
 
 def test_readme_python_tour_runs(capsys):
-    text = open(README, encoding="utf-8").read()
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
     assert blocks, "the README has a Python tour"
     code = blocks[0].replace("time_limit=0.5", "iterations=500")  # same API, quicker and load-independent

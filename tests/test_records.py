@@ -6,7 +6,6 @@ import json
 from datetime import datetime, timezone
 
 import pytest
-
 from sequence_game import Move
 from sequence_game.agents import GreedyAgent, RandomAgent
 from sequence_game.records import RECORD_FORMAT, AgentMoveError, GameRecord, Step, default_game_class, play_game
@@ -125,7 +124,7 @@ def test_malformed_records_are_refused(tmp_path):
         GameRecord.from_json("{not json")
     with pytest.raises(ValueError, match="format"):
         GameRecord.from_dict({**good, "format": "something-else/1"})
-    with pytest.raises(ValueError, match="Game.from_dict"):
+    with pytest.raises(ValueError, match=r"Game\.from_dict"):
         GameRecord.from_dict({**good, "format": "sequence-game/1"})
     with pytest.raises(ValueError, match="format"):
         GameRecord.from_dict({k: v for k, v in good.items() if k != "format"})
@@ -144,7 +143,7 @@ def test_malformed_records_are_refused(tmp_path):
         GameRecord.from_json("[1, 2]")
     path = tmp_path / "bad.json"
     path.write_text('{"format": "nope"}')
-    with pytest.raises(ValueError, match="bad.json"):
+    with pytest.raises(ValueError, match=r"bad\.json"):
         GameRecord.load(path)
     with pytest.raises(ValueError, match="cannot be set up"):
         GameRecord.from_dict({**good, "players": 5}).replay()

@@ -3,8 +3,6 @@ and ``missed_draw`` (the last draw goes back on top of the draw pile)."""
 
 import pytest
 
-from sequence_game import Move
-
 
 def _four(position, **kw):
     hands = [["7H", "9C", "2S"], ["5C", "KD"], ["AS", "QS", "TD"], ["3D", "4D"]]

@@ -1,10 +1,8 @@
 """R7: sequences. Five in a row in every direction, corners, 6..9 in a row, sharing, several at once."""
 
 import pytest
-
+from helpers import board_rows, line, moves_at, seq
 from sequence_game import AmbiguousMoveError, IllegalMoveError, Move
-
-from helpers import board_rows, cell, line, moves_at, seq
 
 
 def _seqdict(team, cells):

@@ -3,7 +3,6 @@
 import importlib
 
 import pytest
-
 from helpers import CONFIGS, DEFAULT_TEAMS, HAND_SIZE, VALID_PLAYERS, SplitMix64, model_deal
 
 

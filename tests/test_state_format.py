@@ -5,10 +5,8 @@ import json
 import pickle
 
 import pytest
-
-from sequence_game.cards import CARD_NAMES
-
 from helpers import board_rows, empty_rows, json_round, line, position_dict, rest_of_deck
+from sequence_game.cards import CARD_NAMES
 
 FIELDS = {"format", "players", "teams", "seed", "board", "sequences", "hands", "discards", "draw_pile",
           "current_player", "dealer", "turn", "traded_this_turn", "passes", "winner", "is_draw", "max_turns", "rng",

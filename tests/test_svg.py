@@ -6,17 +6,15 @@ import random
 import xml.etree.ElementTree as ET
 
 import pytest
-
+from conftest import load_game_class
 from sequence_game import BOARD_LAYOUT, Move
 from sequence_game.svg import TEAM_COLOURS, board, board_svg
-
-from conftest import load_game_class
 
 NS = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(params=["core", "reference"])
-def Game(request):  # noqa: N802
+def Game(request):
     return load_game_class(request.param)
 
 
@@ -28,7 +26,7 @@ def _find(root, cls: str):
     return [el for el in root.iter() if cls in _classes(el)]
 
 
-def _played(Game, players=2, seed=1, until=lambda g: g.is_over, teams=None):  # noqa: N803
+def _played(Game, players=2, seed=1, until=lambda g: g.is_over, teams=None):
     g = Game(players=players, teams=teams, seed=seed)
     rnd = random.Random(seed)
     last = None
@@ -42,7 +40,7 @@ def _chip_cells(g):
     return {(r, c) for r in range(10) for c in range(10) if g.cell((r, c)) in "BGR"}
 
 
-def test_empty_board_is_well_formed_with_every_card_and_the_corners(Game):  # noqa: N803
+def test_empty_board_is_well_formed_with_every_card_and_the_corners(Game):
     g = Game(players=2, seed=3)
     svg = board_svg(g)
     root = ET.fromstring(svg)
@@ -63,7 +61,7 @@ def test_empty_board_is_well_formed_with_every_card_and_the_corners(Game):  # no
             assert el.get("fill") == "#1a1a1a"
 
 
-def test_chips_and_locked_marks_match_the_board(Game):  # noqa: N803
+def test_chips_and_locked_marks_match_the_board(Game):
     g, last = _played(Game, seed=1, until=lambda g: len(g.sequences) >= 1)
     assert g.sequences, "the seeded game forms a sequence"
     root = ET.fromstring(board_svg(g, last_move=last))
@@ -83,7 +81,7 @@ def test_chips_and_locked_marks_match_the_board(Game):  # noqa: N803
     assert Move.parse(mark.get("data-move")) == last
 
 
-def test_three_teams_use_blue_green_red(Game):  # noqa: N803
+def test_three_teams_use_blue_green_red(Game):
     g, last = _played(Game, players=3, seed=2, until=lambda g: g.turn >= 45)
     root = ET.fromstring(board_svg(g, size=300, last_move=str(last)))
     assert root.get("width") == "300"
@@ -93,7 +91,7 @@ def test_three_teams_use_blue_green_red(Game):  # noqa: N803
     assert fills == {face for face, _ in TEAM_COLOURS}
 
 
-def test_highlight_and_removal_marks(Game):  # noqa: N803
+def test_highlight_and_removal_marks(Game):
     g = Game(players=2, seed=5)
     rnd = random.Random(5)
     while True:  # play until a one-eyed jack removes a chip
@@ -110,7 +108,7 @@ def test_highlight_and_removal_marks(Game):  # noqa: N803
         assert mark.get("stroke-dasharray")  # a removed chip's cell gets a dashed outline
 
 
-def test_alias_repr_svg_and_bad_arguments(Game):  # noqa: N803
+def test_alias_repr_svg_and_bad_arguments(Game):
     g = Game(players=2, seed=1)
     assert board is board_svg
     assert g._repr_svg_() == board_svg(g)
@@ -122,7 +120,7 @@ def test_alias_repr_svg_and_bad_arguments(Game):  # noqa: N803
         board_svg(g, last_move="nonsense")
 
 
-def test_board_layout_is_what_the_cells_show(Game):  # noqa: N803
+def test_board_layout_is_what_the_cells_show(Game):
     root = ET.fromstring(board_svg(Game(players=2, seed=1), coordinates=False))
     cells = {el.get("data-cell"): el for el in _find(root, "cell")}
     d6 = cells["d6"]  # (5, 3) is 7H in R1

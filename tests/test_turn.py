@@ -1,10 +1,8 @@
 """R5: a turn. Placing, two-eyed jacks, one-eyed jacks, dead-card trades, passes and the stalemate."""
 
 import pytest
-
-from sequence_game import IllegalMoveError, InvalidMoveError, Move
-
 from helpers import CORNERS, board_rows, cell, line
+from sequence_game import IllegalMoveError, InvalidMoveError, Move
 
 
 def _snapshot_unchanged(g, fn, exc=IllegalMoveError, hint=None):

@@ -1,10 +1,8 @@
 """The turn cap (docs/rules.md "Digital conventions"): reaching ``max_turns`` ends the game in a draw."""
 
 import pytest
-
-from sequence_game import IllegalMoveError
-
 from helpers import board_rows, line, seq
+from sequence_game import IllegalMoveError
 
 
 def test_turn_cap_ends_in_a_draw(Game):
@@ -62,7 +60,7 @@ def test_turn_cap_survives_copy_and_round_trip(Game):
     assert Game.from_dict(g.to_dict()).max_turns == 4
     h = Game.from_dict(g.to_dict())
     while not h.is_over:
-        h.play([m for m in h.legal_moves() if m.kind != "trade"][0])
+        h.play(next(m for m in h.legal_moves() if m.kind != "trade"))
     assert h.turn == 4 and (h.is_draw or h.winner is not None)
 
 
@@ -77,7 +75,7 @@ def test_turn_cap_invalid_values_are_refused(Game, cap, exc):
 def test_turn_cap_undo_reopens_the_game(Game):
     g = Game(players=2, seed=1, max_turns=1)
     before = g.to_dict()
-    g.play([m for m in g.legal_moves() if m.kind != "trade"][0])
+    g.play(next(m for m in g.legal_moves() if m.kind != "trade"))
     assert g.is_draw
     g.undo()
     assert g.to_dict() == before and not g.is_over

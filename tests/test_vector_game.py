@@ -461,7 +461,8 @@ def test_readme_batched_loop_runs():
     import re
 
     readme = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
-    text = open(readme, encoding="utf-8").read()
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
     section = text.split("## Batched games for learning", 1)[1]
     code = re.findall(r"```python\n(.*?)```", section, re.S)[0]
     assert len(code.strip().splitlines()) <= 11  # the ten-line loop (plus its import line)

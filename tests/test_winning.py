@@ -1,10 +1,8 @@
 """R8: winning. Two sequences with two teams, one with three; the game ends before the winner draws."""
 
 import pytest
-
-from sequence_game import IllegalMoveError
-
 from helpers import board_rows, line, seq
+from sequence_game import IllegalMoveError
 
 FILLER = ["9C", "5C", "2D", "3D", "4D", "6D", "7D", "8D", "9D", "TD", "QD", "KD"]
 

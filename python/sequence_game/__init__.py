@@ -14,12 +14,11 @@ reference with the same API. Rule ids (R1..R10) refer to docs/rules.md.
 from . import agents, arena, reference
 from .cards import BOARD_LAYOUT, cells_of
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from .move import Move
 from .game import Game
+from .move import Move
 from .records import GameRecord, play_game
 from .simulate import simulate
 from .vector import VectorGame
-
 
 __all__ = [
     "BOARD_LAYOUT",

@@ -52,7 +52,7 @@ BOARD_LAYOUT: tuple[tuple[str, ...], ...] = tuple(
 
 CORNERS: tuple[Cell, ...] = ((0, 0), (0, 9), (9, 0), (9, 9))
 
-_CELLS_OF: dict[str, tuple[Cell, ...]] = {name: () for name in CARD_NAMES}
+_CELLS_OF: dict[str, tuple[Cell, ...]] = dict.fromkeys(CARD_NAMES, ())
 for _r, _row in enumerate(BOARD_LAYOUT):
     for _c, _name in enumerate(_row):
         if _name != CORNER:
@@ -162,6 +162,6 @@ def parse_cell(text: str) -> Cell:
 def _ascii_text(text: str) -> str:
     """``text`` as a plain str without surrounding ASCII whitespace, or ``""`` if it holds anything
     but ASCII: ``"7ſ".upper()`` is ``"7S"`` and ``"K"`` (Kelvin) lowers to ``"k"``, so case
-    mapping must only ever see ASCII."""
+    mapping must only ever see ASCII."""  # noqa: RUF002 - the long s is the point
     t = str.__str__(text).strip(" \t\r\n\f\v")
     return t if t.isascii() else ""

@@ -178,7 +178,7 @@ def mcts_available() -> bool:
         return False
     try:
         importlib.import_module("sequence_game.agents.mcts")
-    except Exception:
+    except ImportError:
         return False
     return True
 

@@ -67,11 +67,11 @@ class Game(GameBase):
         self._state = _core.State(players, teams, seed, max_turns)
 
     @classmethod
-    def _from_position(cls, pos: Position) -> "Game":
+    def _from_position(cls, pos: Position) -> Game:
         return cls._wrap(_core.State.from_position(pos.as_core_dict()))
 
     @classmethod
-    def _wrap(cls, state) -> "Game":
+    def _wrap(cls, state) -> Game:
         game = cls.__new__(cls)
         GameBase.__init__(game)
         game._state = state
@@ -236,5 +236,5 @@ class Game(GameBase):
     def _missed_draw(self, player: int) -> None:
         self._state.missed_draw(player)
 
-    def _copy(self) -> "Game":
+    def _copy(self) -> Game:
         return Game._wrap(self._state.copy())

@@ -32,10 +32,21 @@ import threading
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Tuple
 
-from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, ONE_EYED_JACKS, TWO_EYED_JACKS, Cell, cell_name, cells_of, check_cell, is_corner, parse_card
 from ._args import plain_int
-from .game_setup import TEAM_LETTERS, TEAM_NAMES, sequences_to_win
+from .cards import (
+    BOARD_LAYOUT,
+    CARD_IDS,
+    CARD_NAMES,
+    TWO_EYED_JACKS,
+    Cell,
+    cell_name,
+    cells_of,
+    check_cell,
+    is_corner,
+    parse_card,
+)
 from .errors import AmbiguousMoveError, IllegalMoveError, short_repr
+from .game_setup import TEAM_LETTERS, TEAM_NAMES, sequences_to_win
 from .move import Move, as_move
 from .position import Position, observation_dict, position_from_dict, position_to_dict
 
@@ -79,7 +90,7 @@ class GameBase:
         passes: int
 
         @classmethod
-        def _from_position(cls, pos: Position) -> "GameBase": ...
+        def _from_position(cls, pos: Position) -> GameBase: ...
         def _position(self) -> Position: ...
         def _hand_ids(self, player: int) -> List[int]: ...
         def _discard_ids(self, player: int) -> List[int]: ...
@@ -93,7 +104,7 @@ class GameBase:
         def _history_size(self) -> int: ...
         def _table_talk_penalty(self, team: int, cards: Dict[int, int]) -> None: ...
         def _missed_draw(self, player: int) -> None: ...
-        def _copy(self) -> "GameBase": ...
+        def _copy(self) -> GameBase: ...
 
     def __init__(self) -> None:
         self._guard = threading.Lock()  # held by play/undo/referee calls/legal-move cache fills

@@ -123,7 +123,7 @@ class GameRecord:
         }
 
     @classmethod
-    def from_dict(cls, d: Any) -> "GameRecord":
+    def from_dict(cls, d: Any) -> GameRecord:
         """A record from :meth:`to_dict` data; anything malformed is a ``ValueError`` naming the field.
 
         Only the form is checked here; :meth:`replay` checks that the moves are legal.
@@ -201,7 +201,7 @@ class GameRecord:
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
-    def from_json(cls, text: Union[str, bytes]) -> "GameRecord":
+    def from_json(cls, text: Union[str, bytes]) -> GameRecord:
         """A record from JSON text; malformed JSON or a malformed record is a ``ValueError``."""
         try:
             data = json.loads(text)
@@ -213,14 +213,14 @@ class GameRecord:
             raise ValueError("game record nests too deeply to be a game record (it nests at most 3 levels)") from None
         return cls.from_dict(data)
 
-    def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
+    def save(self, path: Union[str, os.PathLike[str]]) -> None:
         """Write the record to ``path`` as JSON."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.to_json())
             f.write("\n")
 
     @classmethod
-    def load(cls, path: Union[str, "os.PathLike[str]"]) -> "GameRecord":
+    def load(cls, path: Union[str, os.PathLike[str]]) -> GameRecord:
         """Read a record saved by :meth:`save`; a bad file is a ``ValueError`` naming the path."""
         with open(path, "rb") as f:
             text = f.read(MAX_RECORD_BYTES + 1)
@@ -298,7 +298,8 @@ class GameRecord:
             end = "draw" if r["is_draw"] else f"team {r['winner']} won"
             end += f" after {r['turns']} turns"
         seats = ", ".join(f"{p}:{a}" for p, a in enumerate(self.agents))
-        return f"GameRecord(players={self.players}, teams={self.teams}, seed={self.seed}, {len(self.moves)} moves, {end}; {seats})"
+        return (f"GameRecord(players={self.players}, teams={self.teams}, seed={self.seed}, {len(self.moves)} moves, "
+                f"{end}; {seats})")
 
 
 # --------------------------------------------------------------------------- playing a game

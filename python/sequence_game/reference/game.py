@@ -30,7 +30,7 @@ class Game(GameBase):
         self._history: List[Position] = []
 
     @classmethod
-    def _from_position(cls, pos: Position) -> "Game":
+    def _from_position(cls, pos: Position) -> Game:
         """A game in ``pos`` (already validated by ``position_from_dict``), with no undo history."""
         game = cls.__new__(cls)
         GameBase.__init__(game)
@@ -41,7 +41,7 @@ class Game(GameBase):
     def _position(self) -> Position:
         return rules.copy_position(self._pos)
 
-    def _copy(self) -> "Game":
+    def _copy(self) -> Game:
         # The position and its history are read over many bytecodes, so a change in another thread
         # could tear the copy (a card lost half-way). The guard every change holds keeps it out,
         # and a copy meanwhile gets the documented RuntimeError (docs/hardening.md).

@@ -13,11 +13,11 @@ applying a move, the referee calls.
 from __future__ import annotations
 
 import bisect
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import List, Optional, Sequence, Tuple
 
-from ..cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER
 from .._args import seed_or_random
+from ..cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER
 from ..game_setup import HAND_SIZE, MAX_TURNS, check_max_turns, check_players_teams, sequences_to_win
 from ..move import Move
 from ..position import CORNER_CODE, EMPTY, Position, empty_board
@@ -214,7 +214,7 @@ def discard(pos: Position, player: int, card: int) -> None:
 # --------------------------------------------------------------------------- sequences (R7)
 
 
-@lru_cache(maxsize=None)
+@cache
 def ray(cell: int, direction: int, sign: int) -> Tuple[int, ...]:
     """Up to four cells stepping from ``cell`` along ``sign * DIRECTIONS[direction]``, nearest first."""
     r, c = divmod(cell, 10)
@@ -304,7 +304,7 @@ def detect_sequences(pos: Position, team: int, cell: int) -> List[Tuple[Window, 
 # --------------------------------------------------------------------------- moves
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cell(index: int) -> Tuple[int, int]:
     return divmod(index, 10)
 
