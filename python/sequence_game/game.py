@@ -11,7 +11,7 @@ Fast paths for programs (no ``Move`` objects at all): ``legal_move_ids()`` / ``p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, Union
 
 from . import _core, actions
 from ._args import seed_or_random
@@ -24,6 +24,7 @@ from .position import Position
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+    from typing_extensions import Self
 
 _MOVES_BY_ID: Dict[int, Move] = {}
 _ID_BY_MOVE: Dict[Move, int] = {}
@@ -67,11 +68,11 @@ class Game(GameBase):
         self._state = _core.State(players, teams, seed, max_turns)
 
     @classmethod
-    def _from_position(cls, pos: Position) -> Game:
+    def _from_position(cls, pos: Position) -> Self:
         return cls._wrap(_core.State.from_position(pos.as_core_dict()))
 
     @classmethod
-    def _wrap(cls, state) -> Game:
+    def _wrap(cls, state: _core.State) -> Self:
         game = cls.__new__(cls)
         GameBase.__init__(game)
         game._state = state
@@ -84,24 +85,74 @@ class Game(GameBase):
         return Position(**d)
 
     # ---------------------------------------------------------------- queries straight from the core
-    players = property(lambda self: self._state.players, doc="Number of players.")
-    teams = property(lambda self: self._state.teams, doc="Number of teams (R2).")
-    current_player = property(lambda self: self._state.current_player, doc="The seat to move.")
-    dealer = property(lambda self: self._state.dealer, doc="The seat that dealt (R4).")
-    turn = property(lambda self: self._state.turn, doc="Completed turns (plays and passes).")
-    seed = property(lambda self: self._state.seed, doc="The seed of the deal, or None.")
-    max_turns = property(lambda self: self._state.max_turns, doc="The turn cap, or None.")
-    is_over = property(lambda self: self._state.is_over, doc="Whether the game has ended.")
-    winner = property(lambda self: self._state.winner, doc="The winning team, or None.")
-    is_draw = property(lambda self: self._state.is_draw, doc="Whether the game ended in a draw.")
-    draw_pile_size = property(lambda self: self._state.draw_pile_size, doc="Cards left to draw.")
-    traded_this_turn = property(lambda self: self._state.traded_this_turn,
-                                doc="Whether the player to move already traded a dead card (R5).")
-    passes = property(lambda self: self._state.passes,
-                      doc="Consecutive passes that count toward a stalemate (R5).")
 
     @property
-    def board(self):
+    def players(self) -> int:
+        """Number of players."""
+        return self._state.players
+
+    @property
+    def teams(self) -> int:
+        """Number of teams (R2)."""
+        return self._state.teams
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move."""
+        return self._state.current_player
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt (R4)."""
+        return self._state.dealer
+
+    @property
+    def turn(self) -> int:
+        """Completed turns (plays and passes)."""
+        return self._state.turn
+
+    @property
+    def seed(self) -> Optional[int]:
+        """The seed of the deal, or None."""
+        return self._state.seed
+
+    @property
+    def max_turns(self) -> Optional[int]:
+        """The turn cap, or None."""
+        return self._state.max_turns
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._state.is_over
+
+    @property
+    def winner(self) -> Optional[int]:
+        """The winning team, or None."""
+        return self._state.winner
+
+    @property
+    def is_draw(self) -> bool:
+        """Whether the game ended in a draw."""
+        return self._state.is_draw
+
+    @property
+    def draw_pile_size(self) -> int:
+        """Cards left to draw."""
+        return self._state.draw_pile_size
+
+    @property
+    def traded_this_turn(self) -> bool:
+        """Whether the player to move already traded a dead card (R5)."""
+        return self._state.traded_this_turn
+
+    @property
+    def passes(self) -> int:
+        """Consecutive passes that count toward a stalemate (R5)."""
+        return self._state.passes
+
+    @property
+    def board(self) -> NDArray[np.int8]:
         """The board as a 10x10 ``numpy.int8`` array (a copy); -1 empty, 0/1/2 a team's chip, 3 corner."""
         return self._state.board()
 
@@ -117,12 +168,12 @@ class Game(GameBase):
     def _is_locked(self, index: int) -> bool:
         return self._state.locked(index)
 
-    def _sequence_list(self):
+    def _sequence_list(self) -> List[Tuple[int, Tuple[int, ...]]]:
         return [(t, tuple(cells)) for t, cells in self._state.sequences()]
 
-    def _last_draw(self):
+    def _last_draw(self) -> Optional[Tuple[int, int]]:
         last = self._state.to_position()["last_draw"]
-        return None if last is None else tuple(last)
+        return None if last is None else (last[0], last[1])
 
     # ---------------------------------------------------------------- moves
     def _legal_moves(self) -> List[Move]:
@@ -138,7 +189,7 @@ class Game(GameBase):
             move_id = next(i for i in self._state.legal_moves() if move_from_id(i) == move)
         self._state.play(move_id)
 
-    def play(self, move) -> None:
+    def play(self, move: Union[Move, str]) -> None:
         """Play a move (a ``Move`` or its text) for the current player (see ``GameBase.play``).
 
         A ``Move`` that names a legal move exactly (as ``legal_moves()`` lists it) goes straight
@@ -190,7 +241,7 @@ class Game(GameBase):
         finally:
             guard.release()
 
-    def legal_mask(self) -> "NDArray[np.bool_]":
+    def legal_mask(self) -> NDArray[np.bool_]:
         """A ``numpy`` bool array of ``ACTION_COUNT`` (5253): which actions are legal now, from the
         core (docs/action-space.md; see ``GameBase.legal_mask``).
 
@@ -219,7 +270,7 @@ class Game(GameBase):
             return
         self._play_resolved_action(action, resolved)
 
-    def observation_tensor(self, player: int, out: "Optional[NDArray[np.float32]]" = None) -> "NDArray[np.float32]":
+    def observation_tensor(self, player: int, out: Optional[NDArray[np.float32]] = None) -> NDArray[np.float32]:
         """``player``'s observation (docs/observation.md) as ``float32``, written by the core into a
         new array or into ``out`` (no copy); only what that player may see (R9)."""
         return self._state.observation_tensor(self._check_player(player), self._pending, out)
@@ -236,5 +287,5 @@ class Game(GameBase):
     def _missed_draw(self, player: int) -> None:
         self._state.missed_draw(player)
 
-    def _copy(self) -> Game:
-        return Game._wrap(self._state.copy())
+    def _copy(self) -> Self:
+        return type(self)._wrap(self._state.copy())

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import threading
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Tuple, Union
 
 from ._args import plain_int
 from .cards import (
@@ -53,6 +53,7 @@ from .position import Position, observation_dict, position_from_dict, position_t
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
+    from typing_extensions import Self
 
 
 # Thread safety (docs/hardening.md): a Game is not shared between threads. Calls that change the
@@ -75,22 +76,35 @@ class GameBase:
     """
 
     if TYPE_CHECKING:  # what a backend provides (the module docstring), declared for editors and mypy
-        players: int
-        teams: int
-        current_player: int
-        dealer: int
-        turn: int
-        seed: Optional[int]
-        max_turns: Optional[int]
-        is_over: bool
-        winner: Optional[int]
-        is_draw: bool
-        draw_pile_size: int
-        traded_this_turn: bool
-        passes: int
+        @property
+        def players(self) -> int: ...
+        @property
+        def teams(self) -> int: ...
+        @property
+        def current_player(self) -> int: ...
+        @property
+        def dealer(self) -> int: ...
+        @property
+        def turn(self) -> int: ...
+        @property
+        def seed(self) -> Optional[int]: ...
+        @property
+        def max_turns(self) -> Optional[int]: ...
+        @property
+        def is_over(self) -> bool: ...
+        @property
+        def winner(self) -> Optional[int]: ...
+        @property
+        def is_draw(self) -> bool: ...
+        @property
+        def draw_pile_size(self) -> int: ...
+        @property
+        def traded_this_turn(self) -> bool: ...
+        @property
+        def passes(self) -> int: ...
 
         @classmethod
-        def _from_position(cls, pos: Position) -> GameBase: ...
+        def _from_position(cls, pos: Position) -> Self: ...
         def _position(self) -> Position: ...
         def _hand_ids(self, player: int) -> List[int]: ...
         def _discard_ids(self, player: int) -> List[int]: ...
@@ -104,7 +118,7 @@ class GameBase:
         def _history_size(self) -> int: ...
         def _table_talk_penalty(self, team: int, cards: Dict[int, int]) -> None: ...
         def _missed_draw(self, player: int) -> None: ...
-        def _copy(self) -> GameBase: ...
+        def _copy(self) -> Self: ...
 
     def __init__(self) -> None:
         self._guard = threading.Lock()  # held by play/undo/referee calls/legal-move cache fills
@@ -117,7 +131,7 @@ class GameBase:
     # ------------------------------------------------------------------ construction, state format
 
     @classmethod
-    def from_dict(cls, d: dict):
+    def from_dict(cls, d: Dict[str, Any]) -> Self:
         """A game in the position ``d`` (a ``to_dict()``-style dict, docs/state-format.md).
 
         Omitted optional fields take their defaults; an inconsistent position is refused with a
@@ -130,7 +144,7 @@ class GameBase:
         """
         return cls._from_position(position_from_dict(d))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> Dict[str, Any]:
         """The whole state as plain JSON-able data (docs/state-format.md)."""
         version = self._version  # odd while a change is under way (a seqlock)
         d = position_to_dict(self._position())
@@ -138,11 +152,11 @@ class GameBase:
             raise _busy()
         return d
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int) -> Dict[str, Any]:
         """What ``player`` may see (R9): ``to_dict()`` with other hands and the draw pile as sizes."""
         return observation_dict(self.to_dict(), self._check_player(player))
 
-    def copy(self):
+    def copy(self) -> Self:
         """An independent deep copy (undo history and a pending placement included)."""
         game = self._copy()
         game._pending = self._pending
@@ -150,13 +164,13 @@ class GameBase:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict):
+    def __deepcopy__(self, memo: Dict[int, object]) -> Self:
         return self.copy()
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> Dict[str, Any]:
         return self.to_dict()
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: Dict[str, Any]) -> None:
         other = type(self).from_dict(state)
         self.__dict__.update(other.__dict__)
 
@@ -174,18 +188,18 @@ class GameBase:
         """A player's discard pile, oldest first (public, R9)."""
         return [CARD_NAMES[c] for c in self._discard_ids(self._check_player(player))]
 
-    def cell(self, cell) -> str:
+    def cell(self, cell: Union[Cell, str]) -> str:
         """``"*"`` corner, ``"."`` empty, ``"B"``/``"G"``/``"R"`` for a chip of team 0/1/2."""
         r, c = check_cell(cell)
         return ".BGR*"[self._cell_code(10 * r + c) + 1]
 
-    def locked(self, cell) -> bool:
+    def locked(self, cell: Union[Cell, str]) -> bool:
         """Whether the chip on ``cell`` belongs to a completed sequence (R7): such a chip can never be removed."""
         r, c = check_cell(cell)
         return self._is_locked(10 * r + c)
 
     @property
-    def board(self):
+    def board(self) -> NDArray[np.int8]:
         """The board as a 10x10 ``numpy.int8`` array (a copy); -1 empty, 0/1/2 a team's chip, 3 corner."""
         import numpy as np
 
@@ -209,7 +223,7 @@ class GameBase:
         finally:
             guard.release()
 
-    def is_legal(self, move) -> bool:
+    def is_legal(self, move: Union[Move, str]) -> bool:
         """Whether ``move`` (a Move or its text) may be played now, ``declares`` filled in or not."""
         guard = self._guard
         if not guard.acquire(False):
@@ -224,7 +238,7 @@ class GameBase:
 
     # ------------------------------------------------------------------ play
 
-    def play(self, move) -> None:
+    def play(self, move: Union[Move, str]) -> None:
         """Play a move (a ``Move`` or its text) for the current player.
 
         Raises ``IllegalMoveError`` (a ``ValueError``) saying why the move is not allowed, or
@@ -272,7 +286,7 @@ class GameBase:
 
     # ------------------------------------------------------------------ the action space
 
-    def legal_mask(self) -> "NDArray[np.bool_]":
+    def legal_mask(self) -> NDArray[np.bool_]:
         """A ``numpy`` bool array of ``ACTION_COUNT`` (5253): which actions are legal now.
 
         The fixed action space of docs/action-space.md: ``card_id * 100 + cell`` places (a one-eyed
@@ -350,7 +364,7 @@ class GameBase:
 
             self.play(move_from_id(value))
 
-    def observation_tensor(self, player: int, out: "Optional[NDArray[np.float32]]" = None) -> "NDArray[np.float32]":
+    def observation_tensor(self, player: int, out: Optional[NDArray[np.float32]] = None) -> NDArray[np.float32]:
         """``player``'s observation as a ``float32`` array (docs/observation.md): only what that
         player may see (R9), team-relative. ``out``: an array of that shape to write into."""
         import numpy as np
@@ -399,7 +413,7 @@ class GameBase:
                 f"got players {', '.join(sorted(short_repr(k) for k, _ in given))}"
                 + (" ..." if dict.__len__(cards) > len(given) else "")
             )
-        cards = dict(zip(seats, (v for _, v in given)))
+        cards = dict(zip([s for s in seats if s is not None], (v for _, v in given)))  # no None: checked above
         ids = {}
         for p in members:
             card = parse_card(cards[p])
