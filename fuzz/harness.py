@@ -32,9 +32,8 @@ import json
 import os
 from typing import Any, Callable, Dict, List
 
-from sequence_game import Game, Move, _core, actions
+from sequence_game import Game, Move, _core, actions, reference
 from sequence_game import game as core_game
-from sequence_game import reference
 from sequence_game.agents import agent_from_spec
 from sequence_game.errors import short_repr
 from sequence_game.position import position_from_dict
@@ -237,7 +236,7 @@ def outcome(fn: Callable[[], Any]):
         return "ok", fn()
     except CLEAN as e:
         return "err", type(e)
-    except Exception as e:  # noqa: BLE001 - the point: anything else is a finding
+    except Exception as e:
         raise Finding(f"unclean {type(e).__name__}: {short_repr(e)}") from e
 
 
@@ -596,7 +595,7 @@ def check_record(load: Callable[[], Any]) -> None:
     except ValueError as e:
         expect(len(str(e)) < 2000, f"a record error message of {len(str(e))} characters")
         return
-    except Exception as e:  # noqa: BLE001 - anything else is the finding
+    except Exception as e:
         raise Finding(f"unclean {type(e).__name__} loading a record: {str(e)[:200]}") from e
     if len(rec.moves) > 400:
         return
@@ -607,7 +606,7 @@ def check_record(load: Callable[[], Any]) -> None:
         except ValueError as e:
             expect(len(str(e)) < 2000, f"a replay error message of {len(str(e))} characters")
             results.append(("err", type(e)))
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:
             raise Finding(f"unclean {type(e).__name__} replaying a record: {str(e)[:200]}") from e
     expect(results[0] == results[1], f"core and reference replay a record differently: {str(results)[:300]}")
 

@@ -23,11 +23,11 @@ from conftest import load_game_class
 from hypothesis import given
 from hypothesis import strategies as st
 from sequence_game import _core, actions, reference
+from sequence_game.agents import agent_from_spec
 from sequence_game.cards import cells_of, check_cell, parse_card, parse_cell
 from sequence_game.errors import InvalidMoveError, short_repr
 from sequence_game.game import move_from_id
 from sequence_game.move import MAX_DECLARES, Move
-from sequence_game.agents import agent_from_spec
 from sequence_game.records import GameRecord
 
 IMPLS = ["core", "reference"]

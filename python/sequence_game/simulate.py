@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 from ._args import check_seed
-from .game_setup import check_max_turns, check_players_teams
 from .errors import short_repr
+from .game_setup import check_max_turns, check_players_teams
 
 __all__ = ["simulate"]
 
