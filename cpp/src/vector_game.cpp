@@ -2,8 +2,8 @@
 
 #include <cassert>
 #include <cstring>
-#include <thread>
 
+#include "sequence/parallel.hpp"
 #include "sequence/playout.hpp"
 #include "sequence/rules.hpp"
 #include "sequence/search/greedy_playout.hpp"
@@ -32,27 +32,25 @@ template <class Fn>
 void VectorGame::parallel(Fn&& fn) const {
     const int n = size();
     const int t = threads_ < n ? threads_ : n;
+    const auto begin = [n, t](int k) { return static_cast<int>(static_cast<std::int64_t>(n) * k / t); };
     if (t <= 1) {
         fn(0, n);
         return;
     }
-    // Contiguous ranges of equal size (games cost alike on average); the calling thread takes the
-    // first. A thread that cannot be started leaves its range to the calling thread.
-    std::vector<std::thread> pool;
-    pool.reserve(static_cast<std::size_t>(t - 1));
-    std::vector<std::pair<int, int>> leftover;
-    for (int k = 1; k < t; ++k) {
-        const int begin = static_cast<int>(static_cast<std::int64_t>(n) * k / t);
-        const int end = static_cast<int>(static_cast<std::int64_t>(n) * (k + 1) / t);
-        try {
-            pool.emplace_back([&fn, begin, end] { fn(begin, end); });
-        } catch (...) {
-            leftover.emplace_back(begin, end);
-        }
+    // Contiguous ranges of equal size (games cost alike on average), one per worker of
+    // run_workers() (parallel.hpp). A call must cover every game (step() is all or nothing), so
+    // if a worker thread cannot be started, the ranges no worker finished run here.
+    std::vector<std::uint8_t> done(static_cast<std::size_t>(t), 0);
+    StopSignal stop(nullptr, 0.0);
+    try {
+        run_workers(t, stop, [&](int k) {
+            fn(begin(k), begin(k + 1));
+            done[static_cast<std::size_t>(k)] = 1;
+        });
+    } catch (const ThreadStartError&) {
+        for (int k = 0; k < t; ++k)
+            if (!done[static_cast<std::size_t>(k)]) fn(begin(k), begin(k + 1));
     }
-    fn(0, static_cast<int>(static_cast<std::int64_t>(n) / t));
-    for (const auto& r : leftover) fn(r.first, r.second);
-    for (auto& th : pool) th.join();
 }
 
 void VectorGame::deal(int i, std::int64_t episode) {
