@@ -11,7 +11,7 @@ checks the contract:
 * what works is consistent: ``Move.parse(str(m)) == m``, ``from_dict(g.to_dict())`` round-trips,
   ``undo()`` restores, and the compiled ``Game`` and ``reference.Game`` agree (both accept with
   the same resulting dict, or both refuse with the same exception class);
-* ``_core.State.from_position`` (the binding, below the Python validation) refuses malformed dicts
+* ``_core.Game.from_position`` (the binding, below the Python validation) refuses malformed dicts
   with ``ValueError`` / ``TypeError`` and whatever it accepts is safe to play on;
 * ``play_id`` / ``play_action`` with any int or object: the move plays only if listed, a refusal
   changes nothing, and the process-wide move caches stay exact (each legal move maps to its one
@@ -341,13 +341,13 @@ def check_from_dict(d: Any) -> None:
 
 def check_core_position(d: Any) -> None:
     before = snapshot(d)
-    status, s = outcome(lambda: _core.State.from_position(d))
-    expect(snapshot(d) == before, "State.from_position changed its argument")
+    status, s = outcome(lambda: _core.Game.from_position(d))
+    expect(snapshot(d) == before, "Game.from_position changed its argument")
     if status == "err":
         return
     p = s.to_position()
-    again = _core.State.from_position(p).to_position()
-    expect(again == p, "State.to_position does not round-trip")
+    again = _core.Game.from_position(p).to_position()
+    expect(again == p, "Game.to_position does not round-trip")
     for _ in range(3):
         ids = s.legal_moves()
         if not ids:
@@ -355,7 +355,7 @@ def check_core_position(d: Any) -> None:
         s.play(ids[len(ids) // 2])
     while s.history_size:
         s.undo()
-    expect(s.to_position() == p, "State.undo did not return to the loaded position")
+    expect(s.to_position() == p, "Game.undo did not return to the loaded position")
 
 
 # --------------------------------------------------------------------------- dict mutation
@@ -503,7 +503,7 @@ def target_from_dict(data: bytes) -> None:
 
 
 def target_core_position(data: bytes) -> None:
-    """_core.State.from_position directly, on mutations of valid core dicts."""
+    """_core.Game.from_position directly, on mutations of valid core dicts."""
     r = Reader(data)
     pos = position_from_dict(STATES[r.below(len(STATES))]).as_core_dict()
     d = mutate(pos, r, _CORE_FIELDS)

@@ -4,7 +4,7 @@
         python fuzz/valgrind_core.py
 
 A few hundred moves on games of several splits, undo, copy, to_dict/from_dict, refused moves,
-referee calls, malformed State.from_position dicts and (when built) a short search and simulate.
+referee calls, malformed Game.from_position dicts and (when built) a short search and simulate.
 """
 
 import random
@@ -43,7 +43,7 @@ for key, value in (("players", 99), ("board", [0] * 100), ("hands", [[99]] * 4),
     d = dict(pos)
     d[key] = value
     try:
-        _core.State.from_position(d)
+        _core.Game.from_position(d)
     except (ValueError, TypeError):
         pass
 try:

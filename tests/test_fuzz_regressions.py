@@ -4,7 +4,7 @@
   replays through its fuzz target (``fuzz/harness.py``): each must keep the contract (work, or a
   clean ``ValueError``/``TypeError`` with the game unchanged; core and reference agree).
 * Hand-written regressions for what the campaign found, and the malformed-dict classes that
-  ``_core.State.from_position`` must refuse without crashing.
+  ``_core.Game.from_position`` must refuse without crashing.
 """
 
 from __future__ import annotations
@@ -155,10 +155,10 @@ def test_core_from_position_refuses_malformed_dicts(name, change):
     d = _core_dict()
     change(d)
     with pytest.raises((ValueError, TypeError)):
-        _core.State.from_position(d)
+        _core.Game.from_position(d)
 
 
 @pytest.mark.parametrize("bad", [None, [], "x", 5, {"players": 2}])
 def test_core_from_position_refuses_non_dicts(bad):
     with pytest.raises((ValueError, TypeError)):
-        _core.State.from_position(bad)
+        _core.Game.from_position(bad)

@@ -127,8 +127,8 @@ def test_h1_python_and_core_agree_on_which_ints_are_move_ids(move_id):
     except InvalidMoveError:
         move = None
     if move is not None:
-        assert _core.State.is_well_formed(move_id) and actions.move_id(move) == move_id
-    elif _core.State.is_well_formed(move_id):
+        assert _core.Game.is_well_formed(move_id) and actions.move_id(move) == move_id
+    elif _core.Game.is_well_formed(move_id):
         card = actions.CARD_NAMES[(move_id >> 2) & 63]
         kind = move_id & 3
         assert (kind == 1 and card in ("JH", "JS")) or (kind == 2 and card not in ("JH", "JS")) or \

@@ -1,5 +1,6 @@
 #include "sequence/cards.hpp"
 
+#include <cassert>
 #include <cctype>
 
 namespace sequence {
@@ -31,6 +32,7 @@ int parse_card(std::string_view text) {
 }
 
 std::string format_card(int card) {
+    assert(is_valid_card(card));
     return {kRankChars[rank_of(card)], kSuitChars[suit_of(card)]};
 }
 

@@ -1,6 +1,7 @@
 #include "sequence/rules.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
 #include "sequence/rng.hpp"
@@ -45,14 +46,6 @@ const char* describe(RefereeError e) {
 }
 
 namespace {
-
-// Bitboard::of(cell) without a branch on the half: on the hot path the cell is random, and the
-// branch mispredicts about once in three plays.
-inline Bitboard cell_bit(int cell) {
-    const std::uint64_t bit = std::uint64_t{1} << (cell & 63);
-    const std::uint64_t in_hi = -static_cast<std::uint64_t>(cell >= 64);
-    return Bitboard(bit & ~in_hi, bit & in_hi);
-}
 
 void discard(GameState& s, int player, int card) { push_discard(s, card, player); }
 
@@ -108,11 +101,6 @@ bool has_dead_card(const GameState& s, int player) {
     for (int i = 0; i < s.hand_count[player]; ++i)
         if (is_dead_card(s, s.hands[player][i])) return true;
     return false;
-}
-
-// Cells a one-eyed jack of team may empty: another team's chip, not locked (R5, R7).
-Bitboard removable_cells(const GameState& s, int team) {
-    return occupied(s) & ~s.chips[team] & ~s.locked;
 }
 
 // Cells a card may take a chip on (R5): its own empty cells, any empty cell for a two-eyed jack.
@@ -327,6 +315,9 @@ int declared_windows(int cell, int declares, std::uint8_t out[2 * kDirections]) 
     int n = 0;
     for (int d = 0; d < kDirections; ++d) {
         const int v = (declares >> (kDeclareBits * d)) & 7;
+        assert(v == kDeclareNone || (v == kDeclarePair ? window_at(cell, d, 0) != kNoWindow &&
+                                                             window_at(cell, d, kWindowLength - 1) != kNoWindow
+                                                       : v <= kWindowLength && window_at(cell, d, v - 1) != kNoWindow));
         if (v == kDeclarePair) {
             out[n++] = static_cast<std::uint8_t>(window_at(cell, d, kWindowLength - 1));
             out[n++] = static_cast<std::uint8_t>(window_at(cell, d, 0));
@@ -375,6 +366,7 @@ GameState undealt_game(const Config& config, std::uint64_t seed, std::uint32_t m
 }
 
 GameState new_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns) {
+    assert(is_valid_split(config.players, config.teams) && config.hand_size == hand_size_for(config.players));
     GameState s = undealt_game(config, seed, max_turns);
     const int n = config.players;
 
@@ -455,6 +447,7 @@ MoveError check_move(const GameState& s, MoveId id) {
 }
 
 void apply_move(GameState& s, MoveId id) {
+    assert(check_move(s, id) == MoveError::None);
     const Move m = Move::from_id(id);
     const int p = s.current_player;
     const int team = team_of(s, p);

@@ -11,7 +11,7 @@
 namespace py = pybind11;
 
 void init_cards(py::module_& m);
-void init_state(py::module_& m);
+void init_game(py::module_& m);
 
 // An int argument in [lo, hi]; TypeError for a non-int (bools included), ValueError out of range.
 long long int_in_range(const py::handle& value, const std::string& name, long long lo, long long hi);

@@ -1,4 +1,4 @@
-// Board and card tables for cross-checks against the Python side (R1).
+// Board and card tables for cross-checks against the Python side (R1, sequence_game/board.py).
 #include "bindings.hpp"
 #include "sequence/board.hpp"
 
@@ -19,5 +19,24 @@ void init_cards(py::module_& m) {
     py::list board;
     for (int cell = 0; cell < kCells; ++cell) board.append(card_at(cell));
     m.attr("BOARD") = board;
+    // The window table and direction steps of board.hpp, for the cross-check with sequence_game.board
+    // (tests/test_board.py; window_cells(w), in actions.cpp, gives the windows themselves).
+    py::list window_at_cells;
+    for (int cell = 0; cell < kCells; ++cell) {
+        py::list dirs;
+        for (int d = 0; d < kDirections; ++d) {
+            py::tuple ks(kWindowLength);
+            for (int k = 0; k < kWindowLength; ++k) {
+                const int w = window_at(cell, d, k);
+                ks[k] = w == kNoWindow ? py::object(py::none()) : py::object(py::int_(w));
+            }
+            dirs.append(ks);
+        }
+        window_at_cells.append(dirs);
+    }
+    m.attr("WINDOW_AT") = window_at_cells;
+    py::tuple steps(kDirections);
+    for (int d = 0; d < kDirections; ++d) steps[d] = py::int_(kDirectionStep[d]);
+    m.attr("DIRECTION_STEPS") = steps;
     m.attr("STATE_BYTES") = sizeof(GameState);
 }

@@ -9,7 +9,7 @@ void init_observation(py::module_& m);  // observation.cpp
 PYBIND11_MODULE(_core, m) {
     m.doc() = "The compiled Sequence core: GameState, rules and move ids (docs/notation.md).";
     init_cards(m);
-    init_state(m);
+    init_game(m);
     init_actions(m);
     init_observation(m);
     init_search(m);

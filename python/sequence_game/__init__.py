@@ -17,6 +17,7 @@ from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .game import Game
 from .move import Move
 from .records import GameRecord, play_game
+from .referee import MissedDraw, TableTalkPenalty
 from .simulate import simulate
 from .vector import VectorGame
 
@@ -27,6 +28,7 @@ __all__ = [
     "GameRecord",
     "IllegalMoveError",
     "InvalidMoveError",
+    "MissedDraw",
     "Move",
     "VectorGame",
     "agents",
@@ -35,5 +37,6 @@ __all__ = [
     "play_game",
     "reference",
     "simulate",
+    "TableTalkPenalty",
 ]
 __version__ = "0.1.0"

@@ -4,10 +4,11 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'STATE_BYTES', 'State', 'TRADE_ACTION_BASE', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'EvalWeights', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES']
-class State:
+__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'DIRECTION_STEPS', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'STATE_BYTES', 'Game', 'TRADE_ACTION_BASE', 'WINDOW_AT', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'EvalWeights', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES']
+class Game:
     """
-    A game in the compiled core: the state plus an undo history.
+    A game in the compiled core: the state plus its history (every move and referee call since the
+    game was dealt or loaded, each undoable).
     
     Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises ValueError
     (IndexError for an out-of-range player or cell) and leaves the state unchanged.
@@ -18,13 +19,13 @@ class State:
         Whether move_id is the id of a move at all (any position): the one id of each move. Every other value decodes to the same move as some well-formed id (docs/notation.md).
         """
     @staticmethod
-    def from_position(position: dict) -> State:
+    def from_position(position: dict) -> Game:
         """
-        A game from a dict with the Position keys (players, teams, seed, max_turns, board[100], sequences[(team, cells)], hands, discards, draw_pile (top first), current_player, dealer, turn, traded_this_turn, passes, winner, is_draw, rng, last_draw). No undo history. ValueError if inconsistent.
+        A game from a dict with the Position keys (players, teams, seed, max_turns, board[100], sequences[(team, cells)], hands, discards, draw_pile (top first), current_player, dealer, turn, traded_this_turn, passes, winner, is_draw, rng, last_draw). Empty history. ValueError if inconsistent.
         """
-    def __copy__(self) -> State:
+    def __copy__(self) -> Game:
         ...
-    def __deepcopy__(self, memo: dict) -> State:
+    def __deepcopy__(self, memo: dict) -> Game:
         ...
     def __init__(self, players: int, teams: int | None, seed: int, max_turns: int | None = None) -> None:
         """
@@ -38,7 +39,7 @@ class State:
         """
         -1 empty, 0..2 a team's chip, 3 corner.
         """
-    def copy(self) -> State:
+    def copy(self) -> Game:
         """
         An independent copy, history included.
         """
@@ -118,9 +119,17 @@ class State:
         """
         Plays the move id if it is legal and returns True; else False, state unchanged.
         """
-    def undo(self) -> None:
+    def undo(self) -> int | tuple:
         """
-        Reverts the last move or referee call.
+        Takes back the last move or referee call and returns it as history() lists it.
+        """
+    def history(self) -> list[int | tuple]:
+        """
+        Every move and referee call since the deal (or the loaded position), oldest first: a move id for a move, ("table_talk_penalty", team, {player: card id}) or ("missed_draw", player).
+        """
+    def change(self, index: int) -> int | tuple:
+        """
+        Entry index of history() (negative counts from the end); IndexError if the history is empty.
         """
     @property
     def current_player(self) -> int:
@@ -136,7 +145,9 @@ class State:
         ...
     @property
     def history_size(self) -> int:
-        ...
+        """
+        The number of entries of history().
+        """
     @property
     def is_draw(self) -> bool:
         ...
@@ -176,7 +187,7 @@ def cells_of(card_id: int) -> tuple:
     """
     The two cell indices (ascending) of a normal card id; () for jacks (R1).
     """
-def heuristic_scores(state: State) -> list[int]:
+def heuristic_scores(state: Game) -> list[int]:
     """
     [(move_id, score)] for every legal move of the player to move: the search's move heuristic (cpp/include/sequence/search/heuristic.hpp), a port of GreedyAgent.score_moves.
     """
@@ -253,11 +264,13 @@ class SearchResult:
     @property
     def interrupted(self) -> bool: ...
 SEARCH_NODE_BYTES: int
-def mcts_search(state: State, options: SearchOptions, seed: int | None = None) -> SearchResult:
+def mcts_search(state: Game, options: SearchOptions, seed: int | None = None) -> SearchResult:
+def mcts_search(state: Game, iterations: int | None, time_limit: float | None, threads: int = 1, seed: int = 0, exploration: float = 0.2, max_nodes: int = 1000000, playout_turns: int = 6, cheat: bool = False, evaluate: bool = True, informed_playouts: bool = True, weights: typing.Any = None, playout_candidates: typing.SupportsInt | typing.SupportsIndex = 1, align_playouts: bool = True, prior_weight: typing.SupportsFloat | typing.SupportsIndex = 0.0, widen_base: typing.SupportsFloat | typing.SupportsIndex = 0.0, widen_coef: typing.SupportsFloat | typing.SupportsIndex = 1.0, widen_exponent: typing.SupportsFloat | typing.SupportsIndex = 0.4, ordered_expansion: bool = False, greedy_playouts: bool = False, playout_epsilon: typing.SupportsFloat | typing.SupportsIndex = 0.3) -> dict:
     """
     Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp) with these SearchOptions (seed: overrides options.seed). Moves in the result: visits descending. Releases the GIL; Ctrl-C raises KeyboardInterrupt; MemoryError when a tree cannot grow.
     """
-def rollout_search(state: State, options: RolloutOptions, seed: int | None = None) -> SearchResult:
+def rollout_search(state: Game, options: RolloutOptions, seed: int | None = None) -> SearchResult:
+def rollout_search(state: Game, iterations: int | None, time_limit: float | None, threads: int = 1, seed: int = 0, candidates: int = 8, horizon: int = 200, epsilon: typing.SupportsFloat | typing.SupportsIndex = 0.0, reveal: typing.SupportsInt | typing.SupportsIndex = 0, inference_strength: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> dict:
     """
     Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp) with these RolloutOptions (seed: overrides options.seed). Moves in the result: best mean first. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """
@@ -266,6 +279,8 @@ def simulate(games: int, players: int, teams: int | None, seed: int, threads: in
     Plays games of uniformly random legal moves; {games, wins[team], draws, total_turns, seconds}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """
 BOARD: list[int]
+DIRECTION_STEPS: tuple[int, int, int, int]
+WINDOW_AT: list[list[tuple[int | None, int | None, int | None, int | None, int | None]]]
 STATE_BYTES: int = 400
 ACTION_COUNT: int
 TRADE_ACTION_BASE: int
@@ -316,6 +331,6 @@ class VectorGame:
     def legal(self, mask: typing.Any, packed: typing.Any, actions: typing.Any, counts: typing.Any) -> None: ...
     def step(self, actions: typing.Any, rewards: typing.Any, terminated: typing.Any,
              truncated: typing.Any) -> tuple[list[int], list[int]] | None: ...
-    def state(self, game: int) -> State: ...
+    def state(self, game: int) -> Game: ...
     def pending(self, game: int) -> int | None: ...
-    def final_state(self, game: int) -> State | None: ...
+    def final_state(self, game: int) -> Game | None: ...

@@ -241,7 +241,7 @@ def legal_actions(move_ids: Sequence[int], pending: Optional[int] = None) -> Lis
 
 
 def resolve_action(move_ids: Sequence[int], pending: Optional[int], action: int) -> Optional[Tuple[str, int]]:
-    """``("move", id)``, ``("pending", placement)`` or None (illegal), as ``_core.State.resolve_action``."""
+    """``("move", id)``, ``("pending", placement)`` or None (illegal), as ``_core.Game.resolve_action``."""
     if pending is not None:
         choices = _placement_choices(move_ids, pending)
         d = _next_direction(choices, pending)

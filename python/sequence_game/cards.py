@@ -16,6 +16,7 @@ from itertools import islice
 from typing import Tuple
 
 from ._args import plain_int
+from .board import CELLS_OF_NAME, CORNER, CORNER_CELLS, LAYOUT, cell_of_index
 from .errors import short_repr
 
 Cell = Tuple[int, int]
@@ -31,33 +32,13 @@ TWO_EYED_JACKS = frozenset({"JD", "JC"})  # wild: place on any empty cell (R1, R
 ONE_EYED_JACKS = frozenset({"JH", "JS"})  # anti-wild: remove an unlocked chip (R1, R5)
 JACKS = TWO_EYED_JACKS | ONE_EYED_JACKS
 
-CORNER = "*"
+# R1: the layout, its corners and the cells of each card live in board.py (the board's one home).
+BOARD_LAYOUT = LAYOUT
+CORNERS: tuple[Cell, ...] = tuple(cell_of_index(i) for i in CORNER_CELLS)
 
-# R1, row 0 at the top.
-BOARD_LAYOUT: tuple[tuple[str, ...], ...] = tuple(
-    tuple(row.split())
-    for row in (
-        "*  2S 3S 4S 5S 6S 7S 8S 9S *",
-        "6C 5C 4C 3C 2C AH KH QH TH TS",
-        "7C AS 2D 3D 4D 5D 6D 7D 9H QS",
-        "8C KS 6C 5C 4C 3C 2C 8D 8H KS",
-        "9C QS 7C 6H 5H 4H AH 9D 7H AS",
-        "TC TS 8C 7H 2H 3H KH TD 6H 2D",
-        "QC 9S 9C 8H 9H TH QH QD 5H 3D",
-        "KC 8S TC QC KC AC AD KD 4H 4D",
-        "AC 7S 6S 5S 4S 3S 2S 2H 3H 5D",
-        "*  AD KD QD TD 9D 8D 7D 6D *",
-    )
-)
-
-CORNERS: tuple[Cell, ...] = ((0, 0), (0, 9), (9, 0), (9, 9))
-
-_CELLS_OF: dict[str, tuple[Cell, ...]] = dict.fromkeys(CARD_NAMES, ())
-for _r, _row in enumerate(BOARD_LAYOUT):
-    for _c, _name in enumerate(_row):
-        if _name != CORNER:
-            _CELLS_OF[_name] += ((_r, _c),)
-del _r, _row, _c, _name
+_CELLS_OF: dict[str, tuple[Cell, ...]] = {
+    name: tuple(cell_of_index(i) for i in CELLS_OF_NAME.get(name, ())) for name in CARD_NAMES
+}
 
 
 def parse_card(text: object) -> str:

@@ -37,6 +37,7 @@ from .cards import cell_name, parse_card
 from .errors import AmbiguousMoveError
 from .game_setup import MAX_TURNS, TEAM_NAMES, VALID_PLAYERS
 from .move import Move
+from .referee import HistoryEntry, MissedDraw, TableTalkPenalty, replay_entry
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -188,8 +189,13 @@ def default_ai_spec() -> str:
     return "mcts:time=1" if mcts_available() else "greedy"
 
 
-def _describe_move(game, player: int, move: Move) -> str:
+def _describe_move(game, player: int, move: HistoryEntry) -> str:
     team = TEAM_NAMES[game.team_of(player)]
+    if isinstance(move, TableTalkPenalty):
+        return f"referee: team {move.team} ({TEAM_NAMES[move.team]}) penalised for table talk: " + ", ".join(
+            f"P{p} discards {card}" for p, card in move.cards)
+    if isinstance(move, MissedDraw):
+        return f"referee: P{move.player} missed a draw; the card goes back on the draw pile"
     if move.kind == "trade":
         what = f"trades the dead card {move.card}"
     elif move.kind == "pass":
@@ -211,15 +217,6 @@ def _result_line(game) -> str:
     if game.is_draw:
         return f"The game is drawn after {game.turn} turns."
     return f"The game is unfinished after {game.turn} turns."
-
-
-def make_record(game, moves: Sequence[Move], names: Sequence[str]):
-    """A ``GameRecord`` of ``game`` (finished or not) played with ``moves`` from its deal."""
-    from .records import GameRecord
-
-    result = {"winner": game.winner, "is_draw": bool(game.is_draw), "turns": game.turn} if game.is_over else None
-    return GameRecord(players=game.players, teams=game.teams, seed=game.seed, max_turns=game.max_turns,
-                      agents=list(names), moves=[str(m) for m in moves], result=result)
 
 
 # --------------------------------------------------------------------------- play
@@ -314,7 +311,6 @@ class PlaySession:
             for p in range(self.game.players)
             if p not in humans
         }
-        self.history: List[tuple] = []  # (player, move, by_human)
         # built now, so that a bad --hint-ai is refused at start-up rather than at the first hint
         self.hint_agent = make_agent(args.hint_ai or default_ai_spec(), seed=ai_seed(self.game.seed, self.game.players))
         self.input = _Input(console)
@@ -326,10 +322,9 @@ class PlaySession:
     def show(self, player: Optional[int]) -> None:
         from .terminal import render_table
 
-        last = self.history[-1][1] if self.history else None
         hands = [player] if player is not None else []
         self.console.print()
-        render_table(self.console, self.game, last_move=last, hand_of=hands, ascii=self.ascii)
+        render_table(self.console, self.game, last_move=self.game.last_move, hand_of=hands, ascii=self.ascii)
 
     def say(self, text: str, style: Optional[str] = None) -> None:
         self.console.print(text, style=style)
@@ -351,7 +346,6 @@ class PlaySession:
             if p not in self.humans:
                 move = g.parse_move(self.agents[p].select_move(g))  # declares filled in
                 g.play(move)
-                self.history.append((p, move, False))
                 self.say(_describe_move(g, p, move), style="dim")
                 continue
             if not self.human_turn(p):
@@ -359,8 +353,10 @@ class PlaySession:
         self.show(None)
         self.say(_result_line(g), style="bold")
         if self.args.save:
+            from .records import GameRecord
+
             names = ["human" if p in self.humans else self.ai_spec for p in range(g.players)]
-            save_record(make_record(g, [m for _, m, _ in self.history], names), self.args.save)
+            save_record(GameRecord.from_game(g, agents=names), self.args.save)
             self.say(f"record saved to {self.args.save}" + ("" if g.is_over else " (unfinished game)"))
         return EXIT_OK
 
@@ -401,7 +397,6 @@ class PlaySession:
             if move is False:
                 return False
             g.play(move)
-            self.history.append((p, move, True))
             self.say(_describe_move(g, p, move))
             if move.kind == "trade" and not g.is_over:
                 self.show(p)
@@ -473,16 +468,19 @@ class PlaySession:
 
     def undo(self) -> bool:
         """Take back the last human move and the AI moves after it. True when something was undone."""
-        if not any(h for _, _, h in self.history):
-            self.say("nothing to undo: no move of yours to take back", style="red")
-            return False
-        while self.history:
-            p, m, human = self.history.pop()
-            self.game.undo()
-            if human:
-                self.say(f"took back P{p}'s {m}")
+        g = self.game
+        taken = []
+        while g.history:
+            entry = g.undo()
+            taken.append(entry)
+            p = g.current_player  # undo restores the position before the move: its mover is to move
+            if p in self.humans:
+                self.say(f"took back P{p}'s {entry}")
                 return True
-        return True  # pragma: no cover
+        for entry in reversed(taken):  # only AI moves: put them back
+            replay_entry(g, entry)
+        self.say("nothing to undo: no move of yours to take back", style="red")
+        return False
 
 
 def cmd_play(args, console) -> int:
@@ -513,10 +511,10 @@ def cmd_demo(args, console) -> int:
         f"demo: {probe.players} players, {probe.teams} teams, seed {seed}; "
         + ", ".join(f"P{p} ({TEAM_NAMES[probe.team_of(p)]}) {specs[p % len(specs)]}" for p in range(probe.players))
     )
-    last: List[Any] = [None, None]
+    final: List[Any] = []
 
     def on_move(game, move, player) -> None:
-        last[:] = [game, move]
+        final[:] = [game]
         if args.quiet:
             return
         console.print()
@@ -526,11 +524,9 @@ def cmd_demo(args, console) -> int:
 
     record = play_game(agents, players=args.players, teams=args.teams, seed=seed, max_turns=args.max_turns,
                        game_class=cls, on_move=on_move)
-    game, move = last
-    if game is None:  # pragma: no cover - a game always has a move
-        game = record.replay(cls)
+    game = final[0] if final else record.replay(cls)
     console.print()
-    render_table(console, game, last_move=move, ascii=ascii)
+    render_table(console, game, last_move=game.last_move, ascii=ascii)
     console.print(_result_line(game), style="bold")
     if args.save:
         save_record(record, args.save)
@@ -736,7 +732,7 @@ def cmd_replay(args, console) -> int:
             if move is not None:
                 console.print(f"{index:>3}. {_describe_move(prev, prev.current_player, move)}")
                 if step:
-                    render_table(console, game, last_move=move, ascii=ascii)
+                    render_table(console, game, last_move=game.last_move, ascii=ascii)
                     console.print("(Enter for the next move, q to stop stepping) ", end="")
                     answer = read_line(_lenient_stdin())
                     if answer is None or answer.strip().lower() == "q":
@@ -745,7 +741,7 @@ def cmd_replay(args, console) -> int:
     except ValueError as e:
         raise CLIError(str(e)) from None
     console.print()
-    render_table(console, game, last_move=move, ascii=ascii)
+    render_table(console, game, last_move=game.last_move, ascii=ascii)
     console.print(_result_line(game), style="bold")
     return EXIT_OK
 

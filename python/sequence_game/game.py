@@ -1,4 +1,4 @@
-"""``Game``: the public API (``gamebase.GameBase``) over the compiled C++ core (``_core.State``).
+"""``Game``: the public API (``gamebase.GameBase``) over the compiled C++ core (``_core.Game``).
 
 The core speaks 32-bit move ids (docs/notation.md); this module turns them into shared ``Move``
 values once and caches them (both ways), so a legal-move list costs one dict lookup per move and
@@ -14,12 +14,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, Union
 
 from . import _core, actions
+from .cards import CARD_NAMES
 from ._args import seed_or_random
 from .actions import ACTION_COUNT, PASS_ACTION, action_of_move_id  # noqa: F401 (public here: docs/action-space.md)
 from .game_setup import check_max_turns, check_players_teams
 from .gamebase import GameBase
 from .move import Move
 from .position import Position
+from .referee import HistoryEntry, MissedDraw, TableTalkPenalty
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,6 +53,16 @@ def move_from_id(move_id: int) -> Move:
     return move
 
 
+def _history_entry(change) -> HistoryEntry:
+    """A history entry from the core's: a move id, or a referee call's tuple (``_core.Game.history``)."""
+    if type(change) is int:
+        move = _MOVES_BY_ID.get(change)
+        return move if move is not None else move_from_id(change)
+    if change[0] == "missed_draw":
+        return MissedDraw(change[1])
+    return TableTalkPenalty(change[1], {p: CARD_NAMES[c] for p, c in change[2].items()})
+
+
 class Game(GameBase):
     """A game of Sequence on the compiled core.
 
@@ -64,15 +76,15 @@ class Game(GameBase):
         players, teams = check_players_teams(players, teams)
         seed = seed_or_random(seed)
         max_turns = check_max_turns(max_turns)
-        GameBase.__init__(self)
-        self._state = _core.State(players, teams, seed, max_turns)
+        GameBase.__init__(self, from_deal=True)
+        self._state = _core.Game(players, teams, seed, max_turns)
 
     @classmethod
     def _from_position(cls, pos: Position) -> Self:
-        return cls._wrap(_core.State.from_position(pos.as_core_dict()))
+        return cls._wrap(_core.Game.from_position(pos.as_core_dict()))
 
     @classmethod
-    def _wrap(cls, state: _core.State) -> Self:
+    def _wrap(cls, state: _core.Game) -> Self:
         game = cls.__new__(cls)
         GameBase.__init__(game)
         game._state = state
@@ -98,7 +110,8 @@ class Game(GameBase):
 
     @property
     def current_player(self) -> int:
-        """The seat to move."""
+        """The seat to move; once the game is over, the seat that made the last move (the winning
+        play, the pass completing a stalemate, or the move that reached the turn cap)."""
         return self._state.current_player
 
     @property
@@ -224,22 +237,12 @@ class Game(GameBase):
 
     def _play_id(self, move_id: int) -> bool:
         """Plays move_id if legal (True), else False with nothing changed; the GameBase protocol."""
-        guard = getattr(self, "_guard", None)
-        if guard is None:
+        with self._exclusive:
             if not self._state.try_play(move_id):
                 return False
+            self._version += 1  # with _changed()'s: the seqlock's two steps (try_play is one C++ call)
             self._changed()
             return True
-        if not guard.acquire(False):
-            raise RuntimeError("this Game is being changed by another thread; use one Game per thread or lock it")
-        try:
-            if not self._state.try_play(move_id):
-                return False
-            self._version += 1
-            self._changed()
-            return True
-        finally:
-            guard.release()
 
     def legal_mask(self) -> NDArray[np.bool_]:
         """A ``numpy`` bool array of ``ACTION_COUNT`` (5253): which actions are legal now, from the
@@ -275,8 +278,13 @@ class Game(GameBase):
         new array or into ``out`` (no copy); only what that player may see (R9)."""
         return self._state.observation_tensor(self._check_player(player), self._pending, out)
 
-    def _undo(self) -> None:
-        self._state.undo()
+    def _undo(self) -> HistoryEntry:
+        change = self._state.undo()
+        move = _MOVES_BY_ID.get(change) if type(change) is int else None  # a move seen before: the common case
+        return move if move is not None else _history_entry(change)
+
+    def _history(self) -> List[HistoryEntry]:
+        return [_history_entry(c) for c in self._state.history()]
 
     def _history_size(self) -> int:
         return self._state.history_size

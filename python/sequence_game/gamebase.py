@@ -19,18 +19,20 @@ A backend implements (``pos`` is a ``position.Position``; cards are ids, cells i
     _sequence_list() -> list[(team, cells)]
     _last_draw() -> (player, card) | None
     _legal_moves() -> list[Move]                  docs/notation.md order; [] when over
-    _apply(move)                                   move is one of _legal_moves()
-    _undo()  _history_size() -> int
-    _table_talk_penalty(team, {player: card})     checked here first
-    _missed_draw(player)                          checked here first
-    _copy() -> Game
+    _apply(move)                                   move is one of _legal_moves(); recorded in the history
+    _table_talk_penalty(team, {player: card})     checked here first; recorded in the history
+    _missed_draw(player)                          checked here first; recorded in the history
+    _history() -> list[HistoryEntry]              every change since the deal or the loaded position
+    _history_size() -> int
+    _undo() -> HistoryEntry                        take back the last change and return it
+    _copy() -> Game                                history included
 """
 
 from __future__ import annotations
 
 import threading
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol, Tuple, TypeVar, Union
 
 from ._args import plain_int
 from .cards import (
@@ -49,6 +51,7 @@ from .errors import AmbiguousMoveError, IllegalMoveError, short_repr
 from .game_setup import TEAM_LETTERS, TEAM_NAMES, sequences_to_win
 from .move import Move, as_move
 from .position import Position, observation_dict, position_from_dict, position_to_dict
+from .referee import HistoryEntry
 
 if TYPE_CHECKING:
     import numpy as np
@@ -61,11 +64,30 @@ if TYPE_CHECKING:
 # a non-blocking lock and raise this RuntimeError when another thread is inside one of them, so
 # misuse fails loudly instead of corrupting the game; to_dict() raises it rather than return a
 # snapshot torn by a concurrent change (a seqlock on ``_version``). Cost: ~0.3 us per play().
+_T = TypeVar("_T")
 _BUSY = "this Game is being changed by another thread; use one Game per thread or lock it"
 
 
 def _busy() -> RuntimeError:
     return RuntimeError(_BUSY)
+
+
+class _Exclusive:
+    """``with game._exclusive:`` around every call that changes a game or its caches: a
+    non-blocking lock that raises the RuntimeError above instead of waiting."""
+
+    __slots__ = ("_acquire", "release")
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self._acquire = lock.acquire
+        self.release = lock.release
+
+    def __enter__(self) -> None:
+        if not self._acquire(False):
+            raise _busy()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
 
 
 class GameBase:
@@ -114,14 +136,17 @@ class GameBase:
         def _last_draw(self) -> Optional[Tuple[int, int]]: ...
         def _legal_moves(self) -> List[Move]: ...
         def _apply(self, move: Move) -> None: ...
-        def _undo(self) -> None: ...
+        def _undo(self) -> HistoryEntry: ...
+        def _history(self) -> List[HistoryEntry]: ...
         def _history_size(self) -> int: ...
         def _table_talk_penalty(self, team: int, cards: Dict[int, int]) -> None: ...
         def _missed_draw(self, player: int) -> None: ...
         def _copy(self) -> Self: ...
 
-    def __init__(self) -> None:
+    def __init__(self, from_deal: bool = False) -> None:
         self._guard = threading.Lock()  # held by play/undo/referee calls/legal-move cache fills
+        self._exclusive = _Exclusive(self._guard)
+        self._from_deal = from_deal  # the history starts at the deal (not at a loaded position)
         self._version = 0  # +1 before and +1 after every change: odd while one is under way
         self._legal_cache: Optional[List[Move]] = None
         self._legal_lookup: Optional[Dict[Move, Move]] = None
@@ -157,9 +182,10 @@ class GameBase:
         return observation_dict(self.to_dict(), self._check_player(player))
 
     def copy(self) -> Self:
-        """An independent deep copy (undo history and a pending placement included)."""
+        """An independent deep copy (history and a pending placement included)."""
         game = self._copy()
         game._pending = self._pending
+        game._from_deal = self._from_deal
         return game
 
     __copy__ = copy
@@ -215,25 +241,16 @@ class GameBase:
 
         With no legal play: the open dead-card trades plus one ``pass`` (R5).
         """
-        guard = self._guard
-        if not guard.acquire(False):
-            raise _busy()
-        try:
+        with self._exclusive:
             return list(self._cached_legal())
-        finally:
-            guard.release()
 
     def is_legal(self, move: Union[Move, str]) -> bool:
         """Whether ``move`` (a Move or its text) may be played now, ``declares`` filled in or not."""
-        guard = self._guard
-        if not guard.acquire(False):
-            raise _busy()
-        try:
-            self._resolve(as_move(move))
-        except ValueError:
-            return False
-        finally:
-            guard.release()
+        with self._exclusive:
+            try:
+                self._resolve(as_move(move))
+            except ValueError:
+                return False
         return True
 
     # ------------------------------------------------------------------ play
@@ -245,44 +262,64 @@ class GameBase:
         ``InvalidMoveError`` for malformed text; the game is unchanged after any error.
         A placement written without ``declares`` is completed when only one choice exists (R7).
         """
-        guard = self._guard
-        if not guard.acquire(False):
-            raise _busy()
-        try:
-            resolved = self._resolve(as_move(move))
-            self._version += 1
-            try:
-                self._apply(resolved)
-            finally:
-                self._changed()
-        finally:
-            guard.release()
+        with self._exclusive:
+            self._change(self._apply, self._resolve(as_move(move)))
 
     def parse_move(self, text: str) -> Move:
         """The legal move that ``text`` names here, with ``declares`` filled in when unambiguous."""
-        guard = self._guard
-        if not guard.acquire(False):
-            raise _busy()
-        try:
+        with self._exclusive:
             return self._resolve(as_move(text))
-        finally:
-            guard.release()
 
-    def undo(self) -> None:
-        """Take back the last change: a move (trade and pass included) or a referee call."""
-        guard = self._guard
-        if not guard.acquire(False):
-            raise _busy()
-        try:
+    def undo(self) -> HistoryEntry:
+        """Take back the last change, a move (trade and pass included) or a referee call, and return
+        it (the last entry of :attr:`history`).
+
+        >>> import sequence_game
+        >>> g = sequence_game.Game(players=2, seed=1)
+        >>> move = g.legal_moves()[0]; g.play(move)
+        >>> g.undo() == move, g.history
+        (True, [])
+        """
+        with self._exclusive:
             if self._history_size() == 0:
                 raise ValueError("nothing to undo: the game is at its deal (or was loaded with from_dict)")
-            self._version += 1
+            self._version += 1  # (the steps of _change, inline: undo is on the search loops' path)
             try:
-                self._undo()
+                return self._undo()
             finally:
                 self._changed()
-        finally:
-            guard.release()
+
+    # ------------------------------------------------------------------ history
+
+    @property
+    def history(self) -> List[HistoryEntry]:
+        """Every change since the deal, oldest first: the moves (``Move``, trades and passes
+        included) and the referee calls (``referee.TableTalkPenalty``, ``referee.MissedDraw``).
+
+        Each entry is what :meth:`undo` takes back. A game loaded with ``from_dict`` (or unpickled)
+        starts with an empty history. A new list each time.
+
+        >>> import sequence_game
+        >>> g = sequence_game.Game(players=2, seed=1)
+        >>> g.play(g.legal_moves()[0]); g.missed_draw(1)
+        >>> [str(e) for e in g.history]
+        ['2S@b1', 'missed-draw 1']
+        """
+        return self._history()
+
+    @property
+    def moves(self) -> List[Move]:
+        """The moves played since the deal, oldest first (trades and passes included; referee calls
+        are in :attr:`history`), like python-chess's ``move_stack``. A new list each time."""
+        return [e for e in self._history() if isinstance(e, Move)]
+
+    @property
+    def last_move(self) -> Optional[Move]:
+        """The most recent move of :attr:`history`, or None before the first (or after loading)."""
+        for entry in reversed(self._history()):
+            if isinstance(entry, Move):
+                return entry
+        return None
 
     # ------------------------------------------------------------------ the action space
 
@@ -386,13 +423,8 @@ class GameBase:
 
         ``cards`` maps each member's seat to a card in that member's hand.
         """
-        guard = self._guard
-        if not guard.acquire(False):
-            raise _busy()
-        try:
+        with self._exclusive:
             self._table_talk_penalty_locked(team, cards)
-        finally:
-            guard.release()
 
     def _table_talk_penalty_locked(self, team: int, cards: Dict[int, str]) -> None:
         self._check_going("a table-talk penalty")
@@ -420,21 +452,12 @@ class GameBase:
             if CARD_IDS[card] not in self._hand_ids(p):
                 raise ValueError(f"player {p} does not hold {card}: their hand is {' '.join(self.hand(p)) or 'empty'}")
             ids[p] = CARD_IDS[card]
-        self._version += 1
-        try:
-            self._table_talk_penalty(team, ids)
-        finally:
-            self._changed()
+        self._change(self._table_talk_penalty, team, ids)
 
     def missed_draw(self, player: int) -> None:
         """R10 loss of a card: ``player``'s most recent draw goes back on top of the draw pile."""
-        guard = self._guard
-        if not guard.acquire(False):
-            raise _busy()
-        try:
+        with self._exclusive:
             self._missed_draw_locked(player)
-        finally:
-            guard.release()
 
     def _missed_draw_locked(self, player: int) -> None:
         self._check_going("a missed-draw penalty")
@@ -446,11 +469,7 @@ class GameBase:
                 f"player {player} has no draw to take back: the most recent draw that may still be missed "
                 f"was by {who} (R10: only the last player to draw, before anyone draws again)"
             )
-        self._version += 1
-        try:
-            self._missed_draw(player)
-        finally:
-            self._changed()
+        self._change(self._missed_draw, player)
 
     # ------------------------------------------------------------------ rendering
 
@@ -496,11 +515,21 @@ class GameBase:
         )
 
     def _repr_svg_(self) -> str:
+        """The board as SVG (Jupyter's rich display), the last move of the history outlined."""
         from .svg import board_svg
 
-        return board_svg(self)
+        return board_svg(self, last_move=self.last_move)
 
     # ------------------------------------------------------------------ internals
+
+    def _change(self, change: Callable[..., _T], *args: Any) -> _T:
+        """Run ``change(*args)``, a change of the game, under the seqlock (``_version`` odd during
+        it) and drop the caches; the caller holds ``_exclusive``."""
+        self._version += 1
+        try:
+            return change(*args)
+        finally:
+            self._changed()
 
     def _changed(self) -> None:
         self._version += 1

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ._args import check_seed, is_int, plain_int
-from .cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER, parse_card
+from .board import CORNER_CELLS
+from .cards import CARD_IDS, CARD_NAMES, parse_card
 from .errors import short_repr
 from .game_setup import HAND_SIZE, MAX_TURNS, TEAM_LETTERS, check_max_turns, check_players_teams, sequences_to_win
 from .move import line_cells
@@ -25,7 +26,7 @@ FORMAT = "sequence-game/1"
 EMPTY, CORNER_CODE = -1, 3  # board codes; 0, 1, 2 are team chips
 _CELL_CHARS = {EMPTY: ".", CORNER_CODE: "*", 0: "B", 1: "G", 2: "R"}
 _CHAR_CODES = {v: k for k, v in _CELL_CHARS.items()}
-CORNER_INDICES = frozenset(10 * r + c for r in range(10) for c in range(10) if BOARD_LAYOUT[r][c] == CORNER)
+CORNER_INDICES = frozenset(CORNER_CELLS)
 
 _FIELDS = (
     "format", "players", "teams", "seed", "board", "sequences", "hands", "discards", "draw_pile",
@@ -62,7 +63,7 @@ class Position:
     last_draw: Optional[tuple[int, int]] = None
 
     def as_core_dict(self) -> dict:
-        """The plain dict the compiled core's ``State.from_position`` takes."""
+        """The plain dict the compiled core's ``Game.from_position`` takes."""
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 

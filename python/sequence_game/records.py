@@ -13,9 +13,13 @@ True
 >>> GameRecord.from_json(rec.to_json()) == rec
 True
 
+Any game played from its deal gives its record, ``GameRecord.from_game(game)``: the record's
+moves are the game's history.
+
 The file format ``"sequence-game-record/1"`` is a JSON object with the fields of
-:class:`GameRecord` plus ``"format"``; ``moves`` are in the text notation of docs/notation.md
-(every move in order, trades and passes included).
+:class:`GameRecord` plus ``"format"``; ``moves`` is the game's history as text: every move in
+order in the notation of docs/notation.md (trades and passes included) and any referee call (R10)
+in the text form of ``sequence_game.referee`` (``"table-talk 0 0:7H 2:9S"``, ``"missed-draw 1"``).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from ._args import plain_int
 from .agents import agent_from_spec, agent_name
 from .errors import AgentMoveError, short_repr
 from .move import Move
+from .referee import HistoryEntry, parse_history_entry, replay_entry
 
 if TYPE_CHECKING:
     from .gamebase import GameClass
@@ -73,11 +78,12 @@ def _result_of(game: Any) -> Dict[str, Any]:
 
 
 class Step(NamedTuple):
-    """One position of a replay: ``index`` moves played so far, the ``move`` just played (None at the
-    deal), and the ``game`` after it (an independent copy)."""
+    """One position of a replay: ``index`` entries of the history replayed so far, the ``move`` just
+    replayed (a ``Move`` or a referee call; None at the deal), and the ``game`` after it (an
+    independent copy)."""
 
     index: int
-    move: Optional[Move]
+    move: Optional[HistoryEntry]
     game: Any
 
 
@@ -88,8 +94,9 @@ class GameRecord:
     - ``players``, ``teams``, ``seed``, ``max_turns``: the ``Game(...)`` arguments (``seed`` is
       the seed actually used, an int).
     - ``agents``: one name per seat (seat ``p`` at index ``p``).
-    - ``moves``: every move in order as text (``"7H@d6"``, ``"JSxe5"``, ``"trade 7H"``, ``"pass"``,
-      declared sequences included).
+    - ``moves``: the game's history in order as text: every move (``"7H@d6"``, ``"JSxe5"``,
+      ``"trade 7H"``, ``"pass"``, declared sequences included) and any referee call
+      (``"missed-draw 1"``, ``"table-talk 0 0:7H 2:9S"``).
     - ``result``: ``{"winner": team or None, "is_draw": bool, "turns": int}``, or None for a game
       not played to the end.
     - ``started``, ``finished``: ISO 8601 UTC timestamps (or None).
@@ -104,6 +111,36 @@ class GameRecord:
     result: Optional[Dict[str, Any]] = None
     started: Optional[str] = None
     finished: Optional[str] = None
+
+    @classmethod
+    def from_game(
+        cls, game: Any, agents: Sequence[str] = (), started: Optional[str] = None, finished: Optional[str] = None,
+    ) -> "GameRecord":
+        """The record of ``game`` as played so far: its setup, its history and, once it is over, its result.
+
+        ``agents``: one name per seat (or none). Raises ``ValueError`` for a game whose history does
+        not start at its deal (loaded with ``from_dict`` or unpickled): a record replays from the seed.
+
+        >>> from sequence_game.reference import Game
+        >>> g = Game(players=2, seed=4)
+        >>> g.play(g.legal_moves()[0])
+        >>> rec = GameRecord.from_game(g)
+        >>> rec.moves == [str(m) for m in g.history], rec.result, rec.replay(Game).to_dict() == g.to_dict()
+        (True, None, True)
+        """
+        if not getattr(game, "_from_deal", False):
+            raise ValueError(
+                "GameRecord.from_game needs a game played from its deal: this one was loaded from a position "
+                "(from_dict or pickle), and a record replays from the seed"
+            )
+        agents = list(agents)
+        if agents and (len(agents) != game.players or not all(isinstance(a, str) for a in agents)):
+            raise ValueError(f"agents must be {game.players} names, one per seat (or none), not {agents!r}")
+        return cls(
+            players=game.players, teams=game.teams, seed=game.seed, max_turns=game.max_turns, agents=agents,
+            moves=[str(entry) for entry in game.history], result=_result_of(game) if game.is_over else None,
+            started=started, finished=finished,
+        )
 
     # ------------------------------------------------------------------ JSON
 
@@ -267,13 +304,15 @@ class GameRecord:
         return game
 
     @staticmethod
-    def _play(game: Any, index: int, text: str) -> Move:
+    def _play(game: Any, index: int, text: str) -> HistoryEntry:
         try:
-            move = game.parse_move(text) if hasattr(game, "parse_move") else Move.parse(text)
-            game.play(move)
+            entry = parse_history_entry(text)
+            if isinstance(entry, Move):
+                entry = game.parse_move(text)  # the declares filled in when the text leaves them out
+            replay_entry(game, entry)
         except ValueError as e:
             raise ValueError(f"game record does not replay: move {index} {short_repr(text)} is refused: {e}") from None
-        return move
+        return entry
 
     def _check_result(self, game: Any) -> None:
         if self.result is None:
@@ -353,10 +392,7 @@ def play_game(
     game = cls(players=players, teams=teams, seed=seed, max_turns=max_turns)
     seated = _seat_agents(agents, game.players)
     names = [agent_name(a) for a in seated]
-    record = GameRecord(
-        players=game.players, teams=game.teams, seed=game.seed, max_turns=game.max_turns,
-        agents=names, started=_utc_now(),
-    )
+    started = _utc_now()
     while not game.is_over:
         p = game.current_player
         before = (game.turn, p, game.traded_this_turn)
@@ -370,9 +406,6 @@ def play_game(
             raise AgentMoveError(
                 f"agent {names[p]!r} (player {p}) chose an illegal move {choice!s}: {e}", names[p], p, choice
             ) from None
-        record.moves.append(str(move))
         if on_move is not None:
             on_move(game, move, p)
-    record.result = _result_of(game)
-    record.finished = _utc_now()
-    return record
+    return GameRecord.from_game(game, agents=names, started=started, finished=_utc_now())

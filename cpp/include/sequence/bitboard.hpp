@@ -6,6 +6,7 @@
 // every API boundary and table lookup.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 
 #if defined(__BMI2__)
@@ -46,6 +47,7 @@ inline constexpr SelectInByte kSelectInByte{};
 // Index of the n-th (0-based) set bit of x. Requires n < popcount64(x). One pdep with BMI2; else
 // broadword: the running popcount of the bytes finds the byte, a table the bit (no loop over n).
 inline int select64(std::uint64_t x, int n) {
+    assert(n >= 0 && n < popcount64(x));
 #if defined(__BMI2__)
     return __builtin_ctzll(_pdep_u64(std::uint64_t{1} << n, x));
 #else
@@ -72,6 +74,7 @@ public:
     constexpr Bitboard(std::uint64_t lo, std::uint64_t hi) : lo_(lo), hi_(hi) {}
     // Requires bits 100..127 of b to be zero.
     static constexpr Bitboard from_bits(Bits b) {
+        assert((b >> kCells) == 0);
         return Bitboard(static_cast<std::uint64_t>(b), static_cast<std::uint64_t>(b >> 64));
     }
     constexpr Bits bits() const { return static_cast<Bits>(hi_) << 64 | lo_; }
@@ -80,6 +83,7 @@ public:
 
     // The set {cell}. Requires 0 <= cell < kCells.
     static constexpr Bitboard of(int cell) {
+        assert(cell >= 0 && cell < kCells);
         return cell < 64 ? Bitboard(std::uint64_t{1} << cell, 0) : Bitboard(0, std::uint64_t{1} << (cell - 64));
     }
     // All 100 cells.
@@ -107,6 +111,7 @@ public:
     }
     // The n-th lowest cell (0-based), for picking a uniformly random member. Requires n < count().
     int select(int n) const {
+        assert(n >= 0 && n < count());
         const int low = detail::popcount64(lo_);
         return n < low ? detail::select64(lo_, n) : 64 + detail::select64(hi_, n - low);
     }
@@ -143,5 +148,14 @@ private:
     std::uint64_t lo_ = 0;  // cells 0..63
     std::uint64_t hi_ = 0;  // cells 64..99
 };
+
+// Bitboard::of(cell) without a branch on the half: where the cell is random (playing a move, the
+// playouts) that branch mispredicts about once in three. Requires 0 <= cell < kCells.
+inline Bitboard cell_bit(int cell) {
+    assert(cell >= 0 && cell < kCells);
+    const std::uint64_t bit = std::uint64_t{1} << (cell & 63);
+    const std::uint64_t in_hi = -static_cast<std::uint64_t>(cell >= 64);
+    return Bitboard(bit & ~in_hi, bit & in_hi);
+}
 
 }  // namespace sequence

@@ -3,6 +3,7 @@
 // direction, the five windows through that cell.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 
 #include "sequence/bitboard.hpp"
@@ -128,9 +129,15 @@ constexpr BoardTables build_tables() {
 inline constexpr detail::BoardTables kBoard = detail::build_tables();
 
 // The card printed on a cell (R1), or kCorner. Requires 0 <= cell < kCells.
-constexpr int card_at(int cell) { return kBoard.card_at[cell]; }
+constexpr int card_at(int cell) {
+    assert(cell >= 0 && cell < kCells);
+    return kBoard.card_at[cell];
+}
 // The two cells of a normal card, ascending (R1). Requires is_normal_card(card).
-constexpr int cell_of(int card, int which) { return kBoard.cells_of[card][which]; }
+constexpr int cell_of(int card, int which) {
+    assert(is_normal_card(card) && (which == 0 || which == 1));
+    return kBoard.cells_of[card][which];
+}
 // The mask of a normal card's two cells; empty for jacks.
 constexpr Bitboard card_cells(int card) { return kBoard.card_cells[card]; }
 // The four corner cells: free spaces that count for every team (R1, R7).

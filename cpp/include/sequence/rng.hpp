@@ -2,6 +2,7 @@
 // docs/rules.md): the pure-Python reference implements the same algorithm, bit for bit.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <utility>
 
@@ -23,6 +24,7 @@ public:
     // A uniform integer in [0, n) by Lemire's multiply-and-reject (docs/rng.md "below").
     // Requires 1 <= n < 2^32.
     std::uint32_t below(std::uint32_t n) {
+        assert(n >= 1);
         using u128 = unsigned __int128;
         u128 m = static_cast<u128>(next()) * n;
         std::uint64_t low = static_cast<std::uint64_t>(m);
@@ -52,6 +54,7 @@ void shuffle(T* a, int n, SplitMix64& rng) {
 // exact; more() supplies further 32-bit randoms in the rare rejection case. Requires 1 <= n < 2^32.
 template <class More>
 inline std::uint32_t below32(std::uint32_t x, std::uint32_t n, More&& more) {
+    assert(n >= 1);
     std::uint64_t m = std::uint64_t{x} * n;
     if (__builtin_expect(static_cast<std::uint32_t>(m) < n, 0)) {
         const std::uint32_t threshold = (0u - n) % n;  // (2^32 - n) mod n

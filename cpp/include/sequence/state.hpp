@@ -2,6 +2,7 @@
 // so copying is a memcpy and undo is a stack of copies.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -136,6 +137,7 @@ inline void discard_owners(const GameState& s, std::uint8_t (&owner)[kDeckSize])
 // Appends card, discarded by seat owner (< kMaxPlayers), to the discard log. Requires
 // draw_size + discard_size < kDeckSize (always true while the card is in a hand).
 inline void push_discard(GameState& s, int card, int owner) {
+    assert(s.draw_size + s.discard_size < kDeckSize && owner >= 0 && owner < kMaxPlayers);
     const std::size_t i = s.discard_size++;  // (size_t: no zero extension in the addressing)
     s.cards[kDeckSize - 1 - i] = static_cast<Card>(card);
     if (i < kDeckSize / 2) {
@@ -159,6 +161,8 @@ inline bool is_over(const GameState& s) { return s.winner >= 0 || s.is_draw; }
 inline Bitboard occupied(const GameState& s) { return s.chips[0] | s.chips[1] | s.chips[2]; }
 // Cells that can take a chip: neither a chip nor a corner (R5).
 inline Bitboard empty_cells(const GameState& s) { return ~(occupied(s) | corners()); }
+// Cells a one-eyed jack of team may empty: another team's chip that no sequence has locked (R5, R7).
+inline Bitboard removable_cells(const GameState& s, int team) { return occupied(s) & ~s.chips[team] & ~s.locked; }
 // The number of sequences a team has completed.
 inline int team_sequences(const GameState& s, int team) {
     int n = 0;
@@ -197,6 +201,7 @@ static_assert(kMaxHand < kHandSlot && kHandSlot == 8, "a hand fits in one 64-bit
 // Removes one copy of card from the hand, keeping it ascending. Requires hand_contains().
 // Branch-free: finds the first byte equal to card (SWAR) and shifts the bytes above it down.
 inline void hand_remove(GameState& s, int player, int card) {
+    assert(hand_contains(s, player, card));
     using namespace detail;
     Card* hand = s.hands[player];
     const std::uint64_t w = load_hand(hand);
@@ -211,6 +216,7 @@ inline void hand_remove(GameState& s, int player, int card) {
 // Adds card to the hand, keeping it ascending (after any equal card). Requires
 // hand_count[player] < kMaxHand. Branch-free: counts the smaller-or-equal cards (SWAR).
 inline void hand_insert(GameState& s, int player, int card) {
+    assert(s.hand_count[player] < kMaxHand && is_valid_card(card));
     using namespace detail;
     Card* hand = s.hands[player];
     const int n = s.hand_count[player]++;

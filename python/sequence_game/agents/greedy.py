@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from ..board import CORNER_CELLS, WINDOWS, windows_through
+from ..cards import TWO_EYED_JACKS
 from .._args import check_seed
 from ..cards import BOARD_LAYOUT, CORNER, TWO_EYED_JACKS
 from ..game_setup import sequences_to_win
@@ -20,23 +22,8 @@ from .base import no_legal_move, spec_name
 
 __all__ = ["GreedyAgent"]
 
-# Board geometry: every five-cell window (R7 "line"), as cell indices 10*row+col, and for every
-# cell the windows through it.
-_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
-_WINDOWS: List[Tuple[int, ...]] = []
-for _dr, _dc in _DIRECTIONS:
-    for _r in range(10):
-        for _c in range(10):
-            _er, _ec = _r + 4 * _dr, _c + 4 * _dc
-            if 0 <= _er < 10 and 0 <= _ec < 10:
-                _WINDOWS.append(tuple(10 * (_r + i * _dr) + (_c + i * _dc) for i in range(5)))
-_WINDOWS_THROUGH: List[List[int]] = [[] for _ in range(100)]
-for _w, _cells in enumerate(_WINDOWS):
-    for _i in _cells:
-        _WINDOWS_THROUGH[_i].append(_w)
-_CORNER_CELLS = frozenset(10 * r + c for r in range(10) for c in range(10) if BOARD_LAYOUT[r][c] == CORNER)
-_WINDOW_CORNERS = [sum(1 for i in cells if i in _CORNER_CELLS) for cells in _WINDOWS]
-del _dr, _dc, _r, _c, _er, _ec, _w, _cells, _i
+# Board geometry (board.py): every five-cell window (R7 "line") and, per window, its corners.
+_WINDOW_CORNERS = [sum(1 for i in cells if i in CORNER_CELLS) for cells in WINDOWS]
 
 # Heuristic weights (see GreedyAgent). Indexed by how many of a window's five cells the team holds
 # (its chips plus corners) before the move.
@@ -149,9 +136,9 @@ class _Context:
         self._seq_cells = seq_cells
         # Per window: chip counts per team, and whether it may still become a new sequence of each
         # team (R7: at most one cell shared with each of that team's sequences).
-        n = len(_WINDOWS)
+        n = len(WINDOWS)
         self.counts = counts = [[0] * teams for _ in range(n)]
-        for w, cells in enumerate(_WINDOWS):
+        for w, cells in enumerate(WINDOWS):
             row = counts[w]
             for i in cells:
                 v = board[i]
@@ -164,7 +151,7 @@ class _Context:
         key = (w, team)
         u = self._usable.get(key)
         if u is None:
-            cells = _WINDOWS[w]
+            cells = WINDOWS[w]
             u = all(sum(1 for i in cells if i in s) <= 1 for s in self._seq_cells[team])
             self._usable[key] = u
         return u
@@ -191,7 +178,7 @@ class _Context:
         if move.declares:
             done = self.seq_count[me] + len(move.declares)
             score += _WIN if done >= self.need else _SEQUENCE * len(move.declares)
-        for w in _WINDOWS_THROUGH[cell]:
+        for w in windows_through(cell):
             row = self.counts[w]
             # our own line through the cell
             if self.open_for(w, me) and self.usable(w, me):
@@ -210,7 +197,7 @@ class _Context:
         me = self.team
         owner = self.board[cell]
         score = 0.0
-        for w in _WINDOWS_THROUGH[cell]:
+        for w in windows_through(cell):
             row = self.counts[w]
             if self.open_for(w, owner) and self.usable(w, owner):
                 k = self.held(w, owner)  # counts the chip being removed

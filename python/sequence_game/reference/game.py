@@ -1,8 +1,8 @@
 """``sequence_game.reference.Game``: the public ``Game`` API over the plain-Python rules.
 
 ``GameBase`` (``sequence_game/gamebase.py``) provides the whole user-facing surface; this class
-supplies the primitives it lists, keeping the state as one ``position.Position`` and the undo
-history as a stack of copies of it. The rules themselves live in ``rules.py``.
+supplies the primitives it lists, keeping the state as one ``position.Position`` and the history
+as a stack of (entry, the position before it). The rules themselves live in ``rules.py``.
 
 >>> g = Game(players=2, seed=7)
 >>> g.play(g.legal_moves()[0])
@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Tuple
 
-from ..gamebase import GameBase, _busy
+from ..cards import CARD_NAMES
+from ..gamebase import GameBase
 from ..move import Move
 from ..position import CORNER_CODE, Position
+from ..referee import HistoryEntry, MissedDraw, TableTalkPenalty
 from . import rules
 
 
@@ -25,17 +27,17 @@ class Game(GameBase):
 
     def __init__(self, players: int = 2, teams: Optional[int] = None, seed: Optional[int] = None,
                  max_turns: Optional[int] = None) -> None:
-        GameBase.__init__(self)
+        GameBase.__init__(self, from_deal=True)
         self._pos: Position = rules.new_game(players, teams, seed, max_turns)
-        self._history: List[Position] = []
+        self._stack: List[Tuple[HistoryEntry, Position]] = []
 
     @classmethod
     def _from_position(cls, pos: Position) -> Game:
-        """A game in ``pos`` (already validated by ``position_from_dict``), with no undo history."""
+        """A game in ``pos`` (already validated by ``position_from_dict``), with an empty history."""
         game = cls.__new__(cls)
         GameBase.__init__(game)
         game._pos = rules.copy_position(pos)
-        game._history = []
+        game._stack = []
         return game
 
     def _position(self) -> Position:
@@ -45,15 +47,10 @@ class Game(GameBase):
         # The position and its history are read over many bytecodes, so a change in another thread
         # could tear the copy (a card lost half-way). The guard every change holds keeps it out,
         # and a copy meanwhile gets the documented RuntimeError (docs/hardening.md).
-        guard = self._guard
-        if not guard.acquire(False):
-            raise _busy()
-        try:
+        with self._exclusive:
             game = type(self)._from_position(self._pos)
-            game._history = [rules.copy_position(p) for p in self._history]
+            game._stack = [(entry, rules.copy_position(p)) for entry, p in self._stack]
             return game
-        finally:
-            guard.release()
 
     # ------------------------------------------------------------------ read-only properties
 
@@ -67,6 +64,8 @@ class Game(GameBase):
 
     @property
     def current_player(self) -> int:
+        """The seat to move; once the game is over, the seat that made the last move (the winning
+        play, the pass completing a stalemate, or the move that reached the turn cap)."""
         return self._pos.current_player
 
     @property
@@ -135,23 +134,27 @@ class Game(GameBase):
 
     # ------------------------------------------------------------------ changes (each one undoable)
 
-    def _snapshot(self) -> None:
-        self._history.append(rules.copy_position(self._pos))
+    def _record(self, entry: HistoryEntry) -> None:
+        self._stack.append((entry, rules.copy_position(self._pos)))
 
     def _apply(self, move: Move) -> None:
-        self._snapshot()
+        self._record(move)
         rules.apply(self._pos, move)
 
     def _table_talk_penalty(self, team: int, cards: Dict[int, int]) -> None:
-        self._snapshot()
+        self._record(TableTalkPenalty(team, {p: CARD_NAMES[c] for p, c in cards.items()}))
         rules.table_talk_penalty(self._pos, team, cards)
 
     def _missed_draw(self, player: int) -> None:
-        self._snapshot()
+        self._record(MissedDraw(player))
         rules.missed_draw(self._pos, player)
 
-    def _undo(self) -> None:
-        self._pos = self._history.pop()
+    def _undo(self) -> HistoryEntry:
+        entry, self._pos = self._stack.pop()
+        return entry
+
+    def _history(self) -> List[HistoryEntry]:
+        return [entry for entry, _ in self._stack]
 
     def _history_size(self) -> int:
-        return len(self._history)
+        return len(self._stack)

@@ -6,7 +6,7 @@ refer to docs/rules.md; the randomness follows docs/rng.md and the order of lega
 docs/notation.md. The names mirror the C++ core: ``new_game``, ``legal_moves``, ``apply``,
 ``dead_cards``, ``draw_card``, ``reshuffle``, ``detect_sequences``, ``is_over``.
 
-Read top to bottom: the board geometry, the deal, cards and drawing, sequences, legal moves,
+Read top to bottom: the cards, the deal, drawing, sequences (over the tables of ``board.py``), legal moves,
 applying a move, the referee calls.
 """
 
@@ -16,6 +16,8 @@ import bisect
 from functools import cache, lru_cache
 from typing import List, Optional, Sequence, Tuple
 
+from ..board import CELLS_OF_NAME, DIRECTIONS, PLAYABLE_CELLS, WINDOW_AT, WINDOWS, ray
+from ..cards import CARD_IDS, CARD_NAMES
 from .._args import seed_or_random
 from ..cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER
 from ..game_setup import HAND_SIZE, MAX_TURNS, check_max_turns, check_players_teams, sequences_to_win
@@ -31,17 +33,8 @@ TWO_EYED = frozenset({CARD_IDS["JD"], CARD_IDS["JC"]})  # wild: place on any emp
 ONE_EYED = frozenset({CARD_IDS["JH"], CARD_IDS["JS"]})  # anti-wild: remove another team's unlocked chip
 JACK_IDS = TWO_EYED | ONE_EYED
 
-# The two cells of every normal card; () for jacks.
-CELLS_OF_ID: Tuple[Tuple[int, ...], ...] = tuple(
-    tuple(10 * r + c for r in range(10) for c in range(10) if BOARD_LAYOUT[r][c] == CARD_NAMES[card])
-    for card in range(52)
-)
-CORNER_CELLS = frozenset(10 * r + c for r in range(10) for c in range(10) if BOARD_LAYOUT[r][c] == CORNER)
-PLAYABLE_CELLS = tuple(i for i in range(100) if i not in CORNER_CELLS)
-
-# The four line directions, in the order the core's move ids use (docs/notation.md):
-# east, south, south-east, south-west.
-DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+# The two cells of every normal card by card id; () for jacks (the board's tables: board.py).
+CELLS_OF_ID: Tuple[Tuple[int, ...], ...] = tuple(CELLS_OF_NAME.get(name, ()) for name in CARD_NAMES)
 
 
 def is_jack(card: int) -> bool:
@@ -214,25 +207,12 @@ def discard(pos: Position, player: int, card: int) -> None:
 # --------------------------------------------------------------------------- sequences (R7)
 
 
-@cache
-def ray(cell: int, direction: int, sign: int) -> Tuple[int, ...]:
-    """Up to four cells stepping from ``cell`` along ``sign * DIRECTIONS[direction]``, nearest first."""
-    r, c = divmod(cell, 10)
-    dr, dc = DIRECTIONS[direction]
-    out = []
-    for step in range(1, 5):
-        pr, pc = r + sign * step * dr, c + sign * step * dc
-        if not (0 <= pr < 10 and 0 <= pc < 10):
-            break
-        out.append(10 * pr + pc)
-    return tuple(out)
-
-
 def window(cell: int, direction: int, k: int) -> Window:
-    """The five cells along ``DIRECTIONS[direction]`` starting ``k`` steps before ``cell``, ascending."""
-    r, c = divmod(cell, 10)
-    dr, dc = DIRECTIONS[direction]
-    return tuple(sorted(10 * (r + (i - k) * dr) + (c + (i - k) * dc) for i in range(5)))  # type: ignore[return-value]
+    """The five cells along ``DIRECTIONS[direction]`` starting ``k`` steps before ``cell``, ascending.
+
+    Requires the window to lie on the board (``board.WINDOW_AT[cell][direction][k]`` is not None).
+    """
+    return WINDOWS[WINDOW_AT[cell][direction][k]]  # type: ignore[index, return-value]
 
 
 def run_length(pos: Position, team: int, cells: Tuple[int, ...]) -> int:

@@ -1,4 +1,4 @@
-// _core.State: a sequence::Game (GameState + undo history) for the Python Game class.
+// _core.Game: a sequence::Game (GameState + history) for the Python Game class.
 // Every refusal raises ValueError (IndexError for a player/cell index out of range) and leaves the
 // state unchanged; nothing here can crash on bad input.
 #include <pybind11/numpy.h>
@@ -142,15 +142,32 @@ void missed(Game& g, const py::handle& p) {
     if (e != RefereeError::None) throw py::value_error(std::string("missed_draw refused: ") + describe(e));
 }
 
+// A history entry as plain Python values: the move id for a move (the common case, cheapest to
+// return from undo()), ("table_talk_penalty", team, {player: card id}) or ("missed_draw", player).
+py::object change_object(const Change& c) {
+    switch (c.kind) {
+        case Change::Kind::TableTalkPenalty: {
+            py::dict cards;
+            for (int p = 0; p < kMaxPlayers; ++p)
+                if (c.cards[p] >= 0) cards[py::int_(p)] = py::int_(int(c.cards[p]));
+            return py::make_tuple("table_talk_penalty", int(c.team), cards);
+        }
+        case Change::Kind::MissedDraw: return py::make_tuple("missed_draw", int(c.player));
+        case Change::Kind::Move: break;
+    }
+    return py::int_(c.move);
+}
+
 py::object optional_int(bool present, long long value) {
     return present ? py::object(py::int_(value)) : py::object(py::none());
 }
 
 }  // namespace
 
-void init_state(py::module_& m) {
-    py::class_<Game>(m, "State", R"doc(
-A game in the compiled core: the state plus an undo history.
+void init_game(py::module_& m) {
+    py::class_<Game>(m, "Game", R"doc(
+A game in the compiled core: the state plus its history (every move and referee call since the
+game was dealt or loaded, each undoable).
 
 Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises ValueError
 (IndexError for an out-of-range player or cell) and leaves the state unchanged.
@@ -160,7 +177,7 @@ Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises Va
         .def_static("from_position", &from_position_dict, py::arg("position"),
                     "A game from a dict with the Position keys (players, teams, seed, max_turns, board[100], "
                     "sequences[(team, cells)], hands, discards, draw_pile (top first), current_player, dealer, "
-                    "turn, traded_this_turn, passes, winner, is_draw, rng, last_draw). No undo history. "
+                    "turn, traded_this_turn, passes, winner, is_draw, rng, last_draw). Empty history. "
                     "ValueError if inconsistent.")
         .def("to_position", [](const Game& g) { return position_to_dict(to_position(g.state())); },
              "The state as a dict with the keys from_position takes.")
@@ -202,9 +219,24 @@ Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises Va
             return e == MoveError::None ? py::object(py::none()) : py::object(py::str(describe(e)));
         }, py::arg("move_id"), "None if the move id is legal, else why not.")
         .def("undo", [](Game& g) {
-            if (!g.undo()) throw py::value_error("nothing to undo");
-        }, "Reverts the last move or referee call.")
-        .def_property_readonly("history_size", &Game::history_size)
+            if (g.history_size() == 0) throw py::value_error("nothing to undo");
+            py::object change = change_object(g.change(g.history_size() - 1));
+            g.undo();
+            return change;
+        }, "Takes back the last move or referee call and returns it as history() lists it.")
+        .def_property_readonly("history_size", &Game::history_size, "The number of entries of history().")
+        .def("change", [](const Game& g, const py::handle& index) {
+            const long long n = static_cast<long long>(g.history_size());
+            if (n == 0) throw py::index_error("the history is empty");
+            long long i = int_in_range(index, "index", -n, n - 1);
+            return change_object(g.change(static_cast<std::size_t>(i < 0 ? i + n : i)));
+        }, py::arg("index"), "Entry index of history() (negative counts from the end); IndexError if the history is empty.")
+        .def("history", [](const Game& g) {
+            py::list out;
+            for (std::size_t i = 0; i < g.history_size(); ++i) out.append(change_object(g.change(i)));
+            return out;
+        }, "Every move and referee call since the deal (or the loaded position), oldest first: "
+           "a move id for a move, (\"table_talk_penalty\", team, {player: card id}) or (\"missed_draw\", player).")
         .def("copy", [](const Game& g) { return Game(g); }, "An independent copy, history included.")
         .def("__copy__", [](const Game& g) { return Game(g); })
         .def("__deepcopy__", [](const Game& g, const py::dict&) { return Game(g); }, py::arg("memo"))
