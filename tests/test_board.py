@@ -2,12 +2,10 @@
 ``board.hpp`` and with the independent test model (``helpers``), and every module uses it."""
 
 import pytest
-
-from sequence_game import board
-from sequence_game.cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNERS, card_at, cells_of
-
 from helpers import CORNERS as MODEL_CORNERS
 from helpers import DIRECTIONS as MODEL_DIRECTIONS
+from sequence_game import board
+from sequence_game.cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNERS, card_at, cells_of
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +21,8 @@ def test_r1_layout_matches_the_core(core):
 
 def test_r7_windows_match_the_core(core):
     assert list(board.WINDOWS) == [tuple(core.window_cells(w)) for w in range(len(board.WINDOWS))]
-    assert [[list(ks) for ks in dirs] for dirs in board.WINDOW_AT] == [[list(ks) for ks in dirs] for dirs in core.WINDOW_AT]
+    python_table = [[list(ks) for ks in dirs] for dirs in board.WINDOW_AT]
+    assert python_table == [[list(ks) for ks in dirs] for dirs in core.WINDOW_AT]
     assert tuple(core.DIRECTION_STEPS) == board.DIRECTION_STEPS
 
 
@@ -33,7 +32,7 @@ def test_r1_corners_and_cards():
     # every normal card is printed twice, jacks never (R1)
     assert sorted(board.CELLS_OF_NAME) == sorted(n for n in CARD_NAMES if n[0] != "J")
     assert all(len(cells) == 2 for cells in board.CELLS_OF_NAME.values())
-    assert BOARD_LAYOUT is board.LAYOUT and CORNERS == tuple(map(board.cell_of_index, board.CORNER_CELLS))
+    assert BOARD_LAYOUT is board.LAYOUT and tuple(map(board.cell_of_index, board.CORNER_CELLS)) == CORNERS
     for name, cells in board.CELLS_OF_NAME.items():
         assert cells_of(name) == tuple(map(board.cell_of_index, cells))
         assert all(card_at(board.cell_of_index(i)) == name for i in cells)

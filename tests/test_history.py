@@ -5,15 +5,13 @@ what it took back, the referee calls (R10) as history entries, ``GameRecord.from
 import random
 
 import pytest
-
+from helpers import board_rows, line, seq
 from sequence_game import Move
 from sequence_game.records import GameRecord, play_game
 from sequence_game.referee import MissedDraw, TableTalkPenalty, parse_history_entry, replay_entry
 
-from helpers import board_rows, line, seq
 
-
-def _random_game(Game, seed, plies, players=2):  # noqa: N803
+def _random_game(Game, seed, plies, players=2):
     g = Game(players=players, seed=seed)
     rng = random.Random(seed)
     played = []

@@ -92,8 +92,8 @@ void init_actions(py::module_& m) {
         return cells;
     }, py::arg("window"), "The five cell indices of a window, ascending (R7).");
 
-    auto state = py::reinterpret_borrow<py::class_<Game>>(m.attr("State"));
-    state.def("legal_action_mask", &legal_mask, py::arg("pending") = py::none(), py::arg("out") = py::none(),
+    auto game = py::reinterpret_borrow<py::class_<Game>>(m.attr("Game"));
+    game.def("legal_action_mask", &legal_mask, py::arg("pending") = py::none(), py::arg("out") = py::none(),
               "A numpy bool array of ACTION_COUNT: the legal actions now (docs/action-space.md). pending: "
               "None or the pending placement's move id. out: an array to write into instead of a new one.")
         .def("legal_actions", &legal_action_list, py::arg("pending") = py::none(),

@@ -53,8 +53,8 @@ void init_observation(py::module_& m) {
     layout["pending_card"] = py::make_tuple(kObsPendingCard, kCardKinds);
     m.attr("OBSERVATION_LAYOUT") = layout;
 
-    auto state = py::reinterpret_borrow<py::class_<Game>>(m.attr("State"));
-    state.def("observation_tensor", &observation_tensor, py::arg("player"), py::arg("pending") = py::none(),
+    auto game = py::reinterpret_borrow<py::class_<Game>>(m.attr("Game"));
+    game.def("observation_tensor", &observation_tensor, py::arg("player"), py::arg("pending") = py::none(),
               py::arg("out") = py::none(),
               "The observation of player (docs/observation.md) as a float32 array of OBSERVATION_SIZE, written by "
               "the core into a new array or into out. pending: None or the pending placement's move id.");

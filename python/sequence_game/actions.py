@@ -22,22 +22,20 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ._args import plain_int
+from .board import CORNER_CELLS, DIRECTION_STEPS, WINDOW_AT, WINDOW_IDS, WINDOWS  # noqa: F401 (public here too)
 from .cards import CARD_IDS, CARD_NAMES, ONE_EYED_JACKS, cell_name
 from .errors import InvalidMoveError, short_repr
 from .move import KINDS, Move
 
 # ----------------------------------------------------------------------------------- move ids
 
-#: Directions of the declares code, in id order: east, south, south-east, south-west (board.hpp).
-DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
-_STEP_DIRECTION = {1: 0, 10: 1, 11: 2, 9: 3}  # cell-index step of a window -> direction
+# The declares code's directions are board.DIRECTIONS (east, south, south-east, south-west).
+_STEP_DIRECTION = {step: d for d, step in enumerate(DIRECTION_STEPS)}  # cell-index step of a window -> direction
 DECLARE_NONE, DECLARE_PAIR, DECLARE_BITS = 0, 6, 3
 
 
 def _window_cells(cell: int, direction: int, back: int) -> Tuple[int, ...]:
-    r, c = divmod(cell, 10)
-    dr, dc = DIRECTIONS[direction]
-    return tuple(sorted(10 * (r + (i - back) * dr) + c + (i - back) * dc for i in range(5)))
+    return WINDOWS[WINDOW_AT[cell][direction][back]]  # type: ignore[index]
 
 
 def plain_move_id(move_id: object) -> int:
@@ -136,17 +134,8 @@ TRADE_ACTION_BASE = CELL_ACTIONS
 PASS_ACTION = TRADE_ACTION_BASE + 52
 #: Size of the action space (docs/action-space.md).
 ACTION_COUNT = PASS_ACTION + 1
-#: The cells whose slots ``card * 100 + corner`` carry the declare actions (no chip ever goes there).
-CORNER_CELLS = (0, 9, 90, 99)
-
-#: Every five-cell line (R7) as its ascending cell indices, numbered as the core numbers them
-#: (board.hpp: by the sorted cell tuples).
-WINDOWS: Tuple[Tuple[int, ...], ...] = tuple(sorted(
-    _window_cells(start, d, 0)
-    for start in range(100) for d in range(4)
-    if 0 <= start // 10 + 4 * DIRECTIONS[d][0] < 10 and 0 <= start % 10 + 4 * DIRECTIONS[d][1] < 10
-))
-WINDOW_IDS: Dict[Tuple[int, ...], int] = {w: i for i, w in enumerate(WINDOWS)}
+# The declare actions use the slots ``card * 100 + corner`` of board.CORNER_CELLS (no chip ever goes
+# there); windows are board.WINDOWS, numbered as the core numbers them (board.hpp).
 
 
 def declare_action(window: int) -> int:

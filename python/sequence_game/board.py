@@ -17,7 +17,7 @@ checks these tables against the compiled core's.
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 ROWS = COLS = 10
 CELLS = ROWS * COLS
@@ -78,8 +78,8 @@ WINDOW_LENGTH = 5  # R7: a sequence is five cells in a line
 def _build_windows() -> Tuple[Tuple[Tuple[int, ...], ...], Tuple[Tuple[Tuple[Optional[int], ...], ...], ...]]:
     # The core's numbering: by start cell, then direction in step order 1 < 9 < 10 < 11.
     step_order = sorted(range(len(DIRECTIONS)), key=lambda d: DIRECTION_STEPS[d])
-    windows = []
-    at = [[[None] * WINDOW_LENGTH for _ in DIRECTIONS] for _ in range(CELLS)]
+    windows: List[Tuple[int, ...]] = []
+    at: List[List[List[Optional[int]]]] = [[[None] * WINDOW_LENGTH for _ in DIRECTIONS] for _ in range(CELLS)]
     for start in range(CELLS):
         r, c = cell_of_index(start)
         for d in step_order:

@@ -112,7 +112,10 @@ def parse_history_entry(text: str) -> HistoryEntry:
         return MissedDraw(_seat(words[1], "missed-draw"))
     if head == "table-talk":
         if len(words) < 3:
-            raise ValueError(f"{text!r}: write a table-talk penalty as 'table-talk TEAM SEAT:CARD ...', e.g. 'table-talk 0 0:7H 2:9S'")
+            raise ValueError(
+                f"{text!r}: write a table-talk penalty as 'table-talk TEAM SEAT:CARD ...', "
+                "e.g. 'table-talk 0 0:7H 2:9S'"
+            )
         team = _seat(words[1], "table-talk team")
         cards = []
         for word in words[2:]:
