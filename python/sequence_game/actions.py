@@ -34,8 +34,10 @@ _STEP_DIRECTION = {step: d for d, step in enumerate(DIRECTION_STEPS)}  # cell-in
 DECLARE_NONE, DECLARE_PAIR, DECLARE_BITS = 0, 6, 3
 
 
-def _window_cells(cell: int, direction: int, back: int) -> Tuple[int, ...]:
-    return WINDOWS[WINDOW_AT[cell][direction][back]]  # type: ignore[index]
+def _window_cells(cell: int, direction: int, back: int) -> Optional[Tuple[int, ...]]:
+    """The window in ``direction`` starting ``back`` steps before ``cell``; None off the board."""
+    window = WINDOW_AT[cell][direction][back] if 0 <= cell < len(WINDOW_AT) and 0 <= back < 5 else None
+    return None if window is None else WINDOWS[window]
 
 
 def plain_move_id(move_id: object) -> int:
@@ -84,7 +86,10 @@ def _decode(move_id: int) -> Optional[Move]:
     for d in range(4):
         v = (move_id >> (15 + DECLARE_BITS * d)) & 7
         for back in () if v == DECLARE_NONE else (4, 0) if v == DECLARE_PAIR else (v - 1,):
-            declares.append([divmod(i, 10) for i in _window_cells(index, d, back)])
+            cells = _window_cells(index, d, back)
+            if cells is None:  # a declared window off the board: not a move's id
+                return None
+            declares.append([divmod(i, 10) for i in cells])
     return Move(kind, card, divmod(index, 10), declares)
 
 
@@ -216,7 +221,9 @@ def _declare_options(choices: Sequence[int], pending: int, direction: int) -> Di
     for m in choices:
         if all(_declare_code(pending, d) in (DECLARE_NONE, _declare_code(m, d)) for d in range(4)):
             code = _declare_code(m, direction)
-            out[declare_action(WINDOW_IDS[_window_cells(cell, direction, code - 1)])] = code
+            window = WINDOW_AT[cell][direction][code - 1]
+            assert window is not None  # a legal placement's windows lie on the board
+            out[declare_action(window)] = code
     return out
 
 
