@@ -30,6 +30,7 @@ __all__ = [
     "InvalidMoveError",
     "MissedDraw",
     "Move",
+    "TableTalkPenalty",
     "VectorGame",
     "agents",
     "arena",
@@ -37,6 +38,5 @@ __all__ = [
     "play_game",
     "reference",
     "simulate",
-    "TableTalkPenalty",
 ]
 __version__ = "0.1.0"

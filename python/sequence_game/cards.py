@@ -16,7 +16,7 @@ from itertools import islice
 from typing import Tuple
 
 from ._args import plain_int
-from .board import CELLS_OF_NAME, CORNER, CORNER_CELLS, LAYOUT, cell_of_index
+from .board import CELLS_OF_NAME, CORNER_CELLS, LAYOUT, cell_of_index
 from .errors import short_repr
 
 Cell = Tuple[int, int]

@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, Union
 
 from . import _core, actions
-from .cards import CARD_NAMES
 from ._args import seed_or_random
 from .actions import ACTION_COUNT, PASS_ACTION, action_of_move_id  # noqa: F401 (public here: docs/action-space.md)
+from .cards import CARD_NAMES
 from .game_setup import check_max_turns, check_players_teams
 from .gamebase import GameBase
 from .move import Move

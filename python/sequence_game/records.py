@@ -115,7 +115,7 @@ class GameRecord:
     @classmethod
     def from_game(
         cls, game: Any, agents: Sequence[str] = (), started: Optional[str] = None, finished: Optional[str] = None,
-    ) -> "GameRecord":
+    ) -> GameRecord:
         """The record of ``game`` as played so far: its setup, its history and, once it is over, its result.
 
         ``agents``: one name per seat (or none). Raises ``ValueError`` for a game whose history does

@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .._args import check_seed
 from ..board import CORNER_CELLS, WINDOWS, windows_through
 from ..cards import TWO_EYED_JACKS
-from .._args import check_seed
-from ..cards import BOARD_LAYOUT, CORNER, TWO_EYED_JACKS
 from ..game_setup import sequences_to_win
 from ..move import Move
 from .base import no_legal_move, spec_name

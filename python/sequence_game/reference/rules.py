@@ -16,10 +16,9 @@ import bisect
 from functools import cache, lru_cache
 from typing import List, Optional, Sequence, Tuple
 
+from .._args import seed_or_random
 from ..board import CELLS_OF_NAME, DIRECTIONS, PLAYABLE_CELLS, WINDOW_AT, WINDOWS, ray
 from ..cards import CARD_IDS, CARD_NAMES
-from .._args import seed_or_random
-from ..cards import BOARD_LAYOUT, CARD_IDS, CARD_NAMES, CORNER
 from ..game_setup import HAND_SIZE, MAX_TURNS, check_max_turns, check_players_teams, sequences_to_win
 from ..move import Move
 from ..position import CORNER_CODE, EMPTY, Position, empty_board
