@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from .. import _core
+from ..errors import short_repr
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .rollout import RolloutAgent
@@ -54,11 +55,6 @@ def _mcts_v1(**params: Any) -> MCTSAgent:
 register_agent("mcts-v1", _mcts_v1, _BUDGET_KEYS)
 
 
-def _shown(text: str, limit: int = 60) -> str:
-    """``repr(text)``, cut to about ``limit`` characters so that a message stays one short line."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
-
-
 def _parse_value(text: str) -> Any:
     low = text.strip().lower()
     if low in ("none", "null"):
@@ -98,7 +94,7 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     name = name.strip().lower()
     if name not in _REGISTRY:
         raise ValueError(
-            f"unknown agent {_shown(name)} in spec {_shown(spec)}: choose one of {', '.join(sorted(_REGISTRY))} "
+            f"unknown agent {short_repr(name)} in spec {short_repr(spec)}: choose one of {', '.join(sorted(_REGISTRY))} "
             "(e.g. 'greedy', 'random:seed=3', 'mcts:time=0.5,threads=2')"
         )
     factory, aliases = _REGISTRY[name]
@@ -108,7 +104,7 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
         key = key.strip().lower()
         if not eq or not key:
             raise ValueError(
-                f"agent spec {_shown(spec)}: write options as key=value separated by commas, not {_shown(item)}")
+                f"agent spec {short_repr(spec)}: write options as key=value separated by commas, not {short_repr(item)}")
         params[aliases.get(key, key)] = _parse_value(value)
     given = dict(params)
     for k, v in defaults.items():
@@ -116,7 +112,7 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     try:
         agent = factory(**params)
     except (TypeError, ValueError, OverflowError) as e:  # one line naming the spec and the option
-        raise ValueError(f"agent spec {_shown(spec)}: {e}") from None
+        raise ValueError(f"agent spec {short_repr(spec)}: {e}") from None
     display = name + (":" + ",".join(f"{k}={v}" for k, v in given.items()) if given else "")
     try:
         agent.name = display
