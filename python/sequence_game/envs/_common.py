@@ -3,7 +3,7 @@ message for a missing extra. Pure Python: no framework is imported here."""
 
 from __future__ import annotations
 
-from typing import List, NoReturn
+from typing import Callable, List, NoReturn, Optional
 
 from ..game import Game
 
@@ -37,3 +37,16 @@ def team_rewards(game: Game) -> List[float]:
 def truncated(game: Game) -> bool:
     """True if the game ended by reaching its turn cap (a draw that is not a stalemate, R5)."""
     return game.is_draw and game.passes < game.players and game.max_turns is not None and game.turn >= game.max_turns
+
+
+def render(game: Game, render_mode: Optional[str], warn: Callable[[str], None]) -> Optional[str]:
+    """The environments' ``render()``: ``"ansi"`` returns the text board (``str(game)``),
+    ``"human"`` prints it; without a render mode, ``warn`` says how to choose one."""
+    if render_mode is None:
+        warn("render() was called without a render_mode: pass render_mode='ansi' or 'human'")
+        return None
+    text = str(game)
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None

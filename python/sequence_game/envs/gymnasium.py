@@ -155,14 +155,7 @@ class SequenceEnv(gymnasium.Env):
         return game.legal_mask()
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode: pass render_mode='ansi' or 'human'")
-            return None
-        text = str(self._game())
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return _common.render(self._game(), self.render_mode, gymnasium.logger.warn)
 
     def close(self) -> None:
         self.game = None

@@ -188,14 +188,7 @@ class SequenceAECEnv(AECEnv):
 
     def render(self) -> Optional[str]:
         """``"ansi"``: the text board (``str(game)``); ``"human"``: the same, printed."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode: pass render_mode='ansi' or 'human'")
-            return None
-        text = str(self._game())
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return _common.render(self._game(), self.render_mode, gymnasium.logger.warn)
 
     def close(self) -> None:
         self.game = None
