@@ -19,13 +19,13 @@ class Game:
         Whether move_id is the id of a move at all (any position): the one id of each move. Every other value decodes to the same move as some well-formed id (docs/notation.md).
         """
     @staticmethod
-    def from_position(position: dict) -> Game:
+    def from_position(position: dict[str, typing.Any]) -> Game:
         """
         A game from a dict with the Position keys (players, teams, seed, max_turns, board[100], sequences[(team, cells)], hands, discards, draw_pile (top first), current_player, dealer, turn, traded_this_turn, passes, winner, is_draw, rng, last_draw). Empty history. ValueError if inconsistent.
         """
     def __copy__(self) -> Game:
         ...
-    def __deepcopy__(self, memo: dict) -> Game:
+    def __deepcopy__(self, memo: dict[int, typing.Any]) -> Game:
         ...
     def __init__(self, players: int, teams: int | None, seed: int, max_turns: int | None = None) -> None:
         """
@@ -99,7 +99,7 @@ class Game:
         """
         Plays a legal move id; ValueError (state unchanged) otherwise.
         """
-    def play_ids(self, move_ids: collections.abc.Iterable) -> int:
+    def play_ids(self, move_ids: collections.abc.Iterable[int]) -> int:
         """
         Plays move ids in order; returns how many. Stops with ValueError at the first illegal one.
         """
@@ -107,11 +107,11 @@ class Game:
         """
         [(team, (5 cell indices ascending))] in the order formed.
         """
-    def table_talk_penalty(self, team: int, cards: dict) -> None:
+    def table_talk_penalty(self, team: int, cards: dict[int, int]) -> None:
         """
         R10: every member of team discards cards[player] (a dict player -> card id); nothing is drawn.
         """
-    def to_position(self) -> dict:
+    def to_position(self) -> dict[str, typing.Any]:
         """
         The state as a dict with the keys from_position takes.
         """
@@ -119,15 +119,15 @@ class Game:
         """
         Plays the move id if it is legal and returns True; else False, state unchanged.
         """
-    def undo(self) -> int | tuple:
+    def undo(self) -> int | tuple[typing.Any, ...]:
         """
         Takes back the last move or referee call and returns it as history() lists it.
         """
-    def history(self) -> list[int | tuple]:
+    def history(self) -> list[int | tuple[typing.Any, ...]]:
         """
         Every move and referee call since the deal (or the loaded position), oldest first: a move id for a move, ("table_talk_penalty", team, {player: card id}) or ("missed_draw", player).
         """
-    def change(self, index: int) -> int | tuple:
+    def change(self, index: int) -> int | tuple[typing.Any, ...]:
         """
         Entry index of history() (negative counts from the end); IndexError if the history is empty.
         """
@@ -183,7 +183,7 @@ class Game:
     @property
     def winner(self) -> int | None:
         ...
-def cells_of(card_id: int) -> tuple:
+def cells_of(card_id: int) -> tuple[int, ...]:
     """
     The two cell indices (ascending) of a normal card id; () for jacks (R1).
     """
@@ -265,16 +265,14 @@ class SearchResult:
     def interrupted(self) -> bool: ...
 SEARCH_NODE_BYTES: int
 def mcts_search(state: Game, options: SearchOptions, seed: int | None = None) -> SearchResult:
-def mcts_search(state: Game, iterations: int | None, time_limit: float | None, threads: int = 1, seed: int = 0, exploration: float = 0.2, max_nodes: int = 1000000, playout_turns: int = 6, cheat: bool = False, evaluate: bool = True, informed_playouts: bool = True, weights: typing.Any = None, playout_candidates: typing.SupportsInt | typing.SupportsIndex = 1, align_playouts: bool = True, prior_weight: typing.SupportsFloat | typing.SupportsIndex = 0.0, widen_base: typing.SupportsFloat | typing.SupportsIndex = 0.0, widen_coef: typing.SupportsFloat | typing.SupportsIndex = 1.0, widen_exponent: typing.SupportsFloat | typing.SupportsIndex = 0.4, ordered_expansion: bool = False, greedy_playouts: bool = False, playout_epsilon: typing.SupportsFloat | typing.SupportsIndex = 0.3) -> dict:
     """
     Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp) with these SearchOptions (seed: overrides options.seed). Moves in the result: visits descending. Releases the GIL; Ctrl-C raises KeyboardInterrupt; MemoryError when a tree cannot grow.
     """
 def rollout_search(state: Game, options: RolloutOptions, seed: int | None = None) -> SearchResult:
-def rollout_search(state: Game, iterations: int | None, time_limit: float | None, threads: int = 1, seed: int = 0, candidates: int = 8, horizon: int = 200, epsilon: typing.SupportsFloat | typing.SupportsIndex = 0.0, reveal: typing.SupportsInt | typing.SupportsIndex = 0, inference_strength: typing.SupportsFloat | typing.SupportsIndex = 0.0) -> dict:
     """
     Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp) with these RolloutOptions (seed: overrides options.seed). Moves in the result: best mean first. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """
-def simulate(games: int, players: int, teams: int | None, seed: int, threads: int = 1, max_turns: int | None = None) -> dict:
+def simulate(games: int, players: int, teams: int | None, seed: int, threads: int = 1, max_turns: int | None = None) -> dict[str, typing.Any]:
     """
     Plays games of uniformly random legal moves; {games, wins[team], draws, total_turns, seconds}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
     """

@@ -11,7 +11,7 @@ Fast paths for programs (no ``Move`` objects at all): ``legal_move_ids()`` / ``p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 from . import _core, actions
 from ._args import seed_or_random
@@ -53,9 +53,9 @@ def move_from_id(move_id: int) -> Move:
     return move
 
 
-def _history_entry(change) -> HistoryEntry:
+def _history_entry(change: Union[int, Tuple[Any, ...]]) -> HistoryEntry:
     """A history entry from the core's: a move id, or a referee call's tuple (``_core.Game.history``)."""
-    if type(change) is int:
+    if isinstance(change, int):  # the core returns plain ints and tuples
         move = _MOVES_BY_ID.get(change)
         return move if move is not None else move_from_id(change)
     if change[0] == "missed_draw":

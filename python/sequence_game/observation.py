@@ -102,7 +102,9 @@ def write_observation(game: GameBase, player: int, pending: Optional[int], out: 
         for d in range(4):
             code = (pending >> (15 + DECLARE_BITS * d)) & 7
             for back in () if code == DECLARE_NONE else (4, 0) if code == DECLARE_PAIR else (code - 1,):
-                view["pending_declared"][list(_window_cells(cell, d, back))] = 1
+                cells = _window_cells(cell, d, back)
+                assert cells is not None  # the core declares only windows on the board
+                view["pending_declared"][list(cells)] = 1
     for card in game._hand_ids(player):
         view["hand"][card] += 1
     for p in range(players):

@@ -62,7 +62,7 @@ class Position:
     rng: int = 0
     last_draw: Optional[tuple[int, int]] = None
 
-    def as_core_dict(self) -> dict:
+    def as_core_dict(self) -> dict[str, Any]:
         """The plain dict the compiled core's ``Game.from_position`` takes."""
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
@@ -70,7 +70,7 @@ class Position:
 # --------------------------------------------------------------------------- writing
 
 
-def position_to_dict(pos: Position) -> dict:
+def position_to_dict(pos: Position) -> dict[str, Any]:
     """The JSON-able ``sequence-game/1`` dict of a position."""
     return {
         "format": FORMAT,
@@ -99,7 +99,7 @@ def position_to_dict(pos: Position) -> dict:
     }
 
 
-def observation_dict(state: dict, player: int) -> dict:
+def observation_dict(state: dict[str, Any], player: int) -> dict[str, Any]:
     """What ``player`` may see of a ``to_dict()`` (R9): other hands and the draw pile as sizes."""
     obs = dict(state)
     obs["player"] = player
@@ -150,7 +150,7 @@ def _plain_key(key: object) -> object:
     return plain_int(key) if isinstance(key, int) and not isinstance(key, bool) else key
 
 
-def _int(d: dict, name: str, default: Any, lo: int, hi: Optional[int] = None) -> Any:
+def _int(d: dict[str, Any], name: str, default: Any, lo: int, hi: Optional[int] = None) -> Any:
     v = d.get(name, default)
     if v is None and default is None:
         return None
@@ -162,7 +162,7 @@ def _int(d: dict, name: str, default: Any, lo: int, hi: Optional[int] = None) ->
     return v
 
 
-def _bool(d: dict, name: str) -> bool:
+def _bool(d: dict[str, Any], name: str) -> bool:
     v = d.get(name, False)
     if not isinstance(v, bool):
         raise TypeError(f"from_dict: {name!r} must be true or false, not {short_repr(v)}")
@@ -176,7 +176,7 @@ def _card(v: object, where: str) -> int:
         raise type(e)(f"from_dict: {where}: {e}") from None
 
 
-def _card_lists(d: dict, name: str, players: int, required: bool) -> list[list[int]]:
+def _card_lists(d: dict[str, Any], name: str, players: int, required: bool) -> list[list[int]]:
     if name not in d:
         if required:
             raise ValueError(f"from_dict: {name!r} is required: a list of {players} lists of cards")
@@ -189,7 +189,7 @@ def _card_lists(d: dict, name: str, players: int, required: bool) -> list[list[i
     return [[_card(c, f"{name}[{p}]") for c in cards] for p, cards in enumerate(v)]
 
 
-def _board(d: dict, teams: int) -> list[int]:
+def _board(d: dict[str, Any], teams: int) -> list[int]:
     if "board" not in d:
         return empty_board()
     rows = d["board"]
@@ -216,7 +216,7 @@ def _board(d: dict, teams: int) -> list[int]:
     return board
 
 
-def _sequences(d: dict, teams: int, board: list[int]) -> list[tuple[int, tuple[int, ...]]]:
+def _sequences(d: dict[str, Any], teams: int, board: list[int]) -> list[tuple[int, tuple[int, ...]]]:
     raw = d.get("sequences", [])
     if not isinstance(raw, (list, tuple)):
         raise TypeError("from_dict: 'sequences' must be a list of {'team': t, 'cells': [[r, c] x 5]}")

@@ -82,7 +82,7 @@ class Step(NamedTuple):
     replayed (a ``Move`` or a referee call; None at the deal), and the ``game`` after it (an
     independent copy)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index; its name is public API
     move: Optional[HistoryEntry]
     game: Any
 
@@ -270,7 +270,7 @@ class GameRecord:
 
     # ------------------------------------------------------------------ replay
 
-    def new_game(self, game_class: Optional[type] = None) -> Any:
+    def new_game(self, game_class: Optional[GameClass] = None) -> Any:
         """The game at its deal (before any move)."""
         cls = game_class or default_game_class()
         try:
@@ -278,7 +278,7 @@ class GameRecord:
         except (TypeError, ValueError) as e:
             raise ValueError(f"game record cannot be set up: {e}") from None
 
-    def positions(self, game_class: Optional[type] = None) -> Iterator[Step]:
+    def positions(self, game_class: Optional[GameClass] = None) -> Iterator[Step]:
         """Step through the game: the deal (``Step(0, None, game)``) then one ``Step`` after each move.
 
         Each ``game`` is an independent copy. A move that does not replay raises ``ValueError`` when
@@ -291,7 +291,7 @@ class GameRecord:
             yield Step(i + 1, move, game.copy())
         self._check_result(game)
 
-    def replay(self, game_class: Optional[type] = None) -> Any:
+    def replay(self, game_class: Optional[GameClass] = None) -> Any:
         """Rebuild the game from the seed and the moves; returns the ``Game`` after the last move.
 
         Raises ``ValueError`` for a record that does not replay: naming the first bad move (its
@@ -370,7 +370,7 @@ def play_game(
     teams: Optional[int] = None,
     seed: Optional[int] = None,
     max_turns: Optional[int] = None,
-    game_class: Optional[type] = None,
+    game_class: Optional[GameClass] = None,
     on_move: Optional[Callable[[Any, Move, int], None]] = None,
 ) -> GameRecord:
     """Play one game to the end and return its :class:`GameRecord`.

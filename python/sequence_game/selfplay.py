@@ -162,7 +162,7 @@ class SelfplayJob:
             raise RuntimeError("self-play needs Game.observation_tensor (docs/observation.md)")
         self.team_count = probe.teams
         self.features = int(probe.observation_tensor(0).shape[0])
-        self.action_count = int(probe.legal_mask().shape[0])  # type: ignore[no-untyped-call]
+        self.action_count = int(probe.legal_mask().shape[0])
 
     # ------------------------------------------------------------------ the job interface
 
@@ -244,7 +244,7 @@ class SelfplayJob:
                 p = game.current_player
                 ids = game.legal_move_ids()
                 rows["observation"].append(game.observation_tensor(p))
-                rows["legal_mask"].append(game.legal_mask())  # type: ignore[no-untyped-call]
+                rows["legal_mask"].append(game.legal_mask())
                 move_id, visits = seats[p].choose(game, ids)
                 rows["action"].append(action_of_move_id(move_id))
                 rows["move_id"].append(move_id)

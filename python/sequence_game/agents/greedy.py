@@ -71,7 +71,7 @@ class GreedyAgent:
         return f"GreedyAgent(seed={self.seed!r})"
 
     def select_move(self, game: Any) -> Move:
-        moves = game.legal_moves()
+        moves: List[Move] = game.legal_moves()
         if not moves:
             raise no_legal_move(game)
         for m in moves:  # a dead card is free to trade (R5 step 1); legal_moves lists trades first
@@ -124,8 +124,8 @@ class _Context:
         self.board = board
         seqs = game.sequences
         self.seq_count = [0] * teams
-        seq_cells: List[List[frozenset]] = [[] for _ in range(teams)]
-        locked = set()
+        seq_cells: List[List[frozenset[int]]] = [[] for _ in range(teams)]
+        locked: set[int] = set()
         for t, cells in seqs:
             self.seq_count[t] += 1
             idx = frozenset(10 * r + c for r, c in cells)

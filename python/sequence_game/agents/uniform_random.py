@@ -29,7 +29,7 @@ class RandomAgent:
         self._rng = random.Random(seed)
 
     def select_move(self, game: Any) -> Move:
-        moves = game.legal_moves()
+        moves: list[Move] = game.legal_moves()
         if not moves:
             raise no_legal_move(game)
         return moves[self._rng.randrange(len(moves))]

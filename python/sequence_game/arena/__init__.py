@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, Sequence, Union
 
+from ..gamebase import GameClass
 from ..records import GameRecord, default_game_class
 from .jobs import MatchJob, derive_seed, normalise_contenders, outcome_of
 from .pool import JobError, WorkerCrashedError, default_workers
@@ -52,7 +53,7 @@ def match(
     teams: Optional[int] = None,
     seed: int = 0,
     max_turns: Optional[int] = None,
-    game_class: Optional[type] = None,
+    game_class: Optional[GameClass] = None,
     progress: Union[bool, Callable[[int, int], None], Any, None] = None,
     keep_records: bool = False,
     workers: Optional[int] = 1,

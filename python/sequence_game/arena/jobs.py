@@ -20,10 +20,11 @@ import pickle
 import socket
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 from .._args import check_seed, is_int
 from ..agents import agent_from_spec, agent_name
+from ..gamebase import GameClass
 from ..records import _utc_now, default_game_class, play_game
 from .stats import GameOutcome, MatchResult
 
@@ -113,7 +114,7 @@ class MatchJob:
     teams: Optional[int] = None
     seed: int = 0
     max_turns: Optional[int] = None
-    game_class: type = field(default_factory=default_game_class)
+    game_class: GameClass = field(default_factory=default_game_class)
 
     def __post_init__(self) -> None:
         if not is_int(self.games) or self.games < 1:
@@ -148,7 +149,7 @@ class MatchJob:
         return {
             "format": RESULTS_FORMAT, "names": self.names, "agents": self.specs, "games": self.games,
             "players": self.players, "teams": self.team_count, "seed": self.seed, "max_turns": self.max_turns,
-            "engine": engine_name(self.game_class),
+            "engine": engine_name(cast(type, self.game_class)),  # a class of games is a class
         }
 
     def identity(self) -> Dict[str, Any]:

@@ -268,9 +268,10 @@ def _card_played(action: int, pending: Optional[Move]) -> List[str]:
 def action_sequence(game: Game, move: Move) -> List[int]:
     """The actions that play ``move`` (a legal move) in ``game``: its first action, then the
     declare actions of its sequences (docs/action-space.md)."""
-    from ..actions import WINDOWS, action_of_move, window_of_action
+    from ..actions import action_of_move, window_of_action
+    from ..board import WINDOWS
 
-    probe: Game = game.copy()  # type: ignore[no-untyped-call]
+    probe: Game = game.copy()
     out = [action_of_move(move)]
     probe.play_action(out[0])
     wanted = {tuple(10 * r + c for r, c in seq) for seq in move.declares}

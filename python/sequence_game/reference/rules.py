@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 from functools import cache, lru_cache
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, cast
 
 from .._args import seed_or_random
 from ..board import CELLS_OF_NAME, DIRECTIONS, PLAYABLE_CELLS, WINDOW_AT, WINDOWS, ray
@@ -154,7 +154,7 @@ def is_over(pos: Position) -> bool:
     return pos.winner is not None or pos.is_draw
 
 
-def locked_cells(pos: Position) -> set:
+def locked_cells(pos: Position) -> set[int]:
     """Cells of completed sequences: their chips can never be removed (R7)."""
     return {i for _, cells in pos.sequences for i in cells}
 
@@ -262,7 +262,7 @@ def direction_options(pos: Position, team: int, cell: int, direction: int) -> Li
     candidates = candidate_windows(pos, team, cell, direction)
     if candidates[0] is not None and candidates[4] is not None:
         return [(candidates[4], candidates[0])]
-    singles = [(w,) for w in candidates if w is not None]
+    singles: List[Tuple[Window, ...]] = [(w,) for w in candidates if w is not None]
     return singles or [()]
 
 
@@ -350,13 +350,17 @@ def legal_moves(pos: Position) -> List[Move]:
 
 def apply(pos: Position, move: Move) -> None:
     """Play ``move`` (one of ``legal_moves(pos)``) for the current player."""
+    if move.kind == "pass":
+        apply_pass(pos)
+        return
+    # Move's constructor requires a card for trades and placements and a cell for placements.
+    assert move.card is not None
     if move.kind == "trade":
         apply_trade(pos, CARD_IDS[move.card])
-    elif move.kind == "pass":
-        apply_pass(pos)
     else:
+        assert move.cell is not None
         r, c = move.cell
-        declares = [tuple(10 * sr + sc for sr, sc in seq) for seq in move.declares]
+        declares = [cast(Window, tuple(10 * sr + sc for sr, sc in seq)) for seq in move.declares]
         apply_play(pos, move.kind, CARD_IDS[move.card], 10 * r + c, declares)
 
 
@@ -424,7 +428,7 @@ def end_turn(pos: Position) -> None:
 # --------------------------------------------------------------------------- referee calls (R10)
 
 
-def table_talk_penalty(pos: Position, team: int, cards: dict) -> None:
+def table_talk_penalty(pos: Position, team: int, cards: dict[int, int]) -> None:
     """R10 table talk: each member of ``team`` (seat order) discards the named card; nobody draws.
 
     ``cards`` maps each member's seat to a card id in that hand (checked by GameBase). If the card

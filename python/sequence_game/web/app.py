@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import IllegalMoveError, InvalidMoveError
+from ..gamebase import GameClass
 from . import models
 from .store import TableStore
 from .tables import Connection, Table, TableError, TableService
@@ -157,7 +158,7 @@ async def _too_large(send: Send, limit: int) -> None:
 
 
 def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai_workers: Optional[int] = None,
-               max_ai_seconds: float = 5.0, game_class: Optional[type] = None) -> FastAPI:
+               max_ai_seconds: float = 5.0, game_class: Optional[GameClass] = None) -> FastAPI:
     """The web app over the table database at ``db_path`` (``":memory:"``: nothing kept).
 
     ``ai_pause``: the least time an AI move takes, so people can follow the play; ``ai_workers``:
@@ -373,7 +374,7 @@ def _check_finished(table: Table) -> None:
         raise TableError("the game is not over: its record (with the seed) is kept secret until the end", 409)
 
 
-def _empty_board_svg(game_class: type) -> str:
+def _empty_board_svg(game_class: GameClass) -> str:
     from ..svg import board_svg
 
     return board_svg(game_class(players=2, seed=0), size=600)

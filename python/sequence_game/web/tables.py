@@ -31,10 +31,11 @@ from typing import Any, Callable, Dict, FrozenSet, List, Literal, Optional, Set,
 
 from ..agents import Agent, agent_from_spec
 from ..game_setup import TEAM_NAMES, check_players_teams, sequences_to_win
-from ..gamebase import GameBase
+from ..gamebase import GameBase, GameClass
 from ..move import Move
 from ..position import observation_dict
 from ..records import GameRecord, default_game_class
+from ..referee import HistoryEntry
 from .store import TableRow, TableStore
 
 __all__ = [
@@ -156,7 +157,7 @@ class Table:
     record: GameRecord
     created: str
     version: int = 0
-    history: List[Tuple[int, Move]] = field(default_factory=list)  # (player, move) in order
+    history: List[Tuple[int, HistoryEntry]] = field(default_factory=list)  # (player, move) in order
     texts: List[List[Any]] = field(default_factory=list)  # [player, move text] of history, for the views
     thinking: Optional[int] = None  # the AI seat searching now
     search: Optional[asyncio.Task[None]] = None
@@ -177,7 +178,7 @@ class TableService:
     """Every live table, the store behind them and the AI thread pool."""
 
     def __init__(self, store: TableStore, ai_workers: Optional[int] = None, ai_pause: float = 0.4,
-                 max_ai_seconds: float = 5.0, game_class: Optional[type] = None) -> None:
+                 max_ai_seconds: float = 5.0, game_class: Optional[GameClass] = None) -> None:
         import os
 
         self.store = store
@@ -223,7 +224,7 @@ class TableService:
     def _from_row(self, row: TableRow) -> Table:
         record = GameRecord.from_dict(row.record)
         game = record.new_game(self.game_class)
-        history = []
+        history: List[Tuple[int, HistoryEntry]] = []
         for i, text in enumerate(record.moves):
             p = game.current_player
             move = record._play(game, i, text)
@@ -251,9 +252,10 @@ class TableService:
         if not 0.05 <= ai_seconds <= self.max_ai_seconds:
             raise TableError(f"ai_seconds must be from 0.05 to {self.max_ai_seconds}, not {ai_seconds}", 422)
         game = self.game_class(players=players, teams=teams, seed=seed, max_turns=max_turns)
+        assert game.seed is not None  # a dealt game knows its seed (a loaded position may not)
         record = GameRecord(players=game.players, teams=game.teams, seed=game.seed, max_turns=game.max_turns,
                             started=_utc_now())
-        history = []
+        history: List[Tuple[int, HistoryEntry]] = []
         for i, text in enumerate(moves or []):
             p = game.current_player
             try:
