@@ -30,7 +30,7 @@ import os
 import re
 import sys
 import unicodedata
-from typing import Any, Callable, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Literal, Optional, Sequence, TextIO, Union
 
 from ._args import SEED_LIMIT, seed_or_random
 from .cards import cell_name, parse_card
@@ -38,6 +38,15 @@ from .errors import AmbiguousMoveError
 from .game_setup import MAX_TURNS, TEAM_NAMES, VALID_PLAYERS
 from .move import Move
 from .referee import HistoryEntry, MissedDraw, TableTalkPenalty, replay_entry
+
+if TYPE_CHECKING:  # the subcommands import these lazily (see above)
+    from rich.console import Console
+    from rich.table import Table
+
+    from .agents import Agent
+    from .arena import MatchResult
+    from .gamebase import GameBase, GameClass
+    from .records import GameRecord
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -71,7 +80,7 @@ def _int_arg(lo: int, hi: Optional[int], what: str) -> Callable[[str], int]:
     return parse
 
 
-def new_game(cls, args, seed: Optional[int] = None):
+def new_game(cls: GameClass, args: argparse.Namespace, seed: Optional[int] = None) -> GameBase:
     """The game the table options describe; a bad combination (``--players 2 --teams 3``) is a
     ``CLIError`` before anything is played."""
     try:
@@ -101,7 +110,7 @@ def check_writable(path: str) -> None:
             pass
 
 
-def save_record(record, path: str) -> None:
+def save_record(record: GameRecord, path: str) -> None:
     try:
         record.save(path)
     except OSError as e:
@@ -130,7 +139,7 @@ def split_agent_specs(text: str) -> List[str]:
 _MAX_LINE = 1000  # characters of one command line: a move is at most 256
 
 
-def read_line(stream) -> Optional[str]:
+def read_line(stream: TextIO) -> Optional[str]:
     """One line of ``stream`` without its newline, ``None`` at end of input. An over-long line is
     read to its end in bounded pieces and returned as ``""`` after a message: nothing on standard
     input can make the session hold it whole. Undecodable bytes arrive as U+FFFD (see ``_Input``)."""
@@ -147,23 +156,24 @@ def read_line(stream) -> Optional[str]:
     return line.rstrip("\r\n")
 
 
-def game_class(engine: str):
+def game_class(engine: str) -> GameClass:
     """The ``Game`` class of an engine name: ``core`` (compiled) or ``reference`` (pure Python)."""
     if engine == "reference":
-        from .reference import Game
+        from .reference import Game as ReferenceGame
 
-        return Game
+        return ReferenceGame
     from .game import Game
 
     return Game
 
 
-def make_agent(spec: str, seed: Optional[int] = None):
+def make_agent(spec: str, seed: Optional[int] = None) -> Agent:
     """An agent from a spec (``greedy``, ``random``, ``mcts:time=1``); ``seed`` unless the spec sets one."""
     from .agents import agent_from_spec
 
     try:
-        return agent_from_spec(spec, seed=seed) if seed is not None else agent_from_spec(spec)
+        agent: Agent = agent_from_spec(spec, seed=seed) if seed is not None else agent_from_spec(spec)
+        return agent
     except ValueError as e:
         raise CLIError(str(e)) from None
 
@@ -189,7 +199,7 @@ def default_ai_spec() -> str:
     return "mcts:time=1" if mcts_available() else "greedy"
 
 
-def _describe_move(game, player: int, move: HistoryEntry) -> str:
+def _describe_move(game: GameBase, player: int, move: HistoryEntry) -> str:
     team = TEAM_NAMES[game.team_of(player)]
     if isinstance(move, TableTalkPenalty):
         return f"referee: team {move.team} ({TEAM_NAMES[move.team]}) penalised for table talk: " + ", ".join(
@@ -201,6 +211,7 @@ def _describe_move(game, player: int, move: HistoryEntry) -> str:
     elif move.kind == "pass":
         what = "passes (no legal play)"
     elif move.kind == "remove":
+        assert move.cell is not None  # Move requires a cell for a removal
         what = f"removes the chip on {cell_name(move.cell)} with {move.card}"
     else:
         what = f"plays {move}"
@@ -209,7 +220,7 @@ def _describe_move(game, player: int, move: HistoryEntry) -> str:
     return f"P{player} ({team}) {what}"
 
 
-def _result_line(game) -> str:
+def _result_line(game: GameBase) -> str:
     if game.winner is not None:
         seats = [p for p in range(game.players) if game.team_of(p) == game.winner]
         who = ", ".join(f"P{p}" for p in seats)
@@ -226,7 +237,7 @@ def legal_moves_text(moves: Sequence[Move], width: int = 78) -> str:
     """The legal moves for ``?``: grouped by card, a two-eyed jack's many cells summarised."""
     from .terminal import moves_text
 
-    by_card: dict = {}
+    by_card: Dict[tuple[str, Optional[str]], List[Move]] = {}
     for m in moves:
         by_card.setdefault((m.kind, m.card), []).append(m)
     shown: List[Move] = []
@@ -242,7 +253,7 @@ def legal_moves_text(moves: Sequence[Move], width: int = 78) -> str:
 class _Input:
     """Lines from standard input; echoes them when stdin is not a terminal (for readable transcripts)."""
 
-    def __init__(self, console) -> None:
+    def __init__(self, console: Console) -> None:
         self.console = console
         self.stream = _lenient_stdin()
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
@@ -261,7 +272,7 @@ class _Input:
         return line
 
 
-def _lenient_stdin():
+def _lenient_stdin() -> TextIO:
     """Standard input with undecodable bytes read as U+FFFD (then refused like any bad command)
     instead of a UnicodeDecodeError out of ``readline``."""
     stream = sys.stdin
@@ -290,7 +301,8 @@ _PLAY_HELP = """commands:
 class PlaySession:
     """The ``play`` loop: humans at some seats, AI agents at the others."""
 
-    def __init__(self, args, console, game_cls, game=None) -> None:
+    def __init__(self, args: argparse.Namespace, console: Console, game_cls: GameClass,
+                 game: Optional[GameBase] = None) -> None:
         self.args = args
         self.console = console
         self.game_cls = game_cls
@@ -403,7 +415,7 @@ class PlaySession:
             if g.current_player != p or g.is_over:
                 return True
 
-    def parse(self, line: str):
+    def parse(self, line: str) -> Union[Move, Literal[False], None]:
         """The legal move ``line`` names (asking which sequences when that is ambiguous), ``None`` after
         an error (printed), ``False`` at end of input."""
         g = self.game
@@ -413,7 +425,7 @@ class PlaySession:
             card = None
         if card is not None:
             plays = [m for m in g.legal_moves() if m.card == card and m.kind in ("place", "remove")]
-            cells = sorted({m.cell for m in plays})
+            cells = sorted({m.cell for m in plays if m.cell is not None})  # placements and removals all have one
             trades = [m for m in g.legal_moves() if m.card == card and m.kind == "trade"]
             if len(cells) == 1:
                 line = str(plays[0].with_declares(()))
@@ -445,7 +457,7 @@ class PlaySession:
             self.say(str(e), style="red")
             return None
 
-    def choose(self, choices: List[Move]):
+    def choose(self, choices: List[Move]) -> Union[Move, Literal[False], None]:
         self.say("this placement forms sequences in several ways (R7); choose which five:")
         for i, m in enumerate(choices, 1):
             self.say(f"  {i}. {m}")
@@ -483,14 +495,14 @@ class PlaySession:
         return False
 
 
-def cmd_play(args, console) -> int:
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
     return PlaySession(args, console, game_class(args.engine)).run()
 
 
 # --------------------------------------------------------------------------- demo
 
 
-def cmd_demo(args, console) -> int:
+def cmd_demo(args: argparse.Namespace, console: Console) -> int:
     from .records import play_game
     from .terminal import can_encode_suits, render_table
 
@@ -513,7 +525,7 @@ def cmd_demo(args, console) -> int:
     )
     final: List[Any] = []
 
-    def on_move(game, move, player) -> None:
+    def on_move(game: GameBase, move: Move, player: int) -> None:
         final[:] = [game]
         if args.quiet:
             return
@@ -537,7 +549,7 @@ def cmd_demo(args, console) -> int:
 # --------------------------------------------------------------------------- arena
 
 
-def cmd_arena(args, console) -> int:
+def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     from . import arena
 
     if args.summary:
@@ -588,7 +600,7 @@ def cmd_arena(args, console) -> int:
     return EXIT_OK
 
 
-def _arena_settings(args) -> dict:
+def _arena_settings(args: argparse.Namespace) -> Dict[str, Any]:
     """The match to play: the command line's, or with --resume the results file's job, where the
     command line may change only --games (to extend the match)."""
     defaults = {"agents": list(args.agents), "games": 10, "players": 2, "teams": None, "seed": 0,
@@ -627,14 +639,14 @@ def _default_results_name() -> str:
     return datetime.now(timezone.utc).strftime("arena-%Y%m%d-%H%M%S.jsonl")
 
 
-def _print_match(console, result) -> None:
+def _print_match(console: Console, result: MatchResult) -> None:
     console.print(match_table(result))
     if len(result.names) >= 2:
         console.print(result.elo_line())
     console.print(seat_table(result))
 
 
-def match_table(result):
+def match_table(result: MatchResult) -> Table:
     """A ``rich`` table of a ``MatchResult``: games, wins, draws, losses, win rate and its 95% CI, Elo."""
     from rich.table import Table
 
@@ -658,7 +670,7 @@ def match_table(result):
     return table
 
 
-def seat_table(result):
+def seat_table(result: MatchResult) -> Table:
     """A ``rich`` table of each contender's results per team (team 0 moves first)."""
     from rich.table import Table
 
@@ -675,7 +687,7 @@ def seat_table(result):
 # --------------------------------------------------------------------------- selfplay
 
 
-def cmd_selfplay(args, console) -> int:
+def cmd_selfplay(args: argparse.Namespace, console: Console) -> int:
     from .arena import JobError, RichProgress, WorkerCrashedError
     from .selfplay import SelfplayJob, selfplay
 
@@ -709,7 +721,7 @@ def cmd_selfplay(args, console) -> int:
 # --------------------------------------------------------------------------- replay
 
 
-def cmd_replay(args, console) -> int:
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     from .records import GameRecord
     from .terminal import can_encode_suits, render_table
 
@@ -726,10 +738,12 @@ def cmd_replay(args, console) -> int:
     console.print(f"replay of {printable(args.file)}: {record.players} players, {record.teams} teams, "
                   f"seed {record.seed}, "
                   f"{len(record.moves)} moves" + (f"; {agents}" if agents else ""))
-    game, move, prev = None, None, None
+    game: Optional[GameBase] = None
+    prev: Optional[GameBase] = None
     try:
         for index, move, game in record.positions(cls):
             if move is not None:
+                assert prev is not None  # positions() yields the deal (move None) first
                 console.print(f"{index:>3}. {_describe_move(prev, prev.current_player, move)}")
                 if step:
                     render_table(console, game, last_move=game.last_move, ascii=ascii)
@@ -740,6 +754,7 @@ def cmd_replay(args, console) -> int:
             prev = game
     except ValueError as e:
         raise CLIError(str(e)) from None
+    assert game is not None  # positions() yields the deal at least
     console.print()
     render_table(console, game, last_move=game.last_move, ascii=ascii)
     console.print(_result_line(game), style="bold")
@@ -749,7 +764,7 @@ def cmd_replay(args, console) -> int:
 # --------------------------------------------------------------------------- serve
 
 
-def cmd_serve(args, console) -> int:
+def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     from . import web
 
     missing = web.missing_dependencies()
@@ -893,7 +908,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_USAGE
     console = make_console(color=not getattr(args, "no_color", False))
     try:
-        return args.func(args, console)
+        status: int = args.func(args, console)
+        return status
     except CLIError as e:
         print(f"sequence-game: error: {printable(str(e))}", file=sys.stderr)
         return EXIT_ERROR

@@ -265,7 +265,7 @@ class GameBase:
         with self._exclusive:
             self._change(self._apply, self._resolve(as_move(move)))
 
-    def parse_move(self, text: str) -> Move:
+    def parse_move(self, text: Union[str, Move]) -> Move:
         """The legal move that ``text`` names here, with ``declares`` filled in when unambiguous."""
         with self._exclusive:
             return self._resolve(as_move(text))
