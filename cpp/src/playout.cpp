@@ -106,7 +106,7 @@ inline MoveId choose_move(const GameState& s, SplitMix64& rng, const HandSets& h
     const int team = team_of(s, p);
     const Bitboard occ = occupied(s);
     const Bitboard empty = ~(occ | corners());
-    const Bitboard removable = occ & ~s.chips[team] & ~s.locked;
+    const Bitboard removable = removable_cells(s, team);
     const Bitboard places = h.cells & empty;
     const int n_places = places.count();
     const int n_empty = empty.count();
@@ -300,7 +300,7 @@ MoveId informed_move(const GameState& s, SplitMix64& rng, const PlayoutPolicy& p
     if (dead >= 0 && !s.traded_this_turn) return Move::trade(dead).id();
     if (pol.candidates <= 0) return random_legal_move(s, rng);
     // 4. The best of a few random plays.
-    const Bitboard removable = occupied(s) & ~s.chips[team] & ~s.locked;
+    const Bitboard removable = removable_cells(s, team);
     MoveId best = 0;
     float best_value = -1e30f;
     bool any = false;

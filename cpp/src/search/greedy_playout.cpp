@@ -40,7 +40,7 @@ MoveId greedy_move(const GameState& s, SplitMix64& rng, const HeuristicWeights& 
         if (card == prev) continue;
         prev = card;
         if (is_one_eyed_jack(card)) {
-            const Bitboard removable = occupied(s) & ~s.chips[team] & ~s.locked;
+            const Bitboard removable = removable_cells(s, team);
             for (int cell : removable) {
                 const double v = sc.remove[cell] - weights.one_eyed_cost;
                 if (v > best) {

@@ -54,7 +54,7 @@ Evidence read_evidence(const GameState& before, const GameState& now, const Heur
     }
     double wild = -1e300, remove = -1e300;
     for (int cell : e.empty) wild = std::max(wild, e.scorer.place[cell] - wt.two_eyed_cost);
-    const Bitboard removable = was & ~before.chips[team_of(before, p)] & ~before.locked;
+    const Bitboard removable = removable_cells(before, team_of(before, p));
     for (int cell : removable) remove = std::max(remove, e.scorer.remove[cell] - wt.one_eyed_cost);
     e.best_wild = wild > -1e300 ? log_score(wild) : -1e300;
     e.best_remove = remove > -1e300 ? log_score(remove) : -1e300;
