@@ -576,6 +576,7 @@ void run_searches(int searches, std::uint64_t seed, int threads, Counters& c) {
         std::atomic<bool> stop{false};
         SearchOptions o;
         o.threads = std::max(1, threads);
+        o.iterations = 0;  // no iteration budget: only the flag (or the 30 s deadline) ends it
         o.time_limit = 30;
         o.seed = 7;
         o.stop = &stop;
