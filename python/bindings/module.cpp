@@ -5,6 +5,7 @@ void init_search(py::module_& m);  // search.cpp
 void init_vector(py::module_& m);  // vector.cpp
 void init_actions(py::module_& m);  // actions.cpp
 void init_observation(py::module_& m);  // observation.cpp
+void init_evaluation(py::module_& m);  // evaluation.cpp
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "The compiled Sequence core: GameState, rules and move ids (docs/notation.md).";
@@ -13,5 +14,6 @@ PYBIND11_MODULE(_core, m) {
     init_actions(m);
     init_observation(m);
     init_search(m);
+    init_evaluation(m);
     init_vector(m);
 }

@@ -120,6 +120,48 @@ EvalWeights weights_from(const py::handle& v) {
     return w;
 }
 
+// The learned evaluation's weights, one named field per feature (features.hpp, EVAL_FEATURES order).
+const std::vector<Field<LearnedWeights>>& learned_fields() {
+    using W = LearnedWeights;
+    static const std::vector<Field<W>> fields = [] {
+        std::vector<Field<W>> out;
+        for (int i = 0; i < kEvalFeatures; ++i) {
+            const std::string name = eval_feature_name(i);
+            out.push_back({eval_feature_name(i), [i](const W& w) { return py::cast(double(w.weight[i])); },
+                           [i, name](W& w, const py::handle& v) { w.weight[i] = float(number(v, name)); }});
+        }
+        return out;
+    }();
+    return fields;
+}
+
+// A LearnedWeights from a LearnedWeights or a sequence of kEvalFeatures numbers (EVAL_FEATURES order).
+LearnedWeights learned_from(const py::handle& v) {
+    if (py::isinstance<LearnedWeights>(v)) return v.cast<LearnedWeights>();
+    if (!py::isinstance<py::sequence>(v) || py::isinstance<py::str>(v))
+        throw py::type_error("learned_weights must be a LearnedWeights or " + std::to_string(kEvalFeatures) +
+                             " numbers (EVAL_FEATURES order), not " + type_name(v));
+    const auto seq = py::reinterpret_borrow<py::sequence>(v);
+    const auto& fields = learned_fields();
+    if (seq.size() != fields.size())
+        throw py::value_error("learned_weights must be " + std::to_string(kEvalFeatures) +
+                              " numbers (EVAL_FEATURES order), not " + std::to_string(seq.size()));
+    LearnedWeights w;
+    for (std::size_t i = 0; i < fields.size(); ++i) fields[i].set(w, seq[i]);
+    check_weights(w);
+    return w;
+}
+
+Evaluation evaluation_kind(const py::handle& v) {
+    if (py::isinstance<py::str>(v)) {
+        const std::string s = v.cast<std::string>();
+        if (s == "handset") return Evaluation::Handset;
+        if (s == "learned") return Evaluation::Learned;
+        throw py::value_error("evaluation must be 'handset' or 'learned', not '" + s.substr(0, 40) + "'");
+    }
+    throw py::type_error("evaluation must be 'handset' or 'learned', not " + type_name(v));
+}
+
 template <class T>
 using Checker = void (*)(const T&);
 
@@ -208,7 +250,15 @@ void init_search_options(py::module_& m) {
                                     "The static evaluation's weights (cpp/include/sequence/search/evaluate.hpp): an open "
                                     "window holding 1, 2, 3 cells, each distinct threat, each sequence, the logistic "
                                     "scale, each two-eyed and one-eyed jack in hand.");
-    bind_fields<EvalWeights>(weights, weight_fields(), &check_weights, "EvalWeights");
+    bind_fields<EvalWeights>(weights, weight_fields(), static_cast<Checker<EvalWeights>>(&check_weights), "EvalWeights");
+
+    py::class_<LearnedWeights> learned(m, "LearnedWeights",
+                                       "The learned evaluation's weights (cpp/include/sequence/search/features.hpp): one "
+                                       "per feature of EVAL_FEATURES, all 0 by default; a team's score is the weighted sum "
+                                       "of its features and its reward the softmax of the scores. Load the fitted ones with "
+                                       "sequence_game.agents.learned.load_eval_model().");
+    bind_fields<LearnedWeights>(learned, learned_fields(), static_cast<Checker<LearnedWeights>>(&check_weights),
+                                "LearnedWeights");
 
     using S = SearchOptions;
     py::class_<S> search(m, "SearchOptions",
@@ -230,6 +280,10 @@ void init_search_options(py::module_& m) {
          [](S& o, const py::handle& v) { o.policy.candidates = static_cast<int>(int_in_range(v, "playout_candidates", 0, OptionLimits::kMaxPlayoutCandidates)); }},
         {"playout_epsilon", [](const S& o) { return py::cast(o.playout_epsilon); }, [](S& o, const py::handle& v) { o.playout_epsilon = number(v, "playout_epsilon"); }},
         {"weights", [](const S& o) { return py::cast(o.weights); }, [](S& o, const py::handle& v) { o.weights = v.is_none() ? EvalWeights{} : weights_from(v); }},
+        {"evaluation", [](const S& o) { return py::cast(o.evaluation == Evaluation::Learned ? "learned" : "handset"); },
+         [](S& o, const py::handle& v) { o.evaluation = evaluation_kind(v); }},
+        {"learned_weights", [](const S& o) { return py::cast(o.learned); },
+         [](S& o, const py::handle& v) { o.learned = v.is_none() ? LearnedWeights{} : learned_from(v); }},
         {"ordered_expansion", [](const S& o) { return py::cast(o.ordered_expansion); }, [](S& o, const py::handle& v) { o.ordered_expansion = flag(v, "ordered_expansion"); }},
         {"prior_weight", [](const S& o) { return py::cast(o.prior_weight); }, [](S& o, const py::handle& v) { o.prior_weight = number(v, "prior_weight"); }},
         {"widen_base", [](const S& o) { return py::cast(o.widen_base); }, [](S& o, const py::handle& v) { o.widen_base = number(v, "widen_base"); }},

@@ -4,7 +4,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'DIRECTION_STEPS', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'STATE_BYTES', 'Game', 'TRADE_ACTION_BASE', 'WINDOW_AT', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'EvalWeights', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES']
+__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'DIRECTION_STEPS', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'STATE_BYTES', 'Game', 'TRADE_ACTION_BASE', 'WINDOW_AT', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'EvalWeights', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES', 'EVAL_FEATURES', 'LearnedWeights', 'eval_features', 'learned_rewards', 'handset_rewards']
 class Game:
     """
     A game in the compiled core: the state plus its history (every move and referee call since the
@@ -212,6 +212,18 @@ class EvalWeights:
     two_eyed: float
     one_eyed: float
     def __init__(self, **kwargs: typing.Any) -> None: ...
+class LearnedWeights:
+    """The learned evaluation's weights (cpp/include/sequence/search/features.hpp): one per name of EVAL_FEATURES."""
+    fields: typing.ClassVar[tuple[str, ...]]
+    def __init__(self, **kwargs: float) -> None: ...
+    def __getattr__(self, name: str) -> float: ...
+EVAL_FEATURES: tuple[str, ...]
+def eval_features(state: Game) -> numpy.typing.NDArray[numpy.float32]:
+    """The learned evaluation's features, (teams, len(EVAL_FEATURES)) float32; row t reads public information and team t's hands."""
+def learned_rewards(state: Game, weights: LearnedWeights) -> list[float]:
+    """[reward per team] of the learned evaluation."""
+def handset_rewards(state: Game, weights: EvalWeights = ...) -> list[float]:
+    """[reward per team] of the hand-set evaluation."""
 class SearchOptions:
     """Options of the information-set MCTS (cpp/include/sequence/search/options.hpp), checked at once."""
     fields: typing.ClassVar[tuple[str, ...]]
@@ -228,6 +240,8 @@ class SearchOptions:
     playout_candidates: int
     playout_epsilon: float
     weights: EvalWeights
+    evaluation: str
+    learned_weights: LearnedWeights
     ordered_expansion: bool
     prior_weight: float
     widen_base: float

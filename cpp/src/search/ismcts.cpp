@@ -366,11 +366,12 @@ private:
         }
     }
 
-    // Rewards in [0, 1] per team: exact for a finished game, else the static evaluation (or a
-    // draw's 1/teams each without evaluate).
+    // Rewards in [0, 1] per team: exact for a finished game, else the options' static evaluation
+    // (hand-set or learned; or a draw's 1/teams each without evaluate).
     void score(const GameState& st, float reward[kMaxTeams]) const {
         if (o_.evaluate) {
-            evaluate_rewards(st, o_.weights, reward);
+            if (o_.evaluation == Evaluation::Learned) learned_rewards(st, o_.learned, reward);
+            else evaluate_rewards(st, o_.weights, reward);
             return;
         }
         for (int t = 0; t < st.config.teams; ++t)

@@ -53,6 +53,11 @@ void check_weights(const EvalWeights& w) {
     check_range("one_eyed", w.one_eyed, 0, OptionLimits::kMaxWeight);
 }
 
+void check_weights(const LearnedWeights& w) {
+    for (int i = 0; i < kEvalFeatures; ++i)
+        check_range(eval_feature_name(i), w.weight[i], -OptionLimits::kMaxWeight, OptionLimits::kMaxWeight);
+}
+
 void check_options(const SearchOptions& o) {
     check_budget(o);
     check_range("exploration", o.exploration, 0, OptionLimits::kMaxExploration);
@@ -73,6 +78,9 @@ void check_options(const SearchOptions& o) {
     check_range("widen_coef", o.widen_coef, 0, OptionLimits::kMaxWeight);
     check_range("widen_exponent", o.widen_exponent, 0, OptionLimits::kMaxWidenExponent);
     check_weights(o.weights);
+    if (o.evaluation != Evaluation::Handset && o.evaluation != Evaluation::Learned)
+        throw std::invalid_argument("evaluation must be handset or learned");
+    check_weights(o.learned);
 }
 
 void check_options(const RolloutOptions& o) {

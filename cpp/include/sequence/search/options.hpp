@@ -9,6 +9,7 @@
 
 #include "sequence/playout.hpp"
 #include "sequence/search/evaluate.hpp"
+#include "sequence/search/features.hpp"
 #include "sequence/search/heuristic.hpp"
 
 namespace sequence {
@@ -18,6 +19,12 @@ enum class PlayoutKind : std::uint8_t {
     Random,    // random_legal_move() (playout.hpp): uniform over the position's slots
     Informed,  // informed_move() (playout.hpp): complete, block, trade a dead card, else a cheap pick
     Greedy,    // greedy_move() (greedy_playout.hpp): the heuristic's best move; about 5x slower
+};
+
+// How a playout that stops before the end of the game is scored (with SearchOptions::evaluate).
+enum class Evaluation : std::uint8_t {
+    Handset,  // evaluate_rewards() with SearchOptions::weights (evaluate.hpp)
+    Learned,  // learned_rewards() with SearchOptions::learned (features.hpp)
 };
 
 // Bounds of the numeric options. Values outside are refused (never clamped): they are typing
@@ -58,6 +65,10 @@ struct SearchOptions {
     // At every tree node, a move that wins at once (R8) is the only one considered.
     bool decisive = true;
     EvalWeights weights;
+    // Which evaluation scores the playout leaves; the learned one reads its weights from `learned`
+    // (a copy in the options: no file and no allocation in the search).
+    Evaluation evaluation = Evaluation::Handset;
+    LearnedWeights learned;
     // The move heuristic (heuristic.hpp, GreedyAgent's scoring) as a prior at every tree node (off
     // by default: in 2-player matches against GreedyAgent it measured no stronger than the plain
     // search at equal iterations, and costs iterations; see docs/agents.md):
@@ -105,5 +116,6 @@ struct RolloutOptions {
 void check_options(const SearchOptions& o);
 void check_options(const RolloutOptions& o);
 void check_weights(const EvalWeights& w);
+void check_weights(const LearnedWeights& w);
 
 }  // namespace sequence

@@ -1,0 +1,206 @@
+"""The learned evaluation: its features (cpp/include/sequence/search/features.hpp) against a slow
+Python recomputation, what each team's features may read (R9), the weights and their file, the
+search with the learned evaluation (no peeking, R9) and the training command."""
+
+from __future__ import annotations
+
+import random
+from typing import Dict, List
+
+import numpy as np
+import pytest
+
+sequence_game = pytest.importorskip("sequence_game")
+_core = pytest.importorskip("sequence_game._core")
+
+from sequence_game import Game  # noqa: E402
+from sequence_game.board import CELLS, CELLS_OF_NAME, CORNER_CELLS, WINDOWS, card_name_at  # noqa: E402
+from sequence_game.cards import card_id, card_name  # noqa: E402
+
+NAMES = list(_core.EVAL_FEATURES)
+
+
+def _played(seed: int, players: int = 2, teams=None, greedy: float = 0.8, max_plies: int = 100):
+    """A game after a random number of plies, most of them the core heuristic's best move (so that
+    threats, sequences and dead cards occur), the rest random; None if it ended."""
+    rng = random.Random(seed)
+    g = Game(players=players, teams=teams, seed=seed)
+    for _ in range(rng.randrange(0, max_plies)):
+        if g.is_over:
+            return None
+        if rng.random() < greedy:
+            scored = _core.heuristic_scores(g._state)
+            best = max(s for _, s in scored)
+            g.play_id(rng.choice([m for m, s in scored if s == best]))
+        else:
+            g.play(rng.choice(g.legal_moves()))
+    return None if g.is_over else g
+
+
+def _slow_features(state) -> np.ndarray:
+    """Every feature of features.hpp recomputed window by window from the public accessors."""
+    teams, players = state.teams, state.players
+    cell = [state.cell(i) for i in range(CELLS)]  # -1 empty, team, 3 corner
+    corners = set(CORNER_CELLS)
+    seq_cells: Dict[int, List[set]] = {t: [] for t in range(teams)}
+    for t, cells in state.sequences():
+        seq_cells[t].append(set(cells))
+    discarded: Dict[int, int] = {}
+    for p in range(players):
+        for c in state.discards(p):
+            discarded[c] = discarded.get(c, 0) + 1
+    out = np.zeros((teams, len(NAMES)), np.float32)
+    mover = state.current_player % teams
+    for t in range(teams):
+        f = dict.fromkeys(NAMES, 0.0)
+        f["sequences"] = len(seq_cells[t])
+        own = {i for i in range(CELLS) if cell[i] == t} | corners
+        hands = [c for p in range(players) if p % teams == t for c in state.hand(p)]
+        open_by_count: Dict[int, List[tuple]] = {k: [] for k in range(6)}
+        threat_cells = set()
+        for w in WINDOWS:
+            if any(cell[i] not in (-1, 3, t) for i in w):
+                continue  # another team's chip
+            if any(len(set(w) & s) >= 2 for s in seq_cells[t]):
+                continue  # R7: shares two cells with a sequence of the team
+            k = sum(i in own for i in w)
+            open_by_count[k].append(w)
+            if k == 4:
+                threat_cells |= {i for i in w if i not in own}
+        for k in range(1, 5):
+            f[f"open{k}"] = len(open_by_count[k])
+        f["shared_windows"] = sum(1 for w in open_by_count[3] + open_by_count[4]
+                                  if sum(len(set(w) & s) for s in seq_cells[t]) == 1)
+        f["threats"] = len(threat_cells)
+        f["multi_threat"] = max(len(threat_cells) - 1, 0)
+        in_hand = unseen = 0
+        for i in threat_cells:
+            card = card_id(card_name_at(i))
+            mine = hands.count(card)
+            in_hand += mine > 0
+            unseen += 2 - discarded.get(card, 0) - mine
+        f["threats_in_hand"] = in_hand
+        f["threat_copies_unseen"] = unseen
+        two = sum(card_name(c) in ("JD", "JC") for c in hands)
+        one = sum(card_name(c) in ("JS", "JH") for c in hands)
+        f["two_eyed"], f["one_eyed"] = two, one
+        can = in_hand > 0 or (threat_cells and two > 0)
+        f["can_complete"] = float(bool(can))
+        f["to_move"] = float(t == mover)
+        f["complete_on_move"] = float(bool(can) and t == mover)
+        f["dead_cards"] = sum(1 for c in hands if card_name(c)[0] != "J"
+                              and all(cell[i] != -1 for i in CELLS_OF_NAME[card_name(c)]))
+        near = {i for w in open_by_count[3] + open_by_count[4] for i in w}
+        f["removable"] = sum(1 for i in near if cell[i] == t and not state.locked(i))
+        out[t] = [f[n] for n in NAMES]
+    return out
+
+
+@pytest.mark.parametrize("players,teams", [(2, None), (3, None), (4, 2), (6, 3)])
+def test_features_match_a_slow_recomputation_on_random_positions(players, teams):
+    seen = np.zeros(len(NAMES), bool)
+    checked = 0
+    for seed in range(80):
+        # mostly heuristic play (threats, sequences), or mostly random play that keeps dead cards
+        g = _played(seed + 1000 * players, players, teams, *((0.8, 100) if seed % 2 else (0.2, 200)))
+        if g is None:
+            continue
+        fast = _core.eval_features(g._state)
+        assert fast.shape == (g.teams, len(NAMES)) and fast.dtype == np.float32
+        slow = _slow_features(g._state)
+        for t in range(g.teams):
+            for i, name in enumerate(NAMES):
+                assert fast[t, i] == slow[t, i], f"seed {seed}, team {t}, feature {name}: {fast[t, i]} != {slow[t, i]}"
+        seen |= (fast != 0).any(axis=0)
+        checked += 1
+    assert checked >= 30
+    if players == 2:  # the positions exercise every feature
+        assert seen.all(), [n for n, s in zip(NAMES, seen) if not s]
+
+
+def test_feature_names_are_the_documented_ones():
+    assert NAMES[0] == "sequences" and NAMES[-1] == "to_move" and len(set(NAMES)) == len(NAMES)
+    assert list(_core.LearnedWeights.fields) == NAMES
+
+
+def test_r9_a_team_row_reads_only_public_information_and_its_own_hands():
+    """Re-dealing the cards a team cannot see (other teams' hands, the draw pile) leaves its row."""
+    from test_mcts import _redeal_hidden
+
+    others_changed = False
+    for seed in range(12):
+        g = _played(seed, greedy=0.7)
+        if g is None:
+            continue
+        d = g.to_dict()
+        d["last_draw"] = None
+        base = Game.from_dict(d)
+        me = base.current_player
+        other = Game.from_dict(_redeal_hidden(d, me, 77 + seed))
+        fa, fb = _core.eval_features(base._state), _core.eval_features(other._state)
+        assert (fa[me] == fb[me]).all()
+        others_changed |= bool((fa[1 - me] != fb[1 - me]).any())
+    assert others_changed, "the other team's row reads its own hand (jacks, dead cards, threat cards)"
+
+
+# ------------------------------------------------------------------------------------------ weights in the options
+
+
+def test_learned_weights_are_checked_and_named():
+    w = _core.LearnedWeights(threats=1.5, to_move=-0.25)
+    assert w.threats == 1.5 and w.to_move == -0.25 and w.open1 == 0.0
+    with pytest.raises(ValueError, match="threats"):
+        _core.LearnedWeights(threats=float("nan"))
+    with pytest.raises(ValueError, match="open2"):
+        _core.LearnedWeights(open2=1e9)
+    with pytest.raises(TypeError, match="open3"):
+        _core.LearnedWeights(open3="big")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'nope'"):
+        _core.LearnedWeights(nope=1.0)
+    with pytest.raises(ValueError, match=f"{len(NAMES)} numbers"):
+        _core.SearchOptions(learned_weights=[0.0] * (len(NAMES) - 1))
+    with pytest.raises(ValueError, match="'handset' or 'learned'"):
+        _core.SearchOptions(evaluation="neural")
+    o = _core.SearchOptions(evaluation="learned", learned_weights=[0.5] * len(NAMES))
+    assert o.evaluation == "learned" and o.learned_weights.dead_cards == 0.5
+    with pytest.raises(ValueError, match="sequences"):
+        o.learned_weights = [float("inf")] + [0.0] * (len(NAMES) - 1)
+    assert o.learned_weights.sequences == 0.5, "a refused assignment leaves the options as they were"
+
+
+def test_learned_rewards_are_the_softmax_of_the_weighted_features():
+    for players, teams in ((2, None), (3, None)):
+        g = _played(5, players, teams, greedy=0.8, max_plies=40)
+        assert g is not None
+        weights = [0.3 * ((i % 5) - 2) for i in range(len(NAMES))]
+        f = _core.eval_features(g._state).astype(np.float64)
+        score = f @ np.asarray(weights)
+        expected = np.exp(score - score.max()) / np.exp(score - score.max()).sum()
+        got = _core.learned_rewards(g._state, _core.LearnedWeights(**dict(zip(NAMES, weights))))
+        assert np.allclose(got, expected, atol=1e-5) and abs(sum(got) - 1) < 1e-5
+    assert _core.learned_rewards(g._state, _core.LearnedWeights()) == pytest.approx([1 / g.teams] * g.teams)
+
+
+# ------------------------------------------------------------------------------------------ the search
+
+
+def test_r9_no_peeking_with_the_learned_evaluation():
+    from test_mcts import _redeal_hidden
+
+    weights = [0.2 * ((i % 7) - 3) for i in range(len(NAMES))]
+    learned = _core.SearchOptions(iterations=1200, evaluation="learned", learned_weights=weights)
+    for seed in (3, 8):
+        g = _played(seed, greedy=0.7, max_plies=40)
+        assert g is not None
+        d = g.to_dict()
+        d["last_draw"] = None
+        base = Game.from_dict(d)
+        me = base.current_player
+        for k in range(2):
+            other = Game.from_dict(_redeal_hidden(d, me, 300 * seed + k))
+            assert other.observation(me) == base.observation(me) and other.to_dict() != base.to_dict()
+            a = _core.mcts_search(base._state, learned, 7)
+            b = _core.mcts_search(other._state, learned, 7)
+            assert a.moves == b.moves and a.nodes == b.nodes and a.best == b.best
+            c = _core.mcts_search(base._state, _core.SearchOptions(iterations=1200), 7)
+            assert a.moves != c.moves, "the learned evaluation should change the search's statistics"
