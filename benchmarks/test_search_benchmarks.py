@@ -4,8 +4,9 @@
 
 Reports MCTS iterations per second from the 2-player opening (threads 1 and 2), random-game
 simulation throughput (threads 1 and 2) and the tree's bytes per node; ``extra_info`` of each
-benchmark carries the rates. The search defaults (short informed playouts scored by the static
-evaluation, ``cpp/include/sequence/search/evaluate.hpp``) are measured, plus the old configuration
+benchmark carries the rates. ``test_mcts_inference_iterations_per_second`` compares the search with
+and without inference of hidden cards from a mid-game position. The search defaults (short informed
+playouts scored by the static evaluation, ``cpp/include/sequence/search/evaluate.hpp``) are measured, plus the old configuration
 (uniformly random playouts to the end of the game) for comparison. A strength check of MCTSAgent and RolloutAgent
 against GreedyAgent/RandomAgent at a fixed iteration budget is in ``test_strength`` (slow: run it
 with ``-k strength``).
@@ -42,6 +43,23 @@ def test_mcts_iterations_per_second(benchmark, threads, config):
     rate = result.iterations / result.seconds
     benchmark.extra_info.update(iterations_per_second=rate, bytes_per_node=NODE_BYTES, nodes=result.nodes)
     print(f"\nMCTS {config} threads={threads}: {rate:,.0f} iterations/s, {NODE_BYTES} bytes/node")
+
+
+@pytest.mark.parametrize("inference", ["off", "recent"])
+def test_mcts_inference_iterations_per_second(benchmark, inference):
+    """The cost of inference of hidden cards (search/inference.hpp): the same search with and
+    without it, from a 2-player position 20 GreedyAgent plies in (so that there is evidence)."""
+    from sequence_game.agents import GreedyAgent
+
+    game = Game(players=2, seed=21)
+    greedy = GreedyAgent(seed=1)
+    for _ in range(20):
+        game.play(greedy.select_move(game))
+    agent = MCTSAgent(iterations=ITERATIONS, seed=1, inference=inference)
+    result = benchmark.pedantic(agent.analyze, args=(game,), rounds=3, iterations=1)
+    rate = result.iterations / result.seconds
+    benchmark.extra_info.update(iterations_per_second=rate)
+    print(f"\nMCTS inference={inference}: {rate:,.0f} iterations/s")
 
 
 @pytest.mark.parametrize("threads", [1, 2])

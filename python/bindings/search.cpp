@@ -17,6 +17,7 @@
 #include "search_options.hpp"
 #include "sequence/game.hpp"
 #include "sequence/parallel.hpp"
+#include "sequence/search/inference.hpp"
 #include "sequence/search/ismcts.hpp"
 #include "sequence/search/rollout.hpp"
 #include "sequence/simulate.hpp"
@@ -94,7 +95,13 @@ SearchResult mcts_search(const Game& game, SearchOptions options, const py::hand
     check_options(options);
     std::atomic<bool> stop{false};
     options.stop = &stop;
-    return run_interruptible(stop, [root, options]() { return ismcts(root, options); });
+    // The public moves of the game so far (inference.hpp), read through observe() only (R9).
+    std::vector<PublicChange> history;
+    if (options.inference != InferenceKind::Off && !options.cheat)
+        history = public_history(game, root.current_player, options.inference_plays);
+    return run_interruptible(stop, [root, options, history = std::move(history)]() {
+        return ismcts(root, options, history.empty() ? nullptr : &history);
+    });
 }
 
 SearchResult rollout_search_py(const Game& game, RolloutOptions options, const py::handle& seed) {

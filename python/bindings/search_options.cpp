@@ -72,6 +72,17 @@ PlayoutKind playout_kind(const py::handle& v) {
     throw py::type_error("playout must be a PlayoutKind or 'random', 'informed' or 'greedy', not " + type_name(v));
 }
 
+InferenceKind inference_kind(const py::handle& v) {
+    if (py::isinstance<InferenceKind>(v)) return v.cast<InferenceKind>();
+    if (py::isinstance<py::str>(v)) {
+        const std::string s = v.cast<std::string>();
+        if (s == "off") return InferenceKind::Off;
+        if (s == "recent") return InferenceKind::Recent;
+        throw py::value_error("inference must be 'off' or 'recent', not '" + s.substr(0, 40) + "'");
+    }
+    throw py::type_error("inference must be an InferenceKind or 'off' or 'recent', not " + type_name(v));
+}
+
 const char* playout_name(PlayoutKind k) {
     switch (k) {
         case PlayoutKind::Random: return "random";
@@ -246,6 +257,12 @@ void init_search_options(py::module_& m) {
         .value("informed", PlayoutKind::Informed, "complete, block, trade a dead card, else a cheap local pick")
         .value("greedy", PlayoutKind::Greedy, "the move heuristic's best move (about 5x slower)");
 
+    py::enum_<InferenceKind>(m, "InferenceKind",
+                             "Whether ISMCTS weights its sampled deals by the other players' recent turns "
+                             "(cpp/include/sequence/search/inference.hpp).")
+        .value("off", InferenceKind::Off, "every deal consistent with the observation is equally likely")
+        .value("recent", InferenceKind::Recent, "deals that explain each other player's last inference_plays turns are preferred");
+
     py::class_<EvalWeights> weights(m, "EvalWeights",
                                     "The static evaluation's weights (cpp/include/sequence/search/evaluate.hpp): an open "
                                     "window holding 1, 2, 3 cells, each distinct threat, each sequence, the logistic "
@@ -289,6 +306,14 @@ void init_search_options(py::module_& m) {
         {"widen_base", [](const S& o) { return py::cast(o.widen_base); }, [](S& o, const py::handle& v) { o.widen_base = number(v, "widen_base"); }},
         {"widen_coef", [](const S& o) { return py::cast(o.widen_coef); }, [](S& o, const py::handle& v) { o.widen_coef = number(v, "widen_coef"); }},
         {"widen_exponent", [](const S& o) { return py::cast(o.widen_exponent); }, [](S& o, const py::handle& v) { o.widen_exponent = number(v, "widen_exponent"); }},
+        {"inference", [](const S& o) { return py::cast(o.inference == InferenceKind::Off ? "off" : "recent"); },
+         [](S& o, const py::handle& v) { o.inference = inference_kind(v); }},
+        {"inference_plays", [](const S& o) { return py::cast(o.inference_plays); },
+         [](S& o, const py::handle& v) { o.inference_plays = static_cast<int>(int_in_range(v, "inference_plays", 1, OptionLimits::kMaxInferencePlays)); }},
+        {"inference_strength", [](const S& o) { return py::cast(o.inference_strength); },
+         [](S& o, const py::handle& v) { o.inference_strength = number(v, "inference_strength"); }},
+        {"inference_tries", [](const S& o) { return py::cast(o.inference_tries); },
+         [](S& o, const py::handle& v) { o.inference_tries = static_cast<int>(int_in_range(v, "inference_tries", 1, OptionLimits::kMaxInferenceTries)); }},
         {"cheat", [](const S& o) { return py::cast(o.cheat); }, [](S& o, const py::handle& v) { o.cheat = flag(v, "cheat"); }},
     };
     bind_fields<S>(search, search_fields, static_cast<Checker<S>>(&check_options), "SearchOptions");

@@ -4,7 +4,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'DIRECTION_STEPS', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'STATE_BYTES', 'Game', 'TRADE_ACTION_BASE', 'WINDOW_AT', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'EvalWeights', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES', 'EVAL_FEATURES', 'LearnedWeights', 'eval_features', 'learned_rewards', 'handset_rewards']
+__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'DIRECTION_STEPS', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'STATE_BYTES', 'Game', 'TRADE_ACTION_BASE', 'WINDOW_AT', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'EvalWeights', 'InferenceKind', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES', 'EVAL_FEATURES', 'LearnedWeights', 'eval_features', 'learned_rewards', 'handset_rewards']
 class Game:
     """
     A game in the compiled core: the state plus its history (every move and referee call since the
@@ -200,6 +200,14 @@ class PlayoutKind:
     def name(self) -> str: ...
     @property
     def value(self) -> int: ...
+class InferenceKind:
+    """Whether ISMCTS weights its sampled deals by the other players' recent turns (cpp/include/sequence/search/inference.hpp)."""
+    off: typing.ClassVar[InferenceKind]
+    recent: typing.ClassVar[InferenceKind]
+    @property
+    def name(self) -> str: ...
+    @property
+    def value(self) -> int: ...
 class EvalWeights:
     """The static evaluation's weights (cpp/include/sequence/search/evaluate.hpp)."""
     fields: typing.ClassVar[tuple[str, ...]]
@@ -247,6 +255,10 @@ class SearchOptions:
     widen_base: float
     widen_coef: float
     widen_exponent: float
+    inference: str
+    inference_plays: int
+    inference_strength: float
+    inference_tries: int
     cheat: bool
     def __init__(self, **kwargs: typing.Any) -> None: ...
 class RolloutOptions:

@@ -38,6 +38,11 @@ public:
         assert(i < history_.size());
         return history_[i].change;
     }
+    // The state before change i (0 = the oldest). Requires i < history_size().
+    const GameState& state_before(std::size_t i) const {
+        assert(i < history_.size());
+        return history_[i].before;
+    }
     // The state before the last change, or nullptr if the history is empty.
     const GameState* previous() const { return history_.empty() ? nullptr : &history_.back().before; }
 

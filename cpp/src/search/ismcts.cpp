@@ -10,6 +10,7 @@
 #include "sequence/playout.hpp"
 #include "sequence/rules.hpp"
 #include "sequence/search/greedy_playout.hpp"
+#include "sequence/search/inference.hpp"
 
 namespace sequence {
 
@@ -183,9 +184,9 @@ struct alignas(kCacheLine) TreeOutput {
 // threads share no cache line.
 class Tree {
 public:
-    Tree(const Observation& obs, const GameState* truth, const SearchOptions& o, std::uint64_t node_budget,
-         std::uint64_t seed)
-        : obs_(obs), truth_(truth), o_(o), node_budget_(node_budget), rng_(seed),
+    Tree(const Observation& obs, const GameState* truth, const InferenceModel* inference, const SearchOptions& o,
+         std::uint64_t node_budget, std::uint64_t seed)
+        : obs_(obs), truth_(truth), inference_(inference), o_(o), node_budget_(node_budget), rng_(seed),
           scratch_(std::make_unique<Scratch>()),
           draw_reward_(1.0f / static_cast<float>(obs.pub.config.teams)),
           c_(static_cast<float>(o.exploration)),
@@ -199,7 +200,9 @@ public:
 
     // One iteration: a world, select/expand down the tree, a playout, the reward backpropagated.
     void iterate() {
-        GameState st = truth_ != nullptr ? *truth_ : determinize(obs_, rng_);
+        GameState st = truth_ != nullptr       ? *truth_
+                       : inference_ != nullptr ? inference_->sample(obs_, rng_)
+                                               : determinize(obs_, rng_);
         path_.clear();
         path_.push_back(0);
         descend(st);
@@ -390,6 +393,7 @@ private:
 
     const Observation& obs_;
     const GameState* truth_;  // non-null only when cheating
+    const InferenceModel* inference_;  // non-null only with inference and some evidence
     const SearchOptions& o_;
     const std::uint64_t node_budget_;
     SplitMix64 rng_;
@@ -407,13 +411,18 @@ private:
 
 std::size_t search_node_bytes() { return sizeof(Node); }
 
-SearchResult ismcts(const GameState& root, const SearchOptions& options) {
+SearchResult ismcts(const GameState& root, const SearchOptions& options, const std::vector<PublicChange>* history) {
     check_options(options);
     assert(!is_over(root));
     SearchResult result;
     const int threads = options.threads;
     const Observation obs = observe(root, root.current_player);
     const GameState* truth = options.cheat ? &root : nullptr;  // TEST ONLY: the cheating search reads the true state
+    std::unique_ptr<InferenceModel> model;
+    if (options.inference != InferenceKind::Off && history != nullptr && truth == nullptr) {
+        model = std::make_unique<InferenceModel>(obs, *history, options);
+        if (!model->has_evidence()) model.reset();
+    }
     const std::uint64_t node_budget = std::max<std::uint64_t>(1, options.max_nodes / static_cast<std::uint64_t>(threads));
     StopSignal stop(options.stop, options.time_limit);
     std::vector<TreeOutput> outs(static_cast<std::size_t>(threads));
@@ -421,7 +430,7 @@ SearchResult ismcts(const GameState& root, const SearchOptions& options) {
     run_workers(threads, stop, [&](int t) {
         std::uint64_t budget = 0;  // 0 = none
         if (options.iterations != 0) budget = std::max<std::uint64_t>(1, worker_share(options.iterations, threads, t));
-        Tree tree(obs, truth, options, node_budget, worker_seed(options.seed, t));
+        Tree tree(obs, truth, model.get(), options, node_budget, worker_seed(options.seed, t));
         std::uint64_t it = 0;
         for (; budget == 0 || it < budget; ++it) {
             if ((it & 15) == 0 && stop.should_stop()) break;

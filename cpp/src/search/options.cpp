@@ -29,6 +29,12 @@ void check_count(const char* name, std::uint64_t x, std::uint64_t lo, std::uint6
                                     std::to_string(hi) + ", not " + std::to_string(x));
 }
 
+void check_int(const char* name, int x, int lo, int hi) {
+    if (x < lo || x > hi)
+        throw std::invalid_argument(std::string(name) + " must be from " + std::to_string(lo) + " to " +
+                                    std::to_string(hi) + ", not " + std::to_string(x));
+}
+
 template <class Options>
 void check_budget(const Options& o) {
     if (o.iterations == 0 && o.time_limit == 0)
@@ -77,6 +83,11 @@ void check_options(const SearchOptions& o) {
     check_range("widen_base", o.widen_base, 0, OptionLimits::kMaxWeight);
     check_range("widen_coef", o.widen_coef, 0, OptionLimits::kMaxWeight);
     check_range("widen_exponent", o.widen_exponent, 0, OptionLimits::kMaxWidenExponent);
+    if (o.inference != InferenceKind::Off && o.inference != InferenceKind::Recent)
+        throw std::invalid_argument("inference must be off or recent");
+    check_int("inference_plays", o.inference_plays, 1, OptionLimits::kMaxInferencePlays);
+    check_range("inference_strength", o.inference_strength, 0, OptionLimits::kMaxWeight);
+    check_int("inference_tries", o.inference_tries, 1, OptionLimits::kMaxInferenceTries);
     check_weights(o.weights);
     if (o.evaluation != Evaluation::Handset && o.evaluation != Evaluation::Learned)
         throw std::invalid_argument("evaluation must be handset or learned");
@@ -91,8 +102,7 @@ void check_options(const RolloutOptions& o) {
     check_range("epsilon", o.epsilon, 0, 1);
     if (o.reveal < 0 || o.reveal > 2) throw std::invalid_argument("reveal must be 0, 1 or 2, not " + std::to_string(o.reveal));
     check_range("inference_strength", o.inference_strength, 0, OptionLimits::kMaxWeight);
-    if (o.inference_tries < 1 || o.inference_tries > 1 << 16)
-        throw std::invalid_argument("inference_tries must be from 1 to 65536, not " + std::to_string(o.inference_tries));
+    check_int("inference_tries", o.inference_tries, 1, OptionLimits::kMaxInferenceTries);
     check_weights(o.weights);
 }
 

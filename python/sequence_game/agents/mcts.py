@@ -99,6 +99,19 @@ class MCTSAgent(SearchAgent):
         ordered_expansion: expand untried moves in heuristic order (default False = at random).
         playout_epsilon: in greedy playouts, the chance of a uniformly random legal move instead
             (0..1, default 0.3).
+        inference: ``"off"`` (default: every deal consistent with what the player sees is equally
+            likely) or ``"recent"``: inference of hidden cards from the other players' recent
+            turns (``cpp/include/sequence/search/inference.hpp``). Each sampled deal is drawn by
+            rejection: a deal in which another player could have made a much better move than one
+            of their last ``inference_plays`` turns (completed a sequence, blocked a four, placed a
+            plain card instead of spending a jack), kept a dead card, or passed while holding a
+            playable card, is unlikely. Reads only the public moves of the game (R9): a game
+            loaded from a dict, with no history, gives no evidence.
+        inference_plays: turns of each other player used as evidence (1..64, default 4).
+        inference_strength: how sharply the evidence weighs, ``exp(-strength * shortfall)`` with
+            the shortfall on the heuristic's log scale (0..1e6, default 1; 0 = no weighting).
+        inference_tries: proposals per player and sampled deal before the most likely one is
+            kept (1..65536, default 16).
     """
 
     agent_label = "MCTSAgent"
@@ -110,17 +123,22 @@ class MCTSAgent(SearchAgent):
                  playout: Union[str, Any] = "informed", weights: Optional[Union[Sequence[float], Any]] = None,
                  playout_candidates: int = 1, align_playouts: bool = True, prior_weight: float = 0.0,
                  widen_base: float = 0.0, widen_coef: float = 1.0, widen_exponent: float = 0.4,
-                 ordered_expansion: bool = False, playout_epsilon: float = 0.3) -> None:
+                 ordered_expansion: bool = False, playout_epsilon: float = 0.3,
+                 inference: Union[str, Any] = "off", inference_plays: int = 4, inference_strength: float = 1.0,
+                 inference_tries: int = 16) -> None:
         options = _core.SearchOptions(
             **budget(iterations, time_limit), threads=threads, exploration=exploration, max_nodes=max_nodes,
             playout_turns=playout_turns, cheat=cheat, evaluate=evaluate, playout=playout, weights=weights,
             playout_candidates=playout_candidates, align_playouts=align_playouts, prior_weight=prior_weight,
             widen_base=widen_base, widen_coef=widen_coef, widen_exponent=widen_exponent,
-            ordered_expansion=ordered_expansion, playout_epsilon=playout_epsilon)
+            ordered_expansion=ordered_expansion, playout_epsilon=playout_epsilon, inference=inference,
+            inference_plays=inference_plays, inference_strength=inference_strength, inference_tries=inference_tries)
         self._init_search(options, seed)
 
     def _spec_extras(self) -> List[Optional[str]]:
-        return ["cheat" if self.options.cheat else None]
+        o = self.options
+        return ["cheat" if o.cheat else None,
+                f"inference={o.inference}" if o.inference != "off" else None]
 
     def _run(self, game: Game, seed: int) -> Any:
         return _core.mcts_search(game._state, self.options, seed)

@@ -42,7 +42,7 @@ MCTS_V1: Dict[str, Any] = {
     "weights": _core.EvalWeights(window1=1.0, window2=4.0, window3=15.0, threat=50.0, sequence=150.0, scale=80.0,
                                  two_eyed=30.0, one_eyed=20.0),
     "playout_candidates": 1, "align_playouts": True, "prior_weight": 0.0, "widen_base": 0.0, "widen_coef": 1.0,
-    "widen_exponent": 0.4, "ordered_expansion": False, "playout_epsilon": 0.3,
+    "widen_exponent": 0.4, "ordered_expansion": False, "playout_epsilon": 0.3, "inference": "off",
 }
 
 

@@ -41,6 +41,14 @@ struct OptionLimits {
     static constexpr std::uint32_t kMaxTurns = 2147483647;  // playout_turns, horizon
     static constexpr int kMaxPlayoutCandidates = 64;
     static constexpr int kMaxCandidates = 1024;
+    static constexpr int kMaxInferencePlays = 64;   // inference_plays: turns per player
+    static constexpr int kMaxInferenceTries = 1 << 16;
+};
+
+// Whether ISMCTS weights its determinizations by the other players' recent turns (inference.hpp).
+enum class InferenceKind : std::uint8_t {
+    Off,     // every deal consistent with the observation is equally likely (determinize())
+    Recent,  // deals that explain the last inference_plays turns of each other player are preferred
 };
 
 struct SearchOptions {
@@ -85,6 +93,13 @@ struct SearchOptions {
     double widen_exponent = 0.4;
     double prior_weight = 0.0;
     HeuristicWeights heuristic;
+    // Inference of hidden cards (inference.hpp; off by default): determinizations drawn by
+    // rejection, at most inference_tries proposals per other player, with the likelihood
+    // exp(-inference_strength * shortfall) of that player's last inference_plays turns.
+    InferenceKind inference = InferenceKind::Off;
+    int inference_plays = 4;
+    double inference_strength = 1.0;
+    int inference_tries = 16;
     bool cheat = false;            // TEST ONLY: search the true state (no determinization)
     const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
 };
