@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -140,6 +141,66 @@ def test_a_unit_that_always_kills_its_worker_stops_the_job():
         run_pool(_AlwaysDies(), [0], lambda e: None, workers=1)
 
 
+class _Marks:
+    """Units that leave a file ``started-<i>`` when they start; unit ``wait_unit`` does not end
+    until unit ``wait_for`` has started (so it fails, after 60 s, if the pool ever queues
+    ``wait_for`` behind it); unit ``dies`` kills its worker the first time."""
+
+    def __init__(self, folder, size, wait_unit=None, wait_for=None, dies=None):
+        self.folder, self.size, self.wait_unit, self.wait_for, self.dies = folder, size, wait_unit, wait_for, dies
+
+    def started(self, index):
+        return os.path.exists(os.path.join(self.folder, f"started-{index}"))
+
+    def execute(self, index):
+        first = not self.started(index)
+        open(os.path.join(self.folder, f"started-{index}"), "a").close()
+        if index == self.dies and first:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if index == self.wait_unit:
+            deadline = time.monotonic() + 60
+            while not self.started(self.wait_for):
+                assert time.monotonic() < deadline, f"unit {self.wait_for} never started while {index} played"
+                time.sleep(0.01)
+        return {"index": index, "pid": os.getpid()}
+
+
+def test_a_worker_plays_its_next_unit_while_the_parent_handles_the_last():
+    """The next unit is sent before ``on_result`` runs (writing a line, drawing progress): if it
+    were sent after, this ``on_result`` would wait for a unit that never starts."""
+
+    def on_result(entry):
+        if entry["index"] == 0:
+            deadline = time.monotonic() + 60
+            while not j.started(1):
+                assert time.monotonic() < deadline, "no worker played while on_result ran"
+                time.sleep(0.01)
+
+    with tempfile.TemporaryDirectory() as folder:
+        j = _Marks(folder, 2)
+        run_pool(j, range(2), on_result, workers=1)
+
+
+def test_no_unit_waits_behind_another_at_the_end_of_a_job(tmp_path):
+    """3 units on 2 workers: unit 0 does not end before unit 2 starts, so unit 2 must go to the
+    other worker (queued behind unit 0 it would never start)."""
+    got = []
+    run_pool(_Marks(str(tmp_path), 3, wait_unit=0, wait_for=2), range(3), got.append, workers=2)
+    by_index = {e["index"]: e["pid"] for e in got}
+    assert sorted(by_index) == [0, 1, 2] and by_index[2] != by_index[0]
+
+
+def test_a_dead_worker_s_waiting_unit_is_played_again_and_not_blamed(tmp_path):
+    """8 units on 2 workers: each holds two while the queue is long. The worker playing unit 0
+    dies once; unit 0 and the unit waiting behind it are played again, each exactly once, and
+    only unit 0 is reported as retried."""
+    got, retried = [], []
+    run_pool(_Marks(str(tmp_path), 8, dies=0), range(8), got.append, workers=2,
+             on_retry=lambda i, code: retried.append((i, code)))
+    assert sorted(e["index"] for e in got) == list(range(8))
+    assert retried == [(0, -signal.SIGKILL)]
+
+
 class _SlowSecondGame(MatchJob):
     """Game 1 holds its worker 1.5 s longer, so that it is surely still busy when game 0 ends."""
 
@@ -197,6 +258,18 @@ def test_resume_plays_only_missing_games_and_cuts_a_torn_line(tmp_path):
     assert [e["index"] for e in lines] == list(range(6))
     text = path.read_text().splitlines()
     assert len(text) == 7 and all(json.loads(line) for line in text)  # the torn line is gone
+
+
+def test_a_results_line_is_readable_as_soon_as_it_is_appended(tmp_path):
+    """A killed job keeps every line it wrote: each is flushed to the operating system at once
+    (only the fsync is batched, see results.SYNC_SECONDS)."""
+    path = tmp_path / "r.jsonl"
+    full = run_job(job(games=2))
+    out = ResultsFile.create(path, job(games=2).header())
+    for n, e in enumerate(full, start=1):
+        out.append(e)
+        assert [g["index"] for g in read_results(path)[1]] == [g["index"] for g in full[:n]]
+    out.close()
 
 
 def test_resume_with_more_games_extends_the_match(tmp_path):

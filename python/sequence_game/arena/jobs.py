@@ -201,17 +201,18 @@ class MatchJob:
         deal_seed, team_contenders, agent_seeds = self.seating(index)
         seat_contenders = [team_contenders[p % self.team_count] for p in range(self.players)]
         agents = [_make_agent(self.contenders[c][1], agent_seeds[p]) for p, c in enumerate(seat_contenders)]
-        started, t0 = _utc_now(), time.perf_counter()
+        started, t0, cpu0 = _utc_now(), time.perf_counter(), time.process_time()
         rec = play_game(agents, players=self.players, teams=self.teams, seed=deal_seed, max_turns=self.max_turns,
                         game_class=self.game_class)
-        seconds = time.perf_counter() - t0
+        seconds, cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
         winner = rec.result["winner"]  # type: ignore[index]
         return {
             "index": index, "seed": deal_seed, "contenders": team_contenders,
             "agents": [self.contenders[c][0] for c in seat_contenders], "agent_seeds": agent_seeds,
             "winner": winner, "winner_contender": None if winner is None else team_contenders[winner],
             "is_draw": bool(rec.result["is_draw"]), "turns": rec.result["turns"],  # type: ignore[index]
-            "moves": rec.moves, "seconds": round(seconds, 4), "started": started, "finished": _utc_now(),
+            "moves": rec.moves, "seconds": round(seconds, 4), "cpu_seconds": round(cpu_seconds, 4),
+            "started": started, "finished": _utc_now(),
             "host": socket.gethostname(), "pid": os.getpid(),
         }
 

@@ -1,9 +1,13 @@
 """Run a job's units in a pool of local worker processes, retrying the unit of a worker that dies.
 
 Each worker is a process of its own (``spawn``: nothing of the parent's state, threads or locks
-is inherited) that receives the job once and then one unit index at a time over a pipe. The
-parent always knows which unit each worker holds, so when a worker crashes or is killed (its
-process ends without an answer) that unit goes back to the front of the queue for another worker
+is inherited) that receives the job once and then unit indices over a pipe, playing them in the
+order received. While more units wait than there are workers, each worker holds two: the one it
+plays and the next, so it never waits for this process (which may be busy writing a results line
+or drawing the progress bar, or, on a loaded machine, not scheduled at once) between units; near
+the end of the job each worker holds one, so no unit waits behind another while a worker idles.
+The parent always knows which units each worker holds, so when a worker crashes or is killed (its
+process ends without an answer) those units go back to the front of the queue for another worker
 and a fresh worker takes the dead one's place. A unit that kills ``max_attempts`` workers in a
 row stops the job with a :class:`WorkerCrashedError` error; an exception inside a unit (an agent's
 illegal move, a bug) stops it at once, since playing it again would raise again.
@@ -17,7 +21,7 @@ import signal
 import traceback
 from collections import deque
 from multiprocessing.connection import wait
-from typing import Any, Callable, Deque, Dict, Iterable, List, Optional
+from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Set
 
 from .._args import is_int
 
@@ -62,7 +66,7 @@ class _Worker:
         self.process = ctx.Process(target=_worker_main, args=(child, job), daemon=True)
         self.process.start()
         child.close()
-        self.index: Optional[int] = None
+        self.held: Deque[int] = deque()  # units sent and not answered; held[0] is being played
 
     def stop(self) -> None:
         try:
@@ -95,48 +99,68 @@ def run_pool(job: Any, indices: Iterable[int], on_result: Callable[[Dict[str, An
     ctx = multiprocessing.get_context(start_method)
     attempts: Dict[int, int] = {}
     pool: List[_Worker] = []
+
+    def replace(k: int) -> None:
+        """Worker ``k`` ended: the units it held go back to the front of the queue (the one it was
+        playing first), counted against that unit, and a fresh worker takes its place."""
+        dead = pool[k]
+        dead.kill()
+        if dead.held:
+            index = dead.held[0]  # the unit it was playing; the one waiting behind it is not to blame
+            attempts[index] = attempts.get(index, 0) + 1
+            if attempts[index] >= max_attempts:
+                raise WorkerCrashedError(f"unit {index} ended its worker {attempts[index]} times "
+                                         f"(last exit code {dead.process.exitcode}); stopping the job")
+            if on_retry is not None:
+                on_retry(index, dead.process.exitcode)
+            queue.extendleft(reversed(dead.held))
+        pool[k] = _Worker(ctx, job)
+
+    def dispatch() -> None:
+        # One unit for every worker first, then a second each while the queue is longer than the
+        # pool (the next unit waits in the worker's pipe; see the module docstring).
+        for depth in (1, 2):
+            for k in range(len(pool)):
+                if queue and len(pool[k].held) < depth and (depth == 1 or len(queue) > len(pool)):
+                    try:
+                        pool[k].conn.send(queue[0])
+                    except OSError:  # the worker has ended: its units are played again elsewhere
+                        replace(k)
+                        continue
+                    pool[k].held.append(queue.popleft())
+
+    def collect(k: int, ready: Set[Any], finished: List[Dict[str, Any]]) -> None:
+        """Every answer worker ``k`` has sent; replace it if it has ended."""
+        w = pool[k]
+        while w.held and (w.conn in ready or w.conn.poll()):
+            ready.discard(w.conn)
+            try:
+                status, index, payload = w.conn.recv()
+            except (EOFError, OSError):  # its pipe closed: the process ended with units unanswered
+                replace(k)
+                return
+            if status == "error":
+                raise JobError(f"unit {index} failed in worker {w.process.pid}: {payload}")
+            w.held.popleft()
+            finished.append(payload)
+
     try:
         pool = [_Worker(ctx, job) for _ in range(n)]
         while True:
-            for k, w in enumerate(pool):
-                if w.index is None and queue:
-                    try:
-                        w.conn.send(queue[0])
-                    except OSError:  # an idle worker died: replace it, the unit waits
-                        w.kill()
-                        pool[k] = _Worker(ctx, job)
-                        continue
-                    w.index = queue.popleft()
-            busy = [w for w in pool if w.index is not None]
+            dispatch()
+            busy = [w for w in pool if w.held]
             if not busy:
                 return
             ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
-            for k, w in enumerate(pool):
-                if w.index is None or (w.conn not in ready and w.process.sentinel not in ready):
-                    continue
-                message = None
-                if w.conn in ready or w.conn.poll():
-                    try:
-                        message = w.conn.recv()
-                    except (EOFError, OSError):
-                        message = None
-                if message is None:  # the worker died holding its unit: retry it on a fresh worker
-                    index = w.index
-                    w.kill()
-                    attempts[index] = attempts.get(index, 0) + 1
-                    if attempts[index] >= max_attempts:
-                        raise WorkerCrashedError(f"unit {index} ended its worker {attempts[index]} times "
-                                            f"(last exit code {w.process.exitcode}); stopping the job")
-                    if on_retry is not None:
-                        on_retry(index, w.process.exitcode)
-                    queue.appendleft(index)
-                    pool[k] = _Worker(ctx, job)
-                    continue
-                status, index, payload = message
-                w.index = None
-                if status == "error":
-                    raise JobError(f"unit {index} failed in worker {w.process.pid}: {payload}")
-                on_result(payload)
+            finished: List[Dict[str, Any]] = []
+            try:
+                for k, w in enumerate(pool):
+                    if w.held and (w.conn in ready or w.process.sentinel in ready):
+                        collect(k, ready, finished)
+                dispatch()  # the workers that answered get their next units before this process writes
+            finally:  # what finished is reported even when another unit stops the job
+                for payload in finished:
+                    on_result(payload)
     finally:
         for w in pool:
             w.stop()

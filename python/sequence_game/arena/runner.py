@@ -15,6 +15,8 @@ __all__ = ["RichProgress", "run_job"]
 
 Progress = Union[None, bool, Callable[[int, int], None]]
 
+REPORT_SECONDS = 0.25  # the least time between two updates of a progress display
+
 
 class RichProgress:
     """A live ``rich`` progress bar: units done of all, the job's own statistics so far
@@ -30,17 +32,16 @@ class RichProgress:
                             console=console, transient=False)
         self.task: Any = None
         self._t0 = 0.0
-        self._new = 0
+        self._resumed = 0
 
     def start(self, entries: List[Dict[str, Any]], total: int) -> None:
         self.bar.start()
-        self._t0 = time.perf_counter()
+        self._t0, self._resumed = time.perf_counter(), len(entries)
         self.task = self.bar.add_task(getattr(self.job, "title", "job"), total=total, completed=len(entries),
                                       rate="", stats=self.job.progress_text(entries))
 
     def update(self, entries: List[Dict[str, Any]]) -> None:
-        self._new += 1
-        per_min = 60.0 * self._new / max(1e-9, time.perf_counter() - self._t0)
+        per_min = 60.0 * (len(entries) - self._resumed) / max(1e-9, time.perf_counter() - self._t0)
         self.bar.update(self.task, completed=len(entries), rate=f"{per_min:.1f} {self.unit}/min",
                         stats=self.job.progress_text(entries))
 
@@ -57,8 +58,11 @@ def run_job(job: Any, workers: Optional[int] = 1, ray: Union[bool, str, None] = 
     processes. ``ray``: ``True`` (join the local Ray instance or start one) or an address uses
     Ray instead of the pool. ``results``: a JSON-lines file written as units finish; with
     ``resume`` it may exist already (it must belong to the same job) and only missing units are
-    played. ``progress``: ``callable(done, total)``, or an object with ``start(entries, total)``,
-    ``update(entries)`` and ``stop()`` such as :class:`RichProgress`.
+    played. ``progress``: ``callable(done, total)`` after every unit, or an object with
+    ``start(entries, total)``, ``update(entries)`` and ``stop()`` such as :class:`RichProgress`;
+    ``update`` gets every finished unit's result in index order, at most every
+    :data:`REPORT_SECONDS` and after the last unit (recomputing a match's statistics after every
+    one of thousands of cheap games would cost this process more than the games cost a worker).
     """
     entries: Dict[int, Dict[str, Any]] = {}
     out: Optional[ResultsFile] = None
@@ -72,6 +76,7 @@ def run_job(job: Any, workers: Optional[int] = 1, ray: Union[bool, str, None] = 
     total = job.size
     reporter = progress if hasattr(progress, "update") else None
     callback = progress if callable(progress) and reporter is None else None
+    reported = [time.perf_counter(), len(entries)]  # when the reporter was last updated, and with how many
 
     def on_result(entry: Dict[str, Any]) -> None:
         if entry["index"] in entries:  # pragma: no cover - a runner never returns a unit twice
@@ -82,8 +87,9 @@ def run_job(job: Any, workers: Optional[int] = 1, ray: Union[bool, str, None] = 
         if out is not None:
             out.append(entry)
         entries[entry["index"]] = entry
-        if reporter is not None:
+        if reporter is not None and time.perf_counter() - reported[0] >= REPORT_SECONDS:
             reporter.update(_ordered(entries))
+            reported[:] = [time.perf_counter(), len(entries)]
         if callback is not None:
             callback(len(entries), total)
 
@@ -104,6 +110,8 @@ def run_job(job: Any, workers: Optional[int] = 1, ray: Union[bool, str, None] = 
                      on_retry=on_retry)
     finally:
         if reporter is not None:
+            if reported[1] != len(entries):
+                reporter.update(_ordered(entries))
             reporter.stop()
         if out is not None:
             out.close()
