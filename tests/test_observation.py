@@ -105,6 +105,35 @@ def test_sequences_and_locked_chips():
     assert field(obs, "to_move").sum() == 0  # the game is over (R8)
 
 
+def test_every_value_is_written_whatever_the_buffer_held():
+    """The core writes each of the 890 values itself (it does not assume a zeroed buffer): an
+    out= buffer full of NaN ends up equal to the reference's tensor, in random games played by
+    actions for every configuration, and through an R7 pending placement and its declares."""
+    def check(core, ref):
+        for p in range(core.players):
+            out = np.full(OBSERVATION_SIZE, np.nan, dtype=np.float32)
+            core.observation_tensor(p, out=out)
+            assert np.array_equal(out, ref.observation_tensor(p)), (core.players, core.teams, p)
+
+    rng = random.Random(5)
+    for players, teams in CONFIGS:
+        core = sequence_game.Game(players=players, teams=teams, seed=players * 3 + teams)
+        ref = sequence_game.reference.Game(players=players, teams=teams, seed=players * 3 + teams)
+        for _ in range(25):
+            check(core, ref)
+            if core.is_over:
+                break
+            a = rng.choice(core.legal_actions())
+            core.play_action(a)
+            ref.play_action(a)
+    core, ref = cross_game(sequence_game.Game), cross_game(sequence_game.reference.Game)
+    for a in [CARD_IDS["7H"] * 100 + 53, None, None]:  # the placement, then its two declare actions
+        a = core.legal_actions()[0] if a is None else a
+        core.play_action(a)
+        ref.play_action(a)
+        check(core, ref)
+
+
 def _redeal_hidden(d: dict, observer: int, rng: random.Random) -> dict:
     """Every card the observer cannot see (other hands, the draw pile) dealt again at random,
     with every hand size kept (R9: the order and whereabouts of these cards are secret)."""

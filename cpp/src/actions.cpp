@@ -5,6 +5,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 namespace sequence {
 
 namespace {
@@ -63,34 +67,129 @@ int pending_direction(const GameState& s, const PendingPlacement& p) {
     return next_direction(options_of(s, m), m);
 }
 
-int legal_action_mask(const GameState& s, const PendingPlacement& p, std::uint8_t* mask) {
-    std::memset(mask, 0, kActionCount);
+namespace {
+
+// Adds the cells of board as actions base + cell (base = card * kCells: the card's 100 cell actions).
+inline void add_cells(std::uint64_t (&bits)[kActionWords], int base, Bitboard board) {
+    const int w = base >> 6, shift = base & 63;
+    const std::uint64_t lo = board.lo(), hi = board.hi();  // hi: cells 64..99, 36 bits
+    if (shift == 0) {
+        bits[w] |= lo;
+        bits[w + 1] |= hi;
+        return;
+    }
+    bits[w] |= lo << shift;
+    bits[w + 1] |= lo >> (64 - shift) | hi << shift;
+    if (shift > 64 - (kCells - 64)) bits[w + 2] |= hi >> (64 - shift);  // cells past the word's end
+}
+
+inline void add_action(std::uint64_t (&bits)[kActionWords], int a) { bits[a >> 6] |= std::uint64_t{1} << (a & 63); }
+
+}  // namespace
+
+int legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64_t (&bits)[kActionWords]) {
+    std::memset(bits, 0, sizeof bits);
     if (is_over(s)) return 0;
-    int n = 0;
     if (p.active()) {
         const Move m = Move::from_id(p.move);
         const DeclareOptions opt = options_of(s, m);
         const int d = next_direction(opt, m);
         if (d < 0) return 0;
-        visit_declare_actions(opt, m.cell, d, [&](int, int action) { n += mask[action] == 0; mask[action] = 1; });
+        int n = 0;
+        visit_declare_actions(opt, m.cell, d, [&](int, int action) { n += !((bits[action >> 6] >> (action & 63)) & 1); add_action(bits, action); });
         return n;
     }
-    MoveList list;
-    if (legal_moves(s, list)) {
-        for (MoveId id : list) {
-            const int a = action_of_move(id);
-            n += mask[a] == 0;
-            mask[a] = 1;
+    // The actions of legal_moves() (rules.hpp), one per (card id, cell) and per trade: a normal
+    // card or two-eyed jack on each cell of placement_cells (every such placement has at least one
+    // declares choice, R7), a one-eyed jack on each removable chip, a trade of each dead card
+    // while none was made this turn (R5 step 1), and a pass only without a placement or removal.
+    const int player = s.current_player;
+    const Card* hand = s.hands[player];
+    const int count = s.hand_count[player];
+    const Bitboard occ = occupied(s);
+    const Bitboard empty = ~(occ | corners());
+    const Bitboard removable = removable_cells(s, team_of(s, player));
+    int n = 0;
+    bool any_play = false;
+    for (int i = 0; i < count; ++i) {
+        const int card = hand[i];
+        if (i > 0 && hand[i - 1] == card) continue;  // each card id once (the hand is ascending)
+        Bitboard where;
+        if (is_one_eyed_jack(card)) {
+            where = removable;
+        } else if (is_two_eyed_jack(card)) {
+            where = empty;
+        } else {
+            where = card_cells(card) & empty;
+            if (!s.traded_this_turn && card_cells(card).subset_of(occ)) {  // dead (R5)
+                add_action(bits, kTradeActionBase + card);
+                ++n;
+            }
         }
-    } else {  // more than kMoveListCapacity moves: contrived positions with many declares choices only
-        std::vector<MoveId> all;
-        legal_moves(s, all);
-        for (MoveId id : all) {
-            const int a = action_of_move(id);
-            n += mask[a] == 0;
-            mask[a] = 1;
-        }
+        if (where.none()) continue;
+        any_play = true;
+        add_cells(bits, card * kCells, where);
+        n += where.count();
     }
+    if (!any_play) {
+        add_action(bits, kPassAction);
+        ++n;
+    }
+    return n;
+}
+
+namespace {
+
+#if defined(__AVX2__)
+// 32 bytes: byte j = bit j of word (1 or 0). Each byte of the word is spread over 8 bytes (a shuffle
+// within each 128-bit half, which both hold the broadcast word), then bit j % 8 is picked.
+inline __m256i spread_bits(std::uint32_t word) {
+    const __m256i w = _mm256_set1_epi32(static_cast<int>(word));
+    const __m256i byte_of = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                                             2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+    const __m256i bit = _mm256_set1_epi64x(0x8040201008040201ll);
+    return _mm256_min_epu8(_mm256_and_si256(_mm256_shuffle_epi8(w, byte_of), bit), _mm256_set1_epi8(1));
+}
+#else
+// The 8 bytes of each byte value: byte j = bit j (1 or 0).
+struct ByteBools {
+    std::uint64_t v[256];
+    constexpr ByteBools() : v() {
+        for (int b = 0; b < 256; ++b)
+            for (int j = 0; j < 8; ++j) v[b] |= static_cast<std::uint64_t>((b >> j) & 1) << (8 * j);
+    }
+};
+constexpr ByteBools kByteBools{};
+#endif
+
+}  // namespace
+
+void action_bits_to_mask(const std::uint64_t (&bits)[kActionWords], std::uint8_t* mask) {
+    // Whole words (64 bytes each) but the last, which holds kActionCount % 64 actions. Most words
+    // of a mask are zero: those are two plain stores.
+    constexpr int kWhole = kActionCount / 64;
+    for (int k = 0; k < kWhole; ++k) {
+        std::uint8_t* out = mask + 64 * k;
+        const std::uint64_t w = bits[k];
+#if defined(__AVX2__)
+        if (w == 0) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_setzero_si256());
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32), _mm256_setzero_si256());
+            continue;
+        }
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), spread_bits(static_cast<std::uint32_t>(w)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32), spread_bits(static_cast<std::uint32_t>(w >> 32)));
+#else
+        for (int j = 0; j < 8; ++j) std::memcpy(out + 8 * j, &kByteBools.v[(w >> (8 * j)) & 0xFF], 8);
+#endif
+    }
+    for (int a = 64 * kWhole; a < kActionCount; ++a) mask[a] = (bits[kWhole] >> (a & 63)) & 1;
+}
+
+int legal_action_mask(const GameState& s, const PendingPlacement& p, std::uint8_t* mask) {
+    std::uint64_t bits[kActionWords];
+    const int n = legal_action_bits(s, p, bits);
+    action_bits_to_mask(bits, mask);
     return n;
 }
 

@@ -112,63 +112,24 @@ int VectorGame::final_observations(float* out, const std::int32_t* observers) co
     return row;
 }
 
-namespace {
-
-constexpr int kMaskWords = (kActionCount + 63) / 64;
-static_assert(kMaskWords * 8 >= kPackedMaskBytes, "the bit set holds the packed mask");
-
-// The legal actions of legal_action_mask() as a bit set (bit a = action a), straight from the move
-// list: no pass over kActionCount bytes. Each legal move starts with action_of_move() (actions.hpp);
-// a pending placement's declare actions come from legal_action_mask() (rare: only a placement
-// with a declares choice, R7).
-void legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64_t (&bits)[kMaskWords]) {
-    std::memset(bits, 0, sizeof bits);
-    if (is_over(s)) return;
-    const auto set = [&bits](int a) { bits[a >> 6] |= std::uint64_t{1} << (a & 63); };
-    if (p.active()) {
-        std::uint8_t bytes[kActionCount];
-        legal_action_mask(s, p, bytes);
-        for (int a = 0; a < kActionCount; ++a)
-            if (bytes[a]) set(a);
-        return;
-    }
-    MoveList list;
-    if (legal_moves(s, list)) {
-        for (MoveId id : list) set(action_of_move(id));
-    } else {  // more than kMoveListCapacity moves: contrived loaded positions only
-        std::vector<MoveId> all;
-        legal_moves(s, all);
-        for (MoveId id : all) set(action_of_move(id));
-    }
-}
-
-}  // namespace
-
 void VectorGame::legal(const LegalOutput& out) const {
+    static_assert(kActionWords * 8 >= kPackedMaskBytes, "the bit set holds the packed mask");
     parallel([&](int begin, int end) {
-        std::uint64_t bits[kMaskWords];
+        std::uint64_t bits[kActionWords];
         for (int i = begin; i < end; ++i) {
-            legal_action_bits(games_[i].state, games_[i].pending, bits);
+            [[maybe_unused]] const int n = legal_action_bits(games_[i].state, games_[i].pending, bits);
             if (out.packed)  // little-endian words: bit a lands in byte a / 8, bit a % 8
                 std::memcpy(out.packed + static_cast<std::size_t>(i) * kPackedMaskBytes, bits, kPackedMaskBytes);
-            std::uint8_t* mask = out.mask ? out.mask + static_cast<std::size_t>(i) * kActionCount : nullptr;
-            std::int16_t* list = out.actions ? out.actions + static_cast<std::size_t>(i) * kMaxLegalActions : nullptr;
-            if (mask) std::memset(mask, 0, kActionCount);
-            if (!mask && !list) continue;
-            int n = 0;
-            for (int k = 0; k < kMaskWords; ++k)
-                for (std::uint64_t w = bits[k]; w != 0; w &= w - 1) {
-                    const int a = 64 * k + __builtin_ctzll(w);
-                    if (mask) mask[a] = 1;
-                    if (list && n < kMaxLegalActions) list[n] = static_cast<std::int16_t>(a);
-                    ++n;
-                }
-            if (list) {
-                assert(n <= kMaxLegalActions);
-                const int count = n < kMaxLegalActions ? n : kMaxLegalActions;
-                out.counts[i] = count;
-                for (int k = count; k < kMaxLegalActions; ++k) list[k] = -1;
-            }
+            if (out.mask) action_bits_to_mask(bits, out.mask + static_cast<std::size_t>(i) * kActionCount);
+            if (!out.actions) continue;
+            assert(n <= kMaxLegalActions);
+            std::int16_t* list = out.actions + static_cast<std::size_t>(i) * kMaxLegalActions;
+            std::memset(list, 0xFF, sizeof(std::int16_t) * kMaxLegalActions);  // -1 past the count
+            int k = 0;
+            for (int word = 0; word < kActionWords; ++word)
+                for (std::uint64_t w = bits[word]; w != 0 && k < kMaxLegalActions; w &= w - 1)
+                    list[k++] = static_cast<std::int16_t>(64 * word + __builtin_ctzll(w));
+            out.counts[i] = k;
         }
     });
 }

@@ -39,20 +39,23 @@ std::string shape_text(py::ssize_t rows, py::ssize_t cols) {
     return cols < 0 ? "(" + std::to_string(rows) + ",)" : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
 }
 
-// A writable C-contiguous array of exactly this dtype and shape (cols < 0: one dimension).
+// A writable C-contiguous array of exactly this dtype and shape (cols < 0: one dimension). The
+// checks run on every call of a batch loop, so the message is built only when one fails.
 template <class T>
 T* out_array(const py::object& obj, py::ssize_t rows, py::ssize_t cols, const char* name) {
     const py::dtype want = py::dtype::of<T>();
-    const std::string what = std::string(name) + " must be a writable, C-contiguous numpy " + std::string(py::str(want)) +
-                             " array of shape " + shape_text(rows, cols);
-    if (!py::isinstance<py::array>(obj)) throw py::type_error(what + ", not " + std::string(py::str(py::type::of(obj))));
+    const auto what = [&] {
+        return std::string(name) + " must be a writable, C-contiguous numpy " + std::string(py::str(want)) +
+               " array of shape " + shape_text(rows, cols);
+    };
+    if (!py::isinstance<py::array>(obj)) throw py::type_error(what() + ", not " + std::string(py::str(py::type::of(obj))));
     auto arr = py::reinterpret_borrow<py::array>(obj);
     if (!arr.dtype().is(want) && !arr.dtype().equal(want))
-        throw py::type_error(what + ", not dtype " + std::string(py::str(arr.dtype())));
+        throw py::type_error(what() + ", not dtype " + std::string(py::str(arr.dtype())));
     const bool shape_ok = cols < 0 ? arr.ndim() == 1 && arr.shape(0) == rows
                                    : arr.ndim() == 2 && arr.shape(0) == rows && arr.shape(1) == cols;
     if (!shape_ok || !(arr.flags() & py::array::c_style) || !arr.writeable())
-        throw py::value_error(what + " (got shape " + std::string(py::str(arr.attr("shape"))) +
+        throw py::value_error(what() + " (got shape " + std::string(py::str(arr.attr("shape"))) +
                               (arr.writeable() ? "" : ", read-only") + ")");
     return static_cast<T*>(arr.mutable_data());
 }

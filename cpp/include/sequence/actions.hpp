@@ -81,6 +81,20 @@ bool is_valid_pending(const GameState& s, const PendingPlacement& p);
 // Requires p.active() and the GameState the placement was started in.
 int pending_direction(const GameState& s, const PendingPlacement& p);
 
+// 64-bit words of a set of actions: bit a % 64 of word a / 64 (little-endian words, so that the
+// bytes of the words are the bit-packed mask, bit a % 8 of byte a / 8).
+constexpr int kActionWords = (kActionCount + 63) / 64;
+
+// The legal actions as a bit set (bits past kActionCount are 0). The same set as
+// legal_action_mask(), built from the hand's placement and removal boards (no move list: every
+// placement on a cell is one cell action, whatever its declares choices). Nothing is legal once
+// the game is over; with a pending placement, only its declare actions. No allocation. Returns
+// the number of legal actions.
+int legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64_t (&bits)[kActionWords]);
+
+// mask[a] = bit a of bits (1 or 0) for the kActionCount actions: the byte mask of a bit set.
+void action_bits_to_mask(const std::uint64_t (&bits)[kActionWords], std::uint8_t* mask);
+
 // Sets mask[a] to 1 for every legal action and to 0 for the others (kActionCount bytes). Nothing
 // is legal once the game is over. With a pending placement, only its declare actions are legal.
 // No allocation. Returns the number of legal actions.
