@@ -56,6 +56,23 @@ def simulate(engine, seed, human=0, players=2, ai="random", stop_at_human=False)
 # --------------------------------------------------------------------------- play
 
 
+@pytest.mark.parametrize("preset", ["easy", "hard"])
+def test_play_against_a_difficulty_preset(engine, monkeypatch, capsys, tmp_path, preset):
+    """`play --ai easy|medium|hard|max`: the presets of agents/presets.py; the AI's moves are the
+    seeded preset's, and the record names it."""
+    lines, final, moves = simulate(engine, seed=12, ai=preset)
+    path = tmp_path / "game.json"
+    rc, out, err = run_cli(monkeypatch, capsys, ["play", "--engine", engine, "--seed", "12", "--ai", preset,
+                                                 "--save", str(path)], "\n".join(lines) + "\n")
+    assert rc == 0, err
+    rec = GameRecord.load(path)
+    assert rec.agents == ["human", preset] and rec.moves == [str(m) for m in moves]
+
+
+def test_play_defaults_to_the_hard_preset():
+    assert cli.default_ai_spec() == "hard"
+
+
 def test_play_a_full_game_from_scripted_stdin_and_save_it(engine, monkeypatch, capsys, tmp_path):
     lines, final, moves = simulate(engine, seed=11)
     path = tmp_path / "game.json"

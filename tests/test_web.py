@@ -418,7 +418,7 @@ def test_finished_game_record_download_replay_and_cli(tmp_path, client):
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     record = GameRecord.from_json(r.text)
     assert record.replay().to_dict() == table.game.to_dict()
-    assert record.agents == ["greedy", "greedy"] and record.result["turns"] == table.game.turn
+    assert record.agents == ["easy", "easy"] and record.result["turns"] == table.game.turn
     replay = client.get(f"/api/tables/{tid}/replay").json()
     assert len(replay["steps"]) == len(record.moves) + 1
     assert replay["steps"][-1]["state"]["board"] == table.game.to_dict()["board"]
@@ -452,6 +452,25 @@ def test_openapi_documents_the_api(client):
         assert path in spec["paths"], path
     assert "CreateTable" in spec["components"]["schemas"] and "HTTPBearer" in spec["components"]["securitySchemes"]
     assert client.get("/docs").status_code == 200
+
+
+def test_presets_come_from_the_agent_registry(client):
+    """One home for the AI strengths: the API enum, GET /api/presets and the seats' agents are the
+    registry's presets (agents/presets.py), plus `random`."""
+    from sequence_game.agents.presets import DIFFICULTIES, PRESETS
+    from sequence_game.web.tables import AI_PRESETS
+
+    listed = client.get("/api/presets").json()
+    assert [p["name"] for p in listed] == list(DIFFICULTIES) + ["random"] and set(AI_PRESETS) == {p["name"] for p in listed}
+    enum = str(client.get("/openapi.json").json()["components"]["schemas"]["SeatSpec"]["properties"]["ai"])
+    assert all(repr(name) in enum for name in AI_PRESETS), enum  # every preset in the documented enum
+    # a search preset is cut to the table's think time; the heuristic ones need none
+    tid, _ = new_table(client, players=4, seed=3, ai_seconds=0.5,
+                       seats=[{"kind": "human"}] + [{"kind": "ai", "ai": n} for n in ("easy", "hard", "max")])
+    rec = service_of(client).tables[tid].record
+    assert rec.agents == ["human", "easy", "hard:time=0.5", f"max:time={min(PRESETS['max'].time_cap, 0.5):g}"]
+    r = client.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "expert"}]})
+    assert r.status_code == 422
 
 
 def test_pages_and_board_svg_are_served(client):

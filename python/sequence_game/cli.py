@@ -2,7 +2,7 @@
 
 ::
 
-    sequence-game play [--players 2] [--teams T] [--human 0 ...] [--ai greedy|mcts:time=1] [--seed N]
+    sequence-game play [--players 2] [--teams T] [--human 0 ...] [--ai easy|medium|hard|max|SPEC] [--seed N]
     sequence-game demo --seed N [--players P] [--agents greedy,random | --agent SPEC ...] [--save FILE]
     sequence-game arena AGENT AGENT --games N [--players P] [--seed S] [--workers N | --ray [ADDRESS]]
     sequence-game arena --resume FILE | --summary FILE
@@ -195,8 +195,8 @@ def mcts_available() -> bool:
 
 
 def default_ai_spec() -> str:
-    """A good MCTS when available, else the greedy heuristic."""
-    return "mcts:time=1" if mcts_available() else "greedy"
+    """The ``hard`` preset (MCTS, agents/presets.py) when the search is available, else ``medium``."""
+    return "hard" if mcts_available() else "medium"
 
 
 def _describe_move(game: GameBase, player: int, move: HistoryEntry) -> str:
@@ -806,7 +806,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--human", type=_int_arg(0, 11, "--human"), action="append", metavar="SEAT",
                    help="a seat played by a human (repeat for several; default 0)")
     p.add_argument("--ai", default=None, metavar="SPEC",
-                   help="AI opponents: greedy, random, mcts:time=1, ... (default: MCTS if built, else greedy)")
+                   help="AI opponents: a difficulty (easy, medium, hard, max: docs/agents.md) or an agent spec "
+                        "(greedy, mcts:time=1, ...); default: hard")
     p.add_argument("--hint-ai", default=None, metavar="SPEC", help="the agent behind `hint` (default as --ai's)")
     p.add_argument("--save", metavar="FILE", help="save the finished game as a record (JSON)")
     p.set_defaults(func=cmd_play)

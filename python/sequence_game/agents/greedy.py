@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -35,6 +36,10 @@ _BLOCK_SEQUENCE = 2e4  # spoils an opponent window that would give them a (non-w
 _TWO_EYED_COST = 70.0  # what a wild jack is worth keeping
 _ONE_EYED_COST = 50.0  # what an anti-wild jack is worth keeping
 _REOPEN = 0.5  # share of the value of our own windows that a removal re-opens
+#: A best score at least this high is a win, a sequence or a block of one (R7, R8) (a one-eyed
+#: jack's removal of a four's chip scores _BLOCK_SEQUENCE minus its cost): with ``temperature`` the
+#: agent still plays it, never a softer choice.
+_FORCED = _BLOCK_SEQUENCE / 2
 
 
 class GreedyAgent:
@@ -60,15 +65,46 @@ class GreedyAgent:
     ``legal_moves()`` order is taken. Ties between different moves are broken by the seeded RNG,
     so a fixed seed gives a fixed choice. Reads: ``legal_moves()``, ``board``, ``sequences``,
     ``current_player``, ``teams`` -- never another hand or the draw pile.
+
+    Teams (R2, R7): the board holds chips by team, so a teammate's chips extend this player's
+    lines and are never "blocked" or removed (a one-eyed jack removes only another team's chip,
+    R5), and a teammate's four is completed, not spoiled.
+
+    A weaker player for beginners (the ``easy`` preset, ``agents/presets.py``): with
+    ``temperature > 0`` the move is drawn among the ``candidates`` best-scoring distinct moves with
+    probability proportional to ``exp((score - best) / temperature)``, so only moves nearly as good
+    as the best are likely. Forced moves stay exact: when the best move wins, completes a sequence
+    or blocks one (score >= 10,000), it is played. Dead cards are still traded first.
+
+    Parameters:
+        seed: None (random) or an int in ``0 .. 2**64 - 1``; a fixed seed gives fixed choices.
+        temperature: 0 (default: always a best move) or a number > 0, in score units (an own open
+            window holding two cells adds 16, three add 80).
+        candidates: how many of the best moves a ``temperature`` draw may pick, 1..64 (default 3).
+
+    >>> GreedyAgent(seed=2, temperature=10).name
+    'greedy:seed=2,temperature=10'
     """
 
-    def __init__(self, seed: Optional[int] = None) -> None:
+    def __init__(self, seed: Optional[int] = None, temperature: float = 0.0, candidates: int = 3) -> None:
         self.seed = check_seed(seed)
-        self.name = spec_name("greedy", seed=seed)
+        if isinstance(temperature, bool) or not isinstance(temperature, (int, float)):
+            raise TypeError(f"temperature must be a number >= 0, not {type(temperature).__name__} {temperature!r}")
+        if not (math.isfinite(temperature) and temperature >= 0):
+            raise ValueError(f"temperature must be a finite number >= 0 (0 = always a best move), not {temperature!r}")
+        if isinstance(candidates, bool) or not isinstance(candidates, int):
+            raise TypeError(f"candidates must be an int from 1 to 64, not {type(candidates).__name__} {candidates!r}")
+        if not 1 <= candidates <= 64:
+            raise ValueError(f"candidates must be an int from 1 to 64, not {candidates}")
+        self.temperature = float(temperature)
+        self.candidates = candidates
+        self.name = spec_name("greedy", seed=seed, temperature=temperature or None,
+                              candidates=candidates if temperature and candidates != 3 else None)
         self._rng = random.Random(seed)
 
     def __repr__(self) -> str:
-        return f"GreedyAgent(seed={self.seed!r})"
+        extra = f", temperature={self.temperature!r}, candidates={self.candidates!r}" if self.temperature else ""
+        return f"GreedyAgent(seed={self.seed!r}{extra})"
 
     def select_move(self, game: Any) -> Move:
         moves: List[Move] = game.legal_moves()
@@ -81,8 +117,22 @@ class GreedyAgent:
             return moves[0]
         scored = self.score_moves(game, moves)
         best = max(s for s, _ in scored)
+        if self.temperature > 0 and best < _FORCED:
+            return self._soft_choice(scored, best)
         top = [m for s, m in scored if s >= best - 1e-9]
         return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
+
+    def _soft_choice(self, scored: List[Tuple[float, Move]], best: float) -> Move:
+        """One of the ``candidates`` best moves, drawn with weights ``exp((score - best) / T)``
+        (ties in score keep ``legal_moves()`` order, so a seed fixes the draw)."""
+        ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])[: self.candidates]
+        weights = [math.exp((scored[i][0] - best) / self.temperature) for i in ranked]
+        pick = self._rng.random() * sum(weights)
+        for i, w in zip(ranked, weights):
+            pick -= w
+            if pick < 0:
+                return scored[i][1]
+        return scored[ranked[-1]][1]  # pragma: no cover - rounding at the top end
 
     # The evaluation is public so that tests and other agents (e.g. as a playout or prior policy)
     # can use it.

@@ -9,6 +9,7 @@ from .. import _core
 from ..errors import short_repr
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
+from .presets import PRESETS, preset_factory
 from .rollout import RolloutAgent
 from .uniform_random import RandomAgent
 
@@ -54,6 +55,11 @@ def _mcts_v1(**params: Any) -> MCTSAgent:
 
 register_agent("mcts-v1", _mcts_v1, _BUDGET_KEYS)
 
+# The difficulty presets (presets.py), each a name of its own over the agent it builds.
+for _preset in PRESETS.values():
+    _factory, _aliases = _REGISTRY[_preset.agent]
+    register_agent(_preset.name, preset_factory(_preset, _factory), _aliases)
+
 
 def _parse_value(text: str) -> Any:
     low = text.strip().lower()
@@ -77,7 +83,9 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     Names: ``random``, ``greedy`` (key ``seed``), ``mcts`` and ``rollout`` (keys
     ``iterations``/``iters``, ``time``/``time_limit`` in seconds, ``threads``, ``seed`` and
     anything else ``MCTSAgent`` / ``RolloutAgent`` takes), ``mcts-v1`` (MCTSAgent with the
-    settings of 2026-11-30 pinned: ``registry.MCTS_V1``; the same keys). Values are read as int, float,
+    settings of 2026-11-30 pinned: ``registry.MCTS_V1``; the same keys), and the difficulty presets
+    ``easy``, ``medium``, ``hard``, ``max`` (``presets.PRESETS``; the keys of the agent they build,
+    e.g. ``hard:time=0.5``). Values are read as int, float,
     true/false or none where they look like one. ``defaults`` are keyword arguments used when the
     spec does not set them (the arena passes a derived ``seed`` so that matches are reproducible).
     The agent's ``name`` is set to the spec.
@@ -86,6 +94,8 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     3
     >>> agent_from_spec("greedy").name
     'greedy'
+    >>> agent_from_spec("hard:seed=3").options.iterations
+    10000
     """
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec is text like 'greedy' or 'mcts:time=0.5', not {type(spec).__name__}")

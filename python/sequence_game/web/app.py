@@ -36,7 +36,7 @@ from ..errors import IllegalMoveError, InvalidMoveError
 from ..gamebase import GameClass
 from . import models
 from .store import TableStore
-from .tables import Connection, Table, TableError, TableService
+from .tables import Connection, Table, TableError, TableService, preset_list
 
 __all__ = ["MAX_BODY", "MAX_WS_MESSAGE", "create_app"]
 
@@ -254,6 +254,11 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
             seen.add(token)
             links.append(models.SeatLink(seat=seat, token=token, url=f"{base}/table/{table.id}#seat={token}"))
         return models.TableCreated(table=table.id, seats=links, spectate_url=f"{base}/table/{table.id}")
+
+    @app.get("/api/presets", response_model=List[models.PresetInfo], tags=["ai"],
+             summary="The AI strengths a seat may ask for, weakest first")
+    async def list_presets() -> List[Dict[str, Any]]:
+        return preset_list()
 
     @app.get("/api/tables", response_model=List[models.TableSummary], tags=["tables"],
              summary="List the tables (public information)")

@@ -29,6 +29,14 @@ class SeatSpec(Strict):
     name: Optional[str] = Field(None, max_length=32, description="shown at the table")
 
 
+class PresetInfo(BaseModel):
+    """An AI strength a seat may ask for."""
+
+    name: AIPreset
+    summary: str = Field(description="what plays (agents/presets.py; the measured ladder: docs/agents.md)")
+    time_cap: Optional[float] = Field(description="the longest it thinks per move, in seconds (null: at once)")
+
+
 class CreateTable(Strict):
     """A new table: players, team split (R2), one seat spec per player."""
 

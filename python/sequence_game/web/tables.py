@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Dict, FrozenSet, List, Literal, Optional, Set, Tuple, Union, get_args
 
 from ..agents import Agent, agent_from_spec
+from ..agents.presets import DIFFICULTIES, PRESETS
 from ..game_setup import TEAM_NAMES, check_players_teams, sequences_to_win
 from ..gamebase import GameBase, GameClass
 from ..move import Move
@@ -45,28 +46,32 @@ __all__ = [
     "Table",
     "TableError",
     "TableService",
+    "preset_list",
     "public_observation",
 ]
 
 log = logging.getLogger("sequence_game.web")
 
-#: The AI strengths a seat may ask for (the web API's enum), and for each the agent spec and its
-#: search seconds (or None). A search is cut to the table's budget.
-AIPreset = Literal["random", "easy", "medium", "hard"]
-AI_PRESETS: Dict[str, Tuple[str, Optional[float]]] = {
-    "random": ("random", None),
-    "easy": ("greedy", None),
-    "medium": ("mcts", 0.5),
-    "hard": ("mcts", 2.0),
-}
+#: The AI strengths a seat may ask for (the web API's enum): the difficulty presets
+#: (``agents/presets.py``, where each is defined and measured) and ``random``. A search is cut to the
+#: table's time budget.
+AIPreset = Literal["random", "easy", "medium", "hard", "max"]
+AI_PRESETS: Tuple[str, ...] = ("random",) + DIFFICULTIES
 assert set(get_args(AIPreset)) == set(AI_PRESETS)
+
+
+def preset_list() -> List[Dict[str, Any]]:
+    """The presets a seat may ask for, weakest first, with what each is (``GET /api/presets``)."""
+    out = [{"name": p.name, "summary": p.summary, "time_cap": p.time_cap} for p in PRESETS.values()]
+    return out + [{"name": "random", "summary": "uniformly random legal moves", "time_cap": None}]
 #: Seconds the hint search takes (cut to the table's budget).
 HINT_SECONDS = 0.5
 MAX_TABLES = 1000  # live tables in memory; a server refuses more (503) rather than run out of memory
 HISTORY_TAIL = 40  # moves of the move list in each view (the whole list: the record, after the game)
 #: Agents written in Python hold the GIL while they think, which would stall the event loop of every
-#: table: they run in worker processes. The compiled searches release the GIL and run in threads.
-PROCESS_AGENTS = ("greedy",)
+#: table: they run in worker processes (so do the presets built on them). The compiled searches
+#: release the GIL and run in threads.
+PROCESS_AGENTS = ("greedy",) + tuple(p.name for p in PRESETS.values() if p.agent == "greedy")
 
 
 class TableError(ValueError):
@@ -296,10 +301,10 @@ class TableService:
 
     @staticmethod
     def _spec(preset: Optional[str], budget: float) -> str:
-        base, seconds = AI_PRESETS[preset or "medium"]
-        if seconds is None:
-            return base
-        return f"{base}:time={min(seconds, budget):g}"
+        """The agent spec of a seat's preset, its search cut to the table's ``budget`` seconds."""
+        name = preset or "medium"
+        cap = PRESETS[name].time_cap if name in PRESETS else None
+        return name if cap is None else f"{name}:time={min(cap, budget):g}"
 
     def evict_finished(self) -> int:
         """Forget the finished tables nobody is watching (they stay in the store, where ``get``

@@ -3,7 +3,7 @@
 
 const VALID = [2, 3, 4, 6, 8, 9, 10, 12];
 const TEAM_CHOICES = { 2: [2], 3: [3], 4: [2], 6: [2, 3], 8: [2], 9: [3], 10: [2], 12: [2, 3] };
-const PRESETS = [["easy", "easy (greedy)"], ["medium", "medium (MCTS)"], ["hard", "hard (MCTS, longer)"], ["random", "random"]];
+let PRESETS = [["medium", ""]];  // [name, summary] from GET /api/presets (agents/presets.py), weakest first
 const $ = (id) => document.getElementById(id);
 
 for (const n of VALID) $("players").add(new Option(String(n), String(n)));
@@ -40,7 +40,7 @@ function updateSeats() {
     const ai = document.createElement("select");
     ai.className = "ai";
     ai.setAttribute("aria-label", `seat ${p + 1} AI strength`);
-    for (const [v, t] of PRESETS) ai.add(new Option(t, v));
+    for (const [v, t] of PRESETS) { const o = new Option(v, v); o.title = t; ai.add(o); }
     ai.value = "medium";
     const name = document.createElement("input");
     name.className = "name";
@@ -116,5 +116,14 @@ async function loadTables() {
   if (!rows.length) body.innerHTML = '<tr><td colspan="5" class="dim">no tables yet</td></tr>';
 }
 
+async function loadPresets() {
+  try {
+    const res = await fetch("/api/presets");
+    if (res.ok) PRESETS = (await res.json()).map(p => [p.name, p.summary]);
+  } catch (e) { /* the lobby still works with the default preset */ }
+  updateTeams();
+}
+
 updateTeams();
+loadPresets();
 loadTables();

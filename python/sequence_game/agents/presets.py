@@ -1,0 +1,78 @@
+"""Difficulty presets: ``easy``, ``medium``, ``hard`` and ``max``, the AI strengths offered to
+people (``sequence-game play --ai hard``, the web's seats). Each is an agent spec of its own
+(``agent_from_spec("hard")``), defined here once.
+
+Searches are set by an iteration budget, so a preset plays the same moves on every machine and its
+measured strength (the ladder in ``docs/agents.md``) holds anywhere; a time cap (``time_cap``
+seconds a move) keeps a slow device responsive and is far above what the budget takes on a
+desktop CPU, so it does not bind where the ladder was measured. Options of the spec override the
+preset's (``hard:time=0.5`` cuts the cap, ``hard:seed=3`` fixes the search's seed).
+
+>>> PRESETS["hard"].spec
+'mcts-v1:iterations=10000,time_limit=2.0'
+>>> [p.name for p in PRESETS.values()]
+['easy', 'medium', 'hard', 'max']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple
+
+__all__ = ["DIFFICULTIES", "PRESETS", "Preset"]
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One difficulty: the registered agent it builds (``agent``), that agent's options, a time cap
+    for searches (None for agents that answer at once) and a one-line description."""
+
+    name: str
+    agent: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    time_cap: Optional[float] = None
+    summary: str = ""
+
+    @property
+    def spec(self) -> str:
+        """The preset as a spec of the agent it builds (every option written out)."""
+        opts = dict(self.options)
+        if self.time_cap is not None:
+            opts["time_limit"] = self.time_cap
+        return self.agent + (":" + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else "")
+
+    def options_with(self, params: Mapping[str, Any]) -> Dict[str, Any]:
+        """The preset's options (the time cap as ``time_limit``) with ``params`` laid over them."""
+        opts: Dict[str, Any] = dict(self.options)
+        if self.time_cap is not None:
+            opts["time_limit"] = self.time_cap
+        opts.update(params)
+        return opts
+
+
+#: The presets, weakest first. The budgets and the measured ladder: docs/agents.md ("Difficulty
+#: presets"). ``easy`` is the one-ply heuristic choosing softly among its five best moves (it
+#: still wins, completes and blocks whenever it can); ``medium`` the heuristic itself; ``hard`` and
+#: ``max`` the ISMCTS at 10,000 and 50,000 iterations a move.
+PRESETS: Dict[str, Preset] = {p.name: p for p in (
+    Preset("easy", "greedy", {"temperature": 100.0, "candidates": 5},
+           summary="the one-ply heuristic, choosing among its five best moves (never missing a win or a block)"),
+    Preset("medium", "greedy", summary="the one-ply heuristic: win, block, extend the best line"),
+    Preset("hard", "mcts-v1", {"iterations": 10_000}, time_cap=2.0,
+           summary="information-set MCTS, 10,000 iterations a move"),
+    Preset("max", "mcts-v1", {"iterations": 50_000}, time_cap=5.0,
+           summary="information-set MCTS, 50,000 iterations a move"),
+)}
+
+#: The preset names, weakest first.
+DIFFICULTIES: Tuple[str, ...] = tuple(PRESETS)
+
+
+def preset_factory(preset: Preset, build: Callable[..., Any]) -> Callable[..., Any]:
+    """A factory for the registry: ``build(**options)`` with the preset's options under the spec's."""
+
+    def factory(**params: Any) -> Any:
+        return build(**preset.options_with(params))
+
+    factory.__name__ = f"preset_{preset.name}"
+    return factory

@@ -1,0 +1,182 @@
+"""Difficulty presets easy/medium/hard/max (python/sequence_game/agents/presets.py): specs, legal
+play for every preset, and the tactics the weakest one must never miss (R7 sequences, R8 wins).
+
+The measured ladder (each level against the next and against GreedyAgent) is in docs/agents.md.
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import board_rows, random_midgame
+from sequence_game import Move
+from sequence_game.agents import GreedyAgent, agent_from_spec
+from sequence_game.agents.presets import DIFFICULTIES, PRESETS
+
+SEEDS = range(40)  # easy draws among near-best moves: every seed must still find the forced move
+
+
+def _options(agent):
+    """What fixes an agent's play: the search options, or the heuristic's noise settings."""
+    if hasattr(agent, "options"):
+        return repr(agent.options)
+    return (type(agent).__name__, agent.temperature, agent.candidates)
+
+
+# --------------------------------------------------------------------------- specs
+
+
+def test_presets_are_the_four_difficulties_weakest_first():
+    assert DIFFICULTIES == ("easy", "medium", "hard", "max")
+    searches = [PRESETS[n].options["iterations"] for n in DIFFICULTIES if PRESETS[n].time_cap is not None]
+    assert searches == sorted(searches) and len(set(searches)) == len(searches)
+
+
+@pytest.mark.parametrize("name", DIFFICULTIES)
+def test_preset_spec_round_trip(name):
+    agent = agent_from_spec(name, seed=4)
+    assert agent.name == name
+    # the spec written out in full builds the same player, and so does the agent's own name
+    assert _options(agent_from_spec(PRESETS[name].spec)) == _options(agent)
+    assert _options(agent_from_spec(agent.name)) == _options(agent)
+    assert agent_from_spec(f"{name}:seed=9").seed == 9
+
+
+def test_preset_options_override_the_preset():
+    hard = agent_from_spec("hard:time=0.25")
+    assert hard.options.time_limit == 0.25 and hard.options.iterations == PRESETS["hard"].options["iterations"]
+    assert agent_from_spec("max:iters=123").options.iterations == 123
+    assert agent_from_spec("easy:temperature=0").temperature == 0.0
+    # the caps bound the search in time; the budgets are iterations (the same moves on any machine)
+    for name in ("hard", "max"):
+        opts = agent_from_spec(name).options
+        assert opts.iterations == PRESETS[name].options["iterations"] and opts.time_limit == PRESETS[name].time_cap
+
+
+@pytest.mark.parametrize("spec,words", [
+    ("easy:time=1", ["easy:time=1", "time"]),  # the heuristic has no time budget
+    ("hard:iters=0", ["hard:iters=0", "iterations"]),
+    ("easy:temperature=-1", ["temperature", ">= 0"]),
+    ("easy:candidates=0", ["candidates", "1 to 64"]),
+])
+def test_bad_preset_options_are_refused_with_the_spec(spec, words):
+    with pytest.raises(ValueError) as e:
+        agent_from_spec(spec)
+    for w in words:
+        assert w in str(e.value)
+
+
+# --------------------------------------------------------------------------- legal play
+
+
+@pytest.mark.parametrize("players,teams", [(2, None), (3, None), (4, None), (6, 3)])
+@pytest.mark.parametrize("name", DIFFICULTIES)
+def test_every_preset_plays_legal_moves(Game, name, players, teams):
+    positions = [random_midgame(Game, players, teams, seed=s) for s in range(3 if name in ("easy", "medium") else 1)]
+    for g in filter(None, positions):
+        before = g.to_dict()
+        move = agent_from_spec(name, seed=1).select_move(g)
+        assert isinstance(move, Move) and move in g.legal_moves(), (name, str(move))
+        assert g.to_dict() == before
+
+
+@pytest.mark.parametrize("players,teams", [(2, None), (3, None), (4, None)])
+def test_easy_plays_whole_games_against_medium(Game, players, teams):
+    g = Game(players=players, teams=teams, seed=11, max_turns=300)
+    seats = [agent_from_spec("easy" if p % 2 == 0 else "medium", seed=p) for p in range(players)]
+    while not g.is_over:
+        g.play(seats[g.current_player].select_move(g))
+    assert g.winner is not None or g.is_draw
+
+
+# --------------------------------------------------------------------------- easy: weaker, never silly
+
+
+def _win_in_one(Game):
+    # Blue has one sequence (row 10); 5S on e1 completes a1-e1 (corner a1 counts, R7), the second
+    # sequence: the game (R8). Blocks and jacks on offer as distractions.
+    chips = {(9, c): "B" for c in range(1, 5)}
+    chips.update({(0, c): "B" for c in range(1, 4)})
+    chips.update({(5, c): "G" for c in range(4)})
+    return Game.from_dict({
+        "players": 2, "board": board_rows(chips),
+        "sequences": [{"team": 0, "cells": [[9, 0], [9, 1], [9, 2], [9, 3], [9, 4]]}],
+        "hands": [["2H", "3C", "5S", "9D", "JD", "KS", "AH"], ["2S", "3S", "4S", "6S", "7S", "8S", "9S"]],
+    })
+
+
+def test_r8_easy_never_misses_a_win_in_one(Game):
+    g = _win_in_one(Game)
+    for seed in SEEDS:
+        move = agent_from_spec("easy", seed=seed).select_move(g)
+        after = g.copy()
+        after.play(move)
+        assert after.winner == 0, (seed, str(move))
+
+
+def test_r7_easy_completes_a_sequence_when_it_can(Game):
+    # c4..f4 blue (row 4); 2C on g4 or KS on b4 completes a sequence (not yet the game, R8).
+    g = Game.from_dict({"players": 2, "board": board_rows({(3, c): "B" for c in range(2, 6)}),
+                        "hands": [["2C", "3S", "4D", "5D", "9H", "QC", "AH"], ["6S"]]})
+    for seed in SEEDS:
+        move = agent_from_spec("easy", seed=seed).select_move(g)
+        assert (move.card, move.cell) == ("2C", (3, 6)) and move.declares, (seed, str(move))
+
+
+@pytest.mark.parametrize("green_sequences", [0, 1])
+def test_r7_r8_easy_blocks_a_four(Game, green_sequences):
+    # Green holds a6-d6; e6 (2H) is the gap. Blue has the 2H among cards that extend its own three.
+    chips = {(5, c): "G" for c in range(4)}
+    chips.update({(2, c): "B" for c in range(1, 4)})
+    seqs = []
+    if green_sequences:  # then the four would win green the game (R8)
+        chips.update({(9, c): "G" for c in range(1, 5)})
+        seqs = [{"team": 1, "cells": [[9, 0], [9, 1], [9, 2], [9, 3], [9, 4]]}]
+    g = Game.from_dict({"players": 2, "board": board_rows(chips), "sequences": seqs,
+                        "hands": [["2H", "4D", "5D", "9H", "KS", "QC", "AH"], ["2S"]]})
+    for seed in SEEDS:
+        assert agent_from_spec("easy", seed=seed).select_move(g) == Move("place", "2H", (5, 4)), seed
+
+
+def test_r5_r7_easy_breaks_a_four_with_a_one_eyed_jack(Game):
+    chips = {(5, c): "G" for c in range(4)}
+    chips[(7, 5)] = "G"
+    g = Game.from_dict({"players": 2, "board": board_rows(chips),
+                        "hands": [["3S", "4D", "5D", "9H", "JS", "KS", "AH"], ["2S"]]})
+    for seed in SEEDS:
+        move = agent_from_spec("easy", seed=seed).select_move(g)
+        assert move.kind == "remove" and move.cell in [(5, c) for c in range(4)], (seed, str(move))
+
+
+def test_r8_easy_blocks_a_four_in_a_three_player_game(Game):
+    # Three players, one sequence wins (R8): red's (team 2) four in column 1 must be blocked by
+    # seat 0 now, whatever its own prospects.
+    chips = {(r, 1): "R" for r in range(2, 6)}  # b3..b6; b7 (9S, (6,1)) or b2 (5C, (1,1)) completes
+    chips.update({(2, c): "B" for c in range(3, 6)})
+    g = Game.from_dict({"players": 3, "board": board_rows(chips),
+                        "hands": [["9S", "2D", "6D", "8C", "KH", "QH"], ["2S"], ["3S"]]})
+    for seed in SEEDS:
+        move = agent_from_spec("easy", seed=seed).select_move(g)
+        assert (move.card, move.cell) == ("9S", (6, 1)), (seed, str(move))
+
+
+def test_easy_chooses_among_the_heuristics_best_moves_only(Game):
+    """The noise is real (easy does not always play the best move) and limited: every choice is
+    one of the ``candidates`` best distinct moves by GreedyAgent's score."""
+    spec = PRESETS["easy"].options
+    differs = 0
+    positions = [random_midgame(Game, 2, None, seed=100 + s, max_plies=60) for s in range(40)]
+    for i, g in enumerate(p for p in positions if p is not None):
+        if any(m.kind == "trade" for m in g.legal_moves()):
+            continue
+        scored = sorted(GreedyAgent().score_moves(g), key=lambda sm: -sm[0])
+        top = [m for _, m in scored[: spec["candidates"]]]  # ties keep legal-move order, as the agent's
+        move = agent_from_spec("easy", seed=i).select_move(g)
+        assert move in top, str(move)
+        differs += move != GreedyAgent(seed=i).select_move(g) and scored[0][0] > scored[1][0]
+    assert differs >= 3
+
+
+def test_easy_is_reproducible_per_seed(Game):
+    g = random_midgame(Game, 2, None, seed=7, max_plies=30)
+    picks = [str(agent_from_spec("easy", seed=5).select_move(g)) for _ in range(2)]
+    assert picks[0] == picks[1]
