@@ -50,6 +50,19 @@ def human_to_move(table):
     return g.is_over or (table.thinking is None and table.seats[g.current_player].kind == "human")
 
 
+def read_live(read, timeout=20.0):
+    """``read()`` of a game the server's thread may be using at this moment (it may still be sending
+    the views of the last change): the game's documented RuntimeError means busy, so try again."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            return read()
+        except RuntimeError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.005)
+
+
 def wait_for(predicate, timeout=20.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -172,9 +185,14 @@ def test_ai_answers_and_undo_takes_back_the_human_and_ai_moves(client):
     assert client.post(f"/api/tables/{tid}/moves", json={"move": move}, headers=h).status_code == 200
     wait_for(lambda: table.game.current_player == 0 and len(table.history) == n + 2)  # the AI answered
     assert table.history[-1][0] == 1
+    # the table's record is the game's own history (GameRecord.from_game), whoever moved
+    assert table.record.moves == [str(e) for e in table.game.history] == [str(m) for _, m in table.history]
+    assert table.record.to_dict() == GameRecord.from_game(table.game, agents=table.record.agents,
+                                                          started=table.record.started).to_dict()
     r = client.post(f"/api/tables/{tid}/undo", headers=h)
     assert r.status_code == 200 and r.json()["undone"] == 2
     assert table.game.to_dict() == before and len(table.record.moves) == n
+    assert table.record.moves == [str(e) for e in table.game.history] and len(table.movers) == n
 
 
 def test_undo_is_only_for_games_against_the_ai(client):
@@ -332,7 +350,7 @@ def test_r9_every_message_to_every_seat_over_whole_games(client, monkeypatch, pl
             if table.game.is_over:
                 break
             p = table.game.current_player
-            move = rng.choice(table.game.legal_moves())
+            move = rng.choice(read_live(table.game.legal_moves))
             version = table.version
             sockets[p].send_json({"type": "move", "move": str(move), "version": version})
             wait_for(lambda v=version: table.version > v)

@@ -61,12 +61,6 @@ bool is_valid_pending(const GameState& s, const PendingPlacement& p) {
     return open;
 }
 
-int pending_direction(const GameState& s, const PendingPlacement& p) {
-    assert(p.active());
-    const Move m = Move::from_id(p.move);
-    return next_direction(options_of(s, m), m);
-}
-
 namespace {
 
 // Adds the cells of board as actions base + cell (base = card * kCells: the card's 100 cell actions).

@@ -100,10 +100,5 @@ void init_actions(py::module_& m) {
              "The legal actions now, ascending.")
         .def("resolve_action", &resolve, py::arg("action"), py::arg("pending") = py::none(),
              "('move', move_id) if the action completes a legal move, ('pending', placement) if it starts or "
-             "advances a placement with a declares choice (R7), None if it is not legal. The state is not changed.")
-        .def("pending_direction", [](const Game& g, const py::handle& pending) {
-            const PendingPlacement p = pending_arg(g, pending);
-            if (!p.active()) throw py::value_error("pending is None: no placement is waiting for its declares");
-            return pending_direction(g.state(), p);
-        }, py::arg("pending"), "The direction (0 east, 1 south, 2 south-east, 3 south-west) the next declare action decides.");
+             "advances a placement with a declares choice (R7), None if it is not legal. The state is not changed.");
 }

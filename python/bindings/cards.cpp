@@ -38,5 +38,4 @@ void init_cards(py::module_& m) {
     py::tuple steps(kDirections);
     for (int d = 0; d < kDirections; ++d) steps[d] = py::int_(kDirectionStep[d]);
     m.attr("DIRECTION_STEPS") = steps;
-    m.attr("STATE_BYTES") = sizeof(GameState);
 }

@@ -186,38 +186,16 @@ Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises Va
              "declares); [] once the game is over.")
         .def("try_play", [](Game& g, const py::handle& id) { return g.play(move_id_arg(id)) == MoveError::None; },
              py::arg("move_id"), "Plays the move id if it is legal and returns True; else False, state unchanged.")
-        .def("play_ids", [](Game& g, const py::iterable& ids) {
-            int n = 0;
-            for (const py::handle& id : ids) {
-                const MoveId move = move_id_arg(id);
-                const MoveError e = g.play(move);
-                if (e != MoveError::None)
-                    throw py::value_error("illegal move id " + std::to_string(move) + " at index " + std::to_string(n) +
-                                          ": " + describe(e) + " (the " + std::to_string(n) + " before it were played)");
-                ++n;
-            }
-            return n;
-        }, py::arg("move_ids"), "Plays move ids in order; returns how many. Stops with ValueError at the first illegal one.")
         .def_static("is_well_formed", [](const py::handle& id) { return is_well_formed(move_id_arg(id)); },
                     py::arg("move_id"),
                     "Whether move_id is the id of a move at all (any position): the one id of each move. "
                     "Every other value decodes to the same move as some well-formed id (docs/notation.md).")
-        .def("legal_move_array", [](const Game& g) {
-            const std::vector<MoveId> v = legal(g);
-            py::array_t<std::uint32_t> out(static_cast<py::ssize_t>(v.size()));
-            std::copy(v.begin(), v.end(), out.mutable_data());
-            return out;
-        }, "legal_moves() as a numpy uint32 array.")
         .def("play", [](Game& g, const py::handle& id) {
             const MoveId move = move_id_arg(id);
             const MoveError e = g.play(move);
             if (e != MoveError::None)
                 throw py::value_error("illegal move id " + std::to_string(move) + ": " + describe(e));
         }, py::arg("move_id"), "Plays a legal move id; ValueError (state unchanged) otherwise.")
-        .def("move_error", [](const Game& g, const py::handle& id) -> py::object {
-            const MoveError e = check_move(g.state(), move_id_arg(id));
-            return e == MoveError::None ? py::object(py::none()) : py::object(py::str(describe(e)));
-        }, py::arg("move_id"), "None if the move id is legal, else why not.")
         .def("undo", [](Game& g) {
             if (g.history_size() == 0) throw py::value_error("nothing to undo");
             py::object change = change_object(g.change(g.history_size() - 1));
@@ -242,7 +220,6 @@ Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises Va
         .def("__deepcopy__", [](const Game& g, const py::dict&) { return Game(g); }, py::arg("memo"))
         .def_property_readonly("players", [](const Game& g) { return int(g.state().config.players); })
         .def_property_readonly("teams", [](const Game& g) { return int(g.state().config.teams); })
-        .def_property_readonly("hand_size", [](const Game& g) { return int(g.state().config.hand_size); })
         .def_property_readonly("current_player", [](const Game& g) { return int(g.state().current_player); })
         .def_property_readonly("dealer", [](const Game& g) { return int(g.state().dealer); })
         .def_property_readonly("turn", [](const Game& g) { return g.state().turn; })

@@ -4,7 +4,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'DIRECTION_STEPS', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'STATE_BYTES', 'Game', 'TRADE_ACTION_BASE', 'WINDOW_AT', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'EvalWeights', 'InferenceKind', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES', 'EVAL_FEATURES', 'LearnedWeights', 'eval_features', 'learned_rewards', 'handset_rewards']
+__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'DIRECTION_STEPS', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'Game', 'TRADE_ACTION_BASE', 'WINDOW_AT', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'EvalWeights', 'InferenceKind', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES', 'EVAL_FEATURES', 'LearnedWeights', 'eval_features', 'learned_rewards', 'handset_rewards']
 class Game:
     """
     A game in the compiled core: the state plus its history (every move and referee call since the
@@ -67,17 +67,9 @@ class Game:
         """
         ('move', move_id) if the action completes a legal move, ('pending', placement) if it starts or advances a placement with a declares choice (R7), None if it is not legal. The state is not changed.
         """
-    def pending_direction(self, pending: int) -> int:
-        """
-        The direction (0 east, 1 south, 2 south-east, 3 south-west) the next declare action decides.
-        """
     def observation_tensor(self, player: int, pending: int | None = None, out: numpy.typing.NDArray[numpy.float32] | None = None) -> numpy.typing.NDArray[numpy.float32]:
         """
         The observation of player (docs/observation.md) as a float32 array of OBSERVATION_SIZE, written by the core into a new array or into out. pending: None or the pending placement's move id.
-        """
-    def legal_move_array(self) -> numpy.typing.NDArray[numpy.uint32]:
-        """
-        legal_moves() as a numpy uint32 array.
         """
     def legal_moves(self) -> list[int]:
         """
@@ -91,17 +83,9 @@ class Game:
         """
         R10: the player's last end-of-turn draw goes back on top of the draw pile.
         """
-    def move_error(self, move_id: int) -> str | None:
-        """
-        None if the move id is legal, else why not.
-        """
     def play(self, move_id: int) -> None:
         """
         Plays a legal move id; ValueError (state unchanged) otherwise.
-        """
-    def play_ids(self, move_ids: collections.abc.Iterable[int]) -> int:
-        """
-        Plays move ids in order; returns how many. Stops with ValueError at the first illegal one.
         """
     def sequences(self) -> list[tuple[int, tuple[int, ...]]]:
         """
@@ -139,9 +123,6 @@ class Game:
         ...
     @property
     def draw_pile_size(self) -> int:
-        ...
-    @property
-    def hand_size(self) -> int:
         ...
     @property
     def history_size(self) -> int:
@@ -305,7 +286,6 @@ def simulate(games: int, players: int, teams: int | None, seed: int, threads: in
 BOARD: list[int]
 DIRECTION_STEPS: tuple[int, int, int, int]
 WINDOW_AT: list[list[tuple[int | None, int | None, int | None, int | None, int | None]]]
-STATE_BYTES: int = 400
 ACTION_COUNT: int
 TRADE_ACTION_BASE: int
 PASS_ACTION: int

@@ -102,10 +102,12 @@ def move_id(move: Move) -> int:
     kind = KINDS.index(move.kind)
     if move.kind == "pass":
         return kind
-    out = kind | CARD_IDS[move.card] << 2  # type: ignore[index]
+    assert move.card is not None  # every kind but a pass has a card (Move checks it)
+    out = kind | CARD_IDS[move.card] << 2
     if move.kind == "trade":
         return out
-    r, c = move.cell  # type: ignore[misc]
+    assert move.cell is not None  # place and remove have a cell
+    r, c = move.cell
     index = 10 * r + c
     codes = [DECLARE_NONE] * 4
     for seq in move.declares:

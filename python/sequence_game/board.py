@@ -73,12 +73,13 @@ DIRECTIONS: Tuple[Tuple[int, int], ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
 DIRECTION_STEPS: Tuple[int, ...] = tuple(COLS * dr + dc for dr, dc in DIRECTIONS)
 
 WINDOW_LENGTH = 5  # R7: a sequence is five cells in a line
+Window = Tuple[int, int, int, int, int]  # a window's five cell indices, ascending
 
 
-def _build_windows() -> Tuple[Tuple[Tuple[int, ...], ...], Tuple[Tuple[Tuple[Optional[int], ...], ...], ...]]:
+def _build_windows() -> Tuple[Tuple[Window, ...], Tuple[Tuple[Tuple[Optional[int], ...], ...], ...]]:
     # The core's numbering: by start cell, then direction in step order 1 < 9 < 10 < 11.
     step_order = sorted(range(len(DIRECTIONS)), key=lambda d: DIRECTION_STEPS[d])
-    windows: List[Tuple[int, ...]] = []
+    windows: List[Window] = []
     at: List[List[List[Optional[int]]]] = [[[None] * WINDOW_LENGTH for _ in DIRECTIONS] for _ in range(CELLS)]
     for start in range(CELLS):
         r, c = cell_of_index(start)
@@ -89,7 +90,8 @@ def _build_windows() -> Tuple[Tuple[Tuple[int, ...], ...], Tuple[Tuple[Tuple[Opt
             cells = tuple(cell_index(r + k * dr, c + k * dc) for k in range(WINDOW_LENGTH))
             for k, cell in enumerate(cells):
                 at[cell][d][k] = len(windows)
-            windows.append(tuple(sorted(cells)))
+            c0, c1, c2, c3, c4 = sorted(cells)
+            windows.append((c0, c1, c2, c3, c4))
     return tuple(windows), tuple(tuple(tuple(ks) for ks in dirs) for dirs in at)
 
 

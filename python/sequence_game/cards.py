@@ -111,7 +111,7 @@ def check_cell(cell: object) -> Cell:
         return parse_cell(cell)
     if isinstance(cell, (tuple, list)):
         # The items through the built-in type's own iterator: a subclass's __len__/__iter__ may lie.
-        items = list(islice((tuple if isinstance(cell, tuple) else list).__iter__(cell), 3))  # type: ignore[arg-type]
+        items = list(islice(tuple.__iter__(cell) if isinstance(cell, tuple) else list.__iter__(cell), 3))
         if len(items) == 2:
             r, c = plain_int(items[0]), plain_int(items[1])
             if r is not None and c is not None:

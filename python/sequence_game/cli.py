@@ -275,14 +275,15 @@ class _Input:
 def _lenient_stdin() -> TextIO:
     """Standard input with undecodable bytes read as U+FFFD (then refused like any bad command)
     instead of a UnicodeDecodeError out of ``readline``."""
+    import io
+
     stream = sys.stdin
     if stream is None:  # started without standard input at all
-        import io
-
         return io.StringIO("")
     try:
-        stream.reconfigure(errors="replace")  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):  # not a TextIOWrapper (tests pass StringIO)
+        if isinstance(stream, io.TextIOWrapper):  # not a StringIO (tests pass one)
+            stream.reconfigure(errors="replace")
+    except (ValueError, OSError):
         pass
     return stream
 

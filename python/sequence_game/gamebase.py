@@ -150,7 +150,7 @@ class GameBase:
         self._version = 0  # +1 before and +1 after every change: odd while one is under way
         self._legal_cache: Optional[List[Move]] = None
         self._legal_lookup: Optional[Dict[Move, Move]] = None
-        self._placements: Optional[Dict[Tuple[str, Cell], List[Move]]] = None
+        self._placements: Optional[Dict[Tuple[Optional[str], Optional[Cell]], List[Move]]] = None
         self._pending: Optional[int] = None  # a placement waiting for its declare actions (docs/action-space.md)
 
     # ------------------------------------------------------------------ construction, state format
@@ -557,17 +557,12 @@ class GameBase:
 
     def _resolve(self, move: Move) -> Move:
         """The legal move ``move`` stands for (declares filled in), or an ``IllegalMoveError``."""
-        if self._legal_lookup is None:
-            self._legal_lookup = {m: m for m in self._cached_legal()}
-            self._placements = {}
-            for m in self._legal_cache:  # type: ignore[union-attr]
-                if m.kind == "place":
-                    self._placements.setdefault((m.card, m.cell), []).append(m)  # type: ignore[arg-type]
-        found = self._legal_lookup.get(move)
+        lookup, placements = self._lookups()
+        found = lookup.get(move)
         if found is not None:
             return found
         if move.kind == "place" and not move.declares:
-            choices = self._placements.get((move.card, move.cell), [])  # type: ignore[union-attr, arg-type]
+            choices = placements.get((move.card, move.cell), [])
             if len(choices) == 1:
                 return choices[0]
             if len(choices) > 1:
@@ -576,6 +571,17 @@ class GameBase:
                     + ", ".join(str(m) for m in choices)
                 )
         raise IllegalMoveError(self._why_illegal(move))
+
+    def _lookups(self) -> Tuple[Dict[Move, Move], Dict[Tuple[Optional[str], Optional[Cell]], List[Move]]]:
+        """The legal moves by themselves, and the placements by ``(card, cell)`` (built once a position)."""
+        if self._legal_lookup is None or self._placements is None:
+            legal = self._cached_legal()
+            self._legal_lookup = {m: m for m in legal}
+            self._placements = {}
+            for m in legal:
+                if m.kind == "place":
+                    self._placements.setdefault((m.card, m.cell), []).append(m)
+        return self._legal_lookup, self._placements
 
     def _why_illegal(self, move: Move) -> str:
         """A message naming the move, why it is illegal here, and what would be right."""
@@ -594,11 +600,13 @@ class GameBase:
                 return f"{move}: player {p} already traded a dead card this turn; only one trade a turn (R5)"
             free = [cell_name(x) for x in cells_of(move.card) if self._cell_code(10 * x[0] + x[1]) == -1]
             return f"{move}: {move.card} is not a dead card, {' and '.join(free)} still empty; play it instead (R5)"
-        r, c = move.cell  # type: ignore[misc]
+        cell = move.cell
+        assert cell is not None  # the kinds left, place and remove, have a cell (Move checks it)
+        r, c = cell
         code = self._cell_code(10 * r + c)
-        where = cell_name(move.cell)  # type: ignore[arg-type]
+        where = cell_name(cell)
         if move.kind == "remove":
-            if is_corner(move.cell):  # type: ignore[arg-type]
+            if is_corner(cell):
                 return f"{move}: {where} is a corner; corners can never be emptied (R5)"
             if code == -1:
                 return f"{move}: {where} is empty; a one-eyed jack removes another team's chip (R5)"
@@ -610,7 +618,7 @@ class GameBase:
             if move.card not in TWO_EYED_JACKS and move.cell not in cells_of(move.card):
                 cells = " or ".join(cell_name(x) for x in cells_of(move.card))
                 return f"{move}: {move.card} is printed on {cells}, not on {where} (R5)"
-            if is_corner(move.cell):  # type: ignore[arg-type]
+            if is_corner(cell):
                 return f"{move}: {where} is a corner; corners never take a chip (R5)"
             if code != -1:
                 if move.card not in TWO_EYED_JACKS and all(
@@ -618,7 +626,7 @@ class GameBase:
                 ):
                     return f"{move}: both cells of {move.card} are covered; trade it as a dead card (R5)"
                 return f"{move}: {where} is already covered; a chip goes on an empty cell (R5)"
-            options = self._placements.get((move.card, move.cell), [])  # type: ignore[union-attr, arg-type]
+            options = self._lookups()[1].get((move.card, move.cell), [])
             if options:
                 return (
                     f"{move}: these are not sequences this placement can declare; it must declare as many as it "

@@ -139,7 +139,7 @@ def _plain(value: object, depth: int = 0) -> object:
             raise ValueError(f"from_dict: the input nests more than {_MAX_DEPTH} levels deep; a state nests at most 5")
         if isinstance(value, dict):
             return {_plain_key(k): _plain(v, depth + 1) for k, v in dict.items(value)}
-        items = (list if isinstance(value, list) else tuple).__iter__(value)  # type: ignore[arg-type]
+        items = list.__iter__(value) if isinstance(value, list) else tuple.__iter__(value)
         return [_plain(v, depth + 1) for v in items]
     return value  # anything else is refused by the checks, by type
 

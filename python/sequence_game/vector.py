@@ -26,7 +26,7 @@ in that step's ``rewards``/``terminated``/``truncated``; ``final_observations()`
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from .errors import IllegalMoveError
 from .game import Game
 from .game_setup import check_max_turns, check_players_teams
 from .observation import OBSERVATION_SIZE
+
+if TYPE_CHECKING:  # typing.TypeGuard is Python 3.10+; only the type checker needs it
+    from typing_extensions import TypeGuard
 
 __all__ = ["MAX_LEGAL_ACTIONS", "OPPONENTS", "PACKED_MASK_BYTES", "IllegalActionsError", "VectorGame"]
 
@@ -58,7 +61,7 @@ _BYTE_SELECT = np.array([[[i for i in range(8) if b >> i & 1][j] if j < bin(b).c
                          for b in range(256)], dtype=np.int64)
 
 
-def _is_int(x: object) -> bool:
+def _is_int(x: object) -> TypeGuard[Union[int, np.integer[Any]]]:
     """``is_int`` that also takes numpy integers (game indices and seats often come from arrays)."""
     return is_int(x) or (isinstance(x, np.integer) and not isinstance(x, np.bool_))
 
@@ -299,7 +302,7 @@ class VectorGame:
     def _index(self, i: object) -> int:
         if not _is_int(i):
             raise TypeError(f"game index must be an int, not {type(i).__name__}")
-        index: int = int(i)  # type: ignore[call-overload]  # an int or numpy integer (checked above)
+        index = int(i)
         if not -self.num_games <= index < self.num_games:
             raise IndexError(f"game index {i} out of range for {self.num_games} games")
         return index % self.num_games

@@ -77,10 +77,6 @@ struct PendingPlacement {
 // decided in order up to one still open (the check for a PendingPlacement from outside).
 bool is_valid_pending(const GameState& s, const PendingPlacement& p);
 
-// The direction the next declare action decides (0..3), or -1 if every direction is decided.
-// Requires p.active() and the GameState the placement was started in.
-int pending_direction(const GameState& s, const PendingPlacement& p);
-
 // 64-bit words of a set of actions: bit a % 64 of word a / 64 (little-endian words, so that the
 // bytes of the words are the bit-packed mask, bit a % 8 of byte a / 8).
 constexpr int kActionWords = (kActionCount + 63) / 64;

@@ -218,7 +218,8 @@ class _Context:
         return _BLOCK_WIN if self.seq_count[other] + 1 >= self.need else _BLOCK_SEQUENCE
 
     def score(self, move: Move) -> float:
-        r, c = move.cell  # type: ignore[misc]
+        assert move.cell is not None  # legal placements and removals only (select_move)
+        r, c = move.cell
         cell = 10 * r + c
         me = self.team
         if move.kind == "remove":

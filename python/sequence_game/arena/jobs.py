@@ -205,12 +205,14 @@ class MatchJob:
         rec = play_game(agents, players=self.players, teams=self.teams, seed=deal_seed, max_turns=self.max_turns,
                         game_class=self.game_class)
         seconds, cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
-        winner = rec.result["winner"]  # type: ignore[index]
+        result = rec.result
+        assert result is not None  # play_game plays to the end
+        winner = result["winner"]
         return {
             "index": index, "seed": deal_seed, "contenders": team_contenders,
             "agents": [self.contenders[c][0] for c in seat_contenders], "agent_seeds": agent_seeds,
             "winner": winner, "winner_contender": None if winner is None else team_contenders[winner],
-            "is_draw": bool(rec.result["is_draw"]), "turns": rec.result["turns"],  # type: ignore[index]
+            "is_draw": bool(result["is_draw"]), "turns": result["turns"],
             "moves": rec.moves, "seconds": round(seconds, 4), "cpu_seconds": round(cpu_seconds, 4),
             "started": started, "finished": _utc_now(),
             "host": socket.gethostname(), "pid": os.getpid(),

@@ -254,7 +254,8 @@ class SequenceObserver:
 def _card_played(action: int, pending: Optional[Move]) -> List[str]:
     """The card a move's last action puts on its player's discard pile ([] for a pass)."""
     if pending is not None:
-        return [pending.card]  # type: ignore[list-item]
+        assert pending.card is not None  # a pending placement has its card
+        return [pending.card]
     if action == PASS_ACTION:
         return []
     if action >= TRADE_ACTION_BASE:
@@ -276,7 +277,8 @@ def action_sequence(game: Game, move: Move) -> List[int]:
     probe.play_action(out[0])
     wanted = {tuple(10 * r + c for r, c in seq) for seq in move.declares}
     while probe.pending_placement is not None:
-        action = next(a for a in probe.legal_actions() if WINDOWS[window_of_action(a)] in wanted)  # type: ignore[index]
+        action = next(a for a in probe.legal_actions()
+                      if (w := window_of_action(a)) is not None and WINDOWS[w] in wanted)
         probe.play_action(action)
         out.append(action)
     return out

@@ -162,7 +162,7 @@ class SequenceAECEnv(AECEnv):
         self._clear_rewards()
         a = int(action) if isinstance(action, (int, np.integer)) and not isinstance(action, bool) else action
         try:
-            game.play_action(a)  # type: ignore[arg-type]  # on any error nothing has changed
+            game.play_action(a)  # type: ignore[arg-type]  # any object: a non-int is refused (TypeError), nothing changed
         except (IllegalMoveError, TypeError, ValueError):
             if self.illegal == "raise":
                 raise

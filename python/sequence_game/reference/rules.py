@@ -17,14 +17,12 @@ from functools import cache, lru_cache
 from typing import List, Optional, Sequence, Tuple, cast
 
 from .._args import seed_or_random
-from ..board import CELLS_OF_NAME, DIRECTIONS, PLAYABLE_CELLS, WINDOW_AT, WINDOWS, ray
+from ..board import CELLS_OF_NAME, DIRECTIONS, PLAYABLE_CELLS, WINDOW_AT, WINDOWS, Window, ray
 from ..cards import CARD_IDS, CARD_NAMES
 from ..game_setup import HAND_SIZE, MAX_TURNS, check_max_turns, check_players_teams, sequences_to_win
 from ..move import Move
 from ..position import CORNER_CODE, EMPTY, Position, empty_board
 from .rng import SplitMix64
-
-Window = Tuple[int, int, int, int, int]  # five cell indices, ascending
 
 # --------------------------------------------------------------------------- cards and the board (R1)
 
@@ -211,7 +209,9 @@ def window(cell: int, direction: int, k: int) -> Window:
 
     Requires the window to lie on the board (``board.WINDOW_AT[cell][direction][k]`` is not None).
     """
-    return WINDOWS[WINDOW_AT[cell][direction][k]]  # type: ignore[index, return-value]
+    w = WINDOW_AT[cell][direction][k]
+    assert w is not None, "the window leaves the board"
+    return WINDOWS[w]
 
 
 def run_length(pos: Position, team: int, cells: Tuple[int, ...]) -> int:
@@ -444,7 +444,8 @@ def table_talk_penalty(pos: Position, team: int, cards: dict[int, int]) -> None:
 
 def missed_draw(pos: Position, player: int) -> None:
     """R10 loss of a card: the player's most recent draw goes back on top of the draw pile."""
-    _, card = pos.last_draw  # type: ignore[misc]
+    assert pos.last_draw is not None  # Game.missed_draw refuses a player with no draw to take back
+    _, card = pos.last_draw
     pos.hands[player].remove(card)
     pos.draw_pile.insert(0, card)
     pos.last_draw = None

@@ -313,7 +313,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
     async def replay(table: TableDep, service: Service) -> Dict[str, Any]:
         _check_finished(table)
         steps = []
-        players = [None] + [p for p, _ in table.history]
+        players: List[Optional[int]] = [None, *table.movers]
         for step in table.record.positions(service.game_class):
             state = step.game.to_dict()  # the game is over: every card may be shown now
             del state["rng"]

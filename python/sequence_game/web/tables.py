@@ -159,15 +159,20 @@ class Table:
     game: GameBase
     seats: List[Seat]
     options: Dict[str, Any]
-    record: GameRecord
+    record: GameRecord  # GameRecord.from_game(game) after every change, with the seats' agents and times
     created: str
     version: int = 0
-    history: List[Tuple[int, HistoryEntry]] = field(default_factory=list)  # (player, move) in order
-    texts: List[List[Any]] = field(default_factory=list)  # [player, move text] of history, for the views
+    movers: List[int] = field(default_factory=list)  # the seat behind each entry of game.history
     thinking: Optional[int] = None  # the AI seat searching now
     search: Optional[asyncio.Task[None]] = None
     connections: Set[Connection] = field(default_factory=set)
     revealed: Optional[Tuple[int, int]] = None  # hot seat: (seat, turn) whose hand is shown
+
+    @property
+    def history(self) -> List[Tuple[int, HistoryEntry]]:
+        """``(seat, entry)`` for every entry of the game's own history, oldest first: the game
+        keeps the moves, the table only who made each."""
+        return list(zip(self.movers, self.game.history))
 
     @property
     def humans(self) -> List[int]:
@@ -229,15 +234,12 @@ class TableService:
     def _from_row(self, row: TableRow) -> Table:
         record = GameRecord.from_dict(row.record)
         game = record.new_game(self.game_class)
-        history: List[Tuple[int, HistoryEntry]] = []
+        movers: List[int] = []
         for i, text in enumerate(record.moves):
-            p = game.current_player
-            move = record._play(game, i, text)
-            history.append((p, move))
+            movers.append(game.current_player)
+            record._play(game, i, text)
         seats = [Seat(**s) for s in row.seats]
-        table = Table(row.id, game, seats, dict(row.options), record, row.created, row.version, history)
-        table.texts = [[p, str(m)] for p, m in history]
-        return table
+        return Table(row.id, game, seats, dict(row.options), record, row.created, row.version, movers)
 
     # ------------------------------------------------------------------ creating
 
@@ -260,15 +262,14 @@ class TableService:
         assert game.seed is not None  # a dealt game knows its seed (a loaded position may not)
         record = GameRecord(players=game.players, teams=game.teams, seed=game.seed, max_turns=game.max_turns,
                             started=_utc_now())
-        history: List[Tuple[int, HistoryEntry]] = []
+        movers: List[int] = []
         for i, text in enumerate(moves or []):
             p = game.current_player
             try:
-                move = record._play(game, i, text)
+                record._play(game, i, text)
             except ValueError as e:
                 raise TableError(str(e), 422) from None
-            history.append((p, move))
-            record.moves.append(str(move))
+            movers.append(p)
         built: List[Seat] = []
         tokens: Dict[int, str] = {}
         shared = secrets.token_urlsafe(24) if hot_seat else None
@@ -290,10 +291,9 @@ class TableService:
         table_id = secrets.token_urlsafe(6)
         table = Table(table_id, game, built, {"hot_seat": bool(hot_seat and len(tokens) > 1),
                                                "ai_seconds": float(ai_seconds)},
-                      record, _utc_now(), 0, history)
-        table.texts = [[p, str(m)] for p, m in history]
+                      record, _utc_now(), 0, movers)
         self._finish_record(table)
-        self.store.save(TableRow(table.id, record.to_dict(), [s.to_dict() for s in built], table.options,
+        self.store.save(TableRow(table.id, table.record.to_dict(), [s.to_dict() for s in built], table.options,
                                  table.created, 0, game.is_over))
         self.tables[table.id] = table
         self._schedule_ai(table)
@@ -363,7 +363,8 @@ class TableService:
             full = g.to_dict()
         state = observation_dict(full, shown) if shown is not None else _public(full)
         to_move = shown is not None and not g.is_over and g.current_player == shown
-        last = table.texts[-1] if table.texts else None
+        tail = [[p, str(entry)] for p, entry in table.history[-HISTORY_TAIL:]]
+        last = tail[-1] if tail else None
         return {
             "table": table.id,
             "version": table.version,
@@ -381,8 +382,8 @@ class TableService:
             "hand_hidden": bool(seats) and shown is None and not g.is_over and g.current_player in seats,
             "state": state,
             "legal": [str(m) for m in g.legal_moves()] if to_move else [],
-            "moves": len(table.texts),
-            "history": table.texts[-HISTORY_TAIL:],
+            "moves": len(table.movers),
+            "history": tail,
             "last_move": None if last is None else {"player": last[0], "move": last[1]},
             "thinking": table.thinking,
             "can_undo": bool(seats) and table.undo_allowed() and self._undo_target(table, seats) is not None,
@@ -433,8 +434,7 @@ class TableService:
             raise TableError("show your hand first (hot seat): press the 'show my hand' button", 409)
         move = g.parse_move(text)  # IllegalMoveError / InvalidMoveError with the engine's message
         g.play(move)
-        table.history.append((p, move))
-        table.texts.append([p, str(move)])
+        table.movers.append(p)
         self._changed(table)
         return move
 
@@ -448,18 +448,17 @@ class TableService:
         if target is None:
             raise TableError("nothing to undo: you have not moved yet", 409)
         n = 0
-        while len(table.history) > target:
+        while len(table.movers) > target:
             table.game.undo()
-            table.history.pop()
-            table.texts.pop()
+            table.movers.pop()
             n += 1
         self._changed(table)
         return n
 
     @staticmethod
     def _undo_target(table: Table, seats: FrozenSet[int]) -> Optional[int]:
-        for i in range(len(table.history) - 1, -1, -1):
-            if table.history[i][0] in seats:
+        for i in range(len(table.movers) - 1, -1, -1):
+            if table.movers[i] in seats:
                 return i
         return None
 
@@ -479,14 +478,11 @@ class TableService:
             raise TableError("this table is not being played", 409)
 
     def _finish_record(self, table: Table) -> None:
+        """The table's record from its game's own history (moves and result), keeping the agents
+        and the start time; the finish time is set when the game ends (and cleared by an undo)."""
         g, rec = table.game, table.record
-        rec.moves = [text for _, text in table.texts]
-        if g.is_over:
-            rec.result = {"winner": g.winner, "is_draw": bool(g.is_draw), "turns": g.turn}
-            rec.finished = rec.finished or _utc_now()
-        else:
-            rec.result = None
-            rec.finished = None
+        finished = (rec.finished or _utc_now()) if g.is_over else None
+        table.record = GameRecord.from_game(g, agents=rec.agents, started=rec.started, finished=finished)
 
     def _changed(self, table: Table) -> None:
         """After every change of the game: store it, tell everyone, start the AI if it is to move."""
@@ -585,8 +581,7 @@ class TableService:
             return
         move = table.game.parse_move(str(choice))
         table.game.play(move)
-        table.history.append((seat, move))
-        table.texts.append([seat, str(move)])
+        table.movers.append(seat)
         self._changed(table)
 
     async def hint(self, table: Table, seats: FrozenSet[int]) -> Move:
