@@ -14,12 +14,14 @@ fuzzer over the seed corpus (much weaker, same bookkeeping).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import random
 import sys
 import time
 import traceback
+import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CRASHERS = os.path.join(HERE, "crashers")
@@ -30,14 +32,38 @@ try:
 except ImportError:  # pragma: no cover
     atheris = None
 
+# Coverage feedback from the input-handling modules (the pure-Python rules are left uninstrumented:
+# they only run on already-validated input and would slow every run 3x).
+INSTRUMENTED = ("sequence_game.move", "sequence_game.cards", "sequence_game.position", "sequence_game.gamebase",
+                "sequence_game.game_setup", "sequence_game.errors", "sequence_game.actions", "sequence_game.game",
+                "sequence_game.records", "sequence_game._args", "sequence_game.referee",
+                "sequence_game.agents.registry", "sequence_game.agents.base", "sequence_game.agents.search",
+                "sequence_game.agents.mcts", "sequence_game.agents.rollout")
+
+
+def instrument_loaded(modules=INSTRUMENTED) -> int:
+    """Instrument every Python function of ``modules`` that is loaded; returns how many.
+
+    ``atheris.instrument_imports`` rewrites a module only when a plain file loader loads it. An
+    editable install (scikit-build-core's import hook, ``pip install -e``) loads the package through
+    its own loader, and atheris then instruments nothing while still printing "Instrumenting ...":
+    libFuzzer saw no coverage and its corpus stayed at one input. Instrumenting the loaded function
+    objects works however the package was installed (atheris skips code it has instrumented).
+    """
+    wanted = set(modules)
+    functions = [f for f in gc.get_objects() if isinstance(f, types.FunctionType) and f.__module__ in wanted]
+    for f in functions:
+        atheris.instrument_func(f)
+    return len(functions)
+
+
 if atheris is not None:
-    # Coverage feedback from the input-handling modules (the pure-Python rules are left
-    # uninstrumented: they only run on already-validated input and would slow every run 3x).
-    with atheris.instrument_imports(include=["sequence_game.move", "sequence_game.cards", "sequence_game.position",
-                                             "sequence_game.gamebase", "sequence_game.game_setup", "sequence_game.errors",
-                                             "sequence_game.actions", "sequence_game.game", "sequence_game.records",
-                                             "sequence_game._args", "sequence_game.agents.registry"]):
+    with atheris.instrument_imports(include=list(INSTRUMENTED)):
         import harness
+    _count = instrument_loaded()
+    if _count == 0:  # pragma: no cover - a fuzz run without coverage feedback is a random search
+        sys.exit("fuzz.py: no function of the input-handling modules could be instrumented")
+    print(f"INFO: {_count} functions instrumented for coverage", file=sys.stderr)
 else:  # pragma: no cover
     import harness
 
