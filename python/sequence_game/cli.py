@@ -809,7 +809,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ai", default=None, metavar="SPEC",
                    help="AI opponents: a difficulty (easy, medium, hard, max: docs/agents.md) or an agent spec "
                         "(greedy, mcts:time=1, ...); default: hard")
-    p.add_argument("--hint-ai", default=None, metavar="SPEC", help="the agent behind `hint` (default as --ai's)")
+    p.add_argument("--hint-ai", default=None, metavar="SPEC", help="the agent behind `hint` (default: hard)")
     p.add_argument("--save", metavar="FILE", help="save the finished game as a record (JSON)")
     p.set_defaults(func=cmd_play)
 

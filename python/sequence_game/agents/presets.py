@@ -53,15 +53,15 @@ class Preset:
 #: The presets, weakest first. The budgets and the measured ladder: docs/agents.md ("Difficulty
 #: presets"). ``easy`` is the one-ply heuristic choosing softly among its five best moves (it
 #: still wins, completes and blocks whenever it can); ``medium`` the heuristic itself; ``hard`` and
-#: ``max`` the ISMCTS at 10,000 and 50,000 iterations a move.
+#: ``max`` the ISMCTS at 10,000 and 30,000 iterations a move.
 PRESETS: Dict[str, Preset] = {p.name: p for p in (
     Preset("easy", "greedy", {"temperature": 100.0, "candidates": 5},
            summary="the one-ply heuristic, choosing among its five best moves (never missing a win or a block)"),
     Preset("medium", "greedy", summary="the one-ply heuristic: win, block, extend the best line"),
     Preset("hard", "mcts-v1", {"iterations": 10_000}, time_cap=2.0,
            summary="information-set MCTS, 10,000 iterations a move"),
-    Preset("max", "mcts-v1", {"iterations": 50_000}, time_cap=5.0,
-           summary="information-set MCTS, 50,000 iterations a move"),
+    Preset("max", "mcts-v1", {"iterations": 30_000}, time_cap=5.0,
+           summary="information-set MCTS, 30,000 iterations a move"),
 )}
 
 #: The preset names, weakest first.
