@@ -122,6 +122,82 @@ TEST(search_free_cells_pick_matches_the_stateless_pick) {
     }
 }
 
+namespace {
+
+// random_legal_move()'s contract (playout.hpp) written out the slow way, from legal_moves(): the
+// slots listed one by one in the documented order, one drawn with rng.below(slots), then a
+// placement's declares drawn among its declare_options() combinations (direction 0 the lowest
+// digit) only when there are several. The playout's fast pick must give the same move and leave
+// the generator in the same state, so that simulate()'s results stay those of this definition.
+MoveId slow_random_legal_move(const GameState& s, SplitMix64& rng) {
+    std::vector<MoveId> legal;
+    legal_moves(s, legal);
+    const auto has = [&](MoveKind kind, int card, int cell) {
+        return std::any_of(legal.begin(), legal.end(), [&](MoveId id) {
+            const Move m = Move::from_id(id);
+            return m.kind == kind && m.card == card && (kind == MoveKind::Trade || m.cell == cell);
+        });
+    };
+    struct Slot { MoveKind kind; int card, cell; };
+    std::vector<Slot> slots;
+    for (int cell = 0; cell < kCells; ++cell)  // 1. normal cards, by cell
+        if (!is_corner(cell) && has(MoveKind::Place, card_at(cell), cell)) slots.push_back({MoveKind::Place, card_at(cell), cell});
+    // 2. two-eyed jack ids ascending, each on every cell; then one-eyed ids on every chip
+    const int two_eyed[2] = {std::min(kJackDiamonds, kJackClubs), std::max(kJackDiamonds, kJackClubs)};
+    const int one_eyed[2] = {std::min(kJackSpades, kJackHearts), std::max(kJackSpades, kJackHearts)};
+    for (int card : two_eyed)
+        for (int cell = 0; cell < kCells; ++cell)
+            if (has(MoveKind::Place, card, cell)) slots.push_back({MoveKind::Place, card, cell});
+    for (int card : one_eyed)
+        for (int cell = 0; cell < kCells; ++cell)
+            if (has(MoveKind::Remove, card, cell)) slots.push_back({MoveKind::Remove, card, cell});
+    const bool any_play = !slots.empty();
+    for (int card = 0; card < kCardKinds; ++card)  // 3. trades
+        if (has(MoveKind::Trade, card, 0)) slots.push_back({MoveKind::Trade, card, 0});
+    if (!any_play) slots.push_back({MoveKind::Pass, 0, 0});  // 4. a pass, only without any play
+    const Slot pick = slots[rng.below(static_cast<std::uint32_t>(slots.size()))];
+    switch (pick.kind) {
+        case MoveKind::Pass: return Move::pass().id();
+        case MoveKind::Trade: return Move::trade(pick.card).id();
+        case MoveKind::Remove: return Move::remove(pick.card, pick.cell).id();
+        case MoveKind::Place: break;
+    }
+    DeclareOptions opt;
+    declare_options(s, team_of(s, s.current_player), pick.cell, opt);
+    std::uint32_t combos = 1;
+    for (int d = 0; d < kDirections; ++d) combos *= opt.count[d];
+    std::uint32_t k = combos > 1 ? rng.below(combos) : 0;
+    int declares = 0;
+    for (int d = 0; d < kDirections; ++d) {
+        declares = with_declare(declares, d, opt.codes[d][k % opt.count[d]]);
+        k /= opt.count[d];
+    }
+    return Move::place(pick.card, pick.cell, declares).id();
+}
+
+}  // namespace
+
+TEST(search_random_legal_move_is_its_slot_enumeration) {
+    // The same move and generator state as the slow enumeration, in whole games of every split
+    // (placements with declares choices, trades, removals, passes and R6 reshuffles included).
+    for (const auto& split : kSplits) {
+        const Config cfg = config_of(split[0], split[1]);
+        for (std::uint64_t seed = 0; seed < 6; ++seed) {
+            GameState s = new_game(cfg, seed * 7919 + split[0], 500);
+            SplitMix64 rng(seed * 3 + 1);
+            while (!is_over(s)) {
+                SplitMix64 slow_rng = rng;
+                const MoveId fast = random_legal_move(s, rng);
+                const MoveId slow = slow_random_legal_move(s, slow_rng);
+                CHECK_EQ(fast, slow);
+                CHECK_EQ(rng.state(), slow_rng.state());
+                if (fast != slow) break;
+                apply_move(s, fast);
+            }
+        }
+    }
+}
+
 TEST(search_random_legal_move_covers_every_slot) {
     // From one position, every legal move is eventually drawn (placements up to declares).
     GameState s = new_game(config_of(2, 2), 5, 0);
