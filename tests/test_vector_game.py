@@ -13,7 +13,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import signal
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -199,6 +203,38 @@ def test_thread_count_does_not_change_results(opponents):
         for a, b in zip(runs[0], other):
             for x, y in zip(a, b):
                 np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() is POSIX")
+def test_a_forked_child_steps_a_threaded_vector_game_without_its_threads():
+    """The worker threads are started once per VectorGame and do not survive fork() (as in a
+    multiprocessing or DataLoader worker): the child runs every part on its own thread and gets
+    the same results as the parent."""
+    vg = VectorGame(64, players=2, seed=3, threads=4)
+    vg.step(vg.sample_actions(np.random.default_rng(1)))
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: step, send a digest of what it saw, exit without the parent's atexit
+        code = 1
+        try:
+            os.close(r)
+            vg.step(vg.sample_actions(np.random.default_rng(2)))
+            os.write(w, hashlib.sha256(vg.observations().tobytes()).digest())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(w)
+    deadline = time.monotonic() + 60
+    while os.waitpid(pid, os.WNOHANG) == (0, 0):  # a child waiting for threads it lacks never ends
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child hung stepping the VectorGame")
+        time.sleep(0.01)
+    with os.fdopen(r, "rb") as f:
+        child = f.read()
+    vg.step(vg.sample_actions(np.random.default_rng(2)))
+    assert child == hashlib.sha256(vg.observations().tobytes()).digest()
 
 
 def test_mask_forms_agree():

@@ -1,9 +1,9 @@
 #include "sequence/vector_game.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
-#include "sequence/parallel.hpp"
 #include "sequence/playout.hpp"
 #include "sequence/rules.hpp"
 #include "sequence/search/greedy_playout.hpp"
@@ -25,32 +25,25 @@ VectorGame::VectorGame(int games, const Config& config, std::uint64_t seed, std:
                        const std::array<SeatPolicy, kMaxPlayers>& seats)
     : config_(config), max_turns_(max_turns), threads_(threads < 1 ? 1 : threads), seats_(seats),
       games_(static_cast<std::size_t>(games)) {
+    if (threads_ > 1 && games > 1) pool_ = std::make_unique<WorkerPool>(std::min(threads_, games));
     reset(seed);
 }
 
 template <class Fn>
 void VectorGame::parallel(Fn&& fn) const {
     const int n = size();
-    const int t = threads_ < n ? threads_ : n;
-    const auto begin = [n, t](int k) { return static_cast<int>(static_cast<std::int64_t>(n) * k / t); };
+    const int t = pool_ ? std::min(pool_->size(), n) : 1;
     if (t <= 1) {
         fn(0, n);
         return;
     }
-    // Contiguous ranges of equal size (games cost alike on average), one per worker of
-    // run_workers() (parallel.hpp). A call must cover every game (step() is all or nothing), so
-    // if a worker thread cannot be started, the ranges no worker finished run here.
-    std::vector<std::uint8_t> done(static_cast<std::size_t>(t), 0);
-    StopSignal stop(nullptr, 0.0);
-    try {
-        run_workers(t, stop, [&](int k) {
-            fn(begin(k), begin(k + 1));
-            done[static_cast<std::size_t>(k)] = 1;
-        });
-    } catch (const ThreadStartError&) {
-        for (int k = 0; k < t; ++k)
-            if (!done[static_cast<std::size_t>(k)]) fn(begin(k), begin(k + 1));
-    }
+    // Contiguous ranges of equal size (games cost alike on average), one per worker. A worker
+    // the system refused to start is simply not in the pool, so every game is always covered
+    // (step() is all or nothing).
+    const auto begin = [n, t](int k) { return static_cast<int>(static_cast<std::int64_t>(n) * k / t); };
+    pool_->run([&](int k) {
+        if (k < t) fn(begin(k), begin(k + 1));
+    });
 }
 
 void VectorGame::deal(int i, std::int64_t episode) {

@@ -619,6 +619,35 @@ TEST(parallel_a_failing_worker_stops_its_siblings_and_the_caller_gets_its_except
     CHECK_EQ(mask.load(), 31);
 }
 
+TEST(parallel_worker_pool_runs_every_part_once_per_job_and_passes_on_a_failure) {
+    for (int workers : {1, 2, 3, 8}) {
+        WorkerPool pool(workers);
+        CHECK(pool.size() >= 1 && pool.size() <= workers);
+        for (int job = 0; job < 50; ++job) {  // the same threads, job after job
+            std::vector<std::atomic<int>> runs(static_cast<std::size_t>(pool.size()));
+            pool.run([&](int k) { ++runs[static_cast<std::size_t>(k)]; });
+            for (const auto& r : runs) CHECK_EQ(r.load(), 1);
+        }
+        for (int failing = 0; failing < pool.size(); ++failing) {
+            std::atomic<int> finished{0};
+            bool caught = false;
+            try {
+                pool.run([&](int k) {
+                    if (k == failing) throw std::runtime_error("part failed");
+                    ++finished;
+                });
+            } catch (const std::runtime_error&) {
+                caught = true;
+            }
+            CHECK(caught);
+            CHECK_EQ(finished.load(), pool.size() - 1);  // the others ran to the end before run() threw
+        }
+        std::atomic<int> mask{0};
+        pool.run([&](int k) { mask |= 1 << k; });  // still usable after a failure
+        CHECK_EQ(mask.load(), (1 << pool.size()) - 1);
+    }
+}
+
 TEST(parallel_worker_seeds_and_shares) {
     CHECK_EQ(worker_seed(5, 0), SplitMix64(5).next());
     CHECK(worker_seed(5, 1) != worker_seed(5, 0));

@@ -7,10 +7,15 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 namespace sequence {
 
@@ -74,5 +79,38 @@ public:
 //  - A thread that cannot be started: stop.abort(), the started threads are joined, then
 //    ThreadStartError is thrown naming how many of how many started.
 void run_workers(int workers, StopSignal& stop, const std::function<void(int)>& work);
+
+// Worker threads kept for many short parallel calls (VectorGame's steps: starting threads for each
+// call costs tens of microseconds, as much as a step of a few hundred games). run() hands one job
+// to all of them and returns when every part finished. Used by one caller thread at a time.
+class WorkerPool {
+public:
+    // Starts workers - 1 threads (workers >= 1). Threads the system refuses are left out: size()
+    // says how many workers a run() has, the calling thread included.
+    explicit WorkerPool(int workers);
+    ~WorkerPool();  // stops and joins the threads
+    WorkerPool(const WorkerPool&) = delete;
+    WorkerPool& operator=(const WorkerPool&) = delete;
+
+    int size() const { return static_cast<int>(threads_.size()) + 1; }
+    // Runs work(0) .. work(size() - 1) concurrently, work(0) on the calling thread, and returns
+    // when all have returned; the first exception a part threw is rethrown then. In a child
+    // process forked after the pool started (whose threads did not survive the fork) every part
+    // runs on the calling thread, in order.
+    void run(const std::function<void(int)>& work);
+
+private:
+    void loop(int index);
+
+    std::vector<std::thread> threads_;
+    std::mutex mutex_;
+    std::condition_variable start_, done_;
+    const std::function<void(int)>* job_ = nullptr;
+    std::uint64_t generation_ = 0;  // counts jobs: a worker runs each generation once
+    int running_ = 0;               // parts of the current job not finished
+    bool stopping_ = false;
+    std::exception_ptr failure_;
+    long owner_pid_ = 0;
+};
 
 }  // namespace sequence

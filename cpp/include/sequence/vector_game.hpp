@@ -20,15 +20,18 @@
 // episode at once, as Gymnasium's vector environments do with their same-step autoreset.
 //
 // Thread safety: one VectorGame is used by one thread at a time (the Python binding enforces it);
-// the work of one call is split over `threads` worker threads, each game on exactly one of them.
+// the work of one call is split over `threads` worker threads (started with the VectorGame and
+// kept), each game on exactly one of them.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sequence/actions.hpp"
 #include "sequence/observation.hpp"
+#include "sequence/parallel.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/search/heuristic.hpp"
 #include "sequence/state.hpp"
@@ -147,7 +150,7 @@ private:
     void deal(int i, std::int64_t episode);
     // Built-in seats move until a Caller seat is to move or the game is over.
     void advance_builtin(Slot& g);
-    // Runs fn(begin, end) over [0, size()) split into `threads_` contiguous ranges.
+    // Runs fn(begin, end) over [0, size()) split into contiguous ranges, one per worker of pool_.
     template <class Fn>
     void parallel(Fn&& fn) const;
 
@@ -158,6 +161,9 @@ private:
     std::array<SeatPolicy, kMaxPlayers> seats_;
     HeuristicWeights weights_;
     std::vector<Slot> games_;
+    // The threads of every call, started once (null with one thread): a step of a few hundred
+    // games takes about as long as starting a thread.
+    std::unique_ptr<WorkerPool> pool_;
 };
 
 }  // namespace sequence
