@@ -1,7 +1,7 @@
 """``VectorGame`` throughput (issue 14): batched steps per second against the one-game Python loop.
 
     python benchmarks/test_vector_benchmarks.py              # the table of benchmarks/README.md
-    python benchmarks/test_vector_benchmarks.py --threads 8  # thread scaling up to 8
+    python benchmarks/test_vector_benchmarks.py --threads 8  # thread scaling: 1, 2, 4, 8 threads
     python -m pytest benchmarks/test_vector_benchmarks.py --benchmark-only -q -s
 
 Random 2-player games, random legal actions chosen in numpy (from the action lists the core writes
@@ -28,6 +28,7 @@ sequence_game = pytest.importorskip("sequence_game")
 pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game, VectorGame  # noqa: E402
+from test_simulate_benchmarks import thread_counts  # noqa: E402
 
 GAMES = 256
 BATCHES = 200
@@ -118,12 +119,11 @@ def main() -> None:
     print(f"Game legal_mask()+play_action() loop     {loop:12,.0f} steps/s")
     print(f"VectorGame({GAMES}), obs + masks, 1 thread   {with_obs:12,.0f} steps/s  ({with_obs / loop:.1f}x the loop)")
     print(f"VectorGame({GAMES}), masks only, 1 thread    {without:12,.0f} steps/s  ({without / loop:.1f}x the loop)")
-    threads, base = 1, None
-    while threads <= args.threads:
+    base = None
+    for threads in thread_counts(args.threads):  # 1, 2, 4, ... and args.threads itself
         rate = best(vector_steps, games=4096, batches=60, threads=threads)
         base = base or rate
         print(f"VectorGame(4096), obs + masks, {threads:3d} threads {rate:12,.0f} steps/s  ({rate / base:.2f}x)")
-        threads *= 2
 
 
 if __name__ == "__main__":
