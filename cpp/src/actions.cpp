@@ -81,29 +81,38 @@ inline void add_action(std::uint64_t (&bits)[kActionWords], int a) { bits[a >> 6
 
 }  // namespace
 
-int legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64_t (&bits)[kActionWords]) {
+int legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64_t (&bits)[kActionWords],
+                      std::int16_t* list, int capacity) {
     std::memset(bits, 0, sizeof bits);
     if (is_over(s)) return 0;
-    if (p.active()) {
+    int n = 0;
+    const auto put = [&](int a) {  // the list in ascending order, up to capacity
+        if (n < capacity) list[n] = static_cast<std::int16_t>(a);
+        ++n;
+    };
+    if (!list) capacity = 0;
+    if (p.active()) {  // declare actions (rare): listed from the bit set
         const Move m = Move::from_id(p.move);
         const DeclareOptions opt = options_of(s, m);
         const int d = next_direction(opt, m);
         if (d < 0) return 0;
-        int n = 0;
-        visit_declare_actions(opt, m.cell, d, [&](int, int action) { n += !((bits[action >> 6] >> (action & 63)) & 1); add_action(bits, action); });
+        visit_declare_actions(opt, m.cell, d, [&](int, int action) { add_action(bits, action); });
+        for (int k = 0; k < kActionWords; ++k)
+            for (std::uint64_t w = bits[k]; w != 0; w &= w - 1) put(64 * k + __builtin_ctzll(w));
         return n;
     }
     // The actions of legal_moves() (rules.hpp), one per (card id, cell) and per trade: a normal
     // card or two-eyed jack on each cell of placement_cells (every such placement has at least one
     // declares choice, R7), a one-eyed jack on each removable chip, a trade of each dead card
     // while none was made this turn (R5 step 1), and a pass only without a placement or removal.
+    // Ascending: card ids ascending (the hand is sorted), cells ascending, then trades, then pass.
     const int player = s.current_player;
     const Card* hand = s.hands[player];
     const int count = s.hand_count[player];
     const Bitboard occ = occupied(s);
     const Bitboard empty = ~(occ | corners());
     const Bitboard removable = removable_cells(s, team_of(s, player));
-    int n = 0;
+    std::uint64_t trades = 0;  // bit = card id
     bool any_play = false;
     for (int i = 0; i < count; ++i) {
         const int card = hand[i];
@@ -115,19 +124,27 @@ int legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64
             where = empty;
         } else {
             where = card_cells(card) & empty;
-            if (!s.traded_this_turn && card_cells(card).subset_of(occ)) {  // dead (R5)
-                add_action(bits, kTradeActionBase + card);
-                ++n;
-            }
+            if (!s.traded_this_turn && card_cells(card).subset_of(occ)) trades |= std::uint64_t{1} << card;  // dead (R5)
         }
         if (where.none()) continue;
         any_play = true;
-        add_cells(bits, card * kCells, where);
-        n += where.count();
+        const int base = card * kCells;
+        add_cells(bits, base, where);
+        if (capacity == 0) {
+            n += where.count();
+            continue;
+        }
+        for (std::uint64_t w = where.lo(); w != 0; w &= w - 1) put(base + __builtin_ctzll(w));
+        for (std::uint64_t w = where.hi(); w != 0; w &= w - 1) put(base + 64 + __builtin_ctzll(w));
+    }
+    for (std::uint64_t w = trades; w != 0; w &= w - 1) {
+        const int a = kTradeActionBase + __builtin_ctzll(w);
+        add_action(bits, a);
+        put(a);
     }
     if (!any_play) {
         add_action(bits, kPassAction);
-        ++n;
+        put(kPassAction);
     }
     return n;
 }

@@ -110,19 +110,14 @@ void VectorGame::legal(const LegalOutput& out) const {
     parallel([&](int begin, int end) {
         std::uint64_t bits[kActionWords];
         for (int i = begin; i < end; ++i) {
-            [[maybe_unused]] const int n = legal_action_bits(games_[i].state, games_[i].pending, bits);
+            std::int16_t* list = out.actions ? out.actions + static_cast<std::size_t>(i) * kMaxLegalActions : nullptr;
+            if (list) std::memset(list, 0xFF, sizeof(std::int16_t) * kMaxLegalActions);  // -1 past the count
+            const int n = legal_action_bits(games_[i].state, games_[i].pending, bits, list, kMaxLegalActions);
+            assert(n <= kMaxLegalActions);
+            if (list) out.counts[i] = n < kMaxLegalActions ? n : kMaxLegalActions;
             if (out.packed)  // little-endian words: bit a lands in byte a / 8, bit a % 8
                 std::memcpy(out.packed + static_cast<std::size_t>(i) * kPackedMaskBytes, bits, kPackedMaskBytes);
             if (out.mask) action_bits_to_mask(bits, out.mask + static_cast<std::size_t>(i) * kActionCount);
-            if (!out.actions) continue;
-            assert(n <= kMaxLegalActions);
-            std::int16_t* list = out.actions + static_cast<std::size_t>(i) * kMaxLegalActions;
-            std::memset(list, 0xFF, sizeof(std::int16_t) * kMaxLegalActions);  // -1 past the count
-            int k = 0;
-            for (int word = 0; word < kActionWords; ++word)
-                for (std::uint64_t w = bits[word]; w != 0 && k < kMaxLegalActions; w &= w - 1)
-                    list[k++] = static_cast<std::int16_t>(64 * word + __builtin_ctzll(w));
-            out.counts[i] = k;
         }
     });
 }

@@ -84,9 +84,11 @@ constexpr int kActionWords = (kActionCount + 63) / 64;
 // The legal actions as a bit set (bits past kActionCount are 0). The same set as
 // legal_action_mask(), built from the hand's placement and removal boards (no move list: every
 // placement on a cell is one cell action, whatever its declares choices). Nothing is legal once
-// the game is over; with a pending placement, only its declare actions. No allocation. Returns
-// the number of legal actions.
-int legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64_t (&bits)[kActionWords]);
+// the game is over; with a pending placement, only its declare actions. If list is not null, the
+// same actions are also written there ascending, the first `capacity` of them. No allocation.
+// Returns the number of legal actions.
+int legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64_t (&bits)[kActionWords],
+                      std::int16_t* list = nullptr, int capacity = 0);
 
 // mask[a] = bit a of bits (1 or 0) for the kActionCount actions: the byte mask of a bit set.
 void action_bits_to_mask(const std::uint64_t (&bits)[kActionWords], std::uint8_t* mask);
