@@ -204,3 +204,112 @@ def test_r9_no_peeking_with_the_learned_evaluation():
             assert a.moves == b.moves and a.nodes == b.nodes and a.best == b.best
             c = _core.mcts_search(base._state, _core.SearchOptions(iterations=1200), 7)
             assert a.moves != c.moves, "the learned evaluation should change the search's statistics"
+
+
+# ------------------------------------------------------------------------------------------ the model file
+
+
+def _model_json():
+    import json
+
+    from sequence_game.agents.learned import DEFAULT_MODEL_PATH
+
+    with open(DEFAULT_MODEL_PATH, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def test_the_packaged_model_loads_and_records_how_it_was_made():
+    from sequence_game.agents.learned import load_eval_model
+
+    model = load_eval_model()
+    assert list(model.weights) == NAMES
+    assert model.weights["sequences"] > 0 and model.weights["threats_in_hand"] > 0  # what wins, counts
+    t = model.training
+    assert t["command"].startswith("python -m sequence_game.training.fit_eval")
+    assert t["data"]["games"] >= 1000 and t["data"]["positions"] > t["data"]["games"]
+    v = t["validation"]
+    assert v["log_loss"] < v["handset_log_loss"] < v["constant_log_loss"]
+    w = model.learned_weights()
+    assert isinstance(w, _core.LearnedWeights) and w.two_eyed == pytest.approx(model.weights["two_eyed"], rel=1e-6)
+
+
+@pytest.mark.parametrize("change,field", [
+    (lambda d: d.update(format="sequence-game-eval/0"), "format"),
+    (lambda d: d.update(weights=[1, 2]), "weights must be an object"),
+    (lambda d: d["weights"].pop("open3"), "missing features open3"),
+    (lambda d: d["weights"].update(bonus=1.0), "unknown features bonus"),
+    (lambda d: d["weights"].update(threats="1.0"), "weights.threats"),
+    (lambda d: d["weights"].update(to_move=float("nan")), "weights.to_move"),
+    (lambda d: d["weights"].update(two_eyed=True), "weights.two_eyed"),
+    (lambda d: d["weights"].update(sequences=1e7), "weights.sequences"),
+    (lambda d: d.update(training="yesterday"), "training"),
+])
+def test_a_bad_model_file_is_refused_naming_the_field(tmp_path, change, field):
+    import json
+
+    from sequence_game.agents.learned import load_eval_model
+
+    d = _model_json()
+    change(d)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(d))
+    with pytest.raises(ValueError, match=field) as e:
+        load_eval_model(path)
+    assert str(path) in str(e.value)
+    path.write_text("{not json")
+    with pytest.raises(ValueError, match="not JSON"):
+        load_eval_model(path)
+    from sequence_game.agents import MCTSAgent
+
+    with pytest.raises(ValueError):
+        MCTSAgent(evaluation="learned", learned_weights=str(tmp_path / "bad.json"))
+
+
+def test_mcts_agent_takes_the_learned_evaluation_and_mcts_v1_keeps_the_handset_one(tmp_path):
+    import json
+
+    from sequence_game.agents import MCTSAgent, agent_from_spec
+    from sequence_game.agents.learned import load_eval_model
+
+    model = load_eval_model()
+    a = MCTSAgent(iterations=300, seed=1, evaluation="learned")
+    assert a.evaluation == "learned" and a.learned_weights == model.learned_weights()
+    assert "evaluation=learned" in a.name
+    assert agent_from_spec("mcts-v1").evaluation == "handset"
+    spec = agent_from_spec("mcts:iters=300,evaluation=learned")
+    assert spec.learned_weights == model.learned_weights()
+    d = _model_json()
+    d["weights"]["threats"] = 2.5
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(d))
+    b = MCTSAgent(iterations=300, evaluation="learned", learned_weights=str(path))
+    assert b.learned_weights.threats == 2.5
+    g = _played(2, greedy=0.8, max_plies=30)
+    assert a.select_move(g) in g.legal_moves()
+
+
+# ------------------------------------------------------------------------------------------ the training command
+
+
+def test_the_training_command_runs_end_to_end_on_a_tiny_data_set(tmp_path, capsys):
+    import json
+
+    from sequence_game.agents.learned import load_eval_model
+    from sequence_game.training.fit_eval import main
+
+    out = tmp_path / "model.json"
+    assert main(["--games", "12", "--seed", "3", "--out", str(out), "--data", str(tmp_path / "data"),
+                 "--holdout", "4"]) == 0
+    text = capsys.readouterr().out
+    assert "validation log-loss" in text and "hand-set" in text
+    model = load_eval_model(out)
+    t = model.training
+    assert t["data"]["games"] == 12 and t["data"]["seed"] == 3 and t["validation"]["games"] == 3
+    assert "--games 12 --seed 3" in t["command"]
+    first = json.loads(out.read_text())
+    # Reproducible: the same command on the kept data set writes the same weights.
+    assert main(["--games", "12", "--seed", "3", "--out", str(out), "--data", str(tmp_path / "data"),
+                 "--holdout", "4"]) == 0
+    assert json.loads(out.read_text())["weights"] == first["weights"]
+    assert main(["--games", "12", "--seed", "4", "--out", str(out), "--data", str(tmp_path / "data")]) == 2
+    assert "another job" in capsys.readouterr().err  # the data set of another seed is not mixed in

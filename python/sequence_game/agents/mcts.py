@@ -43,10 +43,12 @@ True
 
 from __future__ import annotations
 
+import os
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from .. import _core
 from ..game import Game
+from .learned import EvalModel, load_eval_model
 from .search import SearchAgent, SearchResult, budget
 
 __all__ = ["MCTSAgent"]
@@ -112,6 +114,14 @@ class MCTSAgent(SearchAgent):
             the shortfall on the heuristic's log scale (0..1e6, default 1; 0 = no weighting).
         inference_tries: proposals per player and sampled deal before the most likely one is
             kept (1..65536, default 16).
+        evaluation: how an unfinished playout is scored: ``"handset"`` (``weights``, the default) or
+            ``"learned"`` (a linear model over the features of
+            ``cpp/include/sequence/search/features.hpp`` fitted on self-play positions:
+            :mod:`sequence_game.agents.learned`, :mod:`sequence_game.training.fit_eval`).
+        learned_weights: the learned evaluation's weights: None (with ``evaluation="learned"``: the
+            model that ships in the package), the path of a model file, an
+            :class:`~sequence_game.agents.learned.EvalModel`, a ``_core.LearnedWeights`` or one number per
+            feature of ``_core.EVAL_FEATURES``.
     """
 
     agent_label = "MCTSAgent"
@@ -125,20 +135,29 @@ class MCTSAgent(SearchAgent):
                  widen_base: float = 0.0, widen_coef: float = 1.0, widen_exponent: float = 0.4,
                  ordered_expansion: bool = False, playout_epsilon: float = 0.3,
                  inference: Union[str, Any] = "off", inference_plays: int = 4, inference_strength: float = 1.0,
-                 inference_tries: int = 16) -> None:
+                 inference_tries: int = 16, evaluation: str = "handset",
+                 learned_weights: Optional[Union[str, "os.PathLike[str]", EvalModel, Sequence[float], Any]] = None) -> None:
+        if evaluation == "learned" and learned_weights is None:
+            learned_weights = load_eval_model().learned_weights()
+        elif isinstance(learned_weights, EvalModel):
+            learned_weights = learned_weights.learned_weights()
+        elif isinstance(learned_weights, (str, os.PathLike)):
+            learned_weights = load_eval_model(learned_weights).learned_weights()
         options = _core.SearchOptions(
             **budget(iterations, time_limit), threads=threads, exploration=exploration, max_nodes=max_nodes,
             playout_turns=playout_turns, cheat=cheat, evaluate=evaluate, playout=playout, weights=weights,
             playout_candidates=playout_candidates, align_playouts=align_playouts, prior_weight=prior_weight,
             widen_base=widen_base, widen_coef=widen_coef, widen_exponent=widen_exponent,
             ordered_expansion=ordered_expansion, playout_epsilon=playout_epsilon, inference=inference,
-            inference_plays=inference_plays, inference_strength=inference_strength, inference_tries=inference_tries)
+            inference_plays=inference_plays, inference_strength=inference_strength, inference_tries=inference_tries,
+            evaluation=evaluation, learned_weights=learned_weights)
         self._init_search(options, seed)
 
     def _spec_extras(self) -> List[Optional[str]]:
         o = self.options
         return ["cheat" if o.cheat else None,
-                f"inference={o.inference}" if o.inference != "off" else None]
+                f"inference={o.inference}" if o.inference != "off" else None,
+                "evaluation=learned" if o.evaluation == "learned" else None]
 
     def _run(self, game: Game, seed: int) -> Any:
         return _core.mcts_search(game._state, self.options, seed)
