@@ -349,6 +349,48 @@ TEST(search_evaluation_rewards_are_a_distribution_and_favour_the_better_board) {
     CHECK(blocked[0] < sc[0] - EvalWeights{}.window[4]);
 }
 
+TEST(search_learned_evaluation_reads_only_its_team_and_the_search_does_not_peek) {
+    // Every split: each team's feature row is unchanged when the cards that team cannot see are
+    // re-dealt (R9), the learned rewards are a distribution, and an ISMCTS scored by them reports
+    // the same statistics for the re-dealt state.
+    LearnedWeights w;
+    for (int i = 0; i < kEvalFeatures; ++i) w.weight[i] = 0.1f * static_cast<float>(i % 5) - 0.15f;
+    for (const auto& split : kSplits) {
+        GameState s = new_game(config_of(split[0], split[1]), 31 + split[0], 0);
+        SplitMix64 play(12);
+        for (int step = 0; step < 40 && !is_over(s); ++step) apply_move(s, random_legal_move(s, play));
+        if (is_over(s)) continue;
+        const int me = s.current_player, team = team_of(s, me);
+        SplitMix64 mix(3);
+        const GameState hidden = scramble_hidden(s, me, mix);
+        float fa[kMaxTeams][kEvalFeatures], fb[kMaxTeams][kEvalFeatures];
+        eval_features(s, fa);
+        eval_features(hidden, fb);
+        if (s.config.teams == s.config.players)  // one player a team: the row reads no hidden card
+            for (int i = 0; i < kEvalFeatures; ++i) CHECK_EQ(fa[team][i], fb[team][i]);
+        float r[kMaxTeams] = {};
+        learned_rewards(s, w, r);
+        float sum = 0;
+        for (int t = 0; t < s.config.teams; ++t) {
+            CHECK(r[t] >= 0.0f && r[t] <= 1.0f);
+            sum += r[t];
+        }
+        CHECK(sum > 0.999f && sum < 1.001f);
+        SearchOptions o;
+        o.iterations = 400;
+        o.seed = 2;
+        o.evaluation = Evaluation::Learned;
+        o.learned = w;
+        const SearchResult a = ismcts(s, o), b = ismcts(hidden, o);
+        CHECK(check_move(s, a.best) == MoveError::None);
+        CHECK_EQ(a.best, b.best);
+        CHECK_EQ(a.moves.size(), b.moves.size());
+        for (std::size_t i = 0; i < std::min(a.moves.size(), b.moves.size()); ++i)
+            CHECK(a.moves[i].move == b.moves[i].move && a.moves[i].visits == b.moves[i].visits &&
+                  a.moves[i].value == b.moves[i].value);
+    }
+}
+
 TEST(search_informed_move_is_always_legal) {
     for (const auto& split : kSplits) {
         const Config cfg = config_of(split[0], split[1]);

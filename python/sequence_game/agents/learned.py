@@ -102,7 +102,7 @@ def parse_eval_model(data: Any, source: str = "the model") -> EvalModel:
 _DEFAULT: Optional[EvalModel] = None
 
 
-def load_eval_model(path: Optional[Union[str, "os.PathLike[str]"]] = None) -> EvalModel:
+def load_eval_model(path: Optional[Union[str, os.PathLike[str]]] = None) -> EvalModel:
     """The model in the JSON file ``path`` (None: the packaged one, read once); ``ValueError``
     naming the file and the field when it is not valid, ``OSError`` when it cannot be read."""
     global _DEFAULT

@@ -136,7 +136,7 @@ class MCTSAgent(SearchAgent):
                  ordered_expansion: bool = False, playout_epsilon: float = 0.3,
                  inference: Union[str, Any] = "off", inference_plays: int = 4, inference_strength: float = 1.0,
                  inference_tries: int = 16, evaluation: str = "handset",
-                 learned_weights: Optional[Union[str, "os.PathLike[str]", EvalModel, Sequence[float], Any]] = None) -> None:
+                 learned_weights: Optional[Union[str, os.PathLike[str], EvalModel, Sequence[float], Any]] = None) -> None:
         if evaluation == "learned" and learned_weights is None:
             learned_weights = load_eval_model().learned_weights()
         elif isinstance(learned_weights, EvalModel):

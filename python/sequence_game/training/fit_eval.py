@@ -44,8 +44,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import _core
-from ..game import Game
 from ..agents.learned import EvalModel, parse_eval_model
+from ..game import Game
 from ..selfplay import LOG_NAME, load_dataset, selfplay
 
 __all__ = ["fit_eval", "fit_logistic", "main", "position_features"]
@@ -123,10 +123,16 @@ def _metrics(p: np.ndarray, y: np.ndarray) -> Dict[str, float]:
 
 def fit_eval(games: int = 20000, seed: int = 1, out: str = "learned_eval.json", data: Optional[str] = None,
              agents: Sequence[str] = ("greedy",), workers: int = 1, holdout: int = 5, l2: float = 1e-3,
-             command: Optional[str] = None, progress: Any = None) -> Dict[str, Any]:
+             exclude: Sequence[str] = (), command: Optional[str] = None, progress: Any = None) -> Dict[str, Any]:
     """Make (or extend) the self-play data, fit, write the model to ``out``; returns the report
     (also the file's ``training`` field). ``data``: the dataset directory (None: a temporary one,
-    deleted after). Positions of games whose index is a multiple of ``holdout`` are held out."""
+    deleted after). Positions of games whose index is a multiple of ``holdout`` are held out.
+    ``exclude``: features left out of the fit (weight 0)."""
+    names = list(_core.EVAL_FEATURES)
+    unknown = [f for f in exclude if f not in names]
+    if unknown:
+        raise ValueError(f"exclude: unknown features {', '.join(unknown)} (choose from {', '.join(names)})")
+    used = np.array([n not in exclude for n in names])
     if holdout < 2:
         raise ValueError(f"holdout must be at least 2 (every holdout-th game is held out), not {holdout}")
     temp = None
@@ -150,18 +156,19 @@ def fit_eval(games: int = 20000, seed: int = 1, out: str = "learned_eval.json", 
             temp.cleanup()
     x = (feats[:, 0, :] - feats[:, 1, :]).astype(np.float64)
     held = game % holdout == 0
-    w = fit_logistic(x[~held], label[~held], l2=l2)
+    w = np.zeros(len(names))
+    w[used] = fit_logistic(x[~held][:, used], label[~held], l2=l2)
     p_val = 1.0 / (1.0 + np.exp(-(x[held] @ w)))
     validation = {"positions": int(held.sum()), "games": int(np.unique(game[held]).size), **_metrics(p_val, label[held])}
     hand = _metrics(handset[held], label[held])
     validation.update({"handset_log_loss": hand["log_loss"], "handset_accuracy": hand["accuracy"],
                        "constant_log_loss": round(float(np.log(2.0)), 5)})
     report: Dict[str, Any] = {
-        "command": command or _command(games, seed, out, agents, workers, holdout, l2),
+        "command": command or _command(games, seed, out, agents, workers, holdout, l2, exclude),
         "data": {"tool": "sequence_game.selfplay", "agents": list(agents), "games": games, "players": 2,
                  "seed": seed, "positions": int(x.shape[0]), "train_positions": int((~held).sum())},
         "fit": {"method": "logistic regression on the teams' feature difference, no intercept, Newton",
-                "l2": l2, "holdout": f"games with index % {holdout} == 0"},
+                "l2": l2, "holdout": f"games with index % {holdout} == 0", "excluded": list(exclude)},
         "validation": validation,
         "train": _metrics(1.0 / (1.0 + np.exp(-(x[~held] @ w))), label[~held]),
         "cpu_seconds": {"selfplay": manifest["cpu_seconds"], "features_and_fit": round(time.process_time() - t0, 1)},
@@ -174,7 +181,8 @@ def fit_eval(games: int = 20000, seed: int = 1, out: str = "learned_eval.json", 
     return report
 
 
-def _command(games: int, seed: int, out: str, agents: Sequence[str], workers: int, holdout: int, l2: float) -> str:
+def _command(games: int, seed: int, out: str, agents: Sequence[str], workers: int, holdout: int, l2: float,
+             exclude: Sequence[str]) -> str:
     parts = ["python", "-m", "sequence_game.training.fit_eval", "--games", str(games), "--seed", str(seed),
              "--out", out]
     if list(agents) != ["greedy"]:
@@ -183,6 +191,8 @@ def _command(games: int, seed: int, out: str, agents: Sequence[str], workers: in
         parts += ["--holdout", str(holdout)]
     if l2 != 1e-3:
         parts += ["--l2", repr(l2)]
+    if exclude:
+        parts += ["--exclude", *exclude]
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -207,12 +217,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="self-play worker processes (default 1)")
     parser.add_argument("--holdout", type=int, default=5, help="hold out every N-th game for validation (default 5)")
     parser.add_argument("--l2", type=float, default=1e-3, help="L2 penalty (default 0.001)")
+    parser.add_argument("--exclude", nargs="+", default=[], metavar="FEATURE",
+                        help="features left out of the fit (weight 0), names as in _core.EVAL_FEATURES")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")
     try:
         report = fit_eval(games=args.games, seed=args.seed, out=args.out, data=args.data, agents=args.agents,
-                          workers=args.workers, holdout=args.holdout, l2=args.l2)
+                          workers=args.workers, holdout=args.holdout, l2=args.l2, exclude=args.exclude)
     except ValueError as e:
         print(f"fit_eval: {e}", file=sys.stderr)
         return 2
