@@ -204,6 +204,26 @@ def test_r9_no_peeking_with_the_learned_evaluation():
             assert a.moves == b.moves and a.nodes == b.nodes and a.best == b.best
             c = _core.mcts_search(base._state, _core.SearchOptions(iterations=1200), 7)
             assert a.moves != c.moves, "the learned evaluation should change the search's statistics"
+            # The learned evaluation as an expansion prior reads no hidden card either.
+            prior = _core.SearchOptions(iterations=1200, expansion_candidates=8, learned_weights=weights)
+            pa = _core.mcts_search(base._state, prior, 7)
+            pb = _core.mcts_search(other._state, prior, 7)
+            assert pa.moves == pb.moves and pa.nodes == pb.nodes and pa.best == pb.best
+            assert pa.moves != c.moves, "the expansion prior should change the search's statistics"
+
+
+def test_expansion_candidates_are_checked():
+    with pytest.raises(ValueError, match=r"expansion_candidates is -1, out of range 0\.\.1024"):
+        _core.SearchOptions(expansion_candidates=-1)
+    with pytest.raises(TypeError, match="expansion_candidates"):
+        _core.SearchOptions(expansion_candidates=2.5)
+    from sequence_game.agents import MCTSAgent
+    from sequence_game.agents.learned import load_eval_model
+
+    a = MCTSAgent(iterations=200, seed=1, expansion_candidates=4)
+    assert a.evaluation == "handset" and a.learned_weights == load_eval_model().learned_weights()
+    g = _played(4, greedy=0.8, max_plies=30)
+    assert a.analyze(g).iterations == 200
 
 
 # ------------------------------------------------------------------------------------------ the model file

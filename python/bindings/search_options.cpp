@@ -301,6 +301,10 @@ void init_search_options(py::module_& m) {
          [](S& o, const py::handle& v) { o.evaluation = evaluation_kind(v); }},
         {"learned_weights", [](const S& o) { return py::cast(o.learned); },
          [](S& o, const py::handle& v) { o.learned = v.is_none() ? LearnedWeights{} : learned_from(v); }},
+        {"expansion_candidates", [](const S& o) { return py::cast(o.expansion_candidates); },
+         [](S& o, const py::handle& v) {
+             o.expansion_candidates = static_cast<int>(int_in_range(v, "expansion_candidates", 0, OptionLimits::kMaxCandidates));
+         }},
         {"ordered_expansion", [](const S& o) { return py::cast(o.ordered_expansion); }, [](S& o, const py::handle& v) { o.ordered_expansion = flag(v, "ordered_expansion"); }},
         {"prior_weight", [](const S& o) { return py::cast(o.prior_weight); }, [](S& o, const py::handle& v) { o.prior_weight = number(v, "prior_weight"); }},
         {"widen_base", [](const S& o) { return py::cast(o.widen_base); }, [](S& o, const py::handle& v) { o.widen_base = number(v, "widen_base"); }},

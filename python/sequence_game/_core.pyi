@@ -231,6 +231,7 @@ class SearchOptions:
     weights: EvalWeights
     evaluation: str
     learned_weights: LearnedWeights
+    expansion_candidates: int
     ordered_expansion: bool
     prior_weight: float
     widen_base: float

@@ -315,8 +315,9 @@ private:
     }
 
     // Adds one untried legal move of st as a child of `node` (the heuristic's best with ordered
-    // expansion, ties at random; else uniformly at random), applies it to st and appends it to
-    // path_. Requires may_expand(node, legal_children).
+    // expansion, ties at random; the learned evaluation's best of a sample with
+    // expansion_candidates; else uniformly at random), applies it to st and appends it to path_.
+    // Requires may_expand(node, legal_children).
     void expand(std::int32_t node, GameState& st, int legal_children) {
         Scratch& sc = *scratch_;
         const MoveList& legal = sc.list;
@@ -336,10 +337,10 @@ private:
                     i = k;
                 }
             }
+        } else if (o_.expansion_candidates > 1 && untried > 1) {
+            i = learned_pick(st, untried);
         } else {
-            int r = static_cast<int>(rng_.below(static_cast<std::uint32_t>(untried)));
-            for (;; ++i)
-                if (!sc.found[i] && r-- == 0) break;
+            i = random_untried(untried);
         }
         const MoveId m = legal.moves[i];
         assert(nodes_.size() < node_budget_);
@@ -349,6 +350,38 @@ private:
         nodes_[node].first_child = id;
         apply_move(st, m);
         path_.push_back(id);
+    }
+
+    // The index in the scratch list of an untried move (not found at this node) chosen uniformly.
+    int random_untried(int untried) {
+        const Scratch& sc = *scratch_;
+        int r = static_cast<int>(rng_.below(static_cast<std::uint32_t>(untried)));
+        int i = 0;
+        for (;; ++i)
+            if (!sc.found[i] && r-- == 0) break;
+        return i;
+    }
+
+    // The expansion prior: of min(expansion_candidates, untried) untried moves drawn at random
+    // (with replacement), the one whose successor the learned evaluation scores best for the
+    // mover's team (first drawn on ties).
+    int learned_pick(const GameState& st, int untried) {
+        const int team = team_of(st, st.current_player);
+        const int draws = std::min(o_.expansion_candidates, untried);
+        int best_i = -1;
+        float best = -1.0f;
+        for (int k = 0; k < draws; ++k) {
+            const int i = random_untried(untried);
+            GameState next = st;
+            apply_move(next, scratch_->list.moves[i]);
+            float r[kMaxTeams];
+            learned_rewards(next, o_.learned, r);
+            if (r[team] > best) {
+                best = r[team];
+                best_i = i;
+            }
+        }
+        return best_i;
     }
 
     // Continues st past the leaf with the options' playout policy for playout_turns turns; with

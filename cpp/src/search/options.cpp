@@ -92,6 +92,9 @@ void check_options(const SearchOptions& o) {
     if (o.evaluation != Evaluation::Handset && o.evaluation != Evaluation::Learned)
         throw std::invalid_argument("evaluation must be handset or learned");
     check_weights(o.learned);
+    if (o.expansion_candidates < 0 || o.expansion_candidates > OptionLimits::kMaxCandidates)
+        throw std::invalid_argument("expansion_candidates must be from 0 to " + std::to_string(OptionLimits::kMaxCandidates) +
+                                    ", not " + std::to_string(o.expansion_candidates));
 }
 
 void check_options(const RolloutOptions& o) {

@@ -122,6 +122,10 @@ class MCTSAgent(SearchAgent):
             model that ships in the package), the path of a model file, an
             :class:`~sequence_game.agents.learned.EvalModel`, a ``_core.LearnedWeights`` or one number per
             feature of ``_core.EVAL_FEATURES``.
+        expansion_candidates: the learned evaluation as an expansion prior (0..1024, default 0 =
+            off): a node expands, of this many untried moves drawn at random, the one after which
+            the learned evaluation (``learned_weights``, the packaged model if None) is best for the
+            mover, instead of a random one.
     """
 
     agent_label = "MCTSAgent"
@@ -136,8 +140,9 @@ class MCTSAgent(SearchAgent):
                  ordered_expansion: bool = False, playout_epsilon: float = 0.3,
                  inference: Union[str, Any] = "off", inference_plays: int = 4, inference_strength: float = 1.0,
                  inference_tries: int = 16, evaluation: str = "handset",
-                 learned_weights: Optional[Union[str, os.PathLike[str], EvalModel, Sequence[float], Any]] = None) -> None:
-        if evaluation == "learned" and learned_weights is None:
+                 learned_weights: Optional[Union[str, os.PathLike[str], EvalModel, Sequence[float], Any]] = None,
+                 expansion_candidates: int = 0) -> None:
+        if (evaluation == "learned" or expansion_candidates) and learned_weights is None:
             learned_weights = load_eval_model().learned_weights()
         elif isinstance(learned_weights, EvalModel):
             learned_weights = learned_weights.learned_weights()
@@ -150,7 +155,7 @@ class MCTSAgent(SearchAgent):
             widen_base=widen_base, widen_coef=widen_coef, widen_exponent=widen_exponent,
             ordered_expansion=ordered_expansion, playout_epsilon=playout_epsilon, inference=inference,
             inference_plays=inference_plays, inference_strength=inference_strength, inference_tries=inference_tries,
-            evaluation=evaluation, learned_weights=learned_weights)
+            evaluation=evaluation, learned_weights=learned_weights, expansion_candidates=expansion_candidates)
         self._init_search(options, seed)
 
     def _spec_extras(self) -> List[Optional[str]]:

@@ -77,6 +77,11 @@ struct SearchOptions {
     // (a copy in the options: no file and no allocation in the search).
     Evaluation evaluation = Evaluation::Handset;
     LearnedWeights learned;
+    // The learned evaluation as an expansion prior (0 = off): a node expands, of up to this many
+    // of its untried moves drawn at random, the one after which learned_rewards() (with `learned`)
+    // is highest for the mover's team, instead of one untried move at random. Ignored with
+    // ordered_expansion (the heuristic's order).
+    int expansion_candidates = 0;
     // The move heuristic (heuristic.hpp, GreedyAgent's scoring) as a prior at every tree node (off
     // by default: in 2-player matches against GreedyAgent it measured no stronger than the plain
     // search at equal iterations, and costs iterations; see docs/agents.md):
