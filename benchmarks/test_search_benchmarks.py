@@ -30,9 +30,10 @@ GAMES = 20_000
 OLD_PLAYOUTS = {"evaluate": False, "playout": "random", "playout_turns": 200, "exploration": 0.7}
 # The search guided by the move heuristic (search/heuristic.hpp): prior in the tree, greedy playouts.
 GUIDED = {"playout": "greedy", "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
-# The pinned yardstick (registry.MCTS_V1: the hand-set evaluation) and the learned evaluation
-# (search/features.hpp with the packaged model), for the cost of the learned evaluation.
+# The pinned yardstick (registry.MCTS_V1: the hand-set evaluation), the learned evaluation at the
+# leaves, and the learned evaluation as an expansion prior (search/features.hpp, the packaged model).
 CONFIGS = {"default": {}, "mcts-v1-handset": {"evaluation": "handset"}, "learned-evaluation": {"evaluation": "learned"},
+           "learned-expansion-prior": {"expansion_candidates": 8},
            "heuristic-guided": GUIDED, "old-random-playouts": OLD_PLAYOUTS}
 
 
