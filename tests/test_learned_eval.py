@@ -331,5 +331,13 @@ def test_the_training_command_runs_end_to_end_on_a_tiny_data_set(tmp_path, capsy
     assert main(["--games", "12", "--seed", "3", "--out", str(out), "--data", str(tmp_path / "data"),
                  "--holdout", "4"]) == 0
     assert json.loads(out.read_text())["weights"] == first["weights"]
+    # --sharpen scales the written weights; --exclude leaves features out (weight 0).
+    assert main(["--games", "12", "--seed", "3", "--out", str(out), "--data", str(tmp_path / "data"),
+                 "--holdout", "4", "--sharpen", "2", "--exclude", "two_eyed", "one_eyed"]) == 0
+    sharp = load_eval_model(out)
+    assert sharp.weights["two_eyed"] == sharp.weights["one_eyed"] == 0.0
+    assert sharp.training["fit"]["sharpen"] == 2.0 and "--exclude two_eyed one_eyed --sharpen 2.0" in sharp.training["command"]
+    assert main(["--games", "12", "--seed", "3", "--out", str(out), "--exclude", "jokers"]) == 2
+    assert "unknown features jokers" in capsys.readouterr().err
     assert main(["--games", "12", "--seed", "4", "--out", str(out), "--data", str(tmp_path / "data")]) == 2
     assert "another job" in capsys.readouterr().err  # the data set of another seed is not mixed in

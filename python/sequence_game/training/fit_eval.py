@@ -123,11 +123,16 @@ def _metrics(p: np.ndarray, y: np.ndarray) -> Dict[str, float]:
 
 def fit_eval(games: int = 20000, seed: int = 1, out: str = "learned_eval.json", data: Optional[str] = None,
              agents: Sequence[str] = ("greedy",), workers: int = 1, holdout: int = 5, l2: float = 1e-3,
-             exclude: Sequence[str] = (), command: Optional[str] = None, progress: Any = None) -> Dict[str, Any]:
+             exclude: Sequence[str] = (), sharpen: float = 1.0, command: Optional[str] = None,
+             progress: Any = None) -> Dict[str, Any]:
     """Make (or extend) the self-play data, fit, write the model to ``out``; returns the report
     (also the file's ``training`` field). ``data``: the dataset directory (None: a temporary one,
     deleted after). Positions of games whose index is a multiple of ``holdout`` are held out.
-    ``exclude``: features left out of the fit (weight 0)."""
+    ``exclude``: features left out of the fit (weight 0). ``sharpen``: a factor the written
+    weights are multiplied by (after rounding to 6 decimals), for a search that wants sharper
+    rewards than calibrated probabilities; the validation numbers are those of the fit."""
+    if not (0 < sharpen <= 100):
+        raise ValueError(f"sharpen must be a factor > 0 and at most 100, not {sharpen!r}")
     names = list(_core.EVAL_FEATURES)
     unknown = [f for f in exclude if f not in names]
     if unknown:
@@ -164,25 +169,26 @@ def fit_eval(games: int = 20000, seed: int = 1, out: str = "learned_eval.json", 
     validation.update({"handset_log_loss": hand["log_loss"], "handset_accuracy": hand["accuracy"],
                        "constant_log_loss": round(float(np.log(2.0)), 5)})
     report: Dict[str, Any] = {
-        "command": command or _command(games, seed, out, agents, workers, holdout, l2, exclude),
+        "command": command or _command(games, seed, out, agents, workers, holdout, l2, exclude, sharpen),
         "data": {"tool": "sequence_game.selfplay", "agents": list(agents), "games": games, "players": 2,
                  "seed": seed, "positions": int(x.shape[0]), "train_positions": int((~held).sum())},
         "fit": {"method": "logistic regression on the teams' feature difference, no intercept, Newton",
-                "l2": l2, "holdout": f"games with index % {holdout} == 0", "excluded": list(exclude)},
+                "l2": l2, "holdout": f"games with index % {holdout} == 0", "excluded": list(exclude),
+                "sharpen": sharpen},
         "validation": validation,
         "train": _metrics(1.0 / (1.0 + np.exp(-(x[~held] @ w))), label[~held]),
         "cpu_seconds": {"selfplay": manifest["cpu_seconds"], "features_and_fit": round(time.process_time() - t0, 1)},
         "core": __import__("sequence_game").__version__,
     }
     model = parse_eval_model({"format": "sequence-game-eval/1",
-                              "weights": {n: round(float(v), 6) for n, v in zip(_core.EVAL_FEATURES, w)},
+                              "weights": {n: round(float(v), 6) * sharpen for n, v in zip(_core.EVAL_FEATURES, w)},
                               "training": report}, "the fitted model")
     _write(model, out)
     return report
 
 
 def _command(games: int, seed: int, out: str, agents: Sequence[str], workers: int, holdout: int, l2: float,
-             exclude: Sequence[str]) -> str:
+             exclude: Sequence[str], sharpen: float) -> str:
     parts = ["python", "-m", "sequence_game.training.fit_eval", "--games", str(games), "--seed", str(seed),
              "--out", out]
     if list(agents) != ["greedy"]:
@@ -193,6 +199,8 @@ def _command(games: int, seed: int, out: str, agents: Sequence[str], workers: in
         parts += ["--l2", repr(l2)]
     if exclude:
         parts += ["--exclude", *exclude]
+    if sharpen != 1.0:
+        parts += ["--sharpen", repr(sharpen)]
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -219,12 +227,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--l2", type=float, default=1e-3, help="L2 penalty (default 0.001)")
     parser.add_argument("--exclude", nargs="+", default=[], metavar="FEATURE",
                         help="features left out of the fit (weight 0), names as in _core.EVAL_FEATURES")
+    parser.add_argument("--sharpen", type=float, default=1.0,
+                        help="multiply the written weights by this factor (default 1: calibrated)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")
     try:
         report = fit_eval(games=args.games, seed=args.seed, out=args.out, data=args.data, agents=args.agents,
-                          workers=args.workers, holdout=args.holdout, l2=args.l2, exclude=args.exclude)
+                          workers=args.workers, holdout=args.holdout, l2=args.l2, exclude=args.exclude,
+                          sharpen=args.sharpen)
     except ValueError as e:
         print(f"fit_eval: {e}", file=sys.stderr)
         return 2
