@@ -87,3 +87,32 @@ def test_strength(benchmark, agent, opponent):
         rounds=1, iterations=1)
     benchmark.extra_info.update(wins=list(result.wins), draws=result.draws)
     print(f"\n{agent} vs {opponent}: {result}")
+
+
+def test_learned_evaluation_cost(benchmark):
+    """Iterations per second of the learned evaluation (leaves, expansion prior) relative to the
+    hand-set one (mcts-v1), the settings alternated in rounds in one process so that a machine's
+    changing load falls on all of them alike; medians over the rounds."""
+    import statistics
+
+    from sequence_game import _core
+    from sequence_game.agents.learned import load_eval_model
+
+    weights = load_eval_model().learned_weights()
+    game = Game(players=2, seed=1)
+    configs = {"handset": {}, "learned leaves": {"evaluation": "learned"}, "expansion prior K=8": {"expansion_candidates": 8}}
+    rounds = 1 if benchmark.disabled else 7
+    rates = {k: [] for k in configs}
+
+    def run():
+        for r in range(rounds):
+            for k, o in configs.items():
+                opts = _core.SearchOptions(iterations=30_000, seed=r, learned_weights=weights, **o)
+                res = _core.mcts_search(game._state, opts, r)
+                rates[k].append(res.iterations / res.seconds)
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    base = statistics.median(rates["handset"])
+    for k, v in rates.items():
+        benchmark.extra_info[k] = statistics.median(v)
+        print(f"\n{k}: {statistics.median(v):,.0f} iterations/s ({statistics.median(v) / base:.2f}x the hand-set)")
