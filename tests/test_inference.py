@@ -149,7 +149,8 @@ def test_inference_does_not_change_the_game():
 
 def test_inference_options_defaults_and_specs():
     a = MCTSAgent()
-    assert (a.inference, a.inference_plays, a.inference_strength, a.inference_tries) == ("off", 4, 1.0, 16)
+    assert (a.inference, a.inference_plays, a.inference_strength, a.inference_margin, a.inference_tries) == \
+        ("off", 4, 1.0, 1.0, 16)
     b = agent_from_spec("mcts:iters=100,inference=recent,inference_plays=6,inference_strength=2,inference_tries=8")
     assert (b.inference, b.inference_plays, b.inference_strength, b.inference_tries) == ("recent", 6, 2.0, 8)
     assert "inference=recent" in b.name and "inference" not in a.name
@@ -167,6 +168,8 @@ def test_inference_options_defaults_and_specs():
     ({"inference_strength": -0.5}, ValueError, ["inference_strength", "0", "1e+06"]),
     ({"inference_strength": float("nan")}, ValueError, ["inference_strength"]),
     ({"inference_strength": 1e7}, ValueError, ["inference_strength", "1e+06"]),
+    ({"inference_margin": -1}, ValueError, ["inference_margin", "0", "1e+06"]),
+    ({"inference_margin": float("inf")}, ValueError, ["inference_margin"]),
     ({"inference_tries": 0}, ValueError, ["inference_tries", "1..65536"]),
     ({"inference_tries": 70000}, ValueError, ["inference_tries", "65536"]),
 ])

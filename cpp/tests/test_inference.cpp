@@ -89,11 +89,14 @@ TEST(inference_a_hand_that_could_have_completed_a_sequence_but_did_not_is_unlike
     CHECK(with_gap > 0.1);
     CHECK(without > 0.9);
     CHECK(with_wild < 0.2);  // a two-eyed jack completes it too (R5)
-    // Stronger weight, stronger evidence; zero weight, none.
-    SearchOptions sharp = inference_options();
-    sharp.inference_strength = 0;
-    const InferenceModel flat(t.root, t.history, sharp);
-    CHECK(mean_likelihood(flat, {card("2H"), card("3D"), card("4D"), card("6D"), card("7D"), card("9H"), card("2C")}) == 1.0);
+    // Zero weight: no evidence; a margin wider than the missed sequence's score: none either.
+    const std::vector<int> gap_hand = {card("2H"), card("3D"), card("4D"), card("6D"), card("7D"), card("9H"), card("2C")};
+    SearchOptions flat = inference_options();
+    flat.inference_strength = 0;
+    CHECK(mean_likelihood(InferenceModel(t.root, t.history, flat), gap_hand) == 1.0);
+    SearchOptions forgiving = inference_options();
+    forgiving.inference_margin = 20;  // the sequence scores 1e6, e^13.8
+    CHECK(mean_likelihood(InferenceModel(t.root, t.history, forgiving), gap_hand) == 1.0);
 }
 
 TEST(inference_a_jack_spent_where_the_plain_card_would_do_is_unlikely) {

@@ -316,6 +316,8 @@ void init_search_options(py::module_& m) {
          [](S& o, const py::handle& v) { o.inference_plays = static_cast<int>(int_in_range(v, "inference_plays", 1, OptionLimits::kMaxInferencePlays)); }},
         {"inference_strength", [](const S& o) { return py::cast(o.inference_strength); },
          [](S& o, const py::handle& v) { o.inference_strength = number(v, "inference_strength"); }},
+        {"inference_margin", [](const S& o) { return py::cast(o.inference_margin); },
+         [](S& o, const py::handle& v) { o.inference_margin = number(v, "inference_margin"); }},
         {"inference_tries", [](const S& o) { return py::cast(o.inference_tries); },
          [](S& o, const py::handle& v) { o.inference_tries = static_cast<int>(int_in_range(v, "inference_tries", 1, OptionLimits::kMaxInferenceTries)); }},
         {"cheat", [](const S& o) { return py::cast(o.cheat); }, [](S& o, const py::handle& v) { o.cheat = flag(v, "cheat"); }},

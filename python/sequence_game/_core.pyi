@@ -240,6 +240,7 @@ class SearchOptions:
     inference: str
     inference_plays: int
     inference_strength: float
+    inference_margin: float
     inference_tries: int
     cheat: bool
     def __init__(self, **kwargs: typing.Any) -> None: ...

@@ -125,7 +125,7 @@ std::vector<PublicChange> public_history(const Game& game, int observer, int pla
 }
 
 InferenceModel::InferenceModel(const Observation& root, const std::vector<PublicChange>& history, const SearchOptions& o)
-    : strength_(o.inference_strength), tries_(o.inference_tries) {
+    : strength_(o.inference_strength), margin_(o.inference_margin), tries_(o.inference_tries) {
     const int players = root.pub.config.players;
     int turns[kMaxPlayers] = {};
     for (std::size_t i = history.size(); i-- > 0 && wants_more(turns, players, root.player, o.inference_plays);) {
@@ -170,7 +170,7 @@ double InferenceModel::likelihood(int player, const Card* hand, int n, SplitMix6
             best = std::max(best, e.best[h[i]]);
             held |= card_bit(h[i]);
         }
-        const double gap = static_cast<double>(best) - e.made - kInferenceMargin;
+        const double gap = static_cast<double>(best) - e.made - margin_;
         if (gap > 0) shortfall += gap;
         if (e.first_step && (held & e.dead)) shortfall += kInferenceUntradedDead;
         if (held & e.plain) shortfall += kInferenceJackForPlain;
@@ -180,21 +180,13 @@ double InferenceModel::likelihood(int player, const Card* hand, int n, SplitMix6
 
 GameState InferenceModel::sample(const Observation& obs, SplitMix64& rng) const {
     if (!has_evidence_) return determinize(obs, rng);
-    GameState d = obs.pub;
-    const int me = obs.player;
-    int count[kCardKinds];
-    for (int c = 0; c < kCardKinds; ++c) count[c] = kCopiesPerCard;
-    for (int i = 0; i < d.hand_count[me]; ++i) --count[d.hands[me][i]];
-    for (int i = 0; i < d.discard_size; ++i) --count[discard_card(d, i)];
+    const GameState& d = obs.pub;
     Card unseen[kDeckSize];
-    int n = 0;
-    for (int c = 0; c < kCardKinds; ++c)
-        for (int k = 0; k < count[c]; ++k) unseen[n++] = static_cast<Card>(c);
+    const int n = unseen_cards(obs, unseen);
     int next = 0;
     for (int p = 0; p < d.config.players; ++p) {
-        if (p == me) continue;
-        int size = d.hand_count[p];
-        if (size > n - next) size = d.hand_count[p] = static_cast<std::uint8_t>(n - next);  // inconsistent input only
+        if (p == obs.player) continue;
+        const int size = std::min<int>(d.hand_count[p], n - next);  // (smaller on inconsistent input only)
         choose(unseen, next, n, size, rng);
         if (!events_[p].empty()) {
             // Rejection (see inference.hpp): accept with probability = likelihood; else keep the
@@ -220,22 +212,11 @@ GameState InferenceModel::sample(const Observation& obs, SplitMix64& rng) const 
                 choose(unseen, next, n, size, rng);
             }
         }
-        Card* hand = d.hands[p];
-        for (int i = 0; i < size; ++i) {  // insertion: hands stay ascending
-            const Card card = unseen[next++];
-            int j = i;
-            for (; j > 0 && hand[j - 1] > card; --j) hand[j] = hand[j - 1];
-            hand[j] = card;
-        }
+        next += size;
     }
     // The draw pile: the rest, shuffled (its order is no evidence).
     shuffle_halves(unseen + next, n - next, rng);
-    if (d.draw_size > n - next) d.draw_size = static_cast<std::uint8_t>(n - next);
-    if (d.draw_size > kDeckSize - d.discard_size) d.draw_size = static_cast<std::uint8_t>(kDeckSize - d.discard_size);
-    for (int i = 0; i < d.draw_size; ++i) set_draw_pile_card(d, i, unseen[next++]);
-    d.rng = rng.next();  // the world's own reshuffles (R6)
-    if (d.last_draw_player != me) d.last_draw_player = -1;  // its card is unknown; only R10 reads it
-    return d;
+    return deal_world(obs, unseen, n, rng);
 }
 
 }  // namespace sequence

@@ -54,18 +54,21 @@ Observation observe(const GameState& s, int player) {
     return o;
 }
 
-GameState determinize(const Observation& obs, SplitMix64& rng) {
-    GameState d = obs.pub;
-    const int me = obs.player;
+int unseen_cards(const Observation& obs, Card out[kDeckSize]) {
+    const GameState& d = obs.pub;
     int count[kCardKinds];
     for (int c = 0; c < kCardKinds; ++c) count[c] = kCopiesPerCard;
-    for (int i = 0; i < d.hand_count[me]; ++i) --count[d.hands[me][i]];
+    for (int i = 0; i < d.hand_count[obs.player]; ++i) --count[d.hands[obs.player][i]];
     for (int i = 0; i < d.discard_size; ++i) --count[discard_card(d, i)];
-    Card unseen[kDeckSize];
     int n = 0;
     for (int c = 0; c < kCardKinds; ++c)
-        for (int k = 0; k < count[c]; ++k) unseen[n++] = static_cast<Card>(c);
-    shuffle_halves(unseen, n, rng);
+        for (int k = 0; k < count[c]; ++k) out[n++] = static_cast<Card>(c);
+    return n;
+}
+
+GameState deal_world(const Observation& obs, const Card* cards, int n, SplitMix64& rng) {
+    GameState d = obs.pub;
+    const int me = obs.player;
     int next = 0;
     for (int p = 0; p < d.config.players; ++p) {
         if (p == me) continue;
@@ -73,7 +76,7 @@ GameState determinize(const Observation& obs, SplitMix64& rng) {
         int size = d.hand_count[p];
         if (size > n - next) size = d.hand_count[p] = static_cast<std::uint8_t>(n - next);  // inconsistent input only
         for (int i = 0; i < size; ++i) {  // insertion: hands stay ascending
-            const Card card = unseen[next++];
+            const Card card = cards[next++];
             int j = i;
             for (; j > 0 && hand[j - 1] > card; --j) hand[j] = hand[j - 1];
             hand[j] = card;
@@ -83,10 +86,17 @@ GameState determinize(const Observation& obs, SplitMix64& rng) {
     // the discard log.
     if (d.draw_size > n - next) d.draw_size = static_cast<std::uint8_t>(n - next);
     if (d.draw_size > kDeckSize - d.discard_size) d.draw_size = static_cast<std::uint8_t>(kDeckSize - d.discard_size);
-    for (int i = 0; i < d.draw_size; ++i) set_draw_pile_card(d, i, unseen[next++]);
+    for (int i = 0; i < d.draw_size; ++i) set_draw_pile_card(d, i, cards[next++]);
     d.rng = rng.next();  // the world's own reshuffles (R6)
     if (d.last_draw_player != me) d.last_draw_player = -1;  // its card is unknown; only R10 reads it
     return d;
+}
+
+GameState determinize(const Observation& obs, SplitMix64& rng) {
+    Card unseen[kDeckSize];
+    const int n = unseen_cards(obs, unseen);
+    shuffle_halves(unseen, n, rng);
+    return deal_world(obs, unseen, n, rng);
 }
 
 GameState determinize(const GameState& observed, int player, SplitMix64& rng) {

@@ -87,6 +87,7 @@ void check_options(const SearchOptions& o) {
         throw std::invalid_argument("inference must be off or recent");
     check_int("inference_plays", o.inference_plays, 1, OptionLimits::kMaxInferencePlays);
     check_range("inference_strength", o.inference_strength, 0, OptionLimits::kMaxWeight);
+    check_range("inference_margin", o.inference_margin, 0, OptionLimits::kMaxWeight);
     check_int("inference_tries", o.inference_tries, 1, OptionLimits::kMaxInferenceTries);
     check_weights(o.weights);
     if (o.evaluation != Evaluation::Handset && o.evaluation != Evaluation::Learned)

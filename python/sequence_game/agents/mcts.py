@@ -112,6 +112,9 @@ class MCTSAgent(SearchAgent):
         inference_plays: turns of each other player used as evidence (1..64, default 4).
         inference_strength: how sharply the evidence weighs, ``exp(-strength * shortfall)`` with
             the shortfall on the heuristic's log scale (0..1e6, default 1; 0 = no weighting).
+        inference_margin: a play counts against a hand only when the hand's best play scores more
+            than this above it on the heuristic's log scale (0..1e6, default 1; 0 = the other
+            players are expected to make the heuristic's best play, as ``GreedyAgent`` does).
         inference_tries: proposals per player and sampled deal before the most likely one is
             kept (1..65536, default 16).
         evaluation: how an unfinished playout is scored: ``"handset"`` (``weights``, the default) or
@@ -139,7 +142,7 @@ class MCTSAgent(SearchAgent):
                  widen_base: float = 0.0, widen_coef: float = 1.0, widen_exponent: float = 0.4,
                  ordered_expansion: bool = False, playout_epsilon: float = 0.3,
                  inference: Union[str, Any] = "off", inference_plays: int = 4, inference_strength: float = 1.0,
-                 inference_tries: int = 16, evaluation: str = "handset",
+                 inference_margin: float = 1.0, inference_tries: int = 16, evaluation: str = "handset",
                  learned_weights: Optional[Union[str, os.PathLike[str], EvalModel, Sequence[float], Any]] = None,
                  expansion_candidates: int = 0) -> None:
         if (evaluation == "learned" or expansion_candidates) and learned_weights is None:
@@ -154,7 +157,8 @@ class MCTSAgent(SearchAgent):
             playout_candidates=playout_candidates, align_playouts=align_playouts, prior_weight=prior_weight,
             widen_base=widen_base, widen_coef=widen_coef, widen_exponent=widen_exponent,
             ordered_expansion=ordered_expansion, playout_epsilon=playout_epsilon, inference=inference,
-            inference_plays=inference_plays, inference_strength=inference_strength, inference_tries=inference_tries,
+            inference_plays=inference_plays, inference_strength=inference_strength,
+            inference_margin=inference_margin, inference_tries=inference_tries,
             evaluation=evaluation, learned_weights=learned_weights, expansion_candidates=expansion_candidates)
         self._init_search(options, seed)
 

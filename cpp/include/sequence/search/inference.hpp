@@ -10,7 +10,8 @@
 // other player, and each trade in those turns:
 //   - a play (R5 step 2) from hand H: the best move the heuristic (heuristic.hpp, GreedyAgent's
 //     scoring, log scale) finds for any card of H is compared with the move made; the shortfall
-//     beyond a margin (kInferenceMargin) is evidence against H. Completing a sequence (R7) or winning
+//     beyond inference_margin is evidence against H (0 models a player who always makes the
+//     heuristic's best play, as GreedyAgent does; larger values forgive other judgements). Completing a sequence (R7) or winning
 //     (R8) is scored on the cell that would complete it, so a hand that could have completed a
 //     sequence, blocked a four, or placed a plain card where a jack was spent, is unlikely;
 //   - a two-eyed jack placed on a cell whose own card was in H (R5: the plain card would have made
@@ -52,7 +53,6 @@
 namespace sequence {
 
 // Shortfall constants of the model (log-heuristic units: 1 = a move scoring e times less).
-constexpr double kInferenceMargin = 1.0;        // a play within this of the hand's best is not evidence
 constexpr double kInferenceUntradedDead = 2.0;  // a dead card kept through the turn's play (R5 step 1)
 constexpr double kInferenceJackForPlain = 2.0;  // a two-eyed jack placed where a card in hand would go (R5)
 constexpr double kInferencePass = 20.0;         // a pass while holding a playable card (R5)
@@ -106,6 +106,7 @@ public:
 private:
     std::vector<InferenceEvent> events_[kMaxPlayers];
     double strength_ = 1.0;
+    double margin_ = 1.0;
     int tries_ = 16;
     bool has_evidence_ = false;
 };

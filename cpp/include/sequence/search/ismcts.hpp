@@ -42,6 +42,12 @@ Observation observe(const GameState& s, int player);
 // the other players' hands (same sizes, sorted) and the draw pile (same size). The generator
 // state of the world comes from rng too. Reads nothing but obs.
 GameState determinize(const Observation& obs, SplitMix64& rng);
+// The pieces of determinize(), for samplers that choose the hands another way (inference.hpp):
+// the unseen cards into out, ascending, returning how many; and a world dealt from cards[0 .. n)
+// in order: the other players' hands (seat order, observed sizes, sorted), then the draw pile
+// (bottom first), then the generator state from rng.
+int unseen_cards(const Observation& obs, Card out[kDeckSize]);
+GameState deal_world(const Observation& obs, const Card* cards, int n, SplitMix64& rng);
 // determinize(observe(observed, player), rng).
 GameState determinize(const GameState& observed, int player, SplitMix64& rng);
 

@@ -100,10 +100,12 @@ struct SearchOptions {
     HeuristicWeights heuristic;
     // Inference of hidden cards (inference.hpp; off by default): determinizations drawn by
     // rejection, at most inference_tries proposals per other player, with the likelihood
-    // exp(-inference_strength * shortfall) of that player's last inference_plays turns.
+    // exp(-inference_strength * shortfall) of that player's last inference_plays turns; a play
+    // counts as a shortfall only beyond inference_margin (log-heuristic units) below the hand's best.
     InferenceKind inference = InferenceKind::Off;
     int inference_plays = 4;
     double inference_strength = 1.0;
+    double inference_margin = 1.0;
     int inference_tries = 16;
     bool cheat = false;            // TEST ONLY: search the true state (no determinization)
     const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
