@@ -58,7 +58,7 @@ def test_r2_search_heuristic_does_not_depend_on_which_teammate_moves(players, te
         assert sorted(_core.heuristic_scores(g._state)) == sorted(_core.heuristic_scores(mate._state))
 
 
-def _team_position(Game, mover: int) -> "object":
+def _team_position(Game, mover: int) -> object:
     """Four players (teams 0: seats 0, 2; 1: seats 1, 3). Team 0 has a sequence (row 10) and a
     four a6-d6 whose gap e6 is the 2H; team 1 has a four b3-e3 whose gap f3 is the 5D (one more
     sequence would be team 1's first, not a win). ``mover`` holds the 2H and the 5D."""
