@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "sequence/board.hpp"
+#include "sequence/search/evaluate.hpp"
 #include "sequence/window_lanes.hpp"
 
 namespace sequence {
@@ -108,15 +109,8 @@ void eval_features(const GameState& s, float out[kMaxTeams][kEvalFeatures]) {
 }
 
 void learned_rewards(const GameState& s, const LearnedWeights& w, float out[kMaxTeams]) {
+    if (terminal_rewards(s, out)) return;
     const int teams = s.config.teams;
-    if (s.winner >= 0) {
-        for (int t = 0; t < teams; ++t) out[t] = t == s.winner ? 1.0f : 0.0f;
-        return;
-    }
-    if (s.is_draw) {
-        for (int t = 0; t < teams; ++t) out[t] = 1.0f / static_cast<float>(teams);
-        return;
-    }
     float f[kMaxTeams][kEvalFeatures];
     eval_features(s, f);
     float sc[kMaxTeams];
@@ -125,17 +119,7 @@ void learned_rewards(const GameState& s, const LearnedWeights& w, float out[kMax
         for (int i = 0; i < kEvalFeatures; ++i) acc += w.weight[i] * f[t][i];
         sc[t] = acc;
     }
-    if (teams == 2) {
-        const float r = 1.0f / (1.0f + std::exp(sc[1] - sc[0]));
-        out[0] = r;
-        out[1] = 1.0f - r;
-        return;
-    }
-    float hi = sc[0];
-    for (int t = 1; t < teams; ++t) hi = sc[t] > hi ? sc[t] : hi;
-    float sum = 0.0f;
-    for (int t = 0; t < teams; ++t) sum += out[t] = std::exp(sc[t] - hi);
-    for (int t = 0; t < teams; ++t) out[t] /= sum;
+    softmax_rewards(teams, sc, 1.0f, out);  // the model's scores are already in logits
 }
 
 }  // namespace sequence

@@ -75,33 +75,47 @@ inline void team_scores(const GameState& s, const EvalWeights& wt, float out[kMa
         }
 }
 
-// Rewards in [0, 1] per team summing to 1 (out[t] for t < teams). A finished game scores exactly
-// (1 for the winner, 1/teams each for a draw); otherwise the scores of team_scores() go through a
-// softmax with temperature weights.scale (for two teams: the logistic of the score difference).
-inline void evaluate_rewards(const GameState& s, const EvalWeights& wt, float out[kMaxTeams]) {
+// The exact rewards of a finished game (1 for the winner, 1/teams each for a draw) into out[t] for
+// t < teams; returns false, writing nothing, while the game goes on.
+inline bool terminal_rewards(const GameState& s, float out[kMaxTeams]) {
     const int teams = s.config.teams;
     if (s.winner >= 0) {
         for (int t = 0; t < teams; ++t) out[t] = t == s.winner ? 1.0f : 0.0f;
-        return;
+        return true;
     }
     if (s.is_draw) {
         for (int t = 0; t < teams; ++t) out[t] = 1.0f / static_cast<float>(teams);
-        return;
+        return true;
     }
-    float sc[kMaxTeams];
-    team_scores(s, wt, sc);
-    const float inv = 1.0f / wt.scale;
+    return false;
+}
+
+// Rewards in [0, 1] per team summing to 1 from per-team scores: the softmax of score * inv_scale
+// (for two teams: the logistic of the score difference). Shared by the hand-set evaluation below
+// and the learned one (features.hpp).
+inline void softmax_rewards(int teams, const float sc[kMaxTeams], float inv_scale, float out[kMaxTeams]) {
     if (teams == 2) {
-        const float r = 1.0f / (1.0f + std::exp((sc[1] - sc[0]) * inv));
+        const float r = 1.0f / (1.0f + std::exp((sc[1] - sc[0]) * inv_scale));
         out[0] = r;
         out[1] = 1.0f - r;
         return;
     }
     float hi = sc[0];
     for (int t = 1; t < teams; ++t) hi = sc[t] > hi ? sc[t] : hi;
+    float e[kMaxTeams];
     float sum = 0.0f;
-    for (int t = 0; t < teams; ++t) sum += out[t] = std::exp((sc[t] - hi) * inv);
-    for (int t = 0; t < teams; ++t) out[t] /= sum;
+    for (int t = 0; t < teams; ++t) sum += e[t] = std::exp((sc[t] - hi) * inv_scale);
+    for (int t = 0; t < teams; ++t) out[t] = e[t] / sum;
+}
+
+// Rewards in [0, 1] per team summing to 1 (out[t] for t < teams). A finished game scores exactly
+// (terminal_rewards()); otherwise the scores of team_scores() go through softmax_rewards() with
+// temperature weights.scale.
+inline void evaluate_rewards(const GameState& s, const EvalWeights& wt, float out[kMaxTeams]) {
+    if (terminal_rewards(s, out)) return;
+    float sc[kMaxTeams];
+    team_scores(s, wt, sc);
+    softmax_rewards(s.config.teams, sc, 1.0f / wt.scale, out);
 }
 
 }  // namespace sequence
