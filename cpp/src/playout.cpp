@@ -1,10 +1,12 @@
 #include "sequence/playout.hpp"
 
+#include <cassert>
 #include <climits>
 #include <cstring>
 
 #include "sequence/board.hpp"
 #include "sequence/rules.hpp"
+#include "turn.hpp"
 
 namespace sequence {
 
@@ -73,8 +75,10 @@ inline constexpr PickTables kPick = build_pick();
 
 }  // namespace
 
-int random_declares(const GameState& s, int team, int cell, SplitMix64& rng) {
-    if (!may_complete(s.chips[team] | corners(), cell)) return 0;
+namespace {
+
+// random_declares() once may_complete() has said yes: the declare_options() combinations.
+__attribute__((noinline)) int draw_declares(const GameState& s, int team, int cell, SplitMix64& rng) {
     DeclareOptions opt;
     declare_options(s, team, cell, opt);
     std::uint32_t combos = 1;
@@ -86,6 +90,12 @@ int random_declares(const GameState& s, int team, int cell, SplitMix64& rng) {
         k /= opt.count[d];
     }
     return declares;
+}
+
+}  // namespace
+
+int random_declares(const GameState& s, int team, int cell, SplitMix64& rng) {
+    return may_complete(s.chips[team] | corners(), cell) ? draw_declares(s, team, cell, rng) : 0;
 }
 
 namespace {
@@ -107,6 +117,28 @@ inline HandSets hand_sets(const Card* hand, int n) {
     return h;
 }
 
+// The n-th lowest cell of b (requires n < b.count()), without a branch on the half: the cell is
+// random, so that branch would mispredict about one time in three.
+inline int select_cell(Bitboard b, unsigned n) {
+    const unsigned low = static_cast<unsigned>(detail::popcount64(b.lo()));
+    const bool high = n >= low;
+    const std::uint64_t word = high ? b.hi() : b.lo();
+    return detail::select64(word, static_cast<int>(n - (high ? low : 0))) + (high ? 64 : 0);
+}
+
+// The lowest and the highest id of a set of one or two jack ids, by the draw's index k among
+// per_id slots each: k < per_id is the lowest id's, else the highest id's (then k - per_id).
+// Branch-free (no division by per_id); the card is meaningless for an empty set (never used then,
+// but computed without a zero count).
+struct JackSlot {
+    int card;
+    unsigned k;
+};
+inline JackSlot jack_slot(std::uint64_t ids, unsigned k, unsigned per_id) {
+    const bool second = k >= per_id;
+    return {second ? 63 - __builtin_clzll(ids | 1) : __builtin_ctzll(ids | std::uint64_t{1} << 63), k - (second ? per_id : 0)};
+}
+
 // Draws the move uniformly over the slots of random_legal_move()'s contract, enumerated as
 //   1. normal placements: the empty cells of the hand's normal cards, ascending (each cell is
 //      printed on one card id, so a cell is exactly one (card id, cell) slot);
@@ -114,39 +146,79 @@ inline HandSets hand_sets(const Card* hand, int n) {
 //      held: every removable chip (R5, R7);
 //   3. the distinct dead card ids held (dead_ids), if no trade was made this turn (R5 step 1);
 //   4. a pass, only when 1 and 2 are empty.
-inline MoveId choose_move(const GameState& s, SplitMix64& rng, const HandSets& h, std::uint64_t dead_ids) {
-    const int p = s.current_player;
-    const int team = team_of(s, p);
+// ids: the hand's distinct card ids; cells: the cells of its normal cards; dead_ids: its dead ids.
+// The move goes to sink.place(card, cell, declares), sink.remove(card, cell), sink.trade(card) or
+// sink.pass(), whose result is returned: picking and playing a move share one branch on its kind.
+template <class Sink>
+inline __attribute__((always_inline)) MoveId choose_move(const GameState& s, SplitMix64& rng, std::uint64_t ids,
+                                                         Bitboard cells, std::uint64_t dead_ids, Sink&& sink) {
+    const int team = team_of(s, s.current_player);
     const Bitboard occ = occupied(s);
     const Bitboard empty = ~(occ | corners());
-    const Bitboard removable = removable_cells(s, team);
-    const Bitboard places = h.cells & empty;
-    const int n_places = places.count();
-    const int n_empty = empty.count();
-    const int n_removable = removable.count();
-    const std::uint64_t two_eyed = h.ids & kTwoEyedIds, one_eyed = h.ids & kOneEyedIds;
-    const int n_wild = detail::popcount64(two_eyed) * n_empty;
-    const int n_remove = detail::popcount64(one_eyed) * n_removable;
-    const int plays = n_places + n_wild + n_remove;
+    const Bitboard removable = occ & ~s.chips[team] & ~s.locked;
+    const Bitboard places(cells.lo() & ~occ.lo(), cells.hi() & ~occ.hi());  // cells holds no corner
+    const unsigned n_places = static_cast<unsigned>(places.count());
+    const unsigned n_empty = static_cast<unsigned>(empty.count());
+    const unsigned n_removable = static_cast<unsigned>(removable.count());
+    const std::uint64_t two_eyed = ids & kTwoEyedIds, one_eyed = ids & kOneEyedIds;
+    const unsigned n_wild = static_cast<unsigned>(detail::popcount64(two_eyed)) * n_empty;
+    const unsigned n_remove = static_cast<unsigned>(detail::popcount64(one_eyed)) * n_removable;
+    const unsigned n_placements = n_places + n_wild;
+    const unsigned plays = n_placements + n_remove;
     const std::uint64_t trades = s.traded_this_turn ? 0 : dead_ids;
-    const int options = plays + detail::popcount64(trades) + (plays == 0);
-    int r = static_cast<int>(rng.below(static_cast<std::uint32_t>(options)));
-    int card, cell;
-    if (__builtin_expect(r < n_places, 1)) {
-        cell = places.select(r);
-        card = card_at(cell);
-    } else if ((r -= n_places) < n_wild) {
-        card = detail::select64(two_eyed, r / n_empty);
-        cell = empty.select(r % n_empty);
-    } else if ((r -= n_wild) < n_remove) {
-        return Move::remove(detail::select64(one_eyed, r / n_removable), removable.select(r % n_removable)).id();
-    } else if ((r -= n_remove) < detail::popcount64(trades)) {
-        return Move::trade(detail::select64(trades, r)).id();
-    } else {
+    const unsigned n_trades = static_cast<unsigned>(detail::popcount64(trades));
+    const unsigned options = plays + n_trades + (plays == 0);
+    unsigned r = rng.below(options);
+    if (__builtin_expect(r < n_placements, 1)) {
+        // A normal card on one of its cells, or a two-eyed jack anywhere: one select either way.
+        const bool wild = r >= n_places;
+        const JackSlot jack = jack_slot(two_eyed, r - n_places, n_empty);
+        const int cell = select_cell(wild ? empty : places, wild ? jack.k : r);
+        const int card = wild ? jack.card : card_at(cell);
+        const int declares = may_complete(s.chips[team] | corners(), cell) ? draw_declares(s, team, cell, rng) : 0;
+        return sink.place(card, cell, declares);
+    }
+    if ((r -= n_placements) < n_remove) {
+        const JackSlot jack = jack_slot(one_eyed, r, n_removable);
+        return sink.remove(jack.card, select_cell(removable, jack.k));
+    }
+    if ((r -= n_remove) < n_trades) return sink.trade(detail::select64(trades, static_cast<int>(r)));
+    return sink.pass();
+}
+
+// choose_move()'s sink that only names the move.
+struct MoveIds {
+    static MoveId place(int card, int cell, int declares) { return Move::place(card, cell, declares).id(); }
+    static MoveId remove(int card, int cell) { return Move::remove(card, cell).id(); }
+    static MoveId trade(int card) { return Move::trade(card).id(); }
+    static MoveId pass() { return Move::pass().id(); }
+};
+
+// choose_move()'s sink of a playout: plays the move (turn.hpp) with the hands in PlayoutHands.
+struct PlayMove {
+    GameState& s;
+    PlayoutHands& hands;
+    MoveId place(int card, int cell, int declares) {
+        turn::place(s, hands, card, cell, declares);
+        return Move::place(card, cell, declares).id();
+    }
+    MoveId remove(int card, int cell) {
+        turn::remove(s, hands, card, cell);
+        return Move::remove(card, cell).id();
+    }
+    MoveId trade(int card) {
+        turn::trade(s, hands, card);
+        return Move::trade(card).id();
+    }
+    MoveId pass() {
+        turn::pass(s, hands);
         return Move::pass().id();
     }
-    const int declares = may_complete(s.chips[team] | corners(), cell) ? random_declares(s, team, cell, rng) : 0;
-    return Move::place(card, cell, declares).id();
+};
+
+inline __attribute__((always_inline)) MoveId playout_step(GameState& s, PlayoutHands& hands, SplitMix64& rng) {
+    const int p = s.current_player;
+    return choose_move(s, rng, hands.ids[p], hands.cells[p], hands.ids[p] & hands.dead_ids, PlayMove{s, hands});
 }
 
 }  // namespace
@@ -160,30 +232,53 @@ MoveId random_legal_move(const GameState& s, SplitMix64& rng) {
         const int card = s.hands[p][i];
         if (!is_jack(card) && card_cells(card).subset_of(occ)) dead |= std::uint64_t{1} << card;  // R5
     }
-    return choose_move(s, rng, h, dead);
+    return choose_move(s, rng, h.ids, h.cells, dead, MoveIds{});
 }
 
-FreeCells::FreeCells(const GameState& s) : count(), dead_ids(0) {
+PlayoutHands::PlayoutHands(const GameState& s) : ids(), dups(), cells(), dead_ids(0), free() {
+    for (int p = 0; p < s.config.players; ++p) {
+        std::uint64_t held = 0;
+        for (int i = 0; i < s.hand_count[p]; ++i) {
+            const std::uint64_t bit = std::uint64_t{1} << s.hands[p][i];
+            dups[p] |= held & bit;
+            held |= bit;
+        }
+        ids[p] = held;
+        const HandSets h = hand_sets(s.hands[p], s.hand_count[p]);
+        cells[p] = h.cells;
+    }
+    const Bitboard occ = occupied(s);
+    if (occ.none()) {  // a fresh deal: every normal card has both cells free
+        std::memset(free, 2, sizeof free);
+        for (int c = kJackSpades; c <= kJackClubs; ++c) free[c] = 0;
+        return;
+    }
     const Bitboard empty = empty_cells(s);
     for (int c = 0; c < kCardKinds; ++c) {
         if (is_jack(c)) continue;
-        count[c] = static_cast<std::uint8_t>((card_cells(c) & empty).count());
-        if (count[c] == 0) dead_ids |= std::uint64_t{1} << c;
+        free[c] = static_cast<std::uint8_t>((card_cells(c) & empty).count());
+        if (free[c] == 0) dead_ids |= std::uint64_t{1} << c;
     }
 }
 
-MoveId random_legal_move(const GameState& s, const FreeCells& free, SplitMix64& rng) {
-    const HandSets h = hand_sets(s.hands[s.current_player], s.hand_count[s.current_player]);
-    return choose_move(s, rng, h, h.ids & free.dead_ids);
+void PlayoutHands::write_hands(GameState& s) const {
+    for (int p = 0; p < s.config.players; ++p) {
+        int n = 0;
+        for (std::uint64_t rest = ids[p]; rest; rest &= rest - 1) {
+            const int card = detail::lsb64(rest);
+            s.hands[p][n++] = static_cast<Card>(card);
+            if (dups[p] >> card & 1) s.hands[p][n++] = static_cast<Card>(card);
+        }
+        assert(n == s.hand_count[p]);
+    }
 }
+
+MoveId random_playout_step(GameState& s, PlayoutHands& hands, SplitMix64& rng) { return playout_step(s, hands, rng); }
 
 int random_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit) {
-    FreeCells free(s);
-    while (!is_over(s) && s.turn < turn_limit) {
-        const MoveId m = random_legal_move(s, free, rng);
-        apply_move(s, m);
-        free.after(m);
-    }
+    PlayoutHands hands(s);
+    while (!is_over(s) && s.turn < turn_limit) playout_step(s, hands, rng);
+    hands.write_hands(s);
     return s.winner;
 }
 

@@ -6,6 +6,7 @@
 
 #include "sequence/rng.hpp"
 #include "sequence/window_lanes.hpp"
+#include "turn.hpp"
 
 namespace sequence {
 
@@ -46,62 +47,6 @@ const char* describe(RefereeError e) {
 }
 
 namespace {
-
-void discard(GameState& s, int player, int card) { push_discard(s, card, player); }
-
-// R6: the discard piles, gathered in seat order each oldest first, shuffled into the draw pile.
-__attribute__((noinline, cold)) void reshuffle(GameState& s) {
-    // Gathered into a buffer first: the new draw pile may overwrite cards the discard log used.
-    std::uint8_t owner[kDeckSize];
-    discard_owners(s, owner);
-    Card gathered[kDeckSize];
-    int n = 0;
-    for (int p = 0; p < s.config.players; ++p)
-        for (int i = 0; i < s.discard_size; ++i)
-            if (owner[i] == p) gathered[n++] = discard_card(s, i);
-    SplitMix64 rng(s.rng);
-    shuffle(gathered, n, rng);
-    s.rng = rng.state();
-    // gathered[0] is the top: the pile (bottom first) is gathered reversed, eight cards at a time
-    // (cold code is not vectorized).
-    Card* pile = draw_pile_data(s);
-    int k = 0;
-    for (; k + 8 <= n; k += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, gathered + n - 8 - k, 8);
-        w = __builtin_bswap64(w);
-        std::memcpy(pile + k, &w, 8);
-    }
-    for (; k < n; ++k) pile[k] = gathered[n - 1 - k];
-    s.draw_size = static_cast<std::uint8_t>(n);
-    s.discard_size = 0;
-}
-
-// Draws the top card into player's hand (R6 reshuffle first if the pile is empty).
-// Returns the card, or -1 if nothing could be drawn.
-inline __attribute__((always_inline)) int draw_card(GameState& s, int player) {
-    if (__builtin_expect(s.draw_size == 0, 0)) {
-        reshuffle(s);
-        if (s.draw_size == 0) return -1;
-    }
-    const int card = draw_pile_card(s, --s.draw_size);
-    hand_insert(s, player, card);
-    return card;
-}
-
-// Ends a completed turn: a draw at the turn cap, else the next seat moves.
-inline void end_turn(GameState& s) {
-    // turn >= max_turns, with max_turns 0 (no cap) wrapping to UINT32_MAX and kTurnLimit the
-    // bound for every game: the min is a branch-free cmov.
-    if (__builtin_expect(s.turn > std::min(s.max_turns - 1u, kTurnLimit - 1u), 0)) s.is_draw = true;
-    else s.current_player = static_cast<std::uint8_t>(s.current_player + 1 == s.config.players ? 0 : s.current_player + 1);
-}
-
-bool has_dead_card(const GameState& s, int player) {
-    for (int i = 0; i < s.hand_count[player]; ++i)
-        if (is_dead_card(s, s.hands[player][i])) return true;
-    return false;
-}
 
 // Cells a card may take a chip on (R5): its own empty cells, any empty cell for a two-eyed jack.
 Bitboard placement_cells(int card, Bitboard empty) {
@@ -281,23 +226,6 @@ MoveError check_trade(const GameState& s, const Move& m) {
     return MoveError::None;
 }
 
-// Steps 4-7 of a play (R5, R6, R8): counters, win check, draw, turn cap and next seat.
-// new_sequences: the play declared sequences. Only then can the team reach the winning count:
-// a game in progress never has a team at it (R8 ends the game at once; from_position refuses it).
-inline __attribute__((always_inline)) void finish_play(GameState& s, int player, int team, bool new_sequences) {
-    s.passes = 0;
-    ++s.turn;
-    s.traded_this_turn = false;
-    if (new_sequences && team_sequences(s, team) >= s.config.sequences_to_win) {  // R8: the game ends before the draw
-        s.winner = static_cast<std::int8_t>(team);
-        return;
-    }
-    const int card = draw_card(s, player);
-    s.last_draw_player = static_cast<std::int8_t>(card < 0 ? -1 : player);
-    s.last_draw_card = static_cast<Card>(card < 0 ? 0 : card);
-    end_turn(s);
-}
-
 }  // namespace
 
 Bitboard completion_cells(const GameState& s, int team) {
@@ -355,6 +283,47 @@ void declare_options(const GameState& s, int team, int cell, DeclareOptions& out
         if (out.count[d] == 0) out.codes[d][out.count[d]++] = kDeclareNone;
     }
 }
+
+namespace turn {
+
+// R6: the discard piles, gathered in seat order each oldest first, shuffled into the draw pile.
+__attribute__((noinline, cold)) void reshuffle(GameState& s) {
+    // Gathered into a buffer first: the new draw pile may overwrite cards the discard log used.
+    std::uint8_t owner[kDeckSize];
+    discard_owners(s, owner);
+    Card gathered[kDeckSize];
+    int n = 0;
+    for (int p = 0; p < s.config.players; ++p)
+        for (int i = 0; i < s.discard_size; ++i)
+            if (owner[i] == p) gathered[n++] = discard_card(s, i);
+    SplitMix64 rng(s.rng);
+    shuffle(gathered, n, rng);
+    s.rng = rng.state();
+    // gathered[0] is the top: the pile (bottom first) is gathered reversed, eight cards at a time
+    // (cold code is not vectorized).
+    Card* pile = draw_pile_data(s);
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, gathered + n - 8 - k, 8);
+        w = __builtin_bswap64(w);
+        std::memcpy(pile + k, &w, 8);
+    }
+    for (; k < n; ++k) pile[k] = gathered[n - 1 - k];
+    s.draw_size = static_cast<std::uint8_t>(n);
+    s.discard_size = 0;
+}
+
+void record_sequences(GameState& s, int team, int cell, int declares) {
+    std::uint8_t windows[2 * kDirections];
+    const int n = declared_windows(cell, declares, windows);
+    for (int i = 0; i < n; ++i) {
+        s.sequences[s.sequence_count++] = {static_cast<std::uint8_t>(team), windows[i]};
+        s.locked |= window_mask(windows[i]) & ~corners();
+    }
+}
+
+}  // namespace turn
 
 GameState undealt_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns) {
     GameState s;
@@ -448,51 +417,8 @@ MoveError check_move(const GameState& s, MoveId id) {
 
 void apply_move(GameState& s, MoveId id) {
     assert(check_move(s, id) == MoveError::None);
-    const Move m = Move::from_id(id);
-    const int p = s.current_player;
-    const int team = team_of(s, p);
-    switch (m.kind) {
-        case MoveKind::Trade: {  // R5 step 1: the same player then plays
-            hand_remove(s, p, m.card);
-            discard(s, p, m.card);
-            draw_card(s, p);
-            s.traded_this_turn = true;
-            s.last_draw_player = -1;
-            return;
-        }
-        case MoveKind::Place: {
-            hand_remove(s, p, m.card);
-            discard(s, p, m.card);
-            s.chips[team] |= cell_bit(m.cell);
-            if (m.declares != 0) {
-                std::uint8_t windows[2 * kDirections];
-                const int n = declared_windows(m.cell, m.declares, windows);
-                for (int i = 0; i < n; ++i) {  // R7: record and lock the declared sequences
-                    s.sequences[s.sequence_count++] = {static_cast<std::uint8_t>(team), windows[i]};
-                    s.locked |= window_mask(windows[i]) & ~corners();
-                }
-            }
-            finish_play(s, p, team, m.declares != 0);
-            return;
-        }
-        case MoveKind::Remove: {
-            hand_remove(s, p, m.card);
-            discard(s, p, m.card);
-            const Bitboard keep = ~cell_bit(m.cell);
-            for (Bitboard& chips : s.chips) chips &= keep;
-            finish_play(s, p, team, false);
-            return;
-        }
-        case MoveKind::Pass: {  // R5: a full round of counted passes is a stalemate
-            const bool counts = !s.traded_this_turn && !has_dead_card(s, p);
-            s.passes = counts ? static_cast<std::uint8_t>(s.passes + 1) : 0;
-            ++s.turn;
-            s.traded_this_turn = false;
-            if (s.passes >= s.config.players) s.is_draw = true;
-            else end_turn(s);
-            return;
-        }
-    }
+    turn::StateHands hands;
+    turn::play(s, hands, id);
 }
 
 MoveError play_move(GameState& s, MoveId id) {
@@ -525,7 +451,7 @@ RefereeError table_talk_penalty(GameState& s, int team, const int cards[kMaxPlay
     }
     for (int p = team; p < s.config.players; p += s.config.teams) {  // seat order
         hand_remove(s, p, cards[p]);
-        discard(s, p, cards[p]);
+        push_discard(s, cards[p], p);
     }
     if (s.last_draw_player >= 0 && !hand_contains(s, s.last_draw_player, s.last_draw_card))
         s.last_draw_player = -1;

@@ -95,30 +95,58 @@ TEST(search_random_legal_move_is_always_legal) {
     }
 }
 
-TEST(search_free_cells_pick_matches_the_stateless_pick) {
-    // random_playout's cached counts (FreeCells, updated move by move) give the same move as the
-    // stateless random_legal_move from the same generator state, in every split and through
-    // trades, removals, reshuffles (R6) and passes.
+TEST(search_playout_step_matches_random_legal_move_and_apply_move) {
+    // random_playout's turn (hands kept as card-id sets and free cell counts, updated move by
+    // move) gives the same move and generator state as the stateless random_legal_move, and
+    // leaves the same state as apply_move, every turn of whole games of every split, through
+    // trades, removals, sequences, reshuffles (R6) and passes.
     for (const auto& split : kSplits) {
         const Config cfg = config_of(split[0], split[1]);
         for (std::uint64_t seed = 0; seed < 8; ++seed) {
-            GameState s = new_game(cfg, seed * 131 + split[0], 600);
-            FreeCells free(s);
+            GameState fast = new_game(cfg, seed * 131 + split[0], 600);
+            GameState plain = fast;
+            PlayoutHands hands(fast);
             SplitMix64 rng(seed + 17);
-            while (!is_over(s)) {
+            while (!is_over(plain)) {
                 SplitMix64 copy = rng;
-                const MoveId cached = random_legal_move(s, free, rng);
-                const MoveId plain = random_legal_move(s, copy);
-                CHECK_EQ(cached, plain);
+                const MoveId m = random_legal_move(plain, copy);
+                apply_move(plain, m);
+                CHECK_EQ(random_playout_step(fast, hands, rng), m);
                 CHECK_EQ(rng.state(), copy.state());
-                if (cached != plain) break;
-                apply_move(s, cached);
-                free.after(cached);
+                GameState synced = fast;
+                hands.write_hands(synced);
+                CHECK(to_position(synced) == to_position(plain));
+                if (!(to_position(synced) == to_position(plain)) || rng.state() != copy.state()) break;
             }
-            const FreeCells fresh(s);
+            const PlayoutHands fresh(plain);
+            for (int p = 0; p < cfg.players; ++p) {
+                CHECK_EQ(hands.ids[p], fresh.ids[p]);
+                CHECK_EQ(hands.dups[p], fresh.dups[p]);
+                CHECK(hands.cells[p] == fresh.cells[p]);
+            }
+            CHECK_EQ(hands.dead_ids, fresh.dead_ids);
             for (int c = 0; c < kCardKinds; ++c)
-                if (!is_jack(c)) CHECK_EQ(int(free.count[c]), int(fresh.count[c]));
+                if (!is_jack(c)) CHECK_EQ(int(hands.free[c]), int(fresh.free[c]));
         }
+    }
+}
+
+TEST(search_random_playout_is_random_legal_move_and_apply_move) {
+    // random_playout() ends in the state of the random_legal_move + apply_move loop, hands written
+    // back, with the same generator state; also when stopped by a turn limit.
+    for (const auto& split : kSplits) {
+        const Config cfg = config_of(split[0], split[1]);
+        for (std::uint64_t seed = 0; seed < 4; ++seed)
+            for (std::uint32_t limit : {25u, UINT32_MAX}) {
+                GameState fast = new_game(cfg, seed * 977 + split[1], 0);
+                GameState plain = fast;
+                SplitMix64 rng(seed), copy(seed);
+                const int winner = random_playout(fast, rng, limit);
+                while (!is_over(plain) && plain.turn < limit) apply_move(plain, random_legal_move(plain, copy));
+                CHECK_EQ(winner, int(plain.winner));
+                CHECK_EQ(rng.state(), copy.state());
+                CHECK(to_position(fast) == to_position(plain));
+            }
     }
 }
 

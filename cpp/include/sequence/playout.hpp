@@ -26,30 +26,67 @@ namespace sequence {
 // legal_moves() except that the declares variants of one placement share one slot.
 MoveId random_legal_move(const GameState& s, SplitMix64& rng);
 
-// What a playout's random_legal_move() would otherwise recompute from the board every turn: per
-// normal card id, how many of its two cells are empty, and the set of dead card ids (R5: both
-// cells covered). Built once from the board and kept up to date move by move: a placement fills
-// the cell of the card printed there, a removal empties it.
-struct FreeCells {
-    std::uint8_t count[kCardKinds];  // jacks: 0, unused
-    std::uint64_t dead_ids;          // bit = card id
-    explicit FreeCells(const GameState& s);
-    // Updates for move `id` just applied (trades and passes change no cell).
-    void after(MoveId id) {
-        const Move m = Move::from_id(id);
-        if (m.kind == MoveKind::Place) {
-            const int c = card_at(m.cell);
-            dead_ids |= static_cast<std::uint64_t>(--count[c] == 0) << c;
-        } else if (m.kind == MoveKind::Remove) {
-            const int c = card_at(m.cell);
-            ++count[c];
-            dead_ids &= ~(std::uint64_t{1} << c);
-        }
+// What a random playout keeps beside its GameState so that each turn's pick reads sets instead of
+// recomputing them: every hand as card-id sets (the distinct ids, the ids held twice, the cells
+// of its normal cards) and, per normal card id, how many of its two cells are empty, with the set
+// of dead card ids (R5: both cells covered). The turn procedure keeps them up to date move by
+// move (each drawn, played and traded card; each chip placed or removed). While a playout runs,
+// the hands live here: GameState's hand bytes are stale until write_hands().
+struct PlayoutHands {
+    std::uint64_t ids[kMaxPlayers];   // bit = card id held (one or two copies)
+    std::uint64_t dups[kMaxPlayers];  // bit = card id held twice
+    Bitboard cells[kMaxPlayers];      // the cells of the hand's normal card ids
+    std::uint64_t dead_ids;           // bit = normal card id with both cells covered (R5)
+    std::uint8_t free[kCardKinds];    // empty cells of each normal card id (jacks: 0, unused)
+
+    // From s's hands and board.
+    explicit PlayoutHands(const GameState& s);
+    // Writes the hands into s as GameState keeps them (ascending bytes; hand_count is kept up to
+    // date throughout).
+    void write_hands(GameState& s) const;
+
+    // The turn procedure's hand store (turn.hpp): one copy of card leaves / joins the hand.
+    void remove(GameState& s, int player, int card) {
+        const std::uint64_t bit = std::uint64_t{1} << card;
+        const std::uint64_t gone = bit & ~dups[player];  // the id leaves unless a second copy stays
+        dups[player] &= ~bit;
+        toggle(player, card, gone);
+        --s.hand_count[player];
+    }
+    void insert(GameState& s, int player, int card) {
+        const std::uint64_t bit = std::uint64_t{1} << card;
+        const std::uint64_t fresh = bit & ~ids[player];
+        dups[player] |= bit & ids[player];
+        toggle(player, card, fresh);
+        ++s.hand_count[player];
+    }
+    // A chip was put on the empty cell / taken off cell: the free count of the card printed there.
+    void placed(int cell) {
+        const int c = card_at(cell);
+        dead_ids |= static_cast<std::uint64_t>(--free[c] == 0) << c;
+    }
+    void cleared(int cell) {
+        const int c = card_at(cell);
+        ++free[c];
+        dead_ids &= ~(std::uint64_t{1} << c);
+    }
+    bool has_dead_card(const GameState&, int player) const { return (ids[player] & dead_ids) != 0; }
+
+private:
+    // Flips card's id in the hand's set (and its cells) when `change` (0 or the id's bit) is set.
+    void toggle(int player, int card, std::uint64_t change) {
+        ids[player] ^= change;
+        const std::uint64_t mask = 0 - (change >> card);  // all ones when the id changed (branch-free)
+        const Bitboard c = card_cells(card);
+        cells[player] = cells[player] ^ Bitboard(c.lo() & mask, c.hi() & mask);
     }
 };
-// The same move as random_legal_move(s, rng), from the same generator state, with free current
-// for s.
-MoveId random_legal_move(const GameState& s, const FreeCells& free, SplitMix64& rng);
+
+// One turn of a random playout: random_legal_move()'s move for s (the same move and generator
+// state as random_legal_move(s, rng) on s with hands written back), applied with s's hands kept in
+// hands. Requires !is_over(s) and hands built from s and kept by every earlier step. Returns the
+// move.
+MoveId random_playout_step(GameState& s, PlayoutHands& hands, SplitMix64& rng);
 
 // Plays random_legal_move() until the game is over or s.turn >= turn_limit. Returns the winning
 // team, or -1 (drawn, or stopped by the limit).

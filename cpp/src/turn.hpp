@@ -1,0 +1,136 @@
+// The turn procedure of R5-R8 (discard, place/remove, declare, win check, draw with the R6
+// reshuffle, turn cap, next seat) as one template over where the hands are kept. apply_move()
+// (rules.cpp) plays it on GameState's own hands; a random playout (playout.cpp) plays the same
+// code on hands kept as card-id sets, which its move picker reads directly. Internal to the core:
+// the public entry point is apply_move().
+#pragma once
+
+#include <algorithm>
+
+#include "sequence/move.hpp"
+#include "sequence/rules.hpp"
+#include "sequence/state.hpp"
+
+namespace sequence::turn {
+
+// What the turn procedure asks of a hand store `Hands`:
+//   void remove(GameState& s, int player, int card);  // one copy, which the hand holds
+//   void insert(GameState& s, int player, int card);  // the hand holds < kMaxHand cards
+//   void placed(int cell);                            // a chip was put on the empty cell
+//   void cleared(int cell);                           // the chip on cell was taken away
+//   bool has_dead_card(const GameState& s, int player) const;  // R5
+// Both hand calls keep s.hand_count[player] up to date.
+
+// GameState's hands (ascending bytes): apply_move().
+struct StateHands {
+    static void remove(GameState& s, int player, int card) { hand_remove(s, player, card); }
+    static void insert(GameState& s, int player, int card) { hand_insert(s, player, card); }
+    static void placed(int) {}
+    static void cleared(int) {}
+    static bool has_dead_card(const GameState& s, int player) {
+        for (int i = 0; i < s.hand_count[player]; ++i)
+            if (is_dead_card(s, s.hands[player][i])) return true;
+        return false;
+    }
+};
+
+// R6: the discard piles, gathered in seat order each oldest first, shuffled into the draw pile
+// (rules.cpp; rare, kept out of line).
+void reshuffle(GameState& s);
+
+// Draws the top card into player's hand (R6 reshuffle first if the pile is empty).
+// Returns the card, or -1 if nothing could be drawn.
+template <class Hands>
+inline __attribute__((always_inline)) int draw_card(GameState& s, Hands& hands, int player) {
+    if (__builtin_expect(s.draw_size == 0, 0)) {
+        reshuffle(s);
+        if (s.draw_size == 0) return -1;
+    }
+    const int card = draw_pile_card(s, --s.draw_size);
+    hands.insert(s, player, card);
+    return card;
+}
+
+// Ends a completed turn: a draw at the turn cap, else the next seat moves.
+inline void end_turn(GameState& s) {
+    // turn >= max_turns, with max_turns 0 (no cap) wrapping to UINT32_MAX and kTurnLimit the
+    // bound for every game: the min is a branch-free cmov.
+    if (__builtin_expect(s.turn > std::min(s.max_turns - 1u, kTurnLimit - 1u), 0)) s.is_draw = true;
+    else s.current_player = static_cast<std::uint8_t>(s.current_player + 1 == s.config.players ? 0 : s.current_player + 1);
+}
+
+// Steps 4-7 of a play (R5, R6, R8): counters, win check, draw, turn cap and next seat.
+// new_sequences: the play declared sequences. Only then can the team reach the winning count:
+// a game in progress never has a team at it (R8 ends the game at once; from_position refuses it).
+template <class Hands>
+inline __attribute__((always_inline)) void finish_play(GameState& s, Hands& hands, int player, int team, bool new_sequences) {
+    s.passes = 0;
+    ++s.turn;
+    s.traded_this_turn = false;
+    if (__builtin_expect(new_sequences, 0) && team_sequences(s, team) >= s.config.sequences_to_win) {  // R8: the game ends before the draw
+        s.winner = static_cast<std::int8_t>(team);
+        return;
+    }
+    const int card = draw_card(s, hands, player);
+    s.last_draw_player = static_cast<std::int8_t>(card < 0 ? -1 : player);
+    s.last_draw_card = static_cast<Card>(card < 0 ? 0 : card);
+    end_turn(s);
+}
+
+// R7: records and locks the sequences a placement declares.
+__attribute__((noinline)) void record_sequences(GameState& s, int team, int cell, int declares);
+
+// The four kinds of move, each legal in s (apply_move()'s contract), hands kept in `hands`.
+template <class Hands>
+inline __attribute__((always_inline)) void place(GameState& s, Hands& hands, int card, int cell, int declares) {
+    const int p = s.current_player;
+    const int team = team_of(s, p);
+    hands.remove(s, p, card);
+    push_discard(s, card, p);
+    s.chips[team] |= cell_bit(cell);
+    hands.placed(cell);
+    if (__builtin_expect(declares != 0, 0)) record_sequences(s, team, cell, declares);
+    finish_play(s, hands, p, team, declares != 0);
+}
+template <class Hands>
+inline __attribute__((always_inline)) void remove(GameState& s, Hands& hands, int card, int cell) {
+    const int p = s.current_player;
+    hands.remove(s, p, card);
+    push_discard(s, card, p);
+    const Bitboard keep = ~cell_bit(cell);
+    for (Bitboard& chips : s.chips) chips &= keep;
+    hands.cleared(cell);
+    finish_play(s, hands, p, team_of(s, p), false);
+}
+template <class Hands>
+inline __attribute__((always_inline)) void trade(GameState& s, Hands& hands, int card) {  // R5 step 1: the same player then plays
+    const int p = s.current_player;
+    hands.remove(s, p, card);
+    push_discard(s, card, p);
+    draw_card(s, hands, p);
+    s.traded_this_turn = true;
+    s.last_draw_player = -1;
+}
+template <class Hands>
+inline void pass(GameState& s, Hands& hands) {  // R5: a full round of counted passes is a stalemate
+    const bool counts = !s.traded_this_turn && !hands.has_dead_card(s, s.current_player);
+    s.passes = counts ? static_cast<std::uint8_t>(s.passes + 1) : 0;
+    ++s.turn;
+    s.traded_this_turn = false;
+    if (s.passes >= s.config.players) s.is_draw = true;
+    else end_turn(s);
+}
+
+// Plays move id (legal in s) with the hands kept in `hands`.
+template <class Hands>
+inline void play(GameState& s, Hands& hands, MoveId id) {
+    const Move m = Move::from_id(id);
+    switch (m.kind) {
+        case MoveKind::Place: return place(s, hands, m.card, m.cell, m.declares);
+        case MoveKind::Remove: return remove(s, hands, m.card, m.cell);
+        case MoveKind::Trade: return trade(s, hands, m.card);
+        case MoveKind::Pass: return pass(s, hands);
+    }
+}
+
+}  // namespace sequence::turn
