@@ -28,13 +28,12 @@ struct SegmentUnion {
 inline constexpr SegmentUnion kSegmentUnion{};
 
 inline bool may_complete(Bitboard own, int cell) {
-    // A window needs four cells of own besides cell in one segment, so fewer than four in all
-    // four segments together rule every window out: most placements stop here, before the gather.
-    if ((kSegmentUnion.cells[cell] & own).count() < kWindowLength - 1) return false;
     // own | Bitboard::of(cell) without a branch on the half (it mispredicts here: cell is random).
     const std::uint64_t bit = std::uint64_t{1} << (cell & 63), in_hi = -static_cast<std::uint64_t>(cell >= 64);
     const Bitboard with = own | Bitboard(bit & ~in_hi, bit & in_hi);
 #if defined(__BMI2__)
+    // No pre-filter: the gather is a few dozen independent instructions, cheaper than the branch
+    // a pre-filter would add (about half the placements of a game pass a cheap one, at random).
     std::uint64_t lines = 0;
     for (int d = 0; d < kDirections; ++d) {
         const Bitboard seg = segment(cell, d);
@@ -44,6 +43,9 @@ inline bool may_complete(Bitboard own, int cell) {
     }
     return (lines & lines >> 1 & lines >> 2 & lines >> 3 & lines >> 4) != 0;
 #else
+    // A window needs four cells of own besides cell in one segment, so fewer than four in all
+    // four segments together rule every window out: most placements stop here.
+    if ((kSegmentUnion.cells[cell] & own).count() < kWindowLength - 1) return false;
     // Without pext (portable builds) a cell-by-cell gather costs more than testing the (at most
     // 20) windows through cell directly: a window is full when no cell of it is missing.
     const std::uint64_t miss_lo = ~with.lo(), miss_hi = ~with.hi();
@@ -95,7 +97,11 @@ __attribute__((noinline)) int draw_declares(const GameState& s, int team, int ce
 }  // namespace
 
 int random_declares(const GameState& s, int team, int cell, SplitMix64& rng) {
-    return may_complete(s.chips[team] | corners(), cell) ? draw_declares(s, team, cell, rng) : 0;
+    const Bitboard own = s.chips[team] | corners();
+    // The informed policies call this on moves already chosen, in code full of other branches:
+    // the cheap count (fewer than four own cells near cell rule every window out) pays there.
+    if ((kSegmentUnion.cells[cell] & own).count() < kWindowLength - 1) return 0;
+    return may_complete(own, cell) ? draw_declares(s, team, cell, rng) : 0;
 }
 
 namespace {
@@ -118,12 +124,13 @@ inline HandSets hand_sets(const Card* hand, int n) {
 }
 
 // The n-th lowest cell of b (requires n < b.count()), without a branch on the half: the cell is
-// random, so that branch would mispredict about one time in three.
+// random, so that branch would mispredict about one time in three. (Masks rather than ?: so that
+// the compiler keeps it branch-free.)
 inline int select_cell(Bitboard b, unsigned n) {
     const unsigned low = static_cast<unsigned>(detail::popcount64(b.lo()));
-    const bool high = n >= low;
-    const std::uint64_t word = high ? b.hi() : b.lo();
-    return detail::select64(word, static_cast<int>(n - (high ? low : 0))) + (high ? 64 : 0);
+    const std::uint64_t high = 0 - static_cast<std::uint64_t>(n >= low);  // all ones: the cell is in hi
+    const std::uint64_t word = b.lo() ^ ((b.lo() ^ b.hi()) & high);
+    return detail::select64(word, static_cast<int>(n - (low & static_cast<unsigned>(high)))) + static_cast<int>(64 & high);
 }
 
 // The lowest and the highest id of a set of one or two jack ids, by the draw's index k among
