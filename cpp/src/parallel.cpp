@@ -11,6 +11,7 @@
 #include "sequence/rng.hpp"
 
 #if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
 #include <unistd.h>
 #endif
 
@@ -35,12 +36,163 @@ StopSignal::StopSignal(const std::atomic<bool>* external, double time_limit)
 
 double StopSignal::elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
+namespace {
+
+// The process's worker threads for run_workers(). Idle threads wait, each on its own condition
+// variable, for a part of a call; a thread that finishes its part goes back to the idle list
+// before its call learns that the part is done, so a call that follows finds it idle. The lists
+// are intrusive: nothing is allocated under the lock or on a worker thread. Never destroyed: its
+// threads may still wait on it while the process exits.
+class ThreadPool {
+public:
+    // The parts of one run_workers() call handed to pool threads.
+    struct Call {
+        void (*run)(const void* context, int index) = nullptr;  // never throws (run_workers() guards it)
+        const void* context = nullptr;
+        int remaining = 0;                               // parts not finished (guarded by mutex_)
+        std::condition_variable done;
+    };
+
+    static ThreadPool& instance();
+
+    // Hands part `index` of `call` to an idle thread, or starts one (outside the lock: a start
+    // takes tens of microseconds). Throws what the start throws (std::system_error, bad_alloc),
+    // with nothing handed out.
+    void dispatch(Call& call, int index) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ++call.remaining;
+        if (idle_ != nullptr) {
+            Worker* w = idle_;
+            idle_ = w->next_idle;
+            w->call = &call;
+            w->index = index;
+            w->wake.notify_one();
+            return;
+        }
+        lock.unlock();
+        Worker* w = nullptr;
+        try {
+            w = new Worker;
+            w->call = &call;  // seen by the thread: its start synchronizes with this
+            w->index = index;
+            w->thread = std::thread([this, w] { loop(w); });
+        } catch (...) {
+            delete w;
+            lock.lock();
+            --call.remaining;
+            throw;
+        }
+        started_.fetch_add(1, std::memory_order_relaxed);
+    }
+
+    // Returns when every part of `call` handed to the pool has finished.
+    void wait(Call& call) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        call.done.wait(lock, [&] { return call.remaining == 0; });
+    }
+
+    // Ends and joins the idle threads (busy ones finish their parts and stay).
+    void release_idle() {
+        Worker* ending;
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            ending = idle_;
+            idle_ = nullptr;
+            for (Worker* w = ending; w != nullptr; w = w->next_idle) {
+                w->quit = true;
+                w->wake.notify_one();
+            }
+        }
+        while (ending != nullptr) {
+            Worker* next = ending->next_idle;  // written under the lock above, read-only since
+            ending->thread.join();
+            delete ending;
+            ending = next;
+        }
+    }
+
+    std::uint64_t started() const { return started_.load(std::memory_order_relaxed); }
+
+private:
+    struct Worker {
+        std::thread thread;
+        std::condition_variable wake;
+        Call* call = nullptr;  // the part to run; null while idle (guarded by mutex_)
+        int index = 0;
+        bool quit = false;
+        Worker* next_idle = nullptr;
+    };
+
+    ThreadPool() = default;
+
+    void loop(Worker* w) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            w->wake.wait(lock, [&] { return w->call != nullptr || w->quit; });
+            if (w->quit) return;
+            Call* call = w->call;
+            lock.unlock();
+            call->run(call->context, w->index);
+            lock.lock();
+            w->call = nullptr;
+            w->next_idle = idle_;
+            idle_ = w;
+            // Under the lock: the caller cannot return (and destroy `call`) before this is done.
+            if (--call->remaining == 0) call->done.notify_one();
+        }
+    }
+
+    static void after_fork_in_child();
+
+    std::mutex mutex_;
+    Worker* idle_ = nullptr;
+    std::atomic<std::uint64_t> started_{0};
+    ThreadPool* abandoned_ = nullptr;  // a forked child's parent pool, kept reachable (leak checkers)
+};
+
+std::atomic<ThreadPool*> g_pool{nullptr};
+std::atomic<std::uint64_t> g_started_before_fork{0};
+
+ThreadPool& ThreadPool::instance() {
+    static const bool created = [] {
+        g_pool.store(new ThreadPool());  // never deleted, on purpose (see the class comment)
+#if defined(__unix__) || defined(__APPLE__)
+        // A fork() during a dispatch would copy a locked mutex into the child: forks wait for
+        // the pool's lock, and the child starts a pool of its own (this one's threads did not
+        // survive the fork).
+        pthread_atfork([] { g_pool.load()->mutex_.lock(); }, [] { g_pool.load()->mutex_.unlock(); },
+                       &ThreadPool::after_fork_in_child);
+#endif
+        return true;
+    }();
+    (void)created;
+    return *g_pool.load();
+}
+
+void ThreadPool::after_fork_in_child() {
+    ThreadPool* old = g_pool.load();
+    g_started_before_fork.fetch_add(old->started());
+    // The old pool holds std::thread objects of threads that do not exist here: destroying them
+    // would std::terminate, joining them is undefined. Its memory is abandoned (its mutex stays
+    // locked by the fork).
+    auto* pool = new ThreadPool();
+    pool->abandoned_ = old;
+    g_pool.store(pool);
+}
+
+}  // namespace
+
+std::uint64_t worker_threads_started() {
+    ThreadPool* pool = g_pool.load();
+    return g_started_before_fork.load() + (pool != nullptr ? pool->started() : 0);
+}
+
 void run_workers(int workers, StopSignal& stop, const std::function<void(int)>& work) {
     assert(workers >= 1 && workers <= kMaxThreads);
     std::mutex failure_mutex;
     std::exception_ptr failure;
-    // Every worker, on whichever thread, runs inside this guard: nothing escapes a std::thread.
-    const auto guarded = [&](int index) {
+    // Every worker, on whichever thread, runs inside this guard: nothing escapes a thread.
+    const auto guard = [&](int index) {
         try {
             work(index);
         } catch (...) {
@@ -49,19 +201,37 @@ void run_workers(int workers, StopSignal& stop, const std::function<void(int)>& 
             if (!failure) failure = std::current_exception();
         }
     };
-    std::vector<std::thread> pool;
-    std::string start_error;
-    try {
-        pool.reserve(static_cast<std::size_t>(workers - 1));
-        for (int t = 1; t < workers; ++t) pool.emplace_back(guarded, t);
-    } catch (const std::exception& e) {  // std::system_error (no thread), std::bad_alloc
-        stop.abort();
-        start_error = "could not start worker thread " + std::to_string(pool.size() + 2) + " of " +
-                      std::to_string(workers) + " (" + e.what() + "): use fewer threads";
+    if (workers == 1) {
+        guard(0);
+        if (failure) std::rethrow_exception(failure);
+        return;
     }
-    if (start_error.empty()) guarded(0);
-    for (std::thread& th : pool) th.join();
-    if (!start_error.empty()) throw ThreadStartError(start_error);
+    using Guard = decltype(guard);
+    ThreadPool& pool = ThreadPool::instance();
+    ThreadPool::Call call;
+    call.run = [](const void* context, int index) { (*static_cast<const Guard*>(context))(index); };
+    call.context = &guard;
+    int handed = 0;
+    std::exception_ptr start_failure;
+    try {
+        for (int t = 1; t < workers; ++t, ++handed) pool.dispatch(call, t);
+    } catch (...) {  // std::system_error (no thread), std::bad_alloc
+        stop.abort();
+        start_failure = std::current_exception();
+    }
+    if (!start_failure) guard(0);
+    pool.wait(call);
+    if (start_failure) {
+        pool.release_idle();  // the system is at a limit: give the idle threads' stacks back
+        std::string why;
+        try {
+            std::rethrow_exception(start_failure);
+        } catch (const std::exception& e) {
+            why = e.what();
+        }
+        throw ThreadStartError("could not start worker thread " + std::to_string(handed + 2) + " of " +
+                               std::to_string(workers) + " (" + why + "): use fewer threads");
+    }
     if (failure) std::rethrow_exception(failure);
 }
 

@@ -8,6 +8,12 @@
 #include <thread>
 #include <cmath>
 #include <cstring>
+#include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 #include "helpers.hpp"
 #include "sequence/parallel.hpp"
@@ -715,6 +721,125 @@ TEST(parallel_worker_pool_runs_every_part_once_per_job_and_passes_on_a_failure) 
         std::atomic<int> mask{0};
         pool.run([&](int k) { mask |= 1 << k; });  // still usable after a failure
         CHECK_EQ(mask.load(), (1 << pool.size()) - 1);
+    }
+}
+
+TEST(parallel_run_workers_reuses_its_threads_across_calls) {
+    StopSignal warm(nullptr, 0.0);
+    run_workers(6, warm, [](int) {});  // the pool has at least 5 idle threads from here on
+    const std::uint64_t before = worker_threads_started();
+    for (int call = 0; call < 200; ++call) {
+        const int workers = 1 + call % 6;
+        StopSignal stop(nullptr, 0.0);
+        std::vector<std::atomic<int>> runs(static_cast<std::size_t>(workers));
+        run_workers(workers, stop, [&](int t) { ++runs[static_cast<std::size_t>(t)]; });
+        for (const auto& r : runs) CHECK_EQ(r.load(), 1);
+    }
+    CHECK_EQ(worker_threads_started(), before);  // no thread started by a call the idle threads cover
+    // Searches of up to 6 threads, one after another, start none either.
+    SearchOptions o;
+    o.iterations = 60;
+    o.threads = 6;
+    ismcts(new_game(config_of(2, 2), 3, 0), o);
+    Config cfg = config_of(2, 2);
+    simulate(100, cfg, 1, 6, 1000, nullptr);
+    CHECK_EQ(worker_threads_started(), before);
+}
+
+TEST(parallel_run_workers_from_several_threads_at_once_and_nested) {
+    // Callers on 4 threads at once, each worker of theirs calling run_workers again: every part
+    // runs exactly once, whatever the pool hands to whom.
+    std::atomic<long> parts{0};
+    std::vector<std::thread> callers;
+    for (int c = 0; c < 4; ++c)
+        callers.emplace_back([&, c] {
+            for (int call = 0; call < 30; ++call) {
+                StopSignal stop(nullptr, 0.0);
+                run_workers(1 + (c + call) % 4, stop, [&](int) {
+                    StopSignal inner(nullptr, 0.0);
+                    run_workers(3, inner, [&](int) { ++parts; });
+                });
+            }
+        });
+    for (std::thread& t : callers) t.join();
+    long expected = 0;
+    for (int c = 0; c < 4; ++c)
+        for (int call = 0; call < 30; ++call) expected += 3 * (1 + (c + call) % 4);
+    CHECK_EQ(parts.load(), expected);
+}
+
+TEST(parallel_a_forked_child_runs_workers_with_a_pool_of_its_own) {
+#if (defined(__unix__) || defined(__APPLE__)) && !defined(__SANITIZE_THREAD__)  // TSan refuses threads after fork
+    StopSignal warm(nullptr, 0.0);
+    run_workers(4, warm, [](int) {});  // the parent's pool has threads; the child has none of them
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20);  // a hang (waiting on a thread that is not there) fails the test instead
+        std::atomic<int> mask{0};
+        StopSignal stop(nullptr, 0.0);
+        run_workers(4, stop, [&](int t) { mask |= 1 << t; });
+        SearchOptions o;
+        o.iterations = 200;
+        o.threads = 3;
+        const SearchResult r = ismcts(new_game(config_of(2, 2), 5, 0), o);
+        _exit(mask.load() == 15 && r.iterations == 200 ? 0 : 1);
+    }
+    CHECK(pid > 0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+#endif
+}
+
+TEST(search_threaded_ismcts_is_the_merge_of_its_single_thread_trees) {
+    // Tree t of a T-thread search is the single-thread search with worker_seed(seed, t)'s seed,
+    // worker_share() of the iterations and max_nodes / T nodes: the root statistics of the
+    // threaded search are the sums of theirs (visits exact, values to rounding), and a repeat of
+    // the threaded search is identical to the bit.
+    const GameState s = new_game(config_of(2, 2), 77, 0);
+    for (int threads : {2, 3, 5}) {
+        SearchOptions o;
+        o.iterations = 1001;
+        o.threads = threads;
+        o.seed = 12;
+        o.max_nodes = 30000;
+        const SearchResult r = ismcts(s, o);
+        const SearchResult again = ismcts(s, o);
+        CHECK_EQ(again.moves.size(), r.moves.size());
+        for (std::size_t i = 0; i < std::min(r.moves.size(), again.moves.size()); ++i)
+            CHECK(again.moves[i].move == r.moves[i].move && again.moves[i].visits == r.moves[i].visits &&
+                  again.moves[i].value == r.moves[i].value);
+        std::vector<MoveStats> sum;
+        std::uint64_t nodes = 0;
+        for (int t = 0; t < threads; ++t) {
+            SearchOptions one = o;
+            one.threads = 1;
+            one.seed = o.seed + static_cast<std::uint64_t>(t) * 0x9E3779B97F4A7C15ull;  // worker_seed(seed', 0) = worker_seed(seed, t)
+            CHECK_EQ(worker_seed(one.seed, 0), worker_seed(o.seed, t));
+            one.iterations = worker_share(o.iterations, threads, t);
+            one.max_nodes = o.max_nodes / static_cast<std::uint64_t>(threads);
+            const SearchResult part = ismcts(s, one);
+            nodes += part.nodes;
+            for (const MoveStats& m : part.moves) {
+                auto it = std::find_if(sum.begin(), sum.end(), [&](const MoveStats& x) { return x.move == m.move; });
+                if (it == sum.end()) sum.push_back(MoveStats{m.move, 0, 0.0}), it = sum.end() - 1;
+                it->visits += m.visits;
+                it->value += m.value * static_cast<double>(m.visits);
+            }
+        }
+        CHECK_EQ(r.nodes, nodes);
+        CHECK_EQ(r.moves.size(), sum.size());
+        for (const MoveStats& m : r.moves) {
+            const auto it = std::find_if(sum.begin(), sum.end(), [&](const MoveStats& x) { return x.move == m.move; });
+            CHECK(it != sum.end());
+            if (it == sum.end()) continue;
+            CHECK_EQ(m.visits, it->visits);
+            CHECK(std::fabs(m.value - it->value / static_cast<double>(it->visits)) < 1e-5);
+        }
+        for (std::size_t i = 1; i < r.moves.size(); ++i)  // visits descending, ties by id
+            CHECK(r.moves[i - 1].visits > r.moves[i].visits ||
+                  (r.moves[i - 1].visits == r.moves[i].visits && r.moves[i - 1].move < r.moves[i].move));
     }
 }
 

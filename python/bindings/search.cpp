@@ -188,4 +188,7 @@ void init_search(py::module_& m) {
           py::arg("threads") = 1, py::arg("max_turns") = py::none(),
           "Plays games of uniformly random legal moves; {games, wins[team], draws, total_turns, seconds}. "
           "Releases the GIL; Ctrl-C raises KeyboardInterrupt.");
+    m.def("worker_threads_started", &worker_threads_started,
+          "Threads the core's worker pool (cpp/include/sequence/parallel.hpp) has started in this process: the "
+          "pool keeps them for later searches and simulate runs, so a repeat with as many threads starts none.");
 }

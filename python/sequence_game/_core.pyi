@@ -4,7 +4,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'DIRECTION_STEPS', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'Game', 'TRADE_ACTION_BASE', 'WINDOW_AT', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'EvalWeights', 'InferenceKind', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES', 'EVAL_FEATURES', 'LearnedWeights', 'eval_features', 'learned_rewards', 'handset_rewards']
+__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'DIRECTION_STEPS', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'Game', 'TRADE_ACTION_BASE', 'WINDOW_AT', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'worker_threads_started', 'EvalWeights', 'InferenceKind', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES', 'EVAL_FEATURES', 'LearnedWeights', 'eval_features', 'learned_rewards', 'handset_rewards']
 class Game:
     """
     A game in the compiled core: the state plus its history (every move and referee call since the
@@ -284,6 +284,10 @@ def rollout_search(state: Game, options: RolloutOptions, seed: int | None = None
 def simulate(games: int, players: int, teams: int | None, seed: int, threads: int = 1, max_turns: int | None = None) -> dict[str, typing.Any]:
     """
     Plays games of uniformly random legal moves; {games, wins[team], draws, total_turns, seconds}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
+    """
+def worker_threads_started() -> int:
+    """
+    Threads the core's worker pool (cpp/include/sequence/parallel.hpp) has started in this process: the pool keeps them for later searches and simulate runs, so a repeat with as many threads starts none.
     """
 BOARD: list[int]
 DIRECTION_STEPS: tuple[int, int, int, int]

@@ -482,18 +482,28 @@ SearchResult ismcts(const GameState& root, const SearchOptions& options, const s
         tree.report(outs[static_cast<std::size_t>(t)], it);
     });
 
-    // Merge the root children of every tree.
-    std::vector<MoveStats> merged;
+    // Merge the root children of every tree: all of them sorted by move (stable: each move's
+    // trees stay in thread order, so its sums are added in the same order for any run), then
+    // each run of one move summed: O(n log n) in the trees' root children together, where a
+    // linear search of the merged list per child would cost O(threads x moves^2), a few percent
+    // of an agent's short search on 16 threads.
+    std::vector<MoveStats> all;
+    std::size_t children = 0;
+    for (const TreeOutput& out : outs) children += out.root.size();
+    all.reserve(children);
     for (const TreeOutput& out : outs) {
         result.iterations += out.iterations;
         result.nodes += out.nodes;
-        for (const MoveStats& m : out.root) {
-            auto it = std::find_if(merged.begin(), merged.end(), [&](const MoveStats& x) { return x.move == m.move; });
-            if (it == merged.end()) merged.push_back(m);
-            else {
-                it->visits += m.visits;
-                it->value += m.value;
-            }
+        all.insert(all.end(), out.root.begin(), out.root.end());
+    }
+    std::stable_sort(all.begin(), all.end(), [](const MoveStats& a, const MoveStats& b) { return a.move < b.move; });
+    std::vector<MoveStats> merged;
+    for (const MoveStats& m : all) {
+        if (!merged.empty() && merged.back().move == m.move) {
+            merged.back().visits += m.visits;
+            merged.back().value += m.value;
+        } else {
+            merged.push_back(m);
         }
     }
     result.interrupted = stop.interrupted();
