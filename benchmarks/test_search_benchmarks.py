@@ -1,6 +1,8 @@
 """Search and simulation throughput (pytest-benchmark; not part of the default test run).
 
     python -m pytest benchmarks/test_search_benchmarks.py --benchmark-only -q -s
+    python benchmarks/test_search_benchmarks.py --threads 16      # MCTSAgent thread scaling table
+    SEQUENCE_BENCH_THREADS=1,2,4,8,16 python -m pytest benchmarks/test_search_benchmarks.py -k scaling --benchmark-only -q -s
 
 Reports MCTS iterations per second from the 2-player opening (threads 1 and 2), random-game
 simulation throughput (threads 1 and 2) and the tree's bytes per node; ``extra_info`` of each
@@ -10,16 +12,26 @@ playouts scored by the static evaluation, ``cpp/include/sequence/search/evaluate
 (uniformly random playouts to the end of the game) for comparison. A strength check of MCTSAgent and RolloutAgent
 against GreedyAgent/RandomAgent at a fixed iteration budget is in ``test_strength`` (slow: run it
 with ``-k strength``).
+
+Thread scaling (issue 14; ``scaling()``, ``test_mcts_scaling`` and the command line): MCTSAgent
+iterations per second per thread count, time-limited, with the CPU time per iteration and the
+system time's share (flat CPU per iteration: the threads do not slow each other down), and an
+agent's search of 10,000 iterations in all with its page faults and worker thread starts per
+search (``_core.worker_threads_started()``: 0 once the core's worker pool has the threads).
 """
 
 from __future__ import annotations
+
+import os
+import resource
+import time
 
 import pytest
 
 sequence_game = pytest.importorskip("sequence_game")
 pytest.importorskip("sequence_game._core")
 
-from sequence_game import Game, simulate  # noqa: E402
+from sequence_game import Game, _core, simulate  # noqa: E402
 from sequence_game.agents import MCTSAgent  # noqa: E402
 from sequence_game.agents.search import NODE_BYTES  # noqa: E402
 
@@ -116,3 +128,100 @@ def test_learned_evaluation_cost(benchmark):
     for k, v in rates.items():
         benchmark.extra_info[k] = statistics.median(v)
         print(f"\n{k}: {statistics.median(v):,.0f} iterations/s ({statistics.median(v) / base:.2f}x the hand-set)")
+
+
+# --------------------------------------------------------------------------- thread scaling (issue 14)
+
+
+def _thread_counts(limit=None):
+    from test_simulate_benchmarks import thread_counts
+
+    return thread_counts(limit)
+
+
+def _usage():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime, r.ru_stime, r.ru_minflt
+
+
+def _measure(agent, game, searches):
+    """Wall, CPU and system seconds, minor faults, worker thread starts and iterations of
+    ``searches`` analyses of ``game`` by ``agent``."""
+    started = _core.worker_threads_started()
+    user0, sys0, faults0 = _usage()
+    t0 = time.perf_counter()
+    iterations = sum(agent.analyze(game).iterations for _ in range(searches))
+    wall = time.perf_counter() - t0
+    user1, sys1, faults1 = _usage()
+    return {"wall": wall, "cpu": user1 - user0 + sys1 - sys0, "sys": sys1 - sys0, "faults": faults1 - faults0,
+            "starts": _core.worker_threads_started() - started, "iterations": iterations, "searches": searches}
+
+
+def scaling(threads, seconds=1.0, agent_iterations=10_000, agent_searches=10):
+    """One row of the scaling table: MCTSAgent (default options) from the 2-player opening with
+    ``threads`` threads, time-limited (``seconds``) and with an agent's budget of
+    ``agent_iterations`` in all (``agent_searches`` searches)."""
+    game = Game(players=2, seed=1)
+    MCTSAgent(iterations=100 * threads, threads=threads, seed=1).analyze(game)  # warm-up: the pool's threads
+    timed = _measure(MCTSAgent(time_limit=seconds, threads=threads, seed=1), game, 1)
+    agent = _measure(MCTSAgent(iterations=agent_iterations, threads=threads, seed=1), game, agent_searches)
+    return {
+        "threads": threads,
+        "iterations_per_second": timed["iterations"] / timed["wall"],
+        "cpu_us_per_iteration": 1e6 * timed["cpu"] / timed["iterations"],
+        "sys_share": timed["sys"] / timed["cpu"] if timed["cpu"] > 0 else 0.0,
+        "agent_ms_per_search": 1e3 * agent["wall"] / agent["searches"],
+        "agent_cpu_us_per_iteration": 1e6 * agent["cpu"] / agent["iterations"],
+        "agent_sys_share": agent["sys"] / agent["cpu"] if agent["cpu"] > 0 else 0.0,
+        "faults_per_search": agent["faults"] / agent["searches"],
+        "thread_starts_per_search": agent["starts"] / agent["searches"],
+    }
+
+
+@pytest.mark.parametrize("threads", _thread_counts())
+def test_mcts_scaling(benchmark, threads):
+    quick = benchmark.disabled  # CI's untimed run: only that it works
+    row = benchmark.pedantic(scaling, args=(threads,),
+                             kwargs={"seconds": 0.05 if quick else 1.0, "agent_iterations": 200 if quick else 10_000,
+                                     "agent_searches": 2 if quick else 10}, rounds=1, iterations=1)
+    assert row["thread_starts_per_search"] == 0  # the warm-up left the pool with the threads
+    benchmark.extra_info.update(row)
+    print(f"\nMCTS threads={threads}: {row['iterations_per_second']:,.0f} iterations/s, "
+          f"{row['cpu_us_per_iteration']:.2f} CPU us/iteration, sys {100 * row['sys_share']:.1f}%; "
+          f"10,000-iteration search {row['agent_ms_per_search']:.2f} ms")
+
+
+def main() -> None:
+    import argparse
+
+    p = argparse.ArgumentParser(description="MCTSAgent thread scaling: iterations/s, CPU and system time per iteration")
+    p.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="largest thread count (1, 2, 4, ... up to it)")
+    p.add_argument("--seconds", type=float, default=1.0, help="time limit of the time-limited search")
+    p.add_argument("--repeat", type=int, default=3, help="rows per thread count (the fastest is reported)")
+    args = p.parse_args()
+    from test_vector_benchmarks import _cpu
+
+    print(f"CPU: {_cpu()} ({os.cpu_count()} logical CPUs, {len(os.sched_getaffinity(0))} usable); "
+          f"MCTSAgent default options, 2-player opening; best of {args.repeat}")
+    print(f"{'':7} | {'time-limited search (' + str(args.seconds) + ' s)':<38} | {'agent search, 10,000 iterations':<52}")
+    print(f"{'threads':>7} | {'iter/s':>10} {'x1':>5} {'cpu us/it':>9} {'sys':>6} | {'ms/search':>9} {'x1':>5} "
+          f"{'cpu us/it':>9} {'sys':>6} {'faults/s.':>9} {'starts/s.':>9}")
+    first = None
+    for threads in _thread_counts(args.threads):
+        rows = [scaling(threads, seconds=args.seconds) for _ in range(args.repeat)]
+        row = dict(max(rows, key=lambda r: r["iterations_per_second"]))
+        fastest = min(rows, key=lambda r: r["agent_ms_per_search"])
+        for k in ("agent_ms_per_search", "agent_cpu_us_per_iteration", "agent_sys_share", "faults_per_search",
+                  "thread_starts_per_search"):
+            row[k] = fastest[k]
+        first = first or row
+        print(f"{threads:7d} | {row['iterations_per_second']:10,.0f} "
+              f"{row['iterations_per_second'] / first['iterations_per_second']:5.2f} "
+              f"{row['cpu_us_per_iteration']:9.2f} {100 * row['sys_share']:5.1f}% | "
+              f"{row['agent_ms_per_search']:9.2f} {first['agent_ms_per_search'] / row['agent_ms_per_search']:5.2f} "
+              f"{row['agent_cpu_us_per_iteration']:9.2f} {100 * row['agent_sys_share']:5.1f}% "
+              f"{row['faults_per_search']:9.1f} {row['thread_starts_per_search']:9.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
