@@ -14,8 +14,9 @@ against GreedyAgent/RandomAgent at a fixed iteration budget is in ``test_strengt
 with ``-k strength``).
 
 Thread scaling (issue 14; ``scaling()``, ``test_mcts_scaling`` and the command line): MCTSAgent
-iterations per second per thread count, time-limited, with the CPU time per iteration and the
-system time's share (flat CPU per iteration: the threads do not slow each other down), and an
+iterations per second per thread count, time-limited, with the cores obtained (CPU seconds per wall
+second), the CPU time per iteration and the system time's share (flat CPU per iteration: the
+threads do not slow each other down), and an
 agent's search of 10,000 iterations in all with its page faults and worker thread starts per
 search (``_core.worker_threads_started()``: 0 once the core's worker pool has the threads).
 """
@@ -168,6 +169,7 @@ def scaling(threads, seconds=1.0, agent_iterations=10_000, agent_searches=10):
     return {
         "threads": threads,
         "iterations_per_second": timed["iterations"] / timed["wall"],
+        "cores": timed["cpu"] / timed["wall"],
         "cpu_us_per_iteration": 1e6 * timed["cpu"] / timed["iterations"],
         "sys_share": timed["sys"] / timed["cpu"] if timed["cpu"] > 0 else 0.0,
         "agent_ms_per_search": 1e3 * agent["wall"] / agent["searches"],
@@ -203,8 +205,8 @@ def main() -> None:
 
     print(f"CPU: {_cpu()} ({os.cpu_count()} logical CPUs, {len(os.sched_getaffinity(0))} usable); "
           f"MCTSAgent default options, 2-player opening; best of {args.repeat}")
-    print(f"{'':7} | {'time-limited search (' + str(args.seconds) + ' s)':<38} | {'agent search, 10,000 iterations':<52}")
-    print(f"{'threads':>7} | {'iter/s':>10} {'x1':>5} {'cpu us/it':>9} {'sys':>6} | {'ms/search':>9} {'x1':>5} "
+    print(f"{'':7} | {'time-limited search (' + str(args.seconds) + ' s)':<44} | {'agent search, 10,000 iterations':<52}")
+    print(f"{'threads':>7} | {'iter/s':>10} {'x1':>5} {'cores':>5} {'cpu us/it':>9} {'sys':>6} | {'ms/search':>9} {'x1':>5} "
           f"{'cpu us/it':>9} {'sys':>6} {'faults/s.':>9} {'starts/s.':>9}")
     first = None
     for threads in _thread_counts(args.threads):
@@ -216,7 +218,7 @@ def main() -> None:
             row[k] = fastest[k]
         first = first or row
         print(f"{threads:7d} | {row['iterations_per_second']:10,.0f} "
-              f"{row['iterations_per_second'] / first['iterations_per_second']:5.2f} "
+              f"{row['iterations_per_second'] / first['iterations_per_second']:5.2f} {row['cores']:5.2f} "
               f"{row['cpu_us_per_iteration']:9.2f} {100 * row['sys_share']:5.1f}% | "
               f"{row['agent_ms_per_search']:9.2f} {first['agent_ms_per_search'] / row['agent_ms_per_search']:5.2f} "
               f"{row['agent_cpu_us_per_iteration']:9.2f} {100 * row['agent_sys_share']:5.1f}% "

@@ -9,7 +9,8 @@
 * ``MCTSAgent`` and ``simulate`` with several threads, several searches at once from Python
   threads, a search running while another thread plays on the same game; ``max_nodes`` and
   ``time_limit`` hold (the latter under CPU load); Ctrl-C (SIGINT) interrupts ``simulate`` and a
-  search promptly, leaving no worker thread behind. These skip with the reason while the search
+  search promptly, leaving no worker thread behind. The core's worker threads are kept from call
+  to call (a repeated search starts none) and a forked child searches with threads of its own. These skip with the reason while the search
   module (``sequence_game.agents.mcts``, ``sequence_game.simulate``) is not built.
 """
 
@@ -351,6 +352,51 @@ def test_simulate_threads_agree_and_run_in_parallel_python_threads():
         t.join()
     assert not errors
     assert all((r["games"], r["wins"], r["draws"]) == (one["games"], one["wins"], one["draws"]) for r in out)
+
+
+@needs_mcts
+def test_repeated_searches_and_simulate_start_no_threads():
+    """The core's worker pool (parallel.hpp) keeps its threads: once a search with 4 threads has
+    run, searches, rollout searches and simulate runs with up to 4 threads start no thread
+    (each of them one pooled thread more than before: the bindings' search thread included)."""
+    from sequence_game import _core
+    from sequence_game.agents import RolloutAgent
+
+    g = sequence_game.Game(players=2, seed=1)
+    first = mcts.MCTSAgent(iterations=100, threads=4, seed=1).analyze(g)
+    before = _core.worker_threads_started()
+    for seed in range(5):
+        again = mcts.MCTSAgent(iterations=100, threads=4, seed=1).analyze(g)
+        assert [(m.move, m.visits) for m in again.moves] == [(m.move, m.visits) for m in first.moves]
+        RolloutAgent(iterations=64, threads=3, seed=seed).select_move(g)
+        simulate_mod.simulate(40, players=2, seed=seed, threads=4)
+    assert _core.worker_threads_started() == before
+
+
+_FORK_CHILD = textwrap.dedent(
+    """
+    import os, sys
+    import sequence_game
+    from sequence_game.agents import MCTSAgent
+    g = sequence_game.Game(players=2, seed=1)
+    parent = MCTSAgent(iterations=400, threads=3, seed=1).analyze(g)  # the pool has threads now
+    pid = os.fork()
+    if pid == 0:  # the pool's threads did not survive the fork: the child's search starts its own
+        child = MCTSAgent(iterations=400, threads=3, seed=1).analyze(g)
+        same = [(m.move, m.visits) for m in child.moves] == [(m.move, m.visits) for m in parent.moves]
+        os._exit(0 if same else 1)
+    _, status = os.waitpid(pid, 0)
+    print("child", os.waitstatus_to_exitcode(status), flush=True)
+    """
+)
+
+
+@needs_mcts
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="fork() is POSIX")
+def test_a_forked_child_searches_with_threads_of_its_own():
+    out = subprocess.run([sys.executable, "-c", _FORK_CHILD], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "child 0" in out.stdout, (out.stdout, out.stderr[-2000:])
 
 
 @needs_mcts

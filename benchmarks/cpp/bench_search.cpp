@@ -6,8 +6,10 @@
 //       thread scaling for 1, 2, 4, ... max_threads threads (default: the machine's hardware
 //       threads), each rate with its speed-up over one thread:
 //       - ISMCTS, time-limited searches (`seconds` per thread count over 4 positions): iterations/s,
-//         CPU microseconds per iteration and the system time's share (a flat CPU cost per iteration
-//         means no contention between the threads);
+//         the cores the process obtained (CPU seconds per wall second: below the thread count, the
+//         threads waited for cores, e.g. other load), CPU microseconds per iteration (flat when the
+//         threads do not slow each other down; rising with threads on cores that share hardware,
+//         SMT siblings or a turbo budget, or with contention) and the system time's share;
 //       - ISMCTS, 10,000 iterations per thread (trees of one size whatever the thread count:
 //         an iteration costs more in a bigger tree, so a fixed total budget split over more threads
 //         makes smaller trees and flatters the scaling);
@@ -115,11 +117,11 @@ int scaling(int max_threads, double seconds) {
     make_config(2, 2, cfg);
     const unsigned hw = std::thread::hardware_concurrency();
     std::printf("%u hardware threads; ISMCTS default options, 2 players; %.1f s per time-limited row\n", hw, seconds);
-    std::printf("%7s | %-37s | %-26s | %-38s | %-15s\n", "", "time-limited search", "10,000 iterations/thread",
+    std::printf("%7s | %-43s | %-26s | %-38s | %-15s\n", "", "time-limited search", "10,000 iterations/thread",
                 "agent search, 10,000 iterations", "simulate");
-    std::printf("%7s | %10s %6s %8s %9s | %10s %6s %8s | %9s %6s %9s %10s | %9s %5s\n", "threads", "iter/s", "x1",
-                "cpu us/it", "sys", "iter/s", "x1", "cpu us/it", "ms/search", "x1", "faults/s.", "starts/s.", "games/s",
-                "x1");
+    std::printf("%7s | %10s %6s %5s %8s %9s | %10s %6s %8s | %9s %6s %9s %10s | %9s %5s\n", "threads", "iter/s", "x1",
+                "cores", "cpu us/it", "sys", "iter/s", "x1", "cpu us/it", "ms/search", "x1", "faults/s.", "starts/s.",
+                "games/s", "x1");
     double limited1 = 0, weak1 = 0, agent1 = 0, sim1 = 0;
     const auto search = [&](Cost& c, int threads, std::uint64_t iterations, double time_limit, int rounds) {
         for (int k = 0; k < rounds; ++k) {
@@ -156,8 +158,8 @@ int scaling(int max_threads, double seconds) {
             agent1 = agent_ms;
             sim1 = sim;
         }
-        std::printf("%7d | %10.0f %6.2f %8.3f %8.1f%% | %10.0f %6.2f %8.3f | %9.3f %6.2f %9.1f %10.2f | %9.0f %5.2f\n",
-                    threads, rate(limited), rate(limited) / limited1, cpu_us(limited),
+        std::printf("%7d | %10.0f %6.2f %5.2f %8.3f %8.1f%% | %10.0f %6.2f %8.3f | %9.3f %6.2f %9.1f %10.2f | %9.0f %5.2f\n",
+                    threads, rate(limited), rate(limited) / limited1, limited.cpu / limited.wall, cpu_us(limited),
                     limited.cpu > 0 ? 100 * limited.sys / limited.cpu : 0.0, rate(weak), rate(weak) / weak1,
                     cpu_us(weak), agent_ms, agent1 / agent_ms, static_cast<double>(agent.faults) / agent.searches,
                     static_cast<double>(agent.starts) / agent.searches, sim, sim / sim1);
@@ -195,10 +197,10 @@ int searches(int threads, std::uint64_t iterations, int count, double time_limit
     const double cpu = (u1.user - u0.user) + (u1.sys - u0.sys);
     const double n = count;
     std::printf("threads %3d  searches %5d  iterations/search %9.0f  wall %8.3f ms/search  %10.0f iterations/s  "
-                "cpu %6.3f us/iteration  sys %5.1f%%  minor faults %8.1f/search  ctx switches %6.1f+%6.1f/search  "
+                "cores %5.2f  cpu %6.3f us/iteration  sys %5.1f%%  minor faults %8.1f/search  ctx switches %6.1f+%6.1f/search  "
                 "thread starts %5.2f/search\n",
                 threads, count, static_cast<double>(total) / n, 1e3 * wall / n, static_cast<double>(total) / wall,
-                1e6 * cpu / static_cast<double>(total), cpu > 0 ? 100.0 * (u1.sys - u0.sys) / cpu : 0.0,
+                cpu / wall, 1e6 * cpu / static_cast<double>(total), cpu > 0 ? 100.0 * (u1.sys - u0.sys) / cpu : 0.0,
                 static_cast<double>(u1.minflt - u0.minflt) / n, static_cast<double>(u1.nvcsw - u0.nvcsw) / n,
                 static_cast<double>(u1.nivcsw - u0.nivcsw) / n, static_cast<double>(started) / n);
     return 0;

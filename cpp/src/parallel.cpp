@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <system_error>
@@ -89,6 +90,11 @@ public:
     void wait(Call& call) {
         std::unique_lock<std::mutex> lock(mutex_);
         call.done.wait(lock, [&] { return call.remaining == 0; });
+    }
+    // Whether every part has finished within `timeout`.
+    bool wait_for(Call& call, std::chrono::milliseconds timeout) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        return call.done.wait_for(lock, timeout, [&] { return call.remaining == 0; });
     }
 
     // Ends and joins the idle threads (busy ones finish their parts and stay).
@@ -186,6 +192,29 @@ std::uint64_t worker_threads_started() {
     ThreadPool* pool = g_pool.load();
     return g_started_before_fork.load() + (pool != nullptr ? pool->started() : 0);
 }
+
+struct PooledJob::State {
+    std::function<void()> job;
+    ThreadPool::Call call;
+};
+
+PooledJob::PooledJob(std::function<void()> job) : state_(std::make_unique<State>()) {
+    state_->job = std::move(job);
+    state_->call.run = [](const void* context, int) {
+        try {
+            static_cast<const State*>(context)->job();
+        } catch (...) {  // a job must not throw; if one does, nothing escapes the thread
+        }
+    };
+    state_->call.context = state_.get();
+    ThreadPool::instance().dispatch(state_->call, 0);  // throws with nothing handed out
+}
+
+PooledJob::~PooledJob() { wait(); }
+
+bool PooledJob::wait_for(std::chrono::milliseconds timeout) { return ThreadPool::instance().wait_for(state_->call, timeout); }
+
+void PooledJob::wait() { ThreadPool::instance().wait(state_->call); }
 
 void run_workers(int workers, StopSignal& stop, const std::function<void(int)>& work) {
     assert(workers >= 1 && workers <= kMaxThreads);

@@ -736,6 +736,29 @@ TEST(parallel_run_workers_reuses_its_threads_across_calls) {
         for (const auto& r : runs) CHECK_EQ(r.load(), 1);
     }
     CHECK_EQ(worker_threads_started(), before);  // no thread started by a call the idle threads cover
+    // A pooled job (the bindings' search thread) running run_workers() itself, job after job: its
+    // thread is back in the pool when wait_for() says finished, so the next job finds it idle.
+    for (int call = 0; call < 50; ++call) {
+        std::atomic<int> parts{0};
+        PooledJob job([&] {
+            StopSignal stop(nullptr, 0.0);
+            run_workers(5, stop, [&](int) { ++parts; });
+        });
+        while (!job.wait_for(std::chrono::milliseconds(1))) {
+        }
+        CHECK_EQ(parts.load(), 5);
+    }
+    {
+        std::atomic<bool> ran{false};
+        {
+            PooledJob job([&] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                ran = true;
+            });
+            CHECK(!job.wait_for(std::chrono::milliseconds(0)) || ran.load());
+        }  // the destructor waits for the job
+        CHECK(ran.load());
+    }
     // Searches of up to 6 threads, one after another, start none either.
     SearchOptions o;
     o.iterations = 60;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <climits>
 #include <future>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -34,7 +35,7 @@ bool interpreter_finalizing() {
 #endif
 }
 
-// Runs fn() on a thread of its own with the GIL released, waking every 50 ms to run Python's signal
+// Runs fn() on another thread with the GIL released, waking every 50 ms to run Python's signal
 // handlers: on Ctrl-C the stop flag is raised, the work is waited for and KeyboardInterrupt is
 // raised. When the interpreter starts to exit while this thread waits (a daemon thread, or a
 // Ctrl-C that interrupted Thread.join), the work is stopped and waited for too.
@@ -46,29 +47,35 @@ bool interpreter_finalizing() {
 // A failure of the work reaches Python with what to do about it: std::bad_alloc as MemoryError,
 // a thread that could not be started (parallel.hpp's ThreadStartError, or this function's own
 // thread) as RuntimeError.
+//
+// The other thread is one of the core's worker pool (parallel.hpp: PooledJob), kept from call to
+// call rather than started for each. The job is waited for on every way out, an unwinding of this
+// thread included (its destructor): fn's captures and `stop` (the caller's) outlive the work.
 template <class F>
 auto run_interruptible(std::atomic<bool>& stop, F fn) -> decltype(fn()) {
     using Result = decltype(fn());
-    std::future<Result> done;
+    std::packaged_task<Result()> task(std::move(fn));
+    std::future<Result> done = task.get_future();
+    std::unique_ptr<PooledJob> job;  // declared after task: destroyed (waited for) first
     PyThreadState* thread_state = PyEval_SaveThread();
     try {
-        done = std::async(std::launch::async, std::move(fn));
+        job = std::make_unique<PooledJob>([&task] { task(); });
     } catch (const std::exception& e) {  // std::system_error: no thread could be started
         PyEval_RestoreThread(thread_state);
         throw std::runtime_error(std::string("could not start a worker thread (") + e.what() + ")");
     }
     for (;;) {
-        const bool ready = done.wait_for(std::chrono::milliseconds(50)) == std::future_status::ready;
+        const bool ready = job->wait_for(std::chrono::milliseconds(50));
         if (!ready && interpreter_finalizing()) {
             stop.store(true);
-            done.wait();
+            job->wait();
         }
         PyEval_RestoreThread(thread_state);
         if (ready) break;
         if (PyErr_CheckSignals() != 0) {  // KeyboardInterrupt (or another signal handler's error)
             stop.store(true);
             thread_state = PyEval_SaveThread();
-            done.wait();
+            job->wait();
             PyEval_RestoreThread(thread_state);
             throw py::error_already_set();  // the signal's error wins over the work's own
         }

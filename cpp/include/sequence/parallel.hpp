@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -88,6 +89,28 @@ public:
 //  - In a child process forked while the pool had threads (which do not survive fork()), the
 //    child's first call starts a pool of its own.
 void run_workers(int workers, StopSignal& stop, const std::function<void(int)>& work);
+
+// One job run on a thread of the same pool, for the Python bindings, which run each search on
+// another thread so that the calling thread can keep handling signals. The job starts when the
+// object is built (throws what a thread start throws: std::system_error, std::bad_alloc; the job
+// is then not run) and is finished when its thread is back in the pool, so a call that follows
+// finds that thread idle. The destructor waits for it: nothing the job reads can be destroyed
+// under it.
+class PooledJob {
+public:
+    explicit PooledJob(std::function<void()> job);  // job must not throw
+    ~PooledJob();
+    PooledJob(const PooledJob&) = delete;
+    PooledJob& operator=(const PooledJob&) = delete;
+
+    // Whether the job finished within `timeout` (now, for a zero timeout).
+    bool wait_for(std::chrono::milliseconds timeout);
+    void wait();
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 // How many threads the worker pool of run_workers() has started in this process so far: a
 // repeated search with the same number of threads starts none (benchmarks report it per search).
