@@ -222,7 +222,7 @@ def test_evaluation_defaults_and_options():
     ({"weights": 5}, TypeError),
     ({"weights": (1, 4, 15, 50, 150, 40, 30, "x")}, TypeError),
     ({"weights": (1, 4, 15, 50, 150, 0, 30, 20)}, ValueError),
-    ({"weights": "12345678"}, TypeError),
+    ({"weights": "12345678"}, ValueError),
     ({"weights": (1, 4, 15, -50, 150, 80, 30, 20)}, ValueError),
     ({"weights": (1, 4, 15, 50, 150, float("nan"), 30, 20)}, ValueError),
     ({"prior_weight": -1}, ValueError),
@@ -231,10 +231,59 @@ def test_evaluation_defaults_and_options():
     ({"playout_epsilon": 1.5}, ValueError),
     ({"ordered_expansion": 1}, TypeError),
     ({"playout": "best"}, ValueError),
+    ({"weights": "1/4/15/50/150/80/30"}, ValueError),
+    ({"weights": "1/4/15/50/150/80/30/x"}, ValueError),
+    ({"weights": "1/4/15/50/150/0/30/20"}, ValueError),
+    ({"decisive": 0}, TypeError),
+    ({"playout_block_chance": 257}, ValueError),
+    ({"playout_block_chance": -1}, ValueError),
+    ({"playout_block_chance": 0.5}, TypeError),
+    ({"playout_block": -0.1}, ValueError),
+    ({"playout_block": float("nan")}, ValueError),
+    ({"playout_two_eyed_cost": 1e7}, ValueError),
+    ({"playout_one_eyed_cost": "30"}, TypeError),
 ])
 def test_invalid_arguments(kwargs, error):
     with pytest.raises(error):
         MCTSAgent(**kwargs)
+
+
+def test_bounds_are_named_in_the_message():
+    for kwargs, words in (({"playout_block_chance": 300}, ("playout_block_chance", "0", "256")),
+                          ({"playout_block": -1.0}, ("playout_block", "0", "1e+06")),
+                          ({"weights": "1/2/3"}, ("weights", "8 numbers", "/"))):
+        with pytest.raises(ValueError) as e:
+            MCTSAgent(**kwargs)
+        assert all(w in str(e.value) for w in words), str(e.value)
+
+
+def test_weights_from_a_spec_round_trip():
+    from sequence_game.agents.mcts import DEFAULT_WEIGHTS, format_weights, parse_weights
+
+    a = agent_from_spec("mcts:iters=100,weights=2/6/20/70/300/60/10/5,playout_block_chance=128,decisive=false")
+    assert format_weights(a.weights) == "2/6/20/70/300/60/10/5"
+    assert parse_weights(format_weights(a.weights)) == (2, 6, 20, 70, 300, 60, 10, 5)
+    assert (a.playout_block_chance, a.decisive) == (128, False)
+    b = MCTSAgent(playout_block=1.5, playout_two_eyed_cost=0, playout_one_eyed_cost=100)
+    assert (b.playout_block, b.playout_two_eyed_cost, b.playout_one_eyed_cost) == (1.5, 0.0, 100.0)
+    assert parse_weights(format_weights(MCTSAgent().weights)) == DEFAULT_WEIGHTS
+    g = _mid_game(6)
+    assert a.select_move(g) in g.legal_moves()
+
+
+def test_playout_policy_options_change_the_search():
+    from sequence_game.agents import GreedyAgent
+
+    g = Game(players=2, seed=8)  # lines built by the heuristic: playouts meet fours to block
+    greedy = GreedyAgent(seed=1)
+    for _ in range(30):
+        g.play(greedy.select_move(g))
+    base = _stats(MCTSAgent(iterations=600, seed=4).analyze(g))
+    assert _stats(MCTSAgent(iterations=600, seed=4, playout_block_chance=0).analyze(g)) != base
+    # The local values compare several candidate plays: they matter with playout_candidates > 1.
+    several = _stats(MCTSAgent(iterations=600, seed=4, playout_candidates=4).analyze(g))
+    for kwargs in ({"playout_block": 3.0}, {"playout_two_eyed_cost": 0.0, "playout_one_eyed_cost": 0.0}):
+        assert _stats(MCTSAgent(iterations=600, seed=4, playout_candidates=4, **kwargs).analyze(g)) != several, kwargs
 
 
 def test_game_over_and_wrong_type():
@@ -414,6 +463,24 @@ def test_heuristic_options_are_accepted():
         r = MCTSAgent(iterations=300, seed=3, **kwargs).analyze(g)
         assert r.move in legal and r.iterations == 300
     assert "prior_weight=" in repr(MCTSAgent())
+
+
+def test_r9_no_peeking_with_the_tunable_options():
+    # Every option the tuner reaches (sequence_game.training.tune), set away from its default.
+    tuned = {"exploration": 0.35, "playout_turns": 4, "weights": "1/4/20/70/150/60/20/10", "decisive": False,
+             "playout_block_chance": 160, "playout_block": 1.0, "playout_two_eyed_cost": 60.0,
+             "playout_one_eyed_cost": 20.0, "playout_candidates": 3}
+    g = _mid_game(9)
+    d = g.to_dict()
+    d["last_draw"] = None
+    base = Game.from_dict(d)
+    me = base.current_player
+    for k in range(2):
+        other = Game.from_dict(_redeal_hidden(d, me, 700 + k))
+        assert other.observation(me) == base.observation(me)
+        a = MCTSAgent(iterations=800, seed=6, **tuned).analyze(base)
+        b = MCTSAgent(iterations=800, seed=6, **tuned).analyze(other)
+        assert _stats(a) == _stats(b) and a.nodes == b.nodes
 
 
 def test_r9_no_peeking_with_the_heuristic_guided_search():

@@ -906,6 +906,10 @@ TEST(search_options_are_checked_with_their_bounds) {
     { auto x = o; x.weights.window[2] = -1; CHECK(refuses(x, "window2")); }
     { auto x = o; x.playout_epsilon = 1.5; CHECK(refuses(x, "playout_epsilon")); }
     { auto x = o; x.policy.candidates = 65; CHECK(refuses(x, "playout_candidates")); }
+    { auto x = o; x.policy.block_chance = 257; CHECK(refuses(x, "playout_block_chance")); }
+    { auto x = o; x.policy.block = -0.5f; CHECK(refuses(x, "playout_block")); }
+    { auto x = o; x.policy.two_eyed_cost = std::nanf(""); CHECK(refuses(x, "playout_two_eyed_cost")); }
+    { auto x = o; x.policy.one_eyed_cost = 1e30f; CHECK(refuses(x, "playout_one_eyed_cost")); }
     RolloutOptions r;
     check_options(r);
     { auto x = r; x.candidates = 0; CHECK(refuses(x, "candidates")); }

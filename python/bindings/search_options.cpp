@@ -296,6 +296,17 @@ void init_search_options(py::module_& m) {
         {"playout_candidates", [](const S& o) { return py::cast(o.policy.candidates); },
          [](S& o, const py::handle& v) { o.policy.candidates = static_cast<int>(int_in_range(v, "playout_candidates", 0, OptionLimits::kMaxPlayoutCandidates)); }},
         {"playout_epsilon", [](const S& o) { return py::cast(o.playout_epsilon); }, [](S& o, const py::handle& v) { o.playout_epsilon = number(v, "playout_epsilon"); }},
+        {"playout_block_chance", [](const S& o) { return py::cast(o.policy.block_chance); },
+         [](S& o, const py::handle& v) {
+             o.policy.block_chance = static_cast<std::uint32_t>(int_in_range(v, "playout_block_chance", 0, OptionLimits::kMaxBlockChance));
+         }},
+        {"playout_block", [](const S& o) { return py::cast(double(o.policy.block)); },
+         [](S& o, const py::handle& v) { o.policy.block = float(number(v, "playout_block")); }},
+        {"playout_two_eyed_cost", [](const S& o) { return py::cast(double(o.policy.two_eyed_cost)); },
+         [](S& o, const py::handle& v) { o.policy.two_eyed_cost = float(number(v, "playout_two_eyed_cost")); }},
+        {"playout_one_eyed_cost", [](const S& o) { return py::cast(double(o.policy.one_eyed_cost)); },
+         [](S& o, const py::handle& v) { o.policy.one_eyed_cost = float(number(v, "playout_one_eyed_cost")); }},
+        {"decisive", [](const S& o) { return py::cast(o.decisive); }, [](S& o, const py::handle& v) { o.decisive = flag(v, "decisive"); }},
         {"weights", [](const S& o) { return py::cast(o.weights); }, [](S& o, const py::handle& v) { o.weights = v.is_none() ? EvalWeights{} : weights_from(v); }},
         {"evaluation", [](const S& o) { return py::cast(o.evaluation == Evaluation::Learned ? "learned" : "handset"); },
          [](S& o, const py::handle& v) { o.evaluation = evaluation_kind(v); }},

@@ -78,6 +78,10 @@ void check_options(const SearchOptions& o) {
         throw std::invalid_argument("playout_candidates must be from 0 to " +
                                     std::to_string(OptionLimits::kMaxPlayoutCandidates) + ", not " +
                                     std::to_string(o.policy.candidates));
+    check_count("playout_block_chance", o.policy.block_chance, 0, OptionLimits::kMaxBlockChance);
+    check_range("playout_block", o.policy.block, 0, OptionLimits::kMaxWeight);
+    check_range("playout_two_eyed_cost", o.policy.two_eyed_cost, 0, OptionLimits::kMaxWeight);
+    check_range("playout_one_eyed_cost", o.policy.one_eyed_cost, 0, OptionLimits::kMaxWeight);
     check_range("playout_epsilon", o.playout_epsilon, 0, 1);
     check_range("prior_weight", o.prior_weight, 0, OptionLimits::kMaxWeight);
     check_range("widen_base", o.widen_base, 0, OptionLimits::kMaxWeight);

@@ -51,11 +51,38 @@ from ..game import Game
 from .learned import EvalModel, load_eval_model
 from .search import SearchAgent, SearchResult, budget
 
-__all__ = ["MCTSAgent"]
+__all__ = ["MCTSAgent", "format_weights", "parse_weights"]
 
 #: The evaluation weights (``_core.EvalWeights``) in the order ``weights`` takes them as numbers:
 #: window1, window2, window3, threat, sequence, scale, two_eyed, one_eyed.
 DEFAULT_WEIGHTS: Tuple[float, ...] = tuple(getattr(_core.EvalWeights(), k) for k in _core.EvalWeights.fields)
+
+
+def parse_weights(text: str) -> Tuple[float, ...]:
+    """The 8 evaluation weights of a spec, written with slashes (window1/window2/window3/threat/
+    sequence/scale/two_eyed/one_eyed; a spec separates its options with commas).
+
+    >>> parse_weights("1/4/15/50/150/80/30/20") == DEFAULT_WEIGHTS
+    True
+    """
+    parts = text.split("/")
+    if len(parts) != len(DEFAULT_WEIGHTS):
+        raise ValueError(f"weights as text must be {len(DEFAULT_WEIGHTS)} numbers separated by '/' "
+                         f"({'/'.join(_core.EvalWeights.fields)}, e.g. '1/4/15/50/150/80/30/20'), not {text[:60]!r}")
+    try:
+        return tuple(float(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"weights as text must be numbers separated by '/' "
+                         f"({'/'.join(_core.EvalWeights.fields)}), not {text[:60]!r}") from None
+
+
+def format_weights(weights: Any) -> str:
+    """An ``EvalWeights`` as the slash-separated text :func:`parse_weights` reads.
+
+    >>> format_weights(_core.EvalWeights())
+    '1/4/15/50/150/80/30/20'
+    """
+    return "/".join(f"{getattr(weights, k):g}" for k in _core.EvalWeights.fields)
 
 
 class MCTSAgent(SearchAgent):
@@ -92,7 +119,8 @@ class MCTSAgent(SearchAgent):
         weights: None (defaults, ``DEFAULT_WEIGHTS``), a ``_core.EvalWeights`` or 8 numbers: the
             values of an open window holding 1, 2, 3 cells, of each distinct threat (an empty cell
             completing an open four), of each completed sequence, the logistic scale, and the value
-            of each two-eyed and one-eyed jack in a team's hands.
+            of each two-eyed and one-eyed jack in a team's hands. In a spec (where commas separate
+            options) the 8 numbers are written with slashes: ``mcts:weights=1/4/15/50/150/80/30/20``.
         prior_weight: progressive bias weight (>= 0, default 0 = none; 0.5 tested).
         widen_base, widen_coef, widen_exponent: progressive widening (defaults 0, 1, 0.4;
             ``widen_base=2`` makes a node with n visits consider at most ``2 + n**0.4`` children
@@ -129,6 +157,17 @@ class MCTSAgent(SearchAgent):
             off): a node expands, of this many untried moves drawn at random, the one after which
             the learned evaluation (``learned_weights``, the packaged model if None) is best for the
             mover, instead of a random one.
+        decisive: at every tree node a move that wins at once (R8) is the only one considered
+            (default True).
+        playout_block_chance: with informed playouts, how often (out of 256) a player blocks
+            another team's completion cell when it can (0..256, default 256 = always).
+        playout_block: with informed playouts and ``playout_candidates > 1``, the local value of
+            taking a cell of another team's open window, relative to extending an own window of
+            the same size (0..1e6, default 0.6).
+        playout_two_eyed_cost, playout_one_eyed_cost: with informed playouts and
+            ``playout_candidates > 1``, how much more a placement (removal) must be worth than
+            the other candidates before a two-eyed (one-eyed) jack is spent on it outside a
+            completion or a block (0..1e6, defaults 40 and 30).
     """
 
     agent_label = "MCTSAgent"
@@ -144,7 +183,11 @@ class MCTSAgent(SearchAgent):
                  inference: Union[str, Any] = "off", inference_plays: int = 4, inference_strength: float = 1.0,
                  inference_margin: float = 1.0, inference_tries: int = 16, evaluation: str = "handset",
                  learned_weights: Optional[Union[str, os.PathLike[str], EvalModel, Sequence[float], Any]] = None,
-                 expansion_candidates: int = 0) -> None:
+                 expansion_candidates: int = 0, decisive: bool = True, playout_block_chance: int = 256,
+                 playout_block: float = 0.6, playout_two_eyed_cost: float = 40.0,
+                 playout_one_eyed_cost: float = 30.0) -> None:
+        if isinstance(weights, str):
+            weights = parse_weights(weights)
         if (evaluation == "learned" or expansion_candidates) and learned_weights is None:
             learned_weights = load_eval_model().learned_weights()
         elif isinstance(learned_weights, EvalModel):
@@ -159,7 +202,9 @@ class MCTSAgent(SearchAgent):
             ordered_expansion=ordered_expansion, playout_epsilon=playout_epsilon, inference=inference,
             inference_plays=inference_plays, inference_strength=inference_strength,
             inference_margin=inference_margin, inference_tries=inference_tries,
-            evaluation=evaluation, learned_weights=learned_weights, expansion_candidates=expansion_candidates)
+            evaluation=evaluation, learned_weights=learned_weights, expansion_candidates=expansion_candidates,
+            decisive=decisive, playout_block_chance=playout_block_chance, playout_block=playout_block,
+            playout_two_eyed_cost=playout_two_eyed_cost, playout_one_eyed_cost=playout_one_eyed_cost)
         self._init_search(options, seed)
 
     def _spec_extras(self) -> List[Optional[str]]:

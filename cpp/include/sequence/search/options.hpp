@@ -40,6 +40,7 @@ struct OptionLimits {
     static constexpr std::uint64_t kMaxNodes = 2147483647;  // node indices are 32-bit
     static constexpr std::uint32_t kMaxTurns = 2147483647;  // playout_turns, horizon
     static constexpr int kMaxPlayoutCandidates = 64;
+    static constexpr std::uint32_t kMaxBlockChance = 256;  // PlayoutPolicy::block_chance: out of 256
     static constexpr int kMaxCandidates = 1024;
     static constexpr int kMaxInferencePlays = 64;   // inference_plays: turns per player
     static constexpr int kMaxInferenceTries = 1 << 16;
