@@ -9,6 +9,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -21,6 +22,17 @@ std::string show(double x) {
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.6g", x);
     return buf;
+}
+
+// A float option as the shortest decimal that reads back as the same float (0.6f as 0.6, not
+// 0.6000000238418579), so that a value given in Python compares equal to what is read back.
+double float_value(float x) {
+    char buf[40];
+    for (int digits = 6; digits < 10; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(x));
+        if (std::strtof(buf, nullptr) == x) break;
+    }
+    return std::strtod(buf, nullptr);
 }
 
 std::string type_name(const py::handle& v) { return Py_TYPE(v.ptr())->tp_name; }
@@ -300,11 +312,11 @@ void init_search_options(py::module_& m) {
          [](S& o, const py::handle& v) {
              o.policy.block_chance = static_cast<std::uint32_t>(int_in_range(v, "playout_block_chance", 0, OptionLimits::kMaxBlockChance));
          }},
-        {"playout_block", [](const S& o) { return py::cast(double(o.policy.block)); },
+        {"playout_block", [](const S& o) { return py::cast(float_value(o.policy.block)); },
          [](S& o, const py::handle& v) { o.policy.block = float(number(v, "playout_block")); }},
-        {"playout_two_eyed_cost", [](const S& o) { return py::cast(double(o.policy.two_eyed_cost)); },
+        {"playout_two_eyed_cost", [](const S& o) { return py::cast(float_value(o.policy.two_eyed_cost)); },
          [](S& o, const py::handle& v) { o.policy.two_eyed_cost = float(number(v, "playout_two_eyed_cost")); }},
-        {"playout_one_eyed_cost", [](const S& o) { return py::cast(double(o.policy.one_eyed_cost)); },
+        {"playout_one_eyed_cost", [](const S& o) { return py::cast(float_value(o.policy.one_eyed_cost)); },
          [](S& o, const py::handle& v) { o.policy.one_eyed_cost = float(number(v, "playout_one_eyed_cost")); }},
         {"decisive", [](const S& o) { return py::cast(o.decisive); }, [](S& o, const py::handle& v) { o.decisive = flag(v, "decisive"); }},
         {"weights", [](const S& o) { return py::cast(o.weights); }, [](S& o, const py::handle& v) { o.weights = v.is_none() ? EvalWeights{} : weights_from(v); }},

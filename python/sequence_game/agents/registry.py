@@ -44,7 +44,8 @@ MCTS_V1: Dict[str, Any] = {
                                  two_eyed=30.0, one_eyed=20.0),
     "playout_candidates": 1, "align_playouts": True, "prior_weight": 0.0, "widen_base": 0.0, "widen_coef": 1.0,
     "widen_exponent": 0.4, "ordered_expansion": False, "playout_epsilon": 0.3, "inference": "off",
-    "evaluation": "handset",
+    "evaluation": "handset", "expansion_candidates": 0, "decisive": True, "playout_block_chance": 256,
+    "playout_block": 0.6, "playout_two_eyed_cost": 40.0, "playout_one_eyed_cost": 30.0,
 }
 
 
