@@ -12,11 +12,6 @@ namespace sequence {
 
 namespace {
 
-// True if some five-cell window through cell lies in own once cell is added: only then can a
-// placement on cell declare a sequence (R7). Exact and branch-free: each direction's segment
-// (board.hpp, at most 9 cells centred on cell) is gathered into a bit line, one 16-bit lane per
-// direction, and five consecutive set bits in a lane are a full window (every run of five inside a
-// segment contains its centre).
 // The cells of the four segments through each cell (the cells a window through it can use).
 struct SegmentUnion {
     Bitboard cells[kCells];
@@ -27,20 +22,54 @@ struct SegmentUnion {
 };
 inline constexpr SegmentUnion kSegmentUnion{};
 
-inline bool may_complete(Bitboard own, int cell) {
-    // own | Bitboard::of(cell) without a branch on the half (it mispredicts here: cell is random).
-    const std::uint64_t bit = std::uint64_t{1} << (cell & 63), in_hi = -static_cast<std::uint64_t>(cell >= 64);
-    const Bitboard with = own | Bitboard(bit & ~in_hi, bit & in_hi);
 #if defined(__BMI2__)
-    // No pre-filter: the gather is a few dozen independent instructions, cheaper than the branch
-    // a pre-filter would add (about half the placements of a game pass a cheap one, at random).
-    std::uint64_t lines = 0;
-    for (int d = 0; d < kDirections; ++d) {
-        const Bitboard seg = segment(cell, d);
-        const std::uint64_t line = _pext_u64(with.lo(), seg.lo()) |
-                                   _pext_u64(with.hi(), seg.hi()) << detail::popcount64(seg.lo());
-        lines |= line << (16 * d);
+// Per cell, how may_complete() gathers the four segments through it (board.hpp: at most 9 cells
+// in a line, centred on the cell) into one word, a 16-bit lane per direction: the pext masks of
+// each segment's two halves, where the high half's cells go in the lane (after the low half's),
+// and the cell's own bit in every lane (it counts as placed).
+struct SegmentGather {
+    std::uint64_t lo[kDirections] = {}, hi[kDirections] = {};
+    std::uint64_t centre = 0;
+    std::uint8_t hi_shift[kDirections] = {};
+};
+struct SegmentGathers {
+    SegmentGather cell[kCells];
+    constexpr SegmentGathers() : cell() {
+        const auto bits = [](std::uint64_t x) {
+            int n = 0;
+            for (; x; x &= x - 1) ++n;
+            return n;
+        };
+        for (int c = 0; c < kCells; ++c)
+            for (int d = 0; d < kDirections; ++d) {
+                const Bitboard seg = segment(c, d);
+                SegmentGather& g = cell[c];
+                g.lo[d] = seg.lo();
+                g.hi[d] = seg.hi();
+                g.hi_shift[d] = static_cast<std::uint8_t>(bits(seg.lo()));
+                // The cell's place in the line: the segment cells below it.
+                const int below = c < 64 ? bits(seg.lo() & ((std::uint64_t{1} << c) - 1))
+                                         : bits(seg.lo()) + bits(seg.hi() & ((std::uint64_t{1} << (c - 64)) - 1));
+                g.centre |= std::uint64_t{1} << (16 * d + below);
+            }
     }
+};
+inline constexpr SegmentGathers kSegmentGathers{};
+#endif
+
+// True if some five-cell window through cell lies in own once cell is added: only then can a
+// placement on cell declare a sequence (R7). Exact and branch-free with BMI2: each direction's
+// segment is gathered into a bit line, one 16-bit lane per direction (SegmentGather), and five
+// consecutive set bits in a lane are a full window (every run of five inside a segment contains
+// its centre). No pre-filter there: the gather is a few dozen independent instructions, cheaper
+// than a branch that would go either way at random (about half the placements of a game pass a
+// cheap count).
+inline bool may_complete(Bitboard own, int cell) {
+#if defined(__BMI2__)
+    const SegmentGather& g = kSegmentGathers.cell[cell];
+    std::uint64_t lines = g.centre;
+    for (int d = 0; d < kDirections; ++d)
+        lines |= (_pext_u64(own.lo(), g.lo[d]) | _pext_u64(own.hi(), g.hi[d]) << g.hi_shift[d]) << (16 * d);
     return (lines & lines >> 1 & lines >> 2 & lines >> 3 & lines >> 4) != 0;
 #else
     // A window needs four cells of own besides cell in one segment, so fewer than four in all
@@ -48,6 +77,7 @@ inline bool may_complete(Bitboard own, int cell) {
     if ((kSegmentUnion.cells[cell] & own).count() < kWindowLength - 1) return false;
     // Without pext (portable builds) a cell-by-cell gather costs more than testing the (at most
     // 20) windows through cell directly: a window is full when no cell of it is missing.
+    const Bitboard with = own | cell_bit(cell);
     const std::uint64_t miss_lo = ~with.lo(), miss_hi = ~with.hi();
     for (int d = 0; d < kDirections; ++d)
         for (int k = 0; k < kWindowLength; ++k) {
