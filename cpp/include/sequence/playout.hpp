@@ -74,11 +74,11 @@ struct PlayoutHands {
 
 private:
     // Flips card's id in the hand's set (and its cells) when `change` (0 or the id's bit) is set.
+    // A branch: the id changes unless the hand holds (or keeps) a second copy, one time in twenty.
     void toggle(int player, int card, std::uint64_t change) {
+        if (__builtin_expect(change == 0, 0)) return;
         ids[player] ^= change;
-        const std::uint64_t mask = 0 - (change >> card);  // all ones when the id changed (branch-free)
-        const Bitboard c = card_cells(card);
-        cells[player] = cells[player] ^ Bitboard(c.lo() & mask, c.hi() & mask);
+        cells[player] = cells[player] ^ card_cells(card);
     }
 };
 
