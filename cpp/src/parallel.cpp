@@ -56,34 +56,52 @@ public:
 
     static ThreadPool& instance();
 
-    // Hands part `index` of `call` to an idle thread, or starts one (outside the lock: a start
-    // takes tens of microseconds). Throws what the start throws (std::system_error, bad_alloc),
-    // with nothing handed out.
-    void dispatch(Call& call, int index) {
-        std::unique_lock<std::mutex> lock(mutex_);
-        ++call.remaining;
-        if (idle_ != nullptr) {
-            Worker* w = idle_;
-            idle_ = w->next_idle;
-            w->call = &call;
-            w->index = index;
-            w->wake.notify_one();
-            return;
+    // Hands parts first .. first + count - 1 of `call` to idle threads, then starts a thread for
+    // each part left (outside the lock: a start takes tens of microseconds), so that a call never
+    // waits for a part of its own to finish and the pool ends a call with as many idle threads as
+    // the call had parts: the next call with as many starts none. Returns how many parts were
+    // handed out; stops at a thread that cannot be started, with what the start threw (std::
+    // system_error, std::bad_alloc) in `failure`.
+    int dispatch(Call& call, int first, int count, std::exception_ptr& failure) {
+        int handed = 0;
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            for (; handed < count && idle_ != nullptr; ++handed) {
+                Worker* w = idle_;
+                idle_ = w->next_idle;
+                w->call = &call;
+                w->index = first + handed;
+                ++call.remaining;
+                // Under the lock: once it is released the part may finish and its thread be
+                // handed out again, or ended (release_idle()).
+                w->wake.notify_one();
+            }
         }
-        lock.unlock();
-        Worker* w = nullptr;
-        try {
-            w = new Worker;
-            w->call = &call;  // seen by the thread: its start synchronizes with this
-            w->index = index;
-            w->thread = std::thread([this, w] { loop(w); });
-        } catch (...) {
-            delete w;
-            lock.lock();
-            --call.remaining;
-            throw;
+        for (; handed < count; ++handed) {
+            Worker* w = nullptr;
+            bool counted = false;
+            try {
+                w = new Worker;
+                w->call = &call;  // seen by the thread: its start synchronizes with this
+                w->index = first + handed;
+                {
+                    const std::lock_guard<std::mutex> lock(mutex_);
+                    ++call.remaining;
+                    counted = true;
+                }
+                w->thread = std::thread([this, w] { loop(w); });
+            } catch (...) {  // the thread did not start
+                if (counted) {
+                    const std::lock_guard<std::mutex> lock(mutex_);
+                    --call.remaining;
+                }
+                delete w;
+                failure = std::current_exception();
+                return handed;
+            }
+            started_.fetch_add(1, std::memory_order_relaxed);
         }
-        started_.fetch_add(1, std::memory_order_relaxed);
+        return handed;
     }
 
     // Returns when every part of `call` handed to the pool has finished.
@@ -207,7 +225,9 @@ PooledJob::PooledJob(std::function<void()> job) : state_(std::make_unique<State>
         }
     };
     state_->call.context = state_.get();
-    ThreadPool::instance().dispatch(state_->call, 0);  // throws with nothing handed out
+    std::exception_ptr failure;
+    ThreadPool::instance().dispatch(state_->call, 0, 1, failure);
+    if (failure) std::rethrow_exception(failure);  // nothing was handed out
 }
 
 PooledJob::~PooledJob() { wait(); }
@@ -240,14 +260,9 @@ void run_workers(int workers, StopSignal& stop, const std::function<void(int)>& 
     ThreadPool::Call call;
     call.run = [](const void* context, int index) { (*static_cast<const Guard*>(context))(index); };
     call.context = &guard;
-    int handed = 0;
     std::exception_ptr start_failure;
-    try {
-        for (int t = 1; t < workers; ++t, ++handed) pool.dispatch(call, t);
-    } catch (...) {  // std::system_error (no thread), std::bad_alloc
-        stop.abort();
-        start_failure = std::current_exception();
-    }
+    const int handed = pool.dispatch(call, 1, workers - 1, start_failure);
+    if (start_failure) stop.abort();
     if (!start_failure) guard(0);
     pool.wait(call);
     if (start_failure) {

@@ -76,10 +76,10 @@ public:
 };
 
 // Runs work(0) .. work(workers - 1) concurrently and returns when all have returned: worker 0 on
-// the calling thread, the others on threads of the process's worker pool, which keeps its idle
-// threads for later calls and starts a thread only when none is idle (the first call with a
-// given number of workers; calls from several threads at once; calls from inside a worker). Any
-// number of threads may call it at once. Requires 1 <= workers <= kMaxThreads.
+// the calling thread, the others on threads of the process's worker pool, which keeps its threads
+// for later calls and starts threads only for the parts its idle threads do not cover (the first
+// call with a given number of workers; calls from several threads at once; calls from inside a
+// worker). Any number of threads may call it at once. Requires 1 <= workers <= kMaxThreads.
 //  - An exception thrown by a worker is caught in that worker; stop.abort() makes the siblings
 //    stop at their next should_stop(); after every worker has returned the first exception is
 //    rethrown to the caller (std::bad_alloc stays std::bad_alloc).
