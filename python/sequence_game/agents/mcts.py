@@ -19,12 +19,13 @@ is expanded first, a node grows a new child only while it has fewer than
 legal moves on a log scale (progressive bias). The playout policy is ``playout``: ``"informed"``
 (the default: complete a sequence when possible, else block another team's completion cell, else
 trade a dead card, else a random play: ``cpp/include/sequence/playout.hpp``), ``"greedy"`` (the
-heuristic's best move, a random legal move with probability ``playout_epsilon``; about a third as
+heuristic's best move, a random legal move with probability ``playout_epsilon``; about a fifth as
 many iterations per second) or ``"random"``. In 2-player matches against ``GreedyAgent`` at a
 fixed iteration budget the guided search (``prior_weight=0.5, widen_base=2,
 ordered_expansion=True, playout="greedy"``) won as often as the plain one (56% of 100 games each
 at 10,000 iterations) at a fifth of the iterations per second, so the plain search stays the
-default.
+default; ``docs/agents.md`` ("Tuning the search by matches", :mod:`sequence_game.training.tune`)
+measures these options against ``mcts-v1`` head to head, at equal iterations and at equal cost.
 A game that ends inside the tree or the playout scores exactly: 1 for the winning team,
 0 for the others, ``1/teams`` each for a draw. With ``threads > 1`` every thread grows its own tree
 (root parallelism, ``cpp/include/sequence/parallel.hpp``) and the root visit counts are summed.
