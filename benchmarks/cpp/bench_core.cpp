@@ -9,6 +9,9 @@
 //   cmake -S . -B build/cg -DSEQUENCE_BUILD_BENCH=ON -DSEQUENCE_NATIVE=OFF -DCMAKE_CXX_FLAGS="-march=x86-64-v3 -g"
 //   valgrind --tool=callgrind --callgrind-out-file=cg.out build/cg/sequence_bench 300
 //   callgrind_annotate --inclusive=yes cg.out | grep phase_
+// Branch mispredictions per run, from cachegrind's simulated predictor (for VMs without
+// hardware counters, where perf stat cannot count branch-misses):
+//   valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes build/cg/sequence_bench 3000 sim
 //
 // Random 2-player games (uniform over the full legal list, seeded, turn cap 1000):
 //   full    legal_moves(MoveList) + pick + apply_move, per applied move, per turn and per game
