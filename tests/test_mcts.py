@@ -83,6 +83,32 @@ def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
     assert changed_for_cheater, "the cheating search should see the re-dealt cards"
 
 
+def test_r9_cheat_hands_reads_the_hands_but_not_the_draw_pile():
+    # TEST ONLY option: the other hands come from the true state, the draw pile's order and the
+    # generator stay sampled. Re-shuffling only the draw pile (and the generator) changes nothing
+    # it reports; re-dealing the hands changes what it sees.
+    g = _mid_game(3)
+    d = g.to_dict()
+    d["last_draw"] = None
+    base = Game.from_dict(d)
+    me = base.current_player
+    pile_only = dict(d)
+    pile_only["draw_pile"] = list(reversed(d["draw_pile"]))
+    pile_only["rng"] = f"{random.Random(5).getrandbits(64):016x}"
+    assert pile_only["draw_pile"] != d["draw_pile"]
+    other_pile = Game.from_dict(pile_only)
+    a = MCTSAgent(iterations=1500, seed=11, cheat_hands=True).analyze(base)
+    b = MCTSAgent(iterations=1500, seed=11, cheat_hands=True).analyze(other_pile)
+    assert _stats(a) == _stats(b)
+    changed = False
+    for k in range(3):
+        other = Game.from_dict(_redeal_hidden(d, me, 700 + k))
+        c = MCTSAgent(iterations=1500, seed=11, cheat_hands=True).analyze(other)
+        changed |= _stats(a) != _stats(c)
+    assert changed, "cheat_hands should see re-dealt hands"
+    assert MCTSAgent(cheat_hands=True).name == "mcts:iterations=10000,cheat_hands"
+
+
 # ------------------------------------------------------------------------------------------ basics
 
 

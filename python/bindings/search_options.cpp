@@ -344,6 +344,8 @@ void init_search_options(py::module_& m) {
         {"inference_tries", [](const S& o) { return py::cast(o.inference_tries); },
          [](S& o, const py::handle& v) { o.inference_tries = static_cast<int>(int_in_range(v, "inference_tries", 1, OptionLimits::kMaxInferenceTries)); }},
         {"cheat", [](const S& o) { return py::cast(o.cheat); }, [](S& o, const py::handle& v) { o.cheat = flag(v, "cheat"); }},
+        {"cheat_hands", [](const S& o) { return py::cast(o.cheat_hands); },
+         [](S& o, const py::handle& v) { o.cheat_hands = flag(v, "cheat_hands"); }},
     };
     bind_fields<S>(search, search_fields, static_cast<Checker<S>>(&check_options), "SearchOptions");
 

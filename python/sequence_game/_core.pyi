@@ -243,6 +243,7 @@ class SearchOptions:
     inference_margin: float
     inference_tries: int
     cheat: bool
+    cheat_hands: bool
     def __init__(self, **kwargs: typing.Any) -> None: ...
 class RolloutOptions:
     """Options of the rollout search (cpp/include/sequence/search/options.hpp), checked at once."""

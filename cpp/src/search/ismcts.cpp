@@ -210,7 +210,7 @@ public:
 
     // One iteration: a world, select/expand down the tree, a playout, the reward backpropagated.
     void iterate() {
-        GameState st = truth_ != nullptr       ? *truth_
+        GameState st = truth_ != nullptr       ? (o_.cheat ? *truth_ : hands_revealed_world())
                        : inference_ != nullptr ? inference_->sample(obs_, rng_)
                                                : determinize(obs_, rng_);
         path_.clear();
@@ -220,6 +220,25 @@ public:
         float reward[kMaxTeams];
         score(st, reward);
         backpropagate(reward);
+    }
+
+    // TEST ONLY (cheat_hands): the true state with its draw pile shuffled and a sampled generator,
+    // so that only the hands are read from the truth.
+    GameState hands_revealed_world() {
+        GameState st = *truth_;
+        // Sorted first: the world must not depend on the true pile's order, only on its cards.
+        Card pile[kDeckSize];
+        for (int i = 0; i < st.draw_size; ++i) pile[i] = draw_pile_card(st, i);
+        std::sort(pile, pile + st.draw_size);
+        for (int i = 0; i < st.draw_size; ++i) set_draw_pile_card(st, i, pile[i]);
+        for (int i = st.draw_size - 1; i > 0; --i) {
+            const int j = static_cast<int>(rng_.below(static_cast<std::uint32_t>(i + 1)));
+            const Card a = draw_pile_card(st, i);
+            set_draw_pile_card(st, i, draw_pile_card(st, j));
+            set_draw_pile_card(st, j, a);
+        }
+        st.rng = rng_.next();
+        return st;
     }
 
     void report(TreeOutput& out, std::uint64_t iterations) const {
@@ -460,7 +479,8 @@ SearchResult ismcts(const GameState& root, const SearchOptions& options, const s
     SearchResult result;
     const int threads = options.threads;
     const Observation obs = observe(root, root.current_player);
-    const GameState* truth = options.cheat ? &root : nullptr;  // TEST ONLY: the cheating search reads the true state
+    // TEST ONLY: the cheating searches read the true state (cheat: all of it; cheat_hands: the hands).
+    const GameState* truth = options.cheat || options.cheat_hands ? &root : nullptr;
     std::unique_ptr<InferenceModel> model;
     if (options.inference != InferenceKind::Off && history != nullptr && truth == nullptr) {
         model = std::make_unique<InferenceModel>(obs, *history, options);

@@ -109,6 +109,9 @@ class MCTSAgent(SearchAgent):
             value there.
         cheat: TEST ONLY. Search the true state (other hands and the draw pile included) instead of
             sampling the unseen cards; for measuring what hidden information is worth.
+        cheat_hands: TEST ONLY. Read the other players' hands from the true state but sample the
+            draw pile's order (and the world's generator): what a perfect inference of the hands
+            would be worth. Ignored with ``cheat``.
         evaluate: score a playout that stops before the end with the static evaluation (default
             True); False = as a draw.
         playout: ``"informed"`` (default), ``"greedy"`` or ``"random"`` (or a ``_core.PlayoutKind``).
@@ -176,7 +179,7 @@ class MCTSAgent(SearchAgent):
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
                  seed: Optional[int] = None, exploration: float = 0.2, max_nodes: int = 1_000_000,
-                 playout_turns: int = 6, cheat: bool = False, evaluate: bool = True,
+                 playout_turns: int = 6, cheat: bool = False, cheat_hands: bool = False, evaluate: bool = True,
                  playout: Union[str, Any] = "informed", weights: Optional[Union[Sequence[float], Any]] = None,
                  playout_candidates: int = 1, align_playouts: bool = True, prior_weight: float = 0.0,
                  widen_base: float = 0.0, widen_coef: float = 1.0, widen_exponent: float = 0.4,
@@ -197,7 +200,7 @@ class MCTSAgent(SearchAgent):
             learned_weights = load_eval_model(learned_weights).learned_weights()
         options = _core.SearchOptions(
             **budget(iterations, time_limit), threads=threads, exploration=exploration, max_nodes=max_nodes,
-            playout_turns=playout_turns, cheat=cheat, evaluate=evaluate, playout=playout, weights=weights,
+            playout_turns=playout_turns, cheat=cheat, cheat_hands=cheat_hands, evaluate=evaluate, playout=playout, weights=weights,
             playout_candidates=playout_candidates, align_playouts=align_playouts, prior_weight=prior_weight,
             widen_base=widen_base, widen_coef=widen_coef, widen_exponent=widen_exponent,
             ordered_expansion=ordered_expansion, playout_epsilon=playout_epsilon, inference=inference,
@@ -211,6 +214,7 @@ class MCTSAgent(SearchAgent):
     def _spec_extras(self) -> List[Optional[str]]:
         o = self.options
         return ["cheat" if o.cheat else None,
+                "cheat_hands" if o.cheat_hands and not o.cheat else None,
                 f"inference={o.inference}" if o.inference != "off" else None,
                 "evaluation=learned" if o.evaluation == "learned" else None]
 

@@ -38,7 +38,7 @@ register_agent("rollout", RolloutAgent, _BUDGET_KEYS)
 #: written out so that later changes to the defaults leave it alone: the yardstick that changes to
 #: the search are measured against, head to head (``arena mcts mcts-v1``).
 MCTS_V1: Dict[str, Any] = {
-    "exploration": 0.2, "max_nodes": 1_000_000, "playout_turns": 6, "cheat": False, "evaluate": True,
+    "exploration": 0.2, "max_nodes": 1_000_000, "playout_turns": 6, "cheat": False, "cheat_hands": False, "evaluate": True,
     "playout": "informed",
     "weights": _core.EvalWeights(window1=1.0, window2=4.0, window3=15.0, threat=50.0, sequence=150.0, scale=80.0,
                                  two_eyed=30.0, one_eyed=20.0),

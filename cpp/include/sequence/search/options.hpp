@@ -109,6 +109,10 @@ struct SearchOptions {
     double inference_margin = 1.0;
     int inference_tries = 16;
     bool cheat = false;            // TEST ONLY: search the true state (no determinization)
+    // TEST ONLY: the other players' hands read from the true state, the draw pile's order and the
+    // world's generator still sampled: what a perfect inference of the hands would be worth
+    // (RolloutOptions::reveal = 1). Ignored with cheat.
+    bool cheat_hands = false;
     const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
 };
 
