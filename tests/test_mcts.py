@@ -238,6 +238,7 @@ def test_evaluation_defaults_and_options():
     ({"max_nodes": 1e6}, TypeError),
     ({"playout_turns": 0}, ValueError),
     ({"cheat": 1}, TypeError),
+    ({"cheat_hands": 1}, TypeError),
     ({"evaluate": 1}, TypeError),
     ({"playout": None}, TypeError),
     ({"align_playouts": "yes"}, TypeError),
@@ -491,34 +492,29 @@ def test_heuristic_options_are_accepted():
     assert "prior_weight=" in repr(MCTSAgent())
 
 
+def _assert_no_peeking(options: dict, game_seed: int, redeal_seed: int, search_seed: int) -> None:
+    """R9: MCTSAgent(**options) reports the same statistics in two games that differ only in what
+    the player to move cannot see (other hands, draw pile order, generator)."""
+    d = _mid_game(game_seed).to_dict()
+    d["last_draw"] = None  # its card would be hidden information of another player
+    base = Game.from_dict(d)
+    me = base.current_player
+    for k in range(2):
+        other = Game.from_dict(_redeal_hidden(d, me, redeal_seed + k))
+        assert other.observation(me) == base.observation(me)
+        a = MCTSAgent(iterations=800, seed=search_seed, **options).analyze(base)
+        b = MCTSAgent(iterations=800, seed=search_seed, **options).analyze(other)
+        assert _stats(a) == _stats(b) and a.nodes == b.nodes
+
+
 def test_r9_no_peeking_with_the_tunable_options():
     # Every option the tuner reaches (sequence_game.training.tune), set away from its default.
     tuned = {"exploration": 0.35, "playout_turns": 4, "weights": "1/4/20/70/150/60/20/10", "decisive": False,
              "playout_block_chance": 160, "playout_block": 1.0, "playout_two_eyed_cost": 60.0,
              "playout_one_eyed_cost": 20.0, "playout_candidates": 3}
-    g = _mid_game(9)
-    d = g.to_dict()
-    d["last_draw"] = None
-    base = Game.from_dict(d)
-    me = base.current_player
-    for k in range(2):
-        other = Game.from_dict(_redeal_hidden(d, me, 700 + k))
-        assert other.observation(me) == base.observation(me)
-        a = MCTSAgent(iterations=800, seed=6, **tuned).analyze(base)
-        b = MCTSAgent(iterations=800, seed=6, **tuned).analyze(other)
-        assert _stats(a) == _stats(b) and a.nodes == b.nodes
+    _assert_no_peeking(tuned, game_seed=9, redeal_seed=700, search_seed=6)
 
 
 def test_r9_no_peeking_with_the_heuristic_guided_search():
     guided = {"playout": "greedy", "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
-    g = _mid_game(4)
-    d = g.to_dict()
-    d["last_draw"] = None
-    base = Game.from_dict(d)
-    me = base.current_player
-    for k in range(2):
-        other = Game.from_dict(_redeal_hidden(d, me, 500 + k))
-        assert other.observation(me) == base.observation(me)
-        a = MCTSAgent(iterations=800, seed=5, **guided).analyze(base)
-        b = MCTSAgent(iterations=800, seed=5, **guided).analyze(other)
-        assert _stats(a) == _stats(b) and a.nodes == b.nodes
+    _assert_no_peeking(guided, game_seed=4, redeal_seed=500, search_seed=5)

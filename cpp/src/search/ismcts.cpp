@@ -230,13 +230,8 @@ public:
         Card pile[kDeckSize];
         for (int i = 0; i < st.draw_size; ++i) pile[i] = draw_pile_card(st, i);
         std::sort(pile, pile + st.draw_size);
+        shuffle(pile, st.draw_size, rng_);
         for (int i = 0; i < st.draw_size; ++i) set_draw_pile_card(st, i, pile[i]);
-        for (int i = st.draw_size - 1; i > 0; --i) {
-            const int j = static_cast<int>(rng_.below(static_cast<std::uint32_t>(i + 1)));
-            const Card a = draw_pile_card(st, i);
-            set_draw_pile_card(st, i, draw_pile_card(st, j));
-            set_draw_pile_card(st, j, a);
-        }
         st.rng = rng_.next();
         return st;
     }
