@@ -23,7 +23,7 @@ struct SegmentUnion {
 inline constexpr SegmentUnion kSegmentUnion{};
 
 #if defined(__BMI2__)
-// Per cell, how may_complete() gathers the four segments through it (board.hpp: at most 9 cells
+// Per cell, how full_lanes() gathers the four segments through it (board.hpp: at most 9 cells
 // in a line, centred on the cell) into one word, a 16-bit lane per direction: the pext masks of
 // each segment's two halves, where the high half's cells go in the lane (after the low half's),
 // and the cell's own bit in every lane (it counts as placed).
@@ -31,6 +31,7 @@ struct SegmentGather {
     std::uint64_t lo[kDirections] = {}, hi[kDirections] = {};
     std::uint64_t centre = 0;
     std::uint8_t hi_shift[kDirections] = {};
+    std::uint8_t centre_at[kDirections] = {};  // the cell's place in each lane
 };
 struct SegmentGathers {
     SegmentGather cell[kCells];
@@ -51,30 +52,32 @@ struct SegmentGathers {
                 const int below = c < 64 ? bits(seg.lo() & ((std::uint64_t{1} << c) - 1))
                                          : bits(seg.lo()) + bits(seg.hi() & ((std::uint64_t{1} << (c - 64)) - 1));
                 g.centre |= std::uint64_t{1} << (16 * d + below);
+                g.centre_at[d] = static_cast<std::uint8_t>(below);
             }
     }
 };
 inline constexpr SegmentGathers kSegmentGathers{};
 #endif
 
-// True if some five-cell window through cell lies in own once cell is added: only then can a
-// placement on cell declare a sequence (R7). Exact and branch-free with BMI2: each direction's
+// The five-cell windows through cell that lie in own once cell is added: nonzero exactly when a
+// placement on cell can declare a sequence (R7). Exact and branch-free with BMI2: each direction's
 // segment is gathered into a bit line, one 16-bit lane per direction (SegmentGather), and five
 // consecutive set bits in a lane are a full window (every run of five inside a segment contains
-// its centre). No pre-filter there: the gather is a few dozen independent instructions, cheaper
-// than a branch that would go either way at random (about half the placements of a game pass a
-// cheap count).
-inline bool may_complete(Bitboard own, int cell) {
+// its centre): bit 16 * d + i of the result is the window of direction d starting at place i of
+// the lane. No pre-filter there: the gather is a few dozen independent instructions, cheaper than
+// a branch that would go either way at random (about half the placements of a game pass a cheap
+// count). Without BMI2 the result only says whether there is one (1 or 0).
+inline std::uint64_t full_lanes(Bitboard own, int cell) {
 #if defined(__BMI2__)
     const SegmentGather& g = kSegmentGathers.cell[cell];
     std::uint64_t lines = g.centre;
     for (int d = 0; d < kDirections; ++d)
         lines |= (_pext_u64(own.lo(), g.lo[d]) | _pext_u64(own.hi(), g.hi[d]) << g.hi_shift[d]) << (16 * d);
-    return (lines & lines >> 1 & lines >> 2 & lines >> 3 & lines >> 4) != 0;
+    return lines & lines >> 1 & lines >> 2 & lines >> 3 & lines >> 4;
 #else
     // A window needs four cells of own besides cell in one segment, so fewer than four in all
     // four segments together rule every window out: most placements stop here.
-    if ((kSegmentUnion.cells[cell] & own).count() < kWindowLength - 1) return false;
+    if ((kSegmentUnion.cells[cell] & own).count() < kWindowLength - 1) return 0;
     // Without pext (portable builds) a cell-by-cell gather costs more than testing the (at most
     // 20) windows through cell directly: a window is full when no cell of it is missing.
     const Bitboard with = own | cell_bit(cell);
@@ -84,9 +87,9 @@ inline bool may_complete(Bitboard own, int cell) {
             const int w = window_at(cell, d, k);
             if (w == kNoWindow) continue;
             const Bitboard m = window_mask(w);
-            if (((m.lo() & miss_lo) | (m.hi() & miss_hi)) == 0) return true;
+            if (((m.lo() & miss_lo) | (m.hi() & miss_hi)) == 0) return 1;
         }
-    return false;
+    return 0;
 #endif
 }
 
@@ -109,14 +112,31 @@ inline constexpr PickTables kPick = build_pick();
 
 namespace {
 
-// random_declares() once may_complete() has said yes: the declare_options() combinations.
-__attribute__((noinline)) int draw_declares(const GameState& s, int team, int cell, SplitMix64& rng) {
+// A declares code drawn uniformly among the declare_options() combinations of a placement whose
+// full_lanes() are `lanes` (nonzero).
+__attribute__((noinline)) int draw_declares(const GameState& s, int team, int cell, std::uint64_t lanes, SplitMix64& rng) {
     DeclareOptions opt;
+#if defined(__BMI2__)
+    // The lanes in declare_options_from()'s terms: window_at(cell, d, k) starts k steps before the
+    // cell, at place centre_at[d] - k of lane d.
+    const SegmentGather& g = kSegmentGathers.cell[cell];
+    std::uint32_t full = 0;
+    for (int d = 0; d < kDirections; ++d)
+        for (int k = 0; k <= g.centre_at[d] && k < kWindowLength; ++k)
+            full |= static_cast<std::uint32_t>(lanes >> (16 * d + g.centre_at[d] - k) & 1) << (kWindowLength * d + k);
+    declare_options_from(s, team, cell, full, opt);
+#else
+    (void)lanes;
     declare_options(s, team, cell, opt);
+#endif
     std::uint32_t combos = 1;
     for (int d = 0; d < kDirections; ++d) combos *= opt.count[d];
-    std::uint32_t k = combos > 1 ? rng.below(combos) : 0;
     int declares = 0;
+    if (combos == 1) {  // the usual case: no choice, and no division below
+        for (int d = 0; d < kDirections; ++d) declares = with_declare(declares, d, opt.codes[d][0]);
+        return declares;
+    }
+    std::uint32_t k = rng.below(combos);
     for (int d = 0; d < kDirections; ++d) {
         declares = with_declare(declares, d, opt.codes[d][k % opt.count[d]]);
         k /= opt.count[d];
@@ -131,7 +151,8 @@ int random_declares(const GameState& s, int team, int cell, SplitMix64& rng) {
     // The informed policies call this on moves already chosen, in code full of other branches:
     // the cheap count (fewer than four own cells near cell rule every window out) pays there.
     if ((kSegmentUnion.cells[cell] & own).count() < kWindowLength - 1) return 0;
-    return may_complete(own, cell) ? draw_declares(s, team, cell, rng) : 0;
+    const std::uint64_t lanes = full_lanes(own, cell);
+    return lanes != 0 ? draw_declares(s, team, cell, lanes, rng) : 0;
 }
 
 namespace {
@@ -183,13 +204,13 @@ inline JackSlot jack_slot(std::uint64_t ids, unsigned k, unsigned per_id) {
 //      held: every removable chip (R5, R7);
 //   3. the distinct dead card ids held (dead_ids), if no trade was made this turn (R5 step 1);
 //   4. a pass, only when 1 and 2 are empty.
-// ids: the hand's distinct card ids; cells: the cells of its normal cards; dead_ids: its dead ids.
+// ids: the hand's distinct card ids; cells: the cells of its normal cards; dead_ids: its dead ids;
+// team: the mover's team.
 // The move goes to sink.place(card, cell, declares), sink.remove(card, cell), sink.trade(card) or
 // sink.pass(), whose result is returned: picking and playing a move share one branch on its kind.
 template <class Sink>
 inline __attribute__((always_inline)) MoveId choose_move(const GameState& s, SplitMix64& rng, std::uint64_t ids,
-                                                         Bitboard cells, std::uint64_t dead_ids, Sink&& sink) {
-    const int team = team_of(s, s.current_player);
+                                                         Bitboard cells, std::uint64_t dead_ids, int team, Sink&& sink) {
     const Bitboard occ = occupied(s);
     const Bitboard empty = ~(occ | corners());
     const Bitboard removable = occ & ~s.chips[team] & ~s.locked;
@@ -212,7 +233,8 @@ inline __attribute__((always_inline)) MoveId choose_move(const GameState& s, Spl
         const JackSlot jack = jack_slot(two_eyed, r - n_places, n_empty);
         const int cell = select_cell(wild ? empty : places, wild ? jack.k : r);
         const int card = wild ? jack.card : card_at(cell);
-        const int declares = may_complete(s.chips[team] | corners(), cell) ? draw_declares(s, team, cell, rng) : 0;
+        const std::uint64_t lanes = full_lanes(s.chips[team] | corners(), cell);
+        const int declares = lanes != 0 ? draw_declares(s, team, cell, lanes, rng) : 0;
         return sink.place(card, cell, declares);
     }
     if ((r -= n_placements) < n_remove) {
@@ -235,27 +257,29 @@ struct MoveIds {
 struct PlayMove {
     GameState& s;
     PlayoutHands& hands;
+    int p, team;  // the mover and its team
     MoveId place(int card, int cell, int declares) {
-        turn::place(s, hands, card, cell, declares);
+        turn::place(s, hands, p, team, card, cell, declares);
         return Move::place(card, cell, declares).id();
     }
     MoveId remove(int card, int cell) {
-        turn::remove(s, hands, card, cell);
+        turn::remove(s, hands, p, team, card, cell);
         return Move::remove(card, cell).id();
     }
     MoveId trade(int card) {
-        turn::trade(s, hands, card);
+        turn::trade(s, hands, p, card);
         return Move::trade(card).id();
     }
     MoveId pass() {
-        turn::pass(s, hands);
+        turn::pass(s, hands, p);
         return Move::pass().id();
     }
 };
 
 inline __attribute__((always_inline)) MoveId playout_step(GameState& s, PlayoutHands& hands, SplitMix64& rng) {
     const int p = s.current_player;
-    return choose_move(s, rng, hands.ids[p], hands.cells[p], hands.ids[p] & hands.dead_ids, PlayMove{s, hands});
+    const int team = team_of(s, p);
+    return choose_move(s, rng, hands.ids[p], hands.cells[p], hands.ids[p] & hands.dead_ids, team, PlayMove{s, hands, p, team});
 }
 
 }  // namespace
@@ -269,7 +293,7 @@ MoveId random_legal_move(const GameState& s, SplitMix64& rng) {
         const int card = s.hands[p][i];
         if (!is_jack(card) && card_cells(card).subset_of(occ)) dead |= std::uint64_t{1} << card;  // R5
     }
-    return choose_move(s, rng, h.ids, h.cells, dead, MoveIds{});
+    return choose_move(s, rng, h.ids, h.cells, dead, team_of(s, p), MoveIds{});
 }
 
 PlayoutHands::PlayoutHands(const GameState& s) : ids(), dups(), cells(), dead_ids(0), free() {
@@ -286,8 +310,7 @@ PlayoutHands::PlayoutHands(const GameState& s) : ids(), dups(), cells(), dead_id
     }
     const Bitboard occ = occupied(s);
     if (occ.none()) {  // a fresh deal: every normal card has both cells free
-        std::memset(free, 2, sizeof free);
-        for (int c = kJackSpades; c <= kJackClubs; ++c) free[c] = 0;
+        std::memcpy(free, before_deal().free, sizeof free);
         return;
     }
     const Bitboard empty = empty_cells(s);
@@ -296,6 +319,13 @@ PlayoutHands::PlayoutHands(const GameState& s) : ids(), dups(), cells(), dead_id
         free[c] = static_cast<std::uint8_t>((card_cells(c) & empty).count());
         if (free[c] == 0) dead_ids |= std::uint64_t{1} << c;
     }
+}
+
+PlayoutHands PlayoutHands::before_deal() {
+    PlayoutHands h{};
+    std::memset(h.free, 2, sizeof h.free);  // every normal card has both cells free
+    for (int c = kJackSpades; c <= kJackClubs; ++c) h.free[c] = 0;
+    return h;
 }
 
 void PlayoutHands::write_hands(GameState& s) const {
@@ -318,6 +348,34 @@ int random_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit) {
     hands.write_hands(s);
     return s.winner;
 }
+
+template <int Lanes>
+void random_playouts(PlayoutFeed& feed) {
+    struct Lane {
+        GameState s;
+        PlayoutHands hands;
+        SplitMix64 rng{0};
+        bool live = false;
+    };
+    Lane lane[Lanes];
+    int lives = 0;
+    const auto start = [&](Lane& l) { return l.live = feed.next(l.s, l.hands, l.rng); };
+    for (Lane& l : lane) lives += start(l);
+    while (lives > 0) {
+        for (Lane& l : lane) {
+            if (!l.live) continue;
+            playout_step(l.s, l.hands, l.rng);
+            if (__builtin_expect(is_over(l.s), 0)) {
+                feed.finished(l.s, l.hands);
+                lives -= !start(l);
+            }
+        }
+    }
+}
+template void random_playouts<1>(PlayoutFeed&);
+template void random_playouts<2>(PlayoutFeed&);
+template void random_playouts<3>(PlayoutFeed&);
+template void random_playouts<4>(PlayoutFeed&);
 
 namespace {
 

@@ -65,14 +65,6 @@ bool has_play(const GameState& s) {
     return false;
 }
 
-bool shares_at_most_one(const GameState& s, int team, int window) {
-    for (int i = 0; i < s.sequence_count; ++i)
-        if (s.sequences[i].team == team &&
-            (window_mask(window) & window_mask(s.sequences[i].window)).count() > 1)
-            return false;
-    return true;
-}
-
 // Sort key of a declares choice: its windows ascending, one byte each, most significant first.
 // All choices for one placement declare the same number of windows, so comparing keys compares
 // the declared tuples as docs/notation.md orders them.
@@ -259,28 +251,46 @@ int declared_windows(int cell, int declares, std::uint8_t out[2 * kDirections]) 
 }
 
 void declare_options(const GameState& s, int team, int cell, DeclareOptions& out) {
-    // R7: a candidate is a line through the placed cell of the team's chips and corners that
-    // shares at most one cell with each of the team's sequences.
     const Bitboard own = s.chips[team] | corners() | Bitboard::of(cell);
+    std::uint32_t full = 0;
     for (int d = 0; d < kDirections; ++d) {
-        out.count[d] = 1;  // the usual answer: no line of five in this direction
-        out.codes[d][0] = kDeclareNone;
         if ((segment(cell, d) & own).count() < kWindowLength) continue;
-        bool candidate[kWindowLength];
         for (int k = 0; k < kWindowLength; ++k) {
             const int w = window_at(cell, d, k);
-            candidate[k] = w != kNoWindow && window_mask(w).subset_of(own) && shares_at_most_one(s, team, w);
+            if (w != kNoWindow && window_mask(w).subset_of(own)) full |= 1u << (kWindowLength * d + k);
         }
-        out.count[d] = 0;
-        if (candidate[0] && candidate[kWindowLength - 1]) {
+    }
+    declare_options_from(s, team, cell, full, out);
+}
+
+void declare_options_from(const GameState& s, int team, int cell, std::uint32_t full, DeclareOptions& out) {
+    // R7: a candidate is a full window that shares at most one cell with each of the team's
+    // sequences (usually none or one: a short loop over the few full windows).
+    std::uint32_t candidates = full;
+    for (int i = 0; i < s.sequence_count && candidates != 0; ++i) {
+        if (s.sequences[i].team != team) continue;
+        const Bitboard sequence = window_mask(s.sequences[i].window);
+        for (std::uint32_t rest = candidates; rest != 0; rest &= rest - 1) {
+            const int bit = __builtin_ctz(rest);
+            const int w = window_at(cell, bit / kWindowLength, bit % kWindowLength);
+            if ((window_mask(w) & sequence).count() > 1) candidates &= ~(1u << bit);
+        }
+    }
+    for (int d = 0; d < kDirections; ++d) {
+        const std::uint32_t lines = candidates >> (kWindowLength * d) & 0x1F;  // bit k: window_at(cell, d, k)
+        out.count[d] = 1;
+        if (lines == 0) {  // the usual answer: no line of five in this direction
+            out.codes[d][0] = kDeclareNone;
+        } else if ((lines & 0x11) == 0x11) {
             // 9 in a row through the middle: the two end windows share only the placed cell, so
             // declaring both is the one maximal choice.
-            out.codes[d][out.count[d]++] = kDeclarePair;
-            continue;
+            out.codes[d][0] = kDeclarePair;
+        } else {
+            // 5 to 8 in a row: the player picks which five (codes k + 1, ascending).
+            out.count[d] = 0;
+            for (std::uint32_t rest = lines; rest != 0; rest &= rest - 1)
+                out.codes[d][out.count[d]++] = static_cast<std::uint8_t>(__builtin_ctz(rest) + 1);
         }
-        for (int k = 0; k < kWindowLength; ++k)  // 5 to 8 in a row: the player picks which five
-            if (candidate[k]) out.codes[d][out.count[d]++] = static_cast<std::uint8_t>(k + 1);
-        if (out.count[d] == 0) out.codes[d][out.count[d]++] = kDeclareNone;
     }
 }
 
@@ -293,9 +303,28 @@ __attribute__((noinline, cold)) void reshuffle(GameState& s) {
     discard_owners(s, owner);
     Card gathered[kDeckSize];
     int n = 0;
-    for (int p = 0; p < s.config.players; ++p)
-        for (int i = 0; i < s.discard_size; ++i)
-            if (owner[i] == p) gathered[n++] = discard_card(s, i);
+    // Each card is written and kept only if it is the seat's: whose card comes next is random, a
+    // branch on it would mispredict about every other card. Two seats (the common game) in one
+    // pass: seat 0's cards from the front, seat 1's into a second buffer appended after.
+    if (s.config.players == 2) {
+        Card second[kDeckSize];
+        int m = 0;
+        for (int i = 0; i < s.discard_size; ++i) {
+            const Card card = discard_card(s, i);
+            gathered[n] = card;
+            second[m] = card;
+            n += owner[i] == 0;
+            m += owner[i] != 0;
+        }
+        std::memcpy(gathered + n, second, static_cast<std::size_t>(m));
+        n += m;
+    } else {
+        for (int p = 0; p < s.config.players; ++p)
+            for (int i = 0; i < s.discard_size; ++i) {
+                gathered[n] = discard_card(s, i);
+                n += owner[i] == p;
+            }
+    }
     SplitMix64 rng(s.rng);
     shuffle(gathered, n, rng);
     s.rng = rng.state();

@@ -9,6 +9,10 @@
 #include "sequence/rng.hpp"
 #include "sequence/rules.hpp"
 
+#ifndef SEQUENCE_SIM_LANES
+#define SEQUENCE_SIM_LANES 2
+#endif
+
 namespace sequence {
 
 namespace {
@@ -35,8 +39,13 @@ constexpr struct FreshDeck {
 
 }  // namespace
 
-GameState simulate_new_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns) {
-    GameState s = undealt_game(config, seed, max_turns);
+namespace {
+
+// simulate_new_game()'s deal with the hands dealt into `hands`; s's hand bytes are left stale, as
+// during a playout (playout.hpp).
+void deal(const Config& config, std::uint64_t seed, std::uint32_t max_turns, GameState& s, PlayoutHands& hands) {
+    s = undealt_game(config, seed, max_turns);
+    hands = PlayoutHands::before_deal();
     const int n = config.players;
     SplitMix64 rng(seed);
     // The draw pile (bottom first) is the fresh deck, shuffled once: all kDeckSize slots of the
@@ -52,12 +61,21 @@ GameState simulate_new_game(const Config& config, std::uint64_t seed, std::uint3
         int p = s.dealer;
         for (int k = 0; k < n; ++k) {
             p = p + 1 == n ? 0 : p + 1;
-            hand_insert(s, p, pile[--top]);
+            hands.insert(s, p, pile[--top]);
         }
     }
     s.draw_size = static_cast<std::uint8_t>(top);
     s.current_player = static_cast<std::uint8_t>(s.dealer + 1 == n ? 0 : s.dealer + 1);
     s.rng = rng.state();  // the R6 reshuffles continue the docs/rng.md generator from here
+}
+
+}  // namespace
+
+GameState simulate_new_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns) {
+    GameState s;
+    PlayoutHands hands;
+    deal(config, seed, max_turns, s, hands);
+    hands.write_hands(s);
     return s;
 }
 
@@ -83,26 +101,45 @@ SimulateResult simulate(std::int64_t games, const Config& config, std::uint64_t 
     std::vector<Totals> totals(static_cast<std::size_t>(threads));
 
     run_workers(threads, signal, [&](int t) {
-        SimulateResult local;
-        for (;;) {
-            const std::int64_t first = counter.next.fetch_add(kBlock, std::memory_order_relaxed);
-            if (first >= games) break;
-            const std::int64_t end = first + kBlock < games ? first + kBlock : games;
-            for (std::int64_t i = first; i < end; ++i) {
-                if (signal.should_stop()) {
-                    totals[static_cast<std::size_t>(t)].r = local;
-                    return;
+        // Game indices from the shared counter, kBlock at a time, into the interleaved playouts.
+        struct Feed final : PlayoutFeed {
+            const Config& config;
+            std::uint64_t seed;
+            std::uint32_t max_turns;
+            std::int64_t games;
+            Counter& counter;
+            StopSignal& signal;
+            std::int64_t next_game = 0, block_end = 0;
+            SimulateResult local;
+            Feed(const Config& c, std::uint64_t sd, std::uint32_t mt, std::int64_t g, Counter& ctr, StopSignal& sig)
+                : config(c), seed(sd), max_turns(mt), games(g), counter(ctr), signal(sig) {}
+            bool next(GameState& s, PlayoutHands& hands, SplitMix64& rng) override {
+                if (next_game == block_end) {
+                    next_game = counter.next.fetch_add(kBlock, std::memory_order_relaxed);
+                    if (next_game >= games) {
+                        block_end = next_game;
+                        return false;
+                    }
+                    block_end = next_game + kBlock < games ? next_game + kBlock : games;
                 }
-                GameState s = simulate_new_game(config, simulate_deal_seed(seed, i), max_turns);
-                SplitMix64 rng(simulate_move_seed(seed, i));
-                const int winner = random_playout(s, rng, UINT32_MAX);
+                if (signal.should_stop()) {
+                    block_end = next_game;
+                    return false;
+                }
+                const std::int64_t i = next_game++;
+                deal(config, simulate_deal_seed(seed, i), max_turns, s, hands);
+                rng = SplitMix64(simulate_move_seed(seed, i));
+                return true;
+            }
+            void finished(const GameState& s, const PlayoutHands&) override {  // only the result counts
                 ++local.games;
-                if (winner >= 0) ++local.wins[winner];
+                if (s.winner >= 0) ++local.wins[s.winner];
                 else ++local.draws;
                 local.total_turns += s.turn;
             }
-        }
-        totals[static_cast<std::size_t>(t)].r = local;
+        } feed(config, seed, max_turns, games, counter, signal);
+        random_playouts<SEQUENCE_SIM_LANES>(feed);
+        totals[static_cast<std::size_t>(t)].r = feed.local;
     });
 
     SimulateResult total;

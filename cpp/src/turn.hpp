@@ -64,12 +64,12 @@ inline __attribute__((always_inline)) int draw_card(GameState& s, Hands& hands, 
     return card;
 }
 
-// Ends a completed turn: a draw at the turn cap, else the next seat moves.
-inline void end_turn(GameState& s) {
+// Ends player's completed turn: a draw at the turn cap, else the next seat moves.
+inline void end_turn(GameState& s, int player) {
     // turn >= max_turns, with max_turns 0 (no cap) wrapping to UINT32_MAX and kTurnLimit the
     // bound for every game: the min is a branch-free cmov.
     if (__builtin_expect(s.turn > std::min(s.max_turns - 1u, kTurnLimit - 1u), 0)) s.is_draw = true;
-    else s.current_player = static_cast<std::uint8_t>(s.current_player + 1 == s.config.players ? 0 : s.current_player + 1);
+    else s.current_player = static_cast<std::uint8_t>(player + 1 == s.config.players ? 0 : player + 1);
 }
 
 // Steps 4-7 of a play (R5, R6, R8): counters, win check, draw, turn cap and next seat.
@@ -87,17 +87,17 @@ inline __attribute__((always_inline)) void finish_play(GameState& s, Hands& hand
     const int card = draw_card(s, hands, player);
     s.last_draw_player = static_cast<std::int8_t>(card < 0 ? -1 : player);
     s.last_draw_card = static_cast<Card>(card < 0 ? 0 : card);
-    end_turn(s);
+    end_turn(s, player);
 }
 
 // R7: records and locks the sequences a placement declares.
 __attribute__((noinline)) void record_sequences(GameState& s, int team, int cell, int declares);
 
-// The four kinds of move, each legal in s (apply_move()'s contract), hands kept in `hands`.
+// The four kinds of move, each legal in s (apply_move()'s contract), hands kept in `hands`. p is
+// s.current_player and team team_of(s, p), read once by the caller (every byte stored in a turn
+// may alias s for the compiler, which would read them again after each).
 template <class Hands>
-inline __attribute__((always_inline)) void place(GameState& s, Hands& hands, int card, int cell, int declares) {
-    const int p = s.current_player;
-    const int team = team_of(s, p);
+inline __attribute__((always_inline)) void place(GameState& s, Hands& hands, int p, int team, int card, int cell, int declares) {
     hands.remove(s, p, card);
     push_discard(s, card, p);
     add_chip(s.chips[team], cell);
@@ -106,18 +106,16 @@ inline __attribute__((always_inline)) void place(GameState& s, Hands& hands, int
     finish_play(s, hands, p, team, declares != 0);
 }
 template <class Hands>
-inline __attribute__((always_inline)) void remove(GameState& s, Hands& hands, int card, int cell) {
-    const int p = s.current_player;
+inline __attribute__((always_inline)) void remove(GameState& s, Hands& hands, int p, int team, int card, int cell) {
     hands.remove(s, p, card);
     push_discard(s, card, p);
     const Bitboard keep = ~cell_bit(cell);
     for (Bitboard& chips : s.chips) chips &= keep;
     hands.cleared(cell);
-    finish_play(s, hands, p, team_of(s, p), false);
+    finish_play(s, hands, p, team, false);
 }
 template <class Hands>
-inline __attribute__((always_inline)) void trade(GameState& s, Hands& hands, int card) {  // R5 step 1: the same player then plays
-    const int p = s.current_player;
+inline __attribute__((always_inline)) void trade(GameState& s, Hands& hands, int p, int card) {  // R5 step 1: the same player then plays
     hands.remove(s, p, card);
     push_discard(s, card, p);
     draw_card(s, hands, p);
@@ -125,24 +123,25 @@ inline __attribute__((always_inline)) void trade(GameState& s, Hands& hands, int
     s.last_draw_player = -1;
 }
 template <class Hands>
-inline void pass(GameState& s, Hands& hands) {  // R5: a full round of counted passes is a stalemate
-    const bool counts = !s.traded_this_turn && !hands.has_dead_card(s, s.current_player);
+inline void pass(GameState& s, Hands& hands, int p) {  // R5: a full round of counted passes is a stalemate
+    const bool counts = !s.traded_this_turn && !hands.has_dead_card(s, p);
     s.passes = counts ? static_cast<std::uint8_t>(s.passes + 1) : 0;
     ++s.turn;
     s.traded_this_turn = false;
     if (s.passes >= s.config.players) s.is_draw = true;
-    else end_turn(s);
+    else end_turn(s, p);
 }
 
 // Plays move id (legal in s) with the hands kept in `hands`.
 template <class Hands>
 inline void play(GameState& s, Hands& hands, MoveId id) {
     const Move m = Move::from_id(id);
+    const int p = s.current_player;
     switch (m.kind) {
-        case MoveKind::Place: return place(s, hands, m.card, m.cell, m.declares);
-        case MoveKind::Remove: return remove(s, hands, m.card, m.cell);
-        case MoveKind::Trade: return trade(s, hands, m.card);
-        case MoveKind::Pass: return pass(s, hands);
+        case MoveKind::Place: return place(s, hands, p, team_of(s, p), m.card, m.cell, m.declares);
+        case MoveKind::Remove: return remove(s, hands, p, team_of(s, p), m.card, m.cell);
+        case MoveKind::Trade: return trade(s, hands, p, m.card);
+        case MoveKind::Pass: return pass(s, hands, p);
     }
 }
 

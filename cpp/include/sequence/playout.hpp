@@ -39,8 +39,11 @@ struct PlayoutHands {
     std::uint64_t dead_ids;           // bit = normal card id with both cells covered (R5)
     std::uint8_t free[kCardKinds];    // empty cells of each normal card id (jacks: 0, unused)
 
+    PlayoutHands() = default;  // empty sets: assign from PlayoutHands(s) before use
     // From s's hands and board.
     explicit PlayoutHands(const GameState& s);
+    // Empty hands on an empty board (a deal to come: insert() each card dealt).
+    static PlayoutHands before_deal();
     // Writes the hands into s as GameState keeps them (ascending bytes; hand_count is kept up to
     // date throughout).
     void write_hands(GameState& s) const;
@@ -91,6 +94,28 @@ MoveId random_playout_step(GameState& s, PlayoutHands& hands, SplitMix64& rng);
 // Plays random_legal_move() until the game is over or s.turn >= turn_limit. Returns the winning
 // team, or -1 (drawn, or stopped by the limit).
 int random_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit);
+
+// Where random_playouts() takes its games from and gives them back.
+class PlayoutFeed {
+public:
+    // Sets s, its hands and rng to the next game to play (hands as PlayoutHands(s) would be; s's
+    // hand bytes may be stale); false when there is none left.
+    virtual bool next(GameState& s, PlayoutHands& hands, SplitMix64& rng) = 0;
+    // s played to its end (is_over(s)); its hand bytes are stale, the hands are in `hands`
+    // (hands.write_hands() puts them back).
+    virtual void finished(const GameState& s, const PlayoutHands& hands) = 0;
+
+protected:
+    ~PlayoutFeed() = default;
+};
+
+// random_playout() of every game feed.next() gives (no turn limit beyond the state's own), each
+// game exactly as random_playout() plays it alone, until feed.next() returns false. LANES games
+// are played at once, a turn of each in turn, because one turn is a chain of dependent steps (the
+// draw, the pick, the move, the next count) that leaves most of the core idle: the turns of other
+// games fill it. Games finish in an order that depends on their lengths.
+template <int Lanes>
+void random_playouts(PlayoutFeed& feed);
 
 // The search's playout policy (informed_move()): cheap enough for every playout turn.
 struct PlayoutPolicy {

@@ -116,6 +116,10 @@ struct DeclareOptions {
 };
 // Fast: a pre-filter per direction (fewer than five own cells within four steps) skips the windows.
 void declare_options(const GameState& s, int team, int cell, DeclareOptions& out);
+// declare_options() from the windows through cell already known to lie in the team's chips and
+// corners once cell is added: bit kWindowLength * d + k of `full` stands for window_at(cell, d, k).
+// (The random playout finds them bit-parallel.) R7's one-shared-cell rule is applied here.
+void declare_options_from(const GameState& s, int team, int cell, std::uint32_t full, DeclareOptions& out);
 
 // R7 pre-filter, a few instructions: false if no line of five through cell can hold only team's
 // chips and corners once team places on cell (then every declares code is 0). True does not
