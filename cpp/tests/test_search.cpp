@@ -158,6 +158,98 @@ TEST(search_random_playout_is_random_legal_move_and_apply_move) {
 
 namespace {
 
+// Hands out games 0 .. games-1 (dealt by new_game from per-game seeds) to random_playouts() and
+// keeps each finished game's final position, hands written back.
+struct RecordingFeed final : PlayoutFeed {
+    Config cfg;
+    int games;
+    int handed = 0;
+    std::vector<Position> finals;
+    std::vector<int> order;
+    RecordingFeed(const Config& c, int g) : cfg(c), games(g), finals(static_cast<std::size_t>(g)) {}
+    static GameState game(const Config& cfg, int i) { return new_game(cfg, 7919u * static_cast<std::uint64_t>(i) + 3, 400); }
+    bool next(GameState& s, PlayoutHands& hands, SplitMix64& rng) override {
+        if (handed == games) return false;
+        s = game(cfg, handed);
+        s.seed = static_cast<std::uint64_t>(handed);  // the game's index (play never reads it), read back in finished()
+        hands = PlayoutHands(s);
+        rng = SplitMix64(static_cast<std::uint64_t>(handed) + 101);
+        ++handed;
+        return true;
+    }
+    void finished(const GameState& s, const PlayoutHands& hands) override {
+        GameState out = s;
+        hands.write_hands(out);
+        const int i = static_cast<int>(out.seed);
+        out.seed = game(cfg, i).seed;
+        order.push_back(i);
+        finals[static_cast<std::size_t>(i)] = to_position(out);
+    }
+};
+
+}  // namespace
+
+TEST(search_random_playouts_play_each_game_as_random_playout_alone) {
+    // Games played side by side, a turn of each in turn, end exactly as random_playout() plays
+    // each alone, for every split and number of lanes, whatever order they finish in.
+    bool interleaved = false;
+    for (const auto& split : kSplits) {
+        const Config cfg = config_of(split[0], split[1]);
+        constexpr int kGames = 9;
+        std::vector<Position> alone;
+        for (int i = 0; i < kGames; ++i) {
+            GameState s = RecordingFeed::game(cfg, i);
+            SplitMix64 rng(static_cast<std::uint64_t>(i) + 101);
+            random_playout(s, rng, UINT32_MAX);
+            alone.push_back(to_position(s));
+        }
+        const auto check = [&](RecordingFeed& feed) {
+            CHECK_EQ(int(feed.order.size()), kGames);
+            for (int i = 0; i < kGames; ++i) CHECK(feed.finals[static_cast<std::size_t>(i)] == alone[static_cast<std::size_t>(i)]);
+        };
+        RecordingFeed one(cfg, kGames), two(cfg, kGames), three(cfg, kGames), four(cfg, kGames);
+        random_playouts<1>(one);
+        random_playouts<2>(two);
+        random_playouts<3>(three);
+        random_playouts<4>(four);
+        check(one);
+        check(two);
+        check(three);
+        check(four);
+        interleaved = interleaved || two.order != one.order;
+    }
+    CHECK(interleaved);  // the lanes did interleave: games of different lengths finished out of order
+}
+
+TEST(search_simulate_totals_are_those_of_random_playout_game_by_game) {
+    // simulate() (its own deal, games side by side in lanes) sums exactly what random_playout()
+    // gives on simulate_new_game() game by game, with the moves' generator of simulate_move_seed().
+    for (const auto& split : kSplits) {
+        const Config cfg = config_of(split[0], split[1]);
+        for (std::uint32_t cap : {0u, 60u}) {
+            SimulateResult expect;
+            for (int i = 0; i < 150; ++i) {
+                GameState s = simulate_new_game(cfg, simulate_deal_seed(5, i), cap);
+                SplitMix64 rng(simulate_move_seed(5, i));
+                const int winner = random_playout(s, rng, UINT32_MAX);
+                ++expect.games;
+                if (winner >= 0) ++expect.wins[static_cast<std::size_t>(winner)];
+                else ++expect.draws;
+                expect.total_turns += s.turn;
+            }
+            for (int threads : {1, 2}) {
+                const SimulateResult got = simulate(150, cfg, 5, threads, cap, nullptr);
+                CHECK_EQ(got.games, expect.games);
+                CHECK(got.wins == expect.wins);
+                CHECK_EQ(got.draws, expect.draws);
+                CHECK_EQ(got.total_turns, expect.total_turns);
+            }
+        }
+    }
+}
+
+namespace {
+
 // random_legal_move()'s contract (playout.hpp) written out the slow way, from legal_moves(): the
 // slots listed one by one in the documented order, one drawn with rng.below(slots), then a
 // placement's declares drawn among its declare_options() combinations (direction 0 the lowest
