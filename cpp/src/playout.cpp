@@ -57,6 +57,37 @@ struct SegmentGathers {
     }
 };
 inline constexpr SegmentGathers kSegmentGathers{};
+
+#if defined(__AVX512VBMI__) && defined(__AVX512BITALG__)
+// full_lanes()'s gather in two instructions (AVX-512 VBMI + BITALG): byte j of the 64-byte vector
+// is lane bit j (16 * d + place), where vpermt2b first puts the byte of the board that holds that
+// lane bit's cell (the board's 16 bytes, zero bytes past them, or a byte of ones for the cell
+// itself and the corners, which count as placed) and vpshufbitqmb then takes the cell's bit of it.
+// The same word as the pext gather, bit for bit (draw_declares() reads it).
+struct alignas(64) SegmentShuffle {
+    std::uint8_t byte[kCells][64] = {};  // vpermt2b index: < 16 a board byte, 63 zero, 64 ones
+    std::uint8_t bit[kCells][64] = {};   // vpshufbitqmb index: 8 * (j % 8) + the cell's bit in its byte
+    constexpr SegmentShuffle() {
+        for (int c = 0; c < kCells; ++c)
+            for (int j = 0; j < 64; ++j) {
+                byte[c][j] = 63;
+                bit[c][j] = static_cast<std::uint8_t>(8 * (j % 8));
+            }
+        for (int c = 0; c < kCells; ++c)
+            for (int d = 0; d < kDirections; ++d) {
+                int place = 0;
+                for (int x = 0; x < kCells; ++x) {
+                    if (!segment(c, d).test(x)) continue;
+                    const int j = 16 * d + place++;
+                    const bool ones = x == c || corners().test(x);
+                    byte[c][j] = static_cast<std::uint8_t>(ones ? 64 : x >> 3);
+                    bit[c][j] = static_cast<std::uint8_t>(8 * (j % 8) + (ones ? 0 : x & 7));
+                }
+            }
+    }
+};
+inline constexpr SegmentShuffle kSegmentShuffle{};
+#endif
 #endif
 
 // The five-cell windows through cell that lie in own once cell is added: nonzero exactly when a
@@ -68,7 +99,13 @@ inline constexpr SegmentGathers kSegmentGathers{};
 // a branch that would go either way at random (about half the placements of a game pass a cheap
 // count). Without BMI2 the result only says whether there is one (1 or 0).
 inline std::uint64_t full_lanes(Bitboard own, int cell) {
-#if defined(__BMI2__)
+#if defined(__BMI2__) && defined(__AVX512VBMI__) && defined(__AVX512BITALG__)
+    const __m512i board = _mm512_zextsi128_si512(_mm_set_epi64x(static_cast<long long>(own.hi()), static_cast<long long>(own.lo())));
+    const __m512i bytes = _mm512_permutex2var_epi8(board, _mm512_load_si512(kSegmentShuffle.byte[cell]), _mm512_set1_epi8(-1));
+    const std::uint64_t lines = _mm512_bitshuffle_epi64_mask(bytes, _mm512_load_si512(kSegmentShuffle.bit[cell]));
+    const std::uint64_t pairs = lines & lines >> 1;
+    return pairs & pairs >> 2 & lines >> 4;
+#elif defined(__BMI2__)
     const SegmentGather& g = kSegmentGathers.cell[cell];
     std::uint64_t lines = g.centre;
     for (int d = 0; d < kDirections; ++d)
