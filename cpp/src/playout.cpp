@@ -1,5 +1,6 @@
 #include "sequence/playout.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <climits>
 #include <cstring>
@@ -234,7 +235,12 @@ inline JackSlot jack_slot(std::uint64_t ids, unsigned k, unsigned per_id) {
     return {second ? 63 - __builtin_clzll(ids | 1) : __builtin_ctzll(ids | std::uint64_t{1} << 63), k - (second ? per_id : 0)};
 }
 
-// Draws the move uniformly over the slots of random_legal_move()'s contract, enumerated as
+// Another team's unlocked chip: neither empty, a corner, the team's own nor locked (R5, R7).
+inline Bitboard removable_of(const GameState& s, int team, Bitboard empty) {
+    return ~(empty | corners() | s.chips[team] | s.locked);
+}
+
+// The slots of random_legal_move()'s contract, enumerated as
 //   1. normal placements: the empty cells of the hand's normal cards, ascending (each cell is
 //      printed on one card id, so a cell is exactly one (card id, cell) slot);
 //   2. for each two-eyed jack id held, ascending: every empty cell; then for each one-eyed jack id
@@ -242,44 +248,62 @@ inline JackSlot jack_slot(std::uint64_t ids, unsigned k, unsigned per_id) {
 //   3. the distinct dead card ids held (dead_ids), if no trade was made this turn (R5 step 1);
 //   4. a pass, only when 1 and 2 are empty.
 // ids: the hand's distinct card ids; cells: the cells of its normal cards; dead_ids: its dead ids;
-// team: the mover's team.
-// The move goes to sink.place(card, cell, declares), sink.remove(card, cell), sink.trade(card) or
+// team: the mover's team; empty: empty_cells(s).
+// Moves go to sink.place(card, cell, declares), sink.remove(card, cell), sink.trade(card) or
 // sink.pass(), whose result is returned: picking and playing a move share one branch on its kind.
+
+// The slot r of the removes, trades and pass (r counted from the first remove).
 template <class Sink>
+inline __attribute__((always_inline)) MoveId choose_other(const GameState& s, unsigned r, std::uint64_t ids,
+                                                          std::uint64_t dead_ids, int team, Bitboard empty, Sink&& sink) {
+    const Bitboard removable = removable_of(s, team, empty);
+    const unsigned n_removable = static_cast<unsigned>(removable.count());
+    const std::uint64_t one_eyed = ids & kOneEyedIds;
+    const unsigned n_remove = static_cast<unsigned>(detail::popcount64(one_eyed)) * n_removable;
+    if (r < n_remove) {
+        const JackSlot jack = jack_slot(one_eyed, r, n_removable);
+        return sink.remove(jack.card, select_cell(removable, jack.k));
+    }
+    r -= n_remove;
+    const std::uint64_t trades = s.traded_this_turn ? 0 : dead_ids;
+    if (r < static_cast<unsigned>(detail::popcount64(trades))) return sink.trade(detail::select64(trades, static_cast<int>(r)));
+    return sink.pass();
+}
+
+// Draws the move uniformly over the slots; the placements here, the other slots by
+// other(r) = choose_other(s, r, ...) (the playout keeps those out of line: inlined, their values
+// would hold registers the placements need).
+template <class Sink, class Other>
 inline __attribute__((always_inline)) MoveId choose_move(const GameState& s, SplitMix64& rng, std::uint64_t ids,
-                                                         Bitboard cells, std::uint64_t dead_ids, int team, Sink&& sink) {
-    const Bitboard occ = occupied(s);
-    const Bitboard empty = ~(occ | corners());
-    const Bitboard removable = occ & ~s.chips[team] & ~s.locked;
-    const Bitboard places(cells.lo() & ~occ.lo(), cells.hi() & ~occ.hi());  // cells holds no corner
+                                                         Bitboard cells, std::uint64_t dead_ids, int team,
+                                                         Bitboard empty, Sink&& sink, Other&& other) {
+    const Bitboard places = cells & empty;
     const unsigned n_places = static_cast<unsigned>(places.count());
     const unsigned n_empty = static_cast<unsigned>(empty.count());
-    const unsigned n_removable = static_cast<unsigned>(removable.count());
-    const std::uint64_t two_eyed = ids & kTwoEyedIds, one_eyed = ids & kOneEyedIds;
+    const unsigned n_removable = static_cast<unsigned>(removable_of(s, team, empty).count());
+    const std::uint64_t two_eyed = ids & kTwoEyedIds;
     const unsigned n_wild = static_cast<unsigned>(detail::popcount64(two_eyed)) * n_empty;
-    const unsigned n_remove = static_cast<unsigned>(detail::popcount64(one_eyed)) * n_removable;
+    const unsigned n_remove = static_cast<unsigned>(detail::popcount64(ids & kOneEyedIds)) * n_removable;
     const unsigned n_placements = n_places + n_wild;
     const unsigned plays = n_placements + n_remove;
-    const std::uint64_t trades = s.traded_this_turn ? 0 : dead_ids;
-    const unsigned n_trades = static_cast<unsigned>(detail::popcount64(trades));
+    const unsigned n_trades = static_cast<unsigned>(detail::popcount64(s.traded_this_turn ? 0 : dead_ids));
     const unsigned options = plays + n_trades + (plays == 0);
-    unsigned r = rng.below(options);
+    const unsigned r = rng.below(options);
     if (__builtin_expect(r < n_placements, 1)) {
-        // A normal card on one of its cells, or a two-eyed jack anywhere: one select either way.
-        const bool wild = r >= n_places;
-        const JackSlot jack = jack_slot(two_eyed, r - n_places, n_empty);
-        const int cell = select_cell(wild ? empty : places, wild ? jack.k : r);
-        const int card = wild ? jack.card : card_at(cell);
+        int cell, card;
+        if (r < n_places) {
+            cell = select_cell(places, r);
+            card = card_at(cell);
+        } else {
+            const JackSlot jack = jack_slot(two_eyed, r - n_places, n_empty);
+            cell = select_cell(empty, jack.k);
+            card = jack.card;
+        }
         const std::uint64_t lanes = full_lanes(s.chips[team] | corners(), cell);
         const int declares = lanes != 0 ? draw_declares(s, team, cell, lanes, rng) : 0;
         return sink.place(card, cell, declares);
     }
-    if ((r -= n_placements) < n_remove) {
-        const JackSlot jack = jack_slot(one_eyed, r, n_removable);
-        return sink.remove(jack.card, select_cell(removable, jack.k));
-    }
-    if ((r -= n_remove) < n_trades) return sink.trade(detail::select64(trades, static_cast<int>(r)));
-    return sink.pass();
+    return other(r - n_placements);
 }
 
 // choose_move()'s sink that only names the move.
@@ -313,10 +337,15 @@ struct PlayMove {
     }
 };
 
+__attribute__((noinline)) MoveId playout_other(GameState& s, PlayoutHands& hands, int p, int team, unsigned r) {
+    return choose_other(s, r, hands.ids[p], hands.ids[p] & hands.dead_ids, team, hands.empty, PlayMove{s, hands, p, team});
+}
+
 inline __attribute__((always_inline)) MoveId playout_step(GameState& s, PlayoutHands& hands, SplitMix64& rng) {
     const int p = s.current_player;
-    const int team = team_of(s, p);
-    return choose_move(s, rng, hands.ids[p], hands.cells[p], hands.ids[p] & hands.dead_ids, team, PlayMove{s, hands, p, team});
+    const int team = hands.team[p];
+    return choose_move(s, rng, hands.ids[p], hands.cells[p], hands.ids[p] & hands.dead_ids, team, hands.empty,
+                       PlayMove{s, hands, p, team}, [&](unsigned r) { return playout_other(s, hands, p, team, r); });
 }
 
 }  // namespace
@@ -330,10 +359,13 @@ MoveId random_legal_move(const GameState& s, SplitMix64& rng) {
         const int card = s.hands[p][i];
         if (!is_jack(card) && card_cells(card).subset_of(occ)) dead |= std::uint64_t{1} << card;  // R5
     }
-    return choose_move(s, rng, h.ids, h.cells, dead, team_of(s, p), MoveIds{});
+    const int team = team_of(s, p);
+    const Bitboard empty = empty_cells(s);
+    return choose_move(s, rng, h.ids, h.cells, dead, team, empty, MoveIds{},
+                       [&](unsigned r) { return choose_other(s, r, h.ids, dead, team, empty, MoveIds{}); });
 }
 
-PlayoutHands::PlayoutHands(const GameState& s) : ids(), dups(), cells(), dead_ids(0), free() {
+PlayoutHands::PlayoutHands(const GameState& s) : PlayoutHands(before_deal(s)) {
     for (int p = 0; p < s.config.players; ++p) {
         std::uint64_t held = 0;
         for (int i = 0; i < s.hand_count[p]; ++i) {
@@ -345,12 +377,8 @@ PlayoutHands::PlayoutHands(const GameState& s) : ids(), dups(), cells(), dead_id
         const HandSets h = hand_sets(s.hands[p], s.hand_count[p]);
         cells[p] = h.cells;
     }
-    const Bitboard occ = occupied(s);
-    if (occ.none()) {  // a fresh deal: every normal card has both cells free
-        std::memcpy(free, before_deal().free, sizeof free);
-        return;
-    }
-    const Bitboard empty = empty_cells(s);
+    if (occupied(s).none()) return;  // a fresh deal: every normal card has both cells free
+    empty = empty_cells(s);
     for (int c = 0; c < kCardKinds; ++c) {
         if (is_jack(c)) continue;
         free[c] = static_cast<std::uint8_t>((card_cells(c) & empty).count());
@@ -358,10 +386,16 @@ PlayoutHands::PlayoutHands(const GameState& s) : ids(), dups(), cells(), dead_id
     }
 }
 
-PlayoutHands PlayoutHands::before_deal() {
+PlayoutHands PlayoutHands::before_deal(const GameState& s) {
     PlayoutHands h{};
+    h.empty = ~corners();
     std::memset(h.free, 2, sizeof h.free);  // every normal card has both cells free
     for (int c = kJackSpades; c <= kJackClubs; ++c) h.free[c] = 0;
+    for (int p = 0; p < s.config.players; ++p) {
+        h.team[p] = static_cast<std::uint8_t>(team_of(s, p));
+        h.next_seat[p] = static_cast<std::uint8_t>(turn::StateHands::next(s, p));
+    }
+    h.last_turn = std::min(s.max_turns - 1u, kTurnLimit - 1u);  // turn::StateHands::at_turn_cap()
     return h;
 }
 

@@ -44,7 +44,7 @@ namespace {
 // during a playout (playout.hpp).
 void deal(const Config& config, std::uint64_t seed, std::uint32_t max_turns, GameState& s, PlayoutHands& hands) {
     s = undealt_game(config, seed, max_turns);
-    hands = PlayoutHands::before_deal();
+    hands = PlayoutHands::before_deal(s);
     const int n = config.players;
     SplitMix64 rng(seed);
     // The draw pile (bottom first) is the fresh deck, shuffled once: all kDeckSize slots of the

@@ -20,6 +20,8 @@ namespace sequence::turn {
 //   void placed(int cell);                            // a chip was put on the empty cell
 //   void cleared(int cell);                           // the chip on cell was taken away
 //   bool has_dead_card(const GameState& s, int player) const;  // R5
+//   int next(const GameState& s, int player) const;            // the seat after player
+//   bool at_turn_cap(const GameState& s) const;                // the turn just counted hit the cap
 // Both hand calls keep s.hand_count[player] up to date.
 
 // GameState's hands (ascending bytes): apply_move().
@@ -33,6 +35,10 @@ struct StateHands {
             if (is_dead_card(s, s.hands[player][i])) return true;
         return false;
     }
+    static int next(const GameState& s, int player) { return player + 1 == s.config.players ? 0 : player + 1; }
+    // turn >= max_turns, with max_turns 0 (no cap) wrapping to UINT32_MAX and kTurnLimit the
+    // bound for every game: the min is a branch-free cmov.
+    static bool at_turn_cap(const GameState& s) { return s.turn > std::min(s.max_turns - 1u, kTurnLimit - 1u); }
 };
 
 // Adds cell to the set: one byte or-ed in memory. The cell is random in a game, so a branch on
@@ -65,11 +71,10 @@ inline __attribute__((always_inline)) int draw_card(GameState& s, Hands& hands, 
 }
 
 // Ends player's completed turn: a draw at the turn cap, else the next seat moves.
-inline void end_turn(GameState& s, int player) {
-    // turn >= max_turns, with max_turns 0 (no cap) wrapping to UINT32_MAX and kTurnLimit the
-    // bound for every game: the min is a branch-free cmov.
-    if (__builtin_expect(s.turn > std::min(s.max_turns - 1u, kTurnLimit - 1u), 0)) s.is_draw = true;
-    else s.current_player = static_cast<std::uint8_t>(player + 1 == s.config.players ? 0 : player + 1);
+template <class Hands>
+inline void end_turn(GameState& s, const Hands& hands, int player) {
+    if (__builtin_expect(hands.at_turn_cap(s), 0)) s.is_draw = true;
+    else s.current_player = static_cast<std::uint8_t>(hands.next(s, player));
 }
 
 // Steps 4-7 of a play (R5, R6, R8): counters, win check, draw, turn cap and next seat.
@@ -87,7 +92,7 @@ inline __attribute__((always_inline)) void finish_play(GameState& s, Hands& hand
     const int card = draw_card(s, hands, player);
     s.last_draw_player = static_cast<std::int8_t>(card < 0 ? -1 : player);
     s.last_draw_card = static_cast<Card>(card < 0 ? 0 : card);
-    end_turn(s, player);
+    end_turn(s, hands, player);
 }
 
 // R7: records and locks the sequences a placement declares.
@@ -129,7 +134,7 @@ inline void pass(GameState& s, Hands& hands, int p) {  // R5: a full round of co
     ++s.turn;
     s.traded_this_turn = false;
     if (s.passes >= s.config.players) s.is_draw = true;
-    else end_turn(s, p);
+    else end_turn(s, hands, p);
 }
 
 // Plays move id (legal in s) with the hands kept in `hands`.

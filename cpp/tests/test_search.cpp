@@ -131,6 +131,13 @@ TEST(search_playout_step_matches_random_legal_move_and_apply_move) {
                 CHECK(hands.cells[p] == fresh.cells[p]);
             }
             CHECK_EQ(hands.dead_ids, fresh.dead_ids);
+            CHECK(hands.empty == empty_cells(plain));
+            CHECK(fresh.empty == empty_cells(plain));
+            for (int p = 0; p < cfg.players; ++p) {
+                CHECK_EQ(int(hands.team[p]), team_of(plain, p));
+                CHECK_EQ(int(hands.next_seat[p]), (p + 1) % cfg.players);
+            }
+            CHECK_EQ(hands.last_turn, 599u);  // max_turns 600
             for (int c = 0; c < kCardKinds; ++c)
                 if (!is_jack(c)) CHECK_EQ(int(hands.free[c]), int(fresh.free[c]));
         }

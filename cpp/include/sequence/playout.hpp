@@ -28,22 +28,30 @@ MoveId random_legal_move(const GameState& s, SplitMix64& rng);
 
 // What a random playout keeps beside its GameState so that each turn's pick reads sets instead of
 // recomputing them: every hand as card-id sets (the distinct ids, the ids held twice, the cells
-// of its normal cards) and, per normal card id, how many of its two cells are empty, with the set
-// of dead card ids (R5: both cells covered). The turn procedure keeps them up to date move by
-// move (each drawn, played and traded card; each chip placed or removed). While a playout runs,
-// the hands live here: GameState's hand bytes are stale until write_hands().
+// of its normal cards); the empty cells; per normal card id, how many of its two cells are empty,
+// with the set of dead card ids (R5: both cells covered); and the game's fixed facts a turn reads
+// (each seat's team and next seat, R2; the last turn before the cap). The turn procedure keeps them
+// up to date move by move (each drawn, played and traded card; each chip placed or removed). While
+// a playout runs, the hands live here: GameState's hand bytes are stale until write_hands().
 struct PlayoutHands {
     std::uint64_t ids[kMaxPlayers];   // bit = card id held (one or two copies)
     std::uint64_t dups[kMaxPlayers];  // bit = card id held twice
     Bitboard cells[kMaxPlayers];      // the cells of the hand's normal card ids
+    Bitboard empty;                   // empty_cells(s)
     std::uint64_t dead_ids;           // bit = normal card id with both cells covered (R5)
     std::uint8_t free[kCardKinds];    // empty cells of each normal card id (jacks: 0, unused)
+    std::uint8_t team[kMaxPlayers];   // team_of(s, seat)
+    std::uint8_t next_seat[kMaxPlayers];  // the seat after each (R5 turn order)
+    // The turn number past which a completed play or pass ends the game at the turn cap: the
+    // smaller of max_turns - 1 (0: no cap, UINT32_MAX) and kTurnLimit - 1.
+    std::uint32_t last_turn;
 
     PlayoutHands() = default;  // empty sets: assign from PlayoutHands(s) before use
-    // From s's hands and board.
+    // From s's hands, board, config and turn cap.
     explicit PlayoutHands(const GameState& s);
-    // Empty hands on an empty board (a deal to come: insert() each card dealt).
-    static PlayoutHands before_deal();
+    // Empty hands on an empty board, s's config and turn cap (a deal to come: insert() each card
+    // dealt).
+    static PlayoutHands before_deal(const GameState& s);
     // Writes the hands into s as GameState keeps them (ascending bytes; hand_count is kept up to
     // date throughout).
     void write_hands(GameState& s) const;
@@ -63,19 +71,32 @@ struct PlayoutHands {
         toggle(player, card, fresh);
         ++s.hand_count[player];
     }
-    // A chip was put on the empty cell / taken off cell: the free count of the card printed there.
+    // A chip was put on the empty cell / taken off cell: the empty cells and the free count of the
+    // card printed there. (The cell's bit is flipped as one byte in memory: the cell is random, so
+    // a branch on the board's half would mispredict, turn.hpp add_chip().)
     void placed(int cell) {
+        flip_empty(cell);
         const int c = card_at(cell);
         dead_ids |= static_cast<std::uint64_t>(--free[c] == 0) << c;
     }
     void cleared(int cell) {
+        flip_empty(cell);
         const int c = card_at(cell);
         ++free[c];
         dead_ids &= ~(std::uint64_t{1} << c);
     }
     bool has_dead_card(const GameState&, int player) const { return (ids[player] & dead_ids) != 0; }
+    int next(const GameState&, int player) const { return next_seat[player]; }
+    bool at_turn_cap(const GameState& s) const { return s.turn > last_turn; }
 
 private:
+    void flip_empty(int cell) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        reinterpret_cast<unsigned char*>(&empty)[cell >> 3] ^= static_cast<unsigned char>(1u << (cell & 7));
+#else
+        empty = empty ^ cell_bit(cell);
+#endif
+    }
     // Flips card's id in the hand's set (and its cells) when `change` (0 or the id's bit) is set.
     // A branch: the id changes unless the hand holds (or keeps) a second copy, one time in twenty.
     void toggle(int player, int card, std::uint64_t change) {
