@@ -273,14 +273,14 @@ inline __attribute__((always_inline)) MoveId choose_other(const GameState& s, un
 // Draws the move uniformly over the slots; the placements here, the other slots by
 // other(r) = choose_other(s, r, ...) (the playout keeps those out of line: inlined, their values
 // would hold registers the placements need).
+// n_removable: removable_of(s, team, empty).count().
 template <class Sink, class Other>
 inline __attribute__((always_inline)) MoveId choose_move(const GameState& s, SplitMix64& rng, std::uint64_t ids,
                                                          Bitboard cells, std::uint64_t dead_ids, int team,
-                                                         Bitboard empty, Sink&& sink, Other&& other) {
+                                                         Bitboard empty, unsigned n_removable, Sink&& sink, Other&& other) {
     const Bitboard places = cells & empty;
     const unsigned n_places = static_cast<unsigned>(places.count());
     const unsigned n_empty = static_cast<unsigned>(empty.count());
-    const unsigned n_removable = static_cast<unsigned>(removable_of(s, team, empty).count());
     const std::uint64_t two_eyed = ids & kTwoEyedIds;
     const unsigned n_wild = static_cast<unsigned>(detail::popcount64(two_eyed)) * n_empty;
     const unsigned n_remove = static_cast<unsigned>(detail::popcount64(ids & kOneEyedIds)) * n_removable;
@@ -345,7 +345,7 @@ inline __attribute__((always_inline)) MoveId playout_step(GameState& s, PlayoutH
     const int p = s.current_player;
     const int team = hands.team[p];
     return choose_move(s, rng, hands.ids[p], hands.cells[p], hands.ids[p] & hands.dead_ids, team, hands.empty,
-                       PlayMove{s, hands, p, team}, [&](unsigned r) { return playout_other(s, hands, p, team, r); });
+                       static_cast<unsigned>(hands.unlocked_total - hands.unlocked[team]), PlayMove{s, hands, p, team}, [&](unsigned r) { return playout_other(s, hands, p, team, r); });
 }
 
 }  // namespace
@@ -361,7 +361,8 @@ MoveId random_legal_move(const GameState& s, SplitMix64& rng) {
     }
     const int team = team_of(s, p);
     const Bitboard empty = empty_cells(s);
-    return choose_move(s, rng, h.ids, h.cells, dead, team, empty, MoveIds{},
+    return choose_move(s, rng, h.ids, h.cells, dead, team, empty,
+                       static_cast<unsigned>(removable_of(s, team, empty).count()), MoveIds{},
                        [&](unsigned r) { return choose_other(s, r, h.ids, dead, team, empty, MoveIds{}); });
 }
 
@@ -379,10 +380,19 @@ PlayoutHands::PlayoutHands(const GameState& s) : PlayoutHands(before_deal(s)) {
     }
     if (occupied(s).none()) return;  // a fresh deal: every normal card has both cells free
     empty = empty_cells(s);
+    count_unlocked(s);
     for (int c = 0; c < kCardKinds; ++c) {
         if (is_jack(c)) continue;
         free[c] = static_cast<std::uint8_t>((card_cells(c) & empty).count());
         if (free[c] == 0) dead_ids |= std::uint64_t{1} << c;
+    }
+}
+
+void PlayoutHands::count_unlocked(const GameState& s) {
+    unlocked_total = 0;
+    for (int t = 0; t < kMaxTeams; ++t) {
+        unlocked[t] = static_cast<std::uint8_t>((s.chips[t] & ~s.locked).count());
+        unlocked_total = static_cast<std::uint8_t>(unlocked_total + unlocked[t]);
     }
 }
 

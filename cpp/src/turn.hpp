@@ -17,8 +17,9 @@ namespace sequence::turn {
 // What the turn procedure asks of a hand store `Hands`:
 //   void remove(GameState& s, int player, int card);  // one copy, which the hand holds
 //   void insert(GameState& s, int player, int card);  // the hand holds < kMaxHand cards
-//   void placed(int cell);                            // a chip was put on the empty cell
-//   void cleared(int cell);                           // the chip on cell was taken away
+//   void placed(int team, int cell);                  // team put a chip on the empty cell
+//   void clearing(const GameState& s, int cell);      // the unlocked chip on cell is about to go
+//   void locked(const GameState& s);                  // sequences were just recorded (R7)
 //   bool has_dead_card(const GameState& s, int player) const;  // R5
 //   int next(const GameState& s, int player) const;            // the seat after player
 //   bool at_turn_cap(const GameState& s) const;                // the turn just counted hit the cap
@@ -28,8 +29,9 @@ namespace sequence::turn {
 struct StateHands {
     static void remove(GameState& s, int player, int card) { hand_remove(s, player, card); }
     static void insert(GameState& s, int player, int card) { hand_insert(s, player, card); }
-    static void placed(int) {}
-    static void cleared(int) {}
+    static void placed(int, int) {}
+    static void clearing(const GameState&, int) {}
+    static void locked(const GameState&) {}
     static bool has_dead_card(const GameState& s, int player) {
         for (int i = 0; i < s.hand_count[player]; ++i)
             if (is_dead_card(s, s.hands[player][i])) return true;
@@ -106,17 +108,20 @@ inline __attribute__((always_inline)) void place(GameState& s, Hands& hands, int
     hands.remove(s, p, card);
     push_discard(s, card, p);
     add_chip(s.chips[team], cell);
-    hands.placed(cell);
-    if (__builtin_expect(declares != 0, 0)) record_sequences(s, team, cell, declares);
+    hands.placed(team, cell);
+    if (__builtin_expect(declares != 0, 0)) {
+        record_sequences(s, team, cell, declares);
+        hands.locked(s);
+    }
     finish_play(s, hands, p, team, declares != 0);
 }
 template <class Hands>
 inline __attribute__((always_inline)) void remove(GameState& s, Hands& hands, int p, int team, int card, int cell) {
     hands.remove(s, p, card);
     push_discard(s, card, p);
+    hands.clearing(s, cell);
     const Bitboard keep = ~cell_bit(cell);
     for (Bitboard& chips : s.chips) chips &= keep;
-    hands.cleared(cell);
     finish_play(s, hands, p, team, false);
 }
 template <class Hands>

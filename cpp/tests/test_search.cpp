@@ -122,6 +122,10 @@ TEST(search_playout_step_matches_random_legal_move_and_apply_move) {
                 GameState synced = fast;
                 hands.write_hands(synced);
                 CHECK(to_position(synced) == to_position(plain));
+                // The sets the next pick reads, kept move by move.
+                CHECK(hands.empty == empty_cells(plain));
+                for (int t = 0; t < cfg.teams; ++t)
+                    CHECK_EQ(int(hands.unlocked_total - hands.unlocked[t]), removable_cells(plain, t).count());
                 if (!(to_position(synced) == to_position(plain)) || rng.state() != copy.state()) break;
             }
             const PlayoutHands fresh(plain);
@@ -133,6 +137,10 @@ TEST(search_playout_step_matches_random_legal_move_and_apply_move) {
             CHECK_EQ(hands.dead_ids, fresh.dead_ids);
             CHECK(hands.empty == empty_cells(plain));
             CHECK(fresh.empty == empty_cells(plain));
+            for (int t = 0; t < cfg.teams; ++t) {
+                CHECK_EQ(int(hands.unlocked_total - hands.unlocked[t]), removable_cells(plain, t).count());
+                CHECK_EQ(int(fresh.unlocked_total - fresh.unlocked[t]), removable_cells(plain, t).count());
+            }
             for (int p = 0; p < cfg.players; ++p) {
                 CHECK_EQ(int(hands.team[p]), team_of(plain, p));
                 CHECK_EQ(int(hands.next_seat[p]), (p + 1) % cfg.players);

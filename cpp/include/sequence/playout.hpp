@@ -38,6 +38,8 @@ struct PlayoutHands {
     std::uint64_t dups[kMaxPlayers];  // bit = card id held twice
     Bitboard cells[kMaxPlayers];      // the cells of the hand's normal card ids
     Bitboard empty;                   // empty_cells(s)
+    std::uint8_t unlocked[kMaxTeams];  // each team's chips that no sequence has locked (R7)
+    std::uint8_t unlocked_total;       // their sum: removable_cells(s, t).count() is unlocked_total - unlocked[t]
     std::uint64_t dead_ids;           // bit = normal card id with both cells covered (R5)
     std::uint8_t free[kCardKinds];    // empty cells of each normal card id (jacks: 0, unused)
     std::uint8_t team[kMaxPlayers];   // team_of(s, seat)
@@ -71,25 +73,35 @@ struct PlayoutHands {
         toggle(player, card, fresh);
         ++s.hand_count[player];
     }
-    // A chip was put on the empty cell / taken off cell: the empty cells and the free count of the
-    // card printed there. (The cell's bit is flipped as one byte in memory: the cell is random, so
-    // a branch on the board's half would mispredict, turn.hpp add_chip().)
-    void placed(int cell) {
+    // team put a chip on the empty cell / the unlocked chip on cell is about to be taken off: the
+    // empty cells, the unlocked counts and the free count of the card printed there. (The cell's
+    // bit is flipped as one byte in memory: the cell is random, so a branch on the board's half
+    // would mispredict, turn.hpp add_chip().)
+    void placed(int team, int cell) {
         flip_empty(cell);
+        ++unlocked[team];
+        ++unlocked_total;
         const int c = card_at(cell);
         dead_ids |= static_cast<std::uint64_t>(--free[c] == 0) << c;
     }
-    void cleared(int cell) {
+    void clearing(const GameState& s, int cell) {
         flip_empty(cell);
+        int owner = 0;
+        while (!s.chips[owner].test(cell)) ++owner;
+        --unlocked[owner];
+        --unlocked_total;
         const int c = card_at(cell);
         ++free[c];
         dead_ids &= ~(std::uint64_t{1} << c);
     }
+    // Sequences were recorded: chips were locked (R7).
+    void locked(const GameState& s) { count_unlocked(s); }
     bool has_dead_card(const GameState&, int player) const { return (ids[player] & dead_ids) != 0; }
     int next(const GameState&, int player) const { return next_seat[player]; }
     bool at_turn_cap(const GameState& s) const { return s.turn > last_turn; }
 
 private:
+    void count_unlocked(const GameState& s);
     void flip_empty(int cell) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         reinterpret_cast<unsigned char*>(&empty)[cell >> 3] ^= static_cast<unsigned char>(1u << (cell & 7));
