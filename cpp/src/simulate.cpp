@@ -40,12 +40,22 @@ constexpr struct FreshDeck {
 
 namespace {
 
+// A game of a config and turn cap before its deal: the start of every deal of simulate(), built
+// once (a copy is cheaper than building the state and the empty hands again for each game).
+struct Undealt {
+    GameState s;
+    PlayoutHands hands;
+    Undealt(const Config& config, std::uint32_t max_turns)
+        : s(undealt_game(config, 0, max_turns)), hands(PlayoutHands::before_deal(s)) {}
+};
+
 // simulate_new_game()'s deal with the hands dealt into `hands`; s's hand bytes are left stale, as
 // during a playout (playout.hpp).
-void deal(const Config& config, std::uint64_t seed, std::uint32_t max_turns, GameState& s, PlayoutHands& hands) {
-    s = undealt_game(config, seed, max_turns);
-    hands = PlayoutHands::before_deal(s);
-    const int n = config.players;
+void deal(const Undealt& undealt, std::uint64_t seed, GameState& s, PlayoutHands& hands) {
+    s = undealt.s;
+    s.seed = seed;
+    hands = undealt.hands;
+    const int n = s.config.players;
     SplitMix64 rng(seed);
     // The draw pile (bottom first) is the fresh deck, shuffled once: all kDeckSize slots of the
     // shared card array (the discard log is empty); the slots of the dealt cards, above the
@@ -54,16 +64,13 @@ void deal(const Config& config, std::uint64_t seed, std::uint32_t max_turns, Gam
     std::memcpy(pile, kFreshDeck.cards, kDeckSize);
     shuffle_halves(pile, kDeckSize, rng);  // rng.hpp
     s.dealer = static_cast<std::uint8_t>(rng.below(static_cast<std::uint32_t>(n)));
-    // Dealt one card at a time from the top (the end of the pile), starting at the dealer's left.
-    int top = kDeckSize;
-    for (int round = 0; round < config.hand_size; ++round) {
-        int p = s.dealer;
-        for (int k = 0; k < n; ++k) {
-            p = p + 1 == n ? 0 : p + 1;
-            hands.insert(s, p, pile[--top]);
-        }
+    // Dealt one card at a time from the top (the end of the pile), starting at the dealer's left:
+    // the k-th seat from there gets every n-th card from the k-th from the top.
+    for (int k = 0, p = s.dealer; k < n; ++k) {
+        p = p + 1 == n ? 0 : p + 1;
+        hands.deal(s, p, pile + kDeckSize - 1 - k, s.config.hand_size, n);
     }
-    s.draw_size = static_cast<std::uint8_t>(top);
+    s.draw_size = static_cast<std::uint8_t>(kDeckSize - n * s.config.hand_size);
     s.current_player = static_cast<std::uint8_t>(s.dealer + 1 == n ? 0 : s.dealer + 1);
     s.rng = rng.state();  // the R6 reshuffles continue the docs/rng.md generator from here
 }
@@ -73,7 +80,7 @@ void deal(const Config& config, std::uint64_t seed, std::uint32_t max_turns, Gam
 GameState simulate_new_game(const Config& config, std::uint64_t seed, std::uint32_t max_turns) {
     GameState s;
     PlayoutHands hands;
-    deal(config, seed, max_turns, s, hands);
+    deal(Undealt(config, max_turns), seed, s, hands);
     hands.write_hands(s);
     return s;
 }
@@ -102,16 +109,15 @@ SimulateResult simulate(std::int64_t games, const Config& config, std::uint64_t 
     run_workers(threads, signal, [&](int t) {
         // Game indices from the shared counter, kBlock at a time, into the interleaved playouts.
         struct Feed final : PlayoutFeed {
-            const Config& config;
+            const Undealt undealt;
             std::uint64_t seed;
-            std::uint32_t max_turns;
             std::int64_t games;
             Counter& counter;
             StopSignal& signal;
             std::int64_t next_game = 0, block_end = 0;
             SimulateResult local;
             Feed(const Config& c, std::uint64_t sd, std::uint32_t mt, std::int64_t g, Counter& ctr, StopSignal& sig)
-                : config(c), seed(sd), max_turns(mt), games(g), counter(ctr), signal(sig) {}
+                : undealt(c, mt), seed(sd), games(g), counter(ctr), signal(sig) {}
             bool next(GameState& s, PlayoutHands& hands, SplitMix64& rng) override {
                 if (next_game == block_end) {
                     next_game = counter.next.fetch_add(kBlock, std::memory_order_relaxed);
@@ -126,7 +132,7 @@ SimulateResult simulate(std::int64_t games, const Config& config, std::uint64_t 
                     return false;
                 }
                 const std::int64_t i = next_game++;
-                deal(config, simulate_deal_seed(seed, i), max_turns, s, hands);
+                deal(undealt, simulate_deal_seed(seed, i), s, hands);
                 rng = SplitMix64(simulate_move_seed(seed, i));
                 return true;
             }

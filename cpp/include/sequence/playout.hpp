@@ -58,6 +58,24 @@ struct PlayoutHands {
     // date throughout).
     void write_hands(GameState& s) const;
 
+    // A deal: player's empty hand receives `count` cards, cards[0], cards[-stride], cards[-2 * stride]
+    // ... (as `count` insert() calls would, without the hand's sets going through memory each time).
+    void deal(GameState& s, int player, const Card* cards, int count, int stride) {
+        std::uint64_t held = 0, twice = 0;
+        Bitboard where;
+        for (int i = 0; i < count; ++i) {
+            const int card = cards[-i * stride];
+            const std::uint64_t bit = std::uint64_t{1} << card;
+            twice |= held & bit;
+            held |= bit;
+            where = where | card_cells(card);  // jacks have none
+        }
+        ids[player] = held;
+        dups[player] = twice;
+        cells[player] = where;
+        s.hand_count[player] = static_cast<std::uint8_t>(count);
+    }
+
     // The turn procedure's hand store (turn.hpp): one copy of card leaves / joins the hand.
     void remove(GameState& s, int player, int card) {
         const std::uint64_t bit = std::uint64_t{1} << card;
