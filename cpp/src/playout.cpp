@@ -314,13 +314,63 @@ struct MoveIds {
     static MoveId pass() { return Move::pass().id(); }
 };
 
+// The turn procedure's hand store (turn.hpp) for one placement of a playout: PlayoutHands, but
+// the mover's sets held in locals (stored back by put_back()), which the compiler keeps in
+// registers: in PlayoutHands, every byte the turn stores to s could alias them, and they would go
+// through memory at each step. Only the mover's hand changes in a turn.
+struct TurnHands {
+    PlayoutHands& all;
+    std::uint64_t ids, dups;  // the mover's PlayoutHands::Seat sets
+    Bitboard cells;
+    int next_seat;
+    int count_change = 0;  // of the mover's hand_count, added by put_back(): -1 then +1 cancel out
+    void remove(GameState&, int, int card) {
+        const std::uint64_t bit = std::uint64_t{1} << card;
+        const std::uint64_t gone = bit & ~dups;  // the id leaves unless a second copy stays
+        dups &= ~bit;
+        toggle(card, gone);
+        --count_change;
+    }
+    void insert(GameState&, int, int card) {
+        const std::uint64_t bit = std::uint64_t{1} << card;
+        const std::uint64_t fresh = bit & ~ids;
+        dups |= bit & ids;
+        toggle(card, fresh);
+        ++count_change;
+    }
+    void toggle(int card, std::uint64_t change) {  // as PlayoutHands::Seat::toggle()
+        if (__builtin_expect(change == 0, 0)) return;
+        ids ^= change;
+        cells = cells ^ card_cells(card);
+    }
+    void placed(int team, int cell) { all.placed(team, cell); }
+    void clearing(const GameState& s, int cell) { all.clearing(s, cell); }
+    void locked(const GameState& s) { all.locked(s); }
+    bool has_dead_card(const GameState&, int) const { return (ids & all.dead_ids) != 0; }
+    int next(const GameState&, int) const { return next_seat; }
+    bool at_turn_cap(const GameState& s) const { return all.at_turn_cap(s); }
+    void put_back(GameState& s, int player) const {
+        if (count_change != 0) s.hand_count[player] = static_cast<std::uint8_t>(s.hand_count[player] + count_change);
+        PlayoutHands::Seat& seat = all.seat[player];
+        seat.ids = ids;
+        seat.dups = dups;
+        seat.cells = cells;
+    }
+};
+
 // choose_move()'s sink of a playout: plays the move (turn.hpp) with the hands in PlayoutHands.
+// ids, cells: the mover's (hands.seat[p]).
 struct PlayMove {
     GameState& s;
     PlayoutHands& hands;
+    std::uint64_t ids;
+    Bitboard cells;
     int p, team;  // the mover and its team
     MoveId place(int card, int cell, int declares) {
-        turn::place(s, hands, p, team, card, cell, declares);
+        const PlayoutHands::Seat& seat = hands.seat[p];
+        TurnHands turn_hands{hands, ids, seat.dups, cells, seat.next};
+        turn::place(s, turn_hands, p, team, card, cell, declares);
+        turn_hands.put_back(s, p);
         return Move::place(card, cell, declares).id();
     }
     MoveId remove(int card, int cell) {
@@ -338,14 +388,19 @@ struct PlayMove {
 };
 
 __attribute__((noinline)) MoveId playout_other(GameState& s, PlayoutHands& hands, int p, int team, unsigned r) {
-    return choose_other(s, r, hands.ids[p], hands.ids[p] & hands.dead_ids, team, hands.empty, PlayMove{s, hands, p, team});
+    const PlayoutHands::Seat& seat = hands.seat[p];
+    return choose_other(s, r, seat.ids, seat.ids & hands.dead_ids, team, hands.empty,
+                        PlayMove{s, hands, seat.ids, seat.cells, p, team});
 }
 
 inline __attribute__((always_inline)) MoveId playout_step(GameState& s, PlayoutHands& hands, SplitMix64& rng) {
     const int p = s.current_player;
-    const int team = hands.team[p];
-    return choose_move(s, rng, hands.ids[p], hands.cells[p], hands.ids[p] & hands.dead_ids, team, hands.empty,
-                       static_cast<unsigned>(hands.unlocked_total - hands.unlocked[team]), PlayMove{s, hands, p, team}, [&](unsigned r) { return playout_other(s, hands, p, team, r); });
+    const PlayoutHands::Seat& seat = hands.seat[p];
+    const std::uint64_t ids = seat.ids;
+    const Bitboard cells = seat.cells;
+    const int team = seat.team;
+    return choose_move(s, rng, ids, cells, ids & hands.dead_ids, team, hands.empty,
+                       static_cast<unsigned>(hands.unlocked_total - hands.unlocked[team]), PlayMove{s, hands, ids, cells, p, team}, [&](unsigned r) { return playout_other(s, hands, p, team, r); });
 }
 
 }  // namespace
@@ -371,12 +426,12 @@ PlayoutHands::PlayoutHands(const GameState& s) : PlayoutHands(before_deal(s)) {
         std::uint64_t held = 0;
         for (int i = 0; i < s.hand_count[p]; ++i) {
             const std::uint64_t bit = std::uint64_t{1} << s.hands[p][i];
-            dups[p] |= held & bit;
+            seat[p].dups |= held & bit;
             held |= bit;
         }
-        ids[p] = held;
+        seat[p].ids = held;
         const HandSets h = hand_sets(s.hands[p], s.hand_count[p]);
-        cells[p] = h.cells;
+        seat[p].cells = h.cells;
     }
     if (occupied(s).none()) return;  // a fresh deal: every normal card has both cells free
     empty = empty_cells(s);
@@ -402,8 +457,8 @@ PlayoutHands PlayoutHands::before_deal(const GameState& s) {
     std::memset(h.free, 2, sizeof h.free);  // every normal card has both cells free
     for (int c = kJackSpades; c <= kJackClubs; ++c) h.free[c] = 0;
     for (int p = 0; p < s.config.players; ++p) {
-        h.team[p] = static_cast<std::uint8_t>(team_of(s, p));
-        h.next_seat[p] = static_cast<std::uint8_t>(turn::StateHands::next(s, p));
+        h.seat[p].team = static_cast<std::uint8_t>(team_of(s, p));
+        h.seat[p].next = static_cast<std::uint8_t>(turn::StateHands::next(s, p));
     }
     h.last_turn = std::min(s.max_turns - 1u, kTurnLimit - 1u);  // turn::StateHands::at_turn_cap()
     return h;
@@ -412,10 +467,10 @@ PlayoutHands PlayoutHands::before_deal(const GameState& s) {
 void PlayoutHands::write_hands(GameState& s) const {
     for (int p = 0; p < s.config.players; ++p) {
         int n = 0;
-        for (std::uint64_t rest = ids[p]; rest; rest &= rest - 1) {
+        for (std::uint64_t rest = seat[p].ids; rest; rest &= rest - 1) {
             const int card = detail::lsb64(rest);
             s.hands[p][n++] = static_cast<Card>(card);
-            if (dups[p] >> card & 1) s.hands[p][n++] = static_cast<Card>(card);
+            if (seat[p].dups >> card & 1) s.hands[p][n++] = static_cast<Card>(card);
         }
         assert(n == s.hand_count[p]);
     }

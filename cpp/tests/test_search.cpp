@@ -130,9 +130,9 @@ TEST(search_playout_step_matches_random_legal_move_and_apply_move) {
             }
             const PlayoutHands fresh(plain);
             for (int p = 0; p < cfg.players; ++p) {
-                CHECK_EQ(hands.ids[p], fresh.ids[p]);
-                CHECK_EQ(hands.dups[p], fresh.dups[p]);
-                CHECK(hands.cells[p] == fresh.cells[p]);
+                CHECK_EQ(hands.seat[p].ids, fresh.seat[p].ids);
+                CHECK_EQ(hands.seat[p].dups, fresh.seat[p].dups);
+                CHECK(hands.seat[p].cells == fresh.seat[p].cells);
             }
             CHECK_EQ(hands.dead_ids, fresh.dead_ids);
             CHECK(hands.empty == empty_cells(plain));
@@ -142,8 +142,8 @@ TEST(search_playout_step_matches_random_legal_move_and_apply_move) {
                 CHECK_EQ(int(fresh.unlocked_total - fresh.unlocked[t]), removable_cells(plain, t).count());
             }
             for (int p = 0; p < cfg.players; ++p) {
-                CHECK_EQ(int(hands.team[p]), team_of(plain, p));
-                CHECK_EQ(int(hands.next_seat[p]), (p + 1) % cfg.players);
+                CHECK_EQ(int(hands.seat[p].team), team_of(plain, p));
+                CHECK_EQ(int(hands.seat[p].next), (p + 1) % cfg.players);
             }
             CHECK_EQ(hands.last_turn, 599u);  // max_turns 600
             for (int c = 0; c < kCardKinds; ++c)

@@ -34,16 +34,42 @@ MoveId random_legal_move(const GameState& s, SplitMix64& rng);
 // up to date move by move (each drawn, played and traded card; each chip placed or removed). While
 // a playout runs, the hands live here: GameState's hand bytes are stale until write_hands().
 struct PlayoutHands {
-    std::uint64_t ids[kMaxPlayers];   // bit = card id held (one or two copies)
-    std::uint64_t dups[kMaxPlayers];  // bit = card id held twice
-    Bitboard cells[kMaxPlayers];      // the cells of the hand's normal card ids
+    // Per seat, side by side (a turn reads and writes them through one pointer).
+    struct Seat {
+        std::uint64_t ids;   // bit = card id held (one or two copies)
+        std::uint64_t dups;  // bit = card id held twice
+        Bitboard cells;      // the cells of the hand's normal card ids
+        std::uint8_t team;   // team_of(s, seat)
+        std::uint8_t next;   // the seat after it (R5 turn order)
+
+        // One copy of card leaves / joins the hand.
+        void remove(int card) {
+            const std::uint64_t bit = std::uint64_t{1} << card;
+            const std::uint64_t gone = bit & ~dups;  // the id leaves unless a second copy stays
+            dups &= ~bit;
+            toggle(card, gone);
+        }
+        void insert(int card) {
+            const std::uint64_t bit = std::uint64_t{1} << card;
+            const std::uint64_t fresh = bit & ~ids;
+            dups |= bit & ids;
+            toggle(card, fresh);
+        }
+        // Flips card's id in the sets (and its cells) when `change` (0 or the id's bit) is set.
+        // A branch: the id changes unless the hand holds (or keeps) a second copy, one time in
+        // twenty.
+        void toggle(int card, std::uint64_t change) {
+            if (__builtin_expect(change == 0, 0)) return;
+            ids ^= change;
+            cells = cells ^ card_cells(card);
+        }
+    };
+    Seat seat[kMaxPlayers];
     Bitboard empty;                   // empty_cells(s)
     std::uint8_t unlocked[kMaxTeams];  // each team's chips that no sequence has locked (R7)
     std::uint8_t unlocked_total;       // their sum: removable_cells(s, t).count() is unlocked_total - unlocked[t]
     std::uint64_t dead_ids;           // bit = normal card id with both cells covered (R5)
     std::uint8_t free[kCardKinds];    // empty cells of each normal card id (jacks: 0, unused)
-    std::uint8_t team[kMaxPlayers];   // team_of(s, seat)
-    std::uint8_t next_seat[kMaxPlayers];  // the seat after each (R5 turn order)
     // The turn number past which a completed play or pass ends the game at the turn cap: the
     // smaller of max_turns - 1 (0: no cap, UINT32_MAX) and kTurnLimit - 1.
     std::uint32_t last_turn;
@@ -70,25 +96,19 @@ struct PlayoutHands {
             held |= bit;
             where = where | card_cells(card);  // jacks have none
         }
-        ids[player] = held;
-        dups[player] = twice;
-        cells[player] = where;
+        seat[player].ids = held;
+        seat[player].dups = twice;
+        seat[player].cells = where;
         s.hand_count[player] = static_cast<std::uint8_t>(count);
     }
 
     // The turn procedure's hand store (turn.hpp): one copy of card leaves / joins the hand.
     void remove(GameState& s, int player, int card) {
-        const std::uint64_t bit = std::uint64_t{1} << card;
-        const std::uint64_t gone = bit & ~dups[player];  // the id leaves unless a second copy stays
-        dups[player] &= ~bit;
-        toggle(player, card, gone);
+        seat[player].remove(card);
         --s.hand_count[player];
     }
     void insert(GameState& s, int player, int card) {
-        const std::uint64_t bit = std::uint64_t{1} << card;
-        const std::uint64_t fresh = bit & ~ids[player];
-        dups[player] |= bit & ids[player];
-        toggle(player, card, fresh);
+        seat[player].insert(card);
         ++s.hand_count[player];
     }
     // team put a chip on the empty cell / the unlocked chip on cell is about to be taken off: the
@@ -114,8 +134,8 @@ struct PlayoutHands {
     }
     // Sequences were recorded: chips were locked (R7).
     void locked(const GameState& s) { count_unlocked(s); }
-    bool has_dead_card(const GameState&, int player) const { return (ids[player] & dead_ids) != 0; }
-    int next(const GameState&, int player) const { return next_seat[player]; }
+    bool has_dead_card(const GameState&, int player) const { return (seat[player].ids & dead_ids) != 0; }
+    int next(const GameState&, int player) const { return seat[player].next; }
     bool at_turn_cap(const GameState& s) const { return s.turn > last_turn; }
 
 private:
@@ -126,13 +146,6 @@ private:
 #else
         empty = empty ^ cell_bit(cell);
 #endif
-    }
-    // Flips card's id in the hand's set (and its cells) when `change` (0 or the id's bit) is set.
-    // A branch: the id changes unless the hand holds (or keeps) a second copy, one time in twenty.
-    void toggle(int player, int card, std::uint64_t change) {
-        if (__builtin_expect(change == 0, 0)) return;
-        ids[player] ^= change;
-        cells[player] = cells[player] ^ card_cells(card);
     }
 };
 
