@@ -316,16 +316,20 @@ struct MoveIds {
     static MoveId pass() { return Move::pass().id(); }
 };
 
-// The turn procedure's hand store (turn.hpp) for one placement of a playout: PlayoutHands, but
-// the mover's sets held in locals (stored back by put_back()), which the compiler keeps in
-// registers: in PlayoutHands, every byte the turn stores to s could alias them, and they would go
-// through memory at each step. Only the mover's hand changes in a turn.
+// The turn procedure's hand store (turn.hpp) for one turn of a playout: the board-side sets in
+// PlayoutHands, the mover's hand sets in locals (stored back by put_back()), which the compiler
+// keeps in registers: in PlayoutHands, every byte the turn stores to s could alias them, and they
+// would go through memory at each step. Only the mover's hand changes in a turn.
 struct TurnHands {
     PlayoutHands& all;
     std::uint64_t ids, dups;  // the mover's PlayoutHands::Seat sets
     Bitboard cells;
     int next_seat;
     int count_change = 0;  // of the mover's hand_count, added by put_back(): -1 then +1 cancel out
+
+    TurnHands(PlayoutHands& hands, int mover)
+        : all(hands), ids(hands.seat[mover].ids), dups(hands.seat[mover].dups), cells(hands.seat[mover].cells),
+          next_seat(hands.seat[mover].next) {}
     void remove(GameState&, int, int card) {
         const std::uint64_t bit = std::uint64_t{1} << card;
         const std::uint64_t gone = bit & ~dups;  // the id leaves unless a second copy stays
@@ -340,8 +344,9 @@ struct TurnHands {
         toggle(card, fresh);
         ++count_change;
     }
-    // As PlayoutHands::Seat::toggle(), without its branch: in registers, a masked flip costs less
-    // than the branch's mispredictions.
+    // Flips card's id in the sets (and its cells) when `change` (0 or the id's bit) is set: one
+    // time in twenty it is not (a second copy is held or kept). A mask, not a branch: in registers,
+    // the masked flip costs less than the branch's mispredictions.
     void toggle(int card, std::uint64_t change) {
         ids ^= change;
         const std::uint64_t flip = 0 - static_cast<std::uint64_t>(change != 0);
@@ -353,10 +358,10 @@ struct TurnHands {
     void locked(const GameState& s) { all.locked(s); }
     bool has_dead_card(const GameState&, int) const { return (ids & all.dead_ids) != 0; }
     int next(const GameState&, int) const { return next_seat; }
-    bool at_turn_cap(const GameState& s) const { return all.at_turn_cap(s); }
-    void put_back(GameState& s, int player) const {
-        if (count_change != 0) s.hand_count[player] = static_cast<std::uint8_t>(s.hand_count[player] + count_change);
-        PlayoutHands::Seat& seat = all.seat[player];
+    bool at_turn_cap(const GameState& s) const { return s.turn > all.last_turn; }
+    void put_back(GameState& s, int mover) const {
+        if (count_change != 0) s.hand_count[mover] = static_cast<std::uint8_t>(s.hand_count[mover] + count_change);
+        PlayoutHands::Seat& seat = all.seat[mover];
         seat.ids = ids;
         seat.dups = dups;
         seat.cells = cells;
@@ -364,38 +369,38 @@ struct TurnHands {
 };
 
 // choose_move()'s sink of a playout: plays the move (turn.hpp) with the hands in PlayoutHands.
-// ids, cells: the mover's (hands.seat[p]).
 struct PlayMove {
     GameState& s;
     PlayoutHands& hands;
-    std::uint64_t ids;
-    Bitboard cells;
     int p, team;  // the mover and its team
     MoveId place(int card, int cell, int declares) {
-        const PlayoutHands::Seat& seat = hands.seat[p];
-        TurnHands turn_hands{hands, ids, seat.dups, cells, seat.next};
+        TurnHands turn_hands(hands, p);
         turn::place(s, turn_hands, p, team, card, cell, declares);
         turn_hands.put_back(s, p);
         return Move::place(card, cell, declares).id();
     }
     MoveId remove(int card, int cell) {
-        turn::remove(s, hands, p, team, card, cell);
+        TurnHands turn_hands(hands, p);
+        turn::remove(s, turn_hands, p, team, card, cell);
+        turn_hands.put_back(s, p);
         return Move::remove(card, cell).id();
     }
     MoveId trade(int card) {
-        turn::trade(s, hands, p, card);
+        TurnHands turn_hands(hands, p);
+        turn::trade(s, turn_hands, p, card);
+        turn_hands.put_back(s, p);
         return Move::trade(card).id();
     }
     MoveId pass() {
-        turn::pass(s, hands, p);
+        TurnHands turn_hands(hands, p);
+        turn::pass(s, turn_hands, p);
         return Move::pass().id();
     }
 };
 
 __attribute__((noinline)) MoveId playout_other(GameState& s, PlayoutHands& hands, int p, int team, unsigned r) {
-    const PlayoutHands::Seat& seat = hands.seat[p];
-    return choose_other(s, r, seat.ids, seat.ids & hands.dead_ids, team, hands.empty,
-                        PlayMove{s, hands, seat.ids, seat.cells, p, team});
+    const std::uint64_t ids = hands.seat[p].ids;
+    return choose_other(s, r, ids, ids & hands.dead_ids, team, hands.empty, PlayMove{s, hands, p, team});
 }
 
 inline __attribute__((always_inline)) MoveId playout_step(GameState& s, PlayoutHands& hands, SplitMix64& rng) {
@@ -405,7 +410,7 @@ inline __attribute__((always_inline)) MoveId playout_step(GameState& s, PlayoutH
     const Bitboard cells = seat.cells;
     const int team = seat.team;
     return choose_move(s, rng, ids, cells, ids & hands.dead_ids, team, hands.empty,
-                       static_cast<unsigned>(hands.unlocked_total - hands.unlocked[team]), PlayMove{s, hands, ids, cells, p, team}, [&](unsigned r) { return playout_other(s, hands, p, team, r); });
+                       static_cast<unsigned>(hands.unlocked_total - hands.unlocked[team]), PlayMove{s, hands, p, team}, [&](unsigned r) { return playout_other(s, hands, p, team, r); });
 }
 
 }  // namespace

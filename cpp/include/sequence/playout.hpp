@@ -30,9 +30,10 @@ MoveId random_legal_move(const GameState& s, SplitMix64& rng);
 // recomputing them: every hand as card-id sets (the distinct ids, the ids held twice, the cells
 // of its normal cards); the empty cells; per normal card id, how many of its two cells are empty,
 // with the set of dead card ids (R5: both cells covered); and the game's fixed facts a turn reads
-// (each seat's team and next seat, R2; the last turn before the cap). The turn procedure keeps them
-// up to date move by move (each drawn, played and traded card; each chip placed or removed). While
-// a playout runs, the hands live here: GameState's hand bytes are stale until write_hands().
+// (each seat's team and next seat, R2; the last turn before the cap). The playout's turn procedure
+// (turn.hpp, through playout.cpp's TurnHands) keeps them up to date move by move (each drawn,
+// played and traded card; each chip placed or removed). While a playout runs, the hands live
+// here: GameState's hand bytes are stale until write_hands().
 struct PlayoutHands {
     // Per seat, side by side (a turn reads and writes them through one pointer).
     struct Seat {
@@ -41,28 +42,6 @@ struct PlayoutHands {
         Bitboard cells;      // the cells of the hand's normal card ids
         std::uint8_t team;   // team_of(s, seat)
         std::uint8_t next;   // the seat after it (R5 turn order)
-
-        // One copy of card leaves / joins the hand.
-        void remove(int card) {
-            const std::uint64_t bit = std::uint64_t{1} << card;
-            const std::uint64_t gone = bit & ~dups;  // the id leaves unless a second copy stays
-            dups &= ~bit;
-            toggle(card, gone);
-        }
-        void insert(int card) {
-            const std::uint64_t bit = std::uint64_t{1} << card;
-            const std::uint64_t fresh = bit & ~ids;
-            dups |= bit & ids;
-            toggle(card, fresh);
-        }
-        // Flips card's id in the sets (and its cells) when `change` (0 or the id's bit) is set.
-        // A branch: the id changes unless the hand holds (or keeps) a second copy, one time in
-        // twenty.
-        void toggle(int card, std::uint64_t change) {
-            if (__builtin_expect(change == 0, 0)) return;
-            ids ^= change;
-            cells = cells ^ card_cells(card);
-        }
     };
     Seat seat[kMaxPlayers];
     Bitboard empty;                   // empty_cells(s)
@@ -77,15 +56,14 @@ struct PlayoutHands {
     PlayoutHands() = default;  // empty sets: assign from PlayoutHands(s) before use
     // From s's hands, board, config and turn cap.
     explicit PlayoutHands(const GameState& s);
-    // Empty hands on an empty board, s's config and turn cap (a deal to come: insert() each card
-    // dealt).
+    // Empty hands on an empty board, s's config and turn cap (a deal to come: deal() each hand).
     static PlayoutHands before_deal(const GameState& s);
     // Writes the hands into s as GameState keeps them (ascending bytes; hand_count is kept up to
-    // date throughout).
+    // date throughout a playout, at the end of each turn).
     void write_hands(GameState& s) const;
 
     // A deal: player's empty hand receives `count` cards, cards[0], cards[-stride], cards[-2 * stride]
-    // ... (as `count` insert() calls would, without the hand's sets going through memory each time).
+    // ..., and s.hand_count[player] is set.
     void deal(GameState& s, int player, const Card* cards, int count, int stride) {
         std::uint64_t held = 0, twice = 0;
         Bitboard where;
@@ -102,15 +80,6 @@ struct PlayoutHands {
         s.hand_count[player] = static_cast<std::uint8_t>(count);
     }
 
-    // The turn procedure's hand store (turn.hpp): one copy of card leaves / joins the hand.
-    void remove(GameState& s, int player, int card) {
-        seat[player].remove(card);
-        --s.hand_count[player];
-    }
-    void insert(GameState& s, int player, int card) {
-        seat[player].insert(card);
-        ++s.hand_count[player];
-    }
     // team put a chip on the empty cell / the unlocked chip on cell is about to be taken off: the
     // empty cells, the unlocked counts and the free count of the card printed there. (The cell's
     // bit is flipped as one byte in memory: the cell is random, so a branch on the board's half
@@ -124,8 +93,8 @@ struct PlayoutHands {
     }
     void clearing(const GameState& s, int cell) {
         flip_empty(cell);
-        int owner = 0;
-        while (!s.chips[owner].test(cell)) ++owner;
+        // The chip's team: not the mover's, random between the others (no branch on it).
+        const int owner = s.chips[0].test(cell) ? 0 : s.chips[1].test(cell) ? 1 : 2;
         --unlocked[owner];
         --unlocked_total;
         const int c = card_at(cell);
@@ -134,9 +103,6 @@ struct PlayoutHands {
     }
     // Sequences were recorded: chips were locked (R7).
     void locked(const GameState& s) { count_unlocked(s); }
-    bool has_dead_card(const GameState&, int player) const { return (seat[player].ids & dead_ids) != 0; }
-    int next(const GameState&, int player) const { return seat[player].next; }
-    bool at_turn_cap(const GameState& s) const { return s.turn > last_turn; }
 
 private:
     void count_unlocked(const GameState& s);
