@@ -156,12 +156,22 @@ __attribute__((noinline)) int draw_declares(const GameState& s, int team, int ce
     DeclareOptions opt;
 #if defined(__BMI2__)
     // The lanes in declare_options_from()'s terms: window_at(cell, d, k) starts k steps before the
-    // cell, at place centre_at[d] - k of lane d.
+    // cell, at place centre_at[d] - k of lane d, so the five bits k = 0..4 are that lane's places
+    // centre_at[d] down to centre_at[d] - 4 (those that exist): in the bit-reversed word (lane d
+    // at bits 16 * (3 - d) .. + 15, place i at 15 - i) they are in ascending order. Branch-free
+    // (a loop bounded by centre_at[d] mispredicts).
     const SegmentGather& g = kSegmentGathers.cell[cell];
+    std::uint64_t rev = lanes;
+    rev = (rev >> 1 & 0x5555555555555555ull) | (rev & 0x5555555555555555ull) << 1;
+    rev = (rev >> 2 & 0x3333333333333333ull) | (rev & 0x3333333333333333ull) << 2;
+    rev = (rev >> 4 & 0x0F0F0F0F0F0F0F0Full) | (rev & 0x0F0F0F0F0F0F0F0Full) << 4;
+    rev = __builtin_bswap64(rev);
     std::uint32_t full = 0;
-    for (int d = 0; d < kDirections; ++d)
-        for (int k = 0; k <= g.centre_at[d] && k < kWindowLength; ++k)
-            full |= static_cast<std::uint32_t>(lanes >> (16 * d + g.centre_at[d] - k) & 1) << (kWindowLength * d + k);
+    for (int d = 0; d < kDirections; ++d) {
+        const int c = g.centre_at[d];
+        const std::uint32_t five = static_cast<std::uint32_t>(rev >> (16 * (kDirections - 1 - d) + 15 - c));
+        full |= (five & ((2u << c) - 1) & 0x1F) << (kWindowLength * d);
+    }
     declare_options_from(s, team, cell, full, opt);
 #else
     (void)lanes;
