@@ -245,6 +245,16 @@ inline JackSlot jack_slot(std::uint64_t ids, unsigned k, unsigned per_id) {
     return {second ? 63 - __builtin_clzll(ids | 1) : __builtin_ctzll(ids | std::uint64_t{1} << 63), k - (second ? per_id : 0)};
 }
 
+// How many ids of one jack kind (a set of at most two ids) a hand holds: one POPCNT, else two
+// tests (portable builds: a SWAR count of the whole word costs a dozen instructions).
+inline unsigned jacks_held(std::uint64_t jack_ids) {
+#if defined(__POPCNT__)
+    return static_cast<unsigned>(detail::popcount64(jack_ids));
+#else
+    return static_cast<unsigned>(jack_ids != 0) + static_cast<unsigned>((jack_ids & (jack_ids - 1)) != 0);
+#endif
+}
+
 // Another team's unlocked chip: neither empty, a corner, the team's own nor locked (R5, R7).
 inline Bitboard removable_of(const GameState& s, int team, Bitboard empty) {
     return ~(empty | corners() | s.chips[team] | s.locked);
@@ -269,7 +279,7 @@ inline __attribute__((always_inline)) MoveId choose_other(const GameState& s, un
     const Bitboard removable = removable_of(s, team, empty);
     const unsigned n_removable = static_cast<unsigned>(removable.count());
     const std::uint64_t one_eyed = ids & kOneEyedIds;
-    const unsigned n_remove = static_cast<unsigned>(detail::popcount64(one_eyed)) * n_removable;
+    const unsigned n_remove = jacks_held(one_eyed) * n_removable;
     if (r < n_remove) {
         const JackSlot jack = jack_slot(one_eyed, r, n_removable);
         return sink.remove(jack.card, select_cell(removable, jack.k));
@@ -292,8 +302,8 @@ inline __attribute__((always_inline)) MoveId choose_move(const GameState& s, Spl
     const unsigned n_places = static_cast<unsigned>(places.count());
     const unsigned n_empty = static_cast<unsigned>(empty.count());
     const std::uint64_t two_eyed = ids & kTwoEyedIds;
-    const unsigned n_wild = static_cast<unsigned>(detail::popcount64(two_eyed)) * n_empty;
-    const unsigned n_remove = static_cast<unsigned>(detail::popcount64(ids & kOneEyedIds)) * n_removable;
+    const unsigned n_wild = jacks_held(two_eyed) * n_empty;
+    const unsigned n_remove = jacks_held(ids & kOneEyedIds) * n_removable;
     const unsigned n_placements = n_places + n_wild;
     const unsigned plays = n_placements + n_remove;
     // (A mask, not a branch: a trade is made in one turn of twenty.)
