@@ -301,13 +301,15 @@ __attribute__((noinline, cold)) void reshuffle(GameState& s) {
     // Gathered into a buffer first: the new draw pile may overwrite cards the discard log used.
     std::uint8_t owner[kDeckSize];
     discard_owners(s, owner);
-    Card gathered[kDeckSize];
-    int n = 0;
     // Each card is written and kept only if it is the seat's: whose card comes next is random, a
     // branch on it would mispredict about every other card. Two seats (the common game) in one
-    // pass: seat 0's cards from the front, seat 1's into a second buffer appended after.
+    // pass: seat 0's cards from the front, seat 1's into a second buffer appended after. (A
+    // buffer has a slot past the deck: a card not kept is written at the next free slot, which
+    // is past the last one when every card of the deck is kept.)
+    Card gathered[kDeckSize + 1];
+    int n = 0;
     if (s.config.players == 2) {
-        Card second[kDeckSize];
+        Card second[kDeckSize + 1];
         int m = 0;
         for (int i = 0; i < s.discard_size; ++i) {
             const Card card = discard_card(s, i);
