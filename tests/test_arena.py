@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 from sequence_game.agents import GreedyAgent, RandomAgent
-from sequence_game.arena import MatchResult, derive_seed, elo_difference, match, wilson_interval
+from sequence_game.arena import MatchResult, PairedComparison, derive_seed, elo_difference, match, wilson_interval
+from sequence_game.arena.stats import sign_test
 
 # --------------------------------------------------------------------------- statistics
 
@@ -38,6 +39,30 @@ def test_elo_difference_known_values():
     assert elo_difference(0.25) == pytest.approx(-190.85, abs=0.01)
     assert elo_difference(10 / 11) == pytest.approx(400.0)  # odds 10:1 is 400 points
     assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
+
+
+def test_sign_test_known_values():
+    assert sign_test(0, 0) == 1.0
+    assert sign_test(5, 0) == sign_test(0, 5) == 2 / 32  # both 5-0 splits out of 32 equally likely ones
+    assert sign_test(3, 3) == 1.0
+    exact = 2 * sum(math.comb(101, j) for j in range(39)) / 2 ** 101  # 63 vs 38: the tail up to 38
+    assert sign_test(63, 38) == pytest.approx(exact) and 0.016 < exact < 0.018
+    with pytest.raises(ValueError, match="counts must be >= 0"):
+        sign_test(-1, 2)
+
+
+def test_paired_comparison_from_known_scores():
+    a, b = [1.0, 1.0, 0.0, 0.5, 1.0], [0.0, 1.0, 0.0, 1.0, 0.0]
+    c = PairedComparison.from_scores(("A", "B"), ("X",), a, b)
+    diffs = [1.0, 0.0, 0.0, -0.5, 1.0]
+    mean = sum(diffs) / 5
+    half = 1.959963984540054 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / 4) / math.sqrt(5)
+    assert c.games == 5 and c.score_a == pytest.approx(0.7) and c.score_b == pytest.approx(0.4)
+    assert c.difference == pytest.approx(0.3) and c.interval == pytest.approx((mean - half, mean + half))
+    assert (c.a_only, c.b_only) == (2, 1) and c.p_value == sign_test(2, 1)
+    assert "5 games dealt alike, against X" in str(c) and "+30.0 points" in str(c)
+    with pytest.raises(ValueError, match="one score of each per game"):
+        PairedComparison.from_scores(("A", "B"), ("X",), a, b[:3])
 
 
 def test_match_result_from_known_counts():

@@ -14,7 +14,7 @@ import tempfile
 import time
 
 import pytest
-from sequence_game.arena import MatchJob, match, read_results, run_job, summary
+from sequence_game.arena import MatchJob, compare, match, read_results, run_job, summary
 from sequence_game.arena.jobs import normalise_contenders
 from sequence_game.arena.pool import JobError, WorkerCrashedError, run_pool
 from sequence_game.arena.results import ResultsFile
@@ -287,6 +287,55 @@ def test_summary_from_the_file_equals_the_match(tmp_path):
     assert s.outcomes == r.outcomes and s.wins == r.wins and s.names == r.names
     assert s.seat_results() == r.seat_results()
     assert str(s) == str(r)
+
+
+def test_compare_pairs_two_matches_game_by_game(tmp_path):
+    a, b = str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")
+    ra = match(["greedy", "random"], games=8, seed=5, max_turns=60, results=a)
+    rb = match(["random", "random"], games=8, seed=5, max_turns=60, results=b)
+    c = compare(a, b)
+    assert c.names == ("greedy", "random #0") and c.opponents == ("random",) and c.games == 8
+    assert c.score_a == pytest.approx((ra.wins[0] + 0.5 * ra.draws) / 8)
+    assert c.score_b == pytest.approx((rb.wins[0] + 0.5 * rb.draws) / 8)
+    assert c.difference == pytest.approx(c.score_a - c.score_b)
+    score = {1: 1.0, 0: 0.0}
+    per_game = [(score.get(x.winner_contender == 0, 0.5) if x.winner_contender is not None else 0.5,
+                 score.get(y.winner_contender == 0, 0.5) if y.winner_contender is not None else 0.5)
+                for x, y in zip(ra.outcomes, rb.outcomes)]
+    assert (c.a_only, c.b_only) == (sum(x > y for x, y in per_game), sum(x < y for x, y in per_game))
+    same = compare(a, a)  # a match against itself: no difference at all
+    assert (same.difference, same.a_only, same.b_only, same.p_value) == (0.0, 0, 0, 1.0)
+
+
+def test_compare_uses_the_games_both_files_hold(tmp_path):
+    a, b = str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")
+    match(["greedy", "random"], games=6, seed=2, results=a)
+    match(["random", "random"], games=4, seed=2, results=b)
+    assert compare(a, b).games == 4
+
+
+def test_compare_refuses_matches_that_were_not_dealt_alike(tmp_path):
+    paths = {name: str(tmp_path / f"{name}.jsonl") for name in ("base", "seed", "opponent", "players")}
+    match(["greedy", "random"], games=2, seed=1, results=paths["base"])
+    match(["random", "random"], games=2, seed=2, results=paths["seed"])
+    match(["random", "greedy"], games=2, seed=1, results=paths["opponent"])
+    match(["random", "random"], games=2, players=3, teams=3, seed=1, results=paths["players"])
+    with pytest.raises(ValueError, match="differ in seed"):
+        compare(paths["base"], paths["seed"])
+    with pytest.raises(ValueError, match="different opponents"):
+        compare(paths["base"], paths["opponent"])
+    with pytest.raises(ValueError, match="differ in players"):
+        compare(paths["base"], paths["players"])
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"format": "sequence-game-selfplay/1"}\n')
+    with pytest.raises(ValueError, match="not a match results file"):
+        compare(paths["base"], str(other))
+    out = subprocess.run([sys.executable, "-m", "sequence_game", "arena", "--compare", paths["base"], paths["seed"]],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "differ in seed" in out.stdout + out.stderr
+    ok = subprocess.run([sys.executable, "-m", "sequence_game", "arena", "--compare", paths["base"], paths["base"]],
+                        capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and "2 games dealt alike, against random" in ok.stdout
 
 
 def test_results_file_errors_name_the_line(tmp_path):

@@ -5,7 +5,7 @@
     sequence-game play [--players 2] [--teams T] [--human 0 ...] [--ai easy|medium|hard|max|SPEC] [--seed N]
     sequence-game demo --seed N [--players P] [--agents greedy,random | --agent SPEC ...] [--save FILE]
     sequence-game arena AGENT AGENT --games N [--players P] [--seed S] [--workers N | --ray [ADDRESS]]
-    sequence-game arena --resume FILE | --summary FILE
+    sequence-game arena --resume FILE | --summary FILE | --compare A B
     sequence-game selfplay [AGENT ...] --games N --out DIR [--workers N | --ray [ADDRESS]]
     sequence-game replay FILE [--step]
     sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser]
@@ -553,6 +553,15 @@ def cmd_demo(args: argparse.Namespace, console: Console) -> int:
 def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     from . import arena
 
+    if args.compare:
+        if args.agents or args.resume or args.summary:
+            raise CLIError("--compare A B reads two results files: give no agents, no --resume and no --summary")
+        try:
+            comparison = arena.compare(*args.compare)
+        except ValueError as e:
+            raise CLIError(str(e)) from None
+        console.print(str(comparison))
+        return EXIT_OK
     if args.summary:
         if args.agents or args.resume:
             raise CLIError("--summary FILE reads a results file: give no agents and no --resume")
@@ -847,6 +856,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", metavar="FILE", help="continue the match of a results file: play only its missing "
                                                     "games (--games N extends it)")
     p.add_argument("--summary", metavar="FILE", help="print the statistics of a results file and exit")
+    p.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                   help="compare game by game the first contenders of two results files of matches that differ "
+                        "only in that contender (same opponents and --seed: the same deals), and exit")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_arena)
 

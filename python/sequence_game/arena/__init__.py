@@ -20,7 +20,8 @@ contender 0 over contender 1 from the score (wins + half the draws, out of the g
 played) with the 95% interval mapped from the Wilson interval of the score, and results per
 contender and team. ``results="match.jsonl"`` streams every game to a JSON-lines file as it
 finishes (:mod:`.results`); ``resume=True`` plays only the games that file is missing, and
-:func:`summary` recomputes the statistics from it.
+:func:`summary` recomputes the statistics from it. :func:`compare` sets two such files side by side
+game by game: two agents that met the same opponents on the same deals (the same match seed).
 
 Modules: :mod:`.jobs` (the job model), :mod:`.pool` (local processes), :mod:`.ray_runner`
 (Ray, imported only when asked for), :mod:`.results` (the file), :mod:`.runner` (one entry point
@@ -37,12 +38,12 @@ from .jobs import MatchJob, derive_seed, normalise_contenders, outcome_of
 from .pool import JobError, WorkerCrashedError, default_workers
 from .results import read_results
 from .runner import RichProgress, run_job
-from .stats import GameOutcome, MatchResult, SeatResult, elo_difference, format_elo, wilson_interval
+from .stats import GameOutcome, MatchResult, PairedComparison, SeatResult, elo_difference, format_elo, wilson_interval
 
 __all__ = [
-    "GameOutcome", "JobError", "MatchJob", "MatchResult", "RichProgress", "SeatResult", "WorkerCrashedError",
-    "default_workers", "derive_seed", "elo_difference", "format_elo", "match", "read_results", "run_job",
-    "summary", "wilson_interval",
+    "GameOutcome", "JobError", "MatchJob", "MatchResult", "PairedComparison", "RichProgress", "SeatResult",
+    "WorkerCrashedError", "compare", "default_workers", "derive_seed", "elo_difference", "format_elo", "match",
+    "read_results", "run_job", "summary", "wilson_interval",
 ]
 
 
@@ -109,3 +110,52 @@ def summary(path: str) -> MatchResult:
         raise ValueError(f"{path!r} is not a match results file (format {header.get('format')!r})")
     return MatchResult.from_outcomes(header["names"], [outcome_of(e) for e in entries], header["players"],
                                      header["teams"], header["seed"], planned=header["games"])
+
+
+def compare(path_a: str, path_b: str) -> PairedComparison:
+    """Two agents compared game by game: ``path_a`` and ``path_b`` are the results files of two matches
+    that differ only in their first contender (the same opponents, players, teams and match seed,
+    so game ``i`` of both was dealt and seated alike). Only the games both files hold are compared.
+
+    The comparison is much sharper than the two win rates side by side: the luck of a deal, shared
+    by both, cancels out of each game's difference (:class:`~.stats.PairedComparison`).
+
+    Raises ``ValueError`` naming what differs when the files are not two such matches.
+    """
+    headers, games = [], []
+    for path in (path_a, path_b):
+        header, entries = read_results(path)
+        if not str(header.get("format", "")).startswith("sequence-game-match/"):
+            raise ValueError(f"{path!r} is not a match results file (format {header.get('format')!r})")
+        headers.append(header)
+        games.append({e["index"]: e for e in entries})
+    ha, hb = headers
+    for key in ("players", "teams", "seed", "max_turns"):
+        if ha.get(key) != hb.get(key):
+            raise ValueError(f"the matches differ in {key} ({ha.get(key)!r} in {path_a!r}, {hb.get(key)!r} in "
+                             f"{path_b!r}): compare matches that differ only in their first contender")
+    opponents_a, opponents_b = list(ha.get("agents", ha["names"])[1:]), list(hb.get("agents", hb["names"])[1:])
+    if opponents_a != opponents_b:  # the agent specs: a name may carry a "#1" to tell equal specs apart
+        raise ValueError(f"the matches have different opponents ({', '.join(opponents_a)} in {path_a!r}, "
+                         f"{', '.join(opponents_b)} in {path_b!r}): compare matches that differ only in "
+                         "their first contender")
+    common = sorted(set(games[0]) & set(games[1]))
+    if not common:
+        raise ValueError(f"{path_a!r} and {path_b!r} have no game index in common")
+    a, b = [], []
+    for i in common:
+        ga, gb = games[0][i], games[1][i]
+        oa, ob = outcome_of(ga), outcome_of(gb)
+        if oa.seed != ob.seed or oa.team_contenders != ob.team_contenders:
+            raise ValueError(f"game {i} was not dealt and seated alike in {path_a!r} and {path_b!r}: "
+                             "compare matches played with the same seed")
+        a.append(_first_contender_score(oa))
+        b.append(_first_contender_score(ob))
+    return PairedComparison.from_scores((ha["names"][0], hb["names"][0]), tuple(opponents_a), a, b)
+
+
+def _first_contender_score(o: GameOutcome) -> float:
+    """Contender 0's score in one game: a win 1, a draw 1/2, another contender's win 0."""
+    if o.winner_contender is None:
+        return 0.5
+    return 1.0 if o.winner_contender == 0 else 0.0

@@ -11,7 +11,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-__all__ = ["GameOutcome", "MatchResult", "SeatResult", "elo_difference", "wilson_interval"]
+__all__ = ["GameOutcome", "MatchResult", "PairedComparison", "SeatResult", "elo_difference", "sign_test",
+           "wilson_interval"]
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 
@@ -35,6 +36,23 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> Tuple[float, fl
     center = (p + z2 / (2 * n)) / denom
     half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     return (max(0.0, center - half), min(1.0, center + half))
+
+
+def sign_test(better: int, worse: int) -> float:
+    """The exact two-sided sign test: the probability, if either result were equally likely, of a
+    split of ``better + worse`` at least as uneven as this one (McNemar's exact test for paired
+    wins and losses). 1.0 when there are none.
+
+    >>> round(sign_test(63, 38), 3)
+    0.017
+    """
+    if better < 0 or worse < 0:
+        raise ValueError(f"counts must be >= 0, not {better} and {worse}")
+    n, k = better + worse, min(better, worse)
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, j) for j in range(k + 1))
+    return min(1.0, 2 * tail / (1 << n))
 
 
 def elo_difference(score: float) -> float:
@@ -225,3 +243,57 @@ class MatchResult:
             lines.append("by team (team 0 moves first): " + "; ".join(
                 f"{self.names[s.contender]} as team {s.team} {s.wins}/{s.games}" for s in seats))
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """Two agents compared game by game over the same deals (:func:`sequence_game.arena.compare`).
+
+    Each match put its first contender (``names[0]``, ``names[1]``) against the same opponents with
+    the same match seed, so game ``i`` of both was dealt alike and seated alike. Per game, the first
+    contender's score (a win 1, a draw 1/2, another contender's win 0); ``difference`` is the mean of the
+    per-game differences, ``interval`` its 95% normal interval from their spread (the luck of the
+    deals, shared by both, cancels out of it), ``a_only`` / ``b_only`` the games where one scored
+    more, and ``p_value`` the exact sign test on those (McNemar's test when there are no draws).
+    """
+
+    names: Tuple[str, str]
+    opponents: Tuple[str, ...]
+    games: int
+    score_a: float
+    score_b: float
+    a_only: int
+    b_only: int
+    difference: float
+    interval: Tuple[float, float]
+    p_value: float
+
+    @classmethod
+    def from_scores(cls, names: Tuple[str, str], opponents: Tuple[str, ...], a: List[float],
+                    b: List[float]) -> PairedComparison:
+        """From the per-game scores of the two first contenders over the same games."""
+        if len(a) != len(b):
+            raise ValueError(f"need one score of each per game, got {len(a)} and {len(b)}")
+        n = len(a)
+        diffs = [x - y for x, y in zip(a, b)]
+        mean = sum(diffs) / n if n else 0.0
+        if n > 1:
+            sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+            half = Z95 * sd / math.sqrt(n)
+        else:
+            half = math.inf
+        a_only = sum(1 for d in diffs if d > 0)
+        b_only = sum(1 for d in diffs if d < 0)
+        return cls(names=names, opponents=opponents, games=n, score_a=sum(a) / n if n else 0.0,
+                   score_b=sum(b) / n if n else 0.0, a_only=a_only, b_only=b_only, difference=mean,
+                   interval=(mean - half, mean + half), p_value=sign_test(a_only, b_only))
+
+    def __str__(self) -> str:
+        lo, hi = self.interval
+        return (
+            f"{self.games} games dealt alike, against {', '.join(self.opponents)}: "
+            f"{self.names[0]} scores {100 * self.score_a:.1f}%, {self.names[1]} {100 * self.score_b:.1f}%; "
+            f"difference {100 * self.difference:+.1f} points (95% CI {100 * lo:+.1f} .. {100 * hi:+.1f}); "
+            f"{self.a_only} games where only the first did better, {self.b_only} where only the second did "
+            f"(sign test p = {self.p_value:.2g})"
+        )
