@@ -337,6 +337,16 @@ def test_the_training_command_runs_end_to_end_on_a_tiny_data_set(tmp_path, capsy
     sharp = load_eval_model(out)
     assert sharp.weights["two_eyed"] == sharp.weights["one_eyed"] == 0.0
     assert sharp.training["fit"]["sharpen"] == 2.0 and "--exclude two_eyed one_eyed --sharpen 2.0" in sharp.training["command"]
+    # --max-turns caps every self-play game (a draw at the cap) and is part of the recorded command.
+    capped = tmp_path / "capped.json"
+    assert main(["--games", "6", "--seed", "5", "--out", str(capped), "--data", str(tmp_path / "capped"),
+                 "--holdout", "3", "--max-turns", "10"]) == 0
+    assert "--max-turns 10" in load_eval_model(capped).training["command"]
+    assert json.loads((tmp_path / "capped" / "manifest.json").read_text())["max_turns"] == 10
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["--games", "6", "--out", str(capped), "--max-turns", "0"])
+    assert "--max-turns must be at least 1" in capsys.readouterr().err
     assert main(["--games", "12", "--seed", "3", "--out", str(out), "--exclude", "jokers"]) == 2
     assert "unknown features jokers" in capsys.readouterr().err
     assert main(["--games", "12", "--seed", "4", "--out", str(out), "--data", str(tmp_path / "data")]) == 2

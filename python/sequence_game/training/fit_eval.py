@@ -123,14 +123,16 @@ def _metrics(p: np.ndarray, y: np.ndarray) -> Dict[str, float]:
 
 def fit_eval(games: int = 20000, seed: int = 1, out: str = "learned_eval.json", data: Optional[str] = None,
              agents: Sequence[str] = ("greedy",), workers: int = 1, holdout: int = 5, l2: float = 1e-3,
-             exclude: Sequence[str] = (), sharpen: float = 1.0, command: Optional[str] = None,
-             progress: Any = None) -> Dict[str, Any]:
+             exclude: Sequence[str] = (), sharpen: float = 1.0, max_turns: Optional[int] = None,
+             command: Optional[str] = None, progress: Any = None) -> Dict[str, Any]:
     """Make (or extend) the self-play data, fit, write the model to ``out``; returns the report
     (also the file's ``training`` field). ``data``: the dataset directory (None: a temporary one,
     deleted after). Positions of games whose index is a multiple of ``holdout`` are held out.
     ``exclude``: features left out of the fit (weight 0). ``sharpen``: a factor the written
     weights are multiplied by (after rounding to 6 decimals), for a search that wants sharper
-    rewards than calibrated probabilities; the validation numbers are those of the fit."""
+    rewards than calibrated probabilities; the validation numbers are those of the fit.
+    ``max_turns`` caps each self-play game (a draw at the cap): a search playing itself can reach
+    positions where neither side makes progress and the game does not end."""
     if not (0 < sharpen <= 100):
         raise ValueError(f"sharpen must be a factor > 0 and at most 100, not {sharpen!r}")
     names = list(_core.EVAL_FEATURES)
@@ -145,7 +147,7 @@ def fit_eval(games: int = 20000, seed: int = 1, out: str = "learned_eval.json", 
         temp = tempfile.TemporaryDirectory(prefix="fit-eval-")
         data = temp.name
     try:
-        manifest = selfplay(list(agents), games=games, out=data, seed=seed, workers=workers,
+        manifest = selfplay(list(agents), games=games, out=data, seed=seed, workers=workers, max_turns=max_turns,
                             resume=os.path.exists(os.path.join(data, LOG_NAME)), progress=progress)
         if manifest["players"] != 2 or manifest["seed"] != seed or manifest["agents"] != list(agents):
             raise ValueError(f"{data!r} holds another self-play run ({manifest['agents']}, seed {manifest['seed']}, "
@@ -169,7 +171,7 @@ def fit_eval(games: int = 20000, seed: int = 1, out: str = "learned_eval.json", 
     validation.update({"handset_log_loss": hand["log_loss"], "handset_accuracy": hand["accuracy"],
                        "constant_log_loss": round(float(np.log(2.0)), 5)})
     report: Dict[str, Any] = {
-        "command": command or _command(games, seed, out, agents, workers, holdout, l2, exclude, sharpen),
+        "command": command or _command(games, seed, out, agents, workers, holdout, l2, exclude, sharpen, max_turns),
         "data": {"tool": "sequence_game.selfplay", "agents": list(agents), "games": games, "players": 2,
                  "seed": seed, "positions": int(x.shape[0]), "train_positions": int((~held).sum())},
         "fit": {"method": "logistic regression on the teams' feature difference, no intercept, Newton",
@@ -188,7 +190,7 @@ def fit_eval(games: int = 20000, seed: int = 1, out: str = "learned_eval.json", 
 
 
 def _command(games: int, seed: int, out: str, agents: Sequence[str], workers: int, holdout: int, l2: float,
-             exclude: Sequence[str], sharpen: float) -> str:
+             exclude: Sequence[str], sharpen: float, max_turns: Optional[int] = None) -> str:
     parts = ["python", "-m", "sequence_game.training.fit_eval", "--games", str(games), "--seed", str(seed),
              "--out", out]
     if list(agents) != ["greedy"]:
@@ -201,6 +203,8 @@ def _command(games: int, seed: int, out: str, agents: Sequence[str], workers: in
         parts += ["--exclude", *exclude]
     if sharpen != 1.0:
         parts += ["--sharpen", repr(sharpen)]
+    if max_turns is not None:
+        parts += ["--max-turns", str(max_turns)]
     return " ".join(shlex.quote(p) for p in parts)
 
 
@@ -229,13 +233,17 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="features left out of the fit (weight 0), names as in _core.EVAL_FEATURES")
     parser.add_argument("--sharpen", type=float, default=1.0,
                         help="multiply the written weights by this factor (default 1: calibrated)")
+    parser.add_argument("--max-turns", type=int, default=None,
+                        help="cap each self-play game at this many turns (a draw; default: no cap)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")
+    if args.max_turns is not None and args.max_turns < 1:
+        parser.error(f"--max-turns must be at least 1, not {args.max_turns}")
     try:
         report = fit_eval(games=args.games, seed=args.seed, out=args.out, data=args.data, agents=args.agents,
                           workers=args.workers, holdout=args.holdout, l2=args.l2, exclude=args.exclude,
-                          sharpen=args.sharpen)
+                          sharpen=args.sharpen, max_turns=args.max_turns)
     except ValueError as e:
         print(f"fit_eval: {e}", file=sys.stderr)
         return 2
