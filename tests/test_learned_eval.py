@@ -248,7 +248,10 @@ def test_the_packaged_model_loads_and_records_how_it_was_made():
     assert t["command"].startswith("python -m sequence_game.training.fit_eval")
     assert t["data"]["games"] >= 1000 and t["data"]["positions"] > t["data"]["games"]
     v = t["validation"]
-    assert v["log_loss"] < v["handset_log_loss"] < v["constant_log_loss"]
+    # On held-out games it predicts the result better than the hand-set evaluation and than a
+    # constant 1/2 (on the search's own games the hand-set one does worse than the constant).
+    assert v["log_loss"] < min(v["handset_log_loss"], v["constant_log_loss"])
+    assert v["accuracy"] > v["handset_accuracy"]
     w = model.learned_weights()
     assert isinstance(w, _core.LearnedWeights) and w.two_eyed == pytest.approx(model.weights["two_eyed"], rel=1e-6)
 

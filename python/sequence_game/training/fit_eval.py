@@ -3,12 +3,14 @@
 One command makes the data, fits and writes the model file (the packaged one was made by the
 command in its ``training.command`` field)::
 
-    python -m sequence_game.training.fit_eval --games 20000 --seed 1 --workers 2 \\
-        --out python/sequence_game/agents/data/learned_eval.json
+    python -m sequence_game.training.fit_eval --agents mcts-v1:iters=1000 --games 1150 --seed 2 \\
+        --workers 2 --out python/sequence_game/agents/data/learned_eval.json
 
 1. **Data**: a self-play run (:func:`sequence_game.selfplay.selfplay`, the self-play tool's
    dataset in ``--data``, kept and resumed if it exists) of ``--games`` two-player games by
-   ``--agents`` (default ``greedy``: the core's move heuristic, about 100 games a second).
+   ``--agents`` (default ``greedy``: the core's move heuristic, about 100 games a second; the
+   packaged model learned from the search's own games, which make the better leaves for it:
+   docs/agents.md, "The loop").
 2. **Features**: every game is replayed from its deal seed and moves; before every move the
    position's features (``_core.eval_features``: one row per team, each reading only public
    information and that team's own hands, ``cpp/include/sequence/search/features.hpp``) are
