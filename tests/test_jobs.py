@@ -333,6 +333,9 @@ def test_compare_refuses_matches_that_were_not_dealt_alike(tmp_path):
     out = subprocess.run([sys.executable, "-m", "sequence_game", "arena", "--compare", paths["base"], paths["seed"]],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and "differ in seed" in out.stdout + out.stderr
+    mixed = subprocess.run([sys.executable, "-m", "sequence_game", "arena", "greedy", "random", "--compare",
+                            paths["base"], paths["base"]], capture_output=True, text=True, timeout=60)
+    assert mixed.returncode != 0 and "give no agents" in mixed.stdout + mixed.stderr
     ok = subprocess.run([sys.executable, "-m", "sequence_game", "arena", "--compare", paths["base"], paths["base"]],
                         capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and "2 games dealt alike, against random" in ok.stdout

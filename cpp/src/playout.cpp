@@ -490,7 +490,7 @@ PlayoutHands PlayoutHands::before_deal(const GameState& s) {
         h.seat[p].team = static_cast<std::uint8_t>(team_of(s, p));
         h.seat[p].next = static_cast<std::uint8_t>(turn::StateHands::next(s, p));
     }
-    h.last_turn = std::min(s.max_turns - 1u, kTurnLimit - 1u);  // turn::StateHands::at_turn_cap()
+    h.last_turn = last_uncapped_turn(s);
     return h;
 }
 

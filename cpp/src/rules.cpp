@@ -302,31 +302,15 @@ __attribute__((noinline, cold)) void reshuffle(GameState& s) {
     std::uint8_t owner[kDeckSize];
     discard_owners(s, owner);
     // Each card is written and kept only if it is the seat's: whose card comes next is random, a
-    // branch on it would mispredict about every other card. Two seats (the common game) in one
-    // pass: seat 0's cards from the front, seat 1's into a second buffer appended after. (A
-    // buffer has a slot past the deck: a card not kept is written at the next free slot, which
-    // is past the last one when every card of the deck is kept.)
+    // branch on it would mispredict about every other card. (A slot past the deck: a card not
+    // kept is written at the next free slot, which is past the last when every card is kept.)
     Card gathered[kDeckSize + 1];
     int n = 0;
-    if (s.config.players == 2) {
-        Card second[kDeckSize + 1];
-        int m = 0;
+    for (int p = 0; p < s.config.players; ++p)
         for (int i = 0; i < s.discard_size; ++i) {
-            const Card card = discard_card(s, i);
-            gathered[n] = card;
-            second[m] = card;
-            n += owner[i] == 0;
-            m += owner[i] != 0;
+            gathered[n] = discard_card(s, i);
+            n += owner[i] == p;
         }
-        std::memcpy(gathered + n, second, static_cast<std::size_t>(m));
-        n += m;
-    } else {
-        for (int p = 0; p < s.config.players; ++p)
-            for (int i = 0; i < s.discard_size; ++i) {
-                gathered[n] = discard_card(s, i);
-                n += owner[i] == p;
-            }
-    }
     SplitMix64 rng(s.rng);
     shuffle(gathered, n, rng);
     s.rng = rng.state();

@@ -38,9 +38,7 @@ struct StateHands {
         return false;
     }
     static int next(const GameState& s, int player) { return player + 1 == s.config.players ? 0 : player + 1; }
-    // turn >= max_turns, with max_turns 0 (no cap) wrapping to UINT32_MAX and kTurnLimit the
-    // bound for every game: the min is a branch-free cmov.
-    static bool at_turn_cap(const GameState& s) { return s.turn > std::min(s.max_turns - 1u, kTurnLimit - 1u); }
+    static bool at_turn_cap(const GameState& s) { return s.turn > last_uncapped_turn(s); }
 };
 
 // Adds cell to the set: one byte or-ed in memory. The cell is random in a game, so a branch on

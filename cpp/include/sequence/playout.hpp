@@ -49,9 +49,7 @@ struct PlayoutHands {
     std::uint8_t unlocked_total;       // their sum: removable_cells(s, t).count() is unlocked_total - unlocked[t]
     std::uint64_t dead_ids;           // bit = normal card id with both cells covered (R5)
     std::uint8_t free[kCardKinds];    // empty cells of each normal card id (jacks: 0, unused)
-    // The turn number past which a completed play or pass ends the game at the turn cap: the
-    // smaller of max_turns - 1 (0: no cap, UINT32_MAX) and kTurnLimit - 1.
-    std::uint32_t last_turn;
+    std::uint32_t last_turn;          // last_uncapped_turn(s): past it a completed turn ends the game
 
     PlayoutHands() = default;  // empty sets: assign from PlayoutHands(s) before use
     // From s's hands, board, config and turn cap.

@@ -2,6 +2,7 @@
 // so copying is a memcpy and undo is a stack of copies.
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <cstring>
@@ -157,6 +158,10 @@ inline int team_of(const GameState& s, int player) {
 }
 // True once the game is won (R8) or drawn (R5 stalemate, turn cap).
 inline bool is_over(const GameState& s) { return s.winner >= 0 || s.is_draw; }
+// The last turn number a game may complete without reaching its turn cap: max_turns - 1, with
+// max_turns 0 (no cap) wrapping to UINT32_MAX, and kTurnLimit the bound of every game (a min:
+// branch-free).
+inline std::uint32_t last_uncapped_turn(const GameState& s) { return std::min(s.max_turns - 1u, kTurnLimit - 1u); }
 // Cells holding a chip of any team.
 inline Bitboard occupied(const GameState& s) { return s.chips[0] | s.chips[1] | s.chips[2]; }
 // Cells that can take a chip: neither a chip nor a corner (R5).
