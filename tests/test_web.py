@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from sequence_game import Game, GameRecord
 from sequence_game.web import create_app
 from sequence_game.web import tables as web_tables
+from sequence_game.web.limits import ServerLimits
 from sequence_game.web.tables import Connection, public_observation
 
 VIEW_KEYS = {"table", "version", "players", "teams", "to_win", "seats", "you", "seat", "hot_seat", "hand_hidden",
@@ -550,8 +551,8 @@ def test_serve_warns_when_listening_beyond_this_machine(monkeypatch, capsys, tmp
     assert "warning" not in capsys.readouterr().err
 
 
-def test_a_full_server_forgets_finished_tables_first(client, monkeypatch):
-    monkeypatch.setattr(web_tables, "MAX_TABLES", 2)
+def test_a_full_server_forgets_finished_tables_first(client):
+    service_of(client).limits = ServerLimits(max_tables=2)
     tid, _ = new_table(client, players=2, seed=41, seats=[{"kind": "ai", "ai": "random"}] * 2)
     table = service_of(client).tables[tid]
     wait_for(lambda: table.game.is_over, timeout=60)

@@ -17,6 +17,7 @@ Websocket protocol (``/api/tables/{id}/ws``), JSON text frames of at most 4 KiB:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from contextlib import asynccontextmanager
@@ -35,6 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..gamebase import GameClass
 from . import models
+from .limits import ServerLimits
 from .store import TableStore
 from .tables import Connection, Table, TableError, TableService, preset_list
 
@@ -158,12 +160,13 @@ async def _too_large(send: Send, limit: int) -> None:
 
 
 def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai_workers: Optional[int] = None,
-               max_ai_seconds: float = 5.0, game_class: Optional[GameClass] = None) -> FastAPI:
+               max_ai_seconds: Optional[float] = None, game_class: Optional[GameClass] = None,
+               limits: Optional[ServerLimits] = None) -> FastAPI:
     """The web app over the table database at ``db_path`` (``":memory:"``: nothing kept).
 
-    ``ai_pause``: the least time an AI move takes, so people can follow the play; ``ai_workers``:
-    threads for AI searches (default: one per CPU); ``max_ai_seconds``: the longest search a table
-    or an analysis may ask for.
+    ``ai_pause``: the least time an AI move takes, so people can follow the play; ``limits``: every
+    bound the server enforces (:class:`~sequence_game.web.limits.ServerLimits`, docs/security.md);
+    ``ai_workers`` and ``max_ai_seconds``, if given, replace those two of ``limits``.
     """
 
     @asynccontextmanager
@@ -173,9 +176,13 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         yield
         await service.close()
 
+    limits = limits or ServerLimits()
+    if ai_workers is not None:
+        limits = dataclasses.replace(limits, ai_workers=ai_workers)
+    if max_ai_seconds is not None:
+        limits = dataclasses.replace(limits, max_ai_seconds=max_ai_seconds)
     store = TableStore(db_path)
-    service = TableService(store, ai_workers=ai_workers, ai_pause=ai_pause, max_ai_seconds=max_ai_seconds,
-                           game_class=game_class)
+    service = TableService(store, ai_pause=ai_pause, game_class=game_class, limits=limits)
     resumed = service.resume()
     if resumed:
         log.info("resumed %d unfinished table(s) from %s", resumed, db_path)

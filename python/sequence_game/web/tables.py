@@ -37,6 +37,7 @@ from ..move import Move
 from ..position import observation_dict
 from ..records import GameRecord, default_game_class
 from ..referee import HistoryEntry
+from .limits import ServerLimits
 from .store import TableRow, TableStore
 
 __all__ = [
@@ -66,7 +67,6 @@ def preset_list() -> List[Dict[str, Any]]:
     return out + [{"name": "random", "summary": "uniformly random legal moves", "time_cap": None}]
 #: Seconds the hint search takes (cut to the table's budget).
 HINT_SECONDS = 0.5
-MAX_TABLES = 1000  # live tables in memory; a server refuses more (503) rather than run out of memory
 HISTORY_TAIL = 40  # moves of the move list in each view (the whole list: the record, after the game)
 #: Agents written in Python hold the GIL while they think, which would stall the event loop of every
 #: table: they run in worker processes (so do the presets built on them). The compiled searches
@@ -187,18 +187,18 @@ class Table:
 class TableService:
     """Every live table, the store behind them and the AI thread pool."""
 
-    def __init__(self, store: TableStore, ai_workers: Optional[int] = None, ai_pause: float = 0.4,
-                 max_ai_seconds: float = 5.0, game_class: Optional[GameClass] = None) -> None:
+    def __init__(self, store: TableStore, ai_pause: float = 0.4, game_class: Optional[GameClass] = None,
+                 limits: Optional[ServerLimits] = None) -> None:
         import os
 
         self.store = store
+        self.limits = limits = limits or ServerLimits()
         self.game_class = game_class or default_game_class()
-        self.executor = ThreadPoolExecutor(max_workers=ai_workers or max(1, os.cpu_count() or 1),
-                                           thread_name_prefix="sequence-ai")
-        self.ai_workers = ai_workers or max(1, os.cpu_count() or 1)
+        self.ai_workers = limits.ai_workers or max(1, os.cpu_count() or 1)
+        self.executor = ThreadPoolExecutor(max_workers=self.ai_workers, thread_name_prefix="sequence-ai")
         self._processes: Optional[ProcessPoolExecutor] = None
         self.ai_pause = ai_pause
-        self.max_ai_seconds = max_ai_seconds
+        self.max_ai_seconds = limits.max_ai_seconds
         self.tables: Dict[str, Table] = {}
         self._agents: Dict[Tuple[str, int], Agent] = {}
         self.on_change: List[Callable[[Table], None]] = []  # test and load hooks
@@ -249,10 +249,11 @@ class TableService:
         """A new table; returns it and the join token of every human seat (``{seat: token}``;
         with ``hot_seat`` every human seat has the same token). ``moves``: play these first (to go
         on with a saved game). Bad arguments raise ``ValueError`` saying what is wrong."""
-        if len(self.tables) >= MAX_TABLES:
+        cap = self.limits.max_tables
+        if len(self.tables) >= cap:
             self.evict_finished()
-        if len(self.tables) >= MAX_TABLES:
-            raise TableError(f"the server already runs {MAX_TABLES} tables; try again later", 503)
+        if len(self.tables) >= cap:
+            raise TableError(f"the server already runs {cap} tables; try again later", 503)
         players, teams = check_players_teams(players, teams)
         if len(seats) != players:
             raise TableError(f"{players} players need {players} seats, got {len(seats)}", 422)

@@ -1,0 +1,78 @@
+"""The web server's limits, in one place: what one client, one table and the whole server may use.
+
+``create_app(limits=ServerLimits(...))`` takes them; ``sequence-game serve`` uses the defaults
+(with ``--allowed-host``). docs/security.md lists each with its default and why it is there: the
+server is meant to face anonymous clients, so no single one may exhaust what the others need.
+
+>>> ServerLimits().max_tables_per_client < ServerLimits().max_tables
+True
+>>> ServerLimits(max_tables=0)
+Traceback (most recent call last):
+...
+ValueError: ServerLimits.max_tables must be at least 1, not 0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Optional, Tuple
+
+__all__ = ["LOOPBACK_HOSTS", "ServerLimits"]
+
+#: The names a browser on this machine uses for a loopback server (the Host header without the port).
+LOOPBACK_HOSTS: Tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """Every bound the server enforces; all counts are at least 1, all times positive."""
+
+    # --- tables
+    #: live tables in memory; beyond it a creation is refused (503) once no finished table can go
+    max_tables: int = 1000
+    #: live unfinished tables created by one client address: no single client can hold the server's cap
+    max_tables_per_client: int = 20
+    #: table creations per client address: a bucket of ``create_burst`` that refills at ``create_per_minute``
+    create_burst: int = 10
+    create_per_minute: float = 10.0
+    #: a live table nobody changed for this long is closed and leaves memory (it stays stored)
+    idle_seconds: float = 24 * 3600.0
+    #: a table at which no human seat ever connected or moved leaves memory after this long
+    abandoned_seconds: float = 15 * 60.0
+
+    # --- websockets
+    max_sockets: int = 2000  #: open table websockets on the whole server
+    max_sockets_per_table: int = 32  #: seats and spectators of one table together
+    max_sockets_per_client: int = 32  #: open table websockets from one client address
+
+    # --- the AI
+    #: the longest search a table or an analysis may ask for, in seconds
+    max_ai_seconds: float = 5.0
+    #: threads for AI moves (None: one per CPU); hints and analyses have their own, smaller pool
+    ai_workers: Optional[int] = None
+    #: threads for hints and analyses (None: half the CPUs, at least one), never used by AI moves
+    analysis_workers: Optional[int] = None
+
+    # --- who may talk to the server
+    #: Host header names accepted (without port); empty: the loopback names when the server listens
+    #: on loopback. A server on a public address must name its hosts (``serve --allowed-host``).
+    allowed_hosts: Tuple[str, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("ai_workers", "analysis_workers") and value is None:
+                continue
+            if f.name == "allowed_hosts":
+                if isinstance(value, str) or not all(isinstance(h, str) and h for h in value):
+                    raise TypeError(f"ServerLimits.allowed_hosts must be a tuple of host names, not {value!r}")
+                object.__setattr__(self, f.name, tuple(h.lower() for h in value))
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"ServerLimits.{f.name} must be a number, not {value!r}")
+            if isinstance(f.default, int) or f.name in ("ai_workers", "analysis_workers"):
+                if not isinstance(value, int) or value < 1:
+                    raise ValueError(f"ServerLimits.{f.name} must be at least 1, not {value!r}")
+            elif not value > 0:
+                raise ValueError(f"ServerLimits.{f.name} must be positive, not {value!r}")
