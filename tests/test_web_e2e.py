@@ -294,13 +294,19 @@ def test_finish_a_game_from_a_near_final_position_then_replay_it(server, page):
     page.wait_for_selector("#choices:not([hidden])")  # R7: the ways to declare, on the board and as buttons
     assert page.locator("#board .choices-layer .choice").count() >= 2
     shot(page, "09-r7-choices")
-    declared = " and ".join(d.lstrip("=") for d in last.split()[1:])
+    declared = " and ".join(d.lstrip("=").replace("-", "\u2013") for d in last.split()[1:])
     page.locator("#choices button", has_text=declared).click()
     page.wait_for_selector("#banner:not([hidden])")
     assert "wins" in page.inner_text("#banner")
     assert page.locator("#board .sequence").count() >= 2
+    # the game-over dialog speaks to the winner and names the winning sequences
+    page.wait_for_selector("dialog#gameover[open]")
+    assert page.inner_text("#gameover-title") == "You won!"
+    named = page.locator("#gameover-sequences li").all_inner_texts()
+    for d in last.split()[1:]:
+        assert any(d.lstrip("=").replace("-", "\u2013") in n for n in named), (d, named)
     shot(page, "10-game-over")
-    page.click("text=Replay the game")
+    page.click("#gameover-replay")
     page.wait_for_url("**/replay/**")
     page.wait_for_selector("#log li")
     assert page.locator("#log li").count() == len(moves) + 1

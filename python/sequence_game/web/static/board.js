@@ -14,6 +14,9 @@ function cellName(r, c) { return "abcdefghij"[c] + (r + 1); }
 function parseCell(name) { return [parseInt(name.slice(1), 10) - 1, "abcdefghij".indexOf(name[0])]; }
 function rankText(card) { return card[0] === "T" ? "10" : card[0]; }
 function cardLabel(card) { return rankText(card) + SUITS[card[1]]; }
+const CARD_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
+const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+function cardSpoken(card) { return `${CARD_NAMES[card[0]] || card[0]} of ${SUIT_NAMES[card[1]]}`; }
 
 // A move's text (docs/notation.md) as an object: {text, kind, card, cell, declares: [[first, last], ...]}.
 function parseMove(text) {
@@ -28,6 +31,54 @@ function parseMove(text) {
     return { text, kind: "place", card: m[1], cell: m[2], declares };
   }
   return { text, kind: "unknown" };
+}
+
+// A move as a person reads it, with cards written the way the board shows them (docs/notation.md has
+// the engine notation the API uses): "10\u2663 on c8", "J\u2665 removes d3", "trade 5\u2666", "pass".
+function humanMove(text) {
+  const m = typeof text === "string" ? parseMove(text) : text;
+  if (m.kind === "pass") return "pass";
+  if (m.kind === "trade") return `trade ${cardLabel(m.card)}`;
+  if (m.kind === "remove") return `${cardLabel(m.card)} removes ${m.cell}`;
+  if (m.kind === "place") {
+    const lines = m.declares.map(([a, z]) => `${a}\u2013${z}`);
+    const seq = lines.length ? `, sequence${lines.length > 1 ? "s" : ""} ${lines.join(" and ")}` : "";
+    return `${cardLabel(m.card)} on ${m.cell}${seq}`;
+  }
+  return m.text;
+}
+
+// The cells of a declared line "a1".."e5" (R7: five in a row, any direction).
+function lineCells(first, last) {
+  const [r1, c1] = parseCell(first), [r2, c2] = parseCell(last);
+  const dr = Math.sign(r2 - r1), dc = Math.sign(c2 - c1), n = Math.max(Math.abs(r2 - r1), Math.abs(c2 - c1));
+  const cells = [];
+  for (let k = 0; k <= n; k++) cells.push([r1 + k * dr, c1 + k * dc]);
+  return cells;
+}
+
+// Every public position of a game from its public move list [[player, move], ...] and each seat's
+// team: the board, the sequences and the discards are public (R9), so a page can show any earlier
+// position without asking the server for more than the move list. positions[k] is after k moves.
+function publicPositions(history, teamOf) {
+  const board = Array.from({ length: 10 }, (_, r) => Array.from({ length: 10 }, (_, c) =>
+    (r === 0 || r === 9) && (c === 0 || c === 9) ? "*" : "."));
+  const sequences = [], positions = [];
+  const snap = () => positions.push({ board: board.map(row => row.join("")), sequences: sequences.slice() });
+  snap();
+  for (const [p, text] of history) {
+    const m = parseMove(text);
+    if (m.kind === "place") {
+      const [r, c] = parseCell(m.cell);
+      board[r][c] = "BGR"[teamOf(p)];
+      for (const [a, z] of m.declares) sequences.push({ team: teamOf(p), cells: lineCells(a, z) });
+    } else if (m.kind === "remove") {
+      const [r, c] = parseCell(m.cell);
+      board[r][c] = ".";
+    }
+    snap();
+  }
+  return positions;
 }
 
 // A card face like the board's (same paper, rank and suit symbol in red or black).
@@ -132,7 +183,11 @@ class Board {
   }
 
   // Draw a position: board strings, sequences, the last move; highlights are set separately.
-  render(state, lastMove) {
+  // animate: the position follows the one drawn before by one move, so the new chip, the removed
+  // chip and a new sequence are animated (CSS; none under prefers-reduced-motion).
+  render(state, lastMove, animate) {
+    const prev = this.drawn, before = animate ? prev : null;
+    this.drawn = { board: state.board.slice(), sequences: state.sequences.length };
     this.layer.replaceChildren();
     const locked = new Set();
     for (const s of state.sequences) for (const [r, c] of s.cells) locked.add(cellName(r, c));
@@ -140,8 +195,10 @@ class Board {
       const [a, b] = [s.cells[0], s.cells[4]];
       const [x1, y1] = this.centre(cellName(a[0], a[1])), [x2, y2] = this.centre(cellName(b[0], b[1]));
       const size = this.cells.a1.size;
+      const isNew = before && state.sequences.indexOf(s) >= before.sequences;
       this.el("line", { x1, y1: y1 + size * 0.06, x2, y2: y2 + size * 0.06, stroke: TEAM_EDGES[s.team],
-                        "stroke-width": size * 0.12, "stroke-linecap": "round", opacity: 0.75, class: "sequence team-" + s.team });
+                        "stroke-width": size * 0.12, "stroke-linecap": "round", opacity: 0.75,
+                        class: "sequence team-" + s.team + (isNew ? " sequence-new" : ""), pathLength: 1 });
     }
     for (let r = 0; r < 10; r++) {
       for (let c = 0; c < 10; c++) {
@@ -166,11 +223,15 @@ class Board {
         info.g.dataset.state = ch;
         const card = info.label ? info.text.textContent : "free corner";
         info.g.setAttribute("aria-label", `${name} ${card}` + (team >= 0 ? `, ${TEAM_NAMES[team]} chip` + (locked.has(name) ? " (locked)" : "") : ""));
-        if (team >= 0) this.chip(name, team, locked.has(name));
+        if (team >= 0) {
+          const shape = this.chip(name, team, locked.has(name));
+          if (before && before.board[r][c] !== ch) shape.classList.add("chip-new");
+        }
       }
     }
     if (lastMove) {
       const m = parseMove(lastMove.move);
+      if (m.kind === "remove") this.removedChip(m.cell, prev);
       if (m.cell) {
         const c = this.cells[m.cell];
         this.el("rect", { x: c.x - 1, y: c.y - 1, width: c.size + 2, height: c.size + 2, rx: c.size * 0.1, fill: "none",
@@ -180,6 +241,23 @@ class Board {
                           class: "last-move", "data-cell": m.cell });
       }
     }
+  }
+
+  // Where a one-eyed jack took a chip: the chip's ghost, crossed out, so the removal stays readable
+  // until the next move (the team is known when the position before was drawn on this page).
+  removedChip(name, before) {
+    const [cx, cy] = this.centre(name), c = this.cells[name], r = c.size * 0.33, y = cy + c.size * 0.06;
+    const [row, col] = parseCell(name);
+    const team = before ? "BGR".indexOf(before.board[row][col]) : -1;
+    const g = this.el("g", { class: "removed-chip", "data-cell": name });
+    this.el("circle", { cx, cy: y, r, fill: team >= 0 ? TEAM_COLOURS[team] : "#999", opacity: 0.35,
+                        stroke: "#111", "stroke-width": c.size * 0.03, "stroke-dasharray": `${c.size * 0.08} ${c.size * 0.05}` }, g);
+    const d = r * 0.62;
+    for (const [dx, dy] of [[d, d], [d, -d]]) {
+      this.el("line", { x1: cx - dx, y1: y - dy, x2: cx + dx, y2: y + dy, stroke: "#b00020", "stroke-width": c.size * 0.07,
+                        "stroke-linecap": "round" }, g);
+    }
+    return g;
   }
 
   clearMarks(...classes) {
@@ -194,18 +272,25 @@ class Board {
   showChoices(choices, onPick) {
     this.choiceLayer.replaceChildren();
     const dashes = ["none", "10 6", "3 5", "14 4 3 4"];
+    const size = this.cells.a1.size, n = choices.length;
     choices.forEach((move, i) => {
       const group = this.el("g", { class: "choice", "data-choice": i + 1, cursor: "pointer" }, this.choiceLayer);
-      for (const [a, b] of move.declares) {
+      // Choices that share cells would draw on top of each other: each is shifted across its own
+      // direction, and its number sits at its own place along the line, so every number shows.
+      const shift = (i - (n - 1) / 2) * size * 0.2;
+      move.declares.forEach(([a, b], j) => {
         const [x1, y1] = this.centre(a), [x2, y2] = this.centre(b);
-        const off = (i - (choices.length - 1) / 2) * 6;
-        this.el("line", { x1: x1 + off, y1: y1 + off, x2: x2 + off, y2: y2 + off, stroke: "#fff", "stroke-width": 12, "stroke-linecap": "round", opacity: 0.85 }, group);
-        this.el("line", { x1: x1 + off, y1: y1 + off, x2: x2 + off, y2: y2 + off, stroke: "#111", "stroke-width": 6, "stroke-dasharray": dashes[i % 4], "stroke-linecap": "round" }, group);
-        const mx = (x1 + x2) / 2 + off, my = (y1 + y2) / 2 + off;
+        const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+        const ox = (-(y2 - y1) / len) * shift, oy = ((x2 - x1) / len) * shift;
+        const line = { x1: x1 + ox, y1: y1 + oy, x2: x2 + ox, y2: y2 + oy };
+        this.el("line", { ...line, stroke: "#fff", "stroke-width": 12, "stroke-linecap": "round", opacity: 0.85 }, group);
+        this.el("line", { ...line, stroke: "#111", "stroke-width": 6, "stroke-dasharray": dashes[i % 4], "stroke-linecap": "round" }, group);
+        const at = n > 1 ? 0.2 + 0.6 * ((i + j * 0.5) % n) / (n - 1) : 0.5;
+        const mx = line.x1 + (line.x2 - line.x1) * at, my = line.y1 + (line.y2 - line.y1) * at;
         this.el("circle", { cx: mx, cy: my, r: 13, fill: "#111", stroke: "#fff", "stroke-width": 2 }, group);
         const t = this.el("text", { x: mx, y: my + 5, "text-anchor": "middle", "font-size": 15, "font-weight": "bold", fill: "#fff" }, group);
         t.textContent = String(i + 1);
-      }
+      });
       group.addEventListener("click", (ev) => { ev.stopPropagation(); onPick(move); });
     });
   }

@@ -11,11 +11,39 @@ const token = hashToken || localStorage.getItem(storageKey);
 const $ = (id) => document.getElementById(id);
 const board = new Board($("board"));
 let ws = null, view = null, selected = null, cursor = null, choices = null, hint = null, retry = 0, fatal = false;
+let browsing = null;        // null: the live position; k: looking at the position after move k
+let fullHistory = null;     // the whole public move list, once fetched for browsing
+let gameOverShown = false;  // the game-over dialog opens once per page
+let sound = localStorage.getItem("sequence-sound") === "on";
 
+// One message line; any message, error or not, lasts until the game moves on (the next version).
 function say(text, isError) {
   const m = $("message");
   m.textContent = text || "";
   m.className = isError ? "error" : "";
+}
+
+// Sound, off by default (the header's toggle): a short tone for a chip, a removal, a sequence and
+// your turn. Web Audio, so there are no files to load.
+let audio = null;
+function tone(kind) {
+  if (!sound) return;
+  try {
+    audio = audio || new AudioContext();
+    const freq = { place: 523, remove: 330, sequence: 784, turn: 659 }[kind] || 440;
+    const o = audio.createOscillator(), g = audio.createGain(), t = audio.currentTime;
+    o.frequency.value = freq;
+    g.gain.setValueAtTime(0.12, t);
+    g.gain.exponentialRampToValueAtTime(0.001, t + (kind === "sequence" ? 0.6 : 0.18));
+    o.connect(g).connect(audio.destination);
+    o.start(t);
+    o.stop(t + 0.65);
+  } catch (e) { /* no audio device: stay silent */ }
+}
+function renderSound() {
+  const b = $("sound");
+  b.textContent = sound ? "Sound: on" : "Sound: off";
+  b.setAttribute("aria-pressed", String(sound));
 }
 
 function send(msg) {
@@ -34,6 +62,7 @@ function connect() {
       say(msg.detail, true);
       if (/join link/.test(msg.detail) || /no table/.test(msg.detail)) fatal = true;
     } else if (msg.type === "hint") { onHint(msg); }
+    else if (msg.type === "rematch") { location.assign(msg.url); }
   };
   ws.onclose = () => {
     if (fatal) { $("conn").textContent = "disconnected"; return; }
@@ -47,23 +76,32 @@ function legalMoves() { return view ? view.legal.map(parseMove) : []; }
 function movesOf(card) { return legalMoves().filter(m => m.card === card); }
 
 function onState(v) {
-  const changed = !view || v.version !== view.version;
+  const old = view;
+  const changed = !old || v.version !== old.version;
+  const oneMove = old && v.moves === old.moves + 1 && v.version === old.version + 1;
   view = v;
   if (changed) {
     choices = null; hint = null;
     if (selected && !(v.state.hands[v.seat] || []).includes?.(selected)) selected = null;
-    if (!mine()) selected = null;
+    if (!mine()) { selected = null; cursor = null; }
     board.clearChoices();
-    if (changed && !$("message").classList.contains("error")) say("");
+    say("");  // a message belongs to the position it was about
+    if (fullHistory && v.moves < fullHistory.length) fullHistory = null;  // an undo
+    if (oneMove && v.last_move) {
+      const m = parseMove(v.last_move.move);
+      tone(v.state.sequences.length > old.state.sequences.length ? "sequence" : m.kind === "remove" ? "remove" : "place");
+    }
+    if (old && !old.legal.length && v.legal.length) tone("turn");
   }
-  render();
+  render(oneMove);
 }
 
 function onHint(msg) {
   if (!view || msg.version !== view.version) return;
   hint = parseMove(msg.move);
   if (hint.card) selected = hint.card;
-  say("Hint: " + msg.move + (hint.kind === "trade" ? " (trade this dead card)" : ""));
+  if (hint.cell) cursor = hint.cell;  // Enter then plays the hinted move, not the old cursor's cell
+  say("Hint: " + humanMove(hint) + (hint.kind === "trade" ? " (a dead card: trade it)" : ""));
   render();
 }
 
@@ -72,11 +110,12 @@ function seatLabel(p) {
   return s.name + (view.you.length === 1 && view.you.includes(p) ? " (you)" : "");
 }
 
-function render() {
+function render(animate) {
   const v = view, st = v.state;
   document.title = `Sequence ${v.table}` + (mine() ? " - your turn" : "");
   $("tablename").textContent = `table ${v.table}` + (v.you.length ? "" : " (spectating)");
-  board.render(st, v.last_move);
+  if (browsing === null) board.render(st, v.last_move, animate);
+  else renderBrowsed();
   // status line
   const status = $("status");
   status.className = "";
@@ -111,7 +150,39 @@ function render() {
     links.innerHTML = `<a href="/replay/${encodeURIComponent(v.table)}">Replay the game</a> &middot; ` +
       `<a href="/api/tables/${encodeURIComponent(v.table)}/record" download>Download (JSON)</a> &middot; <a href="/">New table</a>`;
     banner.appendChild(links);
-  } else banner.hidden = true;
+    if (!gameOverShown) { gameOverShown = true; showGameOver(); }
+  } else { banner.hidden = true; gameOverShown = false; }
+}
+
+// The end of the game: who won, in the reader's terms ("You won"), and the winning sequences.
+function resultHeadline(v) {
+  const r = v.result;
+  if (r.is_draw || r.winner === null) return "Draw";
+  if (v.you.length) {
+    const mineWon = v.you.some(p => v.seats[p].team === r.winner);
+    const allMine = v.you.every(p => v.seats[p].team === r.winner);
+    if (v.you.length === 1 || allMine || !mineWon) return mineWon ? "You won!" : "You lost";
+  }
+  return `Team ${TEAM_NAMES[r.winner]} wins`;
+}
+
+function showGameOver() {
+  const v = view, dlg = $("gameover");
+  $("gameover-title").textContent = resultHeadline(v);
+  $("gameover-text").textContent = v.result.text;
+  const list = $("gameover-sequences");
+  list.replaceChildren();
+  const winning = v.state.sequences.filter(s => s.team === v.result.winner);
+  for (const s of winning) {
+    const li = document.createElement("li");
+    li.appendChild(teamBadge(s.team));
+    const a = s.cells[0], z = s.cells[4];
+    li.append(` ${cellName(a[0], a[1])}\u2013${cellName(z[0], z[1])}`);
+    list.appendChild(li);
+  }
+  $("gameover-replay").href = `/replay/${encodeURIComponent(v.table)}`;
+  $("gameover-rematch").hidden = !v.you.length || !v.rematch_allowed;
+  if (typeof dlg.showModal === "function" && !dlg.open) dlg.showModal();
 }
 
 function renderHand() {
@@ -147,9 +218,12 @@ function renderActions() {
   const trade = selected && moves.find(m => m.kind === "trade" && m.card === selected);
   $("trade").hidden = !trade;
   $("pass").hidden = !moves.some(m => m.kind === "pass");
-  $("hint").hidden = !v.you.length || v.over;
+  // Spectators and a finished game have nothing to do here: no empty box.
+  $("actionsbox").hidden = !v.you.length || v.over;
+  $("hint").hidden = !v.you.length || v.over || v.hints === false;
   $("hint").disabled = !mine();
   $("undo").hidden = !v.can_undo || v.over;
+  $("resign").hidden = !v.can_resign;
   $("reveal").hidden = !v.hand_hidden;
   const box = $("choices");
   box.replaceChildren();
@@ -158,12 +232,12 @@ function renderActions() {
     const label = document.createElement("div");
     label.className = "dim";
     label.style.width = "100%";
-    label.textContent = "This placement makes sequences in several ways (R7): pick which five.";
+    label.textContent = "This chip completes a sequence in more than one way: pick the five chips that count.";
     box.appendChild(label);
     choices.forEach((m, i) => {
       const b = document.createElement("button");
       b.dataset.choice = i + 1;
-      b.textContent = `${i + 1}: ` + m.declares.map(([a, z]) => `${a}-${z}`).join(" and ");
+      b.textContent = `${i + 1}: ` + m.declares.map(([a, z]) => `${a}\u2013${z}`).join(" and ");
       b.addEventListener("click", () => playMove(m.text));
       box.appendChild(b);
     });
@@ -211,27 +285,74 @@ function renderDiscards() {
   });
 }
 
+// The move list: each entry a button that shows the position after it (browsing); the live
+// position stays one click (or Esc) away.
 function renderLog() {
   const log = $("log");
   log.replaceChildren();
-  for (const [p, m] of view.history) {
+  const first = view.moves - view.history.length + 1;
+  view.history.forEach(([p, m], i) => {
     const li = document.createElement("li");
-    li.textContent = `${view.seats[p].name}: ${m}`;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "move" + (browsing === first + i ? " current" : "");
+    b.dataset.move = m;
+    b.textContent = `${view.seats[p].name}: ${humanMove(m)}`;
+    b.addEventListener("click", () => browse(first + i));
+    li.appendChild(b);
     log.appendChild(li);
-  }
-  log.start = view.moves - view.history.length + 1;
-  log.scrollTop = log.scrollHeight;
+  });
+  log.start = first;
+  if (browsing === null) log.scrollTop = log.scrollHeight;
+  $("earlier").hidden = first <= 1;
+  $("live").hidden = browsing === null;
+  $("browsing").textContent = browsing === null ? "" :
+    (browsing === 0 ? "Showing the deal" : `Showing the position after move ${browsing} of ${view.moves}`);
+}
+
+async function historyUpTo(k) {
+  if (view.moves === view.history.length) return view.history;
+  if (fullHistory && fullHistory.length >= view.moves) return fullHistory;
+  const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/moves`);
+  if (!res.ok) throw new Error("the earlier moves could not be loaded");
+  const data = await res.json();
+  fullHistory = data.moves.map(e => [e.player, e.move]);
+  return fullHistory;
+}
+
+async function browse(k) {
+  if (!view) return;
+  k = Math.max(0, Math.min(view.moves, k));
+  if (k === view.moves) { browsing = null; render(); return; }
+  try {
+    const history = await historyUpTo(k);
+    browsing = k;
+    browsedPositions = publicPositions(history.slice(0, view.moves), (p) => view.seats[p].team);
+  } catch (e) { say(e.message, true); return; }
+  render();
+}
+let browsedPositions = null;
+
+function renderBrowsed() {
+  const pos = browsedPositions[browsing];
+  const history = fullHistory || view.history;
+  const last = browsing > 0 ? history[browsing - 1] : null;
+  board.render({ board: pos.board, sequences: pos.sequences }, last ? { player: last[0], move: last[1] } : null);
+  $("board").classList.add("browsing");
 }
 
 function renderTargets() {
   board.clearMarks("target", "remove", "hinted", "cursor", "chosen");
+  if (browsing !== null) return;
+  $("board").classList.remove("browsing");
   if (hint && hint.cell) board.mark([hint.cell], "hinted");
   if (selected) {
     for (const m of movesOf(selected)) {
       if (m.cell) board.mark([m.cell], "target", ...(m.kind === "remove" ? ["remove"] : []));
     }
   }
-  if (cursor) board.mark([cursor], "cursor");
+  // The keyboard cursor only while it can be used: on your turn (never for spectators or after the end).
+  if (cursor && mine()) board.mark([cursor], "cursor");
   if (choices) board.mark([choices[0].cell], "chosen");
 }
 
@@ -254,9 +375,10 @@ function selectCard(card) {
 
 function clickCell(cell) {
   if (!view) return;
-  cursor = cell;
+  if (browsing !== null) { browse(view.moves); return; }  // a click on an old position goes back to live
   if (view.over) return;
   if (!view.you.length) { say("You are spectating: open a seat's join link to play.", true); return; }
+  cursor = cell;
   if (!selected) { say("Pick a card from your hand first, then a cell.", true); render(); return; }
   const here = movesOf(selected).filter(m => m.cell === cell);
   if (here.length > 1) {
@@ -301,6 +423,12 @@ document.addEventListener("keydown", (ev) => {
   if (choices && /^[1-9]$/.test(k)) { const m = choices[+k - 1]; if (m) playMove(m.text); ev.preventDefault(); return; }
   const cards = view.seat !== null && Array.isArray(view.state.hands[view.seat]) ? view.state.hands[view.seat] : [];
   if (/^[1-9]$/.test(k)) { if (cards[+k - 1]) selectCard(cards[+k - 1]); ev.preventDefault(); return; }
+  if (browsing !== null || (!mine() && (k === "ArrowLeft" || k === "ArrowRight"))) {
+    // Not your turn, or looking back: left and right step through the moves.
+    if (k === "ArrowLeft") { browse((browsing ?? view.moves) - 1); ev.preventDefault(); return; }
+    if (k === "ArrowRight" && browsing !== null) { browse(browsing + 1); ev.preventDefault(); return; }
+    if (k === "Escape" || k === "End") { browse(view.moves); ev.preventDefault(); return; }
+  }
   const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   if (arrows[k]) { moveCursor(...arrows[k]); ev.preventDefault(); return; }
   if ((k === "Enter" || k === " ") && cursor && ev.target.tagName !== "BUTTON") { clickCell(cursor); ev.preventDefault(); return; }
@@ -312,10 +440,22 @@ document.addEventListener("keydown", (ev) => {
   else if (k === "Escape") { selected = null; choices = null; board.clearChoices(); say(""); render(); }
 });
 
-$("trade").addEventListener("click", () => selected && playMove(`trade ${selected}`));
-$("pass").addEventListener("click", () => playMove("pass"));
-$("hint").addEventListener("click", () => { say("Asking the AI..."); send({ type: "hint" }); });
-$("undo").addEventListener("click", () => { say(""); send({ type: "undo" }); });
-$("reveal").addEventListener("click", () => send({ type: "reveal" }));
+// A button clicked with the mouse gives its focus back, so Enter keeps playing the board's cursor
+// instead of pressing that button again (a button reached with Tab keeps focus, as usual).
+function onButton(id, action) {
+  $(id).addEventListener("click", (ev) => { if (ev.detail > 0) ev.currentTarget.blur(); action(ev); });
+}
+onButton("trade", () => selected && playMove(`trade ${selected}`));
+onButton("pass", () => playMove("pass"));
+onButton("hint", () => { say("Asking the AI..."); send({ type: "hint" }); });
+onButton("undo", () => { say(""); send({ type: "undo" }); });
+onButton("reveal", () => send({ type: "reveal" }));
+onButton("resign", () => { if (confirm("Resign this game? Your team loses.")) send({ type: "resign" }); });
+onButton("live", () => browse(view.moves));
+onButton("earlier", () => browse(0));
+onButton("sound", () => { sound = !sound; localStorage.setItem("sequence-sound", sound ? "on" : "off"); renderSound(); if (sound) tone("turn"); });
+onButton("gameover-close", () => $("gameover").close());
+onButton("gameover-rematch", () => send({ type: "rematch" }));
+renderSound();
 
 board.load().then(() => { board.onCellClick = clickCell; connect(); });
