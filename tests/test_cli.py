@@ -262,9 +262,25 @@ def test_bench_passes_its_options_through(monkeypatch, capsys):
     assert rc == 0 and seen == [["--quick", "--only", "play"]]
 
 
+@pytest.mark.parametrize("name, module", [("tune", "sequence_game.training.tune"),
+                                          ("fit-eval", "sequence_game.training.fit_eval")])
+def test_the_training_tools_are_subcommands_that_pass_their_options_through(monkeypatch, capsys, name, module):
+    import importlib
+
+    tool = importlib.import_module(module)
+    seen = []
+    monkeypatch.setattr(tool, "main", lambda argv: seen.append(argv) or 0)
+    rc, _, _ = run_cli(monkeypatch, capsys, [name, "--seed", "3", "--help"])
+    assert rc == 0 and seen == [["--seed", "3", "--help"]]
+    monkeypatch.undo()
+    with pytest.raises(SystemExit):
+        cli.main([name, "--help"])
+    assert f"usage: sequence-game {name}" in capsys.readouterr().out
+
+
 def test_no_subcommand_prints_help(monkeypatch, capsys):
     rc, out, _ = run_cli(monkeypatch, capsys, [])
-    assert rc == 2 and "play" in out and "demo" in out and "arena" in out and "replay" in out
+    assert rc == 2 and all(name in out for name in ("play", "demo", "arena", "replay", "bench", "tune", "fit-eval"))
 
 
 # --------------------------------------------------------------------------- terminal rendering

@@ -5,7 +5,7 @@ The search scores a playout leaf with a linear score per team over the features 
 count, threats, sequences, jacks and dead cards in hand, card counting from the discards, tempo),
 turned into a reward per team by a softmax (two teams: the logistic of the difference). The weights
 are fitted on self-play positions labelled with the game's result by
-``python -m sequence_game.training.fit_eval`` (:mod:`sequence_game.training.fit_eval`), which
+``sequence-game fit-eval`` (:mod:`sequence_game.training.fit_eval`), which
 writes this JSON file::
 
     {"format": "sequence-game-eval/1",

@@ -1,4 +1,3 @@
 """Training the search's learned evaluation from self-play (numpy only):
-:mod:`sequence_game.training.fit_eval` (``python -m sequence_game.training.fit_eval``); tuning the
-search's options by matches: :mod:`sequence_game.training.tune` (``python -m
-sequence_game.training.tune screen|spsa``)."""
+:mod:`sequence_game.training.fit_eval` (``sequence-game fit-eval``); tuning the search's options
+by matches: :mod:`sequence_game.training.tune` (``sequence-game tune screen|spsa``)."""

@@ -3,7 +3,7 @@
 One command makes the data, fits and writes the model file (the packaged one was made by the
 command in its ``training.command`` field)::
 
-    python -m sequence_game.training.fit_eval --agents mcts-v1:iters=1000 --games 1150 --seed 2 \\
+    sequence-game fit-eval --agents mcts-v1:iters=1000 --games 1150 --seed 2 \\
         --workers 2 --out python/sequence_game/agents/data/learned_eval.json
 
 1. **Data**: a self-play run (:func:`sequence_game.selfplay.selfplay`, the self-play tool's
@@ -193,7 +193,7 @@ def fit_eval(games: int = 20000, seed: int = 1, out: str = "learned_eval.json", 
 
 def _command(games: int, seed: int, out: str, agents: Sequence[str], workers: int, holdout: int, l2: float,
              exclude: Sequence[str], sharpen: float, max_turns: Optional[int] = None) -> str:
-    parts = ["python", "-m", "sequence_game.training.fit_eval", "--games", str(games), "--seed", str(seed),
+    parts = ["sequence-game", "fit-eval", "--games", str(games), "--seed", str(seed),
              "--out", out]
     if list(agents) != ["greedy"]:
         parts += ["--agents", *agents]
@@ -218,8 +218,8 @@ def _write(model: EvalModel, out: str) -> None:
     os.replace(tmp, out)
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sequence_game.training.fit_eval",
+def main(argv: Optional[List[str]] = None, prog: str = "sequence-game fit-eval") -> int:
+    parser = argparse.ArgumentParser(prog=prog,
                                      description="Fit the search's learned evaluation on self-play positions and "
                                                  "write the model file (see the module's docstring).")
     parser.add_argument("--games", type=int, default=20000, help="self-play games (default 20000)")
@@ -259,4 +259,4 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(prog="python -m sequence_game.training.fit_eval"))

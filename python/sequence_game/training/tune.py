@@ -13,7 +13,7 @@ worse); the others play on. Each match is a results file of the arena's format i
 (``sequence-game arena --summary FILE`` reads it, ``--resume`` extends it), and each batch adds
 one line to the ``--log`` JSONL file::
 
-    python -m sequence_game.training.tune screen --base mcts:iters=1000 --opponent mcts-v1:iters=1000 \\
+    sequence-game tune screen --base mcts:iters=1000 --opponent mcts-v1:iters=1000 \\
         --try exploration=0.35 --try weights.scale=60 --try playout_turns=4,exploration=0.3 \\
         --games 400 --batch 100 --seed 101 --workers 2 --dir tune-runs --log tune-runs/screen.jsonl
 
@@ -27,7 +27,7 @@ each round draws ``--perturbations`` random sign vectors ``d``, and plays ``thet
 ``a * mean((score - 1/2) * d) / c`` in units of each parameter's range. Every round is one line of
 the log (the parameters, the perturbed specs, the scores)::
 
-    python -m sequence_game.training.tune spsa --base mcts:iters=1000 \\
+    sequence-game tune spsa --base mcts:iters=1000 \\
         --param exploration=0.2:0.02:1.0 --param weights.scale=80:20:300 \\
         --rounds 30 --perturbations 8 --pairs 4 --seed 7 --workers 2 --log tune-runs/spsa.jsonl
 
@@ -323,8 +323,8 @@ def spsa(base: str, params: Sequence[Param], rounds: int = 20, perturbations: in
 # ------------------------------------------------------------------------------------------ command
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sequence_game.training.tune",
+def main(argv: Optional[List[str]] = None, prog: str = "sequence-game tune") -> int:
+    parser = argparse.ArgumentParser(prog=prog,
                                      description="Tune search options by matches (see the module docstring).")
     sub = parser.add_subparsers(dest="command", required=True)
     common = argparse.ArgumentParser(add_help=False)
@@ -373,4 +373,4 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(main(prog="python -m sequence_game.training.tune"))

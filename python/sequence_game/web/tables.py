@@ -632,6 +632,6 @@ def _result_of(result: Dict[str, Any], teams: int, seats: List[Seat]) -> Dict[st
 
 
 def _mcts_available() -> bool:
-    from ..cli import mcts_available
+    from ..agents.factory import mcts_available
 
     return mcts_available()

@@ -1,0 +1,110 @@
+"""The ``sequence-game`` command: play against the AI, watch a demo, run a match, replay a record.
+
+::
+
+    sequence-game play [--players 2] [--teams T] [--human 0 ...] [--ai easy|medium|hard|max|SPEC] [--seed N]
+    sequence-game demo --seed N [--players P] [--agents greedy,random | --agent SPEC ...] [--save FILE]
+    sequence-game arena AGENT AGENT --games N [--players P] [--seed S] [--workers N | --ray [ADDRESS]]
+    sequence-game arena --resume FILE | --summary FILE | --compare A B
+    sequence-game selfplay [AGENT ...] --games N --out DIR [--workers N | --ray [ADDRESS]]
+    sequence-game replay FILE [--step]
+    sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser]
+    sequence-game bench [--quick] [--only play|simulate|to_dict]
+    sequence-game tune screen|spsa --base SPEC ...
+    sequence-game fit-eval --out FILE [--games N] [--agents SPEC ...]
+
+``play`` reads one command a line from standard input, so it can be scripted (``EOF`` ends the
+game cleanly): a move in the text notation (``7H@d6``, ``JSxe5``, ``trade 7H``, ``pass``; a card
+alone when it has one legal cell), ``?`` for the legal moves, ``hint``, ``undo``, ``board``,
+``help``, ``quit``. Every game subcommand takes ``--engine {core,reference}`` (default ``core``,
+the compiled engine) and ``--no-color`` (``NO_COLOR`` in the environment does the same).
+
+One module per subcommand: each has ``register(sub, parents)``, which adds its parser and sets
+``func(args, console) -> exit status``; ``bench``, ``tune`` and ``fit-eval`` keep their own
+parsers and have ``forward(argv)`` instead. A new subcommand is a module here and one entry in
+``COMMANDS``. The agents, game records and the arena are imported only by the subcommands that
+use them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Dict, List, Optional, Sequence
+
+from . import arena, bench, demo, fit_eval, play, replay, selfplay, serve, tune
+from .arena import match_table, seat_table
+from .common import (
+    EXIT_ERROR,
+    EXIT_OK,
+    EXIT_USAGE,
+    CLIError,
+    ai_seed,
+    default_ai_spec,
+    game_class,
+    make_agent,
+    mcts_available,
+    parent_parsers,
+    printable,
+    split_agent_specs,
+)
+from .play import PlaySession, legal_moves_text
+
+__all__ = [
+    "EXIT_ERROR",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "CLIError",
+    "PlaySession",
+    "ai_seed",
+    "build_parser",
+    "default_ai_spec",
+    "game_class",
+    "legal_moves_text",
+    "main",
+    "make_agent",
+    "match_table",
+    "mcts_available",
+    "printable",
+    "seat_table",
+    "split_agent_specs",
+]
+
+#: The subcommands in the order ``--help`` lists them.
+COMMANDS = (play, demo, arena, selfplay, replay, serve, bench, tune, fit_eval)
+
+#: Subcommands whose options their own module parses: everything after the name is handed over.
+FORWARDED: Dict[str, Callable[[List[str]], int]] = {m.NAME: m.forward for m in (bench, tune, fit_eval)}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sequence-game", description="Play the board game Sequence.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parents = parent_parsers()
+    for command in COMMANDS:
+        command.register(sub, parents)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of ``sequence-game`` (and ``python -m sequence_game``); returns the exit status."""
+    from ..terminal import make_console
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] and argv[0] in FORWARDED:
+        return FORWARDED[argv[0]](argv[1:])
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return EXIT_USAGE
+    console = make_console(color=not getattr(args, "no_color", False))
+    try:
+        status: int = args.func(args, console)
+        return status
+    except CLIError as e:
+        print(f"sequence-game: error: {printable(str(e))}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130

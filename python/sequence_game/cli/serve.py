@@ -1,0 +1,38 @@
+"""``sequence-game serve``: the web board and the HTTP API (needs the ``[web]`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from .common import CLIError, Parents, int_arg
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+
+def cmd_serve(args: argparse.Namespace, console: Console) -> int:
+    from .. import web
+
+    missing = web.missing_dependencies()
+    if missing:
+        raise CLIError(f"{web.MISSING_EXTRA} (missing: {', '.join(missing)})")
+    from ..web.serve import main as serve_main
+
+    return serve_main(args)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: Parents) -> None:
+    p = sub.add_parser("serve", help="play in the browser (needs the [web] extra)",
+                       description="Serve the web board and the HTTP API (docs/web.md) and open the browser.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network, with a warning)")
+    p.add_argument("--port", type=int_arg(0, 65535, "--port"), default=8000, help="port (default 8000)")
+    p.add_argument("--db", metavar="FILE", default=None,
+                   help="the SQLite database of tables (default: sequence-game/tables.sqlite3 in the user's "
+                        "data directory)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--ai-workers", type=int_arg(1, None, "--ai-workers"), default=None, metavar="N",
+                   help="threads for AI searches (default: one per CPU)")
+    p.set_defaults(func=cmd_serve)
