@@ -1,0 +1,131 @@
+"""A finished game reviewed by the AI: the mover's team's chance of winning before and after every
+move, and the moves that cost at least :data:`MISTAKE` of it, each with the move the AI preferred.
+
+Each position is searched by :class:`~sequence_game.agents.MCTSAgent` at a fixed iteration budget,
+from the mover's seat and with only what the mover could see then (the search samples the hidden
+cards; it never reads them), so the review is the AI's view of the decision the player faced, and
+the same record, budget and seed always give the same review.
+
+* ``before`` is the value of the AI's preferred move at the position: the mover's team's chance with
+  good play.
+* ``after`` is that chance once the move is made: the played move's own value in the same search,
+  so both numbers come from one point of view (each search rates the side to move a little lower
+  than the other side's search rates its opponent, so values from two searches do not subtract
+  cleanly). A move the search hardly tried (fewer than :data:`MIN_VISITS` visits: often a blunder it
+  saw no reason to explore) is read from the next position's search instead: the same team's value
+  when it moves again (after a dead-card trade, R4), ``1 - value`` of the other team with two teams;
+  with three teams it stays unknown (one opponent's chance does not give the mover's). The last move
+  of a finished game is scored by the result itself.
+* ``loss = before - after``; a move other than the preferred one with ``loss >= MISTAKE`` is marked.
+
+>>> from sequence_game import GameRecord
+>>> from sequence_game.agents import GreedyAgent
+>>> from sequence_game.records import play_game
+>>> record = play_game([GreedyAgent(seed=1), GreedyAgent(seed=2)], players=2, seed=3, max_turns=8)
+>>> review = review_game(record, iterations=200, seed=1)
+>>> len(review.moves) == len(record.moves), all(0 <= m.before <= 1 for m in review.moves)
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from ._args import check_seed
+from .records import GameRecord
+
+__all__ = ["MIN_VISITS", "MISTAKE", "REVIEW_ITERATIONS", "GameReview", "ReviewedMove", "review_game"]
+
+#: The search budget of a review, per position (iterations: the same review on every machine).
+REVIEW_ITERATIONS = 2000
+#: A move that costs its team at least this much of its chance of winning is marked (10 points).
+MISTAKE = 0.10
+#: A played move searched fewer times than this is valued from the next position's search.
+MIN_VISITS = 20
+
+
+@dataclass(frozen=True)
+class ReviewedMove:
+    """One move of a reviewed game (``index`` counts from 1)."""
+
+    index: int
+    player: int
+    team: int
+    move: str
+    before: float
+    after: Optional[float]
+    best: str
+    loss: Optional[float]
+    mistake: bool
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """The review of a whole game: its budget and seed, and one :class:`ReviewedMove` per move."""
+
+    iterations: int
+    seed: int
+    moves: Tuple[ReviewedMove, ...]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain data (JSON-ready)."""
+        return {"iterations": self.iterations, "seed": self.seed, "mistake": MISTAKE,
+                "moves": [asdict(m) for m in self.moves]}
+
+
+def review_game(record: GameRecord, iterations: int = REVIEW_ITERATIONS, seed: int = 0,
+                progress: Optional[Callable[[int, int], None]] = None) -> GameReview:
+    """Review ``record`` (a finished or unfinished :class:`~sequence_game.GameRecord`): one search of
+    ``iterations`` per position, seeded from ``seed`` and the move number. ``progress(done, total)``
+    is called after each position."""
+    from .agents import MCTSAgent  # the compiled core's search
+
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= 1_000_000:
+        raise ValueError(f"iterations must be an int from 1 to 1000000, not {iterations!r}")
+    check_seed(seed)
+    game = GameRecord(players=record.players, teams=record.teams, seed=record.seed).replay()
+    total = len(record.moves)
+    values: List[float] = []  # the mover's team's value of the best move, per position
+    searched: List[Tuple[int, int, str, Dict[str, float]]] = []  # (player, team, best, well-searched root values)
+    def search(k: int) -> None:
+        player = game.current_player
+        agent = MCTSAgent(iterations=iterations, seed=(seed * 1_000_003 + k) % 2**63)
+        result = agent.analyze(game)
+        roots = {str(m.move): m.value for m in result.moves if m.visits >= MIN_VISITS}
+        best = str(result.move)
+        values.append(next((m.value for m in result.moves if str(m.move) == best), 0.0))
+        searched.append((player, game.team_of(player), best, roots))
+
+    for k, text in enumerate(record.moves):
+        search(k)
+        game.play(game.parse_move(text))
+        if progress is not None:
+            progress(k + 1, total)
+    if not game.is_over and total:
+        search(total)  # the position after the last move values that move if its own search hardly tried it
+    moves = []
+    for k, text in enumerate(record.moves):
+        player, team, best, roots = searched[k]
+        after = _after(k, team, record, values, searched, roots.get(text))
+        loss = None if after is None else values[k] - after
+        moves.append(ReviewedMove(index=k + 1, player=player, team=team, move=text, before=values[k], after=after,
+                                  best=best, loss=loss, mistake=loss is not None and loss >= MISTAKE and text != best))
+    return GameReview(iterations=iterations, seed=seed, moves=tuple(moves))
+
+
+def _after(k: int, team: int, record: GameRecord, values: List[float],
+           searched: List[Tuple[int, int, str, Dict[str, float]]], played_value: Optional[float]) -> Optional[float]:
+    if k + 1 == len(record.moves) and record.result is not None:
+        result = record.result
+        if result["winner"] is None:
+            return 1.0 / record.teams
+        return 1.0 if result["winner"] == team else 0.0
+    if played_value is not None:
+        return played_value
+    next_team = searched[k + 1][1]
+    if next_team == team:
+        return values[k + 1]
+    if record.teams == 2:
+        return 1.0 - values[k + 1]
+    return played_value
