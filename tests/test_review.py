@@ -61,3 +61,20 @@ def test_a_missed_win_is_marked_with_the_winning_move_preferred():
 def test_a_bad_budget_is_refused_by_name(bad):
     with pytest.raises((ValueError, TypeError), match="iterations"):
         review_game(_greedy_record(3), iterations=bad)
+
+
+def test_the_review_command_prints_every_move_and_refuses_a_bad_budget(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "game.json"
+    _greedy_record(3).save(path)
+    run = [sys.executable, "-m", "sequence_game", "review", str(path), "--iterations", "200"]
+    proc = subprocess.run([*run, "--json"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["iterations"] == 200 and [m["move"] for m in data["moves"]] == _greedy_record(3).moves
+    assert data == review_game(_greedy_record(3), iterations=200, seed=0).to_dict()
+    bad = subprocess.run([*run[:-1], "0"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "iterations must be from 1 to 1000000, not 0" in bad.stderr

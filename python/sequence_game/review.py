@@ -30,9 +30,10 @@ the same record, budget and seed always give the same review.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ._args import check_seed
+from .move import Move
 from .records import GameRecord
 
 __all__ = ["MIN_VISITS", "MISTAKE", "REVIEW_ITERATIONS", "GameReview", "ReviewedMove", "review_game"]
@@ -78,44 +79,49 @@ def review_game(record: GameRecord, iterations: int = REVIEW_ITERATIONS, seed: i
                 progress: Optional[Callable[[int, int], None]] = None) -> GameReview:
     """Review ``record`` (a finished or unfinished :class:`~sequence_game.GameRecord`): one search of
     ``iterations`` per position, seeded from ``seed`` and the move number. ``progress(done, total)``
-    is called after each position."""
+    is called after each position. Referee entries (R10) are replayed, not reviewed. Raises
+    ``ValueError`` for a record that does not replay."""
     from .agents import MCTSAgent  # the compiled core's search
 
     if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= 1_000_000:
         raise ValueError(f"iterations must be an int from 1 to 1000000, not {iterations!r}")
     check_seed(seed)
-    game = GameRecord(players=record.players, teams=record.teams, seed=record.seed).replay()
+    steps = list(record.positions())  # the deal, then the game after each entry (each a copy)
     total = len(record.moves)
-    values: List[float] = []  # the mover's team's value of the best move, per position
-    searched: List[Tuple[int, int, str, Dict[str, float]]] = []  # (player, team, best, well-searched root values)
+    # per searched position k (the game before entry k): (player, team, value of the best move,
+    # best move, root values of the moves searched at least MIN_VISITS times)
+    searched: Dict[int, Tuple[int, int, float, str, Dict[str, float]]] = {}
+
     def search(k: int) -> None:
+        game = steps[k].game
         player = game.current_player
-        agent = MCTSAgent(iterations=iterations, seed=(seed * 1_000_003 + k) % 2**63)
-        result = agent.analyze(game)
+        result = MCTSAgent(iterations=iterations, seed=(seed * 1_000_003 + k) % 2**63).analyze(game)
         roots = {str(m.move): m.value for m in result.moves if m.visits >= MIN_VISITS}
         best = str(result.move)
-        values.append(next((m.value for m in result.moves if str(m.move) == best), 0.0))
-        searched.append((player, game.team_of(player), best, roots))
+        value = next((m.value for m in result.moves if str(m.move) == best), 0.0)
+        searched[k] = (player, game.team_of(player), value, best, roots)
 
-    for k, text in enumerate(record.moves):
-        search(k)
-        game.play(game.parse_move(text))
+    for k in range(total):
+        if isinstance(steps[k + 1].move, Move):  # referee entries (R10) are no one's decision
+            search(k)
         if progress is not None:
             progress(k + 1, total)
-    if not game.is_over and total:
-        search(total)  # the position after the last move values that move if its own search hardly tried it
+    if total and not steps[total].game.is_over:
+        search(total)  # values the last move if its own search hardly tried it
     moves = []
-    for k, text in enumerate(record.moves):
-        player, team, best, roots = searched[k]
-        after = _after(k, team, record, values, searched, roots.get(text))
-        loss = None if after is None else values[k] - after
-        moves.append(ReviewedMove(index=k + 1, player=player, team=team, move=text, before=values[k], after=after,
+    for k, (player, team, before, best, roots) in sorted(searched.items()):
+        if k == total:
+            continue
+        text = record.moves[k]
+        after = _after(k, team, record, searched, roots.get(text))
+        loss = None if after is None else before - after
+        moves.append(ReviewedMove(index=k + 1, player=player, team=team, move=text, before=before, after=after,
                                   best=best, loss=loss, mistake=loss is not None and loss >= MISTAKE and text != best))
     return GameReview(iterations=iterations, seed=seed, moves=tuple(moves))
 
 
-def _after(k: int, team: int, record: GameRecord, values: List[float],
-           searched: List[Tuple[int, int, str, Dict[str, float]]], played_value: Optional[float]) -> Optional[float]:
+def _after(k: int, team: int, record: GameRecord, searched: Dict[int, Tuple[int, int, float, str, Dict[str, float]]],
+           played_value: Optional[float]) -> Optional[float]:
     if k + 1 == len(record.moves) and record.result is not None:
         result = record.result
         if result["winner"] is None:
@@ -123,9 +129,11 @@ def _after(k: int, team: int, record: GameRecord, values: List[float],
         return 1.0 if result["winner"] == team else 0.0
     if played_value is not None:
         return played_value
-    next_team = searched[k + 1][1]
+    if k + 1 not in searched:
+        return None
+    _, next_team, next_value, _, _ = searched[k + 1]
     if next_team == team:
-        return values[k + 1]
+        return next_value
     if record.teams == 2:
-        return 1.0 - values[k + 1]
-    return played_value
+        return 1.0 - next_value
+    return None

@@ -8,6 +8,7 @@
     sequence-game arena --resume FILE | --summary FILE | --compare A B
     sequence-game selfplay [AGENT ...] --games N --out DIR [--workers N | --ray [ADDRESS]]
     sequence-game replay FILE [--step]
+    sequence-game review FILE [--iterations N] [--seed S] [--json]
     sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser]
     sequence-game bench [--quick] [--only play|simulate|to_dict]
     sequence-game tune screen|spsa --base SPEC ...
@@ -32,7 +33,7 @@ import argparse
 import sys
 from typing import Callable, Dict, List, Optional, Sequence
 
-from . import arena, bench, demo, fit_eval, play, replay, selfplay, serve, tune
+from . import arena, bench, demo, fit_eval, play, replay, review, selfplay, serve, tune
 from .arena import match_table, seat_table
 from .common import (
     EXIT_ERROR,
@@ -71,7 +72,7 @@ __all__ = [
 ]
 
 #: The subcommands in the order ``--help`` lists them.
-COMMANDS = (play, demo, arena, selfplay, replay, serve, bench, tune, fit_eval)
+COMMANDS = (play, demo, arena, selfplay, replay, review, serve, bench, tune, fit_eval)
 
 #: Subcommands whose options their own module parses: everything after the name is handed over.
 FORWARDED: Dict[str, Callable[[List[str]], int]] = {m.NAME: m.forward for m in (bench, tune, fit_eval)}
