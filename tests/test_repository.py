@@ -8,10 +8,11 @@ LICENSE file is the license pyproject.toml declares.
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
 import os
 import re
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Set, Tuple, Union
 
 import sequence_game
 
@@ -122,3 +123,140 @@ def test_every_docs_page_is_in_the_docs_toctree():
     pages = {name.rsplit(".", 1)[0] for name in os.listdir(os.path.join(ROOT, "docs"))
              if name.endswith((".md", ".rst")) and name not in ("index.md",)}
     assert not pages - listed, f"add these docs pages to a toctree in docs/index.md: {sorted(pages - listed)}"
+
+
+# --------------------------------------------------------------------------- the import graph
+
+PACKAGE_DIR = os.path.join(ROOT, "python", "sequence_game")
+
+
+def _package_modules() -> Dict[str, str]:
+    """Module name -> path of every Python module of the package (compiled modules by their stub)."""
+    modules: Dict[str, str] = {}
+    for dirpath, dirnames, filenames in os.walk(PACKAGE_DIR):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")]
+        for filename in filenames:
+            stem, ext = os.path.splitext(filename)
+            if ext not in (".py", ".pyi"):
+                continue
+            parts = os.path.relpath(os.path.join(dirpath, stem), os.path.dirname(PACKAGE_DIR)).split(os.sep)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            modules.setdefault(".".join(parts), os.path.join(dirpath, filename))
+    return modules
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.AST) -> Iterator[Union[ast.Import, ast.ImportFrom]]:
+    """Every import statement that runs: at module level, in functions and classes (deferred imports
+    run too), in try blocks; not under ``if TYPE_CHECKING:``, which only the type checker reads."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                yield from _imports(ast.Module(body=[child], type_ignores=[]))
+            continue
+        yield from _imports(node)
+
+
+def import_graph() -> Dict[str, List[str]]:
+    """Module -> the package's modules it imports. ``from X import name`` is an edge to ``X.name``
+    when that is a module, else to ``X``; the implicit imports of parent packages are not edges."""
+    modules = _package_modules()
+    graph: Dict[str, List[str]] = {}
+    for name, path in modules.items():
+        is_package = os.path.basename(path).startswith("__init__.")
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        targets: List[str] = []
+        for node in _imports(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    parts = alias.name.split(".")
+                    while parts and ".".join(parts) not in modules:
+                        parts.pop()
+                    targets.extend([".".join(parts)] if parts else [])
+                continue
+            base = name.split(".") if is_package else name.split(".")[:-1]
+            if node.level:
+                base = base[: len(base) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            if source not in modules:
+                continue
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                targets.append(sub if sub in modules else source)
+        graph[name] = sorted({t for t in targets if t != name})
+    return graph
+
+
+def _cycles(graph: Dict[str, List[str]]) -> List[List[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    stack: List[str] = []
+    on_stack: Set[str] = set()
+    found: List[List[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, []):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _a_cycle_through(graph: Dict[str, List[str]], component: List[str]) -> List[str]:
+    """One import chain that returns to where it starts, inside ``component`` (for the message)."""
+    members = set(component)
+    start = component[0]
+    path = [start]
+    seen = {start}
+    while True:
+        nxt = next(w for w in graph[path[-1]] if w in members)
+        if nxt in seen:
+            return path[path.index(nxt):] + [nxt]
+        path.append(nxt)
+        seen.add(nxt)
+
+
+def test_the_import_graph_reads_deferred_imports_and_skips_type_checking_ones():
+    graph = import_graph()
+    assert "sequence_game.agents.factory" in graph["sequence_game.cli.common"]  # module level
+    assert "sequence_game.records" in graph["sequence_game.cli.replay"]  # inside a function
+    assert "sequence_game.arena" not in graph["sequence_game.cli.common"]  # only under TYPE_CHECKING
+
+
+def test_the_package_has_no_import_cycle():
+    """A module never imports, directly or through others, a module that imports it: every import
+    that runs counts, deferred ones in functions included (a cycle of deferred imports still ties the
+    modules together, and works only as long as the call order happens to allow it)."""
+    graph = import_graph()
+    cycles = [" -> ".join(_a_cycle_through(graph, c)) for c in _cycles(graph)]
+    assert not cycles, "import cycles:\n" + "\n".join(cycles)

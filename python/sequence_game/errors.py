@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import islice
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Set
 
 
 class InvalidMoveError(ValueError):
@@ -43,6 +43,17 @@ _REPR_ITEMS = 6  # items shown per container
 _REPR_TEXT = 40  # characters shown of a string
 _REPR_INT_DIGITS = 30  # larger ints are shown by their size
 
+# Types of the package whose repr is small and bounded (Move), shown as they are. They register
+# themselves (bounded_repr) so that this module, which every other imports, imports none of them.
+_BOUNDED_REPR_TYPES: Set[type] = set()
+
+
+def bounded_repr(cls: type) -> type:
+    """Mark ``cls`` (a class of this package with a small, bounded repr) as shown by its repr in
+    error messages (:func:`short_repr`)."""
+    _BOUNDED_REPR_TYPES.add(cls)
+    return cls
+
 
 def short_repr(value: object, limit: int = _REPR_LIMIT) -> str:
     """A repr of ``value`` for an error message: at most ``limit`` characters, and it never raises.
@@ -77,9 +88,7 @@ def _short(value: object, depth: int) -> str:
         return repr(value)
     text = _short_builtin(value, depth)
     if text is None:
-        from .move import Move  # a small immutable value with a bounded repr
-
-        if type(value) is Move or type(value).__module__ == "numpy":
+        if type(value) in _BOUNDED_REPR_TYPES or type(value).__module__ == "numpy":
             text = repr(value)
             return text if len(text) <= _REPR_LIMIT else text[: _REPR_LIMIT - 3] + "..."
         return f"<{_type_name(value)} object>"

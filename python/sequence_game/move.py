@@ -26,7 +26,7 @@ from .cards import (
     parse_card,
     parse_cell,
 )
-from .errors import InvalidMoveError, short_repr
+from .errors import InvalidMoveError, bounded_repr, short_repr
 
 KINDS = ("trade", "place", "remove", "pass")  # also the order of legal_moves() (docs/notation.md)
 _KIND_ORDER = {k: i for i, k in enumerate(KINDS)}
@@ -73,6 +73,7 @@ def _seq_text(seq: Sequence[Cell]) -> str:
     return f"{cell_name(seq[0])}-{cell_name(seq[-1])}"
 
 
+@bounded_repr  # a small immutable value: error messages show it as it is
 class Move:
     """One move: ``Move(kind, card=None, cell=None, declares=())``.
 
