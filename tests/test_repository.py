@@ -260,3 +260,45 @@ def test_the_package_has_no_import_cycle():
     graph = import_graph()
     cycles = [" -> ".join(_a_cycle_through(graph, c)) for c in _cycles(graph)]
     assert not cycles, "import cycles:\n" + "\n".join(cycles)
+
+
+def _package_of(module: str, modules: Dict[str, str]) -> str:
+    """The package a module belongs to: itself for a package (``__init__``), else its parent."""
+    return module if os.path.basename(modules[module]).startswith("__init__.") else module.rpartition(".")[0]
+
+
+def private_imports() -> List[str]:
+    """``from X import _name`` where ``_name`` (a function, class or module) belongs to another
+    package than the importing module's."""
+    modules = _package_modules()
+    found = []
+    for name, path in modules.items():
+        if not path.endswith(".py"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        here = _package_of(name, modules)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                parts = here.split(".")
+                source = ".".join(parts[: len(parts) - (node.level - 1)] + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            if source not in modules:
+                continue  # another distribution's module
+            for alias in node.names:
+                if not alias.name.startswith("_") or alias.name in ("_core", "_args"):
+                    continue
+                sub = f"{source}.{alias.name}"
+                owner = source if sub in modules else _package_of(source, modules)
+                if owner != here:
+                    found.append(f"{name}: from {source} import {alias.name}")
+    return found
+
+
+def test_no_private_name_is_imported_from_another_package():
+    """A leading underscore means "this package's own": ``_core`` (the compiled module) and
+    ``_args`` (the package's argument checks) belong to the whole package."""
+    assert not private_imports()

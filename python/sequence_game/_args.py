@@ -11,17 +11,13 @@
 from __future__ import annotations
 
 import operator
-import os
 from typing import TYPE_CHECKING, Optional
 
 from .errors import short_repr
+from .seeds import SEED_LIMIT, fresh_seed
 
 if TYPE_CHECKING:  # typing.TypeGuard is Python 3.10+; only the type checker needs it
     from typing_extensions import TypeGuard
-
-#: Seeds are unsigned 64-bit ints (docs/rng.md).
-SEED_LIMIT = 2**64
-
 
 def is_int(value: object) -> TypeGuard[int]:
     """True for an ``int`` that is not a ``bool`` (``True`` is not a count or a seat)."""
@@ -62,12 +58,8 @@ def check_seed(seed: object, name: str = "seed") -> Optional[int]:
     return number
 
 
-def random_seed() -> int:
-    """A fresh 64-bit seed from the operating system's random source."""
-    return int.from_bytes(os.urandom(8), "little")
-
-
 def seed_or_random(seed: object, name: str = "seed") -> int:
-    """``check_seed(seed)``, or a :func:`random_seed` for ``None``: the seed a game or agent uses."""
+    """``check_seed(seed)``, or a fresh seed (:func:`sequence_game.seeds.fresh_seed`) for ``None``:
+    the seed a game or agent uses."""
     checked = check_seed(seed, name)
-    return random_seed() if checked is None else checked
+    return fresh_seed() if checked is None else checked

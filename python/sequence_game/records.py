@@ -46,6 +46,7 @@ __all__ = [
     "Step",
     "default_game_class",
     "play_game",
+    "utc_now",
 ]
 
 RECORD_FORMAT = "sequence-game-record/1"
@@ -69,7 +70,9 @@ def default_game_class() -> GameClass:
         return ReferenceGame
 
 
-def _utc_now() -> str:
+def utc_now() -> str:
+    """The time now in UTC as ISO 8601 text to the millisecond (``2026-12-01T14:30:00.123Z``): the
+    format of a record's ``started`` and ``finished``."""
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
@@ -392,7 +395,7 @@ def play_game(
     game = cls(players=players, teams=teams, seed=seed, max_turns=max_turns)
     seated = _seat_agents(agents, game.players)
     names = [agent_name(a) for a in seated]
-    started = _utc_now()
+    started = utc_now()
     while not game.is_over:
         p = game.current_player
         before = (game.turn, p, game.traded_this_turn)
@@ -408,4 +411,4 @@ def play_game(
             ) from None
         if on_move is not None:
             on_move(game, move, p)
-    return GameRecord.from_game(game, agents=names, started=started, finished=_utc_now())
+    return GameRecord.from_game(game, agents=names, started=started, finished=utc_now())

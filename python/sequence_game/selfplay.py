@@ -63,8 +63,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 import numpy as np
 
 from ._args import check_seed, is_int
-from .arena.jobs import derive_seed
 from .arena.runner import run_job
+from .seeds import derive_seed
 
 __all__ = ["SelfplayJob", "load_dataset", "selfplay"]
 

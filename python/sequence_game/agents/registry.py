@@ -63,7 +63,9 @@ for _preset in PRESETS.values():
     register_agent(_preset.name, preset_factory(_preset, _factory), _aliases)
 
 
-def _parse_value(text: str) -> Any:
+def parse_value(text: str) -> Any:
+    """A spec's option value as text, read as None, a bool, an int or a float where it looks like
+    one, else kept as text."""
     low = text.strip().lower()
     if low in ("none", "null"):
         return None
@@ -117,7 +119,7 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
         if not eq or not key:
             raise ValueError(
                 f"agent spec {short_repr(spec)}: write options as key=value separated by commas, not {short_repr(item)}")
-        params[aliases.get(key, key)] = _parse_value(value)
+        params[aliases.get(key, key)] = parse_value(value)
     given = dict(params)
     for k, v in defaults.items():
         params.setdefault(k, v)

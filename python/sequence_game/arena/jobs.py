@@ -25,25 +25,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 from .._args import check_seed, is_int
 from ..agents import agent_from_spec, agent_name
 from ..gamebase import GameClass
-from ..records import _utc_now, default_game_class, play_game
+from ..records import default_game_class, play_game, utc_now
+from ..seeds import derive_seed
 from .stats import GameOutcome, MatchResult
 
 __all__ = ["MatchJob", "derive_seed", "engine_name", "outcome_of"]
 
-_MASK = (1 << 64) - 1
 RESULTS_FORMAT = "sequence-game-match/1"
-
-
-def derive_seed(seed: int, index: int) -> int:
-    """A 64-bit seed for item ``index`` derived from ``seed`` (SplitMix64 finaliser, stable).
-
-    >>> derive_seed(0, 0) == derive_seed(0, 0) != derive_seed(0, 1)
-    True
-    """
-    z = (seed * 0x9E3779B97F4A7C15 + (index + 1) * 0xBF58476D1CE4E5B9 + 0x94D049BB133111EB) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
 
 
 def engine_name(cls: type) -> str:
@@ -201,7 +189,7 @@ class MatchJob:
         deal_seed, team_contenders, agent_seeds = self.seating(index)
         seat_contenders = [team_contenders[p % self.team_count] for p in range(self.players)]
         agents = [_make_agent(self.contenders[c][1], agent_seeds[p]) for p, c in enumerate(seat_contenders)]
-        started, t0, cpu0 = _utc_now(), time.perf_counter(), time.process_time()
+        started, t0, cpu0 = utc_now(), time.perf_counter(), time.process_time()
         rec = play_game(agents, players=self.players, teams=self.teams, seed=deal_seed, max_turns=self.max_turns,
                         game_class=self.game_class)
         seconds, cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
@@ -214,7 +202,7 @@ class MatchJob:
             "winner": winner, "winner_contender": None if winner is None else team_contenders[winner],
             "is_draw": bool(result["is_draw"]), "turns": result["turns"],
             "moves": rec.moves, "seconds": round(seconds, 4), "cpu_seconds": round(cpu_seconds, 4),
-            "started": started, "finished": _utc_now(),
+            "started": started, "finished": utc_now(),
             "host": socket.gethostname(), "pid": os.getpid(),
         }
 

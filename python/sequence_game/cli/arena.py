@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, Dict
 
-from .._args import SEED_LIMIT
 from ..game_setup import MAX_TURNS, VALID_PLAYERS
+from ..seeds import SEED_LIMIT
 from .common import EXIT_OK, CLIError, Parents, game_class, int_arg, make_agent
 
 if TYPE_CHECKING:

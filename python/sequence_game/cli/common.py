@@ -10,11 +10,11 @@ import sys
 import unicodedata
 from typing import TYPE_CHECKING, Callable, List, NamedTuple, Optional, TextIO
 
-from .._args import SEED_LIMIT
 from ..agents import factory
 from ..cards import cell_name
 from ..game_setup import MAX_TURNS, TEAM_NAMES, VALID_PLAYERS
 from ..referee import HistoryEntry, MissedDraw, TableTalkPenalty
+from ..seeds import SEED_LIMIT, derive_seed
 
 if TYPE_CHECKING:
     from ..agents import Agent
@@ -182,8 +182,9 @@ def make_agent(spec: str, seed: Optional[int] = None) -> Agent:
 
 
 def ai_seed(game_seed: Optional[int], seat: int) -> Optional[int]:
-    """The seed of the AI at ``seat`` in a game dealt from ``game_seed`` (so a seed fixes the AI's play too)."""
-    return None if game_seed is None else (game_seed + 1000 * (seat + 1)) % 2**64
+    """The seed of the AI at ``seat`` in a game dealt from ``game_seed`` (so a seed fixes the AI's play
+    too): ``derive_seed(game_seed, seat)``, as self-play seeds its seats."""
+    return None if game_seed is None else derive_seed(game_seed, seat)
 
 
 def describe_move(game: GameBase, player: int, move: HistoryEntry) -> str:

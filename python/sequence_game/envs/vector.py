@@ -44,9 +44,10 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         "sequence_game.envs.vector needs gymnasium: install the [rl] extra: pip install 'sequence-game[rl]'"
     ) from e
 
-from .._args import check_seed, is_int, random_seed
+from .._args import check_seed, is_int
 from ..actions import ACTION_COUNT
 from ..observation import OBSERVATION_SIZE
+from ..seeds import fresh_seed
 from ..vector import OPPONENTS, VectorGame
 
 __all__ = ["SequenceVectorEnv"]
@@ -76,7 +77,7 @@ class SequenceVectorEnv(VectorEnv):
         if opponent is not None and not 0 <= seat < players:
             raise ValueError(f"seat {seat} is not a seat 0..{players - 1}")
         seed = check_seed(seed)
-        self._seeds = np.random.default_rng(random_seed() if seed is None else seed)
+        self._seeds = np.random.default_rng(fresh_seed() if seed is None else seed)
         first = int(self._seeds.integers(0, 2**63))
         opponents = None if opponent is None else {p: opponent for p in range(players) if p != seat}
         self.game = VectorGame(num_envs, players=players, teams=teams, seed=first, max_turns=max_turns,

@@ -55,10 +55,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .. import _core
 from ..agents import agent_from_spec
 from ..agents.mcts import format_weights, parse_weights
-from ..agents.registry import _parse_value
-from ..arena import MatchJob, derive_seed, run_job, wilson_interval
+from ..agents.registry import parse_value
+from ..arena import MatchJob, run_job, wilson_interval
 from ..arena.jobs import normalise_contenders
 from ..arena.stats import MatchResult
+from ..seeds import derive_seed
 
 __all__ = ["Param", "ScreenResult", "candidate_spec", "main", "parse_param", "parse_setting", "screen", "spsa"]
 
@@ -72,7 +73,7 @@ def parse_setting(text: str) -> Dict[str, Any]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise ValueError(f"a setting is key=value pairs separated by commas, not {item!r} in {text!r}")
-        out[key.strip().lower()] = _parse_value(value)
+        out[key.strip().lower()] = parse_value(value)
     return out
 
 

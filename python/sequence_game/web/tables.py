@@ -26,7 +26,6 @@ import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Any, Callable, Dict, FrozenSet, List, Literal, Optional, Set, Tuple, Union, get_args
 
 from ..agents import Agent, agent_from_spec
@@ -35,8 +34,9 @@ from ..game_setup import TEAM_NAMES, check_players_teams, sequences_to_win
 from ..gamebase import GameBase, GameClass
 from ..move import Move
 from ..position import observation_dict
-from ..records import GameRecord, default_game_class
+from ..records import GameRecord, default_game_class, utc_now
 from ..referee import HistoryEntry
+from ..seeds import fresh_seed
 from .limits import ServerLimits
 from .store import TableRow, TableStore
 
@@ -83,10 +83,6 @@ class TableError(ValueError):
         super().__init__(message)
         if status is not None:
             self.status = status
-
-
-def _utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def token_hash(token: str) -> str:
@@ -262,7 +258,7 @@ class TableService:
         game = self.game_class(players=players, teams=teams, seed=seed, max_turns=max_turns)
         assert game.seed is not None  # a dealt game knows its seed (a loaded position may not)
         record = GameRecord(players=game.players, teams=game.teams, seed=game.seed, max_turns=game.max_turns,
-                            started=_utc_now())
+                            started=utc_now())
         movers: List[int] = []
         for i, text in enumerate(moves or []):
             p = game.current_player
@@ -292,7 +288,7 @@ class TableService:
         table_id = secrets.token_urlsafe(6)
         table = Table(table_id, game, built, {"hot_seat": bool(hot_seat and len(tokens) > 1),
                                                "ai_seconds": float(ai_seconds)},
-                      record, _utc_now(), 0, movers)
+                      record, utc_now(), 0, movers)
         self._finish_record(table)
         self.store.save(TableRow(table.id, table.record.to_dict(), [s.to_dict() for s in built], table.options,
                                  table.created, 0, game.is_over))
@@ -482,7 +478,7 @@ class TableService:
         """The table's record from its game's own history (moves and result), keeping the agents
         and the start time; the finish time is set when the game ends (and cleared by an undo)."""
         g, rec = table.game, table.record
-        finished = (rec.finished or _utc_now()) if g.is_over else None
+        finished = (rec.finished or utc_now()) if g.is_over else None
         table.record = GameRecord.from_game(g, agents=rec.agents, started=rec.started, finished=finished)
 
     def _changed(self, table: Table) -> None:
@@ -527,7 +523,7 @@ class TableService:
         agent = self._agents.get(key)
         if agent is None:
             spec = self._spec(table.seats[seat].ai, table.options.get("ai_seconds", 2.0))
-            agent = agent_from_spec(spec, seed=secrets.randbits(63))
+            agent = agent_from_spec(spec, seed=fresh_seed())
             self._agents[key] = agent
         return agent
 
@@ -560,7 +556,7 @@ class TableService:
             choice: Union[str, Move]
             if spec.split(":")[0] in PROCESS_AGENTS:
                 choice = await loop.run_in_executor(self._process_pool(), _agent_move_in_process, spec,
-                                                    secrets.randbits(63), table.game.to_dict())
+                                                    fresh_seed(), table.game.to_dict())
             else:
                 agent = self._agent(table, seat)
                 choice = await loop.run_in_executor(self.executor, agent.select_move, table.game.copy())
@@ -591,7 +587,7 @@ class TableService:
         self._check_to_move(table, seats)
         budget = min(HINT_SECONDS, table.options.get("ai_seconds", 2.0))
         agent = agent_from_spec(f"mcts:time={budget:g}" if _mcts_available() else "greedy",
-                                seed=secrets.randbits(63))
+                                seed=fresh_seed())
         snapshot = table.game.copy()
         move = await asyncio.get_running_loop().run_in_executor(self.executor, agent.select_move, snapshot)
         return snapshot.parse_move(str(move))
@@ -603,7 +599,7 @@ class TableService:
             raise TableError(f"seconds must be from 0.01 to {self.max_ai_seconds}, not {seconds}", 422)
         if not _mcts_available():  # pragma: no cover - the wheel always has the compiled core
             raise TableError("analysis needs the compiled core (MCTS)", 501)
-        agent = agent_from_spec(f"mcts:time={seconds:g}", seed=secrets.randbits(63))
+        agent = agent_from_spec(f"mcts:time={seconds:g}", seed=fresh_seed())
         snapshot = table.game.copy()
         result = await asyncio.get_running_loop().run_in_executor(self.executor, agent.analyze, snapshot)
         return {
