@@ -90,17 +90,34 @@ auto run_interruptible(std::atomic<bool>& stop, F fn) -> decltype(fn()) {
     }
 }
 
+// A stop flag Python holds (_core.StopFlag): raised from any thread, it ends a search that was given
+// it between two iterations, which then returns what it found so far (an app's "move now" button, a
+// cancelled asyncio task). Shared, so the flag outlives the search even if Python drops it first.
+struct StopFlag {
+    std::atomic<bool> raised{false};
+};
+using StopFlagPtr = std::shared_ptr<StopFlag>;
+
+// The flag a search polls: the caller's, else one of its own (raised only by Ctrl-C).
+StopFlagPtr stop_flag(const py::handle& stop) {
+    if (stop.is_none()) return std::make_shared<StopFlag>();
+    if (!py::isinstance<StopFlag>(stop))
+        throw py::type_error(std::string("stop must be a _core.StopFlag or None, not ") + Py_TYPE(stop.ptr())->tp_name);
+    return stop.cast<StopFlagPtr>();
+}
+
 // The game's state, which a search copies (the game itself is never touched).
 const GameState& searchable(const Game& game) {
     if (is_over(game.state())) throw py::value_error("the game is over: there is no move to search");
     return game.state();
 }
 
-SearchResult mcts_search(const Game& game, SearchOptions options, const py::handle& seed) {
+SearchResult mcts_search(const Game& game, SearchOptions options, const py::handle& seed, const py::handle& stop_arg) {
     const GameState root = searchable(game);
     if (!seed.is_none()) options.seed = uint64_arg(seed, "seed");
     check_options(options);
-    std::atomic<bool> stop{false};
+    const StopFlagPtr flag = stop_flag(stop_arg);
+    std::atomic<bool>& stop = flag->raised;
     options.stop = &stop;
     // The public moves of the game so far (inference.hpp), read through observe() only (R9).
     std::vector<PublicChange> history;
@@ -111,11 +128,13 @@ SearchResult mcts_search(const Game& game, SearchOptions options, const py::hand
     });
 }
 
-SearchResult rollout_search_py(const Game& game, RolloutOptions options, const py::handle& seed) {
+SearchResult rollout_search_py(const Game& game, RolloutOptions options, const py::handle& seed,
+                               const py::handle& stop_arg) {
     const GameState root = searchable(game);
     if (!seed.is_none()) options.seed = uint64_arg(seed, "seed");
     check_options(options);
-    std::atomic<bool> stop{false};
+    const StopFlagPtr flag = stop_flag(stop_arg);
+    std::atomic<bool>& stop = flag->raised;
     options.stop = &stop;
     const bool has_before = game.previous() != nullptr;
     const GameState before = has_before ? *game.previous() : root;
@@ -179,15 +198,24 @@ void init_search(py::module_& m) {
         .def_readonly("seconds", &SearchResult::seconds)
         .def_readonly("nodes", &SearchResult::nodes)
         .def_readonly("interrupted", &SearchResult::interrupted);
+    py::class_<StopFlag, StopFlagPtr>(m, "StopFlag",
+                                      "A flag that ends a search early from any thread (mcts_search/rollout_search "
+                                      "stop=): the search returns its best move so far, with interrupted set.")
+        .def(py::init<>())
+        .def("set", [](StopFlag& f) { f.raised.store(true); }, "Raise the flag (thread-safe; the GIL is not needed).")
+        .def_property_readonly("is_set", [](const StopFlag& f) { return f.raised.load(); });
     m.attr("SEARCH_NODE_BYTES") = search_node_bytes();
     m.def("mcts_search", &mcts_search, py::arg("state"), py::arg("options"), py::arg("seed") = py::none(),
+          py::arg("stop") = py::none(),
           "Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp) with these "
-          "SearchOptions (seed: overrides options.seed). Moves in the result: visits descending. Releases the GIL; "
-          "Ctrl-C raises KeyboardInterrupt; MemoryError when a tree cannot grow.");
+          "SearchOptions (seed: overrides options.seed; stop: a StopFlag that ends it early). Moves in the result: "
+          "visits descending. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop); MemoryError when a "
+          "tree cannot grow.");
     m.def("rollout_search", &rollout_search_py, py::arg("state"), py::arg("options"), py::arg("seed") = py::none(),
+          py::arg("stop") = py::none(),
           "Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp) with these "
-          "RolloutOptions (seed: overrides options.seed). Moves in the result: best mean first. Releases the GIL; "
-          "Ctrl-C raises KeyboardInterrupt.");
+          "RolloutOptions (seed: overrides options.seed; stop: a StopFlag that ends it early). Moves in the result: best "
+          "mean first. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop).");
     m.def("heuristic_scores", &heuristic_scores, py::arg("state"),
           "[(move_id, score)] for every legal move of the player to move: the search's move heuristic "
           "(cpp/include/sequence/search/heuristic.hpp), a port of GreedyAgent.score_moves.");

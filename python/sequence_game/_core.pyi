@@ -4,7 +4,7 @@ import collections.abc
 import numpy
 import numpy.typing
 import typing
-__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'DIRECTION_STEPS', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'Game', 'TRADE_ACTION_BASE', 'WINDOW_AT', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'worker_threads_started', 'EvalWeights', 'InferenceKind', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'SEARCH_NODE_BYTES', 'EVAL_FEATURES', 'LearnedWeights', 'eval_features', 'learned_rewards', 'handset_rewards']
+__all__: list[str] = ['ACTION_COUNT', 'BOARD', 'DIRECTION_STEPS', 'CORNER_CELLS', 'OBSERVATION_LAYOUT', 'OBSERVATION_SIZE', 'PASS_ACTION', 'Game', 'TRADE_ACTION_BASE', 'WINDOW_AT', 'action_of_move_id', 'declare_action', 'window_cells', 'window_of_action', 'cells_of', 'heuristic_scores', 'mcts_search', 'rollout_search', 'simulate', 'worker_threads_started', 'EvalWeights', 'InferenceKind', 'PlayoutKind', 'RolloutOptions', 'SearchOptions', 'SearchResult', 'StopFlag', 'SEARCH_NODE_BYTES', 'EVAL_FEATURES', 'LearnedWeights', 'eval_features', 'learned_rewards', 'handset_rewards']
 class Game:
     """
     A game in the compiled core: the state plus its history (every move and referee call since the
@@ -274,13 +274,20 @@ class SearchResult:
     @property
     def interrupted(self) -> bool: ...
 SEARCH_NODE_BYTES: int
-def mcts_search(state: Game, options: SearchOptions, seed: int | None = None) -> SearchResult:
+class StopFlag:
+    """A flag that ends a search early from any thread (mcts_search/rollout_search stop=): the search returns its best move so far, with interrupted set."""
+    def __init__(self) -> None: ...
+    def set(self) -> None:
+        """Raise the flag (thread-safe; the GIL is not needed)."""
+    @property
+    def is_set(self) -> bool: ...
+def mcts_search(state: Game, options: SearchOptions, seed: int | None = None, stop: StopFlag | None = None) -> SearchResult:
     """
-    Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp) with these SearchOptions (seed: overrides options.seed). Moves in the result: visits descending. Releases the GIL; Ctrl-C raises KeyboardInterrupt; MemoryError when a tree cannot grow.
+    Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp) with these SearchOptions (seed: overrides options.seed; stop: a StopFlag that ends it early). Moves in the result: visits descending. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop); MemoryError when a tree cannot grow.
     """
-def rollout_search(state: Game, options: RolloutOptions, seed: int | None = None) -> SearchResult:
+def rollout_search(state: Game, options: RolloutOptions, seed: int | None = None, stop: StopFlag | None = None) -> SearchResult:
     """
-    Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp) with these RolloutOptions (seed: overrides options.seed). Moves in the result: best mean first. Releases the GIL; Ctrl-C raises KeyboardInterrupt.
+    Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp) with these RolloutOptions (seed: overrides options.seed; stop: a StopFlag that ends it early). Moves in the result: best mean first. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop).
     """
 def simulate(games: int, players: int, teams: int | None, seed: int, threads: int = 1, max_turns: int | None = None) -> dict[str, typing.Any]:
     """

@@ -9,7 +9,11 @@ here:
 - :class:`RolloutAgent` -- determinized rollout search with common random numbers in the compiled
   core.
 
-:func:`agent_from_spec` builds an agent from a short text such as ``"greedy"``,
+Every agent here also takes a per-call budget (``select_move(game, limit=Limit(time=0.5))``), has
+an awaitable form (``await agent.select_move_async(game)``), ``stop()`` (a search's "move now")
+and a hint, ``analyze(game)`` (:mod:`~sequence_game.agents.control`).
+
+:func:`agent_from_spec` builds an agent from a short text such as ``"greedy"``, ``"hard"``,
 ``"random:seed=3"`` or ``"mcts:time=0.5,threads=2"`` (the command line uses it);
 :func:`register_agent` adds a name to it.
 
@@ -22,6 +26,7 @@ True
 
 from ..errors import AgentMoveError
 from .base import Agent, agent_name
+from .control import AgentBase, Limit
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .registry import agent_from_spec, register_agent
@@ -31,8 +36,10 @@ from .uniform_random import RandomAgent
 
 __all__ = [
     "Agent",
+    "AgentBase",
     "AgentMoveError",
     "GreedyAgent",
+    "Limit",
     "MCTSAgent",
     "MoveStats",
     "RandomAgent",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .._args import check_seed
@@ -19,6 +20,8 @@ from ..cards import TWO_EYED_JACKS
 from ..game_setup import sequences_to_win
 from ..move import Move
 from .base import no_legal_move, spec_name
+from .control import AgentBase, Limit, check_limit
+from .search import MoveStats, SearchResult
 
 __all__ = ["GreedyAgent"]
 
@@ -42,7 +45,7 @@ _REOPEN = 0.5  # share of the value of our own windows that a removal re-opens
 _FORCED = _BLOCK_SEQUENCE / 2
 
 
-class GreedyAgent:
+class GreedyAgent(AgentBase):
     """A one-ply heuristic player that uses only what its player may see (R9).
 
     Every legal move gets a score from one snapshot of the board (the move is never played):
@@ -82,6 +85,11 @@ class GreedyAgent:
             window holding two cells adds 16, three add 80).
         candidates: how many of the best moves a ``temperature`` draw may pick, 1..64 (default 3).
 
+    Hints: :meth:`analyze` ranks the moves it scored (a dead-card trade first, as it plays it),
+    without drawing from the generator its moves use. It is a one-ply judgement: the ``easy`` and
+    ``medium`` presets' hint is the heuristic's top move, not the best move of the position (ask
+    ``hard`` for that), and ``easy`` itself often plays another of its five best.
+
     >>> GreedyAgent(seed=2, temperature=10).name
     'greedy:seed=2,temperature=10'
     """
@@ -106,7 +114,7 @@ class GreedyAgent:
         extra = f", temperature={self.temperature!r}, candidates={self.candidates!r}" if self.temperature else ""
         return f"GreedyAgent(seed={self.seed!r}{extra})"
 
-    def select_move(self, game: Any) -> Move:
+    def _decide(self, game: Any, limit: Optional[Limit], stop: Any) -> Move:
         moves: List[Move] = game.legal_moves()
         if not moves:
             raise no_legal_move(game)
@@ -121,6 +129,25 @@ class GreedyAgent:
             return self._soft_choice(scored, best)
         top = [m for s, m in scored if s >= best - 1e-9]
         return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
+
+    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+        """Every distinct play ranked as the heuristic sees it: a :class:`SearchResult` whose
+        ``moves`` are a dead-card trade first (always played first, R5), then best score first
+        (ties: ``legal_moves()`` order), each ``MoveStats(move, visits=0, value=score)``, and whose
+        ``move`` is the first of them: what ``temperature=0`` plays (up to ties, which
+        ``select_move`` breaks at random). The agent's generator is not used, so a hint never
+        changes its later moves. ``limit`` is accepted and ignored (the heuristic answers at once).
+        """
+        check_limit(limit)
+        start = time.perf_counter()
+        moves: List[Move] = game.legal_moves()
+        if not moves:
+            raise ValueError("the game is over: there is no move to analyze")
+        scored = self.score_moves(game, moves)
+        order = sorted(range(len(scored)), key=lambda i: (scored[i][1].kind != "trade", -scored[i][0], i))
+        stats = tuple(MoveStats(scored[i][1], 0, float(scored[i][0])) for i in order)
+        return SearchResult(move=stats[0].move, moves=stats, iterations=0,
+                            seconds=time.perf_counter() - start, nodes=0)
 
     def _soft_choice(self, scored: List[Tuple[float, Move]], best: float) -> Move:
         """One of the ``candidates`` best moves, drawn with weights ``exp((score - best) / T)``

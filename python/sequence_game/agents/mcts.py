@@ -49,6 +49,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from .. import _core
 from ..game import Game
+from .control import Limit
 from .learned import EvalModel, load_eval_model
 from .search import SearchAgent, SearchResult, budget
 
@@ -218,11 +219,11 @@ class MCTSAgent(SearchAgent):
                 f"inference={o.inference}" if o.inference != "off" else None,
                 "evaluation=learned" if o.evaluation == "learned" else None]
 
-    def _run(self, game: Game, seed: int) -> Any:
-        return _core.mcts_search(game._state, self.options, seed)
+    def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:
+        return _core.mcts_search(game._state, options, seed, stop)
 
-    def analyze(self, game: Any) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
         """Search the position and report the root statistics: a :class:`SearchResult` whose
         ``moves`` are in visits order (most first; ties: lowest core move id) and ``move`` is the
         first of them, the move :meth:`select_move` plays."""
-        return super().analyze(game)
+        return super().analyze(game, limit)

@@ -36,6 +36,7 @@ from typing import Any, List, Optional
 
 from .. import _core
 from ..game import Game
+from .control import Limit
 from .search import SearchAgent, SearchResult, budget
 
 __all__ = ["RolloutAgent"]
@@ -76,11 +77,11 @@ class RolloutAgent(SearchAgent):
     def _spec_extras(self) -> List[Optional[str]]:
         return [f"reveal={self.options.reveal}" if self.options.reveal else None]
 
-    def _run(self, game: Game, seed: int) -> Any:
-        return _core.rollout_search(game._state, self.options, seed)
+    def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:
+        return _core.rollout_search(game._state, options, seed, stop)
 
-    def analyze(self, game: Any) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
         """Search the position and report every candidate: a :class:`SearchResult` whose ``moves``
         are best mean first; ``visits`` is the number of deals the move was played in (the same
         for every candidate) and ``value`` its mean reward for the mover's team in [0, 1]."""
-        return super().analyze(game)
+        return super().analyze(game, limit)

@@ -3,11 +3,12 @@ core's ``SearchOptions`` / ``RolloutOptions``), the seeded generator, ``select_m
 around one search call, and the typed result.
 
 Subclasses (:class:`~sequence_game.agents.MCTSAgent`, :class:`~sequence_game.agents.RolloutAgent`)
-set ``agent_label``, ``spec_label`` and ``_run(state, seed) -> _core.SearchResult``.
+set ``agent_label``, ``spec_label`` and ``_run(game, seed, options, stop) -> _core.SearchResult``.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
@@ -16,14 +17,18 @@ from .. import _core
 from .._args import check_seed, seed_or_random
 from ..game import Game, move_from_id
 from ..move import Move
+from .control import AgentBase, Limit, check_limit
 
 __all__ = ["MoveStats", "SearchAgent", "SearchResult"]
 
 
 @dataclass(frozen=True)
 class MoveStats:
-    """One root move of a search: how often it was searched and its mean reward for the mover's
-    team in [0, 1] (1 win, 0 loss, ``1/teams`` a draw; evaluated positions in between)."""
+    """One move of an analysis. For a search: how often it was searched and its mean reward for
+    the mover's team in [0, 1] (1 win, 0 loss, ``1/teams`` a draw; evaluated positions in between).
+    For ``GreedyAgent``: ``visits`` 0 and ``value`` the heuristic's score (unbounded, higher is
+    better: ``score_moves``). For ``RandomAgent``: ``visits`` 0 and ``value`` the chance it plays
+    the move."""
 
     move: Move
     visits: int
@@ -32,11 +37,14 @@ class MoveStats:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """What a search found (like python-chess's ``engine.PlayResult``).
+    """What an agent's ``analyze(game)`` found (like python-chess's ``engine.PlayResult``): the
+    hint of every agent.
 
-    ``move`` is the move the agent plays; ``moves`` the root statistics (the agent documents their
-    order); ``iterations`` the playouts run, ``seconds`` the time taken, ``nodes`` the tree nodes
-    used (0 for the rollout search, which builds no tree).
+    ``move`` is the agent's choice (for a search, the move ``select_move`` plays); ``moves`` every
+    move considered with its statistics (the agent documents their order); ``iterations`` the
+    playouts run, ``seconds`` the time taken, ``nodes`` the tree nodes used (0 for the rollout
+    search, which builds no tree, and for the agents that do not search); ``interrupted`` whether
+    ``agent.stop()`` (or a cancelled task) ended the search before its budget.
     """
 
     move: Move
@@ -44,6 +52,7 @@ class SearchResult:
     iterations: int
     seconds: float
     nodes: int
+    interrupted: bool = False
 
 
 def core_game(game: Any, agent: str) -> Game:
@@ -65,7 +74,13 @@ def budget(iterations: Optional[int], time_limit: Optional[float]) -> Dict[str, 
     return {"iterations": iterations, "time_limit": time_limit}
 
 
-class SearchAgent:
+def hint_generator(seed: int) -> random.Random:
+    """The generator of an agent's hints (``analyze``), apart from the one its moves draw from, so
+    that asking for a hint never changes the moves a seeded agent makes."""
+    return random.Random(f"hint:{seed}")
+
+
+class SearchAgent(AgentBase):
     """A search of the compiled core as an agent. ``options`` (the core's options struct, checked
     when built) holds every search parameter; they read as attributes of the agent too
     (``agent.threads``)."""
@@ -77,7 +92,9 @@ class SearchAgent:
     def _init_search(self, options: Any, seed: Optional[int]) -> None:
         self.options = options
         self.seed = check_seed(seed)
-        self._rng = random.Random(seed_or_random(seed))
+        base = seed_or_random(seed)
+        self._rng = random.Random(base)
+        self._hint_rng = hint_generator(base)
         shown: List[Optional[str]] = [f"iterations={options.iterations}" if options.iterations is not None else None,
                  f"time={options.time_limit}" if options.time_limit is not None else None,
                  f"threads={options.threads}" if options.threads != 1 else None,
@@ -99,16 +116,24 @@ class SearchAgent:
         fields = ", ".join(f"{k}={getattr(self.options, k)!r}" for k in type(self.options).fields if k != "seed")
         return f"{type(self).__name__}({fields}, seed={self.seed!r})"
 
-    def _run(self, game: Game, seed: int) -> Any:  # pragma: no cover - abstract
+    def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _search(self, game: Any) -> Tuple[Game, Any]:
-        g = core_game(game, self.agent_label)
-        if g.is_over:
-            raise ValueError("the game is over: there is no move to select")
-        return g, self._run(g, self._rng.getrandbits(64))
+    def _options_for(self, limit: Optional[Limit]) -> Any:
+        """The agent's options, or a copy with the budget of ``limit`` (its unset fields: no limit)."""
+        if limit is None:
+            return self.options
+        options = copy.copy(self.options)
+        # Each field is checked as it is set (a search needs a budget): the one given goes first.
+        if limit.time is not None:
+            options.time_limit = limit.time
+            options.iterations = limit.iterations
+        else:
+            options.iterations = limit.iterations
+            options.time_limit = None
+        return options
 
-    def select_move(self, game: Any) -> Move:
+    def _decide(self, game: Any, limit: Optional[Limit], stop: Any) -> Move:
         """The search's best move for the player to move (the game is not changed)."""
         g = core_game(game, self.agent_label)
         if g.is_over:
@@ -116,17 +141,29 @@ class SearchAgent:
         ids = g._state.legal_moves()
         if len(ids) == 1:  # nothing to decide
             return move_from_id(ids[0])
-        return move_from_id(self._run(g, self._rng.getrandbits(64)).best)
+        return move_from_id(self._run(g, self._rng.getrandbits(64), self._options_for(limit), stop).best)
 
-    def analyze(self, game: Any) -> SearchResult:
-        """Search the position and report what was found (:class:`SearchResult`)."""
-        _, r = self._search(game)
+    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+        """Search the position and report what was found (:class:`SearchResult`). ``limit``
+        replaces the agent's budget for this call. The search draws its seed from the agent's hint
+        generator, never from the one its moves use: a hint does not change what a seeded agent
+        plays next."""
+        checked = check_limit(limit)
+        flag = self._register()
+        return self._with_stop(flag, lambda: self._analyze(game, checked, flag))
+
+    def _analyze(self, game: Any, limit: Optional[Limit], stop: Any) -> SearchResult:
+        g = core_game(game, self.agent_label)
+        if g.is_over:
+            raise ValueError("the game is over: there is no move to analyze")
+        r = self._run(g, self._hint_rng.getrandbits(64), self._options_for(limit), stop)
         return SearchResult(
             move=move_from_id(r.best),
             moves=tuple(MoveStats(move_from_id(m), v, val) for m, v, val in r.moves),
             iterations=r.iterations,
             seconds=r.seconds,
             nodes=r.nodes,
+            interrupted=r.interrupted,
         )
 
 

@@ -8,11 +8,13 @@ from typing import Any, Optional
 from .._args import check_seed
 from ..move import Move
 from .base import no_legal_move, spec_name
+from .control import AgentBase, Limit, check_limit
+from .search import MoveStats, SearchResult
 
 __all__ = ["RandomAgent"]
 
 
-class RandomAgent:
+class RandomAgent(AgentBase):
     """Picks uniformly among ``game.legal_moves()``; the same seed gives the same choices.
 
     ``seed`` is None (different choices every run) or an int from 0 to 2**64 - 1.
@@ -28,11 +30,23 @@ class RandomAgent:
         self.name = spec_name("random", seed=seed)
         self._rng = random.Random(seed)
 
-    def select_move(self, game: Any) -> Move:
+    def _decide(self, game: Any, limit: Optional[Limit], stop: Any) -> Move:
         moves: list[Move] = game.legal_moves()
         if not moves:
             raise no_legal_move(game)
         return moves[self._rng.randrange(len(moves))]
+
+    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+        """Every legal move with the chance this agent plays it (``value``, all equal; ``visits``
+        0), in ``legal_moves()`` order; ``move`` is the first: a random player has no preference,
+        so its hint is no advice. The generator is not used. ``limit`` is accepted and ignored."""
+        check_limit(limit)
+        moves: list[Move] = game.legal_moves()
+        if not moves:
+            raise ValueError("the game is over: there is no move to analyze")
+        share = 1.0 / len(moves)
+        return SearchResult(move=moves[0], moves=tuple(MoveStats(m, 0, share) for m in moves),
+                            iterations=0, seconds=0.0, nodes=0)
 
     def __repr__(self) -> str:
         return f"RandomAgent(seed={self.seed!r})"

@@ -1,0 +1,277 @@
+"""The surface an app embeds around one AI decision (python/sequence_game/agents/control.py,
+docs/api.md "Agents"): a per-call ``Limit``, the awaitable forms with cancellation, ``stop()``
+(the best move so far), and one hint API (``analyze``) on every agent that never advances the
+agent's own generator. Ends with an app written as docs/api.md shows: an asyncio program that plays
+whole games against every preset while asking for hints."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+import sequence_game
+from sequence_game.agents import (
+    GreedyAgent,
+    Limit,
+    MCTSAgent,
+    RandomAgent,
+    RolloutAgent,
+    SearchResult,
+    agent_from_spec,
+)
+from sequence_game.agents.presets import DIFFICULTIES
+
+LONG = Limit(time=60)  # a budget no test waits for: only stop() or a cancel ends it
+
+
+def _midgame(seed=3, plies=6):
+    g = sequence_game.Game(players=2, seed=seed)
+    for _ in range(plies):
+        g.play(GreedyAgent(seed=0).select_move(g))
+    return g
+
+
+# --------------------------------------------------------------------------- Limit
+
+
+def test_limit_is_a_small_immutable_value():
+    lim = Limit(time=1, iterations=500)
+    assert (lim.time, lim.iterations) == (1.0, 500) and isinstance(lim.time, float)
+    assert lim == Limit(time=1.0, iterations=500) and hash(lim) == hash(Limit(time=1.0, iterations=500))
+    with pytest.raises(AttributeError):
+        lim.time = 2  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("kwargs, exc, words", [
+    ({}, ValueError, ["time", "iterations"]),
+    ({"time": 0}, ValueError, ["time", "> 0"]),
+    ({"time": float("nan")}, ValueError, ["time"]),
+    ({"time": 2e6}, ValueError, ["at most"]),
+    ({"time": "1"}, TypeError, ["time", "str"]),
+    ({"time": True}, TypeError, ["time"]),
+    ({"iterations": 0}, ValueError, ["iterations", ">= 1"]),
+    ({"iterations": 1.5}, TypeError, ["iterations", "float"]),
+])
+def test_limit_refuses_bad_budgets_naming_the_field(kwargs, exc, words):
+    with pytest.raises(exc) as e:
+        Limit(**kwargs)
+    for w in words:
+        assert w in str(e.value)
+
+
+@pytest.mark.parametrize("spec", ["random", "easy", "medium", "hard", "rollout:iters=50"])
+def test_a_limit_that_is_not_a_limit_is_a_type_error(spec):
+    g = _midgame()
+    agent = agent_from_spec(spec)
+    for call in (agent.select_move, agent.analyze):
+        with pytest.raises(TypeError, match="Limit"):
+            call(g, limit=0.5)
+
+
+def test_a_limit_replaces_the_budget_for_one_call_only():
+    g = _midgame()
+    agent = MCTSAgent(iterations=700, seed=1)
+    before = repr(agent.options)
+    assert agent.analyze(g, limit=Limit(iterations=150)).iterations == 150
+    assert agent.analyze(g).iterations == 700  # the agent's own budget is still the default
+    assert repr(agent.options) == before
+    # a time limit alone: no iteration cap (the preset's 10,000 do not apply), and it stops on time
+    hard = agent_from_spec("hard", seed=2)
+    r = hard.analyze(g, limit=Limit(time=0.05))
+    assert not r.interrupted and r.seconds < 2.0 and hard.options.iterations == 10_000
+    rollout = RolloutAgent(iterations=400, seed=1)
+    assert rollout.analyze(g, limit=Limit(iterations=96)).iterations == 96
+
+
+def test_a_limit_gives_the_same_move_as_an_agent_built_with_that_budget():
+    g = _midgame(seed=8)
+    a = MCTSAgent(iterations=5000, seed=4)
+    b = MCTSAgent(iterations=300, seed=4)
+    assert a.select_move(g, limit=Limit(iterations=300)) == b.select_move(g)
+
+
+# --------------------------------------------------------------------------- hints
+
+
+@pytest.mark.parametrize("spec", ["random:seed=5", "easy:seed=5", "medium:seed=5", "mcts:iters=200,seed=5",
+                                  "rollout:iters=64,seed=5"])
+def test_a_hint_never_advances_the_agents_generator(spec):
+    """Two agents with one seed play the same moves whether or not one of them gave hints first."""
+    hinting, plain = agent_from_spec(spec), agent_from_spec(spec)
+    g = sequence_game.Game(players=2, seed=11)
+    for _ in range(8):
+        result = hinting.analyze(g)
+        assert isinstance(result, SearchResult) and result.move in g.legal_moves()
+        assert {s.move for s in result.moves} <= set(g.legal_moves())
+        move = hinting.select_move(g)
+        assert move == plain.select_move(g)
+        g.play(move)
+
+
+def test_greedy_hint_ranks_the_scored_moves():
+    g = _midgame(seed=5)
+    medium = agent_from_spec("medium")
+    r = medium.analyze(g)
+    scores = {m: s for s, m in medium.score_moves(g)}
+    assert [s.value for s in r.moves] == sorted((s.value for s in r.moves), reverse=True)
+    assert {s.move: s.value for s in r.moves} == scores
+    assert r.move == r.moves[0].move and scores[r.move] == max(scores.values())
+    assert all(s.visits == 0 for s in r.moves) and r.iterations == 0 and r.nodes == 0
+
+
+def test_greedy_hint_puts_a_dead_card_trade_first():
+    """GreedyAgent always trades a dead card first (R5 step 1); its hint says so."""
+    for seed in range(400):
+        g = sequence_game.Game(players=2, seed=seed)
+        for _ in range(60):
+            if g.is_over:
+                break
+            moves = g.legal_moves()
+            if any(m.kind == "trade" for m in moves):
+                r = GreedyAgent().analyze(g)
+                assert r.move.kind == "trade" and r.move == GreedyAgent(seed=1).select_move(g)
+                return
+            g.play(GreedyAgent(seed=seed).select_move(g))
+    pytest.fail("no dead card in 400 games")  # pragma: no cover
+
+
+def test_easy_hint_is_the_heuristics_top_move_not_what_easy_plays():
+    """easy's hint is medium's: the heuristic's top move; easy itself plays other moves too."""
+    g = _midgame(seed=2, plies=4)
+    easy, medium = agent_from_spec("easy"), agent_from_spec("medium")
+    assert easy.analyze(g).moves == medium.analyze(g).moves
+    played = {agent_from_spec(f"easy:seed={s}").select_move(g) for s in range(40)}
+    assert played - {easy.analyze(g).move}  # easy does not always play its own hint
+
+
+def test_random_hint_gives_every_move_the_same_chance():
+    g = _midgame()
+    r = RandomAgent(seed=1).analyze(g)
+    assert [s.move for s in r.moves] == g.legal_moves() and r.move == g.legal_moves()[0]
+    assert {s.value for s in r.moves} == {1 / len(g.legal_moves())}
+
+
+@pytest.mark.parametrize("spec", ["random", "medium", "mcts:iters=50", "rollout:iters=20"])
+def test_no_hint_once_the_game_is_over(spec):
+    record = sequence_game.play_game(["greedy"], seed=4)
+    g = record.replay()
+    with pytest.raises(ValueError, match="over"):
+        agent_from_spec(spec).analyze(g)
+
+
+# --------------------------------------------------------------------------- stop and async
+
+
+def test_stop_ends_a_search_with_its_best_move_so_far():
+    g = _midgame()
+    agent = MCTSAgent(seed=1)
+    out = {}
+    worker = threading.Thread(target=lambda: out.setdefault("r", agent.analyze(g, limit=LONG)))
+    worker.start()
+    time.sleep(0.3)
+    agent.stop()
+    worker.join(timeout=30)
+    assert not worker.is_alive()
+    r = out["r"]
+    assert r.interrupted and r.iterations > 0 and r.move in g.legal_moves() and r.move == r.moves[0].move
+    # a later search is not affected by the earlier stop
+    assert not agent.analyze(g, limit=Limit(iterations=100)).interrupted
+
+
+def test_stop_on_an_agent_that_answers_at_once_is_a_no_op():
+    g = _midgame()
+    for agent in (RandomAgent(seed=1), GreedyAgent(seed=1)):
+        agent.stop()
+        assert agent.select_move(g) in g.legal_moves()
+
+
+def test_select_move_async_stop_returns_the_best_move_so_far():
+    g = _midgame()
+    agent = RolloutAgent(seed=3)
+
+    async def app():
+        task = asyncio.create_task(agent.select_move_async(g, limit=LONG))
+        await asyncio.sleep(0.3)
+        assert not task.done()  # the loop ran while the search held a worker thread
+        agent.stop()
+        return await asyncio.wait_for(task, 30)
+
+    assert asyncio.run(app()) in g.legal_moves()
+
+
+def test_cancelling_the_task_stops_its_search():
+    g = _midgame()
+    agent = MCTSAgent(seed=1)
+
+    async def app():
+        task = asyncio.create_task(agent.analyze_async(g, limit=LONG))
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        for _ in range(600):  # the worker thread's search ends at its next iteration
+            if not agent._running():
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    assert asyncio.run(app())
+
+
+def test_the_app_may_change_its_game_while_the_ai_thinks():
+    """select_move_async searches a copy taken at the call: the caller's game is free meanwhile."""
+    g = _midgame()
+    agent = MCTSAgent(seed=1)
+    expected = MCTSAgent(seed=1).select_move(g, limit=Limit(iterations=2000))
+
+    async def app():
+        task = asyncio.create_task(agent.select_move_async(g, limit=Limit(iterations=2000)))
+        await asyncio.sleep(0)
+        g.play(g.legal_moves()[0])
+        g.undo()
+        return await task
+
+    assert asyncio.run(app()) == expected
+
+
+def test_searches_of_one_agent_in_several_threads():
+    g = _midgame()
+    agent = MCTSAgent(iterations=300, seed=1)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(agent.select_move(g))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert len(results) == 4 and all(m in g.legal_moves() for m in results)
+
+
+# --------------------------------------------------------------------------- an app
+
+
+async def _app_game(preset: str, seed: int) -> sequence_game.Game:
+    """One game as an app plays it: the person (a greedy player here) at seat 0 asks for a hint each
+    turn; the AI at seat 1 moves through select_move_async; searches get a small per-call limit."""
+    game = sequence_game.Game(players=2, seed=seed)
+    ai = agent_from_spec(preset, seed=seed)
+    helper = agent_from_spec("medium", seed=seed)
+    person = GreedyAgent(seed=seed)
+    limit = Limit(iterations=150)
+    while not game.is_over:
+        if game.current_player == 0:
+            hint = await helper.analyze_async(game)
+            assert hint.move in game.legal_moves()
+            game.play(person.select_move(game))
+        else:
+            game.play(await ai.select_move_async(game, limit=limit))
+    return game
+
+
+@pytest.mark.parametrize("preset", DIFFICULTIES)
+def test_an_async_app_plays_whole_games_against_every_preset(preset):
+    game = asyncio.run(_app_game(preset, seed=DIFFICULTIES.index(preset) + 30))
+    assert game.is_over and (game.winner is not None or game.is_draw)
+    record = sequence_game.GameRecord.from_game(game)
+    assert record.replay().to_dict() == game.to_dict()
