@@ -275,3 +275,22 @@ def test_an_async_app_plays_whole_games_against_every_preset(preset):
     assert game.is_over and (game.winner is not None or game.is_draw)
     record = sequence_game.GameRecord.from_game(game)
     assert record.replay().to_dict() == game.to_dict()
+
+
+def test_the_python_examples_of_docs_api_md_run(tmp_path, monkeypatch):
+    """The app code docs/api.md shows (presets, limit, async turn, sealed save) runs as written."""
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    text = text[text.index("## Agents"):]
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 3
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, "docs/api.md", "exec"), namespace)
+    game = namespace["game"]
+    assert game.turn >= 2 and (tmp_path / "game.json").exists()
+    move = asyncio.run(namespace["ai_turn"](game, agent_from_spec("hard:iters=200")))
+    assert move in game.legal_moves()

@@ -20,12 +20,27 @@ The file format ``"sequence-game-record/1"`` is a JSON object with the fields of
 :class:`GameRecord` plus ``"format"``; ``moves`` is the game's history as text: every move in
 order in the notation of docs/notation.md (trades and passes included) and any referee call (R10)
 in the text form of ``sequence_game.referee`` (``"table-talk 0 0:7H 2:9S"``, ``"missed-draw 1"``).
+
+The seed predicts every hidden card (the deal and every reshuffle, R9), so whoever reads a record
+(or a ``Game.to_dict()``) knows every hand and the draw pile. :meth:`GameRecord.seal` writes a save
+a local player cannot read them from: format ``"sequence-game-sealed/1"``, the record's public
+fields in the clear (setup, seats, every move, the result) and the seed only encrypted under a key
+the app keeps apart (``new_key()``; its keychain, its server). :meth:`GameRecord.unseal` needs the
+key and refuses a save whose public part or sealed seed was changed.
+
+>>> key = new_key()
+>>> sealed = rec.seal(key)
+>>> "seed" in sealed, GameRecord.unseal(sealed, key) == rec
+(False, True)
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
@@ -41,15 +56,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RECORD_FORMAT",
+    "SEALED_FORMAT",
     "AgentMoveError",
     "GameRecord",
     "Step",
     "default_game_class",
+    "new_key",
     "play_game",
     "utc_now",
 ]
 
 RECORD_FORMAT = "sequence-game-record/1"
+SEALED_FORMAT = "sequence-game-sealed/1"
+_MIN_KEY_BYTES = 16
 
 #: The largest record file ``load`` reads (about a million moves); larger files are refused unread.
 MAX_RECORD_BYTES = 32 * 2**20
@@ -74,6 +93,38 @@ def utc_now() -> str:
     """The time now in UTC as ISO 8601 text to the millisecond (``2026-12-01T14:30:00.123Z``): the
     format of a record's ``started`` and ``finished``."""
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_key() -> bytes:
+    """A fresh 32-byte key for :meth:`GameRecord.seal`, from the operating system's random source.
+    Keep it where the player's files are not (a keychain, a server): the key opens every save
+    sealed with it."""
+    return secrets.token_bytes(32)
+
+
+def _check_key(key: object) -> bytes:
+    if not isinstance(key, (bytes, bytearray)):
+        raise TypeError(f"key must be bytes (sequence_game.records.new_key()), not {type(key).__name__}")
+    if len(key) < _MIN_KEY_BYTES:
+        raise ValueError(f"key must be at least {_MIN_KEY_BYTES} bytes (new_key() gives 32), not {len(key)}")
+    return bytes(key)
+
+
+def _canonical(d: Dict[str, Any]) -> bytes:
+    return json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
+def _seal_pad(key: bytes, nonce: bytes) -> bytes:
+    # HMAC-SHA256 as a pseudorandom function gives the one-time pad of the 8-byte seed; a fresh
+    # random nonce per save means no two saves share a pad.
+    return hmac.new(key, b"sequence-game-sealed/1 seed " + nonce, hashlib.sha256).digest()[:8]
+
+
+def _seal_tag(key: bytes, nonce: bytes, cipher: bytes, public: Dict[str, Any]) -> bytes:
+    # Encrypt-then-MAC over the nonce, the sealed seed and every public field: a changed move list
+    # or result is refused as surely as a changed seed.
+    message = b"sequence-game-sealed/1 tag " + nonce + cipher + _canonical(public)
+    return hmac.new(key, message, hashlib.sha256).digest()
 
 
 def _result_of(game: Any) -> Dict[str, Any]:
@@ -253,8 +304,74 @@ class GameRecord:
             raise ValueError("game record nests too deeply to be a game record (it nests at most 3 levels)") from None
         return cls.from_dict(data)
 
+    # ------------------------------------------------------------------ sealed saves (R9)
+
+    def seal(self, key: bytes) -> Dict[str, Any]:
+        """The record as a save a player cannot read hidden cards from (R9): JSON-able data of
+        format ``"sequence-game-sealed/1"`` with every field of :meth:`to_dict` but ``seed`` in the
+        clear (they are public: every player saw every move), and ``sealed``: the seed encrypted
+        with ``key`` (bytes, at least 16; :func:`new_key`) under a fresh random nonce, and an
+        authentication tag over everything. Sealing twice gives different data."""
+        k = _check_key(key)
+        public = self.to_dict()
+        del public["seed"]
+        public["format"] = SEALED_FORMAT
+        nonce = secrets.token_bytes(16)
+        cipher = bytes(a ^ b for a, b in zip(self.seed.to_bytes(8, "little"), _seal_pad(k, nonce)))
+        tag = _seal_tag(k, nonce, cipher, public)
+        return {**public, "sealed": {"nonce": nonce.hex(), "seed": cipher.hex(), "tag": tag.hex()}}
+
+    @classmethod
+    def unseal(cls, d: Any, key: bytes) -> GameRecord:
+        """The record in a :meth:`seal` save; ``ValueError`` when ``d`` is not one, or when ``key``
+        does not open it (another key, or the save was changed)."""
+        k = _check_key(key)
+        if not isinstance(d, dict) or d.get("format") != SEALED_FORMAT:
+            fmt = d.get("format") if isinstance(d, dict) else type(d).__name__
+            raise ValueError(f"not a sealed save: 'format' is {short_repr(fmt)}, expected {SEALED_FORMAT!r}"
+                             + (" (an open record: GameRecord.from_dict)" if fmt == RECORD_FORMAT else ""))
+        if "seed" in d:
+            raise ValueError("a sealed save has no 'seed' field (the seed is in 'sealed')")
+        sealed = d.get("sealed")
+        shape = "sealed save: 'sealed' must be {'nonce': 32 hex digits, 'seed': 16, 'tag': 64}"
+        if not isinstance(sealed, dict) or set(sealed) != {"nonce", "seed", "tag"}:
+            raise ValueError(shape)
+        try:
+            nonce, cipher, tag = (bytes.fromhex(sealed[f]) for f in ("nonce", "seed", "tag"))
+        except (TypeError, ValueError):
+            raise ValueError(shape) from None
+        if (len(nonce), len(cipher), len(tag)) != (16, 8, 32):
+            raise ValueError(shape)
+        public = {f: v for f, v in d.items() if f != "sealed"}
+        if not hmac.compare_digest(tag, _seal_tag(k, nonce, cipher, public)):
+            raise ValueError("this key does not open the sealed save (another key, or the save was changed)")
+        seed = int.from_bytes(bytes(a ^ b for a, b in zip(cipher, _seal_pad(k, nonce))), "little")
+        return cls.from_dict({**public, "format": RECORD_FORMAT, "seed": seed})
+
+    def save_sealed(self, path: Union[str, os.PathLike[str]], key: bytes) -> None:
+        """Write :meth:`seal` to ``path`` as JSON."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps(self.seal(key), indent=1))
+            f.write("\n")
+
+    @classmethod
+    def load_sealed(cls, path: Union[str, os.PathLike[str]], key: bytes) -> GameRecord:
+        """Read a save written by :meth:`save_sealed`; a bad file or key is a ``ValueError`` naming the path."""
+        with open(path, "rb") as f:
+            text = f.read(MAX_RECORD_BYTES + 1)
+        try:
+            if len(text) > MAX_RECORD_BYTES:
+                raise ValueError(f"larger than {MAX_RECORD_BYTES // 2**20} MiB: not a sealed save")
+            try:
+                data = json.loads(text)
+            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+                raise ValueError(f"not JSON: {e}") from None
+            return cls.unseal(data, key)
+        except ValueError as e:
+            raise ValueError(f"{os.fspath(path)}: {e}") from None
+
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
-        """Write the record to ``path`` as JSON."""
+        """Write the record to ``path`` as JSON (the seed in the clear: see :meth:`seal`)."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.to_json())
             f.write("\n")
