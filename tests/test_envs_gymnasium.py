@@ -21,11 +21,33 @@ def test_gymnasium_check_env(players, teams):
     check_env(e.unwrapped)  # Gymnasium asks for the unwrapped env
 
 
-def test_registered_and_default_opponents_are_greedy():
-    e = gymnasium.make(ENV_ID)
+def test_registered_and_default_opponents_are_greedy_in_the_core():
+    e = gymnasium.make(ENV_ID, players=3)
     e.reset(seed=0)
     assert isinstance(e.unwrapped, SequenceEnv)
-    assert all(isinstance(a, GreedyAgent) for a in e.unwrapped.opponents.values())
+    assert e.unwrapped.opponents == {1: "greedy", 2: "greedy"} and e.unwrapped._vg is not None
+
+
+@pytest.mark.parametrize("opponents", ["greedy", "random", {1: "greedy:seed=4"}, {1: "mcts:iterations=20"}])
+def test_core_and_python_opponents_pass_check_env(opponents):
+    e = SequenceEnv(players=2, opponents=opponents)
+    check_env(e)
+    assert (e._vg is not None) == isinstance(opponents, str)
+
+
+def test_core_opponents_reach_only_the_learning_seat_and_play_legal_games():
+    e = SequenceEnv(players=4, seat=2, opponents={0: "random", 1: "greedy", 3: "greedy"})
+    for seed in range(3):
+        obs, info = e.reset(seed=seed)
+        done = False
+        while not done:
+            game = e.game
+            assert game.current_player == 2 and np.array_equal(game.legal_mask(), info["action_mask"])
+            assert np.array_equal(game.observation_tensor(2), obs) and info["turn"] == game.turn
+            obs, reward, terminated, truncated, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
+            done = terminated or truncated
+        final = e.game
+        assert final.is_over and info["winner"] == final.winner and np.array_equal(final.observation_tensor(2), obs)
 
 
 def _episode(e, seed, rng_seed=0):
@@ -86,17 +108,24 @@ def test_illegal_action_loses_by_default_and_raises_on_request():
     strict.step(good)
 
 
-def test_opponents_as_agents_specs_or_a_list():
-    agents = [RandomAgent(seed=1), "greedy:seed=2"]
-    e = SequenceEnv(players=3, seat=1, opponents=agents)
+def test_opponents_as_a_seat_dict_of_agents_and_specs_or_a_deprecated_list():
+    agent = RandomAgent(seed=1)
+    e = SequenceEnv(players=3, seat=1, opponents={0: agent, 2: "greedy:seed=2"})
     e.reset(seed=0)
-    assert e.opponents[0] is agents[0] and isinstance(e.opponents[2], GreedyAgent)
-    with pytest.raises(ValueError, match="list of 2"):
+    assert e.opponents[0] is agent and isinstance(e.opponents[2], GreedyAgent)
+    with pytest.warns(DeprecationWarning, match=r"\{0: 'random', 2: 'greedy'\}"):
+        old = SequenceEnv(players=3, seat=1, opponents=["random", "greedy"])
+    assert old._opponent_specs == {0: "random", 2: "greedy"}
+    with pytest.raises(ValueError, match="list of 1"):
         SequenceEnv(players=3, opponents=["random"])
+    with pytest.raises(ValueError, match="learning seat"):
+        SequenceEnv(players=3, seat=1, opponents={1: "random"})
+    with pytest.raises(ValueError, match="seat 5"):
+        SequenceEnv(players=3, opponents={5: "random"})
     with pytest.raises(ValueError, match="unknown agent"):
         SequenceEnv(opponents="alphazero")
     with pytest.raises(TypeError, match="agent"):
-        SequenceEnv(opponents=[object()])
+        SequenceEnv(opponents={1: object()})
     with pytest.raises(ValueError, match="seat"):
         SequenceEnv(players=2, seat=2)
     with pytest.raises(ValueError, match="illegal"):
@@ -107,3 +136,47 @@ def test_ansi_render():
     e = SequenceEnv(render_mode="ansi")
     e.reset(seed=1)
     assert e.render() == str(e.game)
+
+
+def test_rgb_array_render_draws_the_board():
+    e = SequenceEnv(render_mode="rgb_array", opponents="random")
+    e.reset(seed=1)
+    for _ in range(10):
+        e.step(int(np.flatnonzero(e.action_masks())[0]))
+    image = e.render()
+    assert image.shape == (240, 240, 3) and image.dtype == np.uint8
+    board = e.game.board
+    centre = image[12::24, 12::24]  # the middle pixel of every cell
+    empty, chips = centre[board == -1], centre[(board == 0) | (board == 1)]
+    assert len(chips) >= 10 and (empty == empty[0]).all() and not (chips == empty[0]).all(axis=1).any()
+    with pytest.raises(ValueError, match="rgb_array"):
+        SequenceEnv(render_mode="video")
+
+
+def test_normalize_divides_by_the_published_scale():
+    from sequence_game.observation import OBSERVATION_SCALE
+
+    raw, scaled = SequenceEnv(opponents="random"), SequenceEnv(opponents="random", normalize=True)
+    a, _ = raw.reset(seed=5)
+    b, _ = scaled.reset(seed=5)
+    np.testing.assert_allclose(b, a / OBSERVATION_SCALE, rtol=1e-6)
+    assert scaled.observation_space.contains(b) and float(scaled.observation_space.high.max()) < 3e6
+
+
+def test_stable_baselines3_make_vec_env_with_the_string_id():
+    sb3 = pytest.importorskip("stable_baselines3", reason="the [train] extra is not installed")
+    from sequence_game.envs.gymnasium import SPAWN_ID
+
+    venv = sb3.common.env_util.make_vec_env(ENV_ID, n_envs=2, seed=0, env_kwargs={"opponents": "random"})
+    obs = venv.reset()
+    assert obs.shape == (2, 890) and venv.render_mode == "rgb_array"
+    masks = np.stack(venv.env_method("action_masks"))
+    venv.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+    venv.close()
+    # A fresh interpreter per worker (spawn) knows the id only through the module it names.
+    spawned = sb3.common.env_util.make_vec_env(SPAWN_ID, n_envs=2, seed=0, vec_env_cls=sb3.common.vec_env.SubprocVecEnv,
+                                               vec_env_kwargs={"start_method": "spawn"})
+    try:
+        assert spawned.reset().shape == (2, 890)
+    finally:
+        spawned.close()

@@ -148,7 +148,7 @@ def test_ansi_render_is_the_text_board_and_bad_arguments_are_refused():
     e.reset(seed=1)
     assert e.render() == str(e.game)
     with pytest.raises(ValueError, match="render_mode"):
-        SequenceAECEnv(render_mode="rgb_array")
+        SequenceAECEnv(render_mode="video")
     with pytest.raises(ValueError, match="players"):
         SequenceAECEnv(players=5)
     with pytest.raises(ValueError):

@@ -69,6 +69,22 @@ def _high() -> np.ndarray:
 OBSERVATION_HIGH: np.ndarray = _high()
 
 
+def _scale() -> np.ndarray:
+    scale = OBSERVATION_HIGH.copy()
+    # The fields whose bound is far above what games reach: two sequences win a two-team game (R8);
+    # turns and the cap scaled by the environments' default cap of 1000 turns.
+    for name, value in {"sequences": 2, "turn": 1000, "max_turns": 1000}.items():
+        offset, size = LAYOUT[name]
+        scale[offset:offset + size] = value
+    return scale
+
+
+#: The per-entry divisor of normalised observations (``normalize=True`` in the environments):
+#: ``obs / OBSERVATION_SCALE`` lies in 0..1 except ``sequences`` (up to 8), and ``turn`` and
+#: ``max_turns`` past 1000 turns.
+OBSERVATION_SCALE: np.ndarray = _scale()
+
+
 def field_slice(name: str) -> slice:
     """The slice of the observation vector that holds field ``name`` (see ``LAYOUT``)."""
     offset, size = LAYOUT[name]

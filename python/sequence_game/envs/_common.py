@@ -1,11 +1,17 @@
-"""What the environments share: seat names, the team result as rewards, the turn cap, and the
-message for a missing extra. Pure Python: no framework is imported here."""
+"""What the environments share: seat names, the team result as rewards, the turn cap, rendering,
+the ``opponents=`` argument, observation scaling and the message for a missing extra. Pure Python:
+no framework is imported here."""
 
 from __future__ import annotations
 
-from typing import Callable, List, NoReturn, Optional
+import warnings
+from typing import Any, Callable, Dict, List, Mapping, NoReturn, Optional, Union
 
+import numpy as np
+
+from .._args import is_int
 from ..game import Game
+from ..observation import OBSERVATION_SCALE
 
 #: The default turn cap of the environments: long enough that random games seldom reach it
 #: (a random 2-team game lasts ~80 turns; 3-team games occasionally run into the thousands),
@@ -39,14 +45,116 @@ def truncated(game: Game) -> bool:
     return game.is_draw and game.passes < game.players and game.max_turns is not None and game.turn >= game.max_turns
 
 
-def render(game: Game, render_mode: Optional[str], warn: Callable[[str], None]) -> Optional[str]:
+#: The render modes of the environments: the text board, printed or returned, and the board as an
+#: RGB image (what video recorders and Stable-Baselines3's ``make_vec_env`` ask for).
+RENDER_MODES = ("human", "ansi", "rgb_array")
+
+
+def check_render_mode(render_mode: Optional[str]) -> Optional[str]:
+    """``render_mode`` if it is None or one of ``RENDER_MODES``, else ``ValueError``."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode {render_mode!r} is not supported: choose None, "
+                         + ", ".join(repr(m) for m in RENDER_MODES))
+    return render_mode
+
+
+# rgb_array colours: empty cell, corner (R1: every team's), the three teams' chips (R2), and how
+# much darker a chip of a completed sequence is drawn (R7: it can never be removed).
+_EMPTY, _CORNER = (236, 226, 198), (120, 120, 120)
+_TEAM_COLOURS = ((40, 90, 200), (40, 150, 60), (200, 50, 40))
+_CELL_PIXELS = 24
+
+
+def board_image(game: Game) -> np.ndarray:
+    """The board as an RGB image, ``uint8 (240, 240, 3)``: one 24-pixel square per cell (row 0 at
+    the top), a chip as a disc in its team's colour, darker once locked in a sequence (R7)."""
+    n = _CELL_PIXELS
+    yy, xx = np.mgrid[0:n, 0:n]
+    disc = (yy - (n - 1) / 2) ** 2 + (xx - (n - 1) / 2) ** 2 <= (0.4 * n) ** 2
+    image = np.empty((10 * n, 10 * n, 3), dtype=np.uint8)
+    board = game.board
+    for cell in range(100):
+        r, c = divmod(cell, 10)
+        tile = image[r * n:(r + 1) * n, c * n:(c + 1) * n]
+        code = int(board[r, c])
+        tile[:] = _CORNER if code == 3 else _EMPTY
+        if 0 <= code < 3:
+            colour = np.array(_TEAM_COLOURS[code], dtype=np.float32)
+            tile[disc] = (colour * (0.6 if game._is_locked(cell) else 1.0)).astype(np.uint8)
+        tile[0, :] = tile[:, 0] = (90, 80, 60)  # grid lines
+    return image
+
+
+def render(game: Game, render_mode: Optional[str], warn: Callable[[str], None]) -> Union[str, np.ndarray, None]:
     """The environments' ``render()``: ``"ansi"`` returns the text board (``str(game)``),
-    ``"human"`` prints it; without a render mode, ``warn`` says how to choose one."""
+    ``"human"`` prints it, ``"rgb_array"`` returns ``board_image(game)``; without a render mode,
+    ``warn`` says how to choose one."""
     if render_mode is None:
-        warn("render() was called without a render_mode: pass render_mode='ansi' or 'human'")
+        warn("render() was called without a render_mode: pass render_mode='ansi', 'human' or 'rgb_array'")
         return None
+    if render_mode == "rgb_array":
+        return board_image(game)
     text = str(game)
     if render_mode == "ansi":
         return text
     print(text)
     return None
+
+
+#: The seat policies the core plays itself (``sequence_game.VectorGame``); any other agent or spec
+#: is played in Python.
+CORE_OPPONENTS = ("random", "greedy")
+
+
+def seat_opponents(opponents: Any, players: int, seat: Optional[int], where: str) -> Dict[int, Any]:
+    """The one spelling of ``opponents=``: an agent or agent spec for every seat but ``seat``, or a
+    ``{seat: agent or spec}`` dict; returns ``{seat: agent or spec}``. A list with one entry per
+    other seat (seat order) is still read, with a ``DeprecationWarning``. ``where`` names the
+    caller in messages. Specs are checked (``ValueError`` for an unknown name or option)."""
+    from ..agents import agent_from_spec
+
+    if isinstance(opponents, Mapping):
+        table = dict(opponents)
+        for s in table:
+            if not is_int(s) or not 0 <= s < players:
+                raise ValueError(f"{where}: opponents seat {s!r} is not a seat 0..{players - 1}")
+        if seat is not None and seat in table:
+            raise ValueError(f"{where}: seat {seat} is the learning seat; opponents names the other seats")
+    elif isinstance(opponents, (list, tuple)):
+        others = [p for p in range(players) if p != seat]
+        if len(opponents) != len(others):
+            raise ValueError(f"{where}: give opponents as one agent or spec for all, or a dict "
+                             f"{{seat: agent or spec}}, not a list of {len(opponents)}")
+        warnings.warn(f"{where}: a list of opponents is deprecated; pass a dict {{seat: agent or spec}}, "
+                      f"e.g. {dict(zip(others, opponents))!r}", DeprecationWarning, stacklevel=3)
+        table = dict(zip(others, opponents))
+    else:
+        table = {p: opponents for p in range(players) if p != seat}
+    for s, spec in table.items():
+        if isinstance(spec, str):
+            agent_from_spec(spec)  # ValueError now for an unknown name or option
+        elif not callable(getattr(spec, "select_move", None)):
+            raise TypeError(f"{where}: opponent of seat {s} is an agent (with select_move(game)) or an agent spec "
+                            f"such as 'greedy', not {spec!r}")
+    return {int(s): table[s] for s in sorted(table)}
+
+
+def core_seats(table: Mapping[int, Any]) -> Optional[Dict[int, str]]:
+    """``table`` as ``VectorGame`` opponents if the core plays every one of them (plain
+    ``"random"``/``"greedy"`` specs, no options), else None."""
+    out = {}
+    for s, spec in table.items():
+        name = spec.strip().lower() if isinstance(spec, str) else None
+        if name not in CORE_OPPONENTS:
+            return None
+        out[s] = name
+    return out
+
+
+def scale_observations(obs: np.ndarray) -> np.ndarray:
+    """Divide observations (one or a batch) in place by ``OBSERVATION_SCALE`` (docs/observation.md)."""
+    obs *= _INVERSE_SCALE
+    return obs
+
+
+_INVERSE_SCALE = (1.0 / OBSERVATION_SCALE).astype(np.float32)

@@ -18,9 +18,8 @@
 - Rewards per team when the game ends, to every member: +1 win, -1 loss, 0 draw (R8).
 - ``terminations`` at a win or a stalemate (R5); ``truncations`` at the turn cap (a draw),
   ``max_turns`` (default 1000).
-- ``render_mode``: ``"ansi"`` (the text board as a string) or ``"human"`` (printed). There is no
-  ``"rgb_array"``: the board's image is SVG (``Game._repr_svg_``) and rasterising it would need a
-  dependency this package does not take.
+- ``render_mode``: ``"ansi"`` (the text board as a string), ``"human"`` (printed) or
+  ``"rgb_array"`` (the board as an image, ``uint8 (240, 240, 3)``).
 - Illegal actions: ``env()`` (``illegal="lose"``) ends the game with reward -1 for the offender
   and 0 for everyone else, as PettingZoo's ``TerminateIllegalWrapper`` does for its classic games;
   ``raw_env()`` (``illegal="raise"``) raises ``sequence_game.IllegalMoveError`` and changes nothing.
@@ -28,7 +27,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, Optional
+from typing import Any, ClassVar, Dict, Optional, Union
 
 import numpy as np
 
@@ -90,7 +89,7 @@ class SequenceAECEnv(AECEnv):
     """Sequence for ``players`` seats in ``teams`` teams (R2), one agent per seat."""
 
     metadata: ClassVar[Dict[str, Any]] = {
-        "render_modes": ["human", "ansi"], "name": "sequence_v0", "is_parallelizable": False, "render_fps": 1,
+        "render_modes": list(_common.RENDER_MODES), "name": "sequence_v0", "is_parallelizable": False, "render_fps": 1,
     }
 
     def __init__(self, players: int = 2, teams: Optional[int] = None,
@@ -103,9 +102,7 @@ class SequenceAECEnv(AECEnv):
         self.illegal = illegal
         self.players, self.teams = check_players_teams(players, teams)
         self.max_turns = check_max_turns(max_turns)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not supported: choose None, 'human' or 'ansi'")
-        self.render_mode = render_mode
+        self.render_mode = _common.check_render_mode(render_mode)
         self.possible_agents = _common.agent_names(self.players)
         self.agents = list(self.possible_agents)
         self._seats = {a: p for p, a in enumerate(self.possible_agents)}
@@ -186,8 +183,9 @@ class SequenceAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
-        """``"ansi"``: the text board (``str(game)``); ``"human"``: the same, printed."""
+    def render(self) -> Union[str, np.ndarray, None]:
+        """``"ansi"``: the text board (``str(game)``); ``"human"``: the same, printed;
+        ``"rgb_array"``: the board as an image."""
         return _common.render(self._game(), self.render_mode, gymnasium.logger.warn)
 
     def close(self) -> None:
