@@ -417,7 +417,7 @@ def _vector_env():
 
 def test_vector_env_against_builtin_opponent():
     SequenceVectorEnv = _vector_env()
-    env = SequenceVectorEnv(6, players=3, seat=1, opponent="random", seed=4, max_turns=60)
+    env = SequenceVectorEnv(6, players=3, seat=1, opponents="random", seed=4, max_turns=60)
     obs, infos = env.reset(seed=4)
     assert env.observation_space.contains(obs) and obs.shape == (6, 890)
     assert (infos["player"] == 1).all() and infos["action_mask"].dtype == bool
@@ -445,7 +445,7 @@ def test_vector_env_against_builtin_opponent():
 
 def test_vector_env_greedy_opponent_beats_random_learner():
     SequenceVectorEnv = _vector_env()
-    env = SequenceVectorEnv(16, opponent="greedy", seed=2)
+    env = SequenceVectorEnv(16, opponents="greedy", seed=2)
     env.reset()
     rng = np.random.default_rng(1)
     total = []
@@ -457,7 +457,7 @@ def test_vector_env_greedy_opponent_beats_random_learner():
 
 def test_vector_env_self_play_rewards_the_acting_seat():
     SequenceVectorEnv = _vector_env()
-    env = SequenceVectorEnv(8, players=2, opponent=None, seed=3)
+    env = SequenceVectorEnv(8, players=2, opponents=None, seed=3)
     obs, infos = env.reset(seed=3)
     rng = np.random.default_rng(2)
     wins = 0
@@ -480,8 +480,12 @@ def test_vector_env_reset_seed_reproduces_and_bad_arguments():
     np.testing.assert_array_equal(a, b)
     with pytest.raises(TypeError, match="one int"):
         env.reset(seed=[1, 2, 3])
-    with pytest.raises(ValueError, match="opponent"):
-        SequenceVectorEnv(2, opponent="smart")
+    with pytest.raises(ValueError, match="unknown agent"):
+        SequenceVectorEnv(2, opponents="smart")
+    with pytest.raises(ValueError, match="the core plays only"):
+        SequenceVectorEnv(2, opponents="mcts")
+    with pytest.raises(TypeError, match="opponents"):
+        SequenceVectorEnv(2, opponents=["greedy"])
     with pytest.raises(ValueError, match="seat"):
         SequenceVectorEnv(2, seat=2)
     masks = env.action_masks()
@@ -489,6 +493,40 @@ def test_vector_env_reset_seed_reproduces_and_bad_arguments():
     bad[0] = int(np.flatnonzero(~masks[0])[0])
     with pytest.raises(IllegalMoveError, match="game 0"):
         env.step(bad)
+
+
+def test_vector_env_opponents_dict_and_the_deprecated_opponent_argument():
+    SequenceVectorEnv = _vector_env()
+    env = SequenceVectorEnv(4, players=3, opponents={0: "greedy", 2: "random"}, seed=1)
+    assert env.seat == 1 and env.opponents == {0: "greedy", 2: "random"}
+    _, infos = env.reset()
+    assert (infos["player"] == 1).all()
+    shared = SequenceVectorEnv(4, players=3, opponents={1: "greedy"}, seed=1)
+    assert shared.seat is None and set(shared.game.caller_seats) == {0, 2}
+    with pytest.warns(DeprecationWarning, match="opponents="):
+        old = SequenceVectorEnv(2, opponent="random", seed=1)
+    assert old.opponents == {1: "random"}
+    with pytest.warns(DeprecationWarning):
+        assert old.opponent == "random"
+
+
+def test_vector_env_normalize_divides_by_the_published_scale():
+    SequenceVectorEnv = _vector_env()
+    from sequence_game.observation import OBSERVATION_SCALE
+
+    raw = SequenceVectorEnv(4, opponents="random", seed=1, max_turns=40)
+    scaled = SequenceVectorEnv(4, opponents="random", seed=1, max_turns=40, normalize=True)
+    a, _ = raw.reset(seed=2)
+    b, _ = scaled.reset(seed=2)
+    np.testing.assert_allclose(b, a / OBSERVATION_SCALE, rtol=1e-6)
+    rng_a, rng_b = np.random.default_rng(0), np.random.default_rng(0)
+    for _ in range(60):
+        a, _, term, trunc, ia = raw.step(raw.sample_actions(rng_a))
+        b, _, _, _, ib = scaled.step(scaled.sample_actions(rng_b))
+        np.testing.assert_allclose(b, a / OBSERVATION_SCALE, rtol=1e-6)
+        for i in np.flatnonzero(term | trunc):
+            np.testing.assert_allclose(ib["final_obs"][i], ia["final_obs"][i] / OBSERVATION_SCALE, rtol=1e-6)
+    assert scaled.observation_space.contains(b)
 
 
 def test_readme_batched_loop_runs():

@@ -2,13 +2,14 @@
 the compiled core, stepped in one call (needs the ``[rl]`` extra: ``pip install
 'sequence-game[rl]'``).
 
-One learning seat against built-in opponents played inside the core (``opponent="random"`` or
-``"greedy"``), or self-play (``opponent=None``), where the caller supplies the action of whichever
-seat is to move in each game (``infos["player"]``).
+One learning seat against opponents played inside the core (``opponents="random"`` or ``"greedy"``
+for every other seat, or a dict ``{seat: "random" | "greedy"}``), or self-play (``opponents=None``,
+or a dict that leaves several seats to the caller), where the caller supplies the action of
+whichever of its seats is to move in each game (``infos["player"]``).
 
 >>> import numpy as np
 >>> from sequence_game.envs.vector import SequenceVectorEnv
->>> env = SequenceVectorEnv(8, opponent="greedy", seed=1)
+>>> env = SequenceVectorEnv(8, opponents="greedy", seed=1)
 >>> obs, infos = env.reset(seed=1)
 >>> obs.shape, infos["action_mask"].shape
 ((8, 890), (8, 5253))
@@ -20,7 +21,8 @@ seat is to move in each game (``infos["player"]``).
 ((8,), dtype('bool'))
 
 Conventions: observations are the learning seat's (self-play: the seat to move) observation
-tensors (docs/observation.md, float32); the legal-action mask is ``infos["action_mask"]`` and
+tensors (docs/observation.md, float32; ``normalize=True``: divided by
+``sequence_game.observation.OBSERVATION_SCALE``); the legal-action mask is ``infos["action_mask"]`` and
 ``action_masks()`` (the convention of maskable-PPO implementations); actions are the 5253 actions of
 docs/action-space.md (R7 declare actions are follow-up steps of the same seat). Rewards: +1 when
 the learning seat's team wins, -1 when another team wins, 0 otherwise (self-play: from the view of
@@ -28,11 +30,15 @@ the seat that acted; ``infos["team_rewards"]`` has every team's). A game that en
 the same step (``metadata["autoreset_mode"] = SAME_STEP``): its final observation is
 ``infos["final_obs"][i]`` and the returned observation is already the next game's. An illegal
 action raises ``sequence_game.IllegalMoveError`` naming the games, and no game changes.
+
+Stable-Baselines3 takes no Gymnasium ``VectorEnv``: ``sequence_game.envs.sb3.SequenceVecEnv`` is
+this environment as an SB3 ``VecEnv``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+import warnings
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -46,46 +52,77 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
 
 from .._args import check_seed, is_int
 from ..actions import ACTION_COUNT
-from ..observation import OBSERVATION_SIZE
+from ..observation import OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
 from ..seeds import fresh_seed
 from ..vector import OPPONENTS, VectorGame
+from . import _common
 
 __all__ = ["SequenceVectorEnv"]
+
+
+_UNSET: Any = object()
+
+
+def core_opponents(opponents: Union[str, Mapping[int, str], None], players: int, seat: int,
+                   where: str) -> Dict[int, str]:
+    """``opponents=`` of the batched environments as ``VectorGame`` opponents: None (self-play), one
+    of ``OPPONENTS`` for every seat but ``seat``, or a ``{seat: policy}`` dict."""
+    if opponents is None:
+        return {}
+    if not is_int(players):
+        raise TypeError(f"players must be an int, not {type(players).__name__}")
+    if not is_int(seat):
+        raise TypeError(f"seat must be an int, not {type(seat).__name__}")
+    if not isinstance(opponents, Mapping) and not 0 <= seat < players:
+        raise ValueError(f"seat {seat} is not a seat 0..{players - 1}")
+    if not isinstance(opponents, (str, Mapping)):
+        raise TypeError(f"{where}: opponents is one of {', '.join(map(repr, OPPONENTS))} for every seat but `seat`, "
+                        f"a dict {{seat: policy}} or None (self-play), not {opponents!r}")
+    table = _common.seat_opponents(opponents, players, None if isinstance(opponents, Mapping) else seat, where)
+    core = _common.core_seats(table)
+    if core is None:
+        raise ValueError(f"{where}: the core plays only {', '.join(map(repr, OPPONENTS))} opponents, not "
+                         f"{table!r}; other agents play in sequence_game.envs.gymnasium.SequenceEnv")
+    return core
 
 
 class SequenceVectorEnv(VectorEnv):
     """``num_envs`` games of Sequence as one Gymnasium vector environment (see the module doc).
 
     ``players``/``teams`` (R2) and ``max_turns`` (a capped game is truncated) as ``Game``;
-    ``seat``: the learning seat (ignored in self-play); ``opponent``: ``"random"``, ``"greedy"``
-    (GreedyAgent's scoring in C++) or None for self-play; ``threads``: core worker threads (the
-    results do not depend on it); ``seed``: the first ``reset()``'s seed (None: random).
+    ``seat``: the learning seat when ``opponents`` is one policy for the others; ``opponents``:
+    ``"random"``, ``"greedy"`` (GreedyAgent's scoring in C++), a dict ``{seat: "random" |
+    "greedy"}``, or None for self-play; ``threads``: core worker threads (the results do not depend
+    on it); ``seed``: the first ``reset()``'s seed (None: random); ``normalize``: scaled
+    observations. ``opponent=`` is the former spelling of ``opponents=`` (deprecated).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012 - VectorEnv's attribute
 
     def __init__(self, num_envs: int, players: int = 2, teams: Optional[int] = None, seat: int = 0,
-                 opponent: Optional[str] = "greedy", max_turns: Optional[int] = None, threads: int = 1,
-                 seed: Optional[int] = None) -> None:
-        if opponent is not None and opponent not in OPPONENTS:
-            raise ValueError(f"opponent must be one of {', '.join(map(repr, OPPONENTS))} or None (self-play), "
-                             f"not {opponent!r}")
-        if not is_int(players):
-            raise TypeError(f"players must be an int, not {type(players).__name__}")
-        if not is_int(seat):
-            raise TypeError(f"seat must be an int, not {type(seat).__name__}")
-        if opponent is not None and not 0 <= seat < players:
-            raise ValueError(f"seat {seat} is not a seat 0..{players - 1}")
+                 opponents: Union[str, Mapping[int, str], None] = "greedy", max_turns: Optional[int] = None,
+                 threads: int = 1, seed: Optional[int] = None, normalize: bool = False,
+                 opponent: Optional[str] = _UNSET) -> None:
+        if opponent is not _UNSET:
+            warnings.warn("SequenceVectorEnv(opponent=...) is deprecated: pass opponents=..., which also takes "
+                          "a {seat: policy} dict", DeprecationWarning, stacklevel=2)
+            opponents = opponent
+        if not isinstance(normalize, bool):
+            raise TypeError(f"normalize must be True or False, not {normalize!r}")
+        table = core_opponents(opponents, players, seat, "SequenceVectorEnv")
         seed = check_seed(seed)
         self._seeds = np.random.default_rng(fresh_seed() if seed is None else seed)
         first = int(self._seeds.integers(0, 2**63))
-        opponents = None if opponent is None else {p: opponent for p in range(players) if p != seat}
         self.game = VectorGame(num_envs, players=players, teams=teams, seed=first, max_turns=max_turns,
-                               threads=threads, opponents=opponents)
+                               threads=threads, opponents=table or None)
         self.num_envs = self.game.num_games
-        self.seat = None if opponent is None else seat
-        self.opponent = opponent
-        self.single_observation_space = gymnasium.spaces.Box(0.0, np.inf, (OBSERVATION_SIZE,), np.float32)
+        callers = self.game.caller_seats
+        #: The learning seat, or None when several seats are the caller's (self-play).
+        self.seat: Optional[int] = callers[0] if len(callers) == 1 else None
+        self.opponents = table
+        self.normalize = normalize
+        high = (OBSERVATION_HIGH / OBSERVATION_SCALE if normalize else OBSERVATION_HIGH).astype(np.float32)
+        self.single_observation_space = gymnasium.spaces.Box(0.0, high, (OBSERVATION_SIZE,), np.float32)
         self.single_action_space = gymnasium.spaces.Discrete(ACTION_COUNT)
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
@@ -93,8 +130,18 @@ class SequenceVectorEnv(VectorEnv):
         self._obs = np.empty((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
         self._masks = np.empty((self.num_envs, ACTION_COUNT), dtype=bool)
 
+    @property
+    def opponent(self) -> Optional[str]:
+        """Deprecated: the policy of every other seat (None in self-play); see ``opponents``."""
+        warnings.warn("SequenceVectorEnv.opponent is deprecated: read opponents ({seat: policy})",
+                      DeprecationWarning, stacklevel=2)
+        policies = set(self.opponents.values())
+        return policies.pop() if len(policies) == 1 else None
+
     def _observe(self) -> Tuple[np.ndarray, Dict[str, Any]]:
         self.game.observations(out=self._obs, players=self._observers)
+        if self.normalize:
+            _common.scale_observations(self._obs)
         self.game.legal_masks(out=self._masks)
         infos = {"action_mask": self._masks.copy(), "player": self.game.current_players()}
         return self._obs.copy(), infos
@@ -124,6 +171,8 @@ class SequenceVectorEnv(VectorEnv):
         ended = terminated | truncated
         if ended.any():
             final = self.game.final_observations(players=self._observers)
+            if self.normalize:
+                _common.scale_observations(final)
             infos["final_obs"] = np.full(self.num_envs, None, dtype=object)
             infos["_final_obs"] = ended
             for row, i in enumerate(np.flatnonzero(ended)):
