@@ -8,6 +8,8 @@ here:
 - :class:`MCTSAgent` -- information-set Monte Carlo tree search in the compiled core.
 - :class:`RolloutAgent` -- determinized rollout search with common random numbers in the compiled
   core.
+- :class:`PolicyAgent` -- a trained policy (a callable or a saved model) over the player's
+  observation tensor and legal-action mask.
 
 Every agent here also takes a per-call budget (``select_move(game, limit=Limit(time=0.5))``), has
 an awaitable form (``await agent.select_move_async(game)``), ``stop()`` (a search's "move now")
@@ -29,6 +31,7 @@ from .base import Agent, agent_name
 from .control import AgentBase, Limit
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
+from .policy import PolicyAgent
 from .registry import agent_from_spec, register_agent
 from .rollout import RolloutAgent
 from .search import MoveStats, SearchAgent, SearchResult
@@ -42,6 +45,7 @@ __all__ = [
     "Limit",
     "MCTSAgent",
     "MoveStats",
+    "PolicyAgent",
     "RandomAgent",
     "RolloutAgent",
     "SearchAgent",

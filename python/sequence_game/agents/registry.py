@@ -9,6 +9,7 @@ from .. import _core
 from ..errors import short_repr
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
+from .policy import PolicyAgent
 from .presets import PRESETS, preset_factory
 from .rollout import RolloutAgent
 from .uniform_random import RandomAgent
@@ -57,6 +58,10 @@ def _mcts_v1(**params: Any) -> MCTSAgent:
 
 register_agent("mcts-v1", _mcts_v1, _BUDGET_KEYS)
 
+# A saved policy: "policy:path/to/model.npz" (the one spec whose first option may be a bare value).
+register_agent("policy", PolicyAgent)
+_POSITIONAL = {"policy": "policy"}
+
 # The difficulty presets (presets.py), each a name of its own over the agent it builds.
 for _preset in PRESETS.values():
     _factory, _aliases = _REGISTRY[_preset.agent]
@@ -89,7 +94,8 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     anything else ``MCTSAgent`` / ``RolloutAgent`` takes), ``mcts-v1`` (MCTSAgent with the
     settings of 2026-11-30 pinned: ``registry.MCTS_V1``; the same keys), and the difficulty presets
     ``easy``, ``medium``, ``hard``, ``max`` (``presets.PRESETS``; the keys of the agent they build,
-    e.g. ``hard:time=0.5``). Values are read as int, float,
+    e.g. ``hard:time=0.5``), and ``policy:path/to/model`` (a saved policy, ``PolicyAgent``; keys
+    ``sample``, ``seed``, ``normalize``). Values are read as int, float,
     true/false or none where they look like one. ``defaults`` are keyword arguments used when the
     spec does not set them (the arena passes a derived ``seed`` so that matches are reproducible).
     The agent's ``name`` is set to the spec.
@@ -116,6 +122,9 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip().lower()
+        if not eq and name in _POSITIONAL and not params:
+            params[_POSITIONAL[name]] = item  # policy:path/to/model
+            continue
         if not eq or not key:
             raise ValueError(
                 f"agent spec {short_repr(spec)}: write options as key=value separated by commas, not {short_repr(item)}")
@@ -127,7 +136,8 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
         agent = factory(**params)
     except (TypeError, ValueError, OverflowError) as e:  # one line naming the spec and the option
         raise ValueError(f"agent spec {short_repr(spec)}: {e}") from None
-    display = name + (":" + ",".join(f"{k}={v}" for k, v in given.items()) if given else "")
+    shown = [str(v) if k == _POSITIONAL.get(name) else f"{k}={v}" for k, v in given.items()]
+    display = name + (":" + ",".join(shown) if shown else "")
     try:
         agent.name = display
     except AttributeError:  # pragma: no cover - an agent with a read-only name keeps its own

@@ -1,0 +1,178 @@
+"""PolicyAgent: a policy over (observation, legal mask) plays legal moves, sees only what its player
+may see (R9), completes R7 declare choices, and loads saved models (numpy, ONNX, Stable-Baselines3)
+by itself and by the agent spec ``policy:path`` in the arena."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from sequence_game import Game
+from sequence_game.actions import ACTION_COUNT
+from sequence_game.agents import PolicyAgent, agent_from_spec
+from sequence_game.arena import match
+from sequence_game.observation import OBSERVATION_SCALE, OBSERVATION_SIZE
+
+
+def _mlp(tmp_path, seed=0, normalize=False, hidden=16):
+    rng = np.random.default_rng(seed)
+    layers = {"w0": rng.normal(0, 0.3, (OBSERVATION_SIZE, hidden)).astype(np.float32), "b0": np.zeros(hidden, np.float32),
+              "w1": rng.normal(0, 0.3, (hidden, ACTION_COUNT)).astype(np.float32), "b1": rng.normal(0, 1, ACTION_COUNT).astype(np.float32)}
+    path = tmp_path / f"mlp{seed}.npz"
+    np.savez(path, normalize=np.array(int(normalize)), **layers)
+    return path, layers
+
+
+class _OnlyObservation:
+    """A game that lets a policy agent read the observation tensor of the seat to move, its legal
+    mask and its own action resolution, and fails on anything else (another hand, the draw pile,
+    the board, the position). Its copy (for the declare actions of a placement, R7) is watched too."""
+
+    allowed = frozenset({"legal_mask", "current_player", "is_over", "_resolve_action"})
+
+    def __init__(self, game):
+        object.__setattr__(self, "_game", game)
+        object.__setattr__(self, "reads", [])
+
+    def observation_tensor(self, player):
+        assert player == self._game.current_player, "only the seat to move's own view"
+        self.reads.append("observation_tensor")
+        return self._game.observation_tensor(player)
+
+    def copy(self):
+        return _OnlyObservation(self._game.copy())
+
+    def __setattr__(self, name, value):
+        assert name == "_pending", f"the policy agent set {name}"
+        self._game._pending = value
+
+    def __getattr__(self, name):
+        if name not in self.allowed:
+            raise AssertionError(f"the policy agent read {name}")
+        self.reads.append(name)
+        return getattr(self._game, name)
+
+
+def test_callable_policy_plays_legal_moves_reading_only_its_observation():
+    seen = []
+
+    def policy(obs, mask):
+        seen.append((obs.copy(), mask.copy()))
+        return int(np.flatnonzero(mask)[-1])
+
+    agent = PolicyAgent(policy)
+    for seed in range(3):
+        g = Game(players=3, seed=seed)
+        for _ in range(60):
+            if g.is_over:
+                break
+            obs, mask = g.observation_tensor(g.current_player), g.legal_mask()
+            before = len(seen)
+            move = agent.select_move(_OnlyObservation(g))
+            np.testing.assert_array_equal(seen[before][0], obs)
+            np.testing.assert_array_equal(seen[before][1], mask)
+            assert move in g.legal_moves()
+            g.play(move)
+
+
+def test_policy_choice_does_not_depend_on_hidden_cards(tmp_path):
+    """R9: re-deal every card the mover cannot see (the other hands, the draw pile) and the saved
+    policy chooses the same move."""
+    path, _ = _mlp(tmp_path)
+    agent = agent_from_spec(f"policy:{path}")
+    shuffle = random.Random(0)
+    g = Game(players=4, seed=9)
+    checked = 0
+    while not g.is_over and checked < 40:
+        d = g.to_dict()
+        me = g.current_player
+        hidden = [c for p, h in enumerate(d["hands"]) if p != me for c in h] + d["draw_pile"]
+        shuffle.shuffle(hidden)
+        for p, h in enumerate(d["hands"]):
+            if p != me:
+                d["hands"][p], hidden = hidden[:len(h)], hidden[len(h):]
+        d["draw_pile"] = hidden
+        d["last_draw"] = None  # the card the last player drew, now re-dealt (hidden from the mover too)
+        other = Game.from_dict(d)
+        assert other.to_dict() != g.to_dict()
+        move = agent.select_move(g)
+        assert agent.select_move(other) == move
+        g.play(move)
+        checked += 1
+    assert checked == 40
+
+
+def test_declare_choices_are_completed_by_follow_up_actions():
+    """A placement with a choice of sequences (R7): the policy is asked again for the declare
+    actions, on a copy; the game it was given does not change."""
+    from helpers import board_rows, position_dict
+
+    # The cross of tests/test_actions.py: 7H on d6 completes a row and a column, each with a choice of windows.
+    cross = dict(B=["a6", "b6", "c6", "e6", "f6", "g6", "d3", "d4", "d5", "d7", "d8", "d9"])
+    g = Game.from_dict(position_dict(2, board=board_rows(**cross), hands=[["7H", "2S"], ["3S"]]))
+    choice = [a for a in g.legal_actions() if g._resolve_action(a)[0] == "pending"]
+    assert len(choice) == 1
+    calls = []
+
+    def policy(obs, mask):
+        calls.append(mask.copy())
+        return choice[0] if len(calls) == 1 else int(np.flatnonzero(mask)[-1])
+
+    before = g.to_dict()
+    moves = {m for m in g.legal_moves() if m.kind == "place"}
+    move = PolicyAgent(policy).select_move(g)
+    assert g.to_dict() == before and g.pending_placement is None
+    assert move in moves and move.declares
+    assert len(calls) == 3 and len(move.declares) == 2  # the placement, then a declare action per line
+
+
+def test_numpy_and_onnx_models_give_the_same_moves(tmp_path):
+    path, layers = _mlp(tmp_path, seed=1, normalize=True)
+    npz = PolicyAgent(path)
+    assert npz.name == f"policy:{path}"
+    g = Game(players=2, seed=3)
+    obs, mask = g.observation_tensor(g.current_player), g.legal_mask()
+    x = np.tanh((obs / OBSERVATION_SCALE) @ layers["w0"] + layers["b0"]) @ layers["w1"] + layers["b1"]
+    expected = int(np.flatnonzero(mask)[np.argmax(x[mask])])
+    assert npz.policy(obs, mask) == expected
+    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from onnx import TensorProto, helper, numpy_helper
+
+    nodes = [helper.make_node("MatMul", ["obs", "w0"], ["h0"]), helper.make_node("Add", ["h0", "b0"], ["a0"]),
+             helper.make_node("Tanh", ["a0"], ["t0"]), helper.make_node("MatMul", ["t0", "w1"], ["h1"]),
+             helper.make_node("Add", ["h1", "b1"], ["logits"])]
+    graph = helper.make_graph(nodes, "policy", [helper.make_tensor_value_info("obs", TensorProto.FLOAT, [None, OBSERVATION_SIZE])],
+                              [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [None, ACTION_COUNT])],
+                              [numpy_helper.from_array(v, k) for k, v in layers.items()])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(tmp_path / "policy.onnx"))
+    from_onnx = agent_from_spec(f"policy:{tmp_path / 'policy.onnx'},normalize=true")
+    for _ in range(40):
+        if g.is_over:
+            break
+        move = npz.select_move(g)
+        assert from_onnx.select_move(g) == move
+        g.play(move)
+
+
+def test_policy_spec_plays_in_the_arena_and_bad_policies_are_refused(tmp_path):
+    path, _ = _mlp(tmp_path, seed=2)
+    result = match([f"policy:{path}", "random"], games=4, seed=1, max_turns=60)
+    assert sum(result.wins) + result.draws == 4
+    with pytest.raises(ValueError, match="no model file"):
+        agent_from_spec(f"policy:{tmp_path / 'missing.npz'}")
+    with pytest.raises(ValueError, match=r"\.npz"):
+        (tmp_path / "model.txt").write_text("x")
+        PolicyAgent(tmp_path / "model.txt")
+    with pytest.raises(TypeError, match="callable"):
+        PolicyAgent(3)
+    g = Game(players=2, seed=1)
+    with pytest.raises(ValueError, match="not legal"):
+        PolicyAgent(lambda obs, mask: int(np.flatnonzero(~mask)[0])).select_move(g)
+    with pytest.raises(TypeError, match="not an action"):
+        PolicyAgent(lambda obs, mask: "a move").select_move(g)
+    sampled = [PolicyAgent(path, sample=True, seed=s).select_move(g) for s in range(6)]
+    assert len(set(sampled)) > 1 and all(m in g.legal_moves() for m in sampled)
