@@ -41,7 +41,7 @@ from .._args import check_seed
 from ..actions import ACTION_COUNT, describe_action, move_from_id
 from ..errors import short_repr
 from ..move import Move
-from ..observation import OBSERVATION_SCALE, OBSERVATION_SIZE
+from ..observation import OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
 from .base import no_legal_move
 
 __all__ = ["PolicyAgent", "load_policy"]
@@ -117,8 +117,9 @@ def _sb3_policy(path: str) -> _LogitPolicy:
             errors.append(f"{cls.__name__}: {e}")
     if model is None:
         raise ValueError(f"{path}: not a MaskablePPO, PPO or A2C model ({'; '.join(errors)})")
-    high = float(np.max(model.observation_space.high))
-    normalize = high < float(np.max(OBSERVATION_SCALE))  # trained on obs / OBSERVATION_SCALE
+    # Trained on obs / OBSERVATION_SCALE: the environments then declare the scaled bounds.
+    scaled = (OBSERVATION_HIGH / OBSERVATION_SCALE).astype(np.float32)
+    normalize = bool(np.array_equal(np.asarray(model.observation_space.high, dtype=np.float32), scaled))
     policy = model.policy
 
     def logits(obs: np.ndarray) -> np.ndarray:
