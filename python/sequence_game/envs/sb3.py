@@ -39,9 +39,10 @@ try:
 except ImportError as _error:  # pragma: no cover - exercised without the extra
     _common.require("train", "stable-baselines3", _error)
 
-from .._args import check_seed, random_seed
+from .._args import check_seed
 from ..actions import ACTION_COUNT
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
+from ..seeds import fresh_seed
 from ..vector import VectorGame
 from .vector import core_opponents
 
@@ -66,7 +67,7 @@ class SequenceVecEnv(VecEnv):
             raise TypeError(f"normalize must be True or False, not {normalize!r}")
         table = core_opponents(opponents, players, seat, "SequenceVecEnv")
         seed = check_seed(seed)
-        self._stream = np.random.default_rng(random_seed() if seed is None else seed)
+        self._stream = np.random.default_rng(fresh_seed() if seed is None else seed)
         self.game = VectorGame(num_envs, players=players, teams=teams, seed=int(self._stream.integers(0, 2**63)),
                                max_turns=max_turns, threads=threads, opponents=table)
         callers = self.game.caller_seats
