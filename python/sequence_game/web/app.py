@@ -250,7 +250,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         if seats is None:
             seats = [models.SeatSpec(kind="human")] + [models.SeatSpec(kind="ai", ai="medium")
                                                         for _ in range(body.players - 1)]
-        table, tokens = service.create(
+        table, tokens = await service.create(
             body.players, body.teams, [s.model_dump() for s in seats], seed=body.seed, max_turns=body.max_turns,
             hot_seat=body.hot_seat, ai_seconds=min(body.ai_seconds, service.max_ai_seconds), moves=body.moves)
         base = str(request.base_url).rstrip("/")
@@ -270,15 +270,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
     @app.get("/api/tables", response_model=List[models.TableSummary], tags=["tables"],
              summary="List the tables (public information)")
     async def list_tables(service: Service, finished: Optional[bool] = None) -> List[Dict[str, Any]]:
-        live = [service.summary(t) for t in service.tables.values()
-                if finished is None or t.game.is_over == finished]
-        known = set(service.tables)
-        if finished is not False:
-            for row in service.store.load_all(finished=True)[-200:]:
-                if row.id not in known:
-                    live.append(service.stored_summary(row))
-        live.sort(key=lambda s: s["created"], reverse=True)
-        return live[:200]
+        return await service.lobby(finished)
 
     @app.get("/api/tables/{table_id}", responses=ERRORS, tags=["play"],
              summary="The table as your seat sees it (no token: as a spectator)")
@@ -288,13 +280,13 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
     @app.post("/api/tables/{table_id}/moves", response_model=models.MoveResponse, responses=ERRORS, tags=["play"],
               summary="Play a move for your seat")
     async def play(body: models.MoveRequest, table: TableDep, seats: SeatsRequired, service: Service) -> Dict[str, Any]:
-        move = service.play(table, seats, body.move, body.version)
+        move = await service.play(table, seats, body.move, body.version)
         return {"move": str(move), "view": service.view(table, seats)}
 
     @app.post("/api/tables/{table_id}/undo", response_model=models.UndoResponse, responses=ERRORS, tags=["play"],
               summary="Take back your last move (games against the AI only)")
     async def undo(table: TableDep, seats: SeatsRequired, service: Service) -> Dict[str, Any]:
-        n = service.undo(table, seats)
+        n = await service.undo(table, seats)
         return {"undone": n, "view": service.view(table, seats)}
 
     @app.post("/api/tables/{table_id}/hint", response_model=models.HintResponse, responses=ERRORS, tags=["ai"],
@@ -335,7 +327,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         await websocket.accept()
         service: TableService = websocket.app.state.service
         try:
-            table = service.get(table_id)
+            table = await service.get_async(table_id)
             hello = _parse(await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT))
             if not isinstance(hello, Hello):
                 raise TableError("say hello first: {\"type\": \"hello\", \"token\": ...}", 400)
@@ -360,9 +352,9 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
                     elif msg.type == "move":
                         if not seats:
                             raise TableError("spectators cannot move", 403)
-                        service.play(table, seats, msg.move, msg.version)
+                        await service.play(table, seats, msg.move, msg.version)
                     elif msg.type == "undo":
-                        service.undo(table, seats)
+                        await service.undo(table, seats)
                     elif msg.type == "reveal":
                         service.reveal(table, seats)
                     elif msg.type == "hint" and (hinting is None or hinting.done()):

@@ -9,7 +9,7 @@ import webbrowser
 from pathlib import Path
 from typing import Any, Optional
 
-from .store import default_db_path
+from .store import UnusableDatabaseError, default_db_path
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -26,7 +26,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
     if host not in LOOPBACK:
         print(f"warning: serving on {host}: anyone who can reach this machine on port {port} can open the "
               "page, create tables and watch games (seats still need their join links)", file=sys.stderr)
-    app = create_app(path, ai_workers=ai_workers)
+    try:
+        app = create_app(path, ai_workers=ai_workers)
+    except UnusableDatabaseError as e:  # one line, status 2 like the other usage errors of the CLI
+        print(f"sequence-game serve: error: --db {_printable(str(e))}", file=sys.stderr)
+        return 2
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
     print(f"sequence-game: serving on {url} (database {path}); Ctrl+C stops", flush=True)
@@ -45,6 +49,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
         threading.Thread(target=opener, daemon=True).start()
     server.run()
     return 0 if server.started else 1
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters (from a file name) shown as ``?``."""
+    import unicodedata
+
+    return "".join("?" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
 
 
 def main(args: Any) -> int:

@@ -2,19 +2,28 @@
 
 A table row holds the game record (seed + moves, ``sequence_game.records``), the seats (human or
 AI, the AI's spec, and for human seats only the SHA-256 of the seat token: a stolen database file
-does not hand out seats) and the table options. The record is rewritten after every move in the
-same transaction that bumps the row's ``version``, so the stored game is always one the engine
-replays (WAL journal: readers never block the writer, a crash loses no committed move).
+does not hand out seats), the table options, when it was created and last changed, and its state:
+playing, finished, or expired (closed unfinished after a time without a move). The record is
+rewritten after every move in one transaction that also bumps the row's ``version``; a write the
+database refuses (a full disk, an I/O error) raises :class:`StoreError` and changes nothing, so the
+server can take the move back (WAL journal: readers never block the writer, a crash loses no
+committed move).
+
+A row that cannot be read back (its JSON does not parse, a seat has a key the server does not
+know, a finished game without its result) is moved to the ``quarantine`` table with the reason,
+and the server goes on without it (:meth:`TableStore.quarantine`).
 
 >>> store = TableStore(":memory:")
->>> store.save(TableRow("t1", {"players": 2}, [{"kind": "ai"}], {}, "2026-01-01T00:00:00Z", 0, False))
->>> [row.id for row in store.load_all()]
+>>> record = {"players": 2, "teams": 2, "seed": 7, "moves": []}
+>>> store.save(TableRow("t1", record, [{"kind": "ai"}] * 2, {}, "2026-01-01T00:00:00Z", 0, False))
+>>> [row.id for row in store.live_rows()]
 ['t1']
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import sys
@@ -23,7 +32,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-__all__ = ["TableRow", "TableStore", "default_db_path"]
+__all__ = ["BadRowError", "StoreError", "TableRow", "TableStore", "UnusableDatabaseError", "default_db_path"]
+
+log = logging.getLogger("sequence_game.web")
+
+#: ``tables.finished``: the state of a stored table.
+PLAYING, FINISHED, EXPIRED = 0, 1, 2
+
+_COLUMNS = ("id", "record", "seats", "options", "created", "version", "finished", "updated")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -33,10 +49,32 @@ CREATE TABLE IF NOT EXISTS tables (
     options  TEXT NOT NULL,      -- JSON object
     created  TEXT NOT NULL,
     version  INTEGER NOT NULL,   -- +1 on every change of the game
-    finished INTEGER NOT NULL    -- 0 while playing, 1 once the game is over
+    finished INTEGER NOT NULL,   -- 0 while playing, 1 once the game is over, 2 expired unfinished
+    updated  TEXT NOT NULL DEFAULT ''  -- the last change of the game (ISO 8601 UTC)
 );
-CREATE INDEX IF NOT EXISTS tables_finished ON tables (finished, created);
+-- the lobby reads one page of finished tables, newest first, from this index alone
+CREATE INDEX IF NOT EXISTS tables_lobby ON tables (finished, created, id);
+CREATE TABLE IF NOT EXISTS quarantine (
+    id       TEXT NOT NULL,
+    reason   TEXT NOT NULL,
+    moved    TEXT NOT NULL,      -- when it was set aside
+    record   TEXT, seats TEXT, options TEXT, created TEXT, version INTEGER, finished INTEGER, updated TEXT
+);
 """
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class StoreError(RuntimeError):
+    """The database refused a read or a write (a full disk, an I/O error, a locked file): nothing
+    was changed. The message says what SQLite reported."""
+
+
+class UnusableDatabaseError(ValueError):
+    """The file given as the database cannot be the server's database; the message says why, in one line."""
+
+
+class BadRowError(ValueError):
+    """A stored row that does not read back as a table (the message says what is wrong with it)."""
 
 
 def default_db_path() -> Path:
@@ -54,7 +92,8 @@ def default_db_path() -> Path:
 
 @dataclass
 class TableRow:
-    """One stored table: ``record`` is a ``GameRecord.to_dict()``."""
+    """One stored table: ``record`` is a ``GameRecord.to_dict()``; ``updated`` the last change
+    (None: ``created``); ``expired``: closed unfinished (never resumed)."""
 
     id: str
     record: Dict[str, Any]
@@ -63,64 +102,249 @@ class TableRow:
     created: str
     version: int
     finished: bool
+    updated: Optional[str] = None
+    expired: bool = False
+
+
+def check_database_file(path: str) -> None:
+    """Raise :class:`UnusableDatabaseError` if ``path`` exists and is not an SQLite database (a
+    directory, a text file, a file too short to be one). A missing file is fine: it is created."""
+    p = Path(path)
+    if p.is_dir():
+        raise UnusableDatabaseError(f"{path} is a directory, not a database file")
+    if not p.exists():
+        if not p.parent.is_dir():
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise UnusableDatabaseError(f"cannot create the folder of {path}: {e.strerror or e}") from None
+        return
+    try:
+        with open(p, "rb") as f:
+            head = f.read(100)
+    except OSError as e:
+        raise UnusableDatabaseError(f"cannot read {path}: {e.strerror or e}") from None
+    if head and not head.startswith(_SQLITE_HEADER):
+        raise UnusableDatabaseError(f"{path} is not an SQLite database (it does not start with the SQLite header)")
+    if 0 < len(head) < 100:
+        raise UnusableDatabaseError(f"{path} is a truncated SQLite database ({len(head)} bytes)")
 
 
 class TableStore:
-    """Tables in an SQLite file (``":memory:"`` for tests). Safe to call from several threads."""
+    """Tables in an SQLite file (``":memory:"`` for tests). Safe to call from several threads:
+    one connection behind a lock, so the server calls it from worker threads (``asyncio.to_thread``),
+    never on its event loop.
+
+    Opening a file that is not a usable database (a directory, a text file, a damaged or truncated
+    database, another program's SQLite file) raises :class:`UnusableDatabaseError` with one line
+    saying what is wrong."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            check_database_file(self.path)
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as e:
+            raise UnusableDatabaseError(f"{self.path}: cannot open it as an SQLite database ({e})") from None
+        try:
+            self._open()
         except sqlite3.DatabaseError as e:
-            raise ValueError(f"{self.path}: not a usable sequence-game database ({e})") from None
+            self._db.close()
+            raise UnusableDatabaseError(f"{self.path}: not a usable sequence-game database ({e})") from None
+        except UnusableDatabaseError:
+            self._db.close()
+            raise
         self._lock = threading.Lock()
+
+    def _open(self) -> None:
+        db = self._db
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "tables" not in tables:
+            shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+            raise UnusableDatabaseError(f"{self.path} is another program's SQLite database (its tables: {shown}); "
+                                   "give the server a file of its own")
+        if "tables" in tables:
+            have = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+            missing = set(_COLUMNS) - have - {"updated"}  # "updated" is added below to older databases
+            if missing:
+                raise UnusableDatabaseError(f"{self.path} has a 'tables' table that is not the server's "
+                                       f"(no column {', '.join(sorted(missing))})")
+            (check,) = db.execute("PRAGMA quick_check(1)").fetchone()
+            if check != "ok":
+                raise UnusableDatabaseError(f"{self.path} is a damaged SQLite database ({check})")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if "tables" in tables and "updated" not in {row[1] for row in db.execute("PRAGMA table_info(tables)")}:
+                db.execute("ALTER TABLE tables ADD COLUMN updated TEXT NOT NULL DEFAULT ''")
+                db.execute("UPDATE tables SET updated = created")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute("DROP INDEX IF EXISTS tables_finished")  # the lobby's index before tables_lobby
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
+    def _write(self, sql: str, args: Tuple[object, ...]) -> int:
+        """One statement in its own transaction; returns the rows it changed. Raises StoreError
+        (nothing written) when SQLite refuses it."""
+        with self._lock:
+            try:
+                return self._db.execute(sql, args).rowcount
+            except sqlite3.Error as e:
+                raise StoreError(f"the database refused the write ({e})") from None
+
     def save(self, row: TableRow) -> None:
         """Insert or replace ``row`` (one transaction)."""
-        with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO tables (id, record, seats, options, created, version, finished) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (row.id, json.dumps(row.record), json.dumps(row.seats), json.dumps(row.options), row.created,
-                 row.version, int(row.finished)),
-            )
+        self._write(
+            "INSERT OR REPLACE INTO tables (id, record, seats, options, created, version, finished, updated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (row.id, json.dumps(row.record), json.dumps(row.seats), json.dumps(row.options), row.created,
+             row.version, int(row.finished), row.updated or row.created),
+        )
 
-    def update_game(self, table_id: str, record: Dict[str, Any], version: int, finished: bool) -> None:
-        """Store the record after a change of the game (a move or an undo)."""
-        with self._lock:
-            self._db.execute(
-                "UPDATE tables SET record = ?, version = ?, finished = ? WHERE id = ?",
-                (json.dumps(record), version, int(finished), table_id),
-            )
+    def update_game(self, table_id: str, record: Dict[str, Any], version: int, finished: bool,
+                    updated: str) -> None:
+        """Store the record after a change of the game (a move or an undo) as ``version``. Raises
+        :class:`StoreError`, with nothing written, if the database refuses it or the row is gone."""
+        n = self._write(
+            "UPDATE tables SET record = ?, version = ?, finished = ?, updated = ? WHERE id = ? AND finished = ?",
+            (json.dumps(record), version, FINISHED if finished else PLAYING, updated, table_id, PLAYING),
+        )
+        if n != 1:
+            raise StoreError(f"table {table_id} is no longer stored as playing")
 
-    def _rows(self, sql: str, args: Tuple[object, ...] = ()) -> Iterator[TableRow]:
+    def expire(self, table_ids: List[str]) -> None:
+        """Mark these unfinished tables expired: kept, never resumed or listed again."""
         with self._lock:
-            rows = self._db.execute(sql, args).fetchall()
-        for r in rows:
-            yield TableRow(r[0], json.loads(r[1]), json.loads(r[2]), json.loads(r[3]), r[4], r[5], bool(r[6]))
+            try:
+                self._db.executemany("UPDATE tables SET finished = ? WHERE id = ? AND finished = ?",
+                                     [(EXPIRED, t, PLAYING) for t in table_ids])
+            except sqlite3.Error as e:
+                raise StoreError(f"the database refused the write ({e})") from None
 
-    _COLUMNS = "SELECT id, record, seats, options, created, version, finished FROM tables"
+    # ------------------------------------------------------------------ reading
+
+    _SELECT = "SELECT " + ", ".join(_COLUMNS) + " FROM tables"
+
+    def _fetch(self, sql: str, args: Tuple[object, ...] = ()) -> List[Tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.Error as e:
+                raise StoreError(f"the database refused a read ({e})") from None
+
+    def _decoded(self, raws: List[Tuple[Any, ...]]) -> Iterator[TableRow]:
+        """The rows that read back; each one that does not is quarantined (and logged)."""
+        for raw in raws:
+            try:
+                yield decode_row(raw)
+            except BadRowError as e:
+                self.quarantine(str(raw[0]), str(e))
 
     def get(self, table_id: str) -> Optional[TableRow]:
-        rows = list(self._rows(self._COLUMNS + " WHERE id = ?", (table_id,)))
+        """The table ``table_id`` whatever its state, or None (also for a quarantined row)."""
+        rows = list(self._decoded(self._fetch(self._SELECT + " WHERE id = ?", (table_id,))))
         return rows[0] if rows else None
 
+    def live_rows(self) -> List[TableRow]:
+        """The unfinished, unexpired tables, the most recently changed first."""
+        return list(self._decoded(self._fetch(self._SELECT + " WHERE finished = ? ORDER BY updated DESC, id",
+                                              (PLAYING,))))
+
+    def finished_rows(self, limit: int, offset: int = 0) -> List[TableRow]:
+        """One page of finished tables, newest first: reads ``limit`` rows from the lobby index,
+        whatever the number of games stored."""
+        return list(self._decoded(self._fetch(
+            self._SELECT + " WHERE finished = ? ORDER BY created DESC, id DESC LIMIT ? OFFSET ?",
+            (FINISHED, limit, offset))))
+
     def load_all(self, finished: Optional[bool] = None) -> List[TableRow]:
-        """Every table (oldest first), or only the finished / unfinished ones."""
+        """Every table (oldest first), or only the finished / unfinished (not expired) ones. Reads
+        the whole table: for tools and tests, not for the server's requests."""
         if finished is None:
-            return list(self._rows(self._COLUMNS + " ORDER BY created, id"))
-        return list(self._rows(self._COLUMNS + " WHERE finished = ? ORDER BY created, id", (int(finished),)))
+            raws = self._fetch(self._SELECT + " ORDER BY created, id")
+        else:
+            raws = self._fetch(self._SELECT + " WHERE finished = ? ORDER BY created, id",
+                               (FINISHED if finished else PLAYING,))
+        return list(self._decoded(raws))
+
+    def quarantine(self, table_id: str, reason: str) -> None:
+        """Set the row aside (moved to the ``quarantine`` table with ``reason``) and log it: the
+        server skips it from now on, and it stays there for a person to look at."""
+        from datetime import datetime, timezone
+
+        log.error("table %s set aside in the quarantine table: %s", table_id, reason)
+        moved = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(
+                    "INSERT INTO quarantine (id, reason, moved, record, seats, options, created, version, finished, "
+                    "updated) SELECT id, ?, ?, record, seats, options, created, version, finished, updated "
+                    "FROM tables WHERE id = ?", (reason, moved, table_id))
+                self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+                self._db.execute("COMMIT")
+            except sqlite3.Error as e:  # the disk may be full: the row is skipped all the same
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                log.error("table %s could not be moved to the quarantine table (%s)", table_id, e)
+
+    def quarantined(self) -> List[Tuple[str, str]]:
+        """``(id, reason)`` of every row set aside, oldest first."""
+        return [(str(i), str(r)) for i, r in self._fetch("SELECT id, reason FROM quarantine ORDER BY moved, rowid")]
 
     def delete(self, table_id: str) -> None:
-        with self._lock:
-            self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        self._write("DELETE FROM tables WHERE id = ?", (table_id,))
+
+
+#: The keys a stored seat may have (``tables.Seat``).
+SEAT_KEYS = frozenset({"kind", "ai", "name", "token_hash"})
+
+
+def decode_row(raw: Tuple[Any, ...]) -> TableRow:
+    """A stored row as a :class:`TableRow`, checked enough that the server can use it; raises
+    :class:`BadRowError` saying what is wrong."""
+    table_id, record, seats, options, created, version, finished, updated = raw
+    parsed = {}
+    for name, text in (("record", record), ("seats", seats), ("options", options)):
+        try:
+            parsed[name] = json.loads(text)
+        except (TypeError, ValueError, RecursionError) as e:
+            raise BadRowError(f"its {name} is not JSON ({e})") from None
+    rec, seat_list, opts = parsed["record"], parsed["seats"], parsed["options"]
+    if not isinstance(rec, dict):
+        raise BadRowError("its record is not a JSON object")
+    if not isinstance(opts, dict):
+        raise BadRowError("its options are not a JSON object")
+    if not isinstance(seat_list, list) or not all(isinstance(s, dict) for s in seat_list):
+        raise BadRowError("its seats are not a list of objects")
+    for p, s in enumerate(seat_list):
+        unknown = set(s) - SEAT_KEYS
+        if unknown:
+            raise BadRowError(f"seat {p} has unknown keys {sorted(unknown)}")
+        if s.get("kind") not in ("human", "ai"):
+            raise BadRowError(f"seat {p} has kind {s.get('kind')!r}, not 'human' or 'ai'")
+    for key in ("players", "teams", "moves"):
+        if key not in rec:
+            raise BadRowError(f"its record has no {key!r}")
+    if not isinstance(rec["moves"], list) or not isinstance(rec["players"], int) or not isinstance(rec["teams"], int):
+        raise BadRowError("its record's players, teams or moves have the wrong type")
+    if len(seat_list) != rec["players"]:
+        raise BadRowError(f"it has {len(seat_list)} seats for {rec['players']} players")
+    if finished == FINISHED:
+        result = rec.get("result")
+        if not isinstance(result, dict) or not {"winner", "is_draw", "turns"} <= set(result):
+            raise BadRowError("it is finished but its record has no result (winner, is_draw, turns)")
+    if not isinstance(created, str) or not isinstance(version, int) or finished not in (PLAYING, FINISHED, EXPIRED):
+        raise BadRowError("its created, version or finished column has the wrong type")
+    return TableRow(str(table_id), rec, seat_list, opts, created, version, finished == FINISHED,
+                    updated or created, finished == EXPIRED)

@@ -26,7 +26,8 @@ import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, FrozenSet, List, Literal, Optional, Set, Tuple, Union, get_args
+from datetime import datetime
+from typing import Any, Callable, Dict, FrozenSet, List, Literal, Optional, Set, Tuple, TypeVar, Union, get_args
 
 from ..agents import Agent, agent_from_spec
 from ..agents.presets import DIFFICULTIES, PRESETS
@@ -38,7 +39,7 @@ from ..records import GameRecord, default_game_class, utc_now
 from ..referee import HistoryEntry
 from ..seeds import fresh_seed
 from .limits import ServerLimits
-from .store import TableRow, TableStore
+from .store import StoreError, TableRow, TableStore
 
 __all__ = [
     "AI_PRESETS",
@@ -52,6 +53,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("sequence_game.web")
+_R = TypeVar("_R")
 
 #: The AI strengths a seat may ask for (the web API's enum): the difficulty presets
 #: (``agents/presets.py``, where each is defined and measured) and ``random``. A search is cut to the
@@ -163,6 +165,11 @@ class Table:
     search: Optional[asyncio.Task[None]] = None
     connections: Set[Connection] = field(default_factory=set)
     revealed: Optional[Tuple[int, int]] = None  # hot seat: (seat, turn) whose hand is shown
+    #: held while a change of the game is being written: changes of one table happen one at a time
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    changed_at: float = field(default_factory=time.monotonic)  # the last change of the game
+    #: a human seat connected or moved: the table is in use (not abandoned, ServerLimits.abandoned_seconds)
+    used: bool = False
 
     @property
     def history(self) -> List[Tuple[int, HistoryEntry]]:
@@ -198,26 +205,108 @@ class TableService:
         self.tables: Dict[str, Table] = {}
         self._agents: Dict[Tuple[str, int], Agent] = {}
         self.on_change: List[Callable[[Table], None]] = []  # test and load hooks
+        self._sweeper: Optional[asyncio.Task[None]] = None
+        self._creating = 0  # creations being written (they count toward the cap)
+        #: seconds between two tries to write an AI move the database refused (doubling up to a minute)
+        self.retry_seconds = 1.0
 
     # ------------------------------------------------------------------ life cycle
 
     def resume(self) -> int:
-        """Load every unfinished table from the store (a server restart); returns how many."""
-        n = 0
-        for row in self.store.load_all(finished=False):
+        """Load the unfinished tables from the store (a server restart); returns how many.
+
+        A table idle for longer than ``limits.idle_seconds`` (or abandoned: no human seat ever
+        moved, idle for ``limits.abandoned_seconds``) is marked expired instead, so tables nobody
+        plays do not hold the cap of live tables across restarts; beyond the cap, the most
+        recently changed tables are resumed. A row that does not replay is set aside
+        (``TableStore.quarantine``) and the server starts without it."""
+        now = time.time()
+        expired: List[str] = []
+        for row in self.store.live_rows():
             try:
-                self.tables[row.id] = self._from_row(row)
-                n += 1
-            except ValueError as e:  # a record that no longer replays: keep it stored, do not serve it
-                log.error("table %s not resumed: %s", row.id, e)
-        return n
+                idle = now - _epoch(row.updated or row.created)
+            except ValueError:
+                self.store.quarantine(row.id, f"its time of last change {row.updated!r} is not ISO 8601")
+                continue
+            if idle > self.limits.idle_seconds or len(self.tables) >= self.limits.max_tables:
+                expired.append(row.id)
+                continue
+            try:
+                table = self._from_row(row)
+            except (ValueError, TypeError, KeyError) as e:  # a record that no longer replays
+                self.store.quarantine(row.id, f"its record does not replay: {e}")
+                continue
+            table.used = any(table.seats[p].kind == "human" for p in table.movers)
+            if idle > self.limits.abandoned_seconds and not table.used:
+                expired.append(row.id)
+                continue
+            table.changed_at = time.monotonic() - max(0.0, idle)
+            self.tables[row.id] = table
+        if expired:
+            log.info("%d unfinished table(s) expired (no move for too long, or never used)", len(expired))
+            try:
+                self.store.expire(expired)
+            except StoreError as e:  # a full disk: they stay unloaded all the same
+                log.error("could not mark expired tables: %s", e)
+        return len(self.tables)
 
     def start_ai(self) -> None:
-        """Start the AI of every table whose AI seat is to move (call inside the event loop)."""
+        """Start the AI of every table whose AI seat is to move, and the sweep that expires idle
+        tables (call inside the event loop)."""
         for table in self.tables.values():
             self._schedule_ai(table)
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(min(60.0, self.limits.abandoned_seconds / 4))
+            try:
+                await self.sweep()
+            except Exception:  # pragma: no cover - the sweep must go on whatever one round meets
+                log.exception("the sweep of idle tables failed")
+
+    async def sweep(self, now: Optional[float] = None) -> List[str]:
+        """Expire the live tables nobody plays: idle (no change of the game) for
+        ``limits.idle_seconds``, or abandoned (no human seat ever connected or moved, nobody
+        connected now) for ``limits.abandoned_seconds``; forget the finished tables nobody watches.
+        An expired table stays stored (never resumed or listed); its connections are told and closed.
+        Returns the ids expired."""
+        now = time.monotonic() if now is None else now
+        gone = []
+        for t in list(self.tables.values()):
+            if t.game.is_over or t.lock.locked():
+                continue
+            idle = now - t.changed_at
+            if idle > self.limits.idle_seconds or (
+                    idle > self.limits.abandoned_seconds and not t.used and not t.connections):
+                gone.append(t)
+        if gone:
+            try:
+                await asyncio.to_thread(self.store.expire, [t.id for t in gone])
+            except StoreError as e:
+                log.error("could not mark expired tables (they stay live): %s", e)
+                return []
+        for t in gone:
+            if self.tables.get(t.id) is t:
+                del self.tables[t.id]
+            if t.search is not None:
+                t.search.cancel()
+                t.search = None
+            for c in list(t.connections):
+                c.send({"type": "error", "error": "TableError",
+                        "detail": "this table expired: nobody played it for too long"})
+                try:
+                    c.queue.put_nowait(None)  # closes the socket after the message above
+                except asyncio.QueueFull:
+                    c.close()
+            self._forget_agents(t)
+        self.evict_finished()
+        return [t.id for t in gone]
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             if table.search is not None:
                 table.search.cancel()
@@ -237,18 +326,27 @@ class TableService:
         seats = [Seat(**s) for s in row.seats]
         return Table(row.id, game, seats, dict(row.options), record, row.created, row.version, movers)
 
+    def _forget_agents(self, table: Table) -> None:
+        for seat in range(len(table.seats)):
+            self._agents.pop((table.id, seat), None)
+
     # ------------------------------------------------------------------ creating
 
-    def create(self, players: int, teams: Optional[int], seats: List[Dict[str, Any]], seed: Optional[int] = None,
-               max_turns: Optional[int] = None, hot_seat: bool = False, ai_seconds: float = 2.0,
-               moves: Optional[List[str]] = None) -> Tuple[Table, Dict[int, str]]:
+    def playing(self) -> int:
+        """How many live tables hold the cap (``limits.max_tables``): the unfinished ones and the
+        creations being written."""
+        return sum(not t.game.is_over for t in self.tables.values()) + self._creating
+
+    async def create(self, players: int, teams: Optional[int], seats: List[Dict[str, Any]],
+                     seed: Optional[int] = None, max_turns: Optional[int] = None, hot_seat: bool = False,
+                     ai_seconds: float = 2.0, moves: Optional[List[str]] = None) -> Tuple[Table, Dict[int, str]]:
         """A new table; returns it and the join token of every human seat (``{seat: token}``;
         with ``hot_seat`` every human seat has the same token). ``moves``: play these first (to go
-        on with a saved game). Bad arguments raise ``ValueError`` saying what is wrong."""
+        on with a saved game). Bad arguments raise ``ValueError`` saying what is wrong; a database
+        that refuses the new row, a 503 (and no table)."""
         cap = self.limits.max_tables
-        if len(self.tables) >= cap:
+        if self.playing() >= cap:
             self.evict_finished()
-        if len(self.tables) >= cap:
             raise TableError(f"the server already runs {cap} tables; try again later", 503)
         players, teams = check_players_teams(players, teams)
         if len(seats) != players:
@@ -290,9 +388,19 @@ class TableService:
                                                "ai_seconds": float(ai_seconds)},
                       record, utc_now(), 0, movers)
         self._finish_record(table)
-        self.store.save(TableRow(table.id, table.record.to_dict(), [s.to_dict() for s in built], table.options,
-                                 table.created, 0, game.is_over))
-        self.tables[table.id] = table
+        row = TableRow(table.id, table.record.to_dict(), [s.to_dict() for s in built], table.options,
+                       table.created, 0, game.is_over)
+        self._creating += 1
+        try:
+            await asyncio.to_thread(self.store.save, row)
+        except StoreError as e:
+            log.error("table not created: %s", e)
+            raise TableError(f"the table could not be saved ({e}); nothing was created, try again later",
+                             503) from None
+        finally:
+            self._creating -= 1
+        if not game.is_over:
+            self.tables[table.id] = table
         self._schedule_ai(table)
         return table, tokens
 
@@ -309,20 +417,48 @@ class TableService:
         gone = [t for t in self.tables.values() if t.game.is_over and not t.connections and t.search is None]
         for t in gone:
             del self.tables[t.id]
-            for seat in range(len(t.seats)):
-                self._agents.pop((t.id, seat), None)
+            self._forget_agents(t)
         return len(gone)
 
     # ------------------------------------------------------------------ lookup and access
 
     def get(self, table_id: str) -> Table:
+        """The table ``table_id``: a live one, or a stored one (finished, read-only), which this
+        reads from the database: call it from a worker thread (FastAPI runs sync dependencies in
+        one) or through :meth:`get_async`."""
         table = self.tables.get(table_id)
         if table is None:
             row = self.store.get(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
             if row is None:
                 raise TableError(f"no table {table_id!r}", 404)
-            table = self._from_row(row)  # a finished game: read-only
+            if row.expired:
+                raise TableError(f"table {table_id} expired: nobody played it for too long", 410)
+            try:
+                table = self._from_row(row)  # a finished game: read-only
+            except (ValueError, TypeError, KeyError) as e:
+                self.store.quarantine(row.id, f"its record does not replay: {e}")
+                raise TableError(f"no table {table_id!r}", 404) from None
         return table
+
+    async def get_async(self, table_id: str) -> Table:
+        """:meth:`get` with the database read off the event loop."""
+        table = self.tables.get(table_id)
+        return table if table is not None else await asyncio.to_thread(self.get, table_id)
+
+    async def lobby(self, finished: Optional[bool] = None, limit: int = 200) -> List[Dict[str, Any]]:
+        """The table list, newest first, at most ``limit`` lines: the unfinished live tables (from
+        memory) and one page of finished tables (read off the event loop, ``limit`` rows from the
+        lobby index however many games are stored). Expired tables are not listed."""
+        out = [] if finished is True else [self.summary(t) for t in list(self.tables.values()) if not t.game.is_over]
+        if finished is not False:
+            rows = await asyncio.to_thread(self.store.finished_rows, limit)
+            for row in rows:
+                try:
+                    out.append(self.stored_summary(row))
+                except (ValueError, TypeError, KeyError, IndexError) as e:
+                    await asyncio.to_thread(self.store.quarantine, row.id, f"its summary cannot be read: {e}")
+        out.sort(key=lambda s: (s["created"], s["table"]), reverse=True)
+        return out[:limit]
 
     def seats_of(self, table: Table, token: Optional[str]) -> FrozenSet[int]:
         """The seats ``token`` acts for at ``table`` (empty for no token: a spectator).
@@ -414,43 +550,53 @@ class TableService:
 
     # ------------------------------------------------------------------ changes
 
-    def play(self, table: Table, seats: FrozenSet[int], text: str, expected_version: Optional[int] = None) -> Move:
+    async def play(self, table: Table, seats: FrozenSet[int], text: str,
+                   expected_version: Optional[int] = None) -> Move:
         """Play ``text`` for the seat to move, if ``seats`` holds it. ``expected_version``: refuse
-        (409) if the table changed since the client saw it, so a repeated click never plays twice."""
-        g = table.game
-        self._check_live(table)
-        if expected_version is not None and expected_version != table.version:
-            raise TableError(
-                f"the table changed since you saw it (version {expected_version}, now {table.version}); "
-                "look at the board again", 409)
-        p = g.current_player
-        if p not in seats:
-            who = table.seats[p]
-            raise TableError(f"it is not your turn: seat {p} ({who.name}) is to move", 409)
-        if table.options.get("hot_seat") and self.shown_seat(table, seats) != p:
-            raise TableError("show your hand first (hot seat): press the 'show my hand' button", 409)
-        move = g.parse_move(text)  # IllegalMoveError / InvalidMoveError with the engine's message
-        g.play(move)
-        table.movers.append(p)
-        self._changed(table)
-        return move
+        (409) if the table changed since the client saw it, so a repeated click never plays twice.
+        The move and its write to the database are one change: if the database refuses the write,
+        the answer is a 503 and nothing was played."""
 
-    def undo(self, table: Table, seats: FrozenSet[int]) -> int:
+        def make() -> Tuple[GameBase, List[int], Move]:
+            g = table.game
+            self._check_live(table)
+            if expected_version is not None and expected_version != table.version:
+                raise TableError(
+                    f"the table changed since you saw it (version {expected_version}, now {table.version}); "
+                    "look at the board again", 409)
+            p = g.current_player
+            if p not in seats:
+                who = table.seats[p]
+                raise TableError(f"it is not your turn: seat {p} ({who.name}) is to move", 409)
+            if table.options.get("hot_seat") and self.shown_seat(table, seats) != p:
+                raise TableError("show your hand first (hot seat): press the 'show my hand' button", 409)
+            move = g.parse_move(text)  # IllegalMoveError / InvalidMoveError with the engine's message
+            game = g.copy()
+            game.play(move)
+            table.used = True
+            return game, [*table.movers, p], move
+
+        return await self._change(table, make)
+
+    async def undo(self, table: Table, seats: FrozenSet[int]) -> int:
         """Take back the last move of ``seats`` and every AI move after it (games against the AI
-        only). Returns how many moves were taken back."""
-        self._check_live(table)
-        if not table.undo_allowed():
-            raise TableError("undo is only for games against the AI (one human at the table)", 409)
-        target = self._undo_target(table, seats)
-        if target is None:
-            raise TableError("nothing to undo: you have not moved yet", 409)
-        n = 0
-        while len(table.movers) > target:
-            table.game.undo()
-            table.movers.pop()
-            n += 1
-        self._changed(table)
-        return n
+        only). Returns how many moves were taken back. Like a move, an undo the database does not
+        store is not made (503)."""
+
+        def make() -> Tuple[GameBase, List[int], int]:
+            self._check_live(table)
+            if not table.undo_allowed():
+                raise TableError("undo is only for games against the AI (one human at the table)", 409)
+            target = self._undo_target(table, seats)
+            if target is None:
+                raise TableError("nothing to undo: you have not moved yet", 409)
+            game, movers = table.game.copy(), list(table.movers)
+            while len(movers) > target:
+                game.undo()
+                movers.pop()
+            return game, movers, len(table.movers) - target
+
+        return await self._change(table, make)
 
     @staticmethod
     def _undo_target(table: Table, seats: FrozenSet[int]) -> Optional[int]:
@@ -475,17 +621,55 @@ class TableService:
             raise TableError("this table is not being played", 409)
 
     def _finish_record(self, table: Table) -> None:
-        """The table's record from its game's own history (moves and result), keeping the agents
-        and the start time; the finish time is set when the game ends (and cleared by an undo)."""
-        g, rec = table.game, table.record
-        finished = (rec.finished or utc_now()) if g.is_over else None
-        table.record = GameRecord.from_game(g, agents=rec.agents, started=rec.started, finished=finished)
+        """The table's record from its game's own history (see :meth:`_record_for`)."""
+        table.record = self._record_for(table, table.game)
+
+    @staticmethod
+    def _record_for(table: Table, game: GameBase) -> GameRecord:
+        """``game``'s record (moves and result) with the table's agents and start time; the finish
+        time is set when the game ends (and cleared by an undo)."""
+        rec = table.record
+        finished = (rec.finished or utc_now()) if game.is_over else None
+        return GameRecord.from_game(game, agents=rec.agents, started=rec.started, finished=finished)
+
+    async def _change(self, table: Table, make: Callable[[], Tuple[GameBase, List[int], _R]]) -> _R:
+        """Make one change of ``table``'s game: ``make()`` checks the request and returns the new
+        game (a changed copy), its movers and the answer. The new record is written first; only
+        once the database has it does the table take the new game, so a refused write (a full
+        disk) leaves the table exactly as it was (game, history, version) and answers 503.
+
+        One change of a table at a time (``table.lock``); the write runs off the event loop and is
+        shielded, so a caller that goes away mid-write cannot leave memory and disk apart."""
+
+        async def run() -> _R:
+            async with table.lock:
+                game, movers, answer = make()
+                try:
+                    await self._commit(table, game, movers)
+                except StoreError as e:
+                    log.error("table %s: a change the database did not store was not made: %s", table.id, e)
+                    raise TableError(f"the server could not save this ({e}); nothing changed, try again in a "
+                                     "moment", 503) from None
+                return answer
+
+        task = asyncio.ensure_future(run())
+        task.add_done_callback(_retrieve)
+        return await asyncio.shield(task)
+
+    async def _commit(self, table: Table, game: GameBase, movers: List[int]) -> None:
+        """Write ``game`` as ``table``'s next version, then make it the table's game (call with
+        ``table.lock`` held). Raises StoreError, with the table unchanged, if the write fails."""
+        record = self._record_for(table, game)
+        version = table.version + 1
+        await asyncio.to_thread(self.store.update_game, table.id, record.to_dict(), version, game.is_over,
+                                utc_now())
+        table.game, table.movers, table.record, table.version = game, movers, record, version
+        table.changed_at = time.monotonic()
+        self._changed(table)
 
     def _changed(self, table: Table) -> None:
-        """After every change of the game: store it, tell everyone, start the AI if it is to move."""
-        table.version += 1
-        self._finish_record(table)
-        self.store.update_game(table.id, table.record.to_dict(), table.version, table.game.is_over)
+        """After every stored change of the game: tell everyone, start the AI if it is to move, and
+        let a finished table nobody watches leave memory (its row serves it from now on)."""
         if table.search is not None and not table.search.done():
             table.search.cancel()  # an undo: the search was for a position that is gone
             table.search = None
@@ -493,16 +677,24 @@ class TableService:
         self.broadcast(table)
         for hook in self.on_change:
             hook(table)
+        if table.game.is_over and not table.connections and self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self._forget_agents(table)
         self._schedule_ai(table)
 
     # ------------------------------------------------------------------ live connections
 
     def connect(self, table: Table, conn: Connection) -> None:
         table.connections.add(conn)
+        if conn.seats:
+            table.used = True
         self.broadcast(table)
 
     def disconnect(self, table: Table, conn: Connection) -> None:
         table.connections.discard(conn)
+        if table.game.is_over and not table.connections and self.tables.get(table.id) is table:
+            del self.tables[table.id]  # a finished table leaves memory with its last watcher
+            self._forget_agents(table)
         self.broadcast(table)
 
     def broadcast(self, table: Table) -> None:
@@ -573,13 +765,32 @@ class TableService:
             return
         table.search = None
         table.thinking = None
-        if table.version != version or table.game.is_over:
-            self.broadcast(table)
-            return
-        move = table.game.parse_move(str(choice))
-        table.game.play(move)
-        table.movers.append(seat)
-        self._changed(table)
+        delay = self.retry_seconds
+        while True:
+            def make() -> Tuple[GameBase, List[int], None]:
+                if table.version != version or table.game.is_over or self.tables.get(table.id) is not table:
+                    raise _StaleError()
+                game = table.game.copy()
+                game.play(game.parse_move(str(choice)))
+                return game, [*table.movers, seat], None
+
+            try:
+                await self._change(table, make)
+                return
+            except _StaleError:
+                self.broadcast(table)
+                return
+            except TableError:  # the database refused the move (logged): try it again after a pause
+                pass
+            # hold the seat's turn while waiting, so the AI is not started twice; a change of the
+            # table (an undo) cancels the wait like any search
+            table.search = asyncio.current_task()
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                if table.search is asyncio.current_task():
+                    table.search = None
+            delay = min(60.0, delay * 2)
 
     async def hint(self, table: Table, seats: FrozenSet[int]) -> Move:
         """The AI's suggestion for the seat to move, which must be one of ``seats`` (a hint reads
@@ -616,6 +827,21 @@ class TableService:
             raise TableError("only the seat to move can ask the AI about its position (it reads that hand)", 409)
         if table.options.get("hot_seat") and self.shown_seat(table, seats) != p:
             raise TableError("show your hand first (hot seat)", 409)
+
+
+class _StaleError(Exception):
+    """An AI move for a position the table has left (an undo, the end of the game)."""
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Mark a shielded change's outcome as seen when its caller went away (no "never retrieved")."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _epoch(iso: str) -> float:
+    """Seconds since the epoch of an ISO 8601 UTC time as the store writes it."""
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
 def _result_of(result: Dict[str, Any], teams: int, seats: List[Seat]) -> Dict[str, Any]:

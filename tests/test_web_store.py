@@ -1,0 +1,435 @@
+"""The web server's persistence and game integrity: a move and its database write are one change,
+idle and abandoned tables expire, damaged rows are set aside, unusable database files are refused
+in one line, and the lobby reads one page of rows however many games are stored."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient
+from sequence_game.web import create_app
+from sequence_game.web.limits import ServerLimits
+from sequence_game.web.store import TableRow, TableStore, UnusableDatabaseError
+from test_web import auth, human_to_move, new_table, service_of, wait_for
+
+
+class FailingDB:
+    """An sqlite3 connection whose writes fail while ``full`` is set, like a full disk."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db, self.full, self.allow = db, False, 0  # allow: writes that still succeed once full
+
+    def execute(self, sql: str, *args):
+        if self.full and sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):
+            if self.allow <= 0:
+                raise sqlite3.OperationalError("database or disk is full")
+            self.allow -= 1
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def fill_disk(client) -> FailingDB:
+    store = client.app.state.store
+    failing = FailingDB(store._db)
+    store._db = failing
+    return failing
+
+
+def snapshot(table):
+    return table.game.to_dict(), list(table.history), table.version, table.record.to_dict()
+
+
+# --------------------------------------------------------------------------- a move is one transaction
+
+
+def test_a_move_the_database_refuses_is_not_played(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    with TestClient(create_app(db, ai_pause=0)) as c:
+        tid, tokens = new_table(c, players=2, seed=3, seats=[{"kind": "human"}, {"kind": "human"}])
+        table = service_of(c).tables[tid]
+        p = table.game.current_player
+        before = snapshot(table)
+        disk = fill_disk(c)
+        disk.full = True
+        move = str(table.game.legal_moves()[0])
+        r = c.post(f"/api/tables/{tid}/moves", json={"move": move, "version": 0}, headers=auth(tokens[p]))
+        assert r.status_code == 503, r.text
+        assert "could not save" in r.json()["detail"] and "disk is full" in r.json()["detail"]
+        assert snapshot(table) == before  # state, history, version and record exactly as they were
+        with c.websocket_connect(f"/api/tables/{tid}/ws") as ws:  # the websocket path: the same
+            ws.send_json({"type": "hello", "token": tokens[p]})
+            assert ws.receive_json()["view"]["version"] == 0
+            ws.send_json({"type": "move", "move": move, "version": 0})
+            err = ws.receive_json()
+            assert err["type"] == "error" and "could not save" in err["detail"]
+        assert snapshot(table) == before
+        disk.full = False  # room again: the same request now plays
+        r = c.post(f"/api/tables/{tid}/moves", json={"move": move, "version": 0}, headers=auth(tokens[p]))
+        assert r.status_code == 200 and table.version == 1
+        state = table.game.to_dict()
+    with TestClient(create_app(db, ai_pause=0)) as c:  # and the disk agrees with what clients were told
+        table = service_of(c).tables[tid]
+        assert table.version == 1 and table.game.to_dict() == state
+
+
+def test_an_undo_the_database_refuses_is_not_made():
+    with TestClient(create_app(ai_pause=0)) as c:
+        tid, tokens = new_table(c, players=2, seed=8, seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}])
+        table = service_of(c).tables[tid]
+        wait_for(lambda: human_to_move(table))
+        r = c.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])}, headers=auth(tokens[0]))
+        assert r.status_code == 200
+        wait_for(lambda: human_to_move(table) and table.game.current_player == 0)
+        before = snapshot(table)
+        disk = fill_disk(c)
+        disk.full = True
+        r = c.post(f"/api/tables/{tid}/undo", headers=auth(tokens[0]))
+        assert r.status_code == 503 and "nothing changed" in r.json()["detail"]
+        assert snapshot(table) == before
+        disk.full = False
+        assert c.post(f"/api/tables/{tid}/undo", headers=auth(tokens[0])).status_code == 200
+
+
+def test_an_ai_move_the_database_refuses_is_tried_again_once_there_is_room():
+    with TestClient(create_app(ai_pause=0)) as c:
+        svc = service_of(c)
+        svc.retry_seconds = 0.05
+        tid, tokens = new_table(c, players=2, seed=8, seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}])
+        table = service_of(c).tables[tid]
+        wait_for(lambda: human_to_move(table) and table.game.current_player == 0)
+        disk = fill_disk(c)
+        before = snapshot(table)
+        move = str(table.game.legal_moves()[0])
+        disk.full, disk.allow = True, 1  # the human's move is written, the disk is full after it
+        assert c.post(f"/api/tables/{tid}/moves", json={"move": move}, headers=auth(tokens[0])).status_code == 200
+        after_human = snapshot(table)
+        assert after_human != before
+        time.sleep(0.5)  # the AI searched, its write failed: it waits and tries again
+        assert snapshot(table)[:3] == after_human[:3] and table.game.current_player == 1  # not played
+        disk.full = False
+        wait_for(lambda: table.version == after_human[2] + 1)  # the AI moved once the disk had room
+        assert table.game.current_player == 0 and table.history[-1][0] == 1
+        stored = c.app.state.store.get(tid)
+        assert stored.version == table.version and stored.record["moves"] == table.record.moves
+
+
+def test_a_creation_the_database_refuses_makes_no_table():
+    with TestClient(create_app(ai_pause=0)) as c:
+        fill_disk(c).full = True
+        r = c.post("/api/tables", json={"players": 2})
+        assert r.status_code == 503 and "could not be saved" in r.json()["detail"]
+        assert service_of(c).tables == {}
+
+
+FULL_DISK_SCRIPT = textwrap.dedent("""
+    import json, resource, sys
+    from fastapi.testclient import TestClient
+    from sequence_game.web import create_app
+
+    db = sys.argv[1]
+    out = {}
+    with TestClient(create_app(db, ai_pause=0)) as c:
+        r = c.post("/api/tables", json={"players": 2, "seed": 5, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        tid = r.json()["table"]
+        tokens = {s["seat"]: s["token"] for s in r.json()["seats"]}
+        table = c.app.state.service.tables[tid]
+        before = (table.game.to_dict(), [str(m) for m in table.game.history], table.version)
+        # the database's files may not grow any more: every write past their size fails (EFBIG)
+        size = max(__import__("os").path.getsize(p) for p in (db, db + "-wal"))
+        hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
+        p = table.game.current_player
+        for move in [str(m) for m in table.game.legal_moves()][:40]:
+            r = c.post(f"/api/tables/{tid}/moves", json={"move": move, "version": 0}, headers={"Authorization": "Bearer " + tokens[p]})
+            if r.status_code != 200:
+                break
+        out["status"], out["detail"] = r.status_code, r.json()["detail"]
+        out["unchanged"] = (table.game.to_dict(), [str(m) for m in table.game.history], table.version) == before
+        resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+        r = c.post(f"/api/tables/{tid}/moves", json={"move": move, "version": 0}, headers={"Authorization": "Bearer " + tokens[p]})
+        out["after"] = r.status_code
+        out["table"] = tid
+    print(json.dumps(out))
+""")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
+def test_a_full_disk_rlimit_fsize_rolls_the_move_back(tmp_path):
+    """A real full disk: the server process may not grow its files (RLIMIT_FSIZE). The move is
+    refused with 503 and not played; once the limit is lifted the same move plays and is stored."""
+    db = tmp_path / "full.sqlite3"
+    proc = subprocess.run([sys.executable, "-c", FULL_DISK_SCRIPT, str(db)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["status"] == 503, out
+    assert out["unchanged"] and out["after"] == 200
+    row = TableStore(db).get(out["table"])
+    assert row.version == 1 and len(row.record["moves"]) == 1
+
+
+# --------------------------------------------------------------------------- expiry
+
+
+def test_idle_and_abandoned_tables_expire_and_finished_ones_leave_memory():
+    limits = ServerLimits(idle_seconds=3600, abandoned_seconds=60)
+    with TestClient(create_app(ai_pause=0, limits=limits)) as c:
+        svc = service_of(c)
+        unused, _ = new_table(c, players=2, seed=1, seats=[{"kind": "human"}, {"kind": "human"}])
+        played, tokens = new_table(c, players=2, seed=2, seats=[{"kind": "human"}, {"kind": "human"}])
+        table = svc.tables[played]
+        p = table.game.current_player
+        assert c.post(f"/api/tables/{played}/moves", json={"move": str(table.game.legal_moves()[0])},
+                      headers=auth(tokens[p])).status_code == 200
+        now = time.monotonic()
+        sweep = lambda dt: c.portal.call(svc.sweep, now + dt)  # noqa: E731
+        assert sweep(30) == []
+        assert sweep(120) == [unused]  # nobody ever used it: gone after abandoned_seconds
+        assert unused not in svc.tables and played in svc.tables
+        r = c.get(f"/api/tables/{unused}")
+        assert r.status_code == 410 and "expired" in r.json()["detail"]
+        assert unused not in [t["table"] for t in c.get("/api/tables").json()]
+        with c.websocket_connect(f"/api/tables/{played}/ws") as ws:  # a watcher does not keep it for ever
+            ws.send_json({"type": "hello", "token": None})
+            ws.receive_json()
+            assert sweep(4000) == [played]
+            assert "expired" in ws.receive_json()["detail"]
+        assert svc.tables == {}
+        # a finished table leaves the live set at its end (nobody watching), served from its row
+        ai, _ = new_table(c, players=2, seed=41, seats=[{"kind": "ai", "ai": "random"}] * 2)
+        wait_for(lambda: ai not in svc.tables, timeout=60)
+        assert c.get(f"/api/tables/{ai}").json()["over"]
+
+
+def test_abandoned_rows_do_not_hold_the_cap_after_a_restart(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    store = TableStore(db)
+    old = "2020-01-01T00:00:00.000Z"
+    for i in range(5):  # a flood of tables nobody joined, long ago
+        store.save(TableRow(f"old{i}", {"players": 2, "teams": 2, "seed": i, "moves": []},
+                            [{"kind": "human"}, {"kind": "human"}], {}, old, 0, False, old))
+    store.close()
+    limits = ServerLimits(max_tables=3)
+    with TestClient(create_app(db, ai_pause=0, limits=limits)) as c:
+        assert service_of(c).tables == {}
+        for _ in range(3):
+            assert c.post("/api/tables", json={"players": 2}).status_code == 201
+        assert c.post("/api/tables", json={"players": 2}).status_code == 503  # the cap holds for live ones
+    assert {r.id for r in TableStore(db).load_all(finished=False)} == set(service_of(c).tables)
+
+
+def test_the_cap_counts_unfinished_tables_only():
+    with TestClient(create_app(ai_pause=0, limits=ServerLimits(max_tables=1))) as c:
+        svc = service_of(c)
+        tid, _ = new_table(c, players=2, seed=41, seats=[{"kind": "ai", "ai": "random"}] * 2)
+        with c.websocket_connect(f"/api/tables/{tid}/ws") as ws:  # watched to its end: stays in memory
+            ws.send_json({"type": "hello", "token": None})
+            while not ws.receive_json()["view"]["over"]:
+                pass
+            assert tid in svc.tables and svc.playing() == 0
+            assert c.post("/api/tables", json={"players": 2}).status_code == 201  # a finished one holds no cap
+        wait_for(lambda: tid not in svc.tables)  # its last watcher left
+
+
+# --------------------------------------------------------------------------- damaged rows
+
+
+def _damage(db, table_id, **columns):
+    con = sqlite3.connect(db)
+    for col, value in columns.items():
+        con.execute(f"UPDATE tables SET {col} = ? WHERE id = ?", (value, table_id))
+    con.commit()
+    con.close()
+
+
+def test_damaged_rows_are_set_aside_and_the_server_and_lobby_work(tmp_path, caplog):
+    db = tmp_path / "t.sqlite3"
+    with TestClient(create_app(db, ai_pause=0)) as c:
+        ids = [new_table(c, players=2, seed=s, seats=[{"kind": "human"}, {"kind": "human"}])[0] for s in range(5)]
+        done = [new_table(c, players=2, seed=41 + s, seats=[{"kind": "ai", "ai": "random"}] * 2)[0] for s in range(3)]
+        wait_for(lambda: all(t not in service_of(c).tables for t in done), timeout=60)
+    _damage(db, ids[0], record="{not json")
+    _damage(db, ids[1], seats=json.dumps([{"kind": "human", "colour": "red"}, {"kind": "human"}]))
+    _damage(db, ids[2], record=json.dumps({"players": 2, "teams": 2, "seed": 1, "moves": ["7H@a1"]}))  # no replay
+    rec = json.loads(sqlite3.connect(db).execute("SELECT record FROM tables WHERE id = ?", (done[0],)).fetchone()[0])
+    del rec["result"]
+    _damage(db, done[0], record=json.dumps(rec))
+    _damage(db, done[1], seats="[1, 2]")
+    with caplog.at_level("ERROR", logger="sequence_game.web"), TestClient(create_app(db, ai_pause=0)) as c:
+        assert set(service_of(c).tables) == set(ids[3:])  # the server started without the bad rows
+        r = c.get("/api/tables")
+        assert r.status_code == 200
+        assert {t["table"] for t in r.json()} == set(ids[3:]) | {done[2]}
+        assert c.get(f"/api/tables/{done[0]}").status_code == 404
+        assert c.get(f"/api/tables/{done[2]}").status_code == 200
+        quarantined = dict(c.app.state.store.quarantined())
+    assert set(quarantined) == {ids[0], ids[1], ids[2], done[0], done[1]}
+    assert "not JSON" in quarantined[ids[0]] and "colour" in quarantined[ids[1]]
+    assert "does not replay" in quarantined[ids[2]] and "no result" in quarantined[done[0]]
+    assert sum("quarantine" in r.getMessage() for r in caplog.records) == 5
+
+
+# --------------------------------------------------------------------------- unusable database files
+
+
+def _other_programs_db(path):
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT)")
+    con.commit()
+    con.close()
+
+
+def _truncated_db(path):
+    TableStore(path).save(TableRow("t", {"players": 2, "teams": 2, "seed": 1, "moves": []},
+                                   [{"kind": "ai"}] * 2, {}, "2026-01-01T00:00:00Z", 0, False))
+    for _ in range(300):  # enough pages that the cut loses some
+        TableStore(path).save(TableRow(f"t{_}", {"players": 2, "teams": 2, "seed": 1, "moves": ["x" * 500]},
+                                       [{"kind": "ai"}] * 2, {}, "2026-01-01T00:00:00Z", 0, False))
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 3])
+
+
+@pytest.mark.parametrize("make, fragment", [
+    (lambda p: p.write_text("hello, I am a text file, not a database\n" * 10), "not an SQLite database"),
+    (lambda p: p.mkdir(), "is a directory"),
+    (lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\x10"), "truncated"),
+    (_truncated_db, "damaged"),
+    (_other_programs_db, "another program's SQLite database (its tables: moz_places)"),
+], ids=["text", "directory", "header-only", "truncated", "other-program"])
+def test_serve_db_with_an_unusable_file_says_what_is_wrong_in_one_line(tmp_path, capsys, make, fragment):
+    import uvicorn
+    from sequence_game.cli import main
+
+    path = tmp_path / "db.sqlite3"
+    make(path)
+    ran = []
+    orig = uvicorn.Server.run
+    uvicorn.Server.run = lambda self: ran.append(1)
+    try:
+        status = main(["serve", "--no-browser", "--db", str(path)])
+    finally:
+        uvicorn.Server.run = orig
+    err = capsys.readouterr().err
+    assert status == 2 and not ran
+    assert err.count("\n") == 1 and err.startswith("sequence-game serve: error: --db ") and fragment in err, err
+    assert "Traceback" not in err
+    with pytest.raises(UnusableDatabaseError):
+        TableStore(path)
+
+
+def test_an_older_database_gains_the_new_column_and_index(tmp_path):
+    db = tmp_path / "old.sqlite3"
+    con = sqlite3.connect(db)
+    con.executescript("""
+        CREATE TABLE tables (id TEXT PRIMARY KEY, record TEXT NOT NULL, seats TEXT NOT NULL, options TEXT NOT NULL,
+                             created TEXT NOT NULL, version INTEGER NOT NULL, finished INTEGER NOT NULL);
+        CREATE INDEX tables_finished ON tables (finished, created);
+    """)
+    con.execute("INSERT INTO tables VALUES ('a', ?, ?, '{}', '2026-01-01T00:00:00Z', 0, 0)",
+                (json.dumps({"players": 2, "teams": 2, "seed": 1, "moves": []}), json.dumps([{"kind": "ai"}] * 2)))
+    con.commit()
+    con.close()
+    (row,) = TableStore(db).live_rows()
+    assert row.updated == "2026-01-01T00:00:00Z"
+
+
+# --------------------------------------------------------------------------- the lobby
+
+
+def _finished_rows(store, n, start=0):
+    rec = {"players": 2, "teams": 2, "seed": 1, "moves": ["pass"] * 3, "result": {"winner": 0, "is_draw": False,
+                                                                                "turns": 3}}
+    seats = [{"kind": "ai", "ai": "easy", "name": "A", "token_hash": None}] * 2
+    with store._lock:
+        store._db.execute("BEGIN")
+        store._db.executemany(
+            "INSERT INTO tables VALUES (?, ?, ?, '{}', ?, 1, 1, ?)",
+            [(f"f{i:06d}", json.dumps(rec), json.dumps(seats), f"2026-01-01T00:{i // 600 % 60:02d}:{i // 10 % 60:02d}."
+              f"{i % 10}00Z", "2026-01-02T00:00:00Z") for i in range(start, start + n)])
+        store._db.execute("COMMIT")
+
+
+def _lobby_cost(client, store):
+    """SQLite virtual-machine steps spent answering the lobby."""
+    steps = [0]
+
+    def count():
+        steps[0] += 1
+        return 0
+
+    with store._lock:
+        store._db.set_progress_handler(count, 1)
+    try:
+        r = client.get("/api/tables", params={"finished": True})
+    finally:
+        with store._lock:
+            store._db.set_progress_handler(None, 1)
+    assert r.status_code == 200
+    return steps[0], r.json()
+
+
+def test_the_lobby_reads_one_page_however_long_the_history(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    with TestClient(create_app(db, ai_pause=0)) as c:
+        store = c.app.state.store
+        _finished_rows(store, 250)
+        small, listed = _lobby_cost(c, store)
+        assert len(listed) == 200 and listed[0]["table"] == "f000249"  # newest first
+        _finished_rows(store, 5000, start=250)
+        large, listed = _lobby_cost(c, store)
+        assert len(listed) == 200 and listed[0]["table"] == "f005249"
+        assert large < small * 1.2, (small, large)  # 20x the history, the same work
+        plan = " ".join(str(r) for r in store._db.execute(
+            "EXPLAIN QUERY PLAN " + store._SELECT + " WHERE finished = 1 ORDER BY created DESC, id DESC LIMIT 200"))
+        assert "tables_lobby" in plan and "TEMP B-TREE" not in plan, plan
+
+
+def test_database_work_runs_off_the_event_loop(monkeypatch):
+    """Every call into the store made while serving runs in a worker thread, not the event loop's."""
+    with TestClient(create_app(ai_pause=0)) as c:
+        store = c.app.state.store
+        async def which():
+            return threading.current_thread()
+
+        loop_thread = c.portal.call(which)
+        seen = []
+        for name in ("save", "update_game", "finished_rows", "get", "expire"):
+            real = getattr(store, name)
+
+            def spy(*a, _real=real, _name=name, **k):
+                seen.append((_name, threading.current_thread()))
+                return _real(*a, **k)
+
+            monkeypatch.setattr(store, name, spy)
+        tid, tokens = new_table(c, players=2, seed=4, seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}])
+        table = service_of(c).tables[tid]
+        rng = random.Random(4)
+        for _ in range(3):
+            wait_for(lambda: human_to_move(table) and table.game.current_player == 0)
+            c.post(f"/api/tables/{tid}/moves", json={"move": str(rng.choice(table.game.legal_moves()))},
+                   headers=auth(tokens[0]))
+        c.post(f"/api/tables/{tid}/undo", headers=auth(tokens[0]))
+        c.get("/api/tables")
+        with c.websocket_connect("/api/tables/nosuch/ws") as ws:
+            assert ws.receive_json()["error"] == "TableError"
+        c.portal.call(service_of(c).sweep, time.monotonic() + 10**7)
+    names = {n for n, _ in seen}
+    assert names == {"save", "update_game", "finished_rows", "get", "expire"}, names
+    assert all(t is not loop_thread for _, t in seen)
