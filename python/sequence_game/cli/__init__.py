@@ -10,6 +10,7 @@
     sequence-game replay FILE [--step]
     sequence-game review FILE [--iterations N] [--seed S] [--json]
     sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser]
+    sequence-game bot --server URL --table ID --token T [--agent hard | module:Class]
     sequence-game bench [--quick] [--only play|simulate|to_dict]
     sequence-game tune screen|spsa --base SPEC ...
     sequence-game fit-eval --out FILE [--games N] [--agents SPEC ...]
@@ -33,7 +34,7 @@ import argparse
 import sys
 from typing import Callable, Dict, List, Optional, Sequence
 
-from . import arena, bench, demo, fit_eval, play, replay, review, selfplay, serve, tune
+from . import arena, bench, bot, demo, fit_eval, play, replay, review, selfplay, serve, tune
 from .arena import match_table, seat_table
 from .common import (
     EXIT_ERROR,
@@ -72,7 +73,7 @@ __all__ = [
 ]
 
 #: The subcommands in the order ``--help`` lists them.
-COMMANDS = (play, demo, arena, selfplay, replay, review, serve, bench, tune, fit_eval)
+COMMANDS = (play, demo, arena, selfplay, replay, review, serve, bot, bench, tune, fit_eval)
 
 #: Subcommands whose options their own module parses: everything after the name is handed over.
 FORWARDED: Dict[str, Callable[[List[str]], int]] = {m.NAME: m.forward for m in (bench, tune, fit_eval)}

@@ -1,0 +1,42 @@
+"""``sequence-game bot``: an agent plays a seat of a table on a server to the end (sequence_game.bot)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from .common import CLIError, Parents, int_arg, printable
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+NAME = "bot"
+
+
+def cmd_bot(args: argparse.Namespace, console: Console) -> int:
+    from ..bot import main
+    from ..client import ClientError
+
+    try:
+        return main(args)
+    except ClientError as e:
+        raise CLIError(f"{printable(args.server)}: {e}") from None
+    except ValueError as e:
+        raise CLIError(str(e)) from None
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: Parents) -> None:
+    p = sub.add_parser(NAME, help="play a seat of a table on a server with an agent",
+                       description="Connect an agent to a seat of a table on a 'sequence-game serve' server "
+                                   "(docs/web.md) and play until the game ends. The agent sees what the seat "
+                                   "may see (R9).")
+    p.add_argument("--server", required=True, metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
+    p.add_argument("--table", required=True, metavar="ID", help="the table's id")
+    p.add_argument("--token", required=True, metavar="T", help="the seat's token (from its join link)")
+    p.add_argument("--agent", default="hard", metavar="AGENT",
+                   help="an agent spec (easy, medium, hard, max, mcts:time=0.5, ...) or a Python class "
+                        "module:Class with select_move(game) (default hard)")
+    p.add_argument("--seed", type=int_arg(0, 2**64 - 1, "--seed"), default=None,
+                   help="the agent's seed (default: random)")
+    p.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    p.set_defaults(func=cmd_bot)
