@@ -500,3 +500,171 @@ def test_h8_a_placement_can_declare_eight_sequences():
     move = Move("place", "JD", cell, declares)
     assert len(move.declares) == MAX_DECLARES
     assert Move.parse(str(move)) == move
+
+
+# ---------------------------------------------------------------- numpy input to VectorGame (N1, N2)
+#
+# N1: the core reads the observer seats and the actions with the GIL released. An array checked
+# and then read again there can change in between (another thread) or be overwritten by the call
+# itself (an array sharing memory with `out`), and a seat checked as 0 is read as 10**9. Run in a
+# child process: without the fix the process dies with SIGSEGV, which must fail the test rather
+# than end the test run.
+
+_CHILD_PRELUDE = """
+import threading, sys
+import numpy as np
+from sequence_game import VectorGame
+from sequence_game.observation import OBSERVATION_SIZE
+"""
+
+# `players` overlaps the corners plane of row 0 of `out` (1.0f = 0x3f800000 once written) and
+# starts at 0 (a valid seat); the same for final_observations, and `actions` overlapping `rewards`.
+_ALIAS_CHILD = _CHILD_PRELUDE + """
+n = 64
+for threads in (1, 4):
+    vg = VectorGame(n, players=2, seed=1, max_turns=2, threads=threads)
+    out = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+    players = out.reshape(-1).view(np.int32)[380:380 + n]
+    vg.observations(out=out, players=players)
+    ok = VectorGame(n, players=2, seed=1, max_turns=2, threads=threads).observations(players=np.zeros(n, np.int32))
+    assert np.array_equal(out[1:], ok[1:]), "the seats were read as the call found them"
+    for _ in range(2):
+        vg.step(vg.sample_actions(np.random.default_rng(0)))
+    out = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+    vg.final_observations(out=out, players=out.reshape(-1).view(np.int32)[380:380 + n])
+    buf = np.zeros(n * 8, dtype=np.int64)
+    actions = buf[:n]
+    actions[:] = vg.sample_actions(np.random.default_rng(1))
+    rewards = buf.view(np.float32)[: n * 2].reshape(n, 2)
+    vg._core.step(actions, rewards, np.zeros(n, bool), np.zeros(n, bool))
+print("survived")
+"""
+
+# Another thread flips the seats between valid and 10**9 (and the actions between legal and
+# huge) while the core reads them: each call reads the values it checked, or raises ValueError /
+# IllegalMoveError for the ones it saw.
+_RACE_CHILD = _CHILD_PRELUDE + """
+n = 2048
+vg = VectorGame(n, players=2, seed=1, threads=2)
+players = np.zeros(n, dtype=np.int32)
+stop = threading.Event()
+def flip():
+    while not stop.is_set():
+        players[:] = 10**9
+        players[:] = 0
+t = threading.Thread(target=flip)
+t.start()
+refused = 0
+try:
+    for _ in range(300):
+        try:
+            vg.observations(players=players)
+        except ValueError:
+            refused += 1
+finally:
+    stop.set()
+    t.join()
+actions = vg.sample_actions(np.random.default_rng(0))
+legal = actions.copy()
+stop.clear()
+def flip_actions():
+    while not stop.is_set():
+        actions[:] = 2**62
+        actions[:] = legal
+t = threading.Thread(target=flip_actions)
+t.start()
+try:
+    for _ in range(200):
+        try:
+            vg._core.step(actions, np.empty((n, 2), np.float32), np.empty(n, bool), np.empty(n, bool))
+            legal[:] = vg.sample_actions(np.random.default_rng(1))
+        except ValueError:
+            refused += 1
+finally:
+    stop.set()
+    t.join()
+print("survived", refused)
+"""
+
+
+def _run_child(code: str) -> str:
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"the child process ended with status {proc.returncode}: {proc.stderr[-2000:]}"
+    return proc.stdout
+
+
+def test_n1_arrays_sharing_memory_with_the_outputs_never_crash():
+    assert "survived" in _run_child(_ALIAS_CHILD)
+
+
+def test_n1_arrays_changed_by_another_thread_during_the_call_never_crash():
+    assert "survived" in _run_child(_RACE_CHILD)
+
+
+# N2: seats were cast to int32 before any check, so 2**32 + 1 became seat 1.
+HOSTILE_SEATS = [-1, 2, 3, 2**31, 2**32, 2**32 + 1, 2**32 + 2**31, 2**63 - 1, -(2**63), -(2**32) + 1]
+
+
+def _representable(dtype: str, seat: int) -> bool:
+    import numpy as np
+
+    return dtype == "object" or np.iinfo(dtype).min <= seat <= np.iinfo(dtype).max
+
+
+@pytest.mark.parametrize("seat,dtype", [(s, d) for s in HOSTILE_SEATS
+                                        for d in ("int64", "uint64", "int32", "uint32", "int16", "object")
+                                        if _representable(d, s)])
+@pytest.mark.parametrize("method", ["observations", "final_observations"])
+def test_n2_observer_seats_out_of_range_are_refused_not_narrowed(seat, dtype, method):
+    import numpy as np
+    from sequence_game import VectorGame
+
+    vg = VectorGame(4, players=2, seed=1, max_turns=2)
+    for _ in range(2):
+        vg.step(vg.sample_actions(np.random.default_rng(0)))  # every game ends: final rows exist
+    info = np.iinfo(dtype) if dtype != "object" else None
+    seats = np.array([0, seat, 1, 0], dtype=dtype)
+    with pytest.raises((ValueError, TypeError)) as e:
+        getattr(vg, method)(players=seats)
+    if dtype != "object":
+        assert e.type is ValueError and f"players[1] = {seat}" in str(e.value) and "0..1" in str(e.value)
+    with pytest.raises(ValueError, match=r"not a seat 0\.\.1"):
+        getattr(vg, method)(players=seat)
+    if info is not None:
+        with pytest.raises(ValueError, match=r"not a seat 0\.\.1"):
+            getattr(vg, method)(players=np.dtype(dtype).type(seat))
+
+
+@pytest.mark.parametrize("seat", HOSTILE_SEATS)
+def test_n2_every_seat_argument_is_checked_in_full(seat):
+    """The seat arguments of the game, the reference and the environments: the whole int is
+    checked, never a narrowed copy."""
+    for cls in (sequence_game.Game, reference.Game):
+        g = cls(players=2, seed=1)
+        for method in ("observation", "observation_tensor", "hand", "discards", "team_of", "missed_draw"):
+            with pytest.raises(ValueError):
+                getattr(g, method)(seat)
+    with pytest.raises(ValueError, match="not a seat"):
+        sequence_game.VectorGame(2, players=2, opponents={seat: "random"})
+    pytest.importorskip("gymnasium", reason="the [rl] extra is not installed")
+    from sequence_game.envs.vector import SequenceVectorEnv
+
+    with pytest.raises(ValueError, match="not a seat"):
+        SequenceVectorEnv(2, players=2, seat=seat, opponent="random")
+
+
+def test_n2_actions_beyond_int64_are_refused_as_they_are():
+    import numpy as np
+    from sequence_game import VectorGame
+    from sequence_game.errors import IllegalMoveError
+
+    vg = VectorGame(3, players=2, seed=1)
+    actions = vg.sample_actions(np.random.default_rng(0)).astype(np.uint64)
+    before = vg.observations().copy()
+    actions[2] = 2**64 - 1  # int64 would read -1
+    with pytest.raises(IllegalMoveError, match=f"game 2: action {2**64 - 1} \\(out of range"):
+        vg.step(actions)
+    assert np.array_equal(vg.observations(), before)

@@ -1,7 +1,8 @@
 // _core.VectorGame: many games stepped together (cpp/include/sequence/vector_game.hpp), for
 // python/sequence_game/vector.py. Every method writes into numpy arrays the caller passes (checked:
 // dtype, shape, C-contiguous, writable; TypeError/ValueError otherwise, nothing written) with the
-// GIL released. One VectorGame is used by one thread at a time: a call while another thread is
+// GIL released. What the core reads with the GIL released (observer seats, actions) is copied
+// first; outputs are only written, so one that overlaps another gives wrong numbers, never a crash. One VectorGame is used by one thread at a time: a call while another thread is
 // inside one raises RuntimeError and changes nothing.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "bindings.hpp"
 #include "sequence/game.hpp"
@@ -60,15 +62,20 @@ T* out_array(const py::object& obj, py::ssize_t rows, py::ssize_t cols, const ch
     return static_cast<T*>(arr.mutable_data());
 }
 
-// Observer seats: None (each game's default) or an int32 array of shape (games,) of valid seats.
-const std::int32_t* observer_array(const VectorGame& vg, const py::object& obj) {
+// Observer seats: None (each game's default) or an int32 array of shape (games,) of valid seats,
+// copied into `seats` first and checked there: the core reads them with the GIL released, when the
+// caller's array may be changed by another thread (numpy releases the GIL in its own loops too) or
+// may share memory with `out`, which the call overwrites; a seat checked in the caller's array could
+// then be out of range when it is read.
+const std::int32_t* observer_array(const VectorGame& vg, const py::object& obj, std::vector<std::int32_t>& seats) {
     if (obj.is_none()) return nullptr;
     const std::int32_t* p = out_array<std::int32_t>(obj, vg.size(), -1, "players");
+    seats.assign(p, p + vg.size());
     for (int i = 0; i < vg.size(); ++i)
-        if (p[i] < 0 || p[i] >= vg.config().players)
-            throw py::value_error("players[" + std::to_string(i) + "] = " + std::to_string(p[i]) + " is not a seat 0.." +
+        if (seats[i] < 0 || seats[i] >= vg.config().players)
+            throw py::value_error("players[" + std::to_string(i) + "] = " + std::to_string(seats[i]) + " is not a seat 0.." +
                                   std::to_string(vg.config().players - 1));
-    return p;
+    return seats.data();
 }
 
 int game_index(const VectorGame& vg, const py::handle& i) {
@@ -152,7 +159,8 @@ checked by sequence_game.VectorGame; every method writes into arrays the caller 
             Busy busy(h);
             const VectorGame& vg = *h.game;
             float* o = out_array<float>(out, vg.size(), kObservationSize, "out");
-            const std::int32_t* obs = observer_array(vg, players);
+            std::vector<std::int32_t> seats;
+            const std::int32_t* obs = observer_array(vg, players, seats);
             py::gil_scoped_release release;
             vg.observations(o, obs);
         }, py::arg("out"), py::arg("players"))
@@ -168,7 +176,8 @@ checked by sequence_game.VectorGame; every method writes into arrays the caller 
             int rows = 0;
             for (int i = 0; i < vg.size(); ++i) rows += vg.ended(i);
             float* o = out_array<float>(out, rows, kObservationSize, "out");
-            const std::int32_t* obs = observer_array(vg, players);
+            std::vector<std::int32_t> seats;
+            const std::int32_t* obs = observer_array(vg, players, seats);
             py::gil_scoped_release release;
             return vg.final_observations(o, obs);
         }, py::arg("out"), py::arg("players"))
@@ -193,7 +202,10 @@ checked by sequence_game.VectorGame; every method writes into arrays the caller 
             Busy busy(h);
             VectorGame& vg = *h.game;
             const int n = vg.size();
-            const std::int64_t* a = out_array<std::int64_t>(actions, n, -1, "actions");
+            // Copied before the GIL is released, as the observer seats are: the caller's array may
+            // change under the call or share memory with the outputs below.
+            const std::int64_t* given = out_array<std::int64_t>(actions, n, -1, "actions");
+            const std::vector<std::int64_t> a(given, given + n);
             StepOutput out;
             out.rewards = out_array<float>(rewards, n, vg.config().teams, "rewards");
             out.terminated = reinterpret_cast<std::uint8_t*>(out_array<bool>(terminated, n, -1, "terminated"));
@@ -201,7 +213,7 @@ checked by sequence_game.VectorGame; every method writes into arrays the caller 
             std::vector<IllegalAction> illegal;
             {
                 py::gil_scoped_release release;
-                illegal = vg.step(a, out);
+                illegal = vg.step(a.data(), out);
             }
             if (illegal.empty()) return py::none();
             py::list games, refused;

@@ -188,7 +188,14 @@ class VectorGame:
         arr = np.asarray(players)
         if arr.dtype.kind not in "iu":
             raise TypeError(f"players must be None, an int or an integer array, not dtype {arr.dtype}")
-        return np.ascontiguousarray(arr, dtype=np.int32)  # shape and seats checked by the core
+        if arr.ndim == 1:
+            # Checked before the cast to int32, which would wrap 2**32 + 1 to seat 1; the core
+            # checks the shape and the seats again, on its own copy.
+            bad = np.flatnonzero((arr < 0) | (arr >= self.players))
+            if len(bad):
+                i = int(bad[0])
+                raise ValueError(f"players[{i}] = {int(arr[i])} is not a seat 0..{self.players - 1}")
+        return np.ascontiguousarray(arr, dtype=np.int32)
 
     def observations(self, out: Optional[np.ndarray] = None, players: _Players = None) -> np.ndarray:
         """Each game's observation tensor (docs/observation.md; ``float32``, shape ``(num_games,
@@ -251,6 +258,10 @@ class VectorGame:
             raise TypeError(f"actions must be an integer array, not dtype {arr.dtype}")
         if arr.shape != (self.num_games,):
             raise ValueError(f"actions must have shape ({self.num_games},), one per game, not {arr.shape}")
+        if arr.dtype == np.uint64 and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
+            # The cast to int64 would wrap these to negative numbers: refuse them as they are.
+            games = [int(g) for g in np.flatnonzero(arr > np.iinfo(np.int64).max)]
+            raise self._illegal(games, [int(arr[g]) for g in games])
         arr = np.ascontiguousarray(arr, dtype=np.int64)
         rewards = np.empty((self.num_games, self.teams), dtype=np.float32)
         terminated = np.empty(self.num_games, dtype=bool)
