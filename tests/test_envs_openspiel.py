@@ -4,10 +4,16 @@ runs OpenSpiel's Python ISMCTSBot and evaluate_bots."""
 
 from __future__ import annotations
 
+import base64
+import json
+import os
+import pickle
 from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not installed")
 import sequence_game.envs.openspiel as so  # noqa: E402
@@ -127,3 +133,102 @@ def test_agent_bot_plays_a_move_with_declares_by_its_actions():
     for a in actions:
         game.play_action(a)
     assert game.winner == 0 and sorted(s for _, s in game.sequences) == sorted(move.declares)
+
+
+# ---------------------------------------------------------------- serialization: text, replayed, no pickle
+
+
+def _played(game, plies, seed=0):
+    rng = np.random.RandomState(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal() and len(state.history()) < plies:
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+@pytest.mark.parametrize("players,teams", [(2, 2), (3, 3), (4, 2)])
+@pytest.mark.parametrize("plies", [0, 3, 8, 9, 40, 10**6])
+def test_serialize_is_parameters_and_history_and_replays_the_same_state(players, teams, plies):
+    game = load(players, teams, max_turns=300)
+    state = _played(game, plies, seed=plies)
+    text = state.serialize()
+    data = json.loads(text)
+    assert data == {"format": so.STATE_FORMAT, "players": players, "teams": teams, "max_turns": 300,
+                    "history": state.history()}
+    again = game.deserialize_state(text)
+    assert again.history() == state.history() and str(again) == str(state)
+    assert again.is_terminal() == state.is_terminal() and again.returns() == state.returns()
+    for p in range(players):
+        assert again.information_state_string(p) == state.information_state_string(p)
+        assert again.observation_tensor(p) == state.observation_tensor(p)
+    if not state.is_terminal():
+        assert again.legal_actions() == state.legal_actions()
+    assert pickle.loads(pickle.dumps(state)).history() == state.history()  # the same text inside
+
+
+def test_deserialize_never_unpickles(tmp_path):
+    """OpenSpiel's default for Python games unpickles a field of the text: a crafted state string
+    ran code on load. The text is JSON now; the old form is refused before anything is run."""
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return os.makedirs, (str(marker),)
+
+    crafted = "history=\nmove_number=0\n__dict__=" + base64.b64encode(pickle.dumps({"x": Payload()})).decode()
+    game = load()
+    with pytest.raises(ValueError, match="not a python_sequence-state/1 state"):
+        game.deserialize_state(crafted)
+    assert not marker.exists()
+    assert "__dict__" not in game.new_initial_state().serialize()
+
+
+def _mutations(text):
+    data = json.loads(text)
+    history = data["history"]
+    yield {**data, "players": 3}, "players=3"
+    yield {**data, "teams": True}, "teams=True"
+    yield {**data, "max_turns": 1000.0}, "max_turns=1000.0"
+    yield {**data, "seed": 1}, "the keys must be"
+    yield {k: v for k, v in data.items() if k != "history"}, "the keys must be"
+    yield {**data, "format": "python_sequence-state/2"}, "not a python_sequence-state/1"
+    yield {**data, "history": history + [5252]}, f"history\\[{len(history)}\\]: 5252 is not legal here"
+    yield {**data, "history": [256] + history[1:]}, "history\\[0\\]: 256 is not a chance outcome"
+    yield {**data, "history": history[:3] + [True] + history[4:]}, "history\\[3\\] is True, not an action"
+    yield {**data, "history": history[:9] + ["1"] + history[10:]}, "history\\[9\\] is '1', not an action"
+    yield {**data, "history": {"0": 1}}, "history must be a list"
+
+
+def test_deserialize_refuses_every_change_to_the_format_with_one_clear_line():
+    game = load(2, 2, max_turns=300)
+    text = _played(game, 30).serialize()
+    for data, message in _mutations(text):
+        with pytest.raises(ValueError, match=message) as e:
+            game.deserialize_state(json.dumps(data))
+        assert "\n" not in str(e.value) and len(str(e.value)) < 300
+    ended = _played(game, 10**6, seed=2)
+    assert ended.is_terminal()
+    with pytest.raises(ValueError, match="the game is over before this action"):
+        game.deserialize_state(json.dumps({**json.loads(ended.serialize()), "history": ended.history() + [0]}))
+    with pytest.raises(TypeError):
+        game.deserialize_state(text.encode())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(
+    st.text(max_size=200),
+    st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+                 lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                 max_leaves=20).map(json.dumps),
+    st.integers(1, 100_000).map(lambda depth: "[" * depth + "]" * depth),
+    st.lists(st.integers(-(2**70), 2**70), max_size=30).map(
+        lambda h: json.dumps({"format": so.STATE_FORMAT, "players": 2, "teams": 2, "max_turns": 1000, "history": h})),
+))
+def test_deserialize_of_any_text_is_a_state_or_a_value_error(text):
+    game = load()
+    try:
+        state = game.deserialize_state(text)
+    except ValueError as e:
+        assert "\n" not in str(e) and len(str(e)) < 300
+    else:
+        assert state.serialize() == json.dumps(json.loads(text), separators=(",", ":"))

@@ -26,6 +26,16 @@ True
   recalling it). Observation string: the text board, the player's hand and the public counts.
   Information state string: perfect recall: the player's own deal and draws and every public
   action since the deal.
+- Serialization: ``state.serialize()`` is JSON text of the game's parameters and the state's
+  history (the eight chance outcomes, then every action), nothing else: no pickle, no copy of the
+  engine's position. ``game.deserialize_state(text)`` replays that history through the rules and
+  refuses anything else (another game's parameters, an illegal action, other keys or types) with
+  a ``ValueError``. The chance outcomes are the deal's seed, so the text holds every card the
+  state holds, hidden ones and the draw pile's order included: it is the whole state (as
+  OpenSpiel's own card games' histories hold every card dealt), not any player's view, which is
+  ``information_state_string``. ``pyspiel.serialize_game_and_state`` /
+  ``deserialize_game_and_state`` and pickling a state are OpenSpiel's own paths, which pickle
+  the Python attributes of any Python game: give them trusted text only.
 - ``resample_from_infostate(player, sampler)`` re-deals exactly the cards ``player`` cannot see
   (the other hands, the draw pile's order, the future reshuffles), keeping every hand size; the
   world it returns has ``player``'s information state, so information-set search
@@ -40,6 +50,7 @@ own Python games included), so use the Python bots (``open_spiel.python.algorith
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections import Counter
 from typing import Any, Dict, List, Optional, Tuple
@@ -55,6 +66,7 @@ except ImportError as _error:  # pragma: no cover - exercised by the missing-ext
 
 from ..actions import ACTION_COUNT, PASS_ACTION, TRADE_ACTION_BASE, describe_action
 from ..cards import CARD_NAMES
+from ..errors import short_repr
 from ..game import Game
 from ..game_setup import check_players_teams
 from ..move import Move
@@ -63,6 +75,7 @@ from ..observation import LAYOUT, OBSERVATION_SIZE, field_slice
 __all__ = ["AgentBot", "SequenceGame", "SequenceState", "action_sequence", "ismcts_bot"]
 
 SEED_BYTES = 8  # chance nodes drawing the deal's seed, one byte each
+STATE_FORMAT = "python_sequence-state/1"  # SequenceState.serialize()
 _MAX_ACTIONS_PER_TURN = 6  # one trade (R5) + one placement + up to four declares (R7)
 _resample_counter = itertools.count()
 
@@ -109,6 +122,44 @@ class SequenceGame(pyspiel.Game):
 
     def new_initial_state(self) -> SequenceState:
         return SequenceState(self)
+
+    def deserialize_state(self, text: Any) -> SequenceState:
+        """The state of ``SequenceState.serialize()``'s text, rebuilt by replaying its history
+        through the rules; ``ValueError`` (``TypeError`` for a non-string) for anything else."""
+        if not isinstance(text, str):
+            raise TypeError(f"deserialize_state takes the text of SequenceState.serialize(), not {type(text).__name__}")
+        longest = self.max_game_length()
+        if len(text) > 200 + 6 * longest:  # a history of at most max_game_length actions of <= 4 digits
+            raise ValueError(f"deserialize_state: {len(text)} characters is longer than any state of this game")
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            data = None
+        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+            raise ValueError(f"deserialize_state: not a {STATE_FORMAT} state (the JSON text of SequenceState.serialize())")
+        want = {"format", "players", "teams", "max_turns", "history"}
+        if set(data) != want:
+            raise ValueError(f"deserialize_state: the keys must be {', '.join(sorted(want))}, "
+                             f"not {', '.join(sorted(map(short_repr, data)))}")
+        mine = {"players": self.players, "teams": self.teams, "max_turns": self.max_turns}
+        for key, value in mine.items():
+            if type(data[key]) is not int or data[key] != value:
+                raise ValueError(f"deserialize_state: a state of a game with {key}={short_repr(data[key])}, "
+                                 f"this game has {key}={value}")
+        history = data["history"]
+        if not isinstance(history, list) or len(history) > longest:
+            raise ValueError(f"deserialize_state: history must be a list of at most {longest} actions")
+        state = self.new_initial_state()
+        for i, action in enumerate(history):
+            if type(action) is not int:
+                raise ValueError(f"deserialize_state: history[{i}] is {short_repr(action)}, not an action (an int)")
+            if state.is_terminal():
+                raise ValueError(f"deserialize_state: history[{i}]: the game is over before this action")
+            if action not in state.legal_actions():
+                what = "a chance outcome 0..255" if state.is_chance_node() else "legal here"
+                raise ValueError(f"deserialize_state: history[{i}]: {action} is not {what}")
+            state.apply_action(action)
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SequenceObserver:
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
@@ -178,6 +229,18 @@ class SequenceState(pyspiel.State):
         if self.game is None:
             return f"dealing: seed bytes {self._seed_bytes}"
         return str(self.game)
+
+    def serialize(self) -> str:
+        """The game's parameters and this state's history as JSON text (see the module docstring);
+        ``SequenceGame.deserialize_state`` replays it."""
+        return json.dumps({"format": STATE_FORMAT, "players": self._players, "teams": self._teams,
+                           "max_turns": self._max_turns, "history": [int(a) for a in self.history()]},
+                          separators=(",", ":"))
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Dict[str, int], str]]:
+        # Python's pickle of a state carries the same text (not OpenSpiel's pickled attributes).
+        return _load_state, ({"players": self._players, "teams": self._teams, "max_turns": self._max_turns},
+                             self.serialize())
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SequenceState:
         """A world ``player_id`` cannot tell from this one: every card that player cannot see (the
@@ -249,6 +312,11 @@ class SequenceObserver:
             "discarded: " + " ".join(f"{c}x{discards[c]}" for c in CARD_NAMES if discards[c]),
             f"pending: {pending}" if pending is not None else "pending: none",
         ])
+
+
+def _load_state(params: Dict[str, int], text: str) -> SequenceState:
+    game = pyspiel.load_game("python_sequence", params)
+    return game.deserialize_state(text)
 
 
 def _card_played(action: int, pending: Optional[Move]) -> List[str]:
