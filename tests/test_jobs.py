@@ -14,6 +14,8 @@ import tempfile
 import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sequence_game.arena import MatchJob, compare, match, read_results, run_job, summary
 from sequence_game.arena.jobs import normalise_contenders
 from sequence_game.arena.pool import JobError, WorkerCrashedError, run_pool
@@ -327,7 +329,9 @@ def test_compare_refuses_matches_that_were_not_dealt_alike(tmp_path):
     with pytest.raises(ValueError, match="differ in players"):
         compare(paths["base"], paths["players"])
     other = tmp_path / "other.jsonl"
-    other.write_text('{"format": "sequence-game-selfplay/1"}\n')
+    other.write_text('{"format": "sequence-game-selfplay/1", "agents": ["greedy"], "games": 4, "players": 2, '
+                     '"teams": 2, "seed": 0, "max_turns": null, "shard_games": 2, "observation_features": 890, '
+                     '"action_count": 5253}\n')
     with pytest.raises(ValueError, match="not a match results file"):
         compare(paths["base"], str(other))
     out = subprocess.run([sys.executable, "-m", "sequence_game", "arena", "--compare", paths["base"], paths["seed"]],
@@ -341,19 +345,151 @@ def test_compare_refuses_matches_that_were_not_dealt_alike(tmp_path):
     assert ok.returncode == 0 and "2 games dealt alike, against random" in ok.stdout
 
 
+def _valid_lines(tmp_path, name="valid.jsonl"):
+    """The lines of a real results file: a header and four games (greedy against random)."""
+    path = tmp_path / name
+    match(["greedy", "random"], games=4, seed=3, max_turns=200, results=str(path))
+    return path, [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def _write(path, lines):
+    path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines))
+
+
 def test_results_file_errors_name_the_line(tmp_path):
+    _, lines = _valid_lines(tmp_path)
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"format": "sequence-game-match/1", "names": ["a", "b"]}\n{"index": 0}\nnot json\n')
+    _write(bad, [lines[0], lines[1], "not json"])
     with pytest.raises(ValueError, match="line 3 is not JSON"):
         read_results(bad)
-    bad.write_text('{"format": "sequence-game-match/1"}\n{"no index": 1}\n')
-    with pytest.raises(ValueError, match=r"line 2.*index"):
+    _write(bad, [lines[0], {k: v for k, v in lines[1].items() if k != "index"}])
+    with pytest.raises(ValueError, match=r"line 2: missing key 'index'"):
         read_results(bad)
     bad.write_text('{"hello": 1}\n')
     with pytest.raises(ValueError, match="not a results file"):
         read_results(bad)
     with pytest.raises(ValueError, match="cannot read"):
         read_results(tmp_path / "missing.jsonl")
+
+
+def _set(d, key, value):
+    return {**d, key: value}
+
+
+# (line number, how that line is changed, what the error says), all one-line ValueErrors.
+CORRUPTIONS = [
+    (1, lambda h: _set(h, "games", 10**15), r"'games' must be an int 1..10000000, not 1000000000000000"),
+    (1, lambda h: _set(h, "games", True), r"'games' must be an int"),
+    (1, lambda h: _set(h, "players", "2"), r"'players' must be an int 2..12"),
+    (1, lambda h: _set(h, "players", 5), r"5 players"),
+    (1, lambda h: _set(h, "teams", 3), r"teams"),
+    (1, lambda h: _set(h, "seed", -1), r"'seed' must be an int 0..18446744073709551615"),
+    (1, lambda h: _set(h, "names", ["only one"]), r"'names' must be a list of at least 2 strings"),
+    (1, lambda h: _set(h, "names", [["a"], "b"]), r"'names' must be a list"),
+    (1, lambda h: _set(h, "agents", ["greedy"]), r"'agents' must be null or a list of 2 strings"),
+    (1, lambda h: _set(h, "max_turns", 0), r"'max_turns' must be null or an int 1.."),
+    (1, lambda h: {k: v for k, v in h.items() if k != "names"}, r"missing key 'names'"),
+    (1, lambda h: _set(h, "extra", 1), r"unknown key 'extra'"),
+    (1, lambda h: _set(h, "format", "sequence-game-match/9"), r"not a results file"),
+    (1, lambda h: "[" * 100_000 + "]" * 100_000, r"not a results file|nested too deeply"),
+    (2, lambda g: "[" * 100_000 + "]" * 100_000, r"line 2: JSON nested too deeply"),
+    (2, lambda g: {"index": {"a": [[[[[[[[[[1]]]]]]]]]]}}, r"line 2: missing key"),
+    (2, lambda g: [g], r"line 2: a line must be a JSON object"),
+    (2, lambda g: _set(g, "index", -1), r"line 2: 'index' must be an int 0..3, not -1"),
+    (2, lambda g: _set(g, "index", 4), r"line 2: 'index' must be an int 0..3, not 4"),
+    (2, lambda g: _set(g, "index", 1.0), r"line 2: 'index' must be an int"),
+    (2, lambda g: _set(g, "seed", g["seed"] + 1), r"line 2: game \d has seed \d+, but the match seed deals it"),
+    (2, lambda g: _set(g, "contenders", g["contenders"][::-1]), r"line 2: game \d seats contenders"),
+    (2, lambda g: _set(g, "contenders", "01"), r"line 2: 'contenders' must be a list of 2 ints"),
+    (2, lambda g: _set(g, "agents", g["agents"][::-1]), r"line 2: game \d's agents .* are not the contenders"),
+    (2, lambda g: _set(g, "winner", 2), r"line 2: 'winner' must be null or an int 0..1, not 2"),
+    (2, lambda g: _set(g, "winner_contender", 7), r"line 2: 'winner_contender' must be"),
+    (2, lambda g: _set(g, "winner_contender", g["winner_contender"] == 1),
+     r"line 2: 'winner_contender' must be"),
+    (2, lambda g: _set(g, "is_draw", not g["is_draw"]), r"line 2: 'is_draw' must be"),
+    (2, lambda g: _set(g, "is_draw", 0), r"line 2: 'is_draw' must be"),
+    (2, lambda g: _set(g, "turns", 201), r"line 2: 'turns' must be an int 0..200, not 201"),
+    (2, lambda g: _set(g, "moves", [1, 2]), r"line 2: 'moves' must be a list of"),
+    (2, lambda g: _set(g, "seconds", "fast"), r"line 2: 'seconds' must be a number of seconds >= 0"),
+    (2, lambda g: _set(g, "seconds", float("nan")), r"line 2: 'seconds' must be a number"),
+    (2, lambda g: _set(g, "agent_seeds", [1]), r"line 2: 'agent_seeds' must be a list of 2 ints"),
+    (2, lambda g: _set(g, "pid", -1), r"line 2: 'pid' must be an int"),
+    (2, lambda g: _set(g, "surprise", 1), r"line 2: unknown key 'surprise'"),
+    (3, lambda g: _set(g, "format", "sequence-game-match/1"), r"line 3: missing keys"),
+    (3, lambda g: {}, r"line 3: missing keys"),
+]
+
+
+@pytest.mark.parametrize("line,change,message", CORRUPTIONS)
+def test_every_malformed_line_is_one_clear_error_in_every_reader(tmp_path, line, change, message):
+    """--summary, --compare and --resume read a results file through the same checks."""
+    path, lines = _valid_lines(tmp_path)
+    lines[line - 1] = change(lines[line - 1])
+    _write(path, lines)
+    readers = [lambda: read_results(path), lambda: summary(str(path)), lambda: compare(str(path), str(path)),
+               lambda: match(["greedy", "random"], games=4, seed=3, max_turns=200, results=str(path), resume=True)]
+    for read in readers:
+        with pytest.raises(ValueError, match=message) as e:
+            read()
+        assert "\n" not in str(e.value) and len(str(e.value)) < 400
+
+
+def test_a_later_header_must_be_the_same_job_grown(tmp_path):
+    path, lines = _valid_lines(tmp_path)
+    _write(path, lines + [_set(lines[0], "seed", 4)])
+    with pytest.raises(ValueError, match=r"line 6: a header of another job: seed 4, the file's job has 3"):
+        read_results(path)
+    _write(path, lines + [_set(lines[0], "games", 8), _set(lines[0], "games", 6)])
+    with pytest.raises(ValueError, match=r"line 7: a header with fewer games \(6\) than the one before \(8\)"):
+        read_results(path)
+    _write(path, lines + [_set(lines[0], "games", 8)])
+    assert read_results(path)[0]["games"] == 8
+
+
+def test_the_command_answers_a_malformed_file_with_one_line(tmp_path):
+    path, lines = _valid_lines(tmp_path)
+    _write(path, [lines[0], _set(lines[1], "turns", -5)] + lines[2:])
+    for argv in (["--summary", str(path)], ["--compare", str(path), str(path)]):
+        out = subprocess.run([sys.executable, "-m", "sequence_game", "arena", *argv], capture_output=True, text=True,
+                             timeout=60)
+        err = (out.stdout + out.stderr).strip()
+        assert out.returncode != 0 and "Traceback" not in err and len(err.splitlines()) == 1, err
+        assert "line 2: 'turns' must be an int 0..200, not -5" in err
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=6),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                     max_leaves=12)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_malformed_line_is_read_or_refused_with_one_line(tmp_path, data):
+    """Hypothesis changes one line of a real file (a key's value, a key removed or added, or the
+    whole line); a reader accepts it or raises one ValueError naming the file and the line."""
+    path = tmp_path / "fuzzed.jsonl"
+    if not path.exists():
+        _valid_lines(tmp_path, "fuzzed.jsonl")
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    i = data.draw(st.integers(0, len(lines) - 1))
+    how = data.draw(st.sampled_from(["value", "drop", "add", "line"]))
+    if how == "value":
+        lines[i][data.draw(st.sampled_from(sorted(lines[i])))] = data.draw(_JSON)
+    elif how == "drop":
+        del lines[i][data.draw(st.sampled_from(sorted(lines[i])))]
+    elif how == "add":
+        lines[i][data.draw(st.text(max_size=6))] = data.draw(_JSON)
+    else:
+        lines[i] = data.draw(_JSON)
+    copy = tmp_path / "copy.jsonl"
+    _write(copy, lines)
+    for read in (lambda: read_results(copy), lambda: summary(str(copy))):
+        try:
+            read()
+        except ValueError as e:
+            text = str(e)
+            assert "\n" not in text and len(text) < 400, text
+            assert f"line {i + 1}" in text or (i == 0 and "not a results file" in text), text
 
 
 # --------------------------------------------------------------------------- the command, killed half-way

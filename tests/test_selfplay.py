@@ -118,3 +118,23 @@ def test_cli_selfplay(tmp_path, capsys):
     assert (tmp_path / "d" / MANIFEST_NAME).exists()
     rc = main(["selfplay", "nonsense", "--games", "1", "--out", str(tmp_path / "e")])
     assert rc == 1 and "unknown agent" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("key,value,message", [
+    ("file", "../../outside.npz", r"line 2: shard 0's file is shard-00000.npz, not '../../outside.npz'"),
+    ("sha256", "XYZ", r"line 2: 'sha256' must be 64 lowercase hex digits"),
+    ("games", [0, 5], r"line 2: shard 0 holds games \[0, 2\], not \[0, 5\]"),
+    ("positions", -1, r"line 2: 'positions' must be an int"),
+    ("index", 3, r"line 2: 'index' must be an int 0..1, not 3"),
+])
+def test_resume_checks_every_log_line(tmp_path, key, value, message):
+    out = str(tmp_path)
+    selfplay(["greedy"], games=4, out=out, seed=9, shard_games=2)
+    log = os.path.join(out, LOG_NAME)
+    with open(log) as f:
+        lines = [json.loads(x) for x in f]
+    lines[1][key] = value
+    with open(log, "w") as f:
+        f.write("".join(json.dumps(x) + "\n" for x in lines))
+    with pytest.raises(ValueError, match=message):
+        selfplay(["greedy"], games=4, out=out, seed=9, shard_games=2, resume=True)

@@ -63,6 +63,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 import numpy as np
 
 from ._args import check_seed, is_int
+from .arena.results import MAX_GAMES
 from .arena.runner import run_job
 from .seeds import derive_seed
 
@@ -152,8 +153,8 @@ class SelfplayJob:
         for spec in self.agents:
             _policy(spec, 0)  # a bad spec fails here with its own message
         for label, value in (("games", self.games), ("shard_games", self.shard_games)):
-            if not is_int(value) or value < 1:
-                raise ValueError(f"{label} must be a positive int, not {value!r}")
+            if not is_int(value) or not 1 <= value <= MAX_GAMES:
+                raise ValueError(f"{label} must be an int from 1 to {MAX_GAMES:,}, not {value!r}")
         if self.seed is None:
             raise TypeError("self-play needs an int seed (game g is played from the seed and g)")
         check_seed(self.seed, "the self-play seed")

@@ -24,9 +24,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 from .._args import check_seed, is_int
 from ..agents import agent_from_spec, agent_name
+from ..errors import short_repr
 from ..gamebase import GameClass
 from ..records import default_game_class, play_game, utc_now
 from ..seeds import derive_seed
+from .results import MAX_GAMES
 from .stats import GameOutcome, MatchResult
 
 __all__ = ["MatchJob", "derive_seed", "engine_name", "outcome_of"]
@@ -105,8 +107,8 @@ class MatchJob:
     game_class: GameClass = field(default_factory=default_game_class)
 
     def __post_init__(self) -> None:
-        if not is_int(self.games) or self.games < 1:
-            raise ValueError(f"games must be a positive int, not {self.games!r}")
+        if not is_int(self.games) or not 1 <= self.games <= MAX_GAMES:
+            raise ValueError(f"games must be an int from 1 to {MAX_GAMES:,}, not {short_repr(self.games)}")
         if self.seed is None:
             raise TypeError("a match needs an int seed (game i is played from the seed and i)")
         check_seed(self.seed, "the match seed")
