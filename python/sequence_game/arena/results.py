@@ -66,7 +66,7 @@ def _scan(path: PathLike) -> Tuple[Dict[str, Any], List[Dict[str, Any]], int]:
     if not lines:
         raise ValueError(f"{os.fspath(path)!r} is not a results file: it has no header line")
     header = _parse(path, 1, lines[0])
-    if not isinstance(header, dict) or header.get("format") not in _formats():
+    if not isinstance(header, dict) or not isinstance(header.get("format"), str) or header["format"] not in _formats():
         raise ValueError(f"{os.fspath(path)!r} is not a results file: its first line has no sequence-game format"
                          + (f" (format {short_repr(header.get('format'))})" if isinstance(header, dict) else ""))
     check_header, check_entry = _formats()[header["format"]]
