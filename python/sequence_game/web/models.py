@@ -6,7 +6,7 @@ fields) before any game code sees it; the game then checks the rules.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional
+from typing import Annotated, Any, Dict, List, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,10 +15,15 @@ from .tables import AI_PRESETS, AIPreset
 
 MOVE_TEXT_MAX = 64  # "2H@e6 =a6-e6 =e6-i6" is 19 characters; declares of 3 sequences fit easily
 MAX_PRESET_MOVES = 2000
+TABLE_ID_MAX = 64  # a table id is 8 characters; longer path segments are not looked up
+VERSION_MAX = 2**53  # a table's version counts its changes; JSON numbers are exact up to here
+MAX_TURNS_MAX = 100000
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # every field bounded (lengths, ranges, finite numbers) so that no request does work in
+    # proportion to a number it sends before that number is checked
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class SeatSpec(Strict):
@@ -40,16 +45,18 @@ class PresetInfo(BaseModel):
 class CreateTable(Strict):
     """A new table: players, team split (R2), one seat spec per player."""
 
-    players: int = Field(2, description=f"one of {', '.join(map(str, VALID_PLAYERS))} (R2)")
-    teams: Optional[int] = Field(None, description="2 or 3 where the player count allows both (6, 12); null: default")
+    players: int = Field(2, ge=min(VALID_PLAYERS), le=max(VALID_PLAYERS),
+                         description=f"one of {', '.join(map(str, VALID_PLAYERS))} (R2)")
+    teams: Optional[int] = Field(None, ge=2, le=3,
+                                 description="2 or 3 where the player count allows both (6, 12); null: default")
     seats: Optional[List[SeatSpec]] = Field(
         None, max_length=12, description="seat p at index p; default: seat 0 human, the others AI 'medium'")
     seed: Optional[int] = Field(None, ge=0, lt=2**64, description="seed of the deal (null: random)")
-    max_turns: Optional[int] = Field(None, ge=1, le=100000, description="a draw after this many turns")
+    max_turns: Optional[int] = Field(None, ge=1, le=MAX_TURNS_MAX, description="a draw after this many turns")
     hot_seat: bool = Field(
         False, description="all human seats play at one screen (one link, hands hidden between turns)")
     ai_seconds: float = Field(2.0, ge=0.05, le=60, description="the longest an AI may think per move at this table")
-    moves: List[str] = Field(
+    moves: List[Annotated[str, Field(max_length=MOVE_TEXT_MAX)]] = Field(
         [], max_length=MAX_PRESET_MOVES,
         description="moves to play first (text notation), to go on with a saved game: "
                     "the 'moves' of a sequence-game-record/1 with its seed")
@@ -69,7 +76,8 @@ class TableCreated(BaseModel):
 
 class MoveRequest(Strict):
     move: str = Field(max_length=MOVE_TEXT_MAX, description="text notation: 7H@d6, JSxe5, 'trade 7H', pass")
-    version: Optional[int] = Field(None, ge=0, description="the table version you saw; a stale one is refused (409)")
+    version: Optional[int] = Field(None, ge=0, le=VERSION_MAX,
+                                   description="the table version you saw; a stale one is refused (409)")
 
 
 class AnalyzeRequest(Strict):

@@ -20,14 +20,19 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import multiprocessing
+import os
 import secrets
+import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Dict, FrozenSet, List, Literal, Optional, Set, Tuple, TypeVar, Union, get_args
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Literal, Optional, Set, Tuple, TypeVar, Union, get_args
 
 from ..agents import Agent, agent_from_spec
 from ..agents.presets import DIFFICULTIES, PRESETS
@@ -38,6 +43,18 @@ from ..position import observation_dict
 from ..records import GameRecord, default_game_class, utc_now
 from ..referee import HistoryEntry
 from ..seeds import fresh_seed
+from .errors import (
+    BusyError,
+    InvalidRequestError,
+    NoSuchTableError,
+    NotAllowedError,
+    NotNowError,
+    NotSavedError,
+    ServerFullError,
+    TableError,
+    TableExpiredError,
+    UnsupportedError,
+)
 from .limits import ServerLimits
 from .store import StoreError, TableRow, TableStore
 
@@ -76,15 +93,6 @@ HISTORY_TAIL = 40  # moves of the move list in each view (the whole list: the re
 PROCESS_AGENTS = ("greedy",) + tuple(p.name for p in PRESETS.values() if p.agent == "greedy")
 
 
-class TableError(ValueError):
-    """A request the table refuses; ``status`` is the HTTP status code that goes with it."""
-
-    status = 400
-
-    def __init__(self, message: str, status: Optional[int] = None) -> None:
-        super().__init__(message)
-        if status is not None:
-            self.status = status
 
 
 def token_hash(token: str) -> str:
@@ -111,6 +119,27 @@ def _public(state: Dict[str, Any]) -> Dict[str, Any]:
     return obs
 
 
+def _lower_priority() -> None:
+    """A hint or analysis thread yields the CPU to the AI moves' threads (Linux: nice is per thread)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    except (AttributeError, OSError):  # not Linux: the separate pool alone keeps AI moves unqueued
+        pass
+
+
+def _worker_init(parent: int) -> None:
+    """An AI worker process: Ctrl-C is the server's to handle (it stops the workers), and the worker
+    ends by itself if the server is gone (killed without a chance to stop it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="sequence-parent-watch").start()
+
+
 def _agent_move_in_process(spec: str, seed: int, state: Dict[str, Any]) -> str:
     """A worker process's move for ``spec``'s agent in ``state`` (a ``to_dict()``), as text."""
     game = default_game_class().from_dict(state)
@@ -131,17 +160,23 @@ class Seat:
 
 
 class Connection:
-    """One live websocket: the seats it acts for (empty for a spectator) and its outgoing queue."""
+    """One live websocket: the seats it acts for (empty for a spectator), the client's address and
+    its outgoing queue of JSON texts."""
 
     QUEUE = 64  # messages; a client that falls this far behind is dropped
 
-    def __init__(self, seats: FrozenSet[int]) -> None:
+    def __init__(self, seats: FrozenSet[int], client: str = "?") -> None:
         self.seats = seats
-        self.queue: asyncio.Queue[Optional[Dict[str, Any]]] = asyncio.Queue(self.QUEUE)
+        self.client = client
+        self.queue: asyncio.Queue[Optional[str]] = asyncio.Queue(self.QUEUE)
 
     def send(self, message: Dict[str, Any]) -> None:
+        self.send_text(json.dumps(message, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        """Queue ``text`` (a message serialized once for every connection that gets it)."""
         try:
-            self.queue.put_nowait(message)
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close()
 
@@ -170,6 +205,10 @@ class Table:
     changed_at: float = field(default_factory=time.monotonic)  # the last change of the game
     #: a human seat connected or moved: the table is in use (not abandoned, ServerLimits.abandoned_seconds)
     used: bool = False
+    client: Optional[str] = None  # the address that created it (per-client caps; not stored)
+    present: Dict[int, int] = field(default_factory=dict)  # seat -> its open connections
+    asking: Set[int] = field(default_factory=set)  # seats with a hint or analysis running
+    flush: Optional[asyncio.Handle] = None  # a broadcast scheduled for this turn of the event loop
 
     @property
     def history(self) -> List[Tuple[int, HistoryEntry]]:
@@ -192,13 +231,19 @@ class TableService:
 
     def __init__(self, store: TableStore, ai_pause: float = 0.4, game_class: Optional[GameClass] = None,
                  limits: Optional[ServerLimits] = None) -> None:
-        import os
-
         self.store = store
         self.limits = limits = limits or ServerLimits()
         self.game_class = game_class or default_game_class()
-        self.ai_workers = limits.ai_workers or max(1, os.cpu_count() or 1)
+        cpus = max(1, os.cpu_count() or 1)
+        self.ai_workers = limits.ai_workers or cpus
+        # AI moves and the people's hints and analyses have separate pools, so an AI move never
+        # waits behind an analysis; each pool is FIFO and a table has at most one AI search in it,
+        # so the tables share the AI threads in turn
         self.executor = ThreadPoolExecutor(max_workers=self.ai_workers, thread_name_prefix="sequence-ai")
+        self.analysis_executor = ThreadPoolExecutor(
+            max_workers=limits.analysis_workers or max(1, cpus // 2), thread_name_prefix="sequence-analysis",
+            initializer=_lower_priority)
+        self.sockets: Dict[str, int] = {}  # client address -> its open table websockets
         self._processes: Optional[ProcessPoolExecutor] = None
         self.ai_pause = ai_pause
         self.max_ai_seconds = limits.max_ai_seconds
@@ -294,7 +339,7 @@ class TableService:
                 t.search.cancel()
                 t.search = None
             for c in list(t.connections):
-                c.send({"type": "error", "error": "TableError",
+                c.send({"type": "error", "error": TableExpiredError.__name__,
                         "detail": "this table expired: nobody played it for too long"})
                 try:
                     c.queue.put_nowait(None)  # closes the socket after the message above
@@ -313,8 +358,21 @@ class TableService:
             for c in list(table.connections):
                 c.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
-        if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+        self.analysis_executor.shutdown(wait=False, cancel_futures=True)
+        self._stop_processes()
+
+    def _stop_processes(self) -> None:
+        """End the AI worker processes now, not when their work is done: nothing the server started
+        may outlive it (a worker also holds the multiprocessing resource tracker open)."""
+        pool, self._processes = self._processes, None
+        if pool is None:
+            return
+        workers = list(getattr(pool, "_processes", {}).values())  # no public handle on the workers
+        pool.shutdown(wait=False, cancel_futures=True)
+        for w in workers:
+            w.terminate()
+        for w in workers:
+            w.join(5)
 
     def _from_row(self, row: TableRow) -> Table:
         record = GameRecord.from_dict(row.record)
@@ -339,7 +397,8 @@ class TableService:
 
     async def create(self, players: int, teams: Optional[int], seats: List[Dict[str, Any]],
                      seed: Optional[int] = None, max_turns: Optional[int] = None, hot_seat: bool = False,
-                     ai_seconds: float = 2.0, moves: Optional[List[str]] = None) -> Tuple[Table, Dict[int, str]]:
+                     ai_seconds: float = 2.0, moves: Optional[List[str]] = None,
+                     client: Optional[str] = None) -> Tuple[Table, Dict[int, str]]:
         """A new table; returns it and the join token of every human seat (``{seat: token}``;
         with ``hot_seat`` every human seat has the same token). ``moves``: play these first (to go
         on with a saved game). Bad arguments raise ``ValueError`` saying what is wrong; a database
@@ -347,12 +406,17 @@ class TableService:
         cap = self.limits.max_tables
         if self.playing() >= cap:
             self.evict_finished()
-            raise TableError(f"the server already runs {cap} tables; try again later", 503)
+            raise ServerFullError(f"the server already runs {cap} tables; try again later")
+        if client is not None:
+            mine = sum(1 for t in self.tables.values() if t.client == client and not t.game.is_over)
+            if mine >= self.limits.max_tables_per_client:
+                raise BusyError(f"your address already has {mine} unfinished tables, the most one client may "
+                                "have: finish or leave one first")
         players, teams = check_players_teams(players, teams)
         if len(seats) != players:
-            raise TableError(f"{players} players need {players} seats, got {len(seats)}", 422)
+            raise InvalidRequestError(f"{players} players need {players} seats, got {len(seats)}")
         if not 0.05 <= ai_seconds <= self.max_ai_seconds:
-            raise TableError(f"ai_seconds must be from 0.05 to {self.max_ai_seconds}, not {ai_seconds}", 422)
+            raise InvalidRequestError(f"ai_seconds must be from 0.05 to {self.max_ai_seconds}, not {ai_seconds}")
         game = self.game_class(players=players, teams=teams, seed=seed, max_turns=max_turns)
         assert game.seed is not None  # a dealt game knows its seed (a loaded position may not)
         record = GameRecord(players=game.players, teams=game.teams, seed=game.seed, max_turns=game.max_turns,
@@ -363,7 +427,7 @@ class TableService:
             try:
                 record._play(game, i, text)
             except ValueError as e:
-                raise TableError(str(e), 422) from None
+                raise InvalidRequestError(str(e)) from None
             movers.append(p)
         built: List[Seat] = []
         tokens: Dict[int, str] = {}
@@ -377,16 +441,16 @@ class TableService:
             elif kind == "ai":
                 preset = s.get("ai") or "medium"
                 if preset not in AI_PRESETS:
-                    raise TableError(
-                        f"seat {p}: unknown AI preset {preset!r}; choose one of {', '.join(AI_PRESETS)}", 422)
+                    raise InvalidRequestError(
+                        f"seat {p}: unknown AI preset {preset!r}; choose one of {', '.join(AI_PRESETS)}")
                 built.append(Seat("ai", preset, s.get("name") or f"AI {p + 1} ({preset})"))
             else:
-                raise TableError(f"seat {p}: kind must be 'human' or 'ai', not {kind!r}", 422)
+                raise InvalidRequestError(f"seat {p}: kind must be 'human' or 'ai', not {kind!r}")
         record.agents = [s.kind if s.kind == "human" else self._spec(s.ai, ai_seconds) for s in built]
         table_id = secrets.token_urlsafe(6)
         table = Table(table_id, game, built, {"hot_seat": bool(hot_seat and len(tokens) > 1),
                                                "ai_seconds": float(ai_seconds)},
-                      record, utc_now(), 0, movers)
+                      record, utc_now(), 0, movers, client=client)
         self._finish_record(table)
         row = TableRow(table.id, table.record.to_dict(), [s.to_dict() for s in built], table.options,
                        table.created, 0, game.is_over)
@@ -395,8 +459,7 @@ class TableService:
             await asyncio.to_thread(self.store.save, row)
         except StoreError as e:
             log.error("table not created: %s", e)
-            raise TableError(f"the table could not be saved ({e}); nothing was created, try again later",
-                             503) from None
+            raise NotSavedError(f"the table could not be saved ({e}); nothing was created, try again later") from None
         finally:
             self._creating -= 1
         if not game.is_over:
@@ -430,14 +493,14 @@ class TableService:
         if table is None:
             row = self.store.get(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
             if row is None:
-                raise TableError(f"no table {table_id!r}", 404)
+                raise NoSuchTableError(f"no table {table_id!r}")
             if row.expired:
-                raise TableError(f"table {table_id} expired: nobody played it for too long", 410)
+                raise TableExpiredError(f"table {table_id} expired: nobody played it for too long")
             try:
                 table = self._from_row(row)  # a finished game: read-only
             except (ValueError, TypeError, KeyError) as e:
                 self.store.quarantine(row.id, f"its record does not replay: {e}")
-                raise TableError(f"no table {table_id!r}", 404) from None
+                raise NoSuchTableError(f"no table {table_id!r}") from None
         return table
 
     async def get_async(self, table_id: str) -> Table:
@@ -466,12 +529,12 @@ class TableService:
         if token is None or token == "":
             return frozenset()
         if not isinstance(token, str) or len(token) > 128:
-            raise TableError("a seat token is a short text from a join link", 403)
+            raise NotAllowedError("a seat token is a short text from a join link")
         h = token_hash(token)
         seats = frozenset(p for p, s in enumerate(table.seats)
                           if s.token_hash is not None and secrets.compare_digest(s.token_hash, h))
         if not seats:
-            raise TableError("this join link is not valid for this table", 403)
+            raise NotAllowedError("this join link is not valid for this table")
         return seats
 
     # ------------------------------------------------------------------ what a seat sees (R9)
@@ -506,7 +569,7 @@ class TableService:
             "to_win": sequences_to_win(g.teams),
             "seats": [
                 {"seat": p, "team": g.team_of(p), "kind": s.kind, "name": s.name, "ai": s.ai,
-                 "connected": any(p in c.seats for c in table.connections)}
+                 "connected": p in table.present}
                 for p, s in enumerate(table.seats)
             ],
             "you": sorted(seats),
@@ -561,15 +624,15 @@ class TableService:
             g = table.game
             self._check_live(table)
             if expected_version is not None and expected_version != table.version:
-                raise TableError(
+                raise NotNowError(
                     f"the table changed since you saw it (version {expected_version}, now {table.version}); "
-                    "look at the board again", 409)
+                    "look at the board again")
             p = g.current_player
             if p not in seats:
                 who = table.seats[p]
-                raise TableError(f"it is not your turn: seat {p} ({who.name}) is to move", 409)
+                raise NotNowError(f"it is not your turn: seat {p} ({who.name}) is to move")
             if table.options.get("hot_seat") and self.shown_seat(table, seats) != p:
-                raise TableError("show your hand first (hot seat): press the 'show my hand' button", 409)
+                raise NotNowError("show your hand first (hot seat): press the 'show my hand' button")
             move = g.parse_move(text)  # IllegalMoveError / InvalidMoveError with the engine's message
             game = g.copy()
             game.play(move)
@@ -586,10 +649,10 @@ class TableService:
         def make() -> Tuple[GameBase, List[int], int]:
             self._check_live(table)
             if not table.undo_allowed():
-                raise TableError("undo is only for games against the AI (one human at the table)", 409)
+                raise NotNowError("undo is only for games against the AI (one human at the table)")
             target = self._undo_target(table, seats)
             if target is None:
-                raise TableError("nothing to undo: you have not moved yet", 409)
+                raise NotNowError("nothing to undo: you have not moved yet")
             game, movers = table.game.copy(), list(table.movers)
             while len(movers) > target:
                 game.undo()
@@ -610,15 +673,15 @@ class TableService:
         g = table.game
         self._check_live(table)
         if g.current_player not in seats:
-            raise TableError("it is not your turn: the hand to show belongs to the seat to move", 409)
+            raise NotNowError("it is not your turn: the hand to show belongs to the seat to move")
         table.revealed = (g.current_player, g.turn)
         self.broadcast(table)
 
     def _check_live(self, table: Table) -> None:
         if table.game.is_over:
-            raise TableError("the game is over", 409)
+            raise NotNowError("the game is over")
         if self.tables.get(table.id) is not table:
-            raise TableError("this table is not being played", 409)
+            raise NotNowError("this table is not being played")
 
     def _finish_record(self, table: Table) -> None:
         """The table's record from its game's own history (see :meth:`_record_for`)."""
@@ -648,8 +711,8 @@ class TableService:
                     await self._commit(table, game, movers)
                 except StoreError as e:
                     log.error("table %s: a change the database did not store was not made: %s", table.id, e)
-                    raise TableError(f"the server could not save this ({e}); nothing changed, try again in a "
-                                     "moment", 503) from None
+                    raise NotSavedError(f"the server could not save this ({e}); nothing changed, try again in a "
+                                     "moment") from None
                 return answer
 
         task = asyncio.ensure_future(run())
@@ -685,28 +748,82 @@ class TableService:
     # ------------------------------------------------------------------ live connections
 
     def connect(self, table: Table, conn: Connection) -> None:
+        """Add a websocket: it gets its view; the others hear of it only if a seat came online (a
+        presence message of one flag per seat), so a connect costs the same at any audience size.
+        Refused past the caps: :class:`~.errors.ServerFullError` (the server's or the table's),
+        :class:`~.errors.BusyError` (the client's)."""
+        limits = self.limits
+        if sum(self.sockets.values()) >= limits.max_sockets:
+            raise ServerFullError(f"the server already has {limits.max_sockets} open table connections; try again later")
+        if len(table.connections) >= limits.max_sockets_per_table:
+            raise ServerFullError(f"this table already has {limits.max_sockets_per_table} connections, the most it "
+                             "takes; try again later")
+        if self.sockets.get(conn.client, 0) >= limits.max_sockets_per_client:
+            raise BusyError(f"your address already has {limits.max_sockets_per_client} open table connections, the "
+                       "most one client may have: close some first")
+        self.sockets[conn.client] = self.sockets.get(conn.client, 0) + 1
         table.connections.add(conn)
         if conn.seats:
             table.used = True
-        self.broadcast(table)
+        came = [p for p in conn.seats if table.present.get(p, 0) == 0]
+        for p in conn.seats:
+            table.present[p] = table.present.get(p, 0) + 1
+        conn.send({"type": "state", "view": self.view(table, conn.seats)})
+        if came:
+            self._presence(table, skip=conn)
 
     def disconnect(self, table: Table, conn: Connection) -> None:
+        if conn not in table.connections:
+            return
         table.connections.discard(conn)
         if table.game.is_over and not table.connections and self.tables.get(table.id) is table:
             del self.tables[table.id]  # a finished table leaves memory with its last watcher
             self._forget_agents(table)
-        self.broadcast(table)
+        left = self.sockets.get(conn.client, 0) - 1
+        if left > 0:
+            self.sockets[conn.client] = left
+        else:
+            self.sockets.pop(conn.client, None)
+        gone = False
+        for p in conn.seats:
+            table.present[p] -= 1
+            if table.present[p] == 0:
+                del table.present[p]
+                gone = True
+        if gone:
+            self._presence(table)
+
+    def _presence(self, table: Table, skip: Optional[Connection] = None) -> None:
+        text = json.dumps({"type": "presence", "connected": [p in table.present for p in range(len(table.seats))]},
+                          separators=(",", ":"))
+        for conn in list(table.connections):
+            if conn is not skip:
+                conn.send_text(text)
 
     def broadcast(self, table: Table) -> None:
-        """Send every connection its own view (one view per distinct set of seats)."""
+        """Send every connection its own view (one view per distinct set of seats, serialized once),
+        at the end of this turn of the event loop: changes made together go out as one state."""
+        if not table.connections or table.flush is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a direct call): at once
+            self._flush(table)
+            return
+        table.flush = loop.call_soon(self._flush, table)
+
+    def _flush(self, table: Table) -> None:
+        table.flush = None
         if not table.connections:
             return
         full = table.game.to_dict()
-        views: Dict[FrozenSet[int], Dict[str, Any]] = {}
+        texts: Dict[FrozenSet[int], str] = {}
         for conn in list(table.connections):
-            if conn.seats not in views:
-                views[conn.seats] = {"type": "state", "view": self.view(table, conn.seats, full)}
-            conn.send(views[conn.seats])
+            text = texts.get(conn.seats)
+            if text is None:
+                text = json.dumps({"type": "state", "view": self.view(table, conn.seats, full)}, separators=(",", ":"))
+                texts[conn.seats] = text
+            conn.send_text(text)
 
     # ------------------------------------------------------------------ the AI
 
@@ -722,7 +839,8 @@ class TableService:
     def _process_pool(self) -> ProcessPoolExecutor:
         if self._processes is None:  # spawn: a fork of a threaded server could copy a held lock
             self._processes = ProcessPoolExecutor(max_workers=self.ai_workers,
-                                                  mp_context=multiprocessing.get_context("spawn"))
+                                                  mp_context=multiprocessing.get_context("spawn"),
+                                                  initializer=_worker_init, initargs=(os.getpid(),))
         return self._processes
 
     def _schedule_ai(self, table: Table) -> None:
@@ -795,24 +913,28 @@ class TableService:
     async def hint(self, table: Table, seats: FrozenSet[int]) -> Move:
         """The AI's suggestion for the seat to move, which must be one of ``seats`` (a hint reads
         that seat's hand, so no one else may ask for it)."""
-        self._check_to_move(table, seats)
+        p = self._check_to_move(table, seats)
         budget = min(HINT_SECONDS, table.options.get("ai_seconds", 2.0))
         agent = agent_from_spec(f"mcts:time={budget:g}" if _mcts_available() else "greedy",
                                 seed=fresh_seed())
         snapshot = table.game.copy()
-        move = await asyncio.get_running_loop().run_in_executor(self.executor, agent.select_move, snapshot)
+        with self._asking(table, p):
+            move = await asyncio.get_running_loop().run_in_executor(self.analysis_executor, agent.select_move,
+                                                                    snapshot)
         return snapshot.parse_move(str(move))
 
     async def analyze(self, table: Table, seats: FrozenSet[int], seconds: float) -> Dict[str, Any]:
         """The MCTS root statistics for the seat to move (one of ``seats``) after ``seconds``."""
-        self._check_to_move(table, seats)
+        p = self._check_to_move(table, seats)
         if not 0.01 <= seconds <= self.max_ai_seconds:
-            raise TableError(f"seconds must be from 0.01 to {self.max_ai_seconds}, not {seconds}", 422)
+            raise InvalidRequestError(f"seconds must be from 0.01 to {self.max_ai_seconds}, not {seconds}")
         if not _mcts_available():  # pragma: no cover - the wheel always has the compiled core
-            raise TableError("analysis needs the compiled core (MCTS)", 501)
+            raise UnsupportedError("analysis needs the compiled core (MCTS)")
         agent = agent_from_spec(f"mcts:time={seconds:g}", seed=fresh_seed())
         snapshot = table.game.copy()
-        result = await asyncio.get_running_loop().run_in_executor(self.executor, agent.analyze, snapshot)
+        with self._asking(table, p):
+            result = await asyncio.get_running_loop().run_in_executor(self.analysis_executor, agent.analyze,
+                                                                      snapshot)
         return {
             "best": str(result.move),
             "iterations": result.iterations,
@@ -820,13 +942,26 @@ class TableService:
             "moves": [{"move": str(m.move), "visits": m.visits, "value": m.value} for m in result.moves],
         }
 
-    def _check_to_move(self, table: Table, seats: FrozenSet[int]) -> None:
+    @contextmanager
+    def _asking(self, table: Table, seat: int) -> Iterator[None]:
+        """One hint or analysis at a time per seat: a second is refused while the first runs (each
+        holds a search thread for up to ``max_ai_seconds``)."""
+        if seat in table.asking:
+            raise BusyError("a hint or analysis for this seat is running already: wait for its answer")
+        table.asking.add(seat)
+        try:
+            yield
+        finally:
+            table.asking.discard(seat)
+
+    def _check_to_move(self, table: Table, seats: FrozenSet[int]) -> int:
         self._check_live(table)
         p = table.game.current_player
         if p not in seats:
-            raise TableError("only the seat to move can ask the AI about its position (it reads that hand)", 409)
+            raise NotNowError("only the seat to move can ask the AI about its position (it reads that hand)")
         if table.options.get("hot_seat") and self.shown_seat(table, seats) != p:
-            raise TableError("show your hand first (hot seat)", 409)
+            raise NotNowError("show your hand first (hot seat)")
+        return p
 
 
 class _StaleError(Exception):

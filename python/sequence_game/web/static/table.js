@@ -63,6 +63,7 @@ function connect() {
       if (/join link/.test(msg.detail) || /no table/.test(msg.detail)) fatal = true;
     } else if (msg.type === "hint") { onHint(msg); }
     else if (msg.type === "rematch") { location.assign(msg.url); }
+    else if (msg.type === "presence" && view) { msg.connected.forEach((c, p) => { view.seats[p].connected = c; }); render(); }
   };
   ws.onclose = () => {
     if (fatal) { $("conn").textContent = "disconnected"; return; }

@@ -1,0 +1,63 @@
+"""FastAPI dependencies shared by the routers: the service, the table of the path, the seats a
+request acts for (its bearer token), the client's address."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Dict, FrozenSet, Optional, Union
+
+from fastapi import Depends, Path, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from . import models
+from .errors import NeedsSeatError
+from .http import client_of
+from .tables import Table, TableService
+
+__all__ = ["ERRORS", "Client", "Seats", "SeatsRequired", "Service", "TableDep", "TableId"]
+
+
+def get_service(request: Request) -> TableService:
+    service: TableService = request.app.state.service
+    return service
+
+
+bearer = HTTPBearer(auto_error=False, description="a seat token from a join link")
+
+TableId = Annotated[str, Path(min_length=1, max_length=models.TABLE_ID_MAX, description="the table's id")]
+
+
+def get_table(table_id: TableId, service: Annotated[TableService, Depends(get_service)]) -> Table:
+    return service.get(table_id)
+
+
+def get_seats(
+    table: Annotated[Table, Depends(get_table)],
+    service: Annotated[TableService, Depends(get_service)],
+    credentials: Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)],
+) -> FrozenSet[int]:
+    return service.seats_of(table, credentials.credentials if credentials else None)
+
+
+def require_seat(seats: Annotated[FrozenSet[int], Depends(get_seats)]) -> FrozenSet[int]:
+    if not seats:
+        raise NeedsSeatError("this needs a seat: send its token as 'Authorization: Bearer <token>'")
+    return seats
+
+
+def get_client(request: Request) -> str:
+    return client_of(request.scope)
+
+
+Service = Annotated[TableService, Depends(get_service)]
+TableDep = Annotated[Table, Depends(get_table)]
+Seats = Annotated[FrozenSet[int], Depends(get_seats)]
+SeatsRequired = Annotated[FrozenSet[int], Depends(require_seat)]
+Client = Annotated[str, Depends(get_client)]
+
+
+def errors_for(*statuses: int) -> Dict[Union[int, str], Dict[str, Any]]:
+    """The ``responses`` of a route: each refusal status with the error body."""
+    return {s: {"model": models.ErrorBody} for s in statuses}
+
+
+ERRORS = errors_for(401, 403, 404, 409, 422)

@@ -1,0 +1,186 @@
+"""The HTTP side of the server's refusals and guards, in one place.
+
+- :data:`STATUS`: each domain error (``errors.py``) and engine error to its HTTP status; a websocket
+  closes with ``4000 + status``. Nothing else in the package knows a status code.
+- :class:`BodyLimit`: a request body over the limit is refused (413) before it is read.
+- :class:`HostGuard`: the Host header must name this server and a browser's Origin must be this
+  server (DNS rebinding, cross-site requests); docs/security.md.
+- :class:`CreationQuota`: table creations per client address, a token bucket.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Dict, Optional, Tuple, Type
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..errors import IllegalMoveError, InvalidMoveError
+from . import errors
+from .limits import LOOPBACK_HOSTS, ServerLimits
+
+__all__ = ["STATUS", "BodyLimit", "CreationQuota", "HostGuard", "client_of", "error_body", "status_of"]
+
+#: The HTTP status of each refusal (the most specific class that matches wins).
+STATUS: Dict[Type[BaseException], int] = {
+    errors.BadMessageError: 400,
+    errors.NeedsSeatError: 401,
+    errors.NotAllowedError: 403,
+    errors.NoSuchTableError: 404,
+    errors.TooSlowError: 408,
+    errors.TableExpiredError: 410,
+    errors.NotNowError: 409,
+    IllegalMoveError: 409,  # well-formed, but not allowed in this position
+    errors.TooLargeError: 413,
+    errors.InvalidRequestError: 422,
+    InvalidMoveError: 422,  # malformed move text
+    errors.BusyError: 429,
+    errors.UnsupportedError: 501,
+    errors.ServerFullError: 503,
+    errors.NotSavedError: 503,
+}
+
+
+def status_of(exc: BaseException) -> int:
+    """The HTTP status for ``exc``: its class's, else its nearest base's; any other ValueError or
+    TypeError is malformed input (422)."""
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 422
+
+
+def error_body(exc: BaseException) -> Dict[str, str]:
+    return {"detail": str(exc), "error": type(exc).__name__}
+
+
+async def _refuse(send: Send, exc: BaseException, headers: Tuple[Tuple[bytes, bytes], ...] = ()) -> None:
+    body = json.dumps(error_body(exc)).encode()
+    await send({"type": "http.response.start", "status": status_of(exc),
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *headers]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def client_of(scope: Scope) -> str:
+    """The client's address (behind a trusted proxy, uvicorn's proxy headers set it from
+    X-Forwarded-For; docs/security.md)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
+
+
+class BodyLimit:
+    """ASGI middleware: refuse an HTTP body over ``limit`` bytes with 413 before reading it all."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = errors.TooLargeError(f"request body over {self.limit} bytes")
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await _refuse(send, too_large)
+                return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise too_large
+            return message
+
+        await self.app(scope, limited, send)
+
+
+def host_allowed(host: str, allowed: Tuple[str, ...]) -> bool:
+    """``host`` (a Host header or an Origin's netloc, port included or not) is one of ``allowed``
+    (``"*"``: any; ``"*.example.org"``: that domain's subdomains)."""
+    name = host.strip().lower()
+    if name.startswith("["):  # [::1]:8000
+        name = name[1:].split("]", 1)[0]
+    elif name.count(":") == 1:
+        name = name.split(":", 1)[0]
+    if not name:
+        return False
+    for a in allowed:
+        a = a.strip("[]")
+        if a == "*" or a == name or (a.startswith("*.") and name.endswith(a[1:])):
+            return True
+    return False
+
+
+class HostGuard:
+    """ASGI middleware against DNS rebinding and cross-site use: the Host header must be an allowed
+    name (400 otherwise), and a request that carries an Origin (a browser) must come from this
+    server: a websocket from elsewhere is refused (403) before it is accepted, and so is any HTTP
+    request other than GET/HEAD/OPTIONS."""
+
+    SAFE = ("GET", "HEAD", "OPTIONS")
+
+    def __init__(self, app: ASGIApp, limits: ServerLimits) -> None:
+        self.app = app
+        self.allowed = limits.allowed_hosts or LOOPBACK_HOSTS
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers", []))
+        host = headers.get(b"host", b"").decode("latin-1")
+        refusal: Optional[errors.TableError] = None
+        if not host_allowed(host, self.allowed):
+            refusal = errors.BadMessageError(
+                f"this server does not answer to the host name {host[:100]!r} (allowed: {', '.join(self.allowed)}; "
+                "serve --allowed-host adds names)")
+        elif b"origin" in headers and (scope["type"] == "websocket" or scope.get("method") not in self.SAFE):
+            origin = headers[b"origin"].decode("latin-1")
+            if urlsplit(origin).netloc.lower() != host.lower():
+                refusal = errors.NotAllowedError(f"requests from the page of another site ({origin[:100]}) are refused")
+        if refusal is None:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "http":
+            await _refuse(send, refusal)
+        else:  # a websocket: refused in the handshake (the ASGI denial response where supported)
+            message = await receive()
+            assert message["type"] == "websocket.connect"
+            if "websocket.http.response" in scope.get("extensions", {}):
+                body = json.dumps(error_body(refusal)).encode()
+                await send({"type": "websocket.http.response.start", "status": status_of(refusal),
+                            "headers": [(b"content-type", b"application/json")]})
+                await send({"type": "websocket.http.response.body", "body": body})
+            else:
+                await send({"type": "websocket.close", "code": 4000 + status_of(refusal)})
+
+
+class CreationQuota:
+    """Table creations per client address: a token bucket of ``create_burst`` tokens that refills
+    at ``create_per_minute``. Memory stays bounded: past ``MAX_CLIENTS`` addresses, the full buckets
+    (clients that have been quiet long enough to start over) are forgotten."""
+
+    MAX_CLIENTS = 10_000
+
+    def __init__(self, limits: ServerLimits) -> None:
+        self.burst = float(limits.create_burst)
+        self.rate = limits.create_per_minute / 60.0
+        self.buckets: Dict[str, Tuple[float, float]] = {}  # client -> (tokens, at)
+
+    def take(self, client: str, now: Optional[float] = None) -> None:
+        """Spend one creation of ``client``'s, or raise :class:`~.errors.BusyError` saying when to retry."""
+        now = time.monotonic() if now is None else now
+        tokens, at = self.buckets.get(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - at) * self.rate)
+        if tokens < 1:
+            wait = (1 - tokens) / self.rate
+            raise errors.BusyError(f"too many new tables from your address: try again in {wait:.0f} s "
+                              f"(at most {self.burst:g} at once, then {self.rate * 60:g} a minute)")
+        self.buckets[client] = (tokens - 1, now)
+        if len(self.buckets) > self.MAX_CLIENTS:
+            self.buckets = {c: (t, a) for c, (t, a) in self.buckets.items()
+                            if min(self.burst, t + (now - a) * self.rate) < self.burst}

@@ -1,0 +1,33 @@
+"""The AI for people: the strengths a seat may ask for, a hint, an analysis of your position."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+from fastapi import APIRouter
+
+from .. import models
+from ..deps import SeatsRequired, Service, TableDep, errors_for
+from ..tables import preset_list
+
+router = APIRouter(tags=["ai"])
+ASKING = errors_for(401, 403, 404, 409, 422, 429, 501)
+
+
+@router.get("/api/presets", response_model=List[models.PresetInfo],
+            summary="The AI strengths a seat may ask for, weakest first")
+async def list_presets() -> List[Dict[str, Any]]:
+    return preset_list()
+
+
+@router.post("/api/tables/{table_id}/hint", response_model=models.HintResponse, responses=ASKING,
+             summary="The AI's suggestion for your move (one hint or analysis at a time per seat)")
+async def hint(table: TableDep, seats: SeatsRequired, service: Service) -> Dict[str, Any]:
+    return {"move": str(await service.hint(table, seats))}
+
+
+@router.post("/api/tables/{table_id}/analysis", response_model=models.Analysis, responses=ASKING,
+             summary="MCTS root statistics of your position, with a time budget (one at a time per seat)")
+async def analysis(body: models.AnalyzeRequest, table: TableDep, seats: SeatsRequired,
+                   service: Service) -> Dict[str, Any]:
+    return await service.analyze(table, seats, min(body.seconds, service.max_ai_seconds))

@@ -1,0 +1,157 @@
+"""The table websocket (``/api/tables/{id}/ws``), JSON text frames of at most 4 KiB.
+
+- client first: ``{"type": "hello", "token": "<seat token>"}`` (``null``: spectator);
+- client then: ``{"type": "move", "move": "7H@d6", "version": 12}``, ``{"type": "undo"}``,
+  ``{"type": "hint"}``, ``{"type": "reveal"}`` (hot seat), ``{"type": "ping"}``;
+- server: ``{"type": "state", "view": {...}}`` on connecting and after every change
+  (``TableService.view``: what this connection may see and nothing else, R9; changes close together
+  are sent as one state), ``{"type": "presence", "connected": [...]}`` when a seat comes or goes
+  (one flag per seat), ``{"type": "hint", "move": ...}`` to the asker only,
+  ``{"type": "error", "error": "IllegalMoveError", "detail": "..."}``, ``{"type": "pong"}``.
+
+A refused websocket gets one error message, then closes with code ``4000 + HTTP status``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any, Dict, FrozenSet, Literal, Optional, Union
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .. import models
+from ..errors import BadMessageError, NotAllowedError, TableError, TooLargeError, TooSlowError
+from ..http import client_of, error_body, status_of
+from ..tables import Connection, Table, TableService
+
+MAX_WS_MESSAGE = 4096  # bytes of a websocket message from a client
+HELLO_TIMEOUT = 10.0  # seconds a new websocket has to say who it is
+
+router = APIRouter()
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Hello(_Msg):
+    type: Literal["hello"]
+    token: Optional[str] = Field(None, max_length=128)
+
+
+class PlayMsg(_Msg):
+    type: Literal["move"]
+    move: str = Field(max_length=models.MOVE_TEXT_MAX)
+    version: Optional[int] = Field(None, ge=0, le=models.VERSION_MAX)
+
+
+class SimpleMsg(_Msg):
+    type: Literal["undo", "hint", "reveal", "ping"]
+
+
+ClientMessage = TypeAdapter(Annotated[Union[PlayMsg, SimpleMsg, Hello], Field(discriminator="type")])
+
+
+def _error(e: Exception) -> Dict[str, str]:
+    return {"type": "error", **error_body(e)}
+
+
+@router.websocket("/api/tables/{table_id}/ws")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    await websocket.accept()
+    service: TableService = websocket.app.state.service
+    try:
+        table = await service.get_async(table_id)
+        hello = _parse(await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT))
+        if not isinstance(hello, Hello):
+            raise BadMessageError("say hello first: {\"type\": \"hello\", \"token\": ...}")
+        seats = service.seats_of(table, hello.token)
+        conn = Connection(seats, client_of(websocket.scope))
+        service.connect(table, conn)  # refused past the caps (docs/security.md)
+    except (TableError, ValueError, asyncio.TimeoutError) as e:
+        await _close_with(websocket, e)
+        return
+    except WebSocketDisconnect:
+        return
+    writer = asyncio.create_task(_pump(websocket, conn))
+    asking: Optional[asyncio.Task[None]] = None
+    try:
+        while not writer.done():
+            try:
+                msg = _parse(await _receive(websocket))
+                if isinstance(msg, Hello):
+                    raise BadMessageError("already said hello")
+                if msg.type == "ping":
+                    conn.send({"type": "pong"})
+                elif msg.type == "move":
+                    if not seats:
+                        raise NotAllowedError("spectators cannot move")
+                    await service.play(table, seats, msg.move, msg.version)
+                elif msg.type == "undo":
+                    await service.undo(table, seats)
+                elif msg.type == "reveal":
+                    service.reveal(table, seats)
+                elif msg.type == "hint":
+                    asking = asyncio.create_task(_hint(service, table, seats, conn))
+            except (TableError, ValueError, TypeError) as e:
+                conn.send(_error(e))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if asking is not None:
+            asking.cancel()
+        service.disconnect(table, conn)
+        writer.cancel()
+
+
+async def _receive(websocket: WebSocket) -> str:
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text: Optional[str] = message.get("text")
+    if text is None:
+        raise BadMessageError("send JSON text frames, not binary")
+    if len(text) > MAX_WS_MESSAGE:
+        raise TooLargeError(f"message over {MAX_WS_MESSAGE} bytes")
+    return text
+
+
+def _parse(text: str) -> Any:
+    try:
+        return ClientMessage.validate_json(text)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        raise BadMessageError(f"bad message ({where}: {first.get('msg')}); see the protocol in docs/web.md") from None
+
+
+async def _close_with(websocket: WebSocket, e: Exception) -> None:
+    if isinstance(e, asyncio.TimeoutError):
+        e = TooSlowError(f"no hello within {HELLO_TIMEOUT:g} s")
+    try:
+        await websocket.send_json(_error(e))
+        await websocket.close(code=4000 + status_of(e))
+    except (WebSocketDisconnect, RuntimeError, OSError):  # the client is gone already
+        pass
+
+
+async def _pump(websocket: WebSocket, conn: Connection) -> None:
+    """Send the connection's queued messages (JSON text) in order; a None in the queue closes it."""
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                await websocket.close(code=4008)
+                return
+            await websocket.send_text(text)
+    except (WebSocketDisconnect, RuntimeError, OSError):  # the client went away
+        return
+
+
+async def _hint(service: TableService, table: Table, seats: FrozenSet[int], conn: Connection) -> None:
+    try:
+        move = await service.hint(table, seats)
+        conn.send({"type": "hint", "move": str(move), "version": table.version})
+    except (TableError, ValueError) as e:
+        conn.send(_error(e))

@@ -1,0 +1,49 @@
+"""Creating, listing and reading tables."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from fastapi import APIRouter, Request
+
+from .. import models
+from ..deps import ERRORS, Client, Seats, Service, TableDep, errors_for
+from ..http import CreationQuota
+
+router = APIRouter(tags=["tables"])
+
+
+@router.post("/api/tables", status_code=201, response_model=models.TableCreated,
+             responses=errors_for(409, 422, 429, 503), summary="Create a table")
+async def create_table(body: models.CreateTable, request: Request, service: Service,
+                       client: Client) -> models.TableCreated:
+    quota: CreationQuota = request.app.state.quota
+    quota.take(client)
+    # the body's bounds are checked (models.py) before this list is built: at most 12 seats
+    seats = body.seats
+    if seats is None:
+        seats = [models.SeatSpec(kind="human")] + [models.SeatSpec(kind="ai", ai="medium")
+                                                    for _ in range(body.players - 1)]
+    table, tokens = await service.create(
+        body.players, body.teams, [s.model_dump() for s in seats], seed=body.seed, max_turns=body.max_turns,
+        hot_seat=body.hot_seat, ai_seconds=min(body.ai_seconds, service.max_ai_seconds), moves=body.moves,
+        client=client)
+    base = str(request.base_url).rstrip("/")
+    links, seen = [], set()
+    for seat, token in sorted(tokens.items()):
+        if token in seen:
+            continue
+        seen.add(token)
+        links.append(models.SeatLink(seat=seat, token=token, url=f"{base}/table/{table.id}#seat={token}"))
+    return models.TableCreated(table=table.id, seats=links, spectate_url=f"{base}/table/{table.id}")
+
+
+@router.get("/api/tables", response_model=List[models.TableSummary], summary="List the tables (public information)")
+async def list_tables(service: Service, finished: Optional[bool] = None) -> List[Dict[str, Any]]:
+    return await service.lobby(finished)
+
+
+@router.get("/api/tables/{table_id}", responses=ERRORS, tags=["play"],
+            summary="The table as your seat sees it (no token: as a spectator)")
+async def read_table(table: TableDep, seats: Seats, service: Service) -> Dict[str, Any]:
+    return service.view(table, seats)
