@@ -549,7 +549,10 @@ def test_serve_warns_when_listening_beyond_this_machine(monkeypatch, capsys, tmp
     from sequence_game.web.serve import serve
 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)  # nothing is bound
-    serve(host="0.0.0.0", port=8123, db=str(tmp_path / "t.sqlite3"), open_browser=False)
+    assert serve(host="0.0.0.0", port=8123, db=str(tmp_path / "t.sqlite3"), open_browser=False) == 2
+    assert "--allowed-host" in capsys.readouterr().err  # an open server names the hosts it answers to
+    serve(host="0.0.0.0", port=8123, db=str(tmp_path / "t.sqlite3"), open_browser=False,
+          allowed_hosts=["games.example.org"])
     assert "warning: serving on 0.0.0.0" in capsys.readouterr().err
     serve(host="127.0.0.1", port=8123, db=str(tmp_path / "t.sqlite3"), open_browser=False)
     assert "warning" not in capsys.readouterr().err

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p = sub.add_parser("serve", help="play in the browser (needs the [web] extra)",
                        description="Serve the web board and the HTTP API (docs/web.md) and open the browser.")
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network, with a warning)")
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network and needs --allowed-host)")
     p.add_argument("--port", type=int_arg(0, 65535, "--port"), default=8000, help="port (default 8000)")
     p.add_argument("--db", metavar="FILE", default=None,
                    help="the SQLite database of tables (default: sequence-game/tables.sqlite3 in the user's "
@@ -35,4 +35,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--ai-workers", type=int_arg(1, None, "--ai-workers"), default=None, metavar="N",
                    help="threads for AI searches (default: one per CPU)")
+    p.add_argument("--allowed-host", action="append", metavar="NAME",
+                   help="a host name clients use to reach the server (repeatable; needed with a --host other "
+                        "than loopback; default: the loopback names); docs/security.md")
+    p.add_argument("--trusted-proxy", action="append", metavar="ADDR",
+                   help="address of a reverse proxy whose X-Forwarded-For names the client (repeatable)")
     p.set_defaults(func=cmd_serve)

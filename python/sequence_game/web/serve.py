@@ -7,7 +7,7 @@ import sys
 import threading
 import webbrowser
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from .store import UnusableDatabaseError, default_db_path
 
@@ -15,27 +15,42 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, open_browser: bool = True,
-          ai_workers: Optional[int] = None, log_level: str = "info") -> int:
-    """Serve until interrupted; returns the exit status."""
+          ai_workers: Optional[int] = None, log_level: str = "info", allowed_hosts: Sequence[str] = (),
+          trusted_proxies: Sequence[str] = ()) -> int:
+    """Serve until interrupted; returns the exit status.
+
+    ``allowed_hosts``: the host names clients use to reach the server (the Host header; default:
+    the loopback names, and required when ``host`` is not loopback); ``trusted_proxies``: addresses
+    of reverse proxies whose X-Forwarded-For names the client (docs/security.md)."""
     import uvicorn
 
     from .app import create_app
+    from .limits import ServerLimits
 
     path = Path(db) if db else default_db_path()
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO), format="%(message)s")
     if host not in LOOPBACK:
+        if not allowed_hosts:
+            print(f"error: serving on {host} needs the names clients will use to reach it: --allowed-host NAME "
+                  "(repeat it for each; '*' accepts any name, which a DNS-rebinding page can use); "
+                  "docs/security.md", file=sys.stderr)
+            return 2
         print(f"warning: serving on {host}: anyone who can reach this machine on port {port} can open the "
               "page, create tables and watch games (seats still need their join links)", file=sys.stderr)
+    limits = ServerLimits(allowed_hosts=tuple(allowed_hosts))
     try:
-        app = create_app(path, ai_workers=ai_workers)
+        app = create_app(path, ai_workers=ai_workers, limits=limits)
     except UnusableDatabaseError as e:  # one line, status 2 like the other usage errors of the CLI
         print(f"sequence-game serve: error: --db {_printable(str(e))}", file=sys.stderr)
         return 2
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
     print(f"sequence-game: serving on {url} (database {path}); Ctrl+C stops", flush=True)
+    # the client's address (per-client limits) comes from X-Forwarded-For only when the connection
+    # is from a proxy named here; otherwise anyone could claim any address
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024,
-                            access_log=False)
+                            access_log=False, proxy_headers=bool(trusted_proxies),
+                            forwarded_allow_ips=list(trusted_proxies) or None)
     server = uvicorn.Server(config)
     if open_browser:
         def opener() -> None:
@@ -60,4 +75,5 @@ def _printable(text: str) -> str:
 
 def main(args: Any) -> int:
     return serve(host=args.host, port=args.port, db=args.db, open_browser=not args.no_browser,
-                 ai_workers=args.ai_workers)
+                 ai_workers=args.ai_workers, allowed_hosts=args.allowed_host or (),
+                 trusted_proxies=args.trusted_proxy or ())

@@ -1,0 +1,511 @@
+"""The web server against a hostile client (docs/security.md): every request field bounded before
+any work, per-client limits on tables and sockets, one hint or analysis per seat, AI moves never
+behind analyses, websocket fan-out that does not grow with the audience, Host and Origin checks, and
+no process outliving the server."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient
+from sequence_game.web import create_app
+from sequence_game.web import tables as web_tables
+from sequence_game.web.limits import ServerLimits
+from sequence_game.web.tables import Connection
+from starlette.testclient import WebSocketDenialResponse
+from starlette.websockets import WebSocketDisconnect
+
+BASE = "http://127.0.0.1"
+WS = "ws://127.0.0.1"
+
+
+def make_client(limits=None, address="10.0.0.1", **kwargs):
+    return TestClient(create_app(ai_pause=0, limits=limits, **kwargs), base_url=BASE, client=(address, 5000))
+
+
+@pytest.fixture
+def client():
+    with make_client() as c:
+        yield c
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_table(client, **body):
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
+
+
+def wait_for(predicate, timeout=20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.005)
+    raise AssertionError("timed out waiting")
+
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+# --------------------------------------------------------------------------- every field bounded
+
+
+def _request_schemas(schema):
+    """The schemas of every request body and parameter of the OpenAPI document, resolved."""
+    components = schema["components"]["schemas"]
+
+    def resolve(s):
+        return components[s["$ref"].rsplit("/", 1)[1]] if "$ref" in s else s
+
+    out = []
+    seen = set()
+
+    def walk(name, s):
+        s = resolve(s)
+        for key in ("anyOf", "oneOf", "allOf"):
+            for sub in s.get(key, []):
+                walk(name, sub)
+        if s.get("type") == "object":
+            if id(s) in seen:
+                return
+            seen.add(id(s))
+            for field, sub in s.get("properties", {}).items():
+                walk(f"{name}.{field}", sub)
+        elif s.get("type") == "array":
+            out.append((name, s))
+            walk(f"{name}[]", s["items"])
+        elif "type" in s or "enum" in s or "const" in s:
+            out.append((name, s))
+
+    for path, ops in schema["paths"].items():
+        for method, op in ops.items():
+            for p in op.get("parameters", []):
+                if p["in"] != "header":
+                    walk(f"{method} {path} {p['name']}", p["schema"])
+            body = op.get("requestBody", {}).get("content", {}).get("application/json")
+            if body:
+                walk(f"{method} {path}", body["schema"])
+    return out
+
+
+def test_every_request_field_has_bounds_in_the_schema(client):
+    """A number has a minimum and a maximum, a text a maximum length, a list a maximum size: the
+    request is refused before any work proportional to what it sends."""
+    fields = _request_schemas(client.get("/openapi.json").json())
+    assert len(fields) > 10
+    unbounded = []
+    for name, s in fields:
+        kind = s.get("type")
+        if "enum" in s or "const" in s or kind in ("boolean", "null"):
+            continue
+        if kind in ("integer", "number") and not (
+                ("minimum" in s or "exclusiveMinimum" in s) and ("maximum" in s or "exclusiveMaximum" in s)):
+            unbounded.append(name)
+        if kind == "string" and "maxLength" not in s:
+            unbounded.append(name)
+        if kind == "array" and "maxItems" not in s:
+            unbounded.append(name)
+    assert not unbounded, unbounded
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ({"players": 10**7}, "players: Input should be less than or equal to 12"),
+    ({"players": -(10**7)}, "players: Input should be greater than or equal to 2"),
+    ({"players": 6, "teams": 10**9}, "teams: Input should be less than or equal to 3"),
+    ({"players": 2, "moves": ["7H@a1" * 1000]}, "moves.0: String should have at most 64 characters"),
+    ({"players": 2, "seats": [{"kind": "human"}] * 13}, "seats: List should have at most 12 items"),
+])
+def test_oversized_fields_are_refused_by_the_schema(client, body, fragment):
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422 and fragment in r.json()["detail"], r.text
+    assert client.app.state.service.tables == {}
+
+
+def test_numbers_out_of_range_in_moves_and_analysis(client):
+    tid, tokens = new_table(client, players=2, seed=1, seats=HUMANS)
+    p = client.app.state.service.tables[tid].game.current_player
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": "pass", "version": 2**80}, headers=auth(tokens[p]))
+    assert r.status_code == 422 and "version" in r.json()["detail"]
+    for raw in (b'{"seconds": NaN}', b'{"seconds": Infinity}', b'{"seconds": 1e400}'):
+        r = client.post(f"/api/tables/{tid}/analysis", content=raw,
+                        headers={**auth(tokens[p]), "Content-Type": "application/json"})
+        assert r.status_code == 422, (raw, r.text)
+    r = client.get("/api/tables/" + "x" * 100)
+    assert r.status_code == 422 and "table_id" in r.json()["detail"]
+
+
+# --------------------------------------------------------------------------- table creation per client
+
+
+def test_table_creation_is_rate_limited_per_client():
+    limits = ServerLimits(create_burst=3, create_per_minute=1)
+    app = create_app(ai_pause=0, limits=limits)
+    with TestClient(app, base_url=BASE, client=("10.0.0.1", 1)) as a, \
+            TestClient(app, base_url=BASE, client=("10.0.0.2", 1)) as b:
+        for _ in range(3):
+            new_table(a, players=2, seats=HUMANS)
+        r = a.post("/api/tables", json={"players": 2, "seats": HUMANS})
+        assert r.status_code == 429 and "try again in" in r.json()["detail"], r.text
+        assert r.json()["error"] == "BusyError"
+        new_table(b, players=2, seats=HUMANS)  # another address is not affected
+
+
+def test_no_single_client_can_hold_the_table_cap():
+    limits = ServerLimits(max_tables=3, max_tables_per_client=2)
+    app = create_app(ai_pause=0, limits=limits)
+    with TestClient(app, base_url=BASE, client=("10.0.0.1", 1)) as a, \
+            TestClient(app, base_url=BASE, client=("10.0.0.2", 1)) as b:
+        new_table(a, players=2, seats=HUMANS)
+        new_table(a, players=2, seats=HUMANS)
+        r = a.post("/api/tables", json={"players": 2, "seats": HUMANS})
+        assert r.status_code == 429 and "unfinished tables" in r.json()["detail"], r.text
+        new_table(b, players=2, seats=HUMANS)  # room is left for everyone else
+
+
+def test_a_finished_table_frees_its_clients_share():
+    limits = ServerLimits(max_tables_per_client=1)
+    with make_client(limits) as c:
+        tid, _ = new_table(c, players=2, seed=41, seats=[{"kind": "ai", "ai": "random"}] * 2)
+        table = c.app.state.service.tables[tid]
+        wait_for(lambda: table.game.is_over, timeout=60)
+        new_table(c, players=2, seats=HUMANS)
+        assert c.post("/api/tables", json={"players": 2, "seats": HUMANS}).status_code == 429
+
+
+# --------------------------------------------------------------------------- hints and analyses
+
+
+class _Gate:
+    """Makes every analysis (or hint) block until released, counting those that started."""
+
+    def __init__(self, monkeypatch):
+        self.release = threading.Event()
+        self.started = []
+        real = web_tables.agent_from_spec
+        gate = self
+
+        def blocking(spec, seed=None):
+            agent = real(spec, seed=seed)
+            if spec.startswith("mcts:time="):  # a hint or analysis (the AI seats here are 'random')
+                inner_analyze, inner_select = agent.analyze, agent.select_move
+
+                def analyze(game):
+                    gate.started.append(threading.current_thread().name)
+                    gate.release.wait(30)
+                    return inner_analyze(game)
+
+                def select_move(game):
+                    gate.started.append(threading.current_thread().name)
+                    gate.release.wait(30)
+                    return inner_select(game)
+
+                agent.analyze, agent.select_move = analyze, select_move
+            return agent
+
+        monkeypatch.setattr(web_tables, "agent_from_spec", blocking)
+
+
+def test_one_hint_or_analysis_at_a_time_per_seat(client, monkeypatch):
+    gate = _Gate(monkeypatch)
+    tid, tokens = new_table(client, players=2, seed=2, seats=HUMANS)
+    p = client.app.state.service.tables[tid].game.current_player
+    results = []
+    first = threading.Thread(target=lambda: results.append(
+        client.post(f"/api/tables/{tid}/analysis", json={"seconds": 0.05}, headers=auth(tokens[p]))))
+    first.start()
+    try:
+        wait_for(lambda: gate.started)
+        for path, body in (("analysis", {"seconds": 0.05}), ("hint", None)):
+            r = client.post(f"/api/tables/{tid}/{path}", json=body, headers=auth(tokens[p]))
+            assert r.status_code == 429 and "running already" in r.json()["detail"], r.text
+        with client.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:  # the same seat over its socket
+            ws.send_json({"type": "hello", "token": tokens[p]})
+            assert ws.receive_json()["type"] == "state"
+            ws.send_json({"type": "hint"})
+            msg = ws.receive_json()
+            assert msg["type"] == "error" and msg["error"] == "BusyError"
+    finally:
+        gate.release.set()
+        first.join(30)
+    assert results[0].status_code == 200
+    r = client.post(f"/api/tables/{tid}/hint", headers=auth(tokens[p]))  # the seat may ask again
+    assert r.status_code == 200
+    assert gate.started[0].startswith("sequence-analysis")
+
+
+def test_an_ai_move_never_waits_behind_analyses(monkeypatch):
+    """With one thread for AI moves, an analysis that holds its thread does not delay another
+    table's AI (the AI moves have their own pool)."""
+    gate = _Gate(monkeypatch)
+    with make_client(ServerLimits(ai_workers=1, analysis_workers=1)) as c:
+        tid, tokens = new_table(c, players=2, seed=2, seats=HUMANS)
+        p = c.app.state.service.tables[tid].game.current_player
+        asking = threading.Thread(target=lambda: c.post(f"/api/tables/{tid}/analysis", json={"seconds": 0.05},
+                                                        headers=auth(tokens[p])))
+        asking.start()
+        try:
+            wait_for(lambda: gate.started)
+            ai_tid, _ = new_table(c, players=2, seed=5, seats=[{"kind": "ai", "ai": "random"}] * 2)
+            ai_table = c.app.state.service.tables[ai_tid]
+            wait_for(lambda: ai_table.game.turn >= 3, timeout=10)
+            assert not gate.release.is_set() and len(gate.started) == 1  # the analysis still runs
+        finally:
+            gate.release.set()
+            asking.join(30)
+
+
+# --------------------------------------------------------------------------- websockets
+
+
+def _spy(monkeypatch):
+    """Every text queued for every connection: ``sent[conn]`` is its list of messages."""
+    sent = {}
+    real = Connection.send_text
+
+    def spy(self, text):
+        sent.setdefault(self, []).append(text)
+        real(self, text)
+
+    monkeypatch.setattr(Connection, "send_text", spy)
+    return sent
+
+
+def test_a_connect_does_not_resend_views_to_every_socket(client, monkeypatch):
+    sent = _spy(monkeypatch)
+    tid, tokens = new_table(client, players=2, seed=3, seats=HUMANS)
+    socks = []
+    try:
+        for _ in range(5):
+            ws = client.websocket_connect(f"{WS}/api/tables/{tid}/ws").__enter__()
+            ws.send_json({"type": "hello", "token": None})
+            assert ws.receive_json()["type"] == "state"
+            socks.append(ws)
+        table = client.app.state.service.tables[tid]
+        conns = set(table.connections)
+        assert len(conns) == 5
+        before = {c: len(sent[c]) for c in conns}
+        # another spectator: the others hear nothing (presence is about seats)
+        ws = client.websocket_connect(f"{WS}/api/tables/{tid}/ws").__enter__()
+        ws.send_json({"type": "hello", "token": None})
+        assert ws.receive_json()["type"] == "state"
+        socks.append(ws)
+        assert {c: len(sent[c]) for c in conns} == before
+        # a seat comes online: the others get one small presence message, not a view
+        ws = client.websocket_connect(f"{WS}/api/tables/{tid}/ws").__enter__()
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        assert ws.receive_json()["view"]["seats"][0]["connected"] is True
+        socks.append(ws)
+        for c in conns:
+            new = sent[c][before[c]:]
+            assert [json.loads(t) for t in new] == [{"type": "presence", "connected": [True, False]}]
+        for s in socks[:-1]:  # what the browsers got
+            assert s.receive_json() == {"type": "presence", "connected": [True, False]}
+    finally:
+        for s in socks:
+            s.__exit__(None, None, None)
+
+
+def test_a_change_is_serialized_once_for_every_spectator(client, monkeypatch):
+    sent = _spy(monkeypatch)
+    tid, tokens = new_table(client, players=2, seed=3, seats=HUMANS)
+    table = client.app.state.service.tables[tid]
+    socks = []
+    try:
+        for _ in range(4):
+            ws = client.websocket_connect(f"{WS}/api/tables/{tid}/ws").__enter__()
+            ws.send_json({"type": "hello", "token": None})
+            ws.receive_json()
+            socks.append(ws)
+        conns = list(table.connections)
+        before = {c: len(sent[c]) for c in conns}
+        p = table.game.current_player
+        move = str(table.game.legal_moves()[0])
+        assert client.post(f"/api/tables/{tid}/moves", json={"move": move}, headers=auth(tokens[p])).status_code == 200
+        wait_for(lambda: all(len(sent[c]) > before[c] for c in conns))
+        texts = [sent[c][before[c]] for c in conns]
+        assert all(t is texts[0] for t in texts)  # one json.dumps for all of them
+        assert json.loads(texts[0])["view"]["last_move"]["move"] == move
+    finally:
+        for s in socks:
+            s.__exit__(None, None, None)
+
+
+def _refused(client, tid, token=None):
+    ws = client.websocket_connect(f"{WS}/api/tables/{tid}/ws").__enter__()
+    try:
+        ws.send_json({"type": "hello", "token": token})
+        msg = ws.receive_json()
+        assert msg["type"] == "error", msg
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        return msg, closed.value.code
+    finally:
+        ws.__exit__(None, None, None)
+
+
+@pytest.mark.parametrize("limits, spread, error, code", [
+    (ServerLimits(max_sockets_per_table=3), False, "this table already has 3", 4503),
+    (ServerLimits(max_sockets_per_client=3), True, "your address already has 3", 4429),
+    (ServerLimits(max_sockets=3), True, "the server already has 3", 4503),
+])
+def test_websocket_caps(limits, spread, error, code):
+    """Three sockets (on one table, or spread over two), then a fourth is refused with a message
+    and the close code 4000 + the HTTP status."""
+    with make_client(limits) as c:
+        tid, _ = new_table(c, players=2, seats=HUMANS)
+        other, _ = new_table(c, players=2, seats=HUMANS)
+        socks = []
+        try:
+            for k in range(3):
+                ws = c.websocket_connect(f"{WS}/api/tables/{other if spread and k == 2 else tid}/ws").__enter__()
+                ws.send_json({"type": "hello", "token": None})
+                assert ws.receive_json()["type"] == "state"
+                socks.append(ws)
+            msg, closed = _refused(c, tid)
+            assert error in msg["detail"] and closed == code
+        finally:
+            for s in socks:
+                s.__exit__(None, None, None)
+        # the count goes down when sockets close: a new one is served again
+        wait_for(lambda: not c.app.state.service.sockets)
+        with c.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:
+            ws.send_json({"type": "hello", "token": None})
+            assert ws.receive_json()["type"] == "state"
+
+
+# --------------------------------------------------------------------------- Host and Origin
+
+
+@pytest.mark.parametrize("host, ok", [
+    ("127.0.0.1", True), ("127.0.0.1:8000", True), ("localhost:8000", True), ("[::1]:8000", True),
+    ("evil.example", False), ("127.0.0.1.evil.example", False), ("localhost.evil.example:8000", False), ("", False),
+])
+def test_a_loopback_server_answers_only_to_loopback_names(client, host, ok):
+    r = client.get("/api/presets", headers={"Host": host})
+    assert (r.status_code == 200) == ok, r.text
+    if not ok:
+        assert r.status_code == 400 and "host name" in r.json()["detail"]
+
+
+def test_cross_origin_websockets_and_writes_are_refused(client):
+    tid, tokens = new_table(client, players=2, seats=HUMANS)
+    with pytest.raises(WebSocketDenialResponse) as denied, \
+            client.websocket_connect(f"{WS}/api/tables/{tid}/ws", headers={"Origin": "http://evil.example"}):
+        pass
+    assert denied.value.status_code == 403
+    r = client.post("/api/tables", json={"players": 2}, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and "another site" in r.json()["detail"]
+    # the server's own page
+    with client.websocket_connect(f"{WS}/api/tables/{tid}/ws", headers={"Origin": "http://127.0.0.1"}) as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        assert ws.receive_json()["type"] == "state"
+    assert client.post("/api/tables", json={"players": 2}, headers={"Origin": "http://127.0.0.1"}).status_code == 201
+
+
+def test_allowed_hosts_replace_the_loopback_names():
+    app = create_app(ai_pause=0, limits=ServerLimits(allowed_hosts=("games.example.org", "*.example.net")))
+    with TestClient(app, base_url="http://games.example.org") as c:
+        assert c.get("/api/presets").status_code == 200
+        assert c.get("/api/presets", headers={"Host": "a.example.net"}).status_code == 200
+        assert c.get("/api/presets", headers={"Host": "127.0.0.1"}).status_code == 400
+        assert c.get("/api/presets", headers={"Host": "example.org"}).status_code == 400
+
+
+# --------------------------------------------------------------------------- nothing outlives the server
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _descendants(pid):
+    """Every process below ``pid`` (Linux /proc)."""
+    out, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            tids = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for t in tids:
+            try:
+                with open(f"/proc/{p}/task/{t}/children") as f:
+                    kids = [int(k) for k in f.read().split()]
+            except OSError:
+                continue
+            for k in kids:
+                if k not in out:
+                    out.add(k)
+                    todo.append(k)
+    return out
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the process tree from /proc (Linux)")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_no_process_outlives_the_server(tmp_path, sig):
+    """``serve`` with AI seats that run in worker processes, stopped mid-game: within seconds no
+    process it started is left (workers, the multiprocessing resource tracker), even when the
+    server is killed without a chance to clean up."""
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", str(port),
+         "--db", str(tmp_path / "t.sqlite3"), "--ai-workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        end = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/presets").read()
+                break
+            except OSError:
+                assert time.monotonic() < end and server.poll() is None, "serve did not start"
+                time.sleep(0.1)
+        body = json.dumps({"players": 2, "seats": [{"kind": "ai", "ai": "easy"}] * 2}).encode()
+        req = urllib.request.Request(base + "/api/tables", data=body, headers={"Content-Type": "application/json"})
+        table = json.load(urllib.request.urlopen(req))["table"]
+        end = time.monotonic() + 60
+        while json.load(urllib.request.urlopen(f"{base}/api/tables/{table}"))["moves"] < 2:
+            assert time.monotonic() < end, "the AI did not move"
+            time.sleep(0.1)
+        children = _descendants(server.pid)
+        assert children, "the AI ran in worker processes"
+        server.send_signal(sig)
+        server.wait(30)
+        end = time.monotonic() + 10
+        while any(_alive(p) for p in children) and time.monotonic() < end:
+            time.sleep(0.1)
+        left = [p for p in children if _alive(p)]
+        assert not left, f"processes left after {sig.name}: {left}"
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(10)
