@@ -20,7 +20,7 @@ import socket
 import statistics
 import threading
 import time
-from typing import Any, Callable, Dict, List
+from typing import Any, Dict, List
 
 import pytest
 
@@ -219,8 +219,10 @@ def main(argv: Any = None) -> None:
 
     print(f"CPU: {_cpu()}, {os.cpu_count()} logical cores; Python {platform.python_version()}")
     games = positions(args.positions)
-    row: Callable[[str, str, Dict[str, float]], None] = lambda what, how, q: print(
-        f"| {what} | {how} | {q['n']} | {q['median_ms']:.2f} | {q['p90_ms']:.2f} |")
+
+    def row(what: str, how: str, q: Dict[str, float]) -> None:
+        print(f"| {what} | {how} | {q['n']} | {q['median_ms']:.2f} | {q['p90_ms']:.2f} |")
+
     print("| preset | through | moves | median ms | p90 ms |\n|---|---|---|---|---|")
     for preset in DIFFICULTIES:
         row(preset, "Python", quantiles(time_python(preset, games)))
