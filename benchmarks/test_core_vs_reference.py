@@ -1,6 +1,6 @@
 """Core vs reference, grouped so ``--benchmark-group-by=group`` prints them side by side.
 
-See benchmarks/README.md for measured numbers and the command that made them.
+Measured numbers and the command that made them: docs/measurements.md.
 """
 
 from __future__ import annotations

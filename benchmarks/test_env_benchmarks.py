@@ -5,7 +5,7 @@ the mask the same way, over the same 2-player games (seeds 0, 1, ...) played to 
     python -m pytest benchmarks/test_env_benchmarks.py --benchmark-group-by=group
 
 One round plays STEPS actions; steps/s = STEPS / mean. The environments' cost over the plain loop
-is the ratio of the means (benchmarks/README.md). Gymnasium's opponent is ``RandomAgent``
+is the ratio of the means (docs/measurements.md). Gymnasium's opponent is ``RandomAgent``
 (uniform over ``legal_moves()``), and every ply of the game, the learner's and the opponent's,
 counts as a step.
 """

@@ -5,7 +5,7 @@ core-hour, scaling with workers, Ray's overhead per game.
 
 Rates per core are CPU time of the process that plays (``time.process_time``), so other load on
 the machine slows the wall clock but not the rate. The scaling benchmark is wall clock by nature:
-run it on an idle machine (benchmarks/README.md says how noisy the published numbers are).
+run it on an idle machine (docs/measurements.md has the published numbers and their hardware).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from sequence_game import Game
 
 needs_observation = pytest.mark.skipif(not hasattr(Game, "observation_tensor"), reason="needs observation_tensor")
 
-SELFPLAY_TARGET = 1_000_000  # positions per core-hour for a cheap policy (issue 16)
+SELFPLAY_TARGET = 1_000_000  # positions per core-hour for a cheap policy
 
 
 def _selfplay_rate(agents, games):

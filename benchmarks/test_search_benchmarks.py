@@ -13,7 +13,7 @@ playouts scored by the static evaluation, ``cpp/include/sequence/search/evaluate
 against GreedyAgent/RandomAgent at a fixed iteration budget is in ``test_strength`` (slow: run it
 with ``-k strength``).
 
-Thread scaling (issue 14; ``scaling()``, ``test_mcts_scaling`` and the command line): MCTSAgent
+Thread scaling (``scaling()``, ``test_mcts_scaling`` and the command line): MCTSAgent
 iterations per second per thread count, time-limited, with the cores obtained (CPU seconds per wall
 second), the CPU time per iteration and the system time's share (flat CPU per iteration: the
 threads do not slow each other down), and an
@@ -94,7 +94,7 @@ def test_strength(benchmark, agent, opponent):
 
     games = 2 if benchmark.disabled else 20  # CI's untimed smoke run only checks that it runs
     # A fixed iteration budget: reproducible, and independent of the machine's load. The full
-    # measurement (200 games at time_limit=1) is in benchmarks/README.md, "Strength".
+    # measurements are in docs/measurements.md.
     result = benchmark.pedantic(
         match, args=([agent, opponent],), kwargs={"games": games, "seed": 1},
         rounds=1, iterations=1)
@@ -131,7 +131,7 @@ def test_learned_evaluation_cost(benchmark):
         print(f"\n{k}: {statistics.median(v):,.0f} iterations/s ({statistics.median(v) / base:.2f}x the hand-set)")
 
 
-# --------------------------------------------------------------------------- thread scaling (issue 14)
+# --------------------------------------------------------------------------- thread scaling
 
 
 def _thread_counts(limit=None):

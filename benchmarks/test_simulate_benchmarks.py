@@ -1,4 +1,4 @@
-"""``simulate`` thread scaling (issue 14): random 2-player games per second for 1, 2, 4, ... threads.
+"""``simulate`` thread scaling: random 2-player games per second for 1, 2, 4, ... threads.
 
     python benchmarks/test_simulate_benchmarks.py --threads 16     # the table, up to 16 threads
     SEQUENCE_BENCH_THREADS=1,2,4,8,16 python -m pytest benchmarks/test_simulate_benchmarks.py --benchmark-only -q -s

@@ -1,6 +1,6 @@
-"""``VectorGame`` throughput (issue 14): batched steps per second against the one-game Python loop.
+"""``VectorGame`` throughput: batched steps per second against the one-game Python loop.
 
-    python benchmarks/test_vector_benchmarks.py              # the table of benchmarks/README.md
+    python benchmarks/test_vector_benchmarks.py              # the table of docs/measurements.md
     python benchmarks/test_vector_benchmarks.py --threads 8  # thread scaling: 1, 2, 4, 8 threads
     python -m pytest benchmarks/test_vector_benchmarks.py --benchmark-only -q -s
 

@@ -183,7 +183,7 @@ def test_greedy_beats_random_in_a_match(Game):
 
 
 def test_mcts_v1_pins_the_yardstick_settings():
-    """``mcts-v1`` (issue 17's yardstick) keeps the 2026-11-30 MCTSAgent settings whatever the defaults become."""
+    """``mcts-v1`` (the yardstick of changes to the search) keeps the 2026-11-30 MCTSAgent settings whatever the defaults become."""
     from sequence_game.agents import agent_from_spec
     from sequence_game.agents.registry import MCTS_V1
 

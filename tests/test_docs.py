@@ -14,8 +14,15 @@ from __future__ import annotations
 
 import glob
 import importlib.util
+import json
 import os
 import re
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
 from typing import List
 
 import pytest
@@ -73,13 +80,6 @@ def _javascript_block(path: str) -> str:
 
 def test_http_bot_plays_a_game_to_the_end(tmp_path):
     """The HTTP tutorial's bot, run by Node against a live server, plays its seat to the end."""
-    import shutil
-    import socket
-    import subprocess
-    import threading
-    import time
-    import urllib.request
-
     node = shutil.which("node")
     if node is None:
         pytest.skip("needs Node.js")
@@ -102,8 +102,6 @@ def test_http_bot_plays_a_game_to_the_end(tmp_path):
         body = b'{"players": 2, "seed": 5, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "medium"}]}'
         request = urllib.request.Request(base + "/api/tables", data=body, headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=10) as response:
-            import json
-
             created = json.loads(response.read())
         bot = tmp_path / "bot.mjs"
         bot.write_text(_javascript_block(os.path.join(DOCS, "tutorials", "http-bot.md")), encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Hostile input, round 2 (docs/hardening.md, findings H1-H9): input built to break the checks
+"""Hostile input (docs/hardening.md, findings H1-H9): input built to break the checks
 rather than to be wrong. Each test covers a class of inputs (hypothesis or many parametrised
 cases), since the attack is repeated with other members of the same classes:
 

@@ -1,7 +1,7 @@
 """Difficulty presets easy/medium/hard/max (python/sequence_game/agents/presets.py): specs, legal
 play for every preset, and the tactics the weakest one must never miss (R7 sequences, R8 wins).
 
-The measured ladder (each level against the next and against GreedyAgent) is in docs/agents.md.
+The measured ladder (each level against the next and against GreedyAgent) is in docs/measurements.md.
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ import re
 import shlex
 
 import pytest
-
 import sequence_game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

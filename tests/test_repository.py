@@ -3,7 +3,8 @@
 Rule ids (R1 ... R10) cited anywhere in code, tests and docs must be defined in docs/rules.md; every
 ``docs/*.md`` named anywhere and every relative link in the Markdown pages must exist; the version
 is written once (``sequence_game.__version__``) and the installed metadata agrees with it; the
-LICENSE file is the license pyproject.toml declares.
+LICENSE file is the license pyproject.toml declares. The repository speaks to its users: no file
+names an issue or pull-request number, or a work "round".
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ import sequence_game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = os.path.join(ROOT, "docs", "rules.md")
-SOURCE_DIRS = ("python", "tests", "cpp", "docs", "benchmarks", "fuzz")
-SOURCE_SUFFIXES = (".py", ".pyi", ".cpp", ".hpp", ".h", ".md", ".rst", ".txt", ".toml", ".sh")
+SOURCE_DIRS = ("python", "tests", "cpp", "docs", "benchmarks", "fuzz", "examples")
+SOURCE_SUFFIXES = (".py", ".pyi", ".cpp", ".hpp", ".h", ".md", ".rst", ".txt", ".toml", ".sh", ".js", ".html", ".css")
 SKIP_DIRS = {"_build", "__pycache__", "corpus", "crashers"}
 
 
 def _text_files() -> Iterator[Tuple[str, str]]:
     """(path relative to the root, text) of every source and documentation file of the project."""
-    for name in ("README.md", "pyproject.toml", "CMakeLists.txt", os.path.join(".ci", "run")):
+    for name in ("README.md", "CHANGELOG.md", "CONTRIBUTING.md", "pyproject.toml", "CMakeLists.txt", "noxfile.py",
+                 os.path.join(".ci", "run")):
         path = os.path.join(ROOT, name)
         if os.path.exists(path):
             with open(path, encoding="utf-8") as f:
@@ -73,7 +75,7 @@ def test_no_reference_to_documents_outside_the_repository():
 def test_every_named_docs_page_exists():
     missing = set()
     for path, text in FILES.items():
-        for page in re.findall(r"\bdocs/([A-Za-z0-9_-]+\.(?:md|rst))", text):
+        for page in re.findall(r"\bdocs/((?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_-]+\.(?:md|rst))", text):
             if not os.path.exists(os.path.join(ROOT, "docs", page)):
                 missing.add(f"{path}: docs/{page}")
     assert not missing, sorted(missing)
@@ -118,11 +120,49 @@ def test_license_file_is_the_declared_license():
 
 def test_every_docs_page_is_in_the_docs_toctree():
     # Sphinx (built with -W in .ci/run) refuses a page that no toctree lists.
-    with open(os.path.join(ROOT, "docs", "index.md"), encoding="utf-8") as f:
-        listed = set(re.findall(r"^([a-z0-9_-]+)$", f.read(), re.M))
-    pages = {name.rsplit(".", 1)[0] for name in os.listdir(os.path.join(ROOT, "docs"))
-             if name.endswith((".md", ".rst")) and name not in ("index.md",)}
+    docs = os.path.join(ROOT, "docs")
+    with open(os.path.join(docs, "index.md"), encoding="utf-8") as f:
+        listed = set(re.findall(r"^([a-z0-9_/-]+)$", f.read(), re.M))
+    pages = set()
+    for dirpath, dirnames, filenames in os.walk(docs):
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith((".", "_"))]
+        for name in filenames:
+            if name.endswith((".md", ".rst")):
+                pages.add(os.path.relpath(os.path.join(dirpath, name), docs).rsplit(".", 1)[0].replace(os.sep, "/"))
+    pages.discard("index")
     assert not pages - listed, f"add these docs pages to a toctree in docs/index.md: {sorted(pages - listed)}"
+
+
+# An issue or pull-request number as prose cites it: "issue 14", "issues 13 and 14", "(issue #7)",
+# "PR 12", "pull request #3", "fixes #12", "see #12", "GH-12", "round 2" (a diary's work round).
+# Not matched: "#1" in an agent's name ("random #1"), colours ("#111"), "#include", "# comment".
+ISSUE_NUMBER = re.compile(
+    r"\b(?:issues?|pull[ -]requests?|PRs?)\s*(?:#|no\.\s*|number\s+)?\d+\b"
+    r"|\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|see|refs?)\s+#\d+\b"
+    r"|\(#\d+\)|\bGH-\d+\b|\bround\s+\d+\b",
+    re.I,
+)
+
+
+def test_no_file_names_an_issue_number():
+    # Users read these files; what was asked for and when is the version control log's job.
+    found = []
+    for path, text in FILES.items():
+        if path == os.path.join("tests", "test_repository.py"):  # this file's examples of the pattern
+            continue
+        for m in ISSUE_NUMBER.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            found.append(f"{path}:{line}: {m.group(0)!r}")
+    assert not found, "issue numbers or work rounds in tracked files (say what the code does instead):\n" + "\n".join(found)
+
+
+def test_the_issue_number_pattern():
+    for text in ("issue 14", "Issue #7", "issues 13", "(#12)", "fixes #3", "PR 5", "pull request #9", "GH-2",
+                 "round 2", "Round 3"):
+        assert ISSUE_NUMBER.search(text), text
+    for text in ("random #1", "#include <vector>", "stroke: #111", "rounds of 30,000", "issue a warning",
+                 "# comment 2", "a round of 4 seats"):
+        assert not ISSUE_NUMBER.search(text), text
 
 
 # --------------------------------------------------------------------------- the import graph

@@ -5,7 +5,7 @@ completes lines made of a teammate's chips, never "blocks" them, and a one-eyed 
 another team's chip (R5). These tests check it in GreedyAgent (Python), the search's move heuristic
 (``cpp/include/sequence/search/heuristic.hpp``) and the ISMCTS, whose rewards are per team.
 
-The strength in 3-player and 2x2 games is measured in docs/agents.md.
+The strength in 3-player and 2x2 games is measured in docs/measurements.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``sequence_game.VectorGame``: many games stepped together in the core (issue 14).
+"""``sequence_game.VectorGame``: many games stepped together in the core.
 
 * Every player count and team split (R2) gives, action for action, exactly the games that
   ``Game`` objects give when stepped one by one with the same actions (``play_action``, R7
@@ -353,7 +353,7 @@ def test_greedy_opponent_plays_greedy():
     while wins.sum() < 40:
         r, _te, _ = vg.step(vg.sample_actions(rng))
         wins += (r > 0).sum(axis=0)
-    assert wins[1] >= 32, wins  # greedy team 1; GreedyAgent beats RandomAgent ~100% (benchmarks/README.md)
+    assert wins[1] >= 32, wins  # greedy team 1; GreedyAgent beats RandomAgent ~100% (docs/measurements.md)
 
 
 @pytest.mark.parametrize("kwargs,exc,match", [

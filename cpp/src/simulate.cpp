@@ -15,8 +15,8 @@ namespace {
 constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ull;
 constexpr std::uint64_t kMoveSalt = 0xA0761D6478BD642Full;
 // Games a worker plays side by side (random_playouts): two fill the core that one turn's chain of
-// dependent steps leaves idle; three and four measure slower (more register and cache pressure,
-// benchmarks/README.md).
+// dependent steps leaves idle; more only add register and cache pressure (docs/measurements.md
+// has the speed; benchmarks/README.md how to compare builds).
 constexpr int kLanes = 2;
 }  // namespace
 

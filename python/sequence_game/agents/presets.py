@@ -3,7 +3,7 @@ people (``sequence-game play --ai hard``, the web's seats). Each is an agent spe
 (``agent_from_spec("hard")``), defined here once.
 
 Searches are set by an iteration budget, so a preset plays the same moves on every machine and its
-measured strength (the ladder in ``docs/agents.md``) holds anywhere; a time cap (``time_cap``
+measured strength (the ladder in ``docs/measurements.md``) holds anywhere; a time cap (``time_cap``
 seconds a move) keeps a slow device responsive and is far above what the budget takes on a
 desktop CPU, so it does not bind where the ladder was measured. Options of the spec override the
 preset's (``hard:time=0.5`` cuts the cap, ``hard:seed=3`` fixes the search's seed).
@@ -50,8 +50,7 @@ class Preset:
         return opts
 
 
-#: The presets, weakest first. The budgets and the measured ladder: docs/agents.md ("Difficulty
-#: presets"). ``easy`` is the one-ply heuristic choosing softly among its five best moves (it
+#: The presets, weakest first (docs/agents.md; the measured ladder: docs/measurements.md). ``easy`` is the one-ply heuristic choosing softly among its five best moves (it
 #: still wins, completes and blocks whenever it can); ``medium`` the heuristic itself; ``hard`` and
 #: ``max`` the ISMCTS at 10,000 and 30,000 iterations a move.
 PRESETS: Dict[str, Preset] = {p.name: p for p in (

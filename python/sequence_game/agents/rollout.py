@@ -13,7 +13,7 @@ Why not a tree: Sequence is a game of heavy luck. When each move is tried in wor
 iterations of :class:`~sequence_game.agents.MCTSAgent` do), the luck of the deal swamps the difference
 between moves; when all candidates meet the *same* cards (common random numbers) the luck cancels out
 of their comparison. In practice, at one second a move :class:`~sequence_game.agents.MCTSAgent` is the
-stronger player (``docs/agents.md``); this agent's shared deals make it the tool for measuring what
+stronger player (``docs/research/ceilings.md``); this agent's shared deals make it the tool for measuring what
 hidden information is worth (``reveal``) and the base for opponent modelling.
 
 Opponent modelling (``inference_strength``): the last play of another player is evidence about the
@@ -21,8 +21,8 @@ hand it was made from. A sampled world in which that player could have made a mu
 completed a sequence, blocked a four -- but did not is unlikely, so worlds are drawn by rejection,
 each accepted with probability ``exp(-inference_strength * shortfall)`` (the shortfall on a log scale
 of the heuristic's scores). Only public information is read: the board before and after that play
-and the card it put on the discard pile. Off by default: at 40 games per setting against
-GreedyAgent no gain could be measured (benchmarks/README.md, "Strength").
+and the card it put on the discard pile. Off by default: no gain was measured
+(docs/research/inference.md).
 
 >>> import sequence_game
 >>> g = sequence_game.Game(players=2, seed=4)

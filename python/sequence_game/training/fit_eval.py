@@ -10,7 +10,7 @@ command in its ``training.command`` field)::
    dataset in ``--data``, kept and resumed if it exists) of ``--games`` two-player games by
    ``--agents`` (default ``greedy``: the core's move heuristic, about 100 games a second; the
    packaged model learned from the search's own games, which make the better leaves for it:
-   docs/agents.md, "The loop").
+   docs/research/learned-evaluation.md).
 2. **Features**: every game is replayed from its deal seed and moves; before every move the
    position's features (``_core.eval_features``: one row per team, each reading only public
    information and that team's own hands, ``cpp/include/sequence/search/features.hpp``) are

@@ -38,7 +38,7 @@ class PresetInfo(BaseModel):
     """An AI strength a seat may ask for."""
 
     name: AIPreset
-    summary: str = Field(description="what plays (agents/presets.py; the measured ladder: docs/agents.md)")
+    summary: str = Field(description="what plays (agents/presets.py; the measured ladder: docs/measurements.md)")
     time_cap: Optional[float] = Field(description="the longest it thinks per move, in seconds (null: at once)")
 
 

@@ -18,7 +18,7 @@ namespace sequence {
 enum class PlayoutKind : std::uint8_t {
     Random,    // random_legal_move() (playout.hpp): uniform over the position's slots
     Informed,  // informed_move() (playout.hpp): complete, block, trade a dead card, else a cheap pick
-    Greedy,    // greedy_move() (greedy_playout.hpp): the heuristic's best move; about 5x slower
+    Greedy,    // greedy_move() (greedy_playout.hpp): the heuristic's best move; slower per playout
 };
 
 // How a playout that stops before the end of the game is scored (with SearchOptions::evaluate).
@@ -84,8 +84,7 @@ struct SearchOptions {
     // ordered_expansion (the heuristic's order).
     int expansion_candidates = 0;
     // The move heuristic (heuristic.hpp, GreedyAgent's scoring) as a prior at every tree node (off
-    // by default: in 2-player matches against GreedyAgent it measured no stronger than the plain
-    // search at equal iterations, and costs iterations; see docs/agents.md):
+    // by default: it costs more iterations than it gains in strength, docs/research/tuning.md):
     //  - ordered expansion: the untried move of highest heuristic score is expanded first (ties
     //    at random) instead of a uniformly random one;
     //  - progressive widening: a node gets a new child only while its children legal in this
@@ -132,7 +131,7 @@ struct RolloutOptions {
     // card); 1 = the other hands are read from the true state, only the draw pile is sampled;
     // 2 = the true state (hands, draw pile order and generator) is the one world.
     int reveal = 0;
-    double inference_strength = 0.0;  // 0 = no opponent modelling (the default: no measurable gain yet)
+    double inference_strength = 0.0;  // 0 = no opponent modelling (the default; docs/research/inference.md)
     int inference_tries = 32;
     const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
 };
