@@ -66,3 +66,59 @@ def test_r9_observation_of_a_bad_player(Game, player, exc):
     with pytest.raises(exc) as e:
         g.observation(player)
     assert "player" in str(e.value)
+
+
+def _hidden(state, keep):
+    """The cards ``keep`` cannot see: the other hands and the draw pile in its order."""
+    return [h for p, h in enumerate(state["hands"]) if p not in keep], state["draw_pile"]
+
+
+@pytest.mark.parametrize("players, keep", [(2, [0]), (3, [1]), (4, [0, 2]), (6, [0])])
+def test_r9_redealt_deals_afresh_exactly_what_keep_cannot_see(Game, players, keep):
+    import random
+    from collections import Counter
+
+    g = Game(players=players, seed=11)
+    rng = random.Random(players)
+    for _ in range(12):
+        g.play(rng.choice(g.legal_moves()))
+    before = g.to_dict()
+    a, b, c = g.redealt(keep, seed=1), g.redealt(keep, seed=1), g.redealt(keep, seed=2)
+    assert a.to_dict() == b.to_dict() and a.history == []  # the seed fixes it; a new history starts
+    for p in keep:  # what the kept seats see is unchanged, every public fact included
+        assert a.observation(p) == g.observation(p)
+    for p in range(players):  # every hand keeps its size; the spectators' view is unchanged
+        assert len(a.hand(p)) == len(g.hand(p))
+    pool = lambda s: Counter(c for h in _hidden(s, keep)[0] for c in h) + Counter(_hidden(s, keep)[1])  # noqa: E731
+    assert pool(a.to_dict()) == pool(before)  # the same cards, dealt again
+    assert _hidden(a.to_dict(), keep) != _hidden(before, keep) != _hidden(c.to_dict(), keep)
+    assert a.to_dict()["rng"] != before["rng"]  # later reshuffles (R6) are fresh too
+    g.redealt(keep)  # seed None: fresh entropy
+    with pytest.raises(ValueError, match="player"):
+        g.redealt([players])
+
+
+def test_r9_redealt_is_the_same_in_the_core_and_the_reference():
+    import sequence_game.reference as reference
+    from sequence_game import Game as Core
+
+    for seed in range(5):
+        core, ref = Core(players=3, seed=seed), reference.Game(players=3, seed=seed)
+        for _ in range(7):
+            m = core.legal_moves()[seed % len(core.legal_moves())]
+            core.play(m)
+            ref.play(m)
+        assert core.redealt([seed % 3], seed=seed).to_dict() == ref.redealt([seed % 3], seed=seed).to_dict()
+
+
+def test_r9_a_plain_undo_puts_the_drawn_card_back_on_top(Game):
+    """Why an undo that others can see needs the redeal: ``Game.undo`` is exact (searches rely on
+    it), so the card a player drew is on top of the pile again and the next draw is known."""
+    g = Game(players=2, seed=4)
+    move = g.legal_moves()[0]
+    g.play(move)
+    drawn = g.to_dict()["last_draw"]["card"]
+    g.undo()
+    assert g.to_dict()["draw_pile"][0] == drawn
+    r = g.redealt([g.current_player], seed=9)
+    assert r.observation(0) == g.observation(0) and r.to_dict()["draw_pile"] != g.to_dict()["draw_pile"]

@@ -184,7 +184,7 @@ def test_ai_answers_and_undo_takes_back_the_human_and_ai_moves(client):
     table = service_of(client).tables[tid]
     h = auth(tokens[0])
     wait_for(lambda: table.game.current_player == 0)
-    before = table.game.to_dict()
+    before = table.game.observation(0)
     n = len(table.history)
     move = str(table.game.legal_moves()[0])
     assert client.post(f"/api/tables/{tid}/moves", json={"move": move}, headers=h).status_code == 200
@@ -196,8 +196,10 @@ def test_ai_answers_and_undo_takes_back_the_human_and_ai_moves(client):
                                                           started=table.record.started).to_dict()
     r = client.post(f"/api/tables/{tid}/undo", headers=h)
     assert r.status_code == 200 and r.json()["undone"] == 2
-    assert table.game.to_dict() == before and len(table.record.moves) == n
-    assert table.record.moves == [str(e) for e in table.game.history] and len(table.movers) == n
+    # the position seat 0 saw before its move, with the cards it cannot see dealt afresh (R9)
+    assert table.game.observation(0) == before and len(table.record.moves) == n
+    assert table.record.moves == [str(e) for _, e in table.history] and len(table.movers) == n
+    assert table.record.replay().to_dict() == table.game.to_dict()  # the redeal is in the record
 
 
 def test_undo_is_only_for_games_against_the_ai(client):

@@ -433,3 +433,95 @@ def test_database_work_runs_off_the_event_loop(monkeypatch):
     names = {n for n, _ in seen}
     assert names == {"save", "update_game", "finished_rows", "get", "expire"}, names
     assert all(t is not loop_thread for _, t in seen)
+
+
+# --------------------------------------------------------------------------- undo and hidden cards (R9)
+
+
+@pytest.mark.parametrize("players, seed", [(2, 51), (3, 52), (4, 53)])
+def test_r9_undo_never_shows_a_card_over_whole_games(tmp_path, monkeypatch, players, seed):
+    """Whole games of one human against AIs with many undos, every message checked by the R9
+    checker as it is sent. After each undo the human sees exactly what it saw at that point, and
+    every card it cannot see is dealt afresh (the pile's order and the AIs' hands differ from
+    before the undone move: the drawn card is not on top, the cards the AIs played are not known
+    to be in their hands). The record keeps the redeals, so the game replays and survives a restart."""
+    from sequence_game import GameRecord
+    from sequence_game.web.tables import Connection
+    from test_web import _check_message, read_live
+
+    db = tmp_path / "t.sqlite3"
+    real_send = Connection.send
+    checked = []
+    rng = random.Random(seed)
+    with TestClient(create_app(db, ai_pause=0)) as c:
+        svc = service_of(c)
+
+        def spying_send(self, message):
+            table = next(t for t in svc.tables.values() if self in t.connections)
+            _check_message(message, self.seats, table.game, table)
+            checked.append(message["type"])
+            real_send(self, message)
+
+        monkeypatch.setattr(Connection, "send", spying_send)
+        seats = [{"kind": "human"}] + [{"kind": "ai", "ai": "random"}] * (players - 1)
+        tid, tokens = new_table(c, players=players, seed=seed, seats=seats)
+        table = svc.tables[tid]
+        seen = {}  # moves played -> what seat 0 saw then, and the hidden cards then
+        undos = 0
+        with c.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+            ws.send_json({"type": "hello", "token": tokens[0]})
+            while not table.game.is_over:
+                wait_for(lambda: human_to_move(table))
+                if table.game.is_over:
+                    break
+                n = len(table.movers)
+                state = read_live(table.game.to_dict)
+                seen[n] = (read_live(lambda: table.game.observation(0)), state["hands"][1:], state["draw_pile"])
+                if n and undos < 12 and rng.random() < 0.4:
+                    r = c.post(f"/api/tables/{tid}/undo", headers=auth(tokens[0]))
+                    assert r.status_code == 200, r.text
+                    undos += 1
+                    back = len(table.movers)
+                    obs, hands, pile = seen[back]
+                    after = table.game.to_dict()
+                    assert table.game.observation(0) == obs  # what seat 0 saw at that point, exactly
+                    assert after["draw_pile"] != pile and after["hands"][1:] != hands  # dealt afresh
+                    assert r.json()["view"]["state"] == json.loads(json.dumps(obs))
+                    continue
+                version = table.version
+                r = c.post(f"/api/tables/{tid}/moves", json={"move": str(rng.choice(read_live(table.game.legal_moves)))},
+                           headers=auth(tokens[0]))
+                assert r.status_code == 200, r.text
+                assert table.version > version
+            record = table.record
+        assert undos >= 3 and "state" in checked
+        assert len(record.redeals) >= 1 and {r_["keep"][0] for r_ in record.redeals} == {0}
+        assert record.replay().to_dict() == table.game.to_dict()  # the finished record replays, redeals and all
+        assert sum(1 for _ in record.positions()) == len(record.moves) + 1
+        assert GameRecord.from_json(record.to_json()) == record
+        assert c.get(f"/api/tables/{tid}/replay").status_code == 200
+
+
+def test_an_undone_table_resumes_after_a_restart(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    rng = random.Random(3)
+    with TestClient(create_app(db, ai_pause=0)) as c:
+        tid, tokens = new_table(c, players=2, seed=61, seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}])
+        table = service_of(c).tables[tid]
+        for _ in range(3):
+            wait_for(lambda: human_to_move(table) and table.game.current_player == 0)
+            c.post(f"/api/tables/{tid}/moves", json={"move": str(rng.choice(table.game.legal_moves()))},
+                   headers=auth(tokens[0]))
+        wait_for(lambda: human_to_move(table) and table.game.current_player == 0)
+        assert c.post(f"/api/tables/{tid}/undo", headers=auth(tokens[0])).status_code == 200
+        c.post(f"/api/tables/{tid}/moves", json={"move": str(rng.choice(table.game.legal_moves()))},
+               headers=auth(tokens[0]))
+        wait_for(lambda: human_to_move(table) and table.game.current_player == 0)
+        state, history, version = table.game.to_dict(), [(p, str(e)) for p, e in table.history], table.version
+        assert table.record.redeals
+    with TestClient(create_app(db, ai_pause=0)) as c:
+        table = service_of(c).tables[tid]
+        assert table.game.to_dict() == state and table.version == version
+        assert [(p, str(e)) for p, e in table.history] == history
+        assert c.post(f"/api/tables/{tid}/undo", headers=auth(tokens[0])).status_code == 200  # back past the redeal
+        assert len(table.history) == len(history) - 2

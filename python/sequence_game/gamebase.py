@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import threading
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Protocol, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Protocol, Tuple, TypeVar, Union
 
 from ._args import plain_int
 from .cards import (
@@ -180,6 +180,55 @@ class GameBase:
     def observation(self, player: int) -> Dict[str, Any]:
         """What ``player`` may see (R9): ``to_dict()`` with other hands and the draw pile as sizes."""
         return observation_dict(self.to_dict(), self._check_player(player))
+
+    def redealt(self, keep: Iterable[int], seed: Optional[int] = None) -> Self:
+        """This position with every card the seats ``keep`` cannot see dealt afresh (R9): the
+        hands of the other seats and the draw pile are gathered, shuffled with ``seed`` (``None``:
+        a fresh one from the operating system) and dealt back, every hand keeping its size. The
+        board, the discards, the hands of ``keep`` and every public count are unchanged, so the
+        seats ``keep`` see exactly what they saw (``observation`` is equal) and know nothing more
+        about the hidden cards than anyone who sees only this position. The generator continues
+        from the redeal's, so later reshuffles of the discards (R6) are fresh too.
+
+        What an undo needs (docs/rules.md, R9 and undo): taking back moves puts cards back where
+        the undoing player knows them (its draw on top of the pile, the cards the others played
+        back in their hands); a redeal after the undo forgets that knowledge. The new game starts
+        with an empty history. The order is docs/rng.md's: the gathered cards sorted by id,
+        SplitMix64(seed) shuffles them, then the other seats' hands in seat order, the rest the
+        draw pile from its top.
+
+        >>> import sequence_game
+        >>> g = sequence_game.Game(players=2, seed=3)
+        >>> r = g.redealt([0], seed=1)
+        >>> r.observation(0) == g.observation(0), r.hand(1) == g.hand(1)
+        (True, False)
+        """
+        from ._args import check_seed
+        from .reference.rng import SplitMix64
+        from .seeds import fresh_seed
+
+        kept = {self._check_player(p) for p in keep}
+        checked = check_seed(seed)
+        rng = SplitMix64(fresh_seed() if checked is None else checked)
+        d = self.to_dict()
+        others = [p for p in range(self.players) if p not in kept]
+        # sorted first: the order the cards were in must not show through the shuffle
+        pool = sorted([CARD_IDS[c] for p in others for c in d["hands"][p]] + [CARD_IDS[c] for c in d["draw_pile"]])
+        rng.shuffle(pool)
+        at = 0
+        last = d.get("last_draw")
+        for p in others:
+            n = len(d["hands"][p])
+            if last is not None and last["player"] == p:  # who drew last is public, the card is not:
+                if n:
+                    last["card"] = CARD_NAMES[pool[at + n - 1]]  # the last card dealt to that hand
+                else:
+                    d["last_draw"] = None
+            d["hands"][p] = [CARD_NAMES[c] for c in sorted(pool[at:at + n])]
+            at += n
+        d["draw_pile"] = [CARD_NAMES[c] for c in pool[at:]]
+        d["rng"] = f"{rng.state:016x}"
+        return type(self).from_dict(d)
 
     def copy(self) -> Self:
         """An independent deep copy (history and a pending placement included)."""

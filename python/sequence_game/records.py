@@ -43,7 +43,7 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ._args import plain_int
 from .agents import agent_from_spec, agent_name
@@ -74,7 +74,7 @@ _MIN_KEY_BYTES = 16
 MAX_RECORD_BYTES = 32 * 2**20
 
 _REQUIRED = ("players", "teams", "seed", "moves")
-_OPTIONAL = ("max_turns", "agents", "result", "started", "finished")
+_OPTIONAL = ("max_turns", "agents", "result", "started", "finished", "redeals")
 
 
 def default_game_class() -> GameClass:
@@ -154,6 +154,10 @@ class GameRecord:
     - ``result``: ``{"winner": team or None, "is_draw": bool, "turns": int}``, or None for a game
       not played to the end.
     - ``started``, ``finished``: ISO 8601 UTC timestamps (or None).
+    - ``redeals``: the redeals after undos (``Game.redealt``, R9), in order, each
+      ``{"at": n, "keep": [seats], "seed": s}``: after the first ``n`` moves, the cards the seats
+      ``keep`` could not see were dealt afresh from ``s``. Empty for a game without undos (and
+      then left out of the file).
     """
 
     players: int
@@ -165,6 +169,7 @@ class GameRecord:
     result: Optional[Dict[str, Any]] = None
     started: Optional[str] = None
     finished: Optional[str] = None
+    redeals: List[Dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def from_game(
@@ -211,6 +216,7 @@ class GameRecord:
             "result": None if self.result is None else dict(self.result),
             "started": self.started,
             "finished": self.finished,
+            **({"redeals": [dict(r, keep=list(r["keep"])) for r in self.redeals]} if self.redeals else {}),
         }
 
     @classmethod
@@ -282,9 +288,22 @@ class GameRecord:
             if v is not None and not isinstance(v, str):
                 raise ValueError(f"game record: {name!r} must be an ISO 8601 time string or null, not {short_repr(v)}")
             stamps[name] = None if v is None else str.__str__(v)
+        redeals = d.get("redeals") or []
+        if not isinstance(redeals, list):
+            raise ValueError("game record: 'redeals' must be a list of {'at': n, 'keep': [seats], 'seed': s}")
+        checked: List[Dict[str, Any]] = []
+        for r in list.__iter__(redeals):
+            if not isinstance(r, dict) or set(r) != {"at", "keep", "seed"} or not isinstance(r["keep"], list):
+                raise ValueError(f"game record: a redeal must be {{'at': n, 'keep': [seats], 'seed': s}}, "
+                                 f"not {short_repr(r)}")
+            at, rseed = integer("redeals.at", r["at"]), integer("redeals.seed", r["seed"])
+            keep = [integer("redeals.keep", k) for k in list.__iter__(r["keep"])]
+            if not (checked[-1]["at"] if checked else 0) <= at <= len(moves) or not 0 <= rseed < 2**64:
+                raise ValueError(f"game record: redeal {short_repr(r)} is out of order or out of range")
+            checked.append({"at": at, "keep": keep, "seed": rseed})
         return cls(
             players=players, teams=teams, seed=seed, max_turns=max_turns, agents=list(agents),
-            moves=list(moves), result=result, **stamps,
+            moves=list(moves), result=result, **stamps, redeals=checked,
         )
 
     def to_json(self, indent: Optional[int] = 1) -> str:
@@ -404,10 +423,11 @@ class GameRecord:
         Each ``game`` is an independent copy. A move that does not replay raises ``ValueError`` when
         reached, naming the move's index (0-based) and text and why.
         """
-        game = self.new_game(game_class)
+        game = self._redeal(self.new_game(game_class), 0)
         yield Step(0, None, game.copy())
         for i, text in enumerate(self.moves):
             move = self._play(game, i, text)
+            game = self._redeal(game, i + 1)
             yield Step(i + 1, move, game.copy())
         self._check_result(game)
 
@@ -417,10 +437,31 @@ class GameRecord:
         Raises ``ValueError`` for a record that does not replay: naming the first bad move (its
         0-based index, its text and why), or the recorded result if the replay ends differently.
         """
-        game = self.new_game(game_class)
+        return self.rebuild(game_class)[0]
+
+    def rebuild(self, game_class: Optional[GameClass] = None) -> Tuple[Any, List[HistoryEntry], List[int]]:
+        """:meth:`replay` that also returns every entry of the history and who made each: after a
+        redeal (``redeals``) the game's own history starts there, so the entries before it are
+        returned apart. ``(game, history, movers)``, with ``game.history`` the tail of ``history``.
+        """
+        game = self._redeal(self.new_game(game_class), 0)
+        history: List[HistoryEntry] = []
+        movers: List[int] = []
         for i, text in enumerate(self.moves):
-            self._play(game, i, text)
+            movers.append(game.current_player)
+            history.append(self._play(game, i, text))
+            game = self._redeal(game, i + 1)
         self._check_result(game)
+        return game, history, movers
+
+    def _redeal(self, game: Any, at: int) -> Any:
+        """``game`` after the redeals recorded after ``at`` moves (the same game if none)."""
+        for r in self.redeals:
+            if r["at"] == at:
+                try:
+                    game = game.redealt(r["keep"], r["seed"])
+                except (TypeError, ValueError) as e:
+                    raise ValueError(f"game record does not replay: redeal after {at} moves is refused: {e}") from None
         return game
 
     @staticmethod

@@ -32,7 +32,22 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Literal, Optional, Set, Tuple, TypeVar, Union, get_args
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    FrozenSet,
+    Generic,
+    Iterator,
+    List,
+    Literal,
+    Optional,
+    Set,
+    Tuple,
+    TypeVar,
+    Union,
+    get_args,
+)
 
 from ..agents import Agent, agent_from_spec
 from ..agents.presets import DIFFICULTIES, PRESETS
@@ -195,7 +210,7 @@ class Table:
     record: GameRecord  # GameRecord.from_game(game) after every change, with the seats' agents and times
     created: str
     version: int = 0
-    movers: List[int] = field(default_factory=list)  # the seat behind each entry of game.history
+    movers: List[int] = field(default_factory=list)  # the seat behind each entry of the history
     thinking: Optional[int] = None  # the AI seat searching now
     search: Optional[asyncio.Task[None]] = None
     connections: Set[Connection] = field(default_factory=set)
@@ -209,12 +224,15 @@ class Table:
     present: Dict[int, int] = field(default_factory=dict)  # seat -> its open connections
     asking: Set[int] = field(default_factory=set)  # seats with a hint or analysis running
     flush: Optional[asyncio.Handle] = None  # a broadcast scheduled for this turn of the event loop
+    #: the history before the game's own: after an undo the game is redealt (R9, Game.redealt) and
+    #: its own history starts there
+    prefix: List[HistoryEntry] = field(default_factory=list)
 
     @property
     def history(self) -> List[Tuple[int, HistoryEntry]]:
-        """``(seat, entry)`` for every entry of the game's own history, oldest first: the game
-        keeps the moves, the table only who made each."""
-        return list(zip(self.movers, self.game.history))
+        """``(seat, entry)`` for every entry of the history, oldest first: the game keeps the
+        moves (since the last redeal, ``prefix`` those before), the table only who made each."""
+        return list(zip(self.movers, self.prefix + self.game.history))
 
     @property
     def humans(self) -> List[int]:
@@ -376,13 +394,11 @@ class TableService:
 
     def _from_row(self, row: TableRow) -> Table:
         record = GameRecord.from_dict(row.record)
-        game = record.new_game(self.game_class)
-        movers: List[int] = []
-        for i, text in enumerate(record.moves):
-            movers.append(game.current_player)
-            record._play(game, i, text)
+        game, history, movers = record.rebuild(self.game_class)
         seats = [Seat(**s) for s in row.seats]
-        return Table(row.id, game, seats, dict(row.options), record, row.created, row.version, movers)
+        table = Table(row.id, game, seats, dict(row.options), record, row.created, row.version, movers)
+        table.prefix = history[:len(history) - len(game.history)]
+        return table
 
     def _forget_agents(self, table: Table) -> None:
         for seat in range(len(table.seats)):
@@ -620,7 +636,7 @@ class TableService:
         The move and its write to the database are one change: if the database refuses the write,
         the answer is a 503 and nothing was played."""
 
-        def make() -> Tuple[GameBase, List[int], Move]:
+        def make() -> _Next[Move]:
             g = table.game
             self._check_live(table)
             if expected_version is not None and expected_version != table.version:
@@ -637,7 +653,7 @@ class TableService:
             game = g.copy()
             game.play(move)
             table.used = True
-            return game, [*table.movers, p], move
+            return _Next(game, [*table.movers, p], table.prefix, table.record.redeals, move)
 
         return await self._change(table, make)
 
@@ -646,18 +662,25 @@ class TableService:
         only). Returns how many moves were taken back. Like a move, an undo the database does not
         store is not made (503)."""
 
-        def make() -> Tuple[GameBase, List[int], int]:
+        def make() -> _Next[int]:
             self._check_live(table)
             if not table.undo_allowed():
                 raise NotNowError("undo is only for games against the AI (one human at the table)")
             target = self._undo_target(table, seats)
             if target is None:
                 raise NotNowError("nothing to undo: you have not moved yet")
-            game, movers = table.game.copy(), list(table.movers)
-            while len(movers) > target:
-                game.undo()
-                movers.pop()
-            return game, movers, len(table.movers) - target
+            # Taking the moves back would put cards where the undoing player knows them (its draw on
+            # top of the pile, the cards the AI played back in the AI's hand): the position is rebuilt
+            # from the record and every card the undoing seats cannot see is dealt afresh (R9,
+            # Game.redealt), a redeal the record keeps so the game still replays.
+            rec = table.record
+            redeals = [r for r in rec.redeals if r["at"] < target]
+            redeals.append({"at": target, "keep": sorted(seats), "seed": fresh_seed()})
+            moves = [str(entry) for _, entry in table.history[:target]]
+            base = GameRecord(players=rec.players, teams=rec.teams, seed=rec.seed, max_turns=rec.max_turns,
+                              moves=moves, redeals=redeals)
+            game, history, movers = base.rebuild(self.game_class)
+            return _Next(game, movers, history, redeals, len(table.movers) - target)
 
         return await self._change(table, make)
 
@@ -688,14 +711,24 @@ class TableService:
         table.record = self._record_for(table, table.game)
 
     @staticmethod
-    def _record_for(table: Table, game: GameBase) -> GameRecord:
+    def _record_for(table: Table, game: GameBase, prefix: Optional[List[HistoryEntry]] = None,
+                    redeals: Optional[List[Dict[str, Any]]] = None) -> GameRecord:
         """``game``'s record (moves and result) with the table's agents and start time; the finish
-        time is set when the game ends (and cleared by an undo)."""
+        time is set when the game ends (and cleared by an undo). ``prefix`` and ``redeals``: the
+        history before the game's own and the redeals after undos (default: the table's)."""
         rec = table.record
+        prefix = table.prefix if prefix is None else prefix
+        redeals = rec.redeals if redeals is None else redeals
         finished = (rec.finished or utc_now()) if game.is_over else None
-        return GameRecord.from_game(game, agents=rec.agents, started=rec.started, finished=finished)
+        if not redeals:
+            return GameRecord.from_game(game, agents=rec.agents, started=rec.started, finished=finished)
+        return GameRecord(players=rec.players, teams=rec.teams, seed=rec.seed, max_turns=rec.max_turns,
+                          agents=list(rec.agents), moves=[str(e) for e in prefix + game.history],
+                          result={"winner": game.winner, "is_draw": bool(game.is_draw), "turns": game.turn}
+                          if game.is_over else None, started=rec.started, finished=finished,
+                          redeals=[dict(r) for r in redeals])
 
-    async def _change(self, table: Table, make: Callable[[], Tuple[GameBase, List[int], _R]]) -> _R:
+    async def _change(self, table: Table, make: Callable[[], _Next[_R]]) -> _R:
         """Make one change of ``table``'s game: ``make()`` checks the request and returns the new
         game (a changed copy), its movers and the answer. The new record is written first; only
         once the database has it does the table take the new game, so a refused write (a full
@@ -706,27 +739,29 @@ class TableService:
 
         async def run() -> _R:
             async with table.lock:
-                game, movers, answer = make()
+                nxt = make()
                 try:
-                    await self._commit(table, game, movers)
+                    await self._commit(table, nxt)
                 except StoreError as e:
                     log.error("table %s: a change the database did not store was not made: %s", table.id, e)
                     raise NotSavedError(f"the server could not save this ({e}); nothing changed, try again in a "
-                                     "moment") from None
-                return answer
+                                        "moment") from None
+                return nxt.answer
 
         task = asyncio.ensure_future(run())
         task.add_done_callback(_retrieve)
         return await asyncio.shield(task)
 
-    async def _commit(self, table: Table, game: GameBase, movers: List[int]) -> None:
-        """Write ``game`` as ``table``'s next version, then make it the table's game (call with
+    async def _commit(self, table: Table, nxt: _Next[Any]) -> None:
+        """Write ``nxt`` as ``table``'s next version, then make it the table's game (call with
         ``table.lock`` held). Raises StoreError, with the table unchanged, if the write fails."""
-        record = self._record_for(table, game)
+        game = nxt.game
+        record = self._record_for(table, game, nxt.prefix, nxt.redeals)
         version = table.version + 1
         await asyncio.to_thread(self.store.update_game, table.id, record.to_dict(), version, game.is_over,
                                 utc_now())
-        table.game, table.movers, table.record, table.version = game, movers, record, version
+        table.game, table.movers, table.prefix, table.record = game, nxt.movers, list(nxt.prefix), record
+        table.version = version
         table.changed_at = time.monotonic()
         self._changed(table)
 
@@ -885,12 +920,12 @@ class TableService:
         table.thinking = None
         delay = self.retry_seconds
         while True:
-            def make() -> Tuple[GameBase, List[int], None]:
+            def make() -> _Next[None]:
                 if table.version != version or table.game.is_over or self.tables.get(table.id) is not table:
                     raise _StaleError()
                 game = table.game.copy()
                 game.play(game.parse_move(str(choice)))
-                return game, [*table.movers, seat], None
+                return _Next(game, [*table.movers, seat], table.prefix, table.record.redeals, None)
 
             try:
                 await self._change(table, make)
@@ -962,6 +997,18 @@ class TableService:
         if table.options.get("hot_seat") and self.shown_seat(table, seats) != p:
             raise NotNowError("show your hand first (hot seat)")
         return p
+
+
+@dataclass
+class _Next(Generic[_R]):
+    """A change of a table's game, ready to be stored: the new game, who made each entry of the
+    history, the history before the game's own, the redeals, and the answer for the caller."""
+
+    game: GameBase
+    movers: List[int]
+    prefix: List[HistoryEntry]
+    redeals: List[Dict[str, Any]]
+    answer: _R
 
 
 class _StaleError(Exception):
