@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from sequence_game.web import create_app
 from sequence_game.web.limits import ServerLimits
 from sequence_game.web.store import TableRow, TableStore, UnusableDatabaseError
-from test_web import auth, human_to_move, new_table, service_of, wait_for
+from test_web import BASE, WS, auth, human_to_move, new_table, service_of, wait_for
 
 
 class FailingDB:
@@ -58,7 +58,7 @@ def snapshot(table):
 
 def test_a_move_the_database_refuses_is_not_played(tmp_path):
     db = tmp_path / "t.sqlite3"
-    with TestClient(create_app(db, ai_pause=0), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
         tid, tokens = new_table(c, players=2, seed=3, seats=[{"kind": "human"}, {"kind": "human"}])
         table = service_of(c).tables[tid]
         p = table.game.current_player
@@ -81,13 +81,13 @@ def test_a_move_the_database_refuses_is_not_played(tmp_path):
         r = c.post(f"/api/tables/{tid}/moves", json={"move": move, "version": 0}, headers=auth(tokens[p]))
         assert r.status_code == 200 and table.version == 1
         state = table.game.to_dict()
-    with TestClient(create_app(db, ai_pause=0), base_url="http://127.0.0.1") as c:  # and the disk agrees with what clients were told
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:  # and the disk agrees with what clients were told
         table = service_of(c).tables[tid]
         assert table.version == 1 and table.game.to_dict() == state
 
 
 def test_an_undo_the_database_refuses_is_not_made():
-    with TestClient(create_app(ai_pause=0), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
         tid, tokens = new_table(c, players=2, seed=8, seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}])
         table = service_of(c).tables[tid]
         wait_for(lambda: human_to_move(table))
@@ -105,7 +105,7 @@ def test_an_undo_the_database_refuses_is_not_made():
 
 
 def test_an_ai_move_the_database_refuses_is_tried_again_once_there_is_room():
-    with TestClient(create_app(ai_pause=0), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
         svc = service_of(c)
         svc.retry_seconds = 0.05
         tid, tokens = new_table(c, players=2, seed=8, seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}])
@@ -128,7 +128,7 @@ def test_an_ai_move_the_database_refuses_is_tried_again_once_there_is_room():
 
 
 def test_a_creation_the_database_refuses_makes_no_table():
-    with TestClient(create_app(ai_pause=0), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
         fill_disk(c).full = True
         r = c.post("/api/tables", json={"players": 2})
         assert r.status_code == 503 and "could not be saved" in r.json()["detail"]
@@ -187,7 +187,7 @@ def test_a_full_disk_rlimit_fsize_rolls_the_move_back(tmp_path):
 
 def test_idle_and_abandoned_tables_expire_and_finished_ones_leave_memory():
     limits = ServerLimits(idle_seconds=3600, abandoned_seconds=60)
-    with TestClient(create_app(ai_pause=0, limits=limits), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(ai_pause=0, limits=limits), base_url=BASE) as c:
         svc = service_of(c)
         unused, _ = new_table(c, players=2, seed=1, seats=[{"kind": "human"}, {"kind": "human"}])
         played, tokens = new_table(c, players=2, seed=2, seats=[{"kind": "human"}, {"kind": "human"}])
@@ -224,7 +224,7 @@ def test_abandoned_rows_do_not_hold_the_cap_after_a_restart(tmp_path):
                             [{"kind": "human"}, {"kind": "human"}], {}, old, 0, False, old))
     store.close()
     limits = ServerLimits(max_tables=3)
-    with TestClient(create_app(db, ai_pause=0, limits=limits), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as c:
         assert service_of(c).tables == {}
         for _ in range(3):
             assert c.post("/api/tables", json={"players": 2}).status_code == 201
@@ -233,7 +233,7 @@ def test_abandoned_rows_do_not_hold_the_cap_after_a_restart(tmp_path):
 
 
 def test_the_cap_counts_unfinished_tables_only():
-    with TestClient(create_app(ai_pause=0, limits=ServerLimits(max_tables=1)), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(ai_pause=0, limits=ServerLimits(max_tables=1)), base_url=BASE) as c:
         svc = service_of(c)
         tid, _ = new_table(c, players=2, seed=41, seats=[{"kind": "ai", "ai": "random"}] * 2)
         with c.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as ws:  # watched to its end: stays in memory
@@ -258,7 +258,7 @@ def _damage(db, table_id, **columns):
 
 def test_damaged_rows_are_set_aside_and_the_server_and_lobby_work(tmp_path, caplog):
     db = tmp_path / "t.sqlite3"
-    with TestClient(create_app(db, ai_pause=0), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
         ids = [new_table(c, players=2, seed=s, seats=[{"kind": "human"}, {"kind": "human"}])[0] for s in range(5)]
         done = [new_table(c, players=2, seed=41 + s, seats=[{"kind": "ai", "ai": "random"}] * 2)[0] for s in range(3)]
         wait_for(lambda: all(t not in service_of(c).tables for t in done), timeout=60)
@@ -269,7 +269,7 @@ def test_damaged_rows_are_set_aside_and_the_server_and_lobby_work(tmp_path, capl
     del rec["result"]
     _damage(db, done[0], record=json.dumps(rec))
     _damage(db, done[1], seats="[1, 2]")
-    with caplog.at_level("ERROR", logger="sequence_game.web"), TestClient(create_app(db, ai_pause=0), base_url="http://127.0.0.1") as c:
+    with caplog.at_level("ERROR", logger="sequence_game.web"), TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
         assert set(service_of(c).tables) == set(ids[3:])  # the server started without the bad rows
         r = c.get("/api/tables")
         assert r.status_code == 200
@@ -387,7 +387,7 @@ def _lobby_cost(client, store):
 
 def test_the_lobby_reads_one_page_however_long_the_history(tmp_path):
     db = tmp_path / "t.sqlite3"
-    with TestClient(create_app(db, ai_pause=0), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
         store = c.app.state.store
         _finished_rows(store, 250)
         small, listed = _lobby_cost(c, store)
@@ -403,7 +403,7 @@ def test_the_lobby_reads_one_page_however_long_the_history(tmp_path):
 
 def test_database_work_runs_off_the_event_loop(monkeypatch):
     """Every call into the store made while serving runs in a worker thread, not the event loop's."""
-    with TestClient(create_app(ai_pause=0), base_url="http://127.0.0.1") as c:
+    with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
         store = c.app.state.store
         async def which():
             return threading.current_thread()
@@ -453,7 +453,7 @@ def test_r9_undo_never_shows_a_card_over_whole_games(tmp_path, monkeypatch, play
     real_send = Connection.send
     checked = []
     rng = random.Random(seed)
-    with TestClient(create_app(db, ai_pause=0)) as c:
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
         svc = service_of(c)
 
         def spying_send(self, message):
@@ -468,7 +468,7 @@ def test_r9_undo_never_shows_a_card_over_whole_games(tmp_path, monkeypatch, play
         table = svc.tables[tid]
         seen = {}  # moves played -> what seat 0 saw then, and the hidden cards then
         undos = 0
-        with c.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        with c.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:
             ws.send_json({"type": "hello", "token": tokens[0]})
             while not table.game.is_over:
                 wait_for(lambda: human_to_move(table))
@@ -505,7 +505,7 @@ def test_r9_undo_never_shows_a_card_over_whole_games(tmp_path, monkeypatch, play
 def test_an_undone_table_resumes_after_a_restart(tmp_path):
     db = tmp_path / "t.sqlite3"
     rng = random.Random(3)
-    with TestClient(create_app(db, ai_pause=0)) as c:
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
         tid, tokens = new_table(c, players=2, seed=61, seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}])
         table = service_of(c).tables[tid]
         for _ in range(3):
@@ -519,7 +519,7 @@ def test_an_undone_table_resumes_after_a_restart(tmp_path):
         wait_for(lambda: human_to_move(table) and table.game.current_player == 0)
         state, history, version = table.game.to_dict(), [(p, str(e)) for p, e in table.history], table.version
         assert table.record.redeals
-    with TestClient(create_app(db, ai_pause=0)) as c:
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
         table = service_of(c).tables[tid]
         assert table.game.to_dict() == state and table.version == version
         assert [(p, str(e)) for p, e in table.history] == history
