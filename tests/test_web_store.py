@@ -198,7 +198,11 @@ def test_idle_and_abandoned_tables_expire_and_finished_ones_leave_memory():
         now = time.monotonic()
         sweep = lambda dt: c.portal.call(svc.sweep, now + dt)  # noqa: E731
         assert sweep(30) == []
-        assert sweep(120) == [unused]  # nobody ever used it: gone after abandoned_seconds
+        with c.websocket_connect(f"{WS}/api/tables/{unused}/ws") as ws:  # a spectator does not keep it
+            ws.send_json({"type": "hello", "token": None})
+            ws.receive_json()
+            assert sweep(120) == [unused]  # nobody ever used it: gone after abandoned_seconds
+            assert "expired" in ws.receive_json()["detail"]
         assert unused not in svc.tables and played in svc.tables
         r = c.get(f"/api/tables/{unused}")
         assert r.status_code == 410 and "expired" in r.json()["detail"]

@@ -331,8 +331,8 @@ class TableService:
 
     async def sweep(self, now: Optional[float] = None) -> List[str]:
         """Expire the live tables nobody plays: idle (no change of the game) for
-        ``limits.idle_seconds``, or abandoned (no human seat ever connected or moved, nobody
-        connected now) for ``limits.abandoned_seconds``; forget the finished tables nobody watches.
+        ``limits.idle_seconds``, or abandoned (no human seat ever connected or moved; spectators
+        do not count) for ``limits.abandoned_seconds``; forget the finished tables nobody watches.
         An expired table stays stored (never resumed or listed); its connections are told and closed.
         Returns the ids expired."""
         now = time.monotonic() if now is None else now
@@ -341,8 +341,8 @@ class TableService:
             if t.game.is_over or t.lock.locked():
                 continue
             idle = now - t.changed_at
-            if idle > self.limits.idle_seconds or (
-                    idle > self.limits.abandoned_seconds and not t.used and not t.connections):
+            # spectators do not keep an unused table: a client could hold the cap with them
+            if idle > self.limits.idle_seconds or (idle > self.limits.abandoned_seconds and not t.used):
                 gone.append(t)
         if gone:
             try:
