@@ -1,5 +1,6 @@
-"""The examples in examples/ run (small settings): the PettingZoo loop, the Gymnasium episode and
-the OpenSpiel match."""
+"""The examples in examples/ run (small settings): the PettingZoo loop, the Gymnasium episode, the
+OpenSpiel match, and the training examples (sb3-contrib's MaskablePPO on both envs, the
+single-file PPO on VectorGame) at a tiny budget, their saved policies played by spec."""
 
 from __future__ import annotations
 
@@ -38,3 +39,30 @@ def test_openspiel_match(capsys):
     low, high = result["interval95"]
     assert low <= result["mcts_score"] <= high
     assert "ISMCTSBot" in capsys.readouterr().out
+
+
+def test_sb3_maskable_ppo_on_both_envs(tmp_path, capsys):
+    pytest.importorskip("sb3_contrib", reason="the [train] extra is not installed")
+    example = load("sb3_maskable_ppo")
+    out = example.main(["--env", "gymnasium", "--envs", "2", "--n-steps", "16", "--steps", "64"])
+    assert out["steps"] >= 64
+    path = tmp_path / "ppo.zip"
+    out = example.main(["--env", "batched", "--envs", "8", "--n-steps", "16", "--steps", "256", "--save", str(path),
+                        "--eval-games", "2"])
+    assert out["steps"] >= 256 and path.exists()
+    assert out["random"].games == out["greedy"].games == 2
+    assert "policy:" in capsys.readouterr().out
+
+
+def test_cleanrl_ppo_trains_and_saves_a_numpy_policy(tmp_path):
+    pytest.importorskip("torch", reason="the [train] extra is not installed")
+    from sequence_game.agents import agent_from_spec
+    from sequence_game.arena import match
+
+    path = tmp_path / "ppo.npz"
+    out = load("cleanrl_ppo").main(["--total-steps", "512", "--num-envs", "16", "--num-steps", "16", "--hidden", "16",
+                                    "--epochs", "1", "--opponent", "random", "--save", str(path)])
+    assert out["steps"] == 512 and out["games"] > 0 and -1.0 <= out["mean_result"] <= 1.0
+    agent = agent_from_spec(f"policy:{path}")
+    assert agent.policy.normalize
+    assert match([agent, "random"], games=2, seed=3, max_turns=80).games == 2
