@@ -55,7 +55,7 @@ CONFIGS = {"default": {}, "mcts-v1-handset": {"evaluation": "handset"}, "learned
 def test_mcts_iterations_per_second(benchmark, threads, config):
     game = Game(players=2, seed=1)
     options = CONFIGS[config]
-    agent = MCTSAgent(iterations=ITERATIONS, threads=threads, seed=1, **options)
+    agent = MCTSAgent(iterations=ITERATIONS, threads=threads, seed=1, options=options)
     result = benchmark.pedantic(agent.analyze, args=(game,), rounds=3, iterations=1)
     rate = result.iterations / result.seconds
     benchmark.extra_info.update(iterations_per_second=rate, bytes_per_node=NODE_BYTES, nodes=result.nodes)
@@ -72,7 +72,7 @@ def test_mcts_inference_iterations_per_second(benchmark, inference):
     greedy = GreedyAgent(seed=1)
     for _ in range(20):
         game.play(greedy.select_move(game))
-    agent = MCTSAgent(iterations=ITERATIONS, seed=1, inference=inference)
+    agent = MCTSAgent(iterations=ITERATIONS, seed=1, options={"inference": inference})
     result = benchmark.pedantic(agent.analyze, args=(game,), rounds=3, iterations=1)
     rate = result.iterations / result.seconds
     benchmark.extra_info.update(iterations_per_second=rate)

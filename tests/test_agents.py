@@ -289,7 +289,8 @@ def test_agents_subpackage_exports():
 
     assert agents.AgentMoveError is errors.AgentMoveError is records.AgentMoveError
     assert issubclass(agents.AgentMoveError, ValueError)
-    for name in ("MCTSAgent", "RolloutAgent", "GreedyAgent", "RandomAgent", "agent_from_spec", "register_agent"):
+    for name in ("MCTSAgent", "RolloutAgent", "GreedyAgent", "RandomAgent", "SearchOptions", "agent_from_spec",
+                 "register_agent"):
         assert name in agents.__all__ and getattr(agents, name) is not None
     assert agents.MCTSAgent.__module__ == "sequence_game.agents.mcts"
     assert agents.RolloutAgent.__module__ == "sequence_game.agents.rollout"
@@ -312,9 +313,11 @@ def test_float_options_refuse_absurd_values_at_construction(agent, option, value
     built (not at select_move), with the option's bounds in the message."""
     from sequence_game.agents import MCTSAgent, RolloutAgent
 
-    cls = MCTSAgent if agent == "mcts" else RolloutAgent
     with pytest.raises(ValueError, match=rf"{option} must be .*(from|at most) "):
-        cls(**{option: value})
+        if agent == "rollout" or option == "time_limit":
+            (MCTSAgent if agent == "mcts" else RolloutAgent)(**{option: value})
+        else:
+            MCTSAgent(options={option: value})
 
 
 @pytest.mark.parametrize("index", range(8))
@@ -326,7 +329,7 @@ def test_evaluation_weights_refuse_absurd_values(index, value):
     weights = list(DEFAULT_WEIGHTS)
     weights[index] = value
     with pytest.raises(ValueError, match="must be from"):
-        MCTSAgent(weights=weights)
+        MCTSAgent(options={"weights": weights})
 
 
 @pytest.mark.parametrize("spec", [
@@ -351,7 +354,7 @@ def test_search_options_are_values():
     from sequence_game import _core
     from sequence_game.agents import MCTSAgent, RolloutAgent
 
-    a = MCTSAgent(iterations=50, exploration=0.5, playout="greedy")
+    a = MCTSAgent(iterations=50, options={"exploration": 0.5, "playout": "greedy"})
     assert isinstance(a.options, _core.SearchOptions)
     assert a.options == _core.SearchOptions(iterations=50, exploration=0.5, playout=_core.PlayoutKind.greedy)
     assert a.options.playout == "greedy" and a.exploration == 0.5

@@ -16,6 +16,7 @@ pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game  # noqa: E402
 from sequence_game.agents import GreedyAgent, MCTSAgent, agent_from_spec  # noqa: E402
+from sequence_game.agents._peeking import peeking_mcts  # noqa: E402
 from sequence_game.agents.registry import MCTS_V1  # noqa: E402
 
 
@@ -96,14 +97,14 @@ def test_r9_no_peeking_the_inference_reads_only_the_public_history():
         assert other.observation(me) == base.observation(me)
         assert other.to_dict()["hands"] != base.to_dict()["hands"]
         assert other.history == base.history
-        kw = dict(iterations=1500, seed=11, inference="recent", inference_plays=6)
+        kw = dict(iterations=1500, seed=11, options={"inference": "recent", "inference_plays": 6})
         a = MCTSAgent(**kw).analyze(base)
         b = MCTSAgent(**kw).analyze(other)
         assert _stats(a) == _stats(b)
         assert a.move == b.move and a.nodes == b.nodes
         assert MCTSAgent(**kw).select_move(base) == MCTSAgent(**kw).select_move(other)
-        ca = MCTSAgent(iterations=1500, seed=11, cheat=True).analyze(base)
-        cb = MCTSAgent(iterations=1500, seed=11, cheat=True).analyze(other)
+        ca = peeking_mcts(iterations=1500, seed=11).analyze(base)
+        cb = peeking_mcts(iterations=1500, seed=11).analyze(other)
         changed_for_cheater |= _stats(ca) != _stats(cb)
     assert twins >= 2
     assert changed_for_cheater, "the cheating search should see the swapped cards"
@@ -117,18 +118,18 @@ def test_inference_changes_the_search_only_when_there_is_a_history():
     loaded = Game.from_dict(g.to_dict())  # the same position with no history: no evidence
     kw = dict(iterations=2000, seed=5)
     plain = MCTSAgent(**kw).analyze(g)
-    inferred = MCTSAgent(inference="recent", **kw).analyze(g)
+    inferred = MCTSAgent(**kw, options={"inference": "recent"}).analyze(g)
     assert _stats(plain) != _stats(inferred)
-    assert _stats(MCTSAgent(inference="recent", **kw).analyze(loaded)) == _stats(plain)
+    assert _stats(MCTSAgent(**kw, options={"inference": "recent"}).analyze(loaded)) == _stats(plain)
     # inference_strength=0: every proposal is accepted, but drawn another way than determinize().
-    flat = MCTSAgent(inference="recent", inference_strength=0.0, **kw).analyze(g)
+    flat = MCTSAgent(**kw, options={"inference": "recent", "inference_strength": 0.0}).analyze(g)
     assert all(m.move in g.legal_moves() for m in flat.moves)
 
 
 def test_inference_is_deterministic_per_seed_and_plays_legal_moves():
     for players in (2, 3, 4):
         g, _ = _greedy_game(7, plies=12, players=players)
-        kw = dict(iterations=800, seed=9, inference="recent")
+        kw = dict(iterations=800, seed=9, options={"inference": "recent"})
         a, b = MCTSAgent(**kw).analyze(g), MCTSAgent(**kw).analyze(g)
         assert _stats(a) == _stats(b)
         assert a.move in g.legal_moves()
@@ -140,7 +141,7 @@ def test_inference_is_deterministic_per_seed_and_plays_legal_moves():
 def test_inference_does_not_change_the_game():
     g, _ = _greedy_game(8, plies=10)
     before = (g.to_dict(), list(g.history))
-    MCTSAgent(iterations=500, seed=1, inference="recent").select_move(g)
+    MCTSAgent(iterations=500, seed=1, options={"inference": "recent"}).select_move(g)
     assert (g.to_dict(), list(g.history)) == before
 
 
@@ -156,7 +157,7 @@ def test_inference_options_defaults_and_specs():
     assert "inference=recent" in b.name and "inference" not in a.name
     assert MCTS_V1["inference"] == "off"
     assert agent_from_spec("mcts-v1").inference == "off"
-    assert MCTSAgent(inference=sequence_game._core.InferenceKind.recent).inference == "recent"
+    assert MCTSAgent(options={"inference": sequence_game._core.InferenceKind.recent}).inference == "recent"
 
 
 @pytest.mark.parametrize("kwargs, error, words", [
@@ -175,7 +176,7 @@ def test_inference_options_defaults_and_specs():
 ])
 def test_bad_inference_options_are_refused_with_the_bounds(kwargs, error, words):
     with pytest.raises(error) as info:
-        MCTSAgent(**kwargs)
+        MCTSAgent(options=kwargs)
     for w in words:
         assert w in str(info.value)
     options = MCTSAgent().options

@@ -220,7 +220,7 @@ def test_expansion_candidates_are_checked():
     from sequence_game.agents import MCTSAgent
     from sequence_game.agents.learned import load_eval_model
 
-    a = MCTSAgent(iterations=200, seed=1, expansion_candidates=4)
+    a = MCTSAgent(iterations=200, seed=1, options={"expansion_candidates": 4})
     assert a.evaluation == "handset" and a.learned_weights == load_eval_model().learned_weights()
     g = _played(4, greedy=0.8, max_plies=30)
     assert a.analyze(g).iterations == 200
@@ -286,7 +286,7 @@ def test_a_bad_model_file_is_refused_naming_the_field(tmp_path, change, field):
     from sequence_game.agents import MCTSAgent
 
     with pytest.raises(ValueError):
-        MCTSAgent(evaluation="learned", learned_weights=str(tmp_path / "bad.json"))
+        MCTSAgent(options={"evaluation": "learned", "learned_weights": str(tmp_path / "bad.json")})
 
 
 def test_mcts_agent_takes_the_learned_evaluation_and_mcts_v1_keeps_the_handset_one(tmp_path):
@@ -296,7 +296,7 @@ def test_mcts_agent_takes_the_learned_evaluation_and_mcts_v1_keeps_the_handset_o
     from sequence_game.agents.learned import load_eval_model
 
     model = load_eval_model()
-    a = MCTSAgent(iterations=300, seed=1, evaluation="learned")
+    a = MCTSAgent(iterations=300, seed=1, options={"evaluation": "learned"})
     assert a.evaluation == "learned" and a.learned_weights == model.learned_weights()
     assert "evaluation=learned" in a.name
     assert agent_from_spec("mcts-v1").evaluation == "handset"
@@ -306,7 +306,7 @@ def test_mcts_agent_takes_the_learned_evaluation_and_mcts_v1_keeps_the_handset_o
     d["weights"]["threats"] = 2.5
     path = tmp_path / "m.json"
     path.write_text(json.dumps(d))
-    b = MCTSAgent(iterations=300, evaluation="learned", learned_weights=str(path))
+    b = MCTSAgent(iterations=300, options={"evaluation": "learned", "learned_weights": str(path)})
     assert b.learned_weights.threats == 2.5
     g = _played(2, greedy=0.8, max_plies=30)
     assert a.select_move(g) in g.legal_moves()

@@ -23,6 +23,7 @@ from sequence_game.agents import (  # noqa: E402
     SearchResult,
     agent_from_spec,
 )
+from sequence_game.agents._peeking import peeking_mcts  # noqa: E402
 from sequence_game.agents.search import NODE_BYTES  # noqa: E402
 
 
@@ -77,14 +78,14 @@ def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
             assert a.move == b.move and a.nodes == b.nodes
             assert MCTSAgent(iterations=1500, seed=11).select_move(base) == \
                 MCTSAgent(iterations=1500, seed=11).select_move(other)
-            ca = MCTSAgent(iterations=1500, seed=11, cheat=True).analyze(base)
-            cb = MCTSAgent(iterations=1500, seed=11, cheat=True).analyze(other)
+            ca = peeking_mcts(iterations=1500, seed=11).analyze(base)
+            cb = peeking_mcts(iterations=1500, seed=11).analyze(other)
             changed_for_cheater |= _stats(ca) != _stats(cb)
     assert changed_for_cheater, "the cheating search should see the re-dealt cards"
 
 
 def test_r9_cheat_hands_reads_the_hands_but_not_the_draw_pile():
-    # TEST ONLY option: the other hands come from the true state, the draw pile's order and the
+    # The test hook: the other hands come from the true state, the draw pile's order and the
     # generator stay sampled. Re-shuffling only the draw pile (and the generator) changes nothing
     # it reports; re-dealing the hands changes what it sees.
     g = _mid_game(3)
@@ -97,16 +98,16 @@ def test_r9_cheat_hands_reads_the_hands_but_not_the_draw_pile():
     pile_only["rng"] = f"{random.Random(5).getrandbits(64):016x}"
     assert pile_only["draw_pile"] != d["draw_pile"]
     other_pile = Game.from_dict(pile_only)
-    a = MCTSAgent(iterations=1500, seed=11, cheat_hands=True).analyze(base)
-    b = MCTSAgent(iterations=1500, seed=11, cheat_hands=True).analyze(other_pile)
+    a = peeking_mcts(hands_only=True, iterations=1500, seed=11).analyze(base)
+    b = peeking_mcts(hands_only=True, iterations=1500, seed=11).analyze(other_pile)
     assert _stats(a) == _stats(b)
     changed = False
     for k in range(3):
         other = Game.from_dict(_redeal_hidden(d, me, 700 + k))
-        c = MCTSAgent(iterations=1500, seed=11, cheat_hands=True).analyze(other)
+        c = peeking_mcts(hands_only=True, iterations=1500, seed=11).analyze(other)
         changed |= _stats(a) != _stats(c)
     assert changed, "cheat_hands should see re-dealt hands"
-    assert MCTSAgent(cheat_hands=True).name == "mcts:iterations=10000,cheat_hands"
+    assert peeking_mcts(hands_only=True).name == "mcts:iterations=10000,cheat_hands"
 
 
 # ------------------------------------------------------------------------------------------ basics
@@ -133,12 +134,12 @@ def test_select_move_does_not_change_the_game():
 
 def test_threads_two_and_max_nodes():
     g = Game(players=2, seed=9)
-    r = MCTSAgent(iterations=3000, threads=2, seed=3, max_nodes=200).analyze(g)
+    r = MCTSAgent(iterations=3000, threads=2, seed=3, options={"max_nodes": 200}).analyze(g)
     assert r.nodes <= 200
     assert r.iterations == 3000
     assert sum(m.visits for m in r.moves) == 3000
     assert r.move in g.legal_moves()
-    r = MCTSAgent(iterations=2000, seed=3, max_nodes=1).analyze(g)  # only the root: pure playouts
+    r = MCTSAgent(iterations=2000, seed=3, options={"max_nodes": 1}).analyze(g)  # only the root: pure playouts
     assert r.nodes == 1 and r.iterations == 2000
     assert r.move in g.legal_moves()
 
@@ -211,10 +212,10 @@ def test_evaluation_defaults_and_options():
                    {"playout": "random", "playout_turns": 20},
                    {"playout_candidates": 0}, {"playout_candidates": 4, "align_playouts": False},
                    {"weights": DEFAULT_WEIGHTS}, {"weights": [2, 6, 20, 80, 400, 30, 0, 0]}):
-        r = MCTSAgent(iterations=300, seed=2, **kwargs).analyze(g)
+        r = MCTSAgent(iterations=300, seed=2, options=kwargs).analyze(g)
         assert r.move in legal and r.iterations == 300
         assert all(0.0 <= m.value <= 1.0 for m in r.moves)
-    assert "weights=" in repr(MCTSAgent(weights=DEFAULT_WEIGHTS))
+    assert "weights=" in repr(MCTSAgent(options={"weights": DEFAULT_WEIGHTS}))
 
 
 @pytest.mark.parametrize("kwargs, error", [
@@ -271,8 +272,10 @@ def test_evaluation_defaults_and_options():
     ({"playout_one_eyed_cost": "30"}, TypeError),
 ])
 def test_invalid_arguments(kwargs, error):
+    budget = {k: v for k, v in kwargs.items() if k in ("iterations", "time_limit", "threads", "seed")}
+    options = {k: v for k, v in kwargs.items() if k not in budget}
     with pytest.raises(error):
-        MCTSAgent(**kwargs)
+        MCTSAgent(**budget, options=options)
 
 
 def test_bounds_are_named_in_the_message():
@@ -280,7 +283,7 @@ def test_bounds_are_named_in_the_message():
                           ({"playout_block": -1.0}, ("playout_block", "0", "1e+06")),
                           ({"weights": "1/2/3"}, ("weights", "8 numbers", "/"))):
         with pytest.raises(ValueError) as e:
-            MCTSAgent(**kwargs)
+            MCTSAgent(options=kwargs)
         assert all(w in str(e.value) for w in words), str(e.value)
 
 
@@ -291,7 +294,7 @@ def test_weights_from_a_spec_round_trip():
     assert format_weights(a.weights) == "2/6/20/70/300/60/10/5"
     assert parse_weights(format_weights(a.weights)) == (2, 6, 20, 70, 300, 60, 10, 5)
     assert (a.playout_block_chance, a.decisive) == (128, False)
-    b = MCTSAgent(playout_block=1.5, playout_two_eyed_cost=0, playout_one_eyed_cost=100)
+    b = MCTSAgent(options={"playout_block": 1.5, "playout_two_eyed_cost": 0, "playout_one_eyed_cost": 100})
     assert (b.playout_block, b.playout_two_eyed_cost, b.playout_one_eyed_cost) == (1.5, 0.0, 100.0)
     assert parse_weights(format_weights(MCTSAgent().weights)) == DEFAULT_WEIGHTS
     g = _mid_game(6)
@@ -306,11 +309,11 @@ def test_playout_policy_options_change_the_search():
     for _ in range(30):
         g.play(greedy.select_move(g))
     base = _stats(MCTSAgent(iterations=600, seed=4).analyze(g))
-    assert _stats(MCTSAgent(iterations=600, seed=4, playout_block_chance=0).analyze(g)) != base
+    assert _stats(MCTSAgent(iterations=600, seed=4, options={"playout_block_chance": 0}).analyze(g)) != base
     # The local values compare several candidate plays: they matter with playout_candidates > 1.
-    several = _stats(MCTSAgent(iterations=600, seed=4, playout_candidates=4).analyze(g))
+    several = _stats(MCTSAgent(iterations=600, seed=4, options={"playout_candidates": 4}).analyze(g))
     for kwargs in ({"playout_block": 3.0}, {"playout_two_eyed_cost": 0.0, "playout_one_eyed_cost": 0.0}):
-        assert _stats(MCTSAgent(iterations=600, seed=4, playout_candidates=4, **kwargs).analyze(g)) != several, kwargs
+        assert _stats(MCTSAgent(iterations=600, seed=4, options={**kwargs, "playout_candidates": 4}).analyze(g)) != several, kwargs
 
 
 def test_game_over_and_wrong_type():
@@ -487,13 +490,13 @@ def test_heuristic_options_are_accepted():
     for kwargs in (guided, {"playout": "greedy"}, {"prior_weight": 1.0}, {"ordered_expansion": True},
                    {"widen_base": 2.0}, dict(guided, playout_epsilon=1.0),
                    dict(guided, playout_epsilon=0.0, widen_exponent=0.7, widen_coef=2.0)):
-        r = MCTSAgent(iterations=300, seed=3, **kwargs).analyze(g)
+        r = MCTSAgent(iterations=300, seed=3, options=kwargs).analyze(g)
         assert r.move in legal and r.iterations == 300
     assert "prior_weight=" in repr(MCTSAgent())
 
 
 def _assert_no_peeking(options: dict, game_seed: int, redeal_seed: int, search_seed: int) -> None:
-    """R9: MCTSAgent(**options) reports the same statistics in two games that differ only in what
+    """R9: MCTSAgent(options=options) reports the same statistics in two games that differ only in what
     the player to move cannot see (other hands, draw pile order, generator)."""
     d = _mid_game(game_seed).to_dict()
     d["last_draw"] = None  # its card would be hidden information of another player
@@ -502,8 +505,8 @@ def _assert_no_peeking(options: dict, game_seed: int, redeal_seed: int, search_s
     for k in range(2):
         other = Game.from_dict(_redeal_hidden(d, me, redeal_seed + k))
         assert other.observation(me) == base.observation(me)
-        a = MCTSAgent(iterations=800, seed=search_seed, **options).analyze(base)
-        b = MCTSAgent(iterations=800, seed=search_seed, **options).analyze(other)
+        a = MCTSAgent(iterations=800, seed=search_seed, options=options).analyze(base)
+        b = MCTSAgent(iterations=800, seed=search_seed, options=options).analyze(other)
         assert _stats(a) == _stats(b) and a.nodes == b.nodes
 
 
@@ -518,3 +521,65 @@ def test_r9_no_peeking_with_the_tunable_options():
 def test_r9_no_peeking_with_the_heuristic_guided_search():
     guided = {"playout": "greedy", "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
     _assert_no_peeking(guided, game_seed=4, redeal_seed=500, search_seed=5)
+
+
+# ------------------------------------------------------------------------------------------ the constructor
+
+
+def test_the_constructor_takes_the_budget_and_the_options_only():
+    import inspect
+
+    from sequence_game.agents import SearchOptions
+
+    assert list(inspect.signature(MCTSAgent).parameters) == ["iterations", "time_limit", "threads", "seed", "options"]
+    # options as a mapping, as a SearchOptions, and as a spec: the same search
+    as_mapping = MCTSAgent(iterations=400, seed=3, options={"exploration": 0.35, "weights": "1/4/15/50/150/60/30/20"})
+    as_struct = MCTSAgent(iterations=400, seed=3, options=SearchOptions(exploration=0.35, weights=(1, 4, 15, 50, 150, 60, 30, 20)))
+    as_spec = agent_from_spec("mcts:iters=400,seed=3,exploration=0.35,weights=1/4/15/50/150/60/30/20")
+    assert as_mapping.options == as_struct.options == as_spec.options
+    g = _mid_game(4)
+    assert _stats(as_mapping.analyze(g)) == _stats(as_struct.analyze(g)) == _stats(as_spec.analyze(g))
+    given = SearchOptions(exploration=0.35)
+    MCTSAgent(iterations=10, options=given)
+    assert given.iterations == 10000  # the caller's struct is copied, not changed
+
+
+@pytest.mark.parametrize("options, error, words", [
+    ({"iterations": 5}, TypeError, ["iterations", "MCTSAgent(iterations="]),
+    ({"seed": 5}, TypeError, ["seed"]),
+    ({"cheat": True}, TypeError, ["cheat", "R9"]),
+    ({"cheat_hands": False}, TypeError, ["cheat_hands", "R9"]),
+    ({"nonsense": 1}, TypeError, ["nonsense"]),
+    ("exploration=0.3", TypeError, ["SearchOptions", "str"]),
+])
+def test_options_refuses_the_budget_peeking_and_unknown_fields(options, error, words):
+    with pytest.raises(error) as info:
+        MCTSAgent(options=options)
+    assert all(w in str(info.value) for w in words), str(info.value)
+
+
+def test_a_search_options_struct_may_not_carry_a_budget_or_peek():
+    from sequence_game.agents import SearchOptions
+
+    with pytest.raises(ValueError, match="threads"):
+        MCTSAgent(options=SearchOptions(threads=2))
+    with pytest.raises(TypeError, match="R9"):
+        MCTSAgent(options=SearchOptions(cheat=True))
+    with pytest.raises(ValueError, match="cheat"):
+        agent_from_spec("mcts:iters=100,cheat=true")
+
+
+def test_the_peeking_specs_exist_only_with_the_test_hooks_variable():
+    import os
+    import subprocess
+    import sys
+
+    # the search the former spec mcts:iters=300,cheat=True built: MCTSAgent's defaults reading everything
+    code = ("from sequence_game.agents import SearchOptions, agent_from_spec; "
+            "a = agent_from_spec('mcts-peek:iters=300,seed=2'); "
+            "print(a.name, a.options == SearchOptions(iterations=300, cheat=True))")
+    env = dict(os.environ, SEQUENCE_GAME_TEST_HOOKS="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["mcts-peek:iterations=300,seed=2", "True"]
+    with pytest.raises(ValueError, match="unknown agent 'mcts-peek'"):
+        agent_from_spec("mcts-peek:iters=300")

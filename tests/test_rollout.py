@@ -1,7 +1,7 @@
 """RolloutAgent: determinized rollout search with common random numbers (sequence_game.agents.rollout).
 
 As for MCTSAgent, R9 is the heart of it: the search reads only what the player to move may see, so
-re-dealing every hidden card changes nothing it reports; the test-only ``reveal`` option shows
+re-dealing every hidden card changes nothing it reports; the peeking test hook (``reveal``) shows
 that the re-dealt cards would matter to a search allowed to see them.
 """
 
@@ -17,6 +17,7 @@ pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game, Move  # noqa: E402
 from sequence_game.agents import GreedyAgent, MoveStats, RolloutAgent, agent_from_spec  # noqa: E402  # noqa: E402
+from sequence_game.agents._peeking import peeking_rollout  # noqa: E402
 from test_mcts import _mid_game, _redeal_hidden, _sequence_cells, _stats, _won_position  # noqa: E402
 
 
@@ -33,14 +34,14 @@ def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
             a = RolloutAgent(iterations=400, seed=11, horizon=30).analyze(base)
             b = RolloutAgent(iterations=400, seed=11, horizon=30).analyze(other)
             assert _stats(a) == _stats(b) and a.move == b.move
-            ra = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=2).analyze(base)
-            rb = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=2).analyze(other)
+            ra = peeking_rollout(iterations=400, seed=11, horizon=30).analyze(base)
+            rb = peeking_rollout(iterations=400, seed=11, horizon=30).analyze(other)
             changed_for_revealed |= _stats(ra) != _stats(rb)
-            ha = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=1).analyze(base)
-            hb = RolloutAgent(iterations=400, seed=11, horizon=30, reveal=1).analyze(other)
+            ha = peeking_rollout(hands_only=True, iterations=400, seed=11, horizon=30).analyze(base)
+            hb = peeking_rollout(hands_only=True, iterations=400, seed=11, horizon=30).analyze(other)
             changed_for_hands |= _stats(ha) != _stats(hb)
     assert changed_for_revealed, "the revealing search should see the re-dealt cards"
-    assert changed_for_hands, "reveal=1 should see the re-dealt hands"
+    assert changed_for_hands, "reading the hands should see the re-dealt hands"
 
 
 def test_opponent_modelling_reads_the_last_play():
@@ -110,7 +111,7 @@ def test_agent_from_spec_builds_rollout():
     (dict(iterations=0), ValueError), (dict(iterations=1.5), TypeError), (dict(time_limit=0), ValueError),
     (dict(time_limit="1"), TypeError), (dict(threads=0), ValueError), (dict(candidates=0), ValueError),
     (dict(horizon=0), ValueError), (dict(epsilon=1.5), ValueError), (dict(epsilon=-0.1), ValueError),
-    (dict(inference_strength=float("nan")), ValueError), (dict(reveal=3), ValueError),
+    (dict(inference_strength=float("nan")), ValueError), (dict(reveal=2), TypeError),
     (dict(seed=-1), ValueError), (dict(seed="x"), TypeError), (dict(candidates=True), TypeError),
 ])
 def test_invalid_arguments(kwargs, error):

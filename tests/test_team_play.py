@@ -15,6 +15,7 @@ from helpers import board_rows, random_midgame
 from sequence_game import Game as CoreGame
 from sequence_game import _core
 from sequence_game.agents import GreedyAgent, MCTSAgent
+from sequence_game.agents._peeking import peeking_mcts
 
 # (players, teams, seats per rotation that keep every seat on its team: the number of teams, R2)
 SPLITS = [(4, None), (6, 2), (6, 3), (8, None)]
@@ -100,13 +101,14 @@ def test_r7_r8_mcts_wins_with_a_teammates_chips(mover):
 def test_r2_mcts_rewards_a_teammates_win():
     """The search backs up each team's reward (R2, R8): seat 0 cannot win now, but its teammate
     (seat 2) completes the team's second sequence next round whatever seats 0 and 1 do (neither
-    holds a 2H or a jack), so every move of seat 0 is worth a win to seat 0. ``cheat`` lets the
+    holds a 2H or a jack), so every move of seat 0 is worth a win to seat 0. The peeking search (a test
+    hook) lets the
     search read the hands, to make the teammate's win certain rather than likely."""
     d = _team_position(CoreGame, 0).to_dict()
     d["hands"][0] = ["KS", "QS", "AS", "9H", "3C", "4C"]
     d["hands"][2] = ["2H", "5C", "6C", "7C", "8C", "5D"]
     del d["draw_pile"]  # the rest of the deck, for the hands above
     g = CoreGame.from_dict(d)
-    result = MCTSAgent(iterations=2000, seed=3, cheat=True).analyze(g)
+    result = peeking_mcts(iterations=2000, seed=3).analyze(g)
     for stats in result.moves:
         assert stats.value > 0.95, (str(stats.move), stats.value)

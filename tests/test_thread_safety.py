@@ -460,7 +460,7 @@ def test_search_while_another_thread_plays_on_the_same_game():
 @pytest.mark.parametrize("max_nodes", [2, 50, 333])
 def test_search_never_exceeds_max_nodes(max_nodes):
     g = sequence_game.Game(players=2, seed=8)
-    report = mcts.MCTSAgent(iterations=3000, threads=2, seed=3, max_nodes=max_nodes).analyze(g)
+    report = mcts.MCTSAgent(iterations=3000, threads=2, seed=3, options={"max_nodes": max_nodes}).analyze(g)
     assert report.nodes <= max_nodes
     assert report.iterations == 3000
 
@@ -624,7 +624,7 @@ _LIMIT_CHILD = textwrap.dedent(
     resource.setrlimit(resource.RLIMIT_AS, (vm_bytes() + slack_mb * 2**20, hard))  # the soft limit only
     try:
         if kind == "mcts":
-            MCTSAgent(time_limit=1.5, threads=threads, seed=1, max_nodes=2**31 - 1).select_move(g)
+            MCTSAgent(time_limit=1.5, threads=threads, seed=1, options={"max_nodes": 2**31 - 1}).select_move(g)
         elif kind == "spec":
             agent_from_spec(f"mcts:time=1.5,threads={threads},max_nodes=2000000000,seed=1").select_move(g)
         elif kind == "rollout":

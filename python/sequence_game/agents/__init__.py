@@ -5,9 +5,12 @@ here:
 
 - :class:`RandomAgent` -- uniform over ``legal_moves()``, reproducible per seed.
 - :class:`GreedyAgent` -- a one-ply heuristic (win, block, extend open lines, save jacks).
-- :class:`MCTSAgent` -- information-set Monte Carlo tree search in the compiled core.
+- :class:`MCTSAgent` -- information-set Monte Carlo tree search in the compiled core, the one to
+  play with; its knobs are a :class:`SearchOptions`.
 - :class:`RolloutAgent` -- determinized rollout search with common random numbers in the compiled
-  core.
+  core: every candidate move meets the same sampled deals, so a few hundred deals compare a few
+  moves with little noise. Public for that: the measurements of what hidden information is worth,
+  and the base for opponent modelling.
 - :class:`PolicyAgent` -- a trained policy (a callable or a saved model) over the player's
   observation tensor and legal-action mask.
 
@@ -30,7 +33,7 @@ from ..errors import AgentMoveError
 from .base import Agent, agent_name
 from .control import AgentBase, Limit
 from .greedy import GreedyAgent
-from .mcts import MCTSAgent
+from .mcts import MCTSAgent, SearchOptions
 from .policy import PolicyAgent
 from .registry import agent_from_spec, register_agent
 from .rollout import RolloutAgent
@@ -49,6 +52,7 @@ __all__ = [
     "RandomAgent",
     "RolloutAgent",
     "SearchAgent",
+    "SearchOptions",
     "SearchResult",
     "agent_from_spec",
     "agent_name",

@@ -1,4 +1,4 @@
-"""The learned evaluation's model file: the weights of ``MCTSAgent(evaluation="learned")``.
+"""The learned evaluation's model file: the weights of ``MCTSAgent(options={"evaluation": "learned"})``.
 
 The search scores a playout leaf with a linear score per team over the features of
 ``cpp/include/sequence/search/features.hpp`` (``_core.EVAL_FEATURES``: open windows by chip

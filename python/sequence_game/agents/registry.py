@@ -3,6 +3,7 @@ that name an agent and its options (the command line, the arena and game records
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from .. import _core
@@ -32,14 +33,23 @@ def register_agent(name: str, factory: _Factory, aliases: Optional[Dict[str, str
 register_agent("random", RandomAgent)
 register_agent("greedy", GreedyAgent)
 _BUDGET_KEYS = {"time": "time_limit", "iters": "iterations", "t": "time_limit"}
-register_agent("mcts", MCTSAgent, _BUDGET_KEYS)
+
+
+def _mcts(iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
+          seed: Optional[int] = None, **options: Any) -> MCTSAgent:
+    """A spec's MCTSAgent: the budget, threads and seed are its arguments, every other key a field
+    of its ``SearchOptions``."""
+    return MCTSAgent(iterations, time_limit, threads, seed, options)
+
+
+register_agent("mcts", _mcts, _BUDGET_KEYS)
 register_agent("rollout", RolloutAgent, _BUDGET_KEYS)
 
 #: ``mcts-v1``: MCTSAgent as of 2026-11-30 (10,000 iterations unless a budget is given), every option
 #: written out so that later changes to the defaults leave it alone: the yardstick that changes to
 #: the search are measured against, head to head (``arena mcts mcts-v1``).
 MCTS_V1: Dict[str, Any] = {
-    "exploration": 0.2, "max_nodes": 1_000_000, "playout_turns": 6, "cheat": False, "cheat_hands": False, "evaluate": True,
+    "exploration": 0.2, "max_nodes": 1_000_000, "playout_turns": 6, "evaluate": True,
     "playout": "informed",
     "weights": _core.EvalWeights(window1=1.0, window2=4.0, window3=15.0, threat=50.0, sequence=150.0, scale=80.0,
                                  two_eyed=30.0, one_eyed=20.0),
@@ -53,7 +63,7 @@ MCTS_V1: Dict[str, Any] = {
 def _mcts_v1(**params: Any) -> MCTSAgent:
     if params.get("iterations") is None and params.get("time_limit") is None:
         params["iterations"] = 10_000
-    return MCTSAgent(**{**MCTS_V1, **params})
+    return _mcts(**{**MCTS_V1, **params})
 
 
 register_agent("mcts-v1", _mcts_v1, _BUDGET_KEYS)
@@ -61,6 +71,14 @@ register_agent("mcts-v1", _mcts_v1, _BUDGET_KEYS)
 # A saved policy: "policy:path/to/model.npz" (the one spec whose first option may be a bare value).
 register_agent("policy", PolicyAgent)
 _POSITIONAL = {"policy": "policy"}
+
+# Searches that read hidden cards: a test hook, named only when the environment asks for it (see
+# _peeking.py); the environment reaches the arena's worker processes too.
+if os.environ.get("SEQUENCE_GAME_TEST_HOOKS") == "1":
+    from ._peeking import PEEKING_SPECS
+
+    for _name, _build in PEEKING_SPECS.items():
+        register_agent(_name, _build, _BUDGET_KEYS)
 
 # The difficulty presets (presets.py), each a name of its own over the agent it builds.
 for _preset in PRESETS.values():

@@ -13,8 +13,9 @@ Why not a tree: Sequence is a game of heavy luck. When each move is tried in wor
 iterations of :class:`~sequence_game.agents.MCTSAgent` do), the luck of the deal swamps the difference
 between moves; when all candidates meet the *same* cards (common random numbers) the luck cancels out
 of their comparison. In practice, at one second a move :class:`~sequence_game.agents.MCTSAgent` is the
-stronger player (``docs/research/ceilings.md``); this agent's shared deals make it the tool for measuring what
-hidden information is worth (``reveal``) and the base for opponent modelling.
+stronger player (``docs/research/ceilings.md``). It stays public for what its shared deals make it: the
+low-variance way to compare a few candidate moves (the tool behind the measurements of what hidden
+information is worth) and the base for opponent modelling.
 
 Opponent modelling (``inference_strength``): the last play of another player is evidence about the
 hand it was made from. A sampled world in which that player could have made a much better move --
@@ -59,8 +60,9 @@ class RolloutAgent(SearchAgent):
         epsilon: the chance (0..1) of a random legal move at each playout turn (default 0).
         inference_strength: opponent modelling from the last play (0..1e6; default 0 = off, 3
             tested).
-        reveal: TEST ONLY, for measuring what hidden information is worth: 1 reads the other
-            hands from the true state (only the draw pile is sampled), 2 searches the true state.
+
+    Reading hidden cards (``RolloutOptions.reveal``) is not a parameter: it breaks R9 and is a test
+    hook (``agents/_peeking.py``) for measuring what hidden information is worth.
     """
 
     agent_label = "RolloutAgent"
@@ -68,10 +70,10 @@ class RolloutAgent(SearchAgent):
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
                  seed: Optional[int] = None, candidates: int = 8, horizon: int = 200, epsilon: float = 0.0,
-                 inference_strength: float = 0.0, reveal: int = 0) -> None:
+                 inference_strength: float = 0.0) -> None:
         options = _core.RolloutOptions(
             **budget(iterations, time_limit), threads=threads, candidates=candidates, horizon=horizon,
-            epsilon=epsilon, inference_strength=inference_strength, reveal=reveal)
+            epsilon=epsilon, inference_strength=inference_strength)
         self._init_search(options, seed)
 
     def _spec_extras(self) -> List[Optional[str]]:

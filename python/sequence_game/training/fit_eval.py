@@ -1,4 +1,4 @@
-"""Fit the learned evaluation (``MCTSAgent(evaluation="learned")``) on self-play positions.
+"""Fit the learned evaluation (``MCTSAgent(options={"evaluation": "learned"})``) on self-play positions.
 
 One command makes the data, fits and writes the model file (the packaged one was made by the
 command in its ``training.command`` field)::
