@@ -60,10 +60,10 @@ def load_agent(text: str, seed: Optional[int] = None) -> Any:
 def _is_import(text: str) -> bool:
     """``module:Class`` rather than a spec ``name:key=value``: the part after the colon has no '='
     and names a Python identifier, and the part before is not a registered agent."""
-    from .agents.registry import _REGISTRY
+    from .agents.registry import agent_names
 
     name, colon, attr = text.partition(":")
-    return bool(colon) and "=" not in attr and attr.isidentifier() and name.strip().lower() not in _REGISTRY
+    return bool(colon) and "=" not in attr and attr.isidentifier() and name.strip().lower() not in agent_names()
 
 
 def run_bot(client: Client, table_id: str, agent: Any, poll: float = 0.1,

@@ -15,7 +15,7 @@ from .presets import PRESETS, preset_factory
 from .rollout import RolloutAgent
 from .uniform_random import RandomAgent
 
-__all__ = ["agent_from_spec", "register_agent"]
+__all__ = ["agent_from_spec", "agent_names", "register_agent"]
 
 _Factory = Callable[..., Any]
 _REGISTRY: Dict[str, Tuple[_Factory, Dict[str, str]]] = {}
@@ -28,6 +28,11 @@ def register_agent(name: str, factory: _Factory, aliases: Optional[Dict[str, str
     (``{"time": "time_limit"}``).
     """
     _REGISTRY[name.lower()] = (factory, dict(aliases or {}))
+
+
+def agent_names() -> Tuple[str, ...]:
+    """The names :func:`agent_from_spec` knows, sorted."""
+    return tuple(sorted(_REGISTRY))
 
 
 register_agent("random", RandomAgent)
