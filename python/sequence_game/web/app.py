@@ -18,10 +18,13 @@ from typing import AsyncIterator, Optional, Union
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..gamebase import GameClass
+from .deps import errors_for
 from .errors import TableError
 from .http import BodyLimit, CreationQuota, HostGuard, error_body, status_of
 from .limits import ServerLimits
@@ -78,6 +81,9 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         ),
         version="1",
         lifespan=lifespan,
+        # any request: a Host this server does not answer to or a body that is not JSON (400), a body
+        # over the limit (413), a field out of its bounds (422; our error body, not FastAPI's list)
+        responses=errors_for(400, 413, 422),
     )
     app.state.service = service
     app.state.store = store
@@ -93,6 +99,17 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
     @app.exception_handler(ValueError)
     async def refused(request: Request, exc: Exception) -> JSONResponse:
         return JSONResponse(error_body(exc), status_code=status_of(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # every method of the path, not only those of the first route that matched it
+            path = request.url.path
+            methods = {m for r in request.app.router.routes if isinstance(r, APIRoute) and r.path_regex.match(path)
+                       for m in r.methods}
+            headers["Allow"] = ", ".join(sorted(methods))
+        return JSONResponse({"detail": str(exc.detail), "error": "HTTPError"}, status_code=exc.status_code,
+                            headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -45,7 +45,7 @@ class PresetInfo(BaseModel):
 class CreateTable(Strict):
     """A new table: players, team split (R2), one seat spec per player."""
 
-    players: int = Field(2, ge=min(VALID_PLAYERS), le=max(VALID_PLAYERS),
+    players: int = Field(2, ge=min(VALID_PLAYERS), le=max(VALID_PLAYERS), json_schema_extra={"enum": list(VALID_PLAYERS)},
                          description=f"one of {', '.join(map(str, VALID_PLAYERS))} (R2)")
     teams: Optional[int] = Field(None, ge=2, le=3,
                                  description="2 or 3 where the player count allows both (6, 12); null: default")
