@@ -4,6 +4,13 @@ clients playing random legal moves over websockets for 60 s against a real serve
 Off by default (it takes a minute and both cores): ``SEQUENCE_WEB_LOAD=1 python -m pytest
 tests/test_web_load.py -s``. ``SEQUENCE_WEB_LOAD_TABLES`` / ``_SECONDS`` change the size.
 
+The clients reach the server as through a reverse proxy (``serve --trusted-proxy 127.0.0.1``),
+each table's with its own ``X-Forwarded-For`` address, so the per-client limits (docs/security.md)
+see 50 clients, not one. ``test_hostile_mix`` runs the same tables while attackers from a few
+other addresses flood the server: table creations as fast as they are answered, websockets to
+every table up to their caps (half of them never reading), and analyses of the longest budget,
+sixteen at a time per seat. The honest moves must keep their latency and none may be lost.
+
 Every table has two seats; four in five are two simulated humans, one in five a simulated human
 against the ``easy`` AI. A simulated human waits a random 0.05-0.25 s "thinking" time on its turn,
 then sends a random legal move with the version it saw. The latency of a human move is from
@@ -17,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -24,6 +32,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -66,10 +75,17 @@ class Stats:
         self.humans: dict = {}  # table id -> its human seats
 
 
-async def _post(base: str, body: dict) -> dict:
+def _address(k: int, group: int = 1) -> str:
+    """The client address of simulated client ``k`` (as a trusted proxy reports it)."""
+    return f"10.{group}.{k // 250}.{k % 250 + 1}"
+
+
+async def _post(base: str, body: dict, client: str, path: str = "/api/tables", token: str = "") -> dict:
     def call() -> dict:
-        req = urllib.request.Request(base + "/api/tables", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+        headers = {"Content-Type": "application/json", "X-Forwarded-For": client}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
         with urllib.request.urlopen(req) as r:
             return json.load(r)
 
@@ -77,10 +93,10 @@ async def _post(base: str, body: dict) -> dict:
 
 
 async def _seat(ws_url: str, token: str, table: str, stats: Stats, deadline: float, rng: random.Random,
-                done: asyncio.Event) -> None:
+                done: asyncio.Event, client: str) -> None:
     from websockets.asyncio.client import connect
 
-    async with connect(ws_url, max_size=2**22) as ws:
+    async with connect(ws_url, max_size=2**22, additional_headers={"X-Forwarded-For": client}) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent = None  # (version, time) of our move in flight
         while True:
@@ -127,33 +143,155 @@ async def _table_loop(base: str, k: int, stats: Stats, deadline: float) -> None:
     while time.monotonic() < deadline:
         with_ai = k % 5 == 4
         seats = [{"kind": "human"}, {"kind": "ai", "ai": "easy"} if with_ai else {"kind": "human"}]
-        t = await _post(base, {"players": 2, "seats": seats})
+        client = _address(k)
+        t = await _post(base, {"players": 2, "seats": seats}, client)
         stats.humans[t["table"]] = [0] if with_ai else [0, 1]
         ws_url = base.replace("http", "ws") + f"/api/tables/{t['table']}/ws"
         done = asyncio.Event()
-        await asyncio.gather(*(_seat(ws_url, s["token"], t["table"], stats, deadline, rng, done) for s in t["seats"]))
+        await asyncio.gather(*(_seat(ws_url, s["token"], t["table"], stats, deadline, rng, done, client)
+                               for s in t["seats"]))
         if done.is_set():
             stats.games += 1
 
 
-def test_fifty_tables_for_sixty_seconds(tmp_path):
+class Attack:
+    """What the attackers did and what they were answered (by status)."""
+
+    def __init__(self) -> None:
+        self.answers: dict = {}
+        self.sockets = 0
+        self.refused_sockets = 0
+        self.errors: list = []
+
+    def answer(self, what: str, status: int) -> None:
+        key = f"{what} {status}"
+        self.answers[key] = self.answers.get(key, 0) + 1
+        if status >= 500 and status != 503:
+            self.errors.append(key)
+
+
+async def _status_of(call) -> int:
+    try:
+        await call
+        return 200
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+async def _flood_creations(base: str, attack: Attack, deadline: float, client: str) -> None:
+    while time.monotonic() < deadline:
+        status = await _status_of(_post(base, {"players": 2}, client))
+        attack.answer("create", status)
+        if status == 429:
+            await asyncio.sleep(0.01)
+
+
+async def _flood_sockets(base: str, attack: Attack, deadline: float, client: str, read: bool) -> None:
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import WebSocketException
+
+    async def hold(table: str) -> None:
+        url = base.replace("http", "ws") + f"/api/tables/{table}/ws"
+        try:
+            async with connect(url, max_size=2**22, additional_headers={"X-Forwarded-For": client}) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                first = json.loads(await ws.recv())
+                if first["type"] == "error":
+                    attack.refused_sockets += 1
+                    return
+                attack.sockets += 1
+                while time.monotonic() < deadline:
+                    if read:
+                        await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.monotonic()))
+                    else:
+                        await asyncio.sleep(0.5)
+        except (WebSocketException, OSError, asyncio.TimeoutError):
+            return
+
+    held: set = set()
+    while time.monotonic() < deadline:
+        lobby = await asyncio.get_running_loop().run_in_executor(None, lambda: json.load(urllib.request.urlopen(
+            urllib.request.Request(base + "/api/tables?finished=false", headers={"X-Forwarded-For": client}))))
+        for summary in lobby:
+            if len(held) < 100:
+                task = asyncio.create_task(hold(summary["table"]))
+                held.add(task)
+                task.add_done_callback(held.discard)
+        await asyncio.sleep(1.0)
+
+
+async def _flood_analyses(base: str, attack: Attack, deadline: float, client: str) -> None:
+    status = 0
+    while time.monotonic() < deadline and status != 201:
+        try:
+            t = await _post(base, {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}, client)
+            status = 201
+        except urllib.error.HTTPError as e:
+            attack.answer("create (for analyses)", e.code)
+            await asyncio.sleep(1)
+    if status != 201:
+        return
+    table = t["table"]
+    view = json.load(urllib.request.urlopen(urllib.request.Request(
+        f"{base}/api/tables/{table}", headers={"Authorization": f"Bearer {t['seats'][0]['token']}",
+                                               "X-Forwarded-For": client})))
+    token = next(s["token"] for s in t["seats"] if s["seat"] == view["state"]["current_player"])
+
+    async def ask() -> None:
+        while time.monotonic() < deadline:
+            code = await _status_of(_post(base, {"seconds": 60}, client, f"/api/tables/{table}/analysis", token))
+            attack.answer("analysis", code)
+            if code == 429:
+                await asyncio.sleep(0.05)
+
+    await asyncio.gather(*(ask() for _ in range(16)))
+
+
+def _attack(base: str, seconds: float, out) -> None:
+    """The attackers, in their own process (their CPU is not the honest clients')."""
+    attack = Attack()
+    deadline = time.monotonic() + seconds
+
+    async def run() -> None:
+        await asyncio.gather(
+            *(_flood_creations(base, attack, deadline, _address(a, 66)) for a in range(4)),
+            *(_flood_sockets(base, attack, deadline, _address(a, 67), read=a % 2 == 0) for a in range(2)),
+            *(_flood_analyses(base, attack, deadline, _address(a, 68)) for a in range(8)))
+
+    asyncio.run(run())
+    out.put((attack.answers, attack.sockets, attack.refused_sockets, attack.errors))
+
+
+def _start_server(db, port: int) -> subprocess.Popen:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", str(port), "--db", str(db),
+         "--trusted-proxy", "127.0.0.1"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    end = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets").read()
+            return server
+        except OSError:
+            assert time.monotonic() < end and server.poll() is None, "the server did not start"
+            time.sleep(0.1)
+
+
+def _run(tmp_path, hostile: bool) -> float:
     db = tmp_path / "load.sqlite3"
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = _start_server(db, port)
+    attack = Attack()
+    attacker = None
     try:
-        end = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(base + "/api/tables").read()
-                break
-            except OSError:
-                assert time.monotonic() < end and server.poll() is None, "the server did not start"
-                time.sleep(0.1)
         stats = Stats()
         deadline = time.monotonic() + SECONDS
+        if hostile:
+            ctx = multiprocessing.get_context("fork")
+            results = ctx.Queue()
+            attacker = ctx.Process(target=_attack, args=(base, SECONDS, results), daemon=True)
+            attacker.start()
 
         async def run() -> None:
             await asyncio.gather(*(_table_loop(base, k, stats, deadline) for k in range(TABLES)))
@@ -164,7 +302,12 @@ def test_fifty_tables_for_sixty_seconds(tmp_path):
         client_cpu = time.process_time() - client_cpu
         elapsed = time.monotonic() - started
         server_cpu = _cpu_seconds(server.pid)
+        if attacker is not None:
+            attack.answers, attack.sockets, attack.refused_sockets, attack.errors = results.get(timeout=120)
+            attacker.join(30)
     finally:
+        if attacker is not None and attacker.is_alive():
+            attacker.kill()
         server.terminate()
         server.wait(20)
 
@@ -176,7 +319,7 @@ def test_fifty_tables_for_sixty_seconds(tmp_path):
 
     moves = 0
     with sqlite3.connect(db) as con:
-        rows = con.execute("SELECT id, record FROM tables").fetchall()
+        rows = [r for r in con.execute("SELECT id, record FROM tables").fetchall() if r[0] in stats.humans]
     assert {r[0] for r in rows} == set(stats.final), "every table the clients played is stored"
     for table_id, text in rows:
         record = GameRecord.from_json(text)
@@ -196,10 +339,22 @@ def test_fifty_tables_for_sixty_seconds(tmp_path):
         moves += len(record.moves)
     with open("/proc/cpuinfo") as f:
         cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "?")
-    print(f"\nload: {TABLES} tables, {elapsed:.0f} s, {stats.games} games finished, {len(rows)} tables, "
-          f"{moves} moves stored, {len(lat)} human moves timed ({len(lat) / elapsed:.0f}/s); latency "
-          f"p50 {pct(0.5):.1f} ms, p90 {pct(0.9):.1f} ms, p99 {pct(0.99):.1f} ms, max {1000 * lat[-1]:.1f} ms; "
-          f"errors {len(stats.errors)}; CPU time: server {server_cpu:.0f} s, clients {client_cpu:.0f} s; "
-          f"CPU {cpu}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    print(f"\nload{' (hostile mix)' if hostile else ''}: {TABLES} tables, {elapsed:.0f} s, {stats.games} games "
+          f"finished, {len(rows)} tables, {moves} moves stored, {len(lat)} human moves timed "
+          f"({len(lat) / elapsed:.0f}/s); latency p50 {pct(0.5):.1f} ms, p90 {pct(0.9):.1f} ms, p99 {pct(0.99):.1f} ms, "
+          f"max {1000 * lat[-1]:.1f} ms; errors {len(stats.errors)}; CPU time: server {server_cpu:.0f} s, clients "
+          f"{client_cpu:.0f} s; CPU {cpu}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    if hostile:
+        print(f"attack: {dict(sorted(attack.answers.items()))}; sockets held {attack.sockets}, "
+              f"refused {attack.refused_sockets}")
     assert not stats.errors, stats.errors[:5]
-    assert pct(0.99) < 50, "p99 human-move latency must stay under 50 ms"
+    assert not attack.errors, attack.errors[:5]
+    return pct(0.99)
+
+
+def test_fifty_tables_for_sixty_seconds(tmp_path):
+    assert _run(tmp_path, hostile=False) < 50, "p99 human-move latency must stay under 50 ms"
+
+
+def test_hostile_mix(tmp_path):
+    assert _run(tmp_path, hostile=True) < 100, "p99 human-move latency under attack must stay under 100 ms"

@@ -22,8 +22,9 @@ MAX_TURNS_MAX = 100000
 
 class Strict(BaseModel):
     # every field bounded (lengths, ranges, finite numbers) so that no request does work in
-    # proportion to a number it sends before that number is checked
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    # proportion to a number it sends before that number is checked; strict: a number is a number
+    # (false is not the seed 0, "2" not the player count 2)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
 
 class SeatSpec(Strict):

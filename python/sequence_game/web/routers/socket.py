@@ -32,7 +32,7 @@ router = APIRouter()
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Hello(_Msg):
