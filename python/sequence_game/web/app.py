@@ -106,7 +106,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         if exc.status_code == 405:  # every method of the path, not only those of the first route that matched it
             path = request.url.path
             methods = {m for r in request.app.router.routes if isinstance(r, APIRoute) and r.path_regex.match(path)
-                       for m in r.methods}
+                       for m in r.methods or ()}
             headers["Allow"] = ", ".join(sorted(methods))
         return JSONResponse({"detail": str(exc.detail), "error": "HTTPError"}, status_code=exc.status_code,
                             headers=headers)
