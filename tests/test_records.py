@@ -215,3 +215,42 @@ def test_default_game_class():
         assert cls.__module__ == "sequence_game.reference.game"
     else:
         assert cls.__module__ == "sequence_game.game"
+
+
+def test_redeals_replay_round_trip_and_are_checked():
+    """A record with redeals (an undo at a table, Game.redealt) replays through them; the field is
+    left out when empty and a malformed one is refused naming it."""
+    import random
+
+    from sequence_game import Game
+
+    g = Game(players=3, seed=12)
+    rng = random.Random(12)
+    moves = []
+    for _ in range(6):
+        m = rng.choice(g.legal_moves())
+        moves.append(str(m))
+        g.play(m)
+    redealt = g.redealt([0], seed=99)
+    more = str(redealt.legal_moves()[0])
+    redealt.play(more)
+    rec = GameRecord(players=3, teams=3, seed=12, moves=[*moves, more],
+                     redeals=[{"at": 6, "keep": [0], "seed": 99}])
+    assert rec.replay().to_dict() == redealt.to_dict()
+    game, history, movers = rec.rebuild()
+    assert [str(e) for e in history] == rec.moves and game.history == history[6:] and len(movers) == 7
+    assert [s.game.to_dict() for s in rec.positions()][-1] == redealt.to_dict()
+    assert GameRecord.from_json(rec.to_json()) == rec
+    assert "redeals" not in GameRecord(players=2, teams=2, seed=1).to_dict()
+    for bad, fragment in [({"at": 9, "keep": [0], "seed": 1}, "out of range"),
+                          ({"at": 1, "keep": [0]}, "a redeal must be"),
+                          ({"at": 1, "keep": [0], "seed": -1}, "out of range"),
+                          ({"at": 1, "keep": "0", "seed": 1}, "a redeal must be")]:
+        d = rec.to_dict()
+        d["redeals"] = [bad]
+        with pytest.raises(ValueError, match=fragment):
+            GameRecord.from_dict(d)
+    d = rec.to_dict()
+    d["redeals"] = [{"at": 6, "keep": [7], "seed": 1}]
+    with pytest.raises(ValueError, match="redeal after 6 moves is refused"):
+        GameRecord.from_dict(d).replay()
