@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import inspect
 import json
 import logging
 import multiprocessing
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import (
     Any,
+    Awaitable,
     Callable,
     Dict,
     FrozenSet,
@@ -662,7 +664,7 @@ class TableService:
         only). Returns how many moves were taken back. Like a move, an undo the database does not
         store is not made (503)."""
 
-        def make() -> _Next[int]:
+        async def make() -> _Next[int]:
             self._check_live(table)
             if not table.undo_allowed():
                 raise NotNowError("undo is only for games against the AI (one human at the table)")
@@ -679,7 +681,8 @@ class TableService:
             moves = [str(entry) for _, entry in table.history[:target]]
             base = GameRecord(players=rec.players, teams=rec.teams, seed=rec.seed, max_turns=rec.max_turns,
                               moves=moves, redeals=redeals)
-            game, history, movers = base.rebuild(self.game_class)
+            # a replay of the whole game: in a worker thread (the table's lock is held meanwhile)
+            game, history, movers = await asyncio.to_thread(base.rebuild, self.game_class)
             return _Next(game, movers, history, redeals, len(table.movers) - target)
 
         return await self._change(table, make)
@@ -728,7 +731,7 @@ class TableService:
                           if game.is_over else None, started=rec.started, finished=finished,
                           redeals=[dict(r) for r in redeals])
 
-    async def _change(self, table: Table, make: Callable[[], _Next[_R]]) -> _R:
+    async def _change(self, table: Table, make: Callable[[], Union[_Next[_R], Awaitable[_Next[_R]]]]) -> _R:
         """Make one change of ``table``'s game: ``make()`` checks the request and returns the new
         game (a changed copy), its movers and the answer. The new record is written first; only
         once the database has it does the table take the new game, so a refused write (a full
@@ -739,7 +742,8 @@ class TableService:
 
         async def run() -> _R:
             async with table.lock:
-                nxt = make()
+                made = make()
+                nxt = await made if inspect.isawaitable(made) else made
                 try:
                     await self._commit(table, nxt)
                 except StoreError as e:
