@@ -128,7 +128,7 @@ class Board {
     this.svg = this.container.querySelector("svg");
     this.svg.removeAttribute("width");
     this.svg.removeAttribute("height");
-    this.svg.setAttribute("role", "grid");
+    this.svg.setAttribute("role", "group");
     this.svg.setAttribute("aria-label", "Sequence board");
     for (const g of this.svg.querySelectorAll("g.cell")) {
       const rect = g.querySelector("rect");
