@@ -21,7 +21,8 @@ from sequence_game.web.limits import ServerLimits
 from sequence_game.web.tables import Connection, public_observation
 
 VIEW_KEYS = {"table", "version", "players", "teams", "to_win", "seats", "you", "seat", "hot_seat", "hand_hidden",
-             "state", "legal", "moves", "history", "last_move", "thinking", "can_undo", "over", "result"}
+             "state", "legal", "moves", "history", "last_move", "thinking", "can_undo", "over", "result",
+             "hints", "can_resign", "rematch", "rematch_allowed", "turn_seconds", "turn_left"}
 
 
 WS = "ws://127.0.0.1"
@@ -213,7 +214,7 @@ def test_undo_is_only_for_games_against_the_ai(client):
 
 
 def test_hint_and_analysis_only_for_the_seat_to_move(client):
-    tid, tokens = new_table(client, players=2, seed=2, seats=[{"kind": "human"}, {"kind": "human"}])
+    tid, tokens = new_table(client, players=2, seed=2, seats=[{"kind": "human"}, {"kind": "human"}], hints=True)
     table = service_of(client).tables[tid]
     p = table.game.current_player
     legal = {str(m) for m in table.game.legal_moves()}

@@ -74,7 +74,7 @@ _MIN_KEY_BYTES = 16
 MAX_RECORD_BYTES = 32 * 2**20
 
 _REQUIRED = ("players", "teams", "seed", "moves")
-_OPTIONAL = ("max_turns", "agents", "result", "started", "finished", "redeals")
+_OPTIONAL = ("max_turns", "agents", "result", "started", "finished", "redeals", "resigned")
 
 
 def default_game_class() -> GameClass:
@@ -131,6 +131,16 @@ def _result_of(game: Any) -> Dict[str, Any]:
     return {"winner": game.winner, "is_draw": bool(game.is_draw), "turns": game.turn}
 
 
+def resignation_result(game: Any, seat: int) -> Dict[str, Any]:
+    """The result when ``seat`` resigns ``game`` (two teams: the other team wins at once)."""
+    if game.teams != 2:
+        raise ValueError(f"resigning needs two teams (this game has {game.teams}): with three, the game would "
+                         "go on without a team")
+    if not 0 <= seat < game.players:
+        raise ValueError(f"seat must be from 0 to {game.players - 1}, not {seat}")
+    return {"winner": 1 - game.team_of(seat), "is_draw": False, "turns": game.turn}
+
+
 class Step(NamedTuple):
     """One position of a replay: ``index`` entries of the history replayed so far, the ``move`` just
     replayed (a ``Move`` or a referee call; None at the deal), and the ``game`` after it (an
@@ -158,6 +168,9 @@ class GameRecord:
       ``{"at": n, "keep": [seats], "seed": s}``: after the first ``n`` moves, the cards the seats
       ``keep`` could not see were dealt afresh from ``s``. Empty for a game without undos (and
       then left out of the file).
+    - ``resigned``: the seat that resigned (two teams only: its team loses at once, and ``result``
+      names the other team), or None. Resigning is not a rule of the game but a table's convention
+      (as at any game site); the moves replay to a game still going.
     """
 
     players: int
@@ -170,6 +183,7 @@ class GameRecord:
     started: Optional[str] = None
     finished: Optional[str] = None
     redeals: List[Dict[str, Any]] = field(default_factory=list)
+    resigned: Optional[int] = None
 
     @classmethod
     def from_game(
@@ -217,6 +231,7 @@ class GameRecord:
             "started": self.started,
             "finished": self.finished,
             **({"redeals": [dict(r, keep=list(r["keep"])) for r in self.redeals]} if self.redeals else {}),
+            **({} if self.resigned is None else {"resigned": self.resigned}),
         }
 
     @classmethod
@@ -301,9 +316,16 @@ class GameRecord:
             if not (checked[-1]["at"] if checked else 0) <= at <= len(moves) or not 0 <= rseed < 2**64:
                 raise ValueError(f"game record: redeal {short_repr(r)} is out of order or out of range")
             checked.append({"at": at, "keep": keep, "seed": rseed})
+        resigned = integer("resigned", d.get("resigned"), optional=True)
+        if resigned is not None and not (0 <= resigned < players and teams == 2):
+            raise ValueError(f"game record: 'resigned' must be a seat from 0 to {players - 1} of a two-team game, "
+                             f"not {resigned}" + ("" if teams == 2 else f" ({teams} teams)"))
+        if resigned is not None and (result is None or result["winner"] != 1 - resigned % 2):
+            raise ValueError(f"game record: seat {resigned} resigned, so 'result' must name team {1 - resigned % 2} "
+                             "the winner")
         return cls(
             players=players, teams=teams, seed=seed, max_turns=max_turns, agents=list(agents),
-            moves=list(moves), result=result, **stamps, redeals=checked,
+            moves=list(moves), result=result, **stamps, redeals=checked, resigned=resigned,
         )
 
     def to_json(self, indent: Optional[int] = 1) -> str:
@@ -477,6 +499,13 @@ class GameRecord:
 
     def _check_result(self, game: Any) -> None:
         if self.result is None:
+            return
+        if self.resigned is not None:
+            # a resignation ends a game the rules had not ended (R2: seat p plays for team p mod 2)
+            expected = resignation_result(game, self.resigned)
+            if game.is_over or self.result != expected:
+                raise ValueError(f"game record does not replay: seat {self.resigned} resigned, so the game must "
+                                 f"still be going after its moves and the result be {expected}, not {self.result}")
             return
         got = _result_of(game)
         if not game.is_over:

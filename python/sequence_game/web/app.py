@@ -28,7 +28,8 @@ from .deps import errors_for
 from .errors import TableError
 from .http import BodyLimit, CreationQuota, HostGuard, error_body, status_of
 from .limits import ServerLimits
-from .routers import ai, pages, play, records, socket, tables
+from .reviews import ReviewService
+from .routers import ai, pages, play, records, review, socket, tables
 from .routers.socket import MAX_WS_MESSAGE
 from .store import TableStore
 from .tables import TableService
@@ -60,6 +61,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         service: TableService = app.state.service
         service.start_ai()
         yield
+        app.state.reviews.close()
         await service.close()
 
     store = TableStore(db_path)
@@ -86,6 +88,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         responses=errors_for(400, 413, 422),
     )
     app.state.service = service
+    app.state.reviews = ReviewService(service)
     app.state.store = store
     app.state.limits = limits
     app.state.quota = CreationQuota(limits)
@@ -122,7 +125,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.include_router(pages.router)
     app.include_router(pages.board_svg_route(_empty_board_svg(service.game_class)))
-    for router in (tables.router, play.router, ai.router, records.router, socket.router):
+    for router in (tables.router, play.router, ai.router, records.router, review.router, socket.router):
         app.include_router(router)
     return app
 

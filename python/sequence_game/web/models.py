@@ -57,6 +57,12 @@ class CreateTable(Strict):
     hot_seat: bool = Field(
         False, description="all human seats play at one screen (one link, hands hidden between turns)")
     ai_seconds: float = Field(2.0, ge=0.05, le=60, description="the longest an AI may think per move at this table")
+    turn_seconds: Optional[float] = Field(
+        None, ge=10, le=86400, description="a turn timer for the human seats: when it runs out, the 'medium' AI "
+                                           "plays one move for that seat and the game goes on; null: no timer")
+    hints: Optional[bool] = Field(
+        None, description="whether seats may ask the AI for a hint or an analysis; null: only when at most one "
+                          "human sits at the table (no engine help in games between people)")
     moves: List[Annotated[str, Field(max_length=MOVE_TEXT_MAX)]] = Field(
         [], max_length=MAX_PRESET_MOVES,
         description="moves to play first (text notation), to go on with a saved game: "
@@ -139,3 +145,55 @@ class Replay(BaseModel):
     record: Dict[str, Any]
     names: List[str]
     steps: List[ReplayStep]
+
+
+class PublicMove(BaseModel):
+    player: int = Field(description="the seat that made it (0-based)")
+    move: str = Field(description="text notation (docs/notation.md)")
+
+
+class MoveList(BaseModel):
+    """Every move of a table so far: public information (the board, sequences and discards follow
+    from it; no card in a hand does, R9)."""
+
+    version: int
+    moves: List[PublicMove]
+
+
+class ResignResponse(BaseModel):
+    resigned: int = Field(description="the seat that resigned (its team lost)")
+    view: Dict[str, Any] = Field(description="the table as your seat sees it now")
+
+
+class Rematch(BaseModel):
+    table: str = Field(description="the new table's id")
+    url: str = Field(description="its page; your seat token from this table works there too")
+
+
+class ReviewedMoveModel(BaseModel):
+    index: int = Field(description="the move's number, from 1")
+    player: int
+    team: int
+    move: str
+    before: float = Field(description="the mover's team's chance of winning with the AI's preferred move")
+    after: Optional[float] = Field(description="its chance after the move played (null: not known)")
+    best: str = Field(description="the move the AI preferred")
+    loss: Optional[float] = Field(description="before - after")
+    mistake: bool = Field(description="the move cost at least 'mistake' and was not the preferred one")
+
+
+class ReviewData(BaseModel):
+    iterations: int = Field(description="search iterations per position")
+    seed: int
+    mistake: float = Field(description="the loss from which a move is marked")
+    moves: List[ReviewedMoveModel]
+
+
+class ReviewStatus(BaseModel):
+    """A review: ``ready`` with the review, ``running`` with its progress, ``none`` (404) before one is asked for."""
+
+    status: Literal["ready", "running", "none"]
+    review: Optional[ReviewData] = None
+    done: Optional[int] = None
+    total: Optional[int] = None
+    detail: Optional[str] = None

@@ -60,6 +60,12 @@ CREATE TABLE IF NOT EXISTS quarantine (
     moved    TEXT NOT NULL,      -- when it was set aside
     record   TEXT, seats TEXT, options TEXT, created TEXT, version INTEGER, finished INTEGER, updated TEXT
 );
+-- the AI's review of a finished game (sequence_game.review), beside its record
+CREATE TABLE IF NOT EXISTS reviews (
+    id       TEXT PRIMARY KEY,   -- the table's id
+    review   TEXT NOT NULL,      -- GameReview.to_dict() JSON
+    created  TEXT NOT NULL
+);
 """
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -221,6 +227,28 @@ class TableStore:
         )
         if n != 1:
             raise StoreError(f"table {table_id} is no longer stored as playing")
+
+    def set_options(self, table_id: str, options: Dict[str, Any]) -> None:
+        """Store a table's options (its rematch link, set after the game). Raises StoreError."""
+        if self._write("UPDATE tables SET options = ? WHERE id = ?", (json.dumps(options), table_id)) != 1:
+            raise StoreError(f"table {table_id} is not stored")
+
+    def save_review(self, table_id: str, review: Dict[str, Any], created: str) -> None:
+        """Keep the review of a finished table (one per table). Raises StoreError."""
+        self._write("INSERT OR REPLACE INTO reviews (id, review, created) VALUES (?, ?, ?)",
+                    (table_id, json.dumps(review), created))
+
+    def get_review(self, table_id: str) -> Optional[Dict[str, Any]]:
+        """The stored review of ``table_id``, or None (also for a row that does not parse: it is
+        computed again)."""
+        rows = self._fetch("SELECT review FROM reviews WHERE id = ?", (table_id,))
+        if not rows:
+            return None
+        try:
+            review = json.loads(rows[0][0])
+        except (TypeError, ValueError):
+            return None
+        return review if isinstance(review, dict) else None
 
     def expire(self, table_ids: List[str]) -> None:
         """Mark these unfinished tables expired: kept, never resumed or listed again."""

@@ -57,7 +57,7 @@ from ..game_setup import TEAM_NAMES, check_players_teams, sequences_to_win
 from ..gamebase import GameBase, GameClass
 from ..move import Move
 from ..position import observation_dict
-from ..records import GameRecord, default_game_class, utc_now
+from ..records import GameRecord, default_game_class, resignation_result, utc_now
 from ..referee import HistoryEntry
 from ..seeds import fresh_seed
 from .errors import (
@@ -103,6 +103,7 @@ def preset_list() -> List[Dict[str, Any]]:
     return out + [{"name": "random", "summary": "uniformly random legal moves", "time_cap": None}]
 #: Seconds the hint search takes (cut to the table's budget).
 HINT_SECONDS = 0.5
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 10, 86400  # a table's turn timer: from ten seconds to a day
 HISTORY_TAIL = 40  # moves of the move list in each view (the whole list: the record, after the game)
 #: Agents written in Python hold the GIL while they think, which would stall the event loop of every
 #: table: they run in worker processes (so do the presets built on them). The compiled searches
@@ -215,6 +216,8 @@ class Table:
     movers: List[int] = field(default_factory=list)  # the seat behind each entry of the history
     thinking: Optional[int] = None  # the AI seat searching now
     search: Optional[asyncio.Task[None]] = None
+    clock: Optional[asyncio.Task[None]] = None  # the turn timer of the human to move (options["turn_seconds"])
+    deadline: Optional[float] = None  # when that turn times out (seconds since the epoch)
     connections: Set[Connection] = field(default_factory=set)
     revealed: Optional[Tuple[int, int]] = None  # hot seat: (seat, turn) whose hand is shown
     #: held while a change of the game is being written: changes of one table happen one at a time
@@ -235,6 +238,11 @@ class Table:
         """``(seat, entry)`` for every entry of the history, oldest first: the game keeps the
         moves (since the last redeal, ``prefix`` those before), the table only who made each."""
         return list(zip(self.movers, self.prefix + self.game.history))
+
+    @property
+    def over(self) -> bool:
+        """The game ended: by the rules (R8, a draw) or by a resignation (the record says which)."""
+        return self.game.is_over or self.record.resigned is not None
 
     @property
     def humans(self) -> List[int]:
@@ -272,6 +280,7 @@ class TableService:
         self.on_change: List[Callable[[Table], None]] = []  # test and load hooks
         self._sweeper: Optional[asyncio.Task[None]] = None
         self._creating = 0  # creations being written (they count toward the cap)
+        self._rematch_lock = asyncio.Lock()  # one rematch made at a time (two players may ask together)
         #: seconds between two tries to write an AI move the database refused (doubling up to a minute)
         self.retry_seconds = 1.0
 
@@ -340,7 +349,7 @@ class TableService:
         now = time.monotonic() if now is None else now
         gone = []
         for t in list(self.tables.values()):
-            if t.game.is_over or t.lock.locked():
+            if t.over or t.lock.locked():
                 continue
             idle = now - t.changed_at
             # spectators do not keep an unused table: a client could hold the cap with them
@@ -375,6 +384,8 @@ class TableService:
         for table in self.tables.values():
             if table.search is not None:
                 table.search.cancel()
+            if table.clock is not None:
+                table.clock.cancel()
             for c in list(table.connections):
                 c.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
@@ -411,27 +422,33 @@ class TableService:
     def playing(self) -> int:
         """How many live tables hold the cap (``limits.max_tables``): the unfinished ones and the
         creations being written."""
-        return sum(not t.game.is_over for t in self.tables.values()) + self._creating
+        return sum(not t.over for t in self.tables.values()) + self._creating
 
     async def create(self, players: int, teams: Optional[int], seats: List[Dict[str, Any]],
                      seed: Optional[int] = None, max_turns: Optional[int] = None, hot_seat: bool = False,
                      ai_seconds: float = 2.0, moves: Optional[List[str]] = None,
-                     client: Optional[str] = None) -> Tuple[Table, Dict[int, str]]:
+                     client: Optional[str] = None, hints: Optional[bool] = None,
+                     turn_seconds: Optional[float] = None, same_seats: Optional[List[Seat]] = None,
+                     rematch_of: Optional[str] = None) -> Tuple[Table, Dict[int, str]]:
         """A new table; returns it and the join token of every human seat (``{seat: token}``;
         with ``hot_seat`` every human seat has the same token). ``moves``: play these first (to go
         on with a saved game). Bad arguments raise ``ValueError`` saying what is wrong; a database
-        that refuses the new row, a 503 (and no table)."""
+        that refuses the new row, a 503 (and no table). ``hints``: whether a seat may ask the AI for
+        a hint or an analysis; by default only with at most one human at the table (as on lichess,
+        no engine help in a game between people). ``turn_seconds``: a turn timer for the human seats
+        (see :meth:`_schedule_clock`). ``same_seats``: a rematch's seats, the same people with the
+        same tokens (no new tokens are returned); ``rematch_of``: the table it follows."""
         cap = self.limits.max_tables
         if self.playing() >= cap:
             self.evict_finished()
             raise ServerFullError(f"the server already runs {cap} tables; try again later")
         if client is not None:
-            mine = sum(1 for t in self.tables.values() if t.client == client and not t.game.is_over)
+            mine = sum(1 for t in self.tables.values() if t.client == client and not t.over)
             if mine >= self.limits.max_tables_per_client:
                 raise BusyError(f"your address already has {mine} unfinished tables, the most one client may "
                                 "have: finish or leave one first")
         players, teams = check_players_teams(players, teams)
-        if len(seats) != players:
+        if same_seats is None and len(seats) != players:
             raise InvalidRequestError(f"{players} players need {players} seats, got {len(seats)}")
         if not 0.05 <= ai_seconds <= self.max_ai_seconds:
             raise InvalidRequestError(f"ai_seconds must be from 0.05 to {self.max_ai_seconds}, not {ai_seconds}")
@@ -447,10 +464,13 @@ class TableService:
             except ValueError as e:
                 raise InvalidRequestError(str(e)) from None
             movers.append(p)
+        if turn_seconds is not None and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+            raise InvalidRequestError(f"turn_seconds must be from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} "
+                                      f"(or null: no timer), not {turn_seconds}")
         built: List[Seat] = []
         tokens: Dict[int, str] = {}
         shared = secrets.token_urlsafe(24) if hot_seat else None
-        for p, s in enumerate(seats):
+        for p, s in enumerate([] if same_seats is not None else seats):
             kind = s.get("kind")
             if kind == "human":
                 token = shared or secrets.token_urlsafe(24)
@@ -460,14 +480,22 @@ class TableService:
                 preset = s.get("ai") or "medium"
                 if preset not in AI_PRESETS:
                     raise InvalidRequestError(
-                        f"seat {p}: unknown AI preset {preset!r}; choose one of {', '.join(AI_PRESETS)}")
+                        f"seat {p + 1}: unknown AI preset {preset!r}; choose one of {', '.join(AI_PRESETS)}")
                 built.append(Seat("ai", preset, s.get("name") or f"AI {p + 1} ({preset})"))
             else:
-                raise InvalidRequestError(f"seat {p}: kind must be 'human' or 'ai', not {kind!r}")
+                raise InvalidRequestError(f"seat {p + 1}: kind must be 'human' or 'ai', not {kind!r}")
+        if same_seats is not None:
+            built = [Seat(s.kind, s.ai, s.name, s.token_hash) for s in same_seats]
         record.agents = [s.kind if s.kind == "human" else self._spec(s.ai, ai_seconds) for s in built]
         table_id = secrets.token_urlsafe(6)
-        table = Table(table_id, game, built, {"hot_seat": bool(hot_seat and len(tokens) > 1),
-                                               "ai_seconds": float(ai_seconds)},
+        if hints is None:
+            hints = sum(s.kind == "human" for s in built) <= 1
+        options: Dict[str, Any] = {"hot_seat": bool(hot_seat and (len(tokens) > 1 or same_seats is not None)),
+                                   "ai_seconds": float(ai_seconds), "hints": bool(hints),
+                                   "turn_seconds": None if turn_seconds is None else float(turn_seconds)}
+        if rematch_of is not None:
+            options["rematch_of"] = rematch_of
+        table = Table(table_id, game, built, options,
                       record, utc_now(), 0, movers, client=client)
         self._finish_record(table)
         row = TableRow(table.id, table.record.to_dict(), [s.to_dict() for s in built], table.options,
@@ -495,7 +523,7 @@ class TableService:
     def evict_finished(self) -> int:
         """Forget the finished tables nobody is watching (they stay in the store, where ``get``
         finds them); returns how many."""
-        gone = [t for t in self.tables.values() if t.game.is_over and not t.connections and t.search is None]
+        gone = [t for t in self.tables.values() if t.over and not t.connections and t.search is None]
         for t in gone:
             del self.tables[t.id]
             self._forget_agents(t)
@@ -530,7 +558,7 @@ class TableService:
         """The table list, newest first, at most ``limit`` lines: the unfinished live tables (from
         memory) and one page of finished tables (read off the event loop, ``limit`` rows from the
         lobby index however many games are stored). Expired tables are not listed."""
-        out = [] if finished is True else [self.summary(t) for t in list(self.tables.values()) if not t.game.is_over]
+        out = [] if finished is True else [self.summary(t) for t in list(self.tables.values()) if not t.over]
         if finished is not False:
             rows = await asyncio.to_thread(self.store.finished_rows, limit)
             for row in rows:
@@ -563,7 +591,7 @@ class TableService:
         if len(seats) == 1:
             return next(iter(seats))
         g = table.game
-        if seats and not g.is_over and g.current_player in seats and table.revealed == (g.current_player, g.turn):
+        if seats and not table.over and g.current_player in seats and table.revealed == (g.current_player, g.turn):
             return g.current_player
         return None
 
@@ -576,7 +604,7 @@ class TableService:
         if full is None:
             full = g.to_dict()
         state = observation_dict(full, shown) if shown is not None else _public(full)
-        to_move = shown is not None and not g.is_over and g.current_player == shown
+        to_move = shown is not None and not table.over and g.current_player == shown
         tail = [[p, str(entry)] for p, entry in table.history[-HISTORY_TAIL:]]
         last = tail[-1] if tail else None
         return {
@@ -593,7 +621,7 @@ class TableService:
             "you": sorted(seats),
             "seat": shown,
             "hot_seat": bool(table.options.get("hot_seat")),
-            "hand_hidden": bool(seats) and shown is None and not g.is_over and g.current_player in seats,
+            "hand_hidden": bool(seats) and shown is None and not table.over and g.current_player in seats,
             "state": state,
             "legal": [str(m) for m in g.legal_moves()] if to_move else [],
             "moves": len(table.movers),
@@ -601,16 +629,22 @@ class TableService:
             "last_move": None if last is None else {"player": last[0], "move": last[1]},
             "thinking": table.thinking,
             "can_undo": bool(seats) and table.undo_allowed() and self._undo_target(table, seats) is not None,
-            "over": g.is_over,
+            "hints": hints_allowed(table),
+            "can_resign": bool(seats) and not table.over and g.teams == 2,
+            "rematch": table.options.get("rematch"),
+            "rematch_allowed": bool(seats) and table.over,
+            "turn_seconds": table.options.get("turn_seconds"),
+            "turn_left": None if table.over or table.deadline is None else max(0.0, table.deadline - time.time()),
+            "over": table.over,
             "result": self._result(table),
         }
 
     @staticmethod
     def _result(table: Table) -> Optional[Dict[str, Any]]:
-        g = table.game
-        if not g.is_over:
+        result = table.record.result
+        if result is None:
             return None
-        return _result_of({"winner": g.winner, "is_draw": bool(g.is_draw), "turns": g.turn}, g.teams, table.seats)
+        return _result_of(result, table.game.teams, table.seats, len(table.movers), table.record.resigned)
 
     @staticmethod
     def stored_summary(row: TableRow) -> Dict[str, Any]:
@@ -619,14 +653,15 @@ class TableService:
         result = rec.get("result")
         return {"table": row.id, "players": rec["players"], "teams": rec["teams"], "created": row.created,
                 "turn": result["turns"] if result else len(rec["moves"]), "over": result is not None,
-                "result": None if result is None else _result_of(result, rec["teams"], seats),
+                "result": None if result is None else _result_of(result, rec["teams"], seats, len(rec["moves"]),
+                                                                  rec.get("resigned")),
                 "seats": [{"kind": s.kind, "name": s.name, "ai": s.ai} for s in seats]}
 
     def summary(self, table: Table) -> Dict[str, Any]:
         """A line of the table list: public only."""
         g = table.game
         return {"table": table.id, "players": g.players, "teams": g.teams, "created": table.created,
-                "turn": g.turn, "over": g.is_over, "result": self._result(table),
+                "turn": g.turn, "over": table.over, "result": self._result(table),
                 "seats": [{"kind": s.kind, "name": s.name, "ai": s.ai} for s in table.seats]}
 
     # ------------------------------------------------------------------ changes
@@ -648,7 +683,7 @@ class TableService:
             p = g.current_player
             if p not in seats:
                 who = table.seats[p]
-                raise NotNowError(f"it is not your turn: seat {p} ({who.name}) is to move")
+                raise NotNowError(f"it is not your turn: {who.name} (seat {p + 1}) is to move")
             if table.options.get("hot_seat") and self.shown_seat(table, seats) != p:
                 raise NotNowError("show your hand first (hot seat): press the 'show my hand' button")
             move = g.parse_move(text)  # IllegalMoveError / InvalidMoveError with the engine's message
@@ -703,8 +738,55 @@ class TableService:
         table.revealed = (g.current_player, g.turn)
         self.broadcast(table)
 
+    async def resign(self, table: Table, seats: FrozenSet[int]) -> int:
+        """A seat of ``seats`` resigns: its team loses at once (two teams only; the record says who
+        resigned). Returns the seat: the one to move if it is one of ``seats``, else the lowest."""
+
+        def make() -> _Next[int]:
+            self._check_live(table)
+            g = table.game
+            if g.teams != 2:
+                raise NotNowError("resigning is for two-team games: with three teams the game would go on "
+                                  "without a team, so it is played out")
+            seat = g.current_player if g.current_player in seats else min(seats)
+            table.used = True
+            return _Next(g.copy(), list(table.movers), table.prefix, table.record.redeals, seat, resigned=seat)
+
+        return await self._change(table, make)
+
+    async def rematch(self, table: Table, seats: FrozenSet[int], client: Optional[str] = None) -> Table:
+        """After the game: a new table with the same seats (the same people keep their links'
+        tokens, the AIs their strength), the same options and a new deal. Asked twice (by both
+        players), it is made once: the second ask gets the same new table."""
+        if not table.over:
+            raise NotNowError("a rematch comes after the game: this one is still going")
+        async with self._rematch_lock:
+            existing = table.options.get("rematch")
+            if existing is not None:
+                try:
+                    return await self.get_async(existing)
+                except TableError:
+                    pass  # expired: make a new one
+            g = table.game
+            new, _ = await self.create(
+                g.players, g.teams, [], hot_seat=bool(table.options.get("hot_seat")),
+                ai_seconds=float(table.options.get("ai_seconds", 2.0)), client=client,
+                hints=hints_allowed(table), turn_seconds=table.options.get("turn_seconds"),
+                same_seats=table.seats, rematch_of=table.id)
+            options = {**table.options, "rematch": new.id}
+            try:
+                await asyncio.to_thread(self.store.set_options, table.id, options)
+            except StoreError as e:
+                log.error("table %s: the rematch link was not stored: %s", table.id, e)
+            table.options = options
+        text = json.dumps({"type": "rematch", "table": new.id}, separators=(",", ":"))
+        for conn in list(table.connections):
+            conn.send_text(text)
+        self.broadcast(table)
+        return new
+
     def _check_live(self, table: Table) -> None:
-        if table.game.is_over:
+        if table.over:
             raise NotNowError("the game is over")
         if self.tables.get(table.id) is not table:
             raise NotNowError("this table is not being played")
@@ -715,21 +797,27 @@ class TableService:
 
     @staticmethod
     def _record_for(table: Table, game: GameBase, prefix: Optional[List[HistoryEntry]] = None,
-                    redeals: Optional[List[Dict[str, Any]]] = None) -> GameRecord:
+                    redeals: Optional[List[Dict[str, Any]]] = None, resigned: Optional[int] = None) -> GameRecord:
         """``game``'s record (moves and result) with the table's agents and start time; the finish
         time is set when the game ends (and cleared by an undo). ``prefix`` and ``redeals``: the
-        history before the game's own and the redeals after undos (default: the table's)."""
+        history before the game's own and the redeals after undos (default: the table's);
+        ``resigned``: the seat that resigned (the result then says so)."""
         rec = table.record
         prefix = table.prefix if prefix is None else prefix
         redeals = rec.redeals if redeals is None else redeals
-        finished = (rec.finished or utc_now()) if game.is_over else None
+        over = game.is_over or resigned is not None
+        finished = (rec.finished or utc_now()) if over else None
         if not redeals:
-            return GameRecord.from_game(game, agents=rec.agents, started=rec.started, finished=finished)
-        return GameRecord(players=rec.players, teams=rec.teams, seed=rec.seed, max_turns=rec.max_turns,
-                          agents=list(rec.agents), moves=[str(e) for e in prefix + game.history],
-                          result={"winner": game.winner, "is_draw": bool(game.is_draw), "turns": game.turn}
-                          if game.is_over else None, started=rec.started, finished=finished,
-                          redeals=[dict(r) for r in redeals])
+            new = GameRecord.from_game(game, agents=rec.agents, started=rec.started, finished=finished)
+        else:
+            new = GameRecord(players=rec.players, teams=rec.teams, seed=rec.seed, max_turns=rec.max_turns,
+                             agents=list(rec.agents), moves=[str(e) for e in prefix + game.history],
+                             result={"winner": game.winner, "is_draw": bool(game.is_draw), "turns": game.turn}
+                             if game.is_over else None, started=rec.started, finished=finished,
+                             redeals=[dict(r) for r in redeals])
+        if resigned is not None:
+            new.resigned, new.result = resigned, resignation_result(game, resigned)
+        return new
 
     async def _change(self, table: Table, make: Callable[[], Union[_Next[_R], Awaitable[_Next[_R]]]]) -> _R:
         """Make one change of ``table``'s game: ``make()`` checks the request and returns the new
@@ -760,10 +848,10 @@ class TableService:
         """Write ``nxt`` as ``table``'s next version, then make it the table's game (call with
         ``table.lock`` held). Raises StoreError, with the table unchanged, if the write fails."""
         game = nxt.game
-        record = self._record_for(table, game, nxt.prefix, nxt.redeals)
+        record = self._record_for(table, game, nxt.prefix, nxt.redeals, nxt.resigned)
         version = table.version + 1
-        await asyncio.to_thread(self.store.update_game, table.id, record.to_dict(), version, game.is_over,
-                                utc_now())
+        await asyncio.to_thread(self.store.update_game, table.id, record.to_dict(), version,
+                                game.is_over or nxt.resigned is not None, utc_now())
         table.game, table.movers, table.prefix, table.record = game, nxt.movers, list(nxt.prefix), record
         table.version = version
         table.changed_at = time.monotonic()
@@ -776,10 +864,14 @@ class TableService:
             table.search.cancel()  # an undo: the search was for a position that is gone
             table.search = None
             table.thinking = None
+        if table.clock is not None:
+            table.clock.cancel()  # the turn it timed is over
+            table.clock = None
+            table.deadline = None
         self.broadcast(table)
         for hook in self.on_change:
             hook(table)
-        if table.game.is_over and not table.connections and self.tables.get(table.id) is table:
+        if table.over and not table.connections and self.tables.get(table.id) is table:
             del self.tables[table.id]
             self._forget_agents(table)
         self._schedule_ai(table)
@@ -815,7 +907,7 @@ class TableService:
         if conn not in table.connections:
             return
         table.connections.discard(conn)
-        if table.game.is_over and not table.connections and self.tables.get(table.id) is table:
+        if table.over and not table.connections and self.tables.get(table.id) is table:
             del self.tables[table.id]  # a finished table leaves memory with its last watcher
             self._forget_agents(table)
         left = self.sockets.get(conn.client, 0) - 1
@@ -884,16 +976,51 @@ class TableService:
 
     def _schedule_ai(self, table: Table) -> None:
         g = table.game
-        if g.is_over or table.search is not None or self.tables.get(table.id) is not table:
+        if table.over or table.search is not None or self.tables.get(table.id) is not table:
             return
         p = g.current_player
-        if table.seats[p].kind != "ai":
-            return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop yet (resume before start): start_ai() comes later
             return
+        if table.seats[p].kind != "ai":
+            self._schedule_clock(table, p, loop)
+            return
         table.search = loop.create_task(self._ai_turn(table, p, table.version))
+
+    def _schedule_clock(self, table: Table, seat: int, loop: asyncio.AbstractEventLoop) -> None:
+        """The turn timer (a table's ``turn_seconds``): a human seat that has not moved when it runs
+        out gets one move played for it by the ``medium`` AI (the heuristic, at once), so a table is
+        never stuck on someone who left, and play goes on; everyone is told (a ``timeout`` message).
+        A restart of the server gives the seat to move a whole turn again."""
+        seconds = table.options.get("turn_seconds")
+        if not seconds or table.clock is not None:
+            return
+        table.deadline = time.time() + seconds
+        table.clock = loop.create_task(self._time_out(table, seat, table.version, seconds))
+
+    async def _time_out(self, table: Table, seat: int, version: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        agent = agent_from_spec("medium", seed=fresh_seed())
+
+        def make() -> _Next[Move]:
+            if table.version != version or table.over or self.tables.get(table.id) is not table:
+                raise _StaleError()
+            game = table.game.copy()
+            move = game.parse_move(str(agent.select_move(game.copy())))
+            game.play(move)
+            return _Next(game, [*table.movers, seat], table.prefix, table.record.redeals, move)
+
+        if table.clock is asyncio.current_task():
+            # this turn's clock has run out: the change below starts the next seat's clock
+            table.clock, table.deadline = None, None
+        try:
+            move = await self._change(table, make)
+        except (_StaleError, TableError):
+            return
+        text = json.dumps({"type": "timeout", "seat": seat, "move": str(move)}, separators=(",", ":"))
+        for conn in list(table.connections):
+            conn.send_text(text)
 
     async def _ai_turn(self, table: Table, seat: int, version: int) -> None:
         loop = asyncio.get_running_loop()
@@ -925,7 +1052,7 @@ class TableService:
         delay = self.retry_seconds
         while True:
             def make() -> _Next[None]:
-                if table.version != version or table.game.is_over or self.tables.get(table.id) is not table:
+                if table.version != version or table.over or self.tables.get(table.id) is not table:
                     raise _StaleError()
                 game = table.game.copy()
                 game.play(game.parse_move(str(choice)))
@@ -995,6 +1122,9 @@ class TableService:
 
     def _check_to_move(self, table: Table, seats: FrozenSet[int]) -> int:
         self._check_live(table)
+        if not hints_allowed(table):
+            raise NotAllowedError("the AI gives no hints at this table: it was created with hints off "
+                                  "(the default when people play each other)")
         p = table.game.current_player
         if p not in seats:
             raise NotNowError("only the seat to move can ask the AI about its position (it reads that hand)")
@@ -1013,6 +1143,12 @@ class _Next(Generic[_R]):
     prefix: List[HistoryEntry]
     redeals: List[Dict[str, Any]]
     answer: _R
+    resigned: Optional[int] = None  # a resignation: the seat
+
+
+def hints_allowed(table: Table) -> bool:
+    """A table's hint option (tables stored before it existed allowed hints)."""
+    return bool(table.options.get("hints", True))
 
 
 class _StaleError(Exception):
@@ -1030,13 +1166,18 @@ def _epoch(iso: str) -> float:
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
 
 
-def _result_of(result: Dict[str, Any], teams: int, seats: List[Seat]) -> Dict[str, Any]:
-    """A record's result with a line of text naming the winners (seat p is on team p mod teams, R2)."""
-    turns = result["turns"]
+def _result_of(result: Dict[str, Any], teams: int, seats: List[Seat], moves: int,
+               resigned: Optional[int] = None) -> Dict[str, Any]:
+    """A record's result with a line of text naming the winners (seat p is on team p mod teams, R2).
+    It counts the moves of the move list (a dead-card trade is one, in the same turn as the card
+    played after it, R4), so the text and the list agree."""
+    count = f"{moves} move" + ("" if moves == 1 else "s")
     if result["winner"] is None:
-        return {**result, "text": f"Draw after {turns} turns."}
+        return {**result, "resigned": None, "text": f"Draw after {count}."}
     names = ", ".join(s.name for p, s in enumerate(seats) if p % teams == result["winner"])
-    return {**result, "text": f"Team {TEAM_NAMES[result['winner']]} ({names}) wins after {turns} turns."}
+    how = "" if resigned is None else f", {seats[resigned].name} resigned"
+    return {**result, "resigned": resigned,
+            "text": f"Team {TEAM_NAMES[result['winner']]} ({names}) wins after {count}{how}."}
 
 
 def _mcts_available() -> bool:

@@ -24,3 +24,10 @@ async def play(body: models.MoveRequest, table: TableDep, seats: SeatsRequired, 
 async def undo(table: TableDep, seats: SeatsRequired, service: Service) -> Dict[str, Any]:
     n = await service.undo(table, seats)
     return {"undone": n, "view": service.view(table, seats)}
+
+
+@router.post("/api/tables/{table_id}/resign", response_model=models.ResignResponse, responses=ERRORS,
+             summary="Resign for your team (two-team games): the other team wins at once")
+async def resign(table: TableDep, seats: SeatsRequired, service: Service) -> Dict[str, Any]:
+    seat = await service.resign(table, seats)
+    return {"resigned": seat, "view": service.view(table, seats)}

@@ -2,11 +2,15 @@
 
 - client first: ``{"type": "hello", "token": "<seat token>"}`` (``null``: spectator);
 - client then: ``{"type": "move", "move": "7H@d6", "version": 12}``, ``{"type": "undo"}``,
-  ``{"type": "hint"}``, ``{"type": "reveal"}`` (hot seat), ``{"type": "ping"}``;
+  ``{"type": "hint"}``, ``{"type": "reveal"}`` (hot seat), ``{"type": "resign"}`` (two teams),
+  ``{"type": "rematch"}`` (after the game), ``{"type": "ping"}``;
 - server: ``{"type": "state", "view": {...}}`` on connecting and after every change
   (``TableService.view``: what this connection may see and nothing else, R9; changes close together
   are sent as one state), ``{"type": "presence", "connected": [...]}`` when a seat comes or goes
   (one flag per seat), ``{"type": "hint", "move": ...}`` to the asker only,
+  ``{"type": "rematch", "table": "<new id>"}`` when a rematch table exists (the same seat tokens
+  work there), ``{"type": "timeout", "seat": p, "move": ...}`` when a turn timer ran out and the AI
+  moved for that seat,
   ``{"type": "error", "error": "IllegalMoveError", "detail": "..."}``, ``{"type": "pong"}``.
 
 A refused websocket gets one error message, then closes with code ``4000 + HTTP status``.
@@ -47,7 +51,7 @@ class PlayMsg(_Msg):
 
 
 class SimpleMsg(_Msg):
-    type: Literal["undo", "hint", "reveal", "ping"]
+    type: Literal["undo", "hint", "reveal", "ping", "resign", "rematch"]
 
 
 ClientMessage = TypeAdapter(Annotated[Union[PlayMsg, SimpleMsg, Hello], Field(discriminator="type")])
@@ -94,6 +98,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                     service.reveal(table, seats)
                 elif msg.type == "hint":
                     asking = asyncio.create_task(_hint(service, table, seats, conn))
+                elif msg.type in ("resign", "rematch"):
+                    if not seats:
+                        raise NotAllowedError(f"spectators cannot {msg.type}: this needs a seat's join link")
+                    if msg.type == "resign":
+                        await service.resign(table, seats)
+                    else:
+                        websocket.app.state.quota.take(conn.client)
+                        await service.rematch(table, seats, conn.client)
             except (TableError, ValueError, TypeError) as e:
                 conn.send(_error(e))
     except WebSocketDisconnect:

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional
 from fastapi import APIRouter, Request
 
 from .. import models
-from ..deps import ERRORS, Client, Seats, Service, TableDep, errors_for
+from ..deps import ERRORS, Client, Seats, SeatsRequired, Service, TableDep, errors_for
 from ..http import CreationQuota
 
 router = APIRouter(tags=["tables"])
@@ -27,7 +27,7 @@ async def create_table(body: models.CreateTable, request: Request, service: Serv
     table, tokens = await service.create(
         body.players, body.teams, [s.model_dump() for s in seats], seed=body.seed, max_turns=body.max_turns,
         hot_seat=body.hot_seat, ai_seconds=min(body.ai_seconds, service.max_ai_seconds), moves=body.moves,
-        client=client)
+        client=client, hints=body.hints, turn_seconds=body.turn_seconds)
     base = str(request.base_url).rstrip("/")
     links, seen = [], set()
     for seat, token in sorted(tokens.items()):
@@ -47,3 +47,21 @@ async def list_tables(service: Service, finished: Optional[bool] = None) -> List
             summary="The table as your seat sees it (no token: as a spectator)")
 async def read_table(table: TableDep, seats: Seats, service: Service) -> Dict[str, Any]:
     return service.view(table, seats)
+
+
+@router.get("/api/tables/{table_id}/moves", response_model=models.MoveList, responses=ERRORS, tags=["play"],
+            summary="Every move so far, with who made it (public: for browsing earlier positions)")
+async def move_list(table: TableDep) -> Dict[str, Any]:
+    return {"version": table.version, "moves": [{"player": p, "move": str(m)} for p, m in table.history]}
+
+
+@router.post("/api/tables/{table_id}/rematch", status_code=201, response_model=models.Rematch,
+             responses=errors_for(401, 403, 404, 409, 429, 503),
+             summary="After the game: a new table with the same seats and a new deal (made once)")
+async def rematch(table: TableDep, seats: SeatsRequired, request: Request, service: Service,
+                  client: Client) -> models.Rematch:
+    quota: CreationQuota = request.app.state.quota
+    quota.take(client)
+    new = await service.rematch(table, seats, client)
+    base = str(request.base_url).rstrip("/")
+    return models.Rematch(table=new.id, url=f"{base}/table/{new.id}")

@@ -15,6 +15,14 @@ let browsing = null;        // null: the live position; k: looking at the positi
 let fullHistory = null;     // the whole public move list, once fetched for browsing
 let gameOverShown = false;  // the game-over dialog opens once per page
 let sound = localStorage.getItem("sequence-sound") === "on";
+let timeoutNote = null;     // shown once with the next position
+let deadline = null, clockTimer = null;  // this turn's time-out (local clock), from the view's turn_left
+
+// A rematch is a new table with the same seats: the same token opens it (kept per table).
+function goToRematch(id) {
+  if (token) localStorage.setItem("sequence-seat:" + id, token);
+  location.assign(`/table/${encodeURIComponent(id)}` + (token ? `#seat=${encodeURIComponent(token)}` : ""));
+}
 
 // One message line; any message, error or not, lasts until the game moves on (the next version).
 function say(text, isError) {
@@ -62,7 +70,11 @@ function connect() {
       say(msg.detail, true);
       if (/join link/.test(msg.detail) || /no table/.test(msg.detail)) fatal = true;
     } else if (msg.type === "hint") { onHint(msg); }
-    else if (msg.type === "rematch") { location.assign(msg.url); }
+    else if (msg.type === "rematch") { goToRematch(msg.table); }
+    else if (msg.type === "timeout" && view) {
+      const who = view.seats[msg.seat] ? view.seats[msg.seat].name : `seat ${msg.seat + 1}`;
+      timeoutNote = `${who} ran out of time: the AI played ${humanMove(msg.move)} for them.`;
+    }
     else if (msg.type === "presence" && view) { msg.connected.forEach((c, p) => { view.seats[p].connected = c; }); render(); }
   };
   ws.onclose = () => {
@@ -86,7 +98,8 @@ function onState(v) {
     if (selected && !(v.state.hands[v.seat] || []).includes?.(selected)) selected = null;
     if (!mine()) { selected = null; cursor = null; }
     board.clearChoices();
-    say("");  // a message belongs to the position it was about
+    say(timeoutNote || "");  // a message belongs to the position it was about
+    timeoutNote = null;
     if (fullHistory && v.moves < fullHistory.length) fullHistory = null;  // an undo
     if (oneMove && v.last_move) {
       const m = parseMove(v.last_move.move);
@@ -94,7 +107,22 @@ function onState(v) {
     }
     if (old && !old.legal.length && v.legal.length) tone("turn");
   }
+  deadline = v.turn_left === null || v.turn_left === undefined ? null : Date.now() + v.turn_left * 1000;
   render(oneMove);
+  tickClock();
+}
+
+// The turn timer: the seconds left for the seat to move, under the status line.
+function tickClock() {
+  clearTimeout(clockTimer);
+  const el = $("clock");
+  if (deadline === null || !view || view.over) { el.textContent = ""; return; }
+  const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+  const who = mine() ? "you have" : `${seatLabel(view.state.current_player)} has`;
+  el.textContent = `${who} ${left >= 60 ? Math.floor(left / 60) + " min " + (left % 60) + " s" : left + " s"} for this turn` +
+    " (then the AI moves for them)";
+  el.className = left <= 10 ? "dim urgent" : "dim";
+  clockTimer = setTimeout(tickClock, 1000);
 }
 
 function onHint(msg) {
@@ -149,6 +177,7 @@ function render(animate) {
     banner.appendChild(h);
     const links = document.createElement("div");
     links.innerHTML = `<a href="/replay/${encodeURIComponent(v.table)}">Replay the game</a> &middot; ` +
+      `<a href="/review/${encodeURIComponent(v.table)}">AI review</a> &middot; ` +
       `<a href="/api/tables/${encodeURIComponent(v.table)}/record" download>Download (JSON)</a> &middot; <a href="/">New table</a>`;
     banner.appendChild(links);
     if (!gameOverShown) { gameOverShown = true; showGameOver(); }
@@ -182,7 +211,9 @@ function showGameOver() {
     list.appendChild(li);
   }
   $("gameover-replay").href = `/replay/${encodeURIComponent(v.table)}`;
-  $("gameover-rematch").hidden = !v.you.length || !v.rematch_allowed;
+  $("gameover-rematch").hidden = !v.rematch_allowed;
+  $("gameover-rematch").textContent = v.rematch ? "Go to the rematch" : "Rematch";
+  $("gameover-review").href = `/review/${encodeURIComponent(v.table)}`;
   if (typeof dlg.showModal === "function" && !dlg.open) dlg.showModal();
 }
 
@@ -456,7 +487,7 @@ onButton("live", () => browse(view.moves));
 onButton("earlier", () => browse(0));
 onButton("sound", () => { sound = !sound; localStorage.setItem("sequence-sound", sound ? "on" : "off"); renderSound(); if (sound) tone("turn"); });
 onButton("gameover-close", () => $("gameover").close());
-onButton("gameover-rematch", () => send({ type: "rematch" }));
+onButton("gameover-rematch", () => view.rematch ? goToRematch(view.rematch) : send({ type: "rematch" }));
 renderSound();
 
 board.load().then(() => { board.onCellClick = clickCell; connect(); });

@@ -1,0 +1,100 @@
+"""The AI's review of finished games (:mod:`sequence_game.review`) for the web: one review per
+table, computed once in the server's analysis threads (the search releases the GIL, so the event
+loop keeps serving) and kept in the database beside the record.
+
+A review is offered for finished games only: it searches every position from the mover's seat,
+and before the end that would tell a player about the others' decisions (and cost the AI threads
+that the game itself needs). At most ``ServerLimits.max_reviews`` run at once; a table asked again
+while its review runs gets its progress.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any, Dict, Optional
+
+from ..records import utc_now
+from ..review import REVIEW_ITERATIONS, review_game
+from .errors import BusyError, NotNowError
+from .store import StoreError
+from .tables import Table, TableService
+
+__all__ = ["REVIEW_SEED", "ReviewService"]
+
+log = logging.getLogger("sequence_game.web")
+
+#: The seed of every web review: the same finished game always gets the same review.
+REVIEW_SEED = 0
+#: Reviews computed at once by one server (each holds an analysis thread for a few seconds).
+MAX_REVIEWS = 2
+
+
+@dataclass
+class _Job:
+    done: int
+    total: int
+    task: asyncio.Task[None]
+
+
+class ReviewService:
+    """Reviews of finished tables: read, start, progress."""
+
+    def __init__(self, tables: TableService, iterations: int = REVIEW_ITERATIONS, max_running: int = MAX_REVIEWS) -> None:
+        self.tables = tables
+        self.iterations = iterations
+        self.max_running = max_running
+        self.jobs: Dict[str, _Job] = {}
+
+    async def status(self, table: Table) -> Optional[Dict[str, Any]]:
+        """``{"status": "ready", "review": ...}``, ``{"status": "running", "done", "total"}``, or None
+        (no review yet)."""
+        _check_finished(table)
+        job = self.jobs.get(table.id)
+        if job is not None:
+            return {"status": "running", "done": job.done, "total": job.total}
+        stored = await asyncio.to_thread(self.tables.store.get_review, table.id)
+        if stored is not None and stored.get("iterations") == self.iterations:
+            return {"status": "ready", "review": stored}
+        return None
+
+    async def start(self, table: Table) -> Dict[str, Any]:
+        """The review's status, starting it if there is none."""
+        now = await self.status(table)
+        if now is not None:
+            return now
+        if len(self.jobs) >= self.max_running:
+            raise BusyError(f"the server is reviewing {len(self.jobs)} games already; try again in a few seconds")
+        record = table.record
+        job = _Job(0, len(record.moves), None)  # type: ignore[arg-type]
+        loop = asyncio.get_running_loop()
+
+        def progress(done: int, total: int) -> None:
+            job.done, job.total = done, total
+
+        async def run() -> None:
+            try:
+                review = await loop.run_in_executor(self.tables.analysis_executor, lambda: review_game(
+                    record, iterations=self.iterations, seed=REVIEW_SEED, progress=progress))
+                await asyncio.to_thread(self.tables.store.save_review, table.id, review.to_dict(), utc_now())
+            except StoreError as e:
+                log.error("table %s: the review was not stored: %s", table.id, e)
+            except Exception:  # pragma: no cover - a failed review must not take the server down
+                log.exception("table %s: the review failed", table.id)
+            finally:
+                self.jobs.pop(table.id, None)
+
+        job.task = loop.create_task(run())
+        self.jobs[table.id] = job
+        return {"status": "running", "done": 0, "total": job.total}
+
+    def close(self) -> None:
+        for job in list(self.jobs.values()):
+            job.task.cancel()
+
+
+def _check_finished(table: Table) -> None:
+    if not table.over:
+        raise NotNowError("the game is not over: the AI reviews a game after its end (until then it would "
+                          "tell players about each other's moves)")

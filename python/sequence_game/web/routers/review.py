@@ -1,0 +1,43 @@
+"""The AI's review of a finished game: its page, and reading or starting it."""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse
+
+from .. import models
+from ..deps import TableDep, TableId, errors_for
+from ..reviews import ReviewService
+from .pages import STATIC
+
+router = APIRouter(tags=["records"])
+
+
+@router.get("/review/{table_id}", include_in_schema=False)
+async def review_page(table_id: TableId) -> FileResponse:
+    return FileResponse(STATIC / "review.html")
+
+
+def _reviews(request: Request) -> ReviewService:
+    service: ReviewService = request.app.state.reviews
+    return service
+
+
+@router.get("/api/tables/{table_id}/review", response_model=models.ReviewStatus,
+            responses={**errors_for(404, 409), 404: {"model": models.ReviewStatus}},
+            summary="The AI's review of a finished game: ready, running (with progress), or none yet (404)")
+async def read_review(table: TableDep, request: Request) -> Any:
+    status = await _reviews(request).status(table)
+    if status is None:
+        return JSONResponse({"status": "none", "detail": "no review of this game yet: POST here to start one"},
+                            status_code=404)
+    return status
+
+
+@router.post("/api/tables/{table_id}/review", status_code=202, response_model=models.ReviewStatus,
+             responses=errors_for(404, 409, 429),
+             summary="Start the AI's review of a finished game (once; the same game always gets the same review)")
+async def start_review(table: TableDep, request: Request) -> Dict[str, Any]:
+    return await _reviews(request).start(table)

@@ -1,0 +1,255 @@
+"""What players expect at a web table, beyond the rules: the hint option, resigning, a rematch,
+turn timers, the public move list for browsing, plain messages, and the AI's post-game review."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient
+from sequence_game import GameRecord
+from sequence_game.web import create_app
+
+BASE = "http://127.0.0.1"
+TWO_HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
+        yield c
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_table(client, **body):
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
+
+
+def service_of(client):
+    return client.app.state.service
+
+
+def wait_for(predicate, timeout=20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.01)
+    raise AssertionError("timed out waiting")
+
+
+# --------------------------------------------------------------------------- hints
+
+
+def test_hints_are_off_by_default_between_people_and_on_against_the_ai(client):
+    tid, tokens = new_table(client, players=2, seed=2, seats=TWO_HUMANS)
+    p = service_of(client).tables[tid].game.current_player
+    view = client.get(f"/api/tables/{tid}", headers=auth(tokens[p])).json()
+    assert view["hints"] is False
+    for path, body in (("hint", None), ("analysis", {"seconds": 0.05})):
+        r = client.post(f"/api/tables/{tid}/{path}", json=body, headers=auth(tokens[p]))
+        assert r.status_code == 403 and "no hints at this table" in r.json()["detail"], r.text
+    tid, tokens = new_table(client, players=2, seed=2, seats=[{"kind": "human"}, {"kind": "ai", "ai": "easy"}])
+    assert client.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()["hints"] is True
+
+
+def test_the_hint_option_is_the_tables_choice(client):
+    tid, _ = new_table(client, players=2, seed=2, seats=TWO_HUMANS, hints=True)
+    assert client.get(f"/api/tables/{tid}").json()["hints"] is True
+    tid, tokens = new_table(client, players=2, seed=2, seats=[{"kind": "human"}, {"kind": "ai"}], hints=False)
+    assert client.get(f"/api/tables/{tid}").json()["hints"] is False
+
+
+# --------------------------------------------------------------------------- messages people read
+
+
+def test_messages_count_seats_from_one_and_name_the_player(client):
+    tid, tokens = new_table(client, players=2, seed=2, seats=TWO_HUMANS)
+    table = service_of(client).tables[tid]
+    p = table.game.current_player
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": "pass"}, headers=auth(tokens[1 - p]))
+    who = TWO_HUMANS[p]["name"]
+    assert r.status_code == 409 and f"{who} (seat {p + 1}) is to move" in r.json()["detail"]
+    r = client.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "nope"}]})
+    assert r.status_code == 422
+
+
+def test_the_result_counts_the_moves_of_the_move_list(client):
+    tid, tokens = new_table(client, players=2, seed=3, seats=TWO_HUMANS)
+    table = service_of(client).tables[tid]
+    while not table.over:
+        p = table.game.current_player
+        r = client.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])},
+                        headers=auth(tokens[p]))
+        assert r.status_code == 200, r.text
+    result = client.get(f"/api/tables/{tid}").json()["result"]
+    n = len(client.get(f"/api/tables/{tid}/moves").json()["moves"])
+    assert result["text"].endswith(f"after {n} moves.") and n == len(table.movers)
+
+
+# --------------------------------------------------------------------------- the public move list
+
+
+def test_the_move_list_is_public_and_complete(client):
+    tid, tokens = new_table(client, players=2, seed=4, seats=[{"kind": "human"}, {"kind": "ai", "ai": "easy"}])
+    table = service_of(client).tables[tid]
+    for _ in range(30):  # past the view's 40-entry tail: the list is whole
+        wait_for(lambda: table.over or (table.thinking is None and table.game.current_player == 0))
+        if table.over:
+            break
+        r = client.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])},
+                        headers=auth(tokens[0]))
+        assert r.status_code == 200, r.text
+    wait_for(lambda: table.over or (table.thinking is None and table.game.current_player == 0))
+    got = client.get(f"/api/tables/{tid}/moves").json()  # as a spectator: nothing here is hidden (R9)
+    assert got["moves"] == [{"player": p, "move": str(m)} for p, m in table.history]
+    assert len(got["moves"]) > 40 and got["version"] == table.version
+    assert "seed" not in str(got) and "hands" not in str(got)
+
+
+# --------------------------------------------------------------------------- resigning
+
+
+def test_resigning_ends_a_two_team_game_for_the_other_team(client):
+    tid, tokens = new_table(client, players=2, seed=5, seats=TWO_HUMANS)
+    table = service_of(client).tables[tid]
+    client.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])},
+                headers=auth(tokens[table.game.current_player]))
+    assert client.post(f"/api/tables/{tid}/resign").status_code == 401  # a spectator has no team
+    r = client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[1]))
+    assert r.status_code == 200, r.text
+    assert r.json()["resigned"] == 1
+    view = r.json()["view"]
+    assert view["over"] and view["result"]["winner"] == 0 and view["result"]["resigned"] == 1
+    assert "Bob resigned" in view["result"]["text"] and not view["can_resign"] and not view["legal"]
+    assert client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0])).status_code == 409
+    p = table.game.current_player
+    assert client.post(f"/api/tables/{tid}/moves", json={"move": "pass"}, headers=auth(tokens[p])).status_code == 409
+    # the record says so and replays: the moves lead to a game still going, resigned by seat 1
+    record = GameRecord.from_json(client.get(f"/api/tables/{tid}/record").text)
+    assert record.resigned == 1 and record.result["winner"] == 0
+    assert not record.replay().is_over
+
+
+def test_three_teams_cannot_resign(client):
+    seats = [{"kind": "human"}, {"kind": "ai", "ai": "easy"}, {"kind": "ai", "ai": "easy"}]
+    tid, tokens = new_table(client, players=3, seed=5, seats=seats)
+    assert client.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()["can_resign"] is False
+    r = client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
+    assert r.status_code == 409 and "two-team" in r.json()["detail"]
+
+
+def test_a_resigned_game_survives_a_restart(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
+        tid, tokens = new_table(c, players=2, seed=6, seats=TWO_HUMANS)
+        assert c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0])).status_code == 200
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
+        view = c.get(f"/api/tables/{tid}").json()
+        assert view["over"] and view["result"]["winner"] == 1 and view["result"]["resigned"] == 0
+        assert any(t["table"] == tid and t["over"] for t in c.get("/api/tables").json())
+
+
+# --------------------------------------------------------------------------- rematch
+
+
+def test_a_rematch_keeps_the_seats_deals_anew_and_is_made_once(client):
+    tid, tokens = new_table(client, players=2, seed=7, seats=TWO_HUMANS, hints=True)
+    assert client.post(f"/api/tables/{tid}/rematch", headers=auth(tokens[0])).status_code == 409  # not over
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as ws:
+        ws.send_json({"type": "hello", "token": tokens[1]})
+        assert ws.receive_json()["type"] == "state"
+        assert client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0])).status_code == 200
+        r = client.post(f"/api/tables/{tid}/rematch", headers=auth(tokens[0]))
+        assert r.status_code == 201, r.text
+        new = r.json()["table"]
+        msgs = [ws.receive_json() for _ in range(3)]
+        assert {"type": "rematch", "table": new} in msgs
+    assert client.post(f"/api/tables/{tid}/rematch", headers=auth(tokens[1])).json()["table"] == new
+    assert client.get(f"/api/tables/{tid}").json()["rematch"] == new
+    old, again = service_of(client).get(tid), service_of(client).tables[new]
+    assert again.game.seed != old.game.seed or again.game.to_dict() != old.game.to_dict()
+    assert [(s.kind, s.name) for s in again.seats] == [(s.kind, s.name) for s in old.seats]
+    assert again.options["hints"] is True and again.options["rematch_of"] == tid
+    for seat, token in tokens.items():  # the same links' tokens open the same seats there
+        assert client.get(f"/api/tables/{new}", headers=auth(token)).json()["you"] == [seat]
+    assert client.post(f"/api/tables/{tid}/rematch").status_code == 401
+
+
+# --------------------------------------------------------------------------- turn timers
+
+
+def test_a_turn_timer_has_the_ai_move_for_a_seat_that_ran_out_of_time(client):
+    tid, tokens = new_table(client, players=2, seed=8, seats=TWO_HUMANS, turn_seconds=10)
+    service = service_of(client)
+    table = service.tables[tid]
+    view = client.get(f"/api/tables/{tid}").json()
+    assert view["turn_seconds"] == 10 and 0 < view["turn_left"] <= 10
+    assert client.post("/api/tables", json={"players": 2, "turn_seconds": 5}).status_code == 422
+    p = table.game.current_player
+
+    async def shorten():  # the same clock with a short turn, so the test need not wait ten seconds
+        table.clock.cancel()
+        table.clock = None
+        table.options["turn_seconds"] = 0.3
+        service._schedule_clock(table, p, asyncio.get_running_loop())
+
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        assert ws.receive_json()["type"] == "state"
+        client.portal.call(shorten)
+        wait_for(lambda: table.version == 1)
+        msgs = []
+        while not any(m["type"] == "timeout" for m in msgs) and len(msgs) < 10:
+            msgs.append(ws.receive_json())
+    timeout = next(m for m in msgs if m["type"] == "timeout")
+    assert timeout["seat"] == p and table.movers == [p] and timeout["move"] == str(table.game.history[0])
+    assert table.game.current_player != p and table.clock is not None  # the next seat's clock runs
+
+
+def test_no_timer_without_the_option(client):
+    tid, _ = new_table(client, players=2, seed=8, seats=TWO_HUMANS)
+    view = client.get(f"/api/tables/{tid}").json()
+    assert view["turn_seconds"] is None and view["turn_left"] is None
+    assert service_of(client).tables[tid].clock is None
+
+
+# --------------------------------------------------------------------------- the post-game review
+
+
+def test_the_review_is_for_finished_games_computed_once_and_stored(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
+        tid, tokens = new_table(c, players=2, seed=9, seats=TWO_HUMANS)
+        table = service_of(c).tables[tid]
+        for _ in range(6):
+            c.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])},
+                   headers=auth(tokens[table.game.current_player]))
+        # before the end: no review (it would tell each player about the other's choices)
+        assert c.get(f"/api/tables/{tid}/review").status_code == 409
+        assert c.post(f"/api/tables/{tid}/review").status_code == 409
+        c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
+        r = c.get(f"/api/tables/{tid}/review")
+        assert r.status_code == 404 and r.json()["status"] == "none"
+        c.app.state.reviews.iterations = 200
+        r = c.post(f"/api/tables/{tid}/review")
+        assert r.status_code == 202 and r.json()["status"] in ("running", "ready")
+        wait_for(lambda: c.get(f"/api/tables/{tid}/review").json()["status"] == "ready", timeout=60)
+        review = c.get(f"/api/tables/{tid}/review").json()["review"]
+        assert [m["move"] for m in review["moves"]] == [str(m) for m in table.game.history]
+        assert review["iterations"] == 200 and all(0 <= m["before"] <= 1 for m in review["moves"])
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:  # stored beside the record
+        c.app.state.reviews.iterations = 200
+        assert c.get(f"/api/tables/{tid}/review").json() == {"status": "ready", "review": review,
+                                                            "done": None, "total": None, "detail": None}
