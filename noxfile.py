@@ -1,0 +1,183 @@
+"""The checks of ``.ci/run``, one nox session each, so that any one of them runs alone.
+
+``nox --list`` names them; ``nox -s lint`` runs one. Two ways to run a session:
+
+- ``nox -s NAME``: in the session's own virtual environment, into which it installs what it needs
+  (the package is built from source, a few minutes the first time). ``nox -R -s NAME`` reuses that
+  environment and skips the installs.
+- ``nox --no-venv --no-install -s NAME``: in the current environment, which must already hold
+  everything. ``.ci/run`` works this way: it makes one environment, installs every extra into it
+  once, and runs the sessions there, so CI builds the package once, not once per session.
+
+The C++ sessions (``cpp_tests``, ``sanitizers``, ``portable``) need CMake and a C++17 compiler;
+``web_e2e`` needs Chromium at /usr/bin/chromium; ``fuzz_smoke`` needs clang for atheris.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import List
+
+import nox
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parent
+nox.options.sessions = ["lint", "typecheck", "stubtest", "tests"]
+
+
+def extra(name: str) -> List[str]:
+    """The requirements of one of the package's extras, read from pyproject.toml."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        extras = tomllib.load(f)["project"]["optional-dependencies"]
+    return list(extras[name])
+
+
+# What the training session installs besides the [train] extra: PyTorch's version pinned as CI pins
+# it, and ONNX Runtime for the exported policies.
+TRAIN_EXTRAS = ["torch==2.13.0", "onnx", "onnxruntime"]
+# Every extra the doctests and the type checker import (they read every module of the package).
+EVERYTHING = [".[test,web,rl,openspiel,train]", "httpx", *TRAIN_EXTRAS]
+
+
+def pytest(session: nox.Session, *args: str) -> None:
+    session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, *session.posargs)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The test suite: README's test command, with Ray so that tests/test_ray.py runs."""
+    session.install(".[test]", "ray>=2.9")
+    session.run("python", "-m", "pytest", *session.posargs)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The Sphinx site under docs/, warnings as errors (autodoc imports the package)."""
+    session.install(".[docs]")
+    session.run("sphinx-build", "-W", "--keep-going", "-q", "-b", "html", "docs", "docs/_build/html")
+
+
+@nox.session
+def web_e2e(session: nox.Session) -> None:
+    """The web server: its API, the browser end to end, a hostile client, its OpenAPI schema.
+
+    Chromium drives the browser tests; schemathesis runs a short property-based test of every
+    endpoint."""
+    if not os.path.exists("/usr/bin/chromium"):
+        session.error("the browser tests drive /usr/bin/chromium: install it (Debian: apt-get install chromium "
+                      "fonts-dejavu-core)")
+    session.install(".[test,web]", "httpx", "playwright", "schemathesis")
+    pytest(session, "tests/test_web.py", "tests/test_web_e2e.py")
+    pytest(session, "tests/test_web_hardening.py", "tests/test_web_schema.py")
+
+
+@nox.session
+def envs(session: nox.Session) -> None:
+    """The research environments with their extras, the examples and the tutorials' code.
+
+    PettingZoo's, Gymnasium's and OpenSpiel's own API tests for every player count and split, and
+    the VectorEnv adapter."""
+    session.install(".[test,web,rl,openspiel]", "httpx")
+    pytest(session, "tests/test_envs_pettingzoo.py", "tests/test_envs_gymnasium.py", "tests/test_envs_openspiel.py",
+           "tests/test_vector_game.py", "tests/test_examples.py", "tests/test_docs.py")
+
+
+@nox.session
+def train(session: nox.Session) -> None:
+    """Training with the [train] extra: the SB3 adapter, PolicyAgent, the training examples.
+
+    The examples run at a tiny budget."""
+    session.install(".[test,rl,train]", *TRAIN_EXTRAS)
+    pytest(session, "tests/test_envs_sb3.py", "tests/test_envs_policy.py", "tests/test_envs_gymnasium.py",
+           "tests/test_examples.py", "-k", "sb3 or policy or stable_baselines3 or cleanrl")
+
+
+@nox.session
+def doctests(session: nox.Session) -> None:
+    """Every docstring example, against the installed package."""
+    session.install(*EVERYTHING)
+    pytest(session, "--doctest-modules", "--pyargs", "sequence_game")
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff over the whole tree (configuration in pyproject.toml)."""
+    session.install(*extra("dev"))
+    session.run("ruff", "check", ".")
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy, strict, over python/sequence_game, against the extras' own types."""
+    session.install(*EVERYTHING, *extra("dev"))
+    session.run("mypy")
+
+
+@nox.session
+def stubtest(session: nox.Session) -> None:
+    """The type stub of the compiled core (_core.pyi) against the compiled module itself."""
+    session.install(".", *extra("dev"))
+    # From a directory outside the source tree, so that both the stub and the module are the
+    # installed ones: what a user type-checks against.
+    allowlist = str(ROOT / ".ci" / "stubtest-allowlist.txt")
+    with tempfile.TemporaryDirectory() as here, session.chdir(here):
+        session.run("python", "-m", "mypy.stubtest", "sequence_game._core", "--allowlist", allowlist)
+
+
+@nox.session
+def benchmarks(session: nox.Session) -> None:
+    """The benchmarks once each, untimed, so that they keep working (benchmarks/README.md)."""
+    session.install(".[test]")
+    pytest(session, "benchmarks", "--benchmark-disable")
+
+
+@nox.session
+def fuzz_smoke(session: nox.Session) -> None:
+    """1% of the fuzz campaign: fails if a target is not coverage-guided or crashes (fuzz/README.md)."""
+    session.install(".", "atheris")
+    logs = tempfile.mkdtemp(prefix="sequence-fuzz-")
+    session.run("bash", "fuzz/campaign.sh", "0.01", logs, external=True)
+
+
+@nox.session(venv_backend="none")
+def cpp_tests(session: nox.Session) -> None:
+    """The C++ core on its own: unit tests and random games under ctest."""
+    session.run("cmake", "-S", ".", "-B", "build/ci-ctest", "-DSEQUENCE_BUILD_TESTS=ON", "-DCMAKE_BUILD_TYPE=Release",
+                external=True)
+    session.run("cmake", "--build", "build/ci-ctest", "-j2", external=True)
+    session.run("ctest", "--test-dir", "build/ci-ctest", "--output-on-failure", external=True)
+
+
+@nox.session(venv_backend="none")
+def portable(session: nox.Session) -> None:
+    """The portable build (SEQUENCE_NATIVE=OFF, as for wheels) under the SIMD paths' tests.
+
+    No -march=native, so the scalar fallbacks of the AVX2/BMI2 paths run; in its own environment
+    (build/venv-portable), so the native build stays the one installed."""
+    python = str(ROOT / "build" / "venv-portable" / "bin" / "python")
+    session.run("python3", "-m", "venv", "build/venv-portable", external=True)
+    session.run(python, "-m", "pip", "install", "-q", ".[test]", "-C", "cmake.define.SEQUENCE_NATIVE=OFF", external=True)
+    session.run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_observation.py",
+                "tests/test_vector_game.py", "tests/test_actions.py", "tests/test_simulate.py",
+                "tests/test_differential.py", external=True)
+
+
+@nox.session(venv_backend="none")
+def sanitizers(session: nox.Session) -> None:
+    """The core under ASan+UBSan: the stress driver's games, searches and simulate runs.
+
+    Any finding fails (docs/hardening.md). SEQUENCE_STRESS_FULL=1 plays 100,000 games instead of
+    3,000."""
+    session.run("cmake", "-S", ".", "-B", "build/ci-asan", "-DSEQUENCE_BUILD_TESTS=ON",
+                "-DSEQUENCE_SANITIZE=address;undefined", "-DCMAKE_BUILD_TYPE=Release", external=True)
+    session.run("cmake", "--build", "build/ci-asan", "-j2", "--target", "sequence_stress", external=True)
+    games = "100000" if os.environ.get("SEQUENCE_STRESS_FULL") == "1" else "3000"
+    session.run("build/ci-asan/sequence_stress", games, "1", "2", external=True,
+                env={"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=1",
+                     "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1"})
