@@ -527,3 +527,31 @@ def test_cli_match_killed_half_way_resumes_with_no_game_lost_or_repeated(tmp_pat
     summary_out = subprocess.run([sys.executable, "-m", "sequence_game", "arena", "--summary", str(path)],
                                  capture_output=True, text=True, timeout=60)
     assert summary_out.returncode == 0 and "by team" in summary_out.stdout and f"{games} games" in summary_out.stdout
+
+
+# --------------------------------------------------------------------------- the default turn cap
+
+
+def test_unattended_runs_are_capped_by_default_and_capped_games_are_draws(tmp_path, capsys):
+    from sequence_game.cli import main
+    from sequence_game.game_setup import RUN_MAX_TURNS
+
+    assert MatchJob(normalise_contenders(["greedy", "random"]), 2).header()["max_turns"] == RUN_MAX_TURNS
+    path = tmp_path / "capped.jsonl"
+    r = match(["random", "random"], games=4, seed=1, max_turns=6, results=str(path))
+    assert r.draws == 4 and r.capped == 4 and r.wins == [0, 0]
+    s = summary(str(path))
+    assert (s.draws, s.capped, s.max_turns) == (4, 4, 6) and "draws include 4 games stopped at the turn cap (6 turns)" in str(s)
+    paired = compare(str(path), str(path))
+    assert paired.games == 4 and paired.score_a == paired.score_b == 0.5  # a capped game scores as a draw
+    assert main(["arena", "--summary", str(path)]) == 0
+    assert "stopped at the turn cap (6 turns)" in capsys.readouterr().out
+    # A file from before the default cap (no cap recorded) resumes with no cap.
+    old = tmp_path / "old.jsonl"
+    match(["greedy", "random"], games=2, seed=1, max_turns=None, results=str(old))
+    assert main(["arena", "--resume", str(old), "--games", "3", "--no-progress"]) == 0
+    header, games = read_results(old)
+    assert header["max_turns"] is None and len(games) == 3
+    assert main(["arena", "greedy", "random", "--games", "1", "--results", str(tmp_path / "new.jsonl"),
+                 "--no-progress"]) == 0
+    assert read_results(tmp_path / "new.jsonl")[0]["max_turns"] == RUN_MAX_TURNS

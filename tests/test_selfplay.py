@@ -25,7 +25,7 @@ def test_rows_are_the_games_replayed(tmp_path):
     assert not data["searched"].any() and data["policy_offsets"].tolist() == [0] * (n + 1)
     for k, g in enumerate(data["game_index"]):
         rows = np.flatnonzero(data["game"] == g)
-        game = Game(players=2, seed=int(data["game_seed"][k]))
+        game = Game(players=2, seed=int(data["game_seed"][k]), max_turns=manifest["max_turns"])
         for i in rows:
             p = game.current_player
             assert data["player"][i] == p and data["team"][i] == game.team_of(p) and data["turn"][i] == game.turn
@@ -138,3 +138,17 @@ def test_resume_checks_every_log_line(tmp_path, key, value, message):
         f.write("".join(json.dumps(x) + "\n" for x in lines))
     with pytest.raises(ValueError, match=message):
         selfplay(["greedy"], games=4, out=out, seed=9, shard_games=2, resume=True)
+
+
+def test_the_default_cap_is_recorded_and_a_run_resumes_with_its_own(tmp_path, capsys):
+    from sequence_game.cli import main
+    from sequence_game.game_setup import RUN_MAX_TURNS
+
+    assert selfplay(["greedy"], games=1, out=str(tmp_path / "new"), seed=1)["max_turns"] == RUN_MAX_TURNS
+    old = str(tmp_path / "old")
+    selfplay(["greedy"], games=2, out=old, seed=1, shard_games=1, max_turns=None)  # a run without a cap
+    assert main(["selfplay", "greedy", "--out", old, "--games", "3", "--shard-games", "1", "--seed", "1",
+                 "--resume", "--no-progress", "--workers", "1"]) == 0
+    with open(os.path.join(old, MANIFEST_NAME)) as f:
+        manifest = json.load(f)
+    assert manifest["max_turns"] is None and manifest["games"] == 3

@@ -59,6 +59,14 @@ def sequences_to_win(teams: int) -> int:
 MAX_TURNS = 2**31 - 1
 
 
+# The turn cap of unattended runs (arena, selfplay, fit_eval) unless one is given: the rules let a
+# game go on for ever (a full board where every player passes holding dead cards, which R5 does not
+# count toward the stalemate), and a run must end. Real games end far sooner (the longest of the
+# 2-player matches in docs/agents.md took 224 turns; random games average 80-160 turns), so the cap
+# changes no real game; a capped game is a draw, and the cap is recorded in the results header.
+RUN_MAX_TURNS = 2000
+
+
 def check_max_turns(max_turns: object) -> Optional[int]:
     """The optional turn cap: None or an int from 1 to ``MAX_TURNS``."""
     if max_turns is None:

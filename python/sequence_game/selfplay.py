@@ -65,6 +65,7 @@ import numpy as np
 from ._args import check_seed, is_int
 from .arena.results import MAX_GAMES
 from .arena.runner import run_job
+from .game_setup import RUN_MAX_TURNS
 from .seeds import derive_seed
 
 __all__ = ["SelfplayJob", "load_dataset", "selfplay"]
@@ -141,7 +142,7 @@ class SelfplayJob:
     players: int = 2
     teams: Optional[int] = None
     seed: int = 0
-    max_turns: Optional[int] = None
+    max_turns: Optional[int] = RUN_MAX_TURNS  # None: no cap
     shard_games: int = 50
     extra: Dict[str, Any] = field(default_factory=dict)
 
@@ -301,7 +302,7 @@ class SelfplayJob:
 
 
 def selfplay(agents: Sequence[str] = ("greedy",), games: int = 100, out: str = "selfplay", players: int = 2,
-             teams: Optional[int] = None, seed: int = 0, max_turns: Optional[int] = None, shard_games: int = 50,
+             teams: Optional[int] = None, seed: int = 0, max_turns: Optional[int] = RUN_MAX_TURNS, shard_games: int = 50,
              workers: Optional[int] = 1, ray: Any = None, resume: bool = False, progress: Any = None,
              ) -> Dict[str, Any]:
     """Play a self-play run into the directory ``out``; returns the manifest (also in

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, Sequence, Union
 
+from ..game_setup import RUN_MAX_TURNS
 from ..gamebase import GameClass
 from ..records import GameRecord, default_game_class
 from .jobs import MatchJob, derive_seed, normalise_contenders, outcome_of
@@ -53,7 +54,7 @@ def match(
     players: int = 2,
     teams: Optional[int] = None,
     seed: int = 0,
-    max_turns: Optional[int] = None,
+    max_turns: Optional[int] = RUN_MAX_TURNS,
     game_class: Optional[GameClass] = None,
     progress: Union[bool, Callable[[int, int], None], Any, None] = None,
     keep_records: bool = False,
@@ -109,7 +110,8 @@ def summary(path: str) -> MatchResult:
     if not str(header.get("format", "")).startswith("sequence-game-match/"):
         raise ValueError(f"{path!r} is not a match results file (format {header.get('format')!r})")
     return MatchResult.from_outcomes(header["names"], [outcome_of(e) for e in entries], header["players"],
-                                     header["teams"], header["seed"], planned=header["games"])
+                                     header["teams"], header["seed"], planned=header["games"],
+                                     max_turns=header["max_turns"])
 
 
 def compare(path_a: str, path_b: str) -> PairedComparison:

@@ -25,6 +25,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 from .._args import check_seed, is_int
 from ..agents import agent_from_spec, agent_name
 from ..errors import short_repr
+from ..game_setup import RUN_MAX_TURNS
 from ..gamebase import GameClass
 from ..records import default_game_class, play_game, utc_now
 from ..seeds import derive_seed
@@ -77,7 +78,8 @@ def normalise_contenders(entries: Sequence[Any]) -> List[Contender]:
 def outcome_of(entry: Dict[str, Any]) -> GameOutcome:
     """The :class:`GameOutcome` of one results line."""
     return GameOutcome(entry["seed"], list(entry["contenders"]), entry["winner"], entry["winner_contender"],
-                       bool(entry["is_draw"]), entry["turns"], entry["index"], entry.get("seconds", 0.0))
+                       bool(entry["is_draw"]), entry["turns"], entry["index"], entry.get("seconds", 0.0),
+                       entry.get("node"))
 
 
 def _make_agent(entry: Any, seed: int) -> Any:
@@ -103,7 +105,7 @@ class MatchJob:
     players: int = 2
     teams: Optional[int] = None
     seed: int = 0
-    max_turns: Optional[int] = None
+    max_turns: Optional[int] = RUN_MAX_TURNS  # None: no cap
     game_class: GameClass = field(default_factory=default_game_class)
 
     def __post_init__(self) -> None:
@@ -165,7 +167,7 @@ class MatchJob:
     def outcomes(self, entries: Sequence[Dict[str, Any]]) -> MatchResult:
         """The :class:`MatchResult` of some of this job's results lines."""
         return MatchResult.from_outcomes(self.names, [outcome_of(e) for e in entries], self.players,
-                                         self.team_count, self.seed, planned=self.games)
+                                         self.team_count, self.seed, planned=self.games, max_turns=self.max_turns)
 
     def progress_text(self, entries: Sequence[Dict[str, Any]]) -> str:
         """Win rates so far with their 95% intervals, for the progress display."""

@@ -8,6 +8,7 @@ read back later (:func:`sequence_game.arena.summary`).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -97,6 +98,7 @@ class GameOutcome:
     turns: int
     index: int = -1
     seconds: float = field(default=0.0, compare=False)
+    node: Optional[str] = field(default=None, compare=False)  # the Ray node that played it, if any
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,8 @@ class MatchResult:
     ``draws``; ``played[i]`` games contender ``i`` took part in (all of them unless there are more
     contenders than teams); ``outcomes`` per game, in game order; ``records`` (GameRecords) when
     kept; ``planned``: the games the match asked for (more than ``games`` while it runs or after
-    an interruption).
+    an interruption); ``max_turns``: the turn cap (a capped game is one of the draws, ``capped``
+    counts them).
     """
 
     names: List[str]
@@ -139,10 +142,11 @@ class MatchResult:
     outcomes: List[GameOutcome] = field(default_factory=list)
     records: List[Any] = field(default_factory=list)
     planned: Optional[int] = None
+    max_turns: Optional[int] = None
 
     @classmethod
     def from_outcomes(cls, names: List[str], outcomes: List[GameOutcome], players: int, teams: int, seed: int,
-                      planned: Optional[int] = None) -> MatchResult:
+                      planned: Optional[int] = None, max_turns: Optional[int] = None) -> MatchResult:
         """The counts of a match from its outcomes (sorted by game index)."""
         outs = sorted(outcomes, key=lambda o: o.index)
         c = len(names)
@@ -155,7 +159,28 @@ class MatchResult:
             else:
                 wins[o.winner_contender] += 1
         return cls(names=list(names), games=len(outs), wins=wins, draws=draws, played=played, players=players,
-                   teams=teams, seed=seed, outcomes=outs, planned=planned)
+                   teams=teams, seed=seed, outcomes=outs, planned=planned, max_turns=max_turns)
+
+    @property
+    def capped(self) -> int:
+        """Games that reached the turn cap: draws (counted in ``draws``) that the rules did not end."""
+        cap = self.max_turns
+        return sum(1 for o in self.outcomes if cap is not None and o.winner is None and o.turns >= cap)
+
+    @property
+    def games_per_node(self) -> Dict[str, int]:
+        """Games played on each Ray node (node id -> games), empty for games played elsewhere."""
+        return dict(sorted(Counter(o.node for o in self.outcomes if o.node is not None).items()))
+
+    def notes(self) -> List[str]:
+        """Lines on the capped games and the nodes, for the summaries."""
+        out = []
+        if self.capped:
+            out.append(f"draws include {self.capped} game{'s' * (self.capped != 1)} stopped at the turn cap "
+                       f"({self.max_turns} turns)")
+        if self.games_per_node:
+            out.append("games per node: " + ", ".join(f"{n[:12]} {k}" for n, k in self.games_per_node.items()))
+        return out
 
     @property
     def losses(self) -> List[int]:
@@ -238,6 +263,7 @@ class MatchResult:
             )
         if len(self.names) >= 2:
             lines.append(self.elo_line())
+        lines += self.notes()
         seats = self.seat_results()
         if seats:
             lines.append("by team (team 0 moves first): " + "; ".join(

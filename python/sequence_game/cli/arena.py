@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any, Dict
 
-from ..game_setup import MAX_TURNS, VALID_PLAYERS
+from ..game_setup import MAX_TURNS, RUN_MAX_TURNS, VALID_PLAYERS
 from ..seeds import SEED_LIMIT
 from .common import EXIT_OK, CLIError, Parents, game_class, int_arg, make_agent
 
@@ -80,7 +80,7 @@ def _arena_settings(args: argparse.Namespace) -> Dict[str, Any]:
     """The match to play: the command line's, or with --resume the results file's job, where the
     command line may change only --games (to extend the match)."""
     defaults = {"agents": list(args.agents), "games": 10, "players": 2, "teams": None, "seed": 0,
-                "max_turns": None, "engine": args.engine}
+                "max_turns": RUN_MAX_TURNS, "engine": args.engine}
     given = {"games": args.games, "players": args.players, "teams": args.teams, "seed": args.seed,
              "max_turns": args.max_turns}
     import os
@@ -119,6 +119,8 @@ def _print_match(console: Console, result: MatchResult) -> None:
     console.print(match_table(result))
     if len(result.names) >= 2:
         console.print(result.elo_line())
+    for line in result.notes():
+        console.print(line)
     console.print(seat_table(result))
 
 
@@ -172,7 +174,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--players", type=int_arg(2, 12, "--players"), default=None, choices=VALID_PLAYERS, metavar="P")
     p.add_argument("--teams", type=int_arg(2, 3, "--teams"), choices=(2, 3), default=None)
     p.add_argument("--seed", type=int_arg(0, SEED_LIMIT - 1, "--seed"), default=None, help="match seed (default 0): game i depends on it and i only")
-    p.add_argument("--max-turns", type=int_arg(1, MAX_TURNS, "--max-turns"), default=None)
+    p.add_argument("--max-turns", type=int_arg(1, MAX_TURNS, "--max-turns"), default=None,
+                   help=f"turn cap, a capped game is a draw (default {RUN_MAX_TURNS})")
     p.add_argument("--workers", type=int_arg(1, None, "--workers"), default=None, metavar="N",
                    help="worker processes (default: every core; 1 plays in this process)")
     p.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",

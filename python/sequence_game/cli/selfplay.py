@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
-from ..game_setup import MAX_TURNS, VALID_PLAYERS
+from ..game_setup import MAX_TURNS, RUN_MAX_TURNS, VALID_PLAYERS
 from ..seeds import SEED_LIMIT
 from .common import EXIT_OK, CLIError, Parents, int_arg
 
@@ -21,6 +21,8 @@ def cmd_selfplay(args: argparse.Namespace, console: Console) -> int:
     if args.workers is not None and args.workers < 1:
         raise CLIError("--workers must be at least 1")
     agents = list(args.agents) or ["greedy"]
+    if args.max_turns is None:  # the run's own cap when resuming one, else the default
+        args.max_turns = _resumed_cap(args) if args.resume else RUN_MAX_TURNS
     try:
         job = SelfplayJob(agents, args.games, args.out, players=args.players, teams=args.teams, seed=args.seed,
                           max_turns=args.max_turns, shard_games=args.shard_games)
@@ -45,6 +47,22 @@ def cmd_selfplay(args: argparse.Namespace, console: Console) -> int:
     return EXIT_OK
 
 
+def _resumed_cap(args: argparse.Namespace) -> Optional[int]:
+    import os
+
+    from ..arena import read_results
+    from ..selfplay import LOG_NAME
+
+    log = os.path.join(args.out, LOG_NAME)
+    if not os.path.exists(log):
+        return RUN_MAX_TURNS
+    try:
+        cap: Optional[int] = read_results(log)[0]["max_turns"]
+    except ValueError as e:
+        raise CLIError(str(e)) from None
+    return cap
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: Parents) -> None:
     p = sub.add_parser("selfplay", help="write a self-play dataset (npz shards + manifest)",
                        description="Self-play positions (observation tensors, legal masks, the move played, a "
@@ -58,7 +76,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--players", type=int_arg(2, 12, "--players"), default=2, choices=VALID_PLAYERS, metavar="P")
     p.add_argument("--teams", type=int_arg(2, 3, "--teams"), choices=(2, 3), default=None)
     p.add_argument("--seed", type=int_arg(0, SEED_LIMIT - 1, "--seed"), default=0, help="run seed (default 0): game g depends on it and g only")
-    p.add_argument("--max-turns", type=int_arg(1, MAX_TURNS, "--max-turns"), default=None)
+    p.add_argument("--max-turns", type=int_arg(1, MAX_TURNS, "--max-turns"), default=None,
+                   help=f"turn cap, a capped game is a draw (default {RUN_MAX_TURNS}; resuming: the run's)")
     p.add_argument("--workers", type=int_arg(1, None, "--workers"), default=None, metavar="N", help="worker processes (default: every core)")
     p.add_argument("--ray", nargs="?", const=True, default=None, metavar="ADDRESS",
                    help="run each shard as a Ray task (local instance, or the cluster at ADDRESS)")

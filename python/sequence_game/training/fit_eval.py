@@ -48,6 +48,7 @@ import numpy as np
 from .. import _core
 from ..agents.learned import EvalModel, parse_eval_model
 from ..game import Game
+from ..game_setup import RUN_MAX_TURNS
 from ..selfplay import LOG_NAME, load_dataset, selfplay
 
 __all__ = ["fit_eval", "fit_logistic", "main", "position_features"]
@@ -125,7 +126,7 @@ def _metrics(p: np.ndarray, y: np.ndarray) -> Dict[str, float]:
 
 def fit_eval(games: int = 20000, seed: int = 1, out: str = "learned_eval.json", data: Optional[str] = None,
              agents: Sequence[str] = ("greedy",), workers: int = 1, holdout: int = 5, l2: float = 1e-3,
-             exclude: Sequence[str] = (), sharpen: float = 1.0, max_turns: Optional[int] = None,
+             exclude: Sequence[str] = (), sharpen: float = 1.0, max_turns: Optional[int] = RUN_MAX_TURNS,
              command: Optional[str] = None, progress: Any = None) -> Dict[str, Any]:
     """Make (or extend) the self-play data, fit, write the model to ``out``; returns the report
     (also the file's ``training`` field). ``data``: the dataset directory (None: a temporary one,
@@ -235,8 +236,8 @@ def main(argv: Optional[List[str]] = None, prog: str = "sequence-game fit-eval")
                         help="features left out of the fit (weight 0), names as in _core.EVAL_FEATURES")
     parser.add_argument("--sharpen", type=float, default=1.0,
                         help="multiply the written weights by this factor (default 1: calibrated)")
-    parser.add_argument("--max-turns", type=int, default=None,
-                        help="cap each self-play game at this many turns (a draw; default: no cap)")
+    parser.add_argument("--max-turns", type=int, default=RUN_MAX_TURNS,
+                        help=f"cap each self-play game at this many turns (a draw; default {RUN_MAX_TURNS})")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")
