@@ -98,9 +98,14 @@ def run_job(job: Any, workers: Optional[int] = 1, ray: Union[bool, str, None] = 
     try:
         if ray is not None and ray is not False:
             job.check_portable()
-            from .ray_runner import run_ray
+            from .ray_runner import HeadLostError, run_ray
 
-            run_ray(job, todo, on_result, address=None if ray is True else str(ray))
+            try:
+                run_ray(job, todo, on_result, address=None if ray is True else str(ray))
+            except HeadLostError as e:
+                if results is None:
+                    raise
+                raise HeadLostError(f"{e} with --resume {results}") from None
         elif workers == 1 or len(todo) <= 1:
             for i in todo:
                 on_result(job.execute(i))
