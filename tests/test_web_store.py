@@ -4,6 +4,7 @@ in one line, and the lobby reads one page of rows however many games are stored.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
@@ -529,3 +530,49 @@ def test_an_undone_table_resumes_after_a_restart(tmp_path):
         assert [(p, str(e)) for p, e in table.history] == history
         assert c.post(f"/api/tables/{tid}/undo", headers=auth(tokens[0])).status_code == 200  # back past the redeal
         assert len(table.history) == len(history) - 2
+
+
+def test_any_damaged_row_is_set_aside_never_raised():
+    """Property: whatever JSON a row's columns hold, starting the server and reading the lobby and
+    the table never fail; each row is served or set aside."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    from sequence_game.web.tables import TableService
+
+    scalars = st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=5)
+    values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["kind", "ai", "name", "token_hash", "players", "teams", "seed", "moves", "result",
+                         "winner", "is_draw", "turns", "x"]), inner, max_size=4), max_leaves=12)
+    seat = st.fixed_dictionaries({"kind": st.sampled_from(["human", "ai", "robot"])},
+                                 optional={"ai": scalars, "name": scalars, "token_hash": scalars})
+    record = st.fixed_dictionaries(
+        {"players": st.integers(1, 4) | scalars, "teams": st.integers(1, 3) | scalars, "seed": st.integers(0, 9) | scalars,
+         "moves": st.lists(st.sampled_from(["pass", "7H@d6", "2S@b1", "x"]), max_size=3) | scalars},
+        optional={"format": st.just("sequence-game-record/1"), "result": values, "redeals": values})
+    text = st.one_of(record.map(json.dumps), values.map(json.dumps), st.text(max_size=20))
+    seats_text = st.one_of(st.lists(seat, max_size=3).map(json.dumps), values.map(json.dumps), st.text(max_size=10))
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.lists(st.tuples(text, seats_text, st.sampled_from(["{}", "[]", "x"]), st.sampled_from([0, 1, 2, 7]),
+                              st.sampled_from(["2026-01-01T00:00:00.000Z", "yesterday", ""])), min_size=1, max_size=4))
+    def check(rows):
+        store = TableStore(":memory:")
+        with store._lock:
+            for i, (rec, seats, options, finished, stamp) in enumerate(rows):
+                store._db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                                  (f"r{i}", rec, seats, options, stamp or "2026-01-01T00:00:00.000Z", finished,
+                                   stamp))
+        svc = TableService(store, limits=ServerLimits(idle_seconds=10**10, abandoned_seconds=10**10))
+        svc.resume()
+        listed = asyncio.run(svc.lobby())
+        for i in range(len(rows)):
+            try:
+                svc.get(f"r{i}")
+            except ValueError:  # a TableError: no such table (set aside), expired
+                pass
+        served = set(svc.tables) | {t["table"] for t in listed}
+        aside = {i for i, _ in store.quarantined()}
+        assert not served & aside
+        asyncio.run(svc.close())
+
+    check()
