@@ -1,13 +1,15 @@
-"""Environment steps per second (docs/environments.md): PettingZoo and Gymnasium against a plain
-``legal_mask()`` + ``play_action()`` loop, every one choosing a uniformly random legal action from
-the mask the same way, over the same 2-player games (seeds 0, 1, ...) played to the end.
+"""Learner steps per second on every path a researcher takes (docs/environments.md), against random
+and greedy opponents: the Gymnasium env (opponents in the core, and the same agents in Python), its
+synchronous vector form, PettingZoo, the batched ``SequenceVectorEnv``, and the Stable-Baselines3
+adapter; and a plain ``legal_mask()`` + ``play_action()`` loop as the floor.
 
-    python -m pytest benchmarks/test_env_benchmarks.py --benchmark-group-by=group
+    python -m pytest benchmarks/test_env_benchmarks.py --benchmark-group-by=param:opponent \\
+        --benchmark-columns=mean,rounds
 
-One round plays STEPS actions; steps/s = STEPS / mean. The environments' cost over the plain loop
-is the ratio of the means (docs/measurements.md). Gymnasium's opponent is ``RandomAgent``
-(uniform over ``legal_moves()``), and every ply of the game, the learner's and the opponent's,
-counts as a step.
+The learner plays uniformly random legal actions chosen from the mask; a step is one learner
+action (the opponents' moves between two learner actions are part of it). One round plays
+``extra_info["steps"]`` learner steps: steps/s = steps / mean. The per-game paths play 2-player
+games to the end (seeds 0, 1, ...); the batched ones step 256 games together.
 """
 
 from __future__ import annotations
@@ -17,8 +19,12 @@ import random
 import numpy as np
 import pytest
 import sequence_game
+from sequence_game.actions import action_of_move
+from sequence_game.agents import GreedyAgent, RandomAgent
 
-STEPS = 2000
+STEPS = 1000  # learner steps per round, per-game paths
+GAMES, BATCH_STEPS = 256, 20  # batched paths: games stepped together, steps per round
+OPPONENTS = ["random", "greedy"]
 
 
 def _choose(rng: random.Random, mask: np.ndarray) -> int:
@@ -40,47 +46,16 @@ def plain_loop(steps: int) -> int:
 
 @pytest.mark.benchmark(group="env steps")
 def test_plain_legal_mask_play_action_loop(benchmark):
+    """Every ply a random action (both seats): the floor without an environment."""
     benchmark.extra_info["steps"] = STEPS
     assert benchmark(plain_loop, STEPS) >= 0
 
 
-def pettingzoo_loop(make, steps: int) -> int:
+def gymnasium_loop(env, steps: int) -> int:
     rng, seed = random.Random(0), 0
-    e = make(players=2)
-    e.reset(seed=seed)
-    done = 0
-    while done < steps:
-        obs, _reward, terminated, truncated, _info = e.last()
-        if terminated or truncated:
-            e.step(None)
-            if not e.agents:
-                seed += 1
-                e.reset(seed=seed)
-            continue
-        e.step(_choose(rng, obs["action_mask"]))
-        done += 1
-    return seed
-
-
-@pytest.mark.benchmark(group="env steps")
-@pytest.mark.parametrize("wrapped", [True, False], ids=["env()", "raw_env()"])
-def test_pettingzoo_steps(benchmark, wrapped):
-    pz = pytest.importorskip("sequence_game.envs.pettingzoo", reason="the [rl] extra is not installed")
-    benchmark.extra_info["steps"] = STEPS
-    assert benchmark(pettingzoo_loop, pz.env if wrapped else pz.raw_env, STEPS) >= 0
-
-
-def gymnasium_loop(steps: int) -> int:
-    from sequence_game.envs.gymnasium import SequenceEnv
-
-    rng, seed = random.Random(0), 0
-    env = SequenceEnv(players=2, opponents="random")
-    obs, info = env.reset(seed=seed)
-    done = 0
-    while done < steps:
-        turn = env.game.turn
-        obs, _reward, terminated, truncated, info = env.step(_choose(rng, info["action_mask"]))
-        done += max(1, env.game.turn - turn)
+    _obs, info = env.reset(seed=seed)
+    for _ in range(steps):
+        _obs, _reward, terminated, truncated, info = env.step(_choose(rng, info["action_mask"]))
         if terminated or truncated:
             seed += 1
             _obs, info = env.reset(seed=seed)
@@ -88,7 +63,111 @@ def gymnasium_loop(steps: int) -> int:
 
 
 @pytest.mark.benchmark(group="env steps")
-def test_gymnasium_steps(benchmark):
+@pytest.mark.parametrize("opponent", OPPONENTS)
+@pytest.mark.parametrize("where", ["core", "python"])
+def test_gymnasium_steps(benchmark, opponent, where):
+    """``SequenceEnv``: the spec (played in the core) or the agent object (played in Python)."""
     pytest.importorskip("gymnasium", reason="the [rl] extra is not installed")
+    from sequence_game.envs.gymnasium import SequenceEnv
+
+    agent = opponent if where == "core" else {"random": RandomAgent, "greedy": GreedyAgent}[opponent](seed=1)
+    env = SequenceEnv(players=2, opponents=agent)
+    assert (env._core_seats is not None) == (where == "core")
     benchmark.extra_info["steps"] = STEPS
-    assert benchmark(gymnasium_loop, STEPS) >= 0
+    assert benchmark(gymnasium_loop, env, STEPS) >= 0
+
+
+def vector_loop(env, steps: int) -> None:
+    rng = random.Random(0)
+    _obs, info = env.reset(seed=0)
+    for _ in range(steps):
+        # A game that just ended shows no legal action: its next step is the reset (NEXT_STEP
+        # autoreset), which ignores the action.
+        actions = np.array([_choose(rng, m) if m.any() else 0 for m in info["action_mask"]])
+        _obs, _rewards, _terminated, _truncated, info = env.step(actions)
+
+
+@pytest.mark.benchmark(group="env steps")
+@pytest.mark.parametrize("opponent", OPPONENTS)
+def test_gymnasium_sync_vector_steps(benchmark, opponent):
+    """``gymnasium.make_vec(..., vectorization_mode="sync")``: 8 per-game envs in one process."""
+    gymnasium = pytest.importorskip("gymnasium", reason="the [rl] extra is not installed")
+    from sequence_game.envs.gymnasium import ENV_ID
+
+    env = gymnasium.make_vec(ENV_ID, num_envs=8, vectorization_mode="sync", opponents=opponent)
+    benchmark.extra_info["steps"] = 8 * (STEPS // 8)
+    benchmark(vector_loop, env, STEPS // 8)
+    env.close()
+
+
+def pettingzoo_loop(env, opponent, steps: int) -> int:
+    """Seat 0 learns (random actions); seat 1 plays random actions from its mask or GreedyAgent's
+    move (its first action; declare actions, R7, random from the mask)."""
+    rng, seed = random.Random(0), 0
+    env.reset(seed=seed)
+    done = 0
+    while done < steps:
+        obs, _reward, terminated, truncated, _info = env.last()
+        agent = env.agent_selection
+        if terminated or truncated:
+            env.step(None)
+            if not env.agents:
+                seed += 1
+                env.reset(seed=seed)
+            continue
+        game = env.unwrapped.game
+        if agent == "player_1" and opponent is not None and game.pending_placement is None:
+            env.step(action_of_move(opponent.select_move(game)))
+            continue
+        env.step(_choose(rng, obs["action_mask"]))
+        done += agent == "player_0"
+    return seed
+
+
+@pytest.mark.benchmark(group="env steps")
+@pytest.mark.parametrize("opponent", OPPONENTS)
+def test_pettingzoo_steps(benchmark, opponent):
+    pz = pytest.importorskip("sequence_game.envs.pettingzoo", reason="the [rl] extra is not installed")
+    benchmark.extra_info["steps"] = STEPS
+    agent = GreedyAgent(seed=1) if opponent == "greedy" else None
+    assert benchmark(pettingzoo_loop, pz.raw_env(players=2), agent, STEPS) >= 0
+
+
+def batched_loop(env, steps: int) -> None:
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    for _ in range(steps):
+        env.step(env.sample_actions(rng))
+
+
+@pytest.mark.benchmark(group="env steps")
+@pytest.mark.parametrize("opponent", OPPONENTS)
+def test_sequence_vector_env_steps(benchmark, opponent):
+    """``SequenceVectorEnv``: observations, masks (in infos) and final observations every step."""
+    pytest.importorskip("gymnasium", reason="the [rl] extra is not installed")
+    from sequence_game.envs.vector import SequenceVectorEnv
+
+    env = SequenceVectorEnv(GAMES, opponents=opponent, seed=0)
+    benchmark.extra_info["steps"] = GAMES * BATCH_STEPS
+    benchmark(batched_loop, env, BATCH_STEPS)
+
+
+def sb3_loop(venv, steps: int) -> None:
+    rng = np.random.default_rng(0)
+    venv.seed(0)
+    venv.reset()
+    for _ in range(steps):
+        masks = np.stack(venv.env_method("action_masks"))  # as sb3-contrib's MaskablePPO reads them
+        venv.step(venv.game.sample_actions(rng, masks))
+
+
+@pytest.mark.benchmark(group="env steps")
+@pytest.mark.parametrize("opponent", OPPONENTS)
+def test_sb3_vec_env_steps(benchmark, opponent):
+    """``sequence_game.envs.sb3.SequenceVecEnv``: observations, per-game infos, masks."""
+    pytest.importorskip("stable_baselines3", reason="the [train] extra is not installed")
+    from sequence_game.envs.sb3 import SequenceVecEnv
+
+    venv = SequenceVecEnv(GAMES, opponents=opponent, seed=0)
+    benchmark.extra_info["steps"] = GAMES * BATCH_STEPS
+    benchmark(sb3_loop, venv, BATCH_STEPS)

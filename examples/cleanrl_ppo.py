@@ -159,9 +159,10 @@ def main(argv=None) -> dict:
         mean = float(np.mean(returns)) if returns else float("nan")
         if update % 10 == 0 or update == updates - 1:
             print(f"update {update + 1}/{updates}: {steps} steps, {rate:,.0f} steps/s, "
-                  f"mean result of the last {len(returns)} games {mean:+.2f}")
+                  f"mean result of the last {len(returns)} games {mean:+.2f}", flush=True)
+            if args.save:  # a checkpoint as the run goes: an interrupted run still leaves a policy
+                agent.save_numpy(args.save)
     if args.save:
-        agent.save_numpy(args.save)
         print(f"saved the actor to {args.save}: play it with policy:{args.save}")
     return {"steps": steps, "steps_per_second": rate, "mean_result": mean, "games": len(returns)}
 

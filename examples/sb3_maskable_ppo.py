@@ -51,7 +51,7 @@ def main(argv=None) -> dict:
 
     env = make_env(args.env, args.envs, args.opponent, args.seed)
     model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=min(1024, args.envs * args.n_steps),
-                        gamma=0.995, ent_coef=0.01, seed=args.seed, device="cpu", verbose=0)
+                        n_epochs=4, gamma=0.995, ent_coef=0.01, seed=args.seed, device="cpu", verbose=0)
     start = time.perf_counter()
     model.learn(total_timesteps=args.steps)
     seconds = time.perf_counter() - start

@@ -47,7 +47,7 @@ def test_core_opponents_reach_only_the_learning_seat_and_play_legal_games():
             obs, reward, terminated, truncated, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
             done = terminated or truncated
         final = e.game
-        assert final.is_over and info["winner"] == final.winner and np.array_equal(final.observation_tensor(2), obs)
+        assert final.is_over and info.get("winner") == final.winner and np.array_equal(final.observation_tensor(2), obs)
 
 
 def _episode(e, seed, rng_seed=0):
@@ -180,3 +180,20 @@ def test_stable_baselines3_make_vec_env_with_the_string_id():
         assert spawned.reset().shape == (2, 890)
     finally:
         spawned.close()
+
+
+def test_gymnasium_make_vec_stacks_infos_across_episode_ends():
+    """Every info key holds one type in every step (winner only once won), so Gymnasium's vector
+    envs can stack the infos of games that end at different times."""
+    env = gymnasium.make_vec(ENV_ID, num_envs=3, vectorization_mode="sync", opponents="random")
+    _obs, infos = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    won = 0
+    for _ in range(150):
+        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in infos["action_mask"]]
+        _obs, rewards, terminated, _truncated, infos = env.step(actions)
+        if "winner" in infos:
+            won += int(infos["_winner"].sum())
+            assert (rewards[infos["_winner"]] != 0).all()
+    assert won > 0
+    env.close()

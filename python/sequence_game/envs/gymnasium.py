@@ -25,6 +25,8 @@ Importing this module registers ``sequence_game/Sequence-v0``:
   ``info["action_mask"]`` (bool). After a dead-card trade (R5) or a placement that still has its
   sequences to choose (R7 declare actions) the learning seat moves again before the opponents.
 - Reward 0 until the game ends, then +1 if the seat's team won, -1 if it lost, 0 for a draw (R8).
+  ``info``: ``action_mask``, ``turn`` (completed turns), and ``winner`` (the winning team) once a
+  team has won.
   ``terminated`` on a win or a stalemate (R5), ``truncated`` at the turn cap ``max_turns``
   (default 1000).
 - An illegal action: with ``illegal="lose"`` (the default) it ends the episode at once with
@@ -233,12 +235,19 @@ class SequenceEnv(gymnasium.Env):
         return _common.scale_observations(obs) if self.normalize else obs
 
     def _info(self) -> Dict[str, Any]:
+        # "winner" only once a team has won: an info key holds one type in every step, which
+        # Gymnasium's vector envs need to stack the infos of their games.
         if self._vg is not None:
             # The raw turn count is in the observation (docs/observation.md), written by the core.
+            info = {"action_mask": self.action_masks(), "turn": int(self._obs[0, _TURN])}
             winner = None if self._winner is _ILLEGAL else self._winner
-            return {"action_mask": self.action_masks(), "turn": int(self._obs[0, _TURN]), "winner": winner}
-        game = self._game()
-        return {"action_mask": self.action_masks(), "turn": game.turn, "winner": game.winner}
+        else:
+            game = self._game()
+            info = {"action_mask": self.action_masks(), "turn": game.turn}
+            winner = game.winner
+        if winner is not None:
+            info["winner"] = winner
+        return info
 
     def _game(self) -> Game:
         game = self.game
