@@ -24,6 +24,7 @@ from sequence_game import GameRecord  # noqa: E402
 from sequence_game.agents import GreedyAgent  # noqa: E402
 from sequence_game.records import play_game  # noqa: E402
 from sequence_game.web import create_app  # noqa: E402
+from sequence_game.web.limits import ServerLimits  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -41,7 +42,9 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    app = create_app(tmp_path_factory.mktemp("web") / "tables.sqlite3", ai_pause=0.2)
+    # one client (this test) creates every table: the per-client creation limits are raised for it
+    limits = ServerLimits(create_burst=200, create_per_minute=600.0, max_tables_per_client=200)
+    app = create_app(tmp_path_factory.mktemp("web") / "tables.sqlite3", ai_pause=0.2, limits=limits)
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -349,5 +352,165 @@ def test_phone_sized_layout(server, browser):
         pg.locator(".hand-card:not(.nomove):not(.dead)").first.tap()
         shot(pg, "13-phone-390x844")
         assert pg.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    finally:
+        ctx.close()
+
+
+# --------------------------------------------------------------------------- what players expect at a table
+
+
+def test_moves_read_like_the_cards_and_any_earlier_position_can_be_browsed(server, page):
+    t = api(server, "POST", "/api/tables", against_ai(40))
+    page.goto(t["seats"][0]["url"])
+    for _ in range(3):
+        play_one_click_move(page)
+        page.wait_for_function("document.querySelectorAll('#log li').length % 2 === 0")
+    wait_my_turn(page)
+    entries = page.locator("#log button.move").all_inner_texts()
+    assert all("@" not in e and ("\u2660" in e or "\u2665" in e or "\u2666" in e or "\u2663" in e or "pass" in e)
+               for e in entries), entries
+    page.locator("#log button.move").first.click()  # the position after the first move
+    page.wait_for_selector("#live:not([hidden])")
+    assert page.locator("#board .chip").count() == 1 and "after move 1" in page.inner_text("#browsing")
+    shot(page, "14-browsing-move-1")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelectorAll('#board .chip').length === 2")
+    page.click("#live")
+    page.wait_for_selector("#live[hidden]", state="attached")
+    board = api(server, "GET", f"/api/tables/{t['table']}")["state"]["board"]
+    chips = sum(ch in "BGR" for line in board for ch in line)
+    page.wait_for_function(f"document.querySelectorAll('#board .chip').length === {chips}")
+
+
+def test_hints_are_not_offered_between_people_and_messages_clear(server, browser):
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 41, "seats": [{"kind": "human", "name": "Ann"},
+                                                                            {"kind": "human", "name": "Bob"}]})
+    ctx = browser.new_context(viewport={"width": 1200, "height": 860})
+    try:
+        pg = ctx.new_page()
+        pg.set_default_timeout(TIMEOUT)
+        pg.goto(t["seats"][0]["url"])
+        pg.wait_for_selector(".hand-card")
+        assert pg.locator("#hint").is_hidden()
+        spectator = browser.new_context(viewport={"width": 1200, "height": 860}).new_page()  # no seat stored
+        spectator.set_default_timeout(TIMEOUT)
+        spectator.goto(server + f"/table/{t['table']}")
+        spectator.wait_for_selector("#seats li")
+        assert spectator.locator("#actionsbox").is_hidden()  # no empty box for a spectator
+        spectator.click('#board .cell[data-cell="e5"]')
+        spectator.wait_for_selector("#message.error")
+        view = api(server, "GET", f"/api/tables/{t['table']}")
+        mover = view["state"]["current_player"]
+        mover_page = pg if mover == 0 else ctx.new_page()
+        if mover != 0:
+            mover_page.set_default_timeout(TIMEOUT)
+            mover_page.goto(t["seats"][1]["url"])
+        play_one_click_move(mover_page)
+        spectator.wait_for_function("document.querySelectorAll('#log li').length === 1")
+        assert spectator.inner_text("#message") == ""  # the message belonged to the position before
+        assert spectator.locator("#board .cell.cursor").count() == 0  # no keyboard outline for spectators
+        spectator.context.close()
+    finally:
+        ctx.close()
+
+
+def test_resign_then_rematch_with_the_same_seats(server, page):
+    t = api(server, "POST", "/api/tables", against_ai(42))
+    page.goto(t["seats"][0]["url"])
+    play_one_click_move(page)
+    wait_my_turn(page)
+    page.once("dialog", lambda d: d.accept())  # the browser's "Resign this game?" confirmation
+    page.click("#resign")
+    page.wait_for_selector("dialog#gameover[open]")
+    assert page.inner_text("#gameover-title") == "You lost"
+    assert "resigned" in page.inner_text("#gameover-text")
+    shot(page, "15-resigned")
+    page.click("#gameover-rematch")
+    page.wait_for_function(f"!location.pathname.endsWith('/{t['table']}')")
+    page.wait_for_selector(".hand-card")
+    new = page.url.split("/table/")[1].split("#")[0]
+    view = api(server, "GET", f"/api/tables/{new}", token=t["seats"][0]["token"])
+    assert view["you"] == [0] and not view["over"]  # the same token, a new game
+    assert "(you)" in page.inner_text("#seats")
+
+
+def test_the_turn_timer_is_shown(server, page):
+    body = {"players": 2, "seed": 43, "turn_seconds": 60, "seats": [{"kind": "human"}, {"kind": "human"}]}
+    t = api(server, "POST", "/api/tables", body)
+    view = api(server, "GET", f"/api/tables/{t['table']}")
+    seat = view["state"]["current_player"]
+    page.goto(next(s for s in t["seats"] if s["seat"] == seat)["url"])
+    page.wait_for_function("/you have (59|60) s for this turn/.test(document.querySelector('#clock').textContent)")
+
+
+def test_join_an_open_seat_from_the_lobby(server, page):
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 44, "seats": [{"kind": "ai", "ai": "easy"},
+                                                                            {"kind": "human", "open": True}]})
+    page.goto(server + "/")
+    row = page.locator("#opentables tr", has_text=t["table"])
+    row.wait_for()
+    shot(page, "16-lobby-open-seat")
+    page.once("dialog", lambda d: d.accept("Zoe"))
+    row.locator("button", has_text="Join").click()
+    page.wait_for_url(f"**/table/{t['table']}**")
+    page.wait_for_selector(".hand-card")
+    assert "Zoe (you)" in page.inner_text("#seats")
+
+
+def test_the_review_page_shows_the_graph_and_the_preferred_moves(server, page):
+    seed, moves, winner, last = _near_final_with_r7_choice()
+    seats = [{"kind": "human", "name": "Ann"} if p == winner else {"kind": "ai", "ai": "easy"} for p in range(2)]
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": seed, "seats": seats, "moves": [*moves, last]})
+    page.goto(server + f"/review/{t['table']}")
+    page.wait_for_selector("#graph svg polyline", timeout=120_000)  # reviewed in the server's threads
+    assert page.locator("#log li").count() == len(moves) + 1
+    page.keyboard.press("End")
+    assert page.inner_text("#verdict").startswith("Chance of winning")
+    marked = page.locator("#mistakes button.move")
+    if marked.count():
+        marked.first.click()
+        assert page.locator("#board .cell.hinted").count() == 1  # the AI's preferred move, on the board
+    shot(page, "17-review")
+
+
+@pytest.mark.parametrize("where", ["lobby", "table", "replay", "review"])
+def test_no_serious_accessibility_violations(server, page, where):
+    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    seed, moves, winner, last = _near_final_with_r7_choice()
+    if where in ("replay", "review"):
+        seats = [{"kind": "ai", "ai": "easy"}, {"kind": "ai", "ai": "easy"}]
+        t = api(server, "POST", "/api/tables", {"players": 2, "seed": seed, "seats": seats, "moves": [*moves, last]})
+        page.goto(server + f"/{where}/{t['table']}")
+        page.wait_for_selector("#log li")
+        if where == "review":
+            page.wait_for_selector("#graph svg polyline", timeout=120_000)
+    elif where == "table":
+        t = api(server, "POST", "/api/tables", against_ai(45))
+        page.goto(t["seats"][0]["url"])
+        page.locator(".hand-card:not(.nomove):not(.dead)").first.click()
+    else:
+        page.goto(server + "/")
+        page.wait_for_selector(".seat-row")
+    results = axe_sync.Axe().run(page)
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in results.response["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, bad
+
+
+def test_touch_targets_are_at_least_44_px_on_a_phone(server, browser):
+    t = api(server, "POST", "/api/tables", against_ai(46))
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True)
+    try:
+        pg = ctx.new_page()
+        pg.set_default_timeout(TIMEOUT)
+        pg.goto(t["seats"][0]["url"])
+        wait_my_turn(pg)
+        for sel in (".hand-card", "#actionsbox button:not([hidden])", "#sound"):
+            for el in pg.locator(sel).all():
+                if el.is_visible():
+                    box = el.bounding_box()
+                    assert box["height"] >= 44 and box["width"] >= 44, (sel, box)
+        assert pg.locator(".keyboard-help").is_hidden() and pg.locator(".hand-card .key").first.is_hidden()
     finally:
         ctx.close()

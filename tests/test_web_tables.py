@@ -253,3 +253,45 @@ def test_the_review_is_for_finished_games_computed_once_and_stored(tmp_path):
         c.app.state.reviews.iterations = 200
         assert c.get(f"/api/tables/{tid}/review").json() == {"status": "ready", "review": review,
                                                             "done": None, "total": None, "detail": None}
+
+
+# --------------------------------------------------------------------------- the lobby: open seats, history
+
+
+def test_an_open_seat_is_listed_in_the_lobby_and_taken_by_the_first_to_join(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
+        tid, tokens = new_table(c, players=2, seed=10, seats=[{"kind": "human", "name": "Ann"},
+                                                               {"kind": "human", "open": True}])
+        assert list(tokens) == [0]  # no link is made for the open seat
+        listed = next(t for t in c.get("/api/tables?finished=false").json() if t["table"] == tid)
+        assert [s["open"] for s in listed["seats"]] == [False, True]
+        assert c.post(f"/api/tables/{tid}/join", json={"seat": 0}).status_code == 409  # not open
+        r = c.post(f"/api/tables/{tid}/join", json={"name": "Bob"})
+        assert r.status_code == 201, r.text
+        joined = r.json()
+        assert joined["seat"] == 1 and joined["url"].endswith(f"/table/{tid}#seat={joined['token']}")
+        view = c.get(f"/api/tables/{tid}", headers=auth(joined["token"])).json()
+        assert view["you"] == [1] and view["seats"][1]["name"] == "Bob" and not view["seats"][1]["open"]
+        r = c.post(f"/api/tables/{tid}/join", json={})
+        assert r.status_code == 409 and "no open seat" in r.json()["detail"]
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:  # the taken seat is stored
+        assert c.get(f"/api/tables/{tid}", headers=auth(joined["token"])).json()["you"] == [1]
+
+
+def test_hot_seat_tables_have_no_open_seats(client):
+    r = client.post("/api/tables", json={"players": 2, "hot_seat": True,
+                                         "seats": [{"kind": "human"}, {"kind": "human", "open": True}]})
+    assert r.status_code == 422 and "open seats" in r.json()["detail"]
+
+
+def test_the_finished_games_come_a_page_at_a_time(client):
+    ids = []
+    for seed in range(5):
+        tid, tokens = new_table(client, players=2, seed=seed, seats=TWO_HUMANS)
+        client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
+        ids.append(tid)
+    first = [t["table"] for t in client.get("/api/tables?finished=true&limit=2").json()]
+    rest = [t["table"] for t in client.get("/api/tables?finished=true&limit=10&offset=2").json()]
+    assert sorted(first + rest) == sorted(ids) and not set(first) & set(rest)
+    assert client.get("/api/tables?limit=0").status_code == 422

@@ -33,6 +33,13 @@ class SeatSpec(Strict):
     kind: Literal["human", "ai"] = Field(description="a person (gets a join link) or the computer")
     ai: Optional[AIPreset] = Field(None, description="the AI's strength: " + ", ".join(AI_PRESETS))
     name: Optional[str] = Field(None, max_length=32, description="shown at the table")
+    open: bool = Field(False, description="a human seat offered in the lobby: whoever joins it first gets its "
+                                          "token (POST /api/tables/{id}/join); no link is made for it here")
+
+
+class JoinRequest(Strict):
+    seat: Optional[int] = Field(None, ge=0, le=11, description="the open seat to take (null: the first open one)")
+    name: Optional[str] = Field(None, max_length=32, description="shown at the table")
 
 
 class PresetInfo(BaseModel):

@@ -233,6 +233,12 @@ class TableStore:
         if self._write("UPDATE tables SET options = ? WHERE id = ?", (json.dumps(options), table_id)) != 1:
             raise StoreError(f"table {table_id} is not stored")
 
+    def set_seats(self, table_id: str, seats: List[Dict[str, Any]]) -> None:
+        """Store a table's seats (an open seat taken). Raises StoreError, with nothing written."""
+        if self._write("UPDATE tables SET seats = ? WHERE id = ? AND finished = ?",
+                       (json.dumps(seats), table_id, PLAYING)) != 1:
+            raise StoreError(f"table {table_id} is not stored as playing")
+
     def save_review(self, table_id: str, review: Dict[str, Any], created: str) -> None:
         """Keep the review of a finished table (one per table). Raises StoreError."""
         self._write("INSERT OR REPLACE INTO reviews (id, review, created) VALUES (?, ?, ?)",
@@ -335,7 +341,7 @@ class TableStore:
 
 
 #: The keys a stored seat may have (``tables.Seat``).
-SEAT_KEYS = frozenset({"kind", "ai", "name", "token_hash"})
+SEAT_KEYS = frozenset({"kind", "ai", "name", "token_hash", "open"})
 
 
 def decode_row(raw: Tuple[Any, ...]) -> TableRow:

@@ -166,15 +166,17 @@ def _agent_move_in_process(spec: str, seed: int, state: Dict[str, Any]) -> str:
 
 @dataclass
 class Seat:
-    """One seat: ``kind`` ``"human"`` or ``"ai"``; ``ai`` the preset; ``token_hash`` for humans."""
+    """One seat: ``kind`` ``"human"`` or ``"ai"``; ``ai`` the preset; ``token_hash`` for humans;
+    ``open``: a human seat offered in the lobby, whose token the first person to join it gets."""
 
     kind: str
     ai: Optional[str] = None
     name: str = ""
     token_hash: Optional[str] = None
+    open: bool = False
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"kind": self.kind, "ai": self.ai, "name": self.name, "token_hash": self.token_hash}
+        return {"kind": self.kind, "ai": self.ai, "name": self.name, "token_hash": self.token_hash, "open": self.open}
 
 
 class Connection:
@@ -472,7 +474,11 @@ class TableService:
         shared = secrets.token_urlsafe(24) if hot_seat else None
         for p, s in enumerate([] if same_seats is not None else seats):
             kind = s.get("kind")
-            if kind == "human":
+            if kind == "human" and s.get("open"):
+                if hot_seat:
+                    raise InvalidRequestError(f"seat {p + 1}: a hot-seat table has no open seats (everyone is at one screen)")
+                built.append(Seat("human", None, "", None, open=True))
+            elif kind == "human":
                 token = shared or secrets.token_urlsafe(24)
                 tokens[p] = token
                 built.append(Seat("human", None, s.get("name") or f"Player {p + 1}", token_hash(token)))
@@ -485,7 +491,7 @@ class TableService:
             else:
                 raise InvalidRequestError(f"seat {p + 1}: kind must be 'human' or 'ai', not {kind!r}")
         if same_seats is not None:
-            built = [Seat(s.kind, s.ai, s.name, s.token_hash) for s in same_seats]
+            built = [Seat(s.kind, s.ai, s.name, s.token_hash, s.open) for s in same_seats]
         record.agents = [s.kind if s.kind == "human" else self._spec(s.ai, ai_seconds) for s in built]
         table_id = secrets.token_urlsafe(6)
         if hints is None:
@@ -554,13 +560,14 @@ class TableService:
         table = self.tables.get(table_id)
         return table if table is not None else await asyncio.to_thread(self.get, table_id)
 
-    async def lobby(self, finished: Optional[bool] = None, limit: int = 200) -> List[Dict[str, Any]]:
+    async def lobby(self, finished: Optional[bool] = None, limit: int = 200, offset: int = 0) -> List[Dict[str, Any]]:
         """The table list, newest first, at most ``limit`` lines: the unfinished live tables (from
         memory) and one page of finished tables (read off the event loop, ``limit`` rows from the
-        lobby index however many games are stored). Expired tables are not listed."""
-        out = [] if finished is True else [self.summary(t) for t in list(self.tables.values()) if not t.over]
+        lobby index however many games are stored; ``offset`` pages through the finished ones).
+        Expired tables are not listed."""
+        out = [] if finished is True or offset else [self.summary(t) for t in list(self.tables.values()) if not t.over]
         if finished is not False:
-            rows = await asyncio.to_thread(self.store.finished_rows, limit)
+            rows = await asyncio.to_thread(self.store.finished_rows, limit, offset)
             for row in rows:
                 try:
                     out.append(self.stored_summary(row))
@@ -614,8 +621,8 @@ class TableService:
             "teams": g.teams,
             "to_win": sequences_to_win(g.teams),
             "seats": [
-                {"seat": p, "team": g.team_of(p), "kind": s.kind, "name": s.name, "ai": s.ai,
-                 "connected": p in table.present}
+                {"seat": p, "team": g.team_of(p), "kind": s.kind, "name": s.name or "(open seat)", "ai": s.ai,
+                 "connected": p in table.present, "open": s.open}
                 for p, s in enumerate(table.seats)
             ],
             "you": sorted(seats),
@@ -655,14 +662,15 @@ class TableService:
                 "turn": result["turns"] if result else len(rec["moves"]), "over": result is not None,
                 "result": None if result is None else _result_of(result, rec["teams"], seats, len(rec["moves"]),
                                                                   rec.get("resigned")),
-                "seats": [{"kind": s.kind, "name": s.name, "ai": s.ai} for s in seats]}
+                "seats": [{"kind": s.kind, "name": s.name, "ai": s.ai, "open": False} for s in seats]}
 
     def summary(self, table: Table) -> Dict[str, Any]:
         """A line of the table list: public only."""
         g = table.game
         return {"table": table.id, "players": g.players, "teams": g.teams, "created": table.created,
                 "turn": g.turn, "over": table.over, "result": self._result(table),
-                "seats": [{"kind": s.kind, "name": s.name, "ai": s.ai} for s in table.seats]}
+                "seats": [{"kind": s.kind, "name": s.name, "ai": s.ai, "open": s.open and not table.over}
+                          for s in table.seats]}
 
     # ------------------------------------------------------------------ changes
 
@@ -737,6 +745,35 @@ class TableService:
             raise NotNowError("it is not your turn: the hand to show belongs to the seat to move")
         table.revealed = (g.current_player, g.turn)
         self.broadcast(table)
+
+    async def join(self, table: Table, seat: Optional[int] = None, name: Optional[str] = None) -> Tuple[int, str]:
+        """Take an open seat (``seat``, or the first one): returns it and its new token, which only
+        this answer carries. The seat is then an ordinary human seat, its link secret like any."""
+        async with table.lock:
+            self._check_live(table)
+            free = [p for p, s in enumerate(table.seats) if s.open]
+            if not free:
+                raise NotNowError("this table has no open seat left")
+            if seat is None:
+                seat = free[0]
+            elif seat not in free:
+                raise NotNowError(f"seat {seat + 1} is not open; the open seats are "
+                                  + ", ".join(str(p + 1) for p in free))
+            token = secrets.token_urlsafe(24)
+            old = table.seats[seat]
+            new_seats = list(table.seats)
+            new_seats[seat] = Seat("human", None, name or f"Player {seat + 1}", token_hash(token))
+            try:
+                await asyncio.to_thread(self.store.set_seats, table.id, [s.to_dict() for s in new_seats])
+            except StoreError as e:
+                log.error("table %s: a join the database did not store was not made: %s", table.id, e)
+                raise NotSavedError(f"the server could not save this ({e}); the seat is still open, try again") from None
+            assert old.open
+            table.seats = new_seats
+            table.used = True
+            table.changed_at = time.monotonic()
+        self.broadcast(table)
+        return seat, token
 
     async def resign(self, table: Table, seats: FrozenSet[int]) -> int:
         """A seat of ``seats`` resigns: its team loses at once (two teams only; the record says who

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Annotated, Any, Dict, List, Optional
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from .. import models
 from ..deps import ERRORS, Client, Seats, SeatsRequired, Service, TableDep, errors_for
@@ -39,8 +39,23 @@ async def create_table(body: models.CreateTable, request: Request, service: Serv
 
 
 @router.get("/api/tables", response_model=List[models.TableSummary], summary="List the tables (public information)")
-async def list_tables(service: Service, finished: Optional[bool] = None) -> List[Dict[str, Any]]:
-    return await service.lobby(finished)
+async def list_tables(service: Service, finished: Optional[bool] = None,
+                      limit: Annotated[int, Query(ge=1, le=200)] = 200,
+                      offset: Annotated[int, Query(ge=0, le=1_000_000, description="finished tables to skip")] = 0,
+                      ) -> List[Dict[str, Any]]:
+    return await service.lobby(finished, limit, offset)
+
+
+@router.post("/api/tables/{table_id}/join", status_code=201, response_model=models.SeatLink,
+             responses=errors_for(404, 409, 422, 429, 503),
+             summary="Take an open seat: the answer carries its token (the only time it is sent)")
+async def join(body: models.JoinRequest, table: TableDep, request: Request, service: Service,
+               client: Client) -> models.SeatLink:
+    quota: CreationQuota = request.app.state.quota
+    quota.take(client)  # joining hands out a seat: limited like creating one
+    seat, token = await service.join(table, body.seat, body.name)
+    base = str(request.base_url).rstrip("/")
+    return models.SeatLink(seat=seat, token=token, url=f"{base}/table/{table.id}#seat={token}")
 
 
 @router.get("/api/tables/{table_id}", responses=ERRORS, tags=["play"],

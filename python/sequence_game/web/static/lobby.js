@@ -36,6 +36,7 @@ function updateSeats() {
     kind.className = "kind";
     kind.setAttribute("aria-label", `seat ${p + 1} player`);
     kind.add(new Option("Human", "human"));
+    kind.add(new Option("Open seat (anyone joins from the lobby)", "open"));
     kind.add(new Option("AI", "ai"));
     const ai = document.createElement("select");
     ai.className = "ai";
@@ -50,7 +51,7 @@ function updateSeats() {
     const prev = old[p];
     kind.value = prev ? prev.kind : p === 0 ? "human" : "ai";
     if (prev) { ai.value = prev.ai; name.value = prev.name; }
-    const sync = () => { ai.disabled = kind.value !== "ai"; };
+    const sync = () => { ai.disabled = kind.value !== "ai"; name.disabled = kind.value === "open"; };
     kind.addEventListener("change", sync);
     sync();
     row.append(label, kind, ai, name);
@@ -66,10 +67,13 @@ $("newtable").addEventListener("submit", async (ev) => {
   $("formerror").textContent = "";
   const seats = [...document.querySelectorAll(".seat-row")].map(r => {
     const kind = r.querySelector(".kind").value, name = r.querySelector(".name").value.trim();
+    if (kind === "open") return { kind: "human", open: true };
     return { kind, ai: kind === "ai" ? r.querySelector(".ai").value : null, name: name || null };
   });
   const body = { players: +$("players").value, teams: teamsNow(), seats, hot_seat: $("hotseat").checked,
                  ai_seconds: +$("aiseconds").value };
+  if ($("turnseconds").value) body.turn_seconds = +$("turnseconds").value;
+  if ($("hints").value !== "auto") body.hints = $("hints").value === "on";
   if ($("seed").value !== "") body.seed = +$("seed").value;
   const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json();
@@ -97,23 +101,90 @@ $("newtable").addEventListener("submit", async (ev) => {
   loadTables();
 });
 
-async function loadTables() {
-  const res = await fetch("/api/tables");
-  const rows = await res.json(), body = $("tables");
-  body.replaceChildren();
-  for (const t of rows) {
+// The tables by state: open seats to join, games in play to watch, finished games (history, a
+// page at a time) to replay or review.
+let historyOffset = 0;
+const PAGE = 20;
+
+function who(t) {
+  return t.seats.map(s => s.kind === "ai" ? `AI ${s.ai}` : s.open ? "(open seat)" : s.name).join(", ");
+}
+
+function row(cells, actions) {
+  const tr = document.createElement("tr");
+  for (const c of cells) { const td = document.createElement("td"); td.textContent = c; tr.appendChild(td); }
+  const td = document.createElement("td");
+  td.append(...actions);
+  tr.appendChild(td);
+  return tr;
+}
+
+function link(text, href, download) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = text;
+  if (download) a.download = "";
+  return a;
+}
+
+async function join(t) {
+  const name = prompt("Your name at the table (optional):", "") ?? null;
+  if (name === null) return;
+  const res = await fetch(`/api/tables/${encodeURIComponent(t.table)}/join`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: name.trim() || null }) });
+  const data = await res.json();
+  if (!res.ok) { $("listerror").textContent = data.detail; loadTables(); return; }
+  location.href = data.url;
+}
+
+function fill(body, rows, empty) {
+  body.replaceChildren(...rows);
+  if (!rows.length) {
     const tr = document.createElement("tr");
-    const who = t.seats.map(s => s.kind === "ai" ? `AI ${s.ai}` : s.name).join(", ");
-    const state = t.over ? t.result.text : "playing";
-    const id = encodeURIComponent(t.table);
-    const link = t.over ? `<a href="/replay/${id}">replay</a> &middot; <a href="/api/tables/${id}/record" download>JSON</a>`
-                        : `<a href="/table/${id}">watch</a>`;
-    tr.innerHTML = `<td>${id}</td><td></td><td>${t.turn}</td><td></td><td>${link}</td>`;
-    tr.children[1].textContent = who;
-    tr.children[3].textContent = state;
+    const td = document.createElement("td");
+    td.colSpan = 5;
+    td.className = "dim";
+    td.textContent = empty;
+    tr.appendChild(td);
     body.appendChild(tr);
   }
-  if (!rows.length) body.innerHTML = '<tr><td colspan="5" class="dim">no tables yet</td></tr>';
+}
+
+async function loadTables() {
+  const res = await fetch("/api/tables?finished=false");
+  const live = res.ok ? await res.json() : [];
+  const open = live.filter(t => t.seats.some(s => s.open));
+  fill($("opentables"), open.map(t => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "primary";
+    b.textContent = "Join";
+    b.addEventListener("click", () => join(t));
+    const free = t.seats.filter(s => s.open).length;
+    return row([t.table, `${t.players} players`, who(t), `${free} open`], [b]);
+  }), "no open seats right now: create a table with an open seat and share the lobby");
+  fill($("livetables"), live.map(t => row([t.table, `${t.players} players`, who(t), `turn ${t.turn}`],
+                                          [link("watch", `/table/${encodeURIComponent(t.table)}`)])),
+       "no games in play");
+  historyOffset = 0;
+  $("history").replaceChildren();
+  loadHistory();
+}
+
+async function loadHistory() {
+  const res = await fetch(`/api/tables?finished=true&limit=${PAGE}&offset=${historyOffset}`);
+  const done = res.ok ? await res.json() : [];
+  const rows = done.map(t => {
+    const id = encodeURIComponent(t.table);
+    const sep = () => document.createTextNode(" \u00b7 ");
+    return row([t.table, `${t.players} players`, who(t), t.result ? t.result.text : ""],
+               [link("replay", `/replay/${id}`), sep(), link("AI review", `/review/${id}`), sep(),
+                link("JSON", `/api/tables/${id}/record`, true)]);
+  });
+  if (historyOffset === 0) fill($("history"), rows, "no finished games yet");
+  else $("history").append(...rows);
+  historyOffset += done.length;
+  $("more").hidden = done.length < PAGE;
 }
 
 async function loadPresets() {
@@ -124,6 +195,7 @@ async function loadPresets() {
   updateTeams();
 }
 
+$("more").addEventListener("click", loadHistory);
 updateTeams();
 loadPresets();
 loadTables();

@@ -85,7 +85,8 @@ function renderReview() {
   const list = $("mistakes");
   list.replaceChildren();
   const mistakes = review.moves.filter(m => m.mistake);
-  if (!mistakes.length) { const li = document.createElement("li"); li.textContent = "none"; list.appendChild(li); }
+  list.classList.toggle("empty", !mistakes.length);
+  if (!mistakes.length) { const li = document.createElement("li"); li.textContent = "none: no move cost 10 points"; list.appendChild(li); }
   for (const m of mistakes) {
     const li = document.createElement("li");
     const b = document.createElement("button");

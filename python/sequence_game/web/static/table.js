@@ -184,6 +184,16 @@ function render(animate) {
   } else { banner.hidden = true; gameOverShown = false; }
 }
 
+async function joinSeat(p) {
+  const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/join`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seat: p }) });
+  const data = await res.json();
+  if (!res.ok) { say(data.detail, true); return; }
+  localStorage.setItem(storageKey, data.token);
+  location.replace(data.url);
+  location.reload();
+}
+
 // The end of the game: who won, in the reader's terms ("You won"), and the winning sequences.
 function resultHeadline(v) {
   const r = v.result;
@@ -293,8 +303,16 @@ function renderSeats() {
     const info = document.createElement("span");
     info.className = "dim";
     const n = Array.isArray(st.hands[p]) ? st.hands[p].length : st.hands[p];
-    info.textContent = `${n} cards` + (s.kind === "ai" ? ` - AI ${s.ai}` : s.connected ? "" : " - away");
+    info.textContent = `${n} cards` + (s.kind === "ai" ? ` - AI ${s.ai}` : s.open ? " - open" : s.connected ? "" : " - away");
     li.appendChild(info);
+    if (s.open && !v.you.length && !v.over) {  // a spectator may take an open seat
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "primary";
+      b.textContent = "Take this seat";
+      b.addEventListener("click", () => joinSeat(p));
+      li.appendChild(b);
+    }
     ul.appendChild(li);
   });
   const counts = [0, 0, 0];
