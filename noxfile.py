@@ -72,9 +72,8 @@ def web_e2e(session: nox.Session) -> None:
     if not os.path.exists("/usr/bin/chromium"):
         session.error("the browser tests drive /usr/bin/chromium: install it (Debian: apt-get install chromium "
                       "fonts-dejavu-core)")
-    session.install(".[test,web]", "httpx", "playwright", "schemathesis")
-    pytest(session, "tests/test_web.py", "tests/test_web_e2e.py")
-    pytest(session, "tests/test_web_hardening.py", "tests/test_web_schema.py")
+    session.install(".[test,web]", "httpx", "playwright", "axe-playwright-python", "schemathesis")
+    pytest(session, *sorted(str(p) for p in Path("tests").glob("test_web*.py")))
 
 
 @nox.session
