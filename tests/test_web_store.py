@@ -576,3 +576,36 @@ def test_any_damaged_row_is_set_aside_never_raised():
         asyncio.run(svc.close())
 
     check()
+
+
+@pytest.mark.parametrize("failure", ["raises", "illegal"])
+def test_an_ai_that_fails_tries_again_and_the_table_plays_on(monkeypatch, failure):
+    """An AI turn that fails (the agent raises, or answers a move that is not legal) is logged and
+    tried again after a pause; the table is never left with its AI seat stuck."""
+    from sequence_game.web import tables as web_tables
+
+    real = web_tables.TableService._agent
+    calls = []
+
+    class Flaky:
+        def __init__(self, agent):
+            self.agent = agent
+
+        def select_move(self, game):
+            calls.append(1)
+            if len(calls) <= 2:
+                if failure == "raises":
+                    raise RuntimeError("the agent broke")
+                return "pass" if game.legal_moves()[0].kind != "pass" else "7H@a1"
+            return self.agent.select_move(game)
+
+    monkeypatch.setattr(web_tables.TableService, "_agent", lambda self, t, s: Flaky(real(self, t, s)))
+    with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
+        svc = service_of(c)
+        svc.retry_seconds = 0.05
+        tid, tokens = new_table(c, players=2, seed=8, seats=[{"kind": "human"}, {"kind": "ai", "ai": "hard"}])
+        table = svc.tables[tid]
+        if table.game.current_player == 0:
+            c.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])}, headers=auth(tokens[0]))
+        wait_for(lambda: table.game.current_player == 0 and table.thinking is None and table.search is None)
+        assert len(calls) == 3 and table.history[-1][0] == 1 and table.ai_failures == 0

@@ -29,7 +29,7 @@ import secrets
 import signal
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -231,6 +231,7 @@ class Table:
     present: Dict[int, int] = field(default_factory=dict)  # seat -> its open connections
     asking: Set[int] = field(default_factory=set)  # seats with a hint or analysis running
     flush: Optional[asyncio.Handle] = None  # a broadcast scheduled for this turn of the event loop
+    ai_failures: int = 0  # AI turns failed in a row (an agent error, a dead worker): the retry waits longer
     #: the history before the game's own: after an undo the game is redealt (R9, Game.redealt) and
     #: its own history starts there
     prefix: List[HistoryEntry] = field(default_factory=list)
@@ -1078,12 +1079,14 @@ class TableService:
                 await asyncio.sleep(rest)  # let the humans see whose turn it was
         except asyncio.CancelledError:
             raise
-        except Exception:  # pragma: no cover - an agent bug must not kill the table: log, retry later
-            log.exception("AI seat %s at table %s failed", seat, table.id)
-            table.search = None
-            table.thinking = None
-            self.broadcast(table)
+        except Exception as e:  # an agent bug or a dead worker must not stop the table for good
+            log.exception("AI seat %s at table %s failed; trying again", seat, table.id)
+            if isinstance(e, BrokenExecutor) and self._processes is not None:
+                self._processes.shutdown(wait=False, cancel_futures=True)
+                self._processes = None  # a worker died: the next turn starts a new pool
+            await self._ai_again(table)
             return
+        table.ai_failures = 0
         table.search = None
         table.thinking = None
         delay = self.retry_seconds
@@ -1101,8 +1104,13 @@ class TableService:
             except _StaleError:
                 self.broadcast(table)
                 return
-            except TableError:  # the database refused the move (logged): try it again after a pause
+            except NotSavedError:  # the database refused the move (logged): try it again after a pause
                 pass
+            except ValueError:  # the agent chose a move that is not legal here: an agent bug
+                log.exception("AI seat %s at table %s chose %r; trying again", seat, table.id, str(choice))
+                table.search = asyncio.current_task()
+                await self._ai_again(table)
+                return
             # hold the seat's turn while waiting, so the AI is not started twice; a change of the
             # table (an undo) cancels the wait like any search
             table.search = asyncio.current_task()
@@ -1112,6 +1120,16 @@ class TableService:
                 if table.search is asyncio.current_task():
                     table.search = None
             delay = min(60.0, delay * 2)
+
+    async def _ai_again(self, table: Table) -> None:
+        """After a failed AI turn: wait (longer after each failure in a row, at most a minute), then
+        start the turn again. The wait is the table's search, so a change of the table cancels it."""
+        table.thinking = None
+        self.broadcast(table)
+        table.ai_failures += 1
+        await asyncio.sleep(min(60.0, self.retry_seconds * 2 ** min(table.ai_failures - 1, 6)))
+        table.search = None
+        self._schedule_ai(table)
 
     async def hint(self, table: Table, seats: FrozenSet[int]) -> Move:
         """The AI's suggestion for the seat to move, which must be one of ``seats`` (a hint reads
