@@ -176,3 +176,31 @@ def test_policy_spec_plays_in_the_arena_and_bad_policies_are_refused(tmp_path):
         PolicyAgent(lambda obs, mask: "a move").select_move(g)
     sampled = [PolicyAgent(path, sample=True, seed=s).select_move(g) for s in range(6)]
     assert len(set(sampled)) > 1 and all(m in g.legal_moves() for m in sampled)
+
+
+def test_policy_spec_plays_in_selfplay_and_at_the_terminal(tmp_path, monkeypatch, capsys):
+    import io
+    import sys
+
+    from sequence_game import cli
+    from sequence_game.agents import GreedyAgent
+    from sequence_game.records import GameRecord
+    from sequence_game.selfplay import selfplay
+
+    path, _ = _mlp(tmp_path, seed=6)
+    spec = f"policy:{path}"
+    manifest = selfplay([spec, "random"], games=2, out=str(tmp_path / "run"), seed=1, max_turns=80)
+    assert manifest["positions"] > 0
+    # `play --ai policy:...`: a human (GreedyAgent's moves typed in) against the policy.
+    g, me, policy, lines = Game(players=2, seed=5), GreedyAgent(seed=0), agent_from_spec(spec), []
+    while not g.is_over:
+        move = me.select_move(g) if g.current_player == 0 else policy.select_move(g)
+        if g.current_player == 0:
+            lines.append(str(move))
+        g.play(move)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    record = tmp_path / "game.json"
+    assert cli.main(["play", "--seed", "5", "--ai", spec, "--save", str(record)]) == 0
+    capsys.readouterr()
+    saved = GameRecord.load(record)
+    assert saved.agents == ["human", spec] and saved.replay().to_dict() == g.to_dict()
