@@ -69,7 +69,7 @@ def main(argv=None) -> dict:
     p.add_argument("--lr", type=float, default=2.5e-4)
     p.add_argument("--gamma", type=float, default=0.995)
     p.add_argument("--gae-lambda", type=float, default=0.95)
-    p.add_argument("--minibatches", type=int, default=4)
+    p.add_argument("--minibatches", type=int, default=32, help="per rollout: more give more updates per step")
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--clip", type=float, default=0.2)
     p.add_argument("--ent-coef", type=float, default=0.01)

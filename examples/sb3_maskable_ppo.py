@@ -39,6 +39,7 @@ def main(argv=None) -> dict:
     p.add_argument("--envs", type=int, default=64, help="games stepped together")
     p.add_argument("--steps", type=int, default=200_000, help="learner steps (all games together)")
     p.add_argument("--n-steps", type=int, default=64, help="steps per game per rollout")
+    p.add_argument("--batch-size", type=int, default=256, help="minibatch: smaller gives more updates per step")
     p.add_argument("--opponent", choices=["greedy", "random"], default="greedy")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--torch-threads", type=int, default=1,
@@ -50,7 +51,7 @@ def main(argv=None) -> dict:
     torch.set_num_threads(args.torch_threads)
 
     env = make_env(args.env, args.envs, args.opponent, args.seed)
-    model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=min(1024, args.envs * args.n_steps),
+    model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, batch_size=min(args.batch_size, args.envs * args.n_steps),
                         n_epochs=4, gamma=0.995, ent_coef=0.01, seed=args.seed, device="cpu", verbose=0)
     start = time.perf_counter()
     model.learn(total_timesteps=args.steps)
