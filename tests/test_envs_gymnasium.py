@@ -120,6 +120,8 @@ def test_opponents_as_a_seat_dict_of_agents_and_specs_or_a_deprecated_list():
         SequenceEnv(players=3, opponents=["random"])
     with pytest.raises(ValueError, match="learning seat"):
         SequenceEnv(players=3, seat=1, opponents={1: "random"})
+    with pytest.raises(ValueError, match=r"seat\(s\) \[2\]"):
+        SequenceEnv(players=3, opponents={1: "random"})
     with pytest.raises(ValueError, match="seat 5"):
         SequenceEnv(players=3, opponents={5: "random"})
     with pytest.raises(ValueError, match="unknown agent"):

@@ -99,6 +99,10 @@ class SequenceEnv(gymnasium.Env):
             raise TypeError(f"normalize must be True or False, not {normalize!r}")
         self.normalize = normalize
         self._opponent_specs = _common.seat_opponents(opponents, self.players, seat, "SequenceEnv")
+        unnamed = [p for p in range(self.players) if p != seat and p not in self._opponent_specs]
+        if unnamed:
+            raise ValueError(f"SequenceEnv: opponents names no agent for seat(s) {unnamed}: the learning seat is {seat}, "
+                             "every other seat needs an opponent")
         core = _common.core_seats(self._opponent_specs)
         # VectorGame's built-in seats need room to reach the caller's seat before the cap.
         self._core_seats = core if core and (self.max_turns is None or self.max_turns >= self.players) else None
