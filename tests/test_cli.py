@@ -58,7 +58,7 @@ def simulate(engine, seed, human=0, players=2, ai="random", stop_at_human=False)
 
 @pytest.mark.parametrize("preset", ["easy", "hard"])
 def test_play_against_a_difficulty_preset(engine, monkeypatch, capsys, tmp_path, preset):
-    """`play --ai easy|medium|hard|max`: the presets of agents/presets.py; the AI's moves are the
+    """`play --ai easy|medium|hard`: the presets of agents/presets.py; the AI's moves are the
     seeded preset's, and the record names it."""
     lines, final, moves = simulate(engine, seed=12, ai=preset)
     path = tmp_path / "game.json"

@@ -1,4 +1,4 @@
-"""Difficulty presets easy/medium/hard/max (python/sequence_game/agents/presets.py): specs, legal
+"""Difficulty presets easy/medium/hard (python/sequence_game/agents/presets.py; ``max`` another name of hard): specs, legal
 play for every preset, and the tactics the weakest one must never miss (R7 sequences, R8 wins).
 
 The measured ladder (each level against the next and against GreedyAgent) is in docs/measurements.md.
@@ -10,7 +10,7 @@ import pytest
 from helpers import board_rows, random_midgame
 from sequence_game import Move
 from sequence_game.agents import GreedyAgent, agent_from_spec
-from sequence_game.agents.presets import DIFFICULTIES, PRESETS
+from sequence_game.agents.presets import ALIASES, DIFFICULTIES, PRESETS
 
 SEEDS = range(40)  # easy draws among near-best moves: every seed must still find the forced move
 
@@ -25,10 +25,18 @@ def _options(agent):
 # --------------------------------------------------------------------------- specs
 
 
-def test_presets_are_the_four_difficulties_weakest_first():
-    assert DIFFICULTIES == ("easy", "medium", "hard", "max")
+def test_presets_are_the_three_difficulties_weakest_first():
+    assert DIFFICULTIES == ("easy", "medium", "hard")
     searches = [PRESETS[n].options["iterations"] for n in DIFFICULTIES if PRESETS[n].time_cap is not None]
     assert searches == sorted(searches) and len(set(searches)) == len(searches)
+
+
+def test_max_is_another_name_of_hard():
+    """``max`` measured no stronger than ``hard`` (the ladder, docs/measurements.md): one level."""
+    assert ALIASES == {"max": "hard"}
+    hard, alias = agent_from_spec("hard", seed=4), agent_from_spec("max", seed=4)
+    assert alias.name == "max" and _options(alias) == _options(hard)
+    assert agent_from_spec("max:iters=123").options.iterations == 123
 
 
 @pytest.mark.parametrize("name", DIFFICULTIES)
@@ -44,12 +52,10 @@ def test_preset_spec_round_trip(name):
 def test_preset_options_override_the_preset():
     hard = agent_from_spec("hard:time=0.25")
     assert hard.options.time_limit == 0.25 and hard.options.iterations == PRESETS["hard"].options["iterations"]
-    assert agent_from_spec("max:iters=123").options.iterations == 123
     assert agent_from_spec("easy:temperature=0").temperature == 0.0
-    # the caps bound the search in time; the budgets are iterations (the same moves on any machine)
-    for name in ("hard", "max"):
-        opts = agent_from_spec(name).options
-        assert opts.iterations == PRESETS[name].options["iterations"] and opts.time_limit == PRESETS[name].time_cap
+    # the cap bounds the search in time; the budget is iterations (the same moves on any machine)
+    opts = agent_from_spec("hard").options
+    assert opts.iterations == PRESETS["hard"].options["iterations"] and opts.time_limit == PRESETS["hard"].time_cap
 
 
 @pytest.mark.parametrize("spec,words", [

@@ -11,6 +11,7 @@ from ..errors import short_repr
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .policy import PolicyAgent
+from .presets import ALIASES as PRESET_ALIASES
 from .presets import PRESETS, preset_factory
 from .rollout import RolloutAgent
 from .uniform_random import RandomAgent
@@ -89,6 +90,8 @@ if os.environ.get("SEQUENCE_GAME_TEST_HOOKS") == "1":
 for _preset in PRESETS.values():
     _factory, _aliases = _REGISTRY[_preset.agent]
     register_agent(_preset.name, preset_factory(_preset, _factory), _aliases)
+for _alias, _target in PRESET_ALIASES.items():  # another name of a preset (``max`` plays as ``hard``)
+    register_agent(_alias, *_REGISTRY[_target])
 
 
 def parse_value(text: str) -> Any:
@@ -116,8 +119,8 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     ``iterations``/``iters``, ``time``/``time_limit`` in seconds, ``threads``, ``seed`` and
     anything else ``MCTSAgent`` / ``RolloutAgent`` takes), ``mcts-v1`` (MCTSAgent with the
     settings of 2026-11-30 pinned: ``registry.MCTS_V1``; the same keys), and the difficulty presets
-    ``easy``, ``medium``, ``hard``, ``max`` (``presets.PRESETS``; the keys of the agent they build,
-    e.g. ``hard:time=0.5``), and ``policy:path/to/model`` (a saved policy, ``PolicyAgent``; keys
+    ``easy``, ``medium``, ``hard`` (``presets.PRESETS``; the keys of the agent they build,
+    e.g. ``hard:time=0.5``; ``max`` is another name of ``hard``), and ``policy:path/to/model`` (a saved policy, ``PolicyAgent``; keys
     ``sample``, ``seed``, ``normalize``). Values are read as int, float,
     true/false or none where they look like one. ``defaults`` are keyword arguments used when the
     spec does not set them (the arena passes a derived ``seed`` so that matches are reproducible).
@@ -128,7 +131,7 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     >>> agent_from_spec("greedy").name
     'greedy'
     >>> agent_from_spec("hard:seed=3").options.iterations
-    10000
+    30000
     """
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec is text like 'greedy' or 'mcts:time=0.5', not {type(spec).__name__}")

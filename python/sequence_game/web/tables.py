@@ -52,7 +52,7 @@ from typing import (
 )
 
 from ..agents import Agent, agent_from_spec
-from ..agents.presets import DIFFICULTIES, PRESETS
+from ..agents.presets import ALIASES, DIFFICULTIES, PRESETS
 from ..game_setup import TEAM_NAMES, check_players_teams, sequences_to_win
 from ..gamebase import GameBase, GameClass
 from ..move import Move
@@ -90,10 +90,10 @@ log = logging.getLogger("sequence_game.web")
 _R = TypeVar("_R")
 
 #: The AI strengths a seat may ask for (the web API's enum): the difficulty presets
-#: (``agents/presets.py``, where each is defined and measured) and ``random``. A search is cut to the
-#: table's time budget.
+#: (``agents/presets.py``, where each is defined and measured), their other names (``max``, which
+#: plays as ``hard``) and ``random``. A search is cut to the table's time budget.
 AIPreset = Literal["random", "easy", "medium", "hard", "max"]
-AI_PRESETS: Tuple[str, ...] = ("random",) + DIFFICULTIES
+AI_PRESETS: Tuple[str, ...] = ("random",) + DIFFICULTIES + tuple(ALIASES)
 assert set(get_args(AIPreset)) == set(AI_PRESETS)
 
 
@@ -524,7 +524,8 @@ class TableService:
     def _spec(preset: Optional[str], budget: float) -> str:
         """The agent spec of a seat's preset, its search cut to the table's ``budget`` seconds."""
         name = preset or "medium"
-        cap = PRESETS[name].time_cap if name in PRESETS else None
+        target = ALIASES.get(name, name)
+        cap = PRESETS[target].time_cap if target in PRESETS else None
         return name if cap is None else f"{name}:time={min(cap, budget):g}"
 
     def evict_finished(self) -> int:
