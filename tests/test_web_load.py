@@ -32,7 +32,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 
 import pytest
@@ -170,23 +169,15 @@ class Attack:
             self.errors.append(key)
 
 
-async def _status_of(call) -> int:
-    try:
-        await call
-        return 200
-    except urllib.error.HTTPError as e:
-        return e.code
-
-
-async def _flood_creations(base: str, attack: Attack, deadline: float, client: str) -> None:
+async def _flood_creations(http, attack: Attack, deadline: float, client: str) -> None:
     while time.monotonic() < deadline:
-        status = await _status_of(_post(base, {"players": 2}, client))
-        attack.answer("create", status)
-        if status == 429:
+        r = await http.post("/api/tables", json={"players": 2}, headers={"X-Forwarded-For": client})
+        attack.answer("create", r.status_code)
+        if r.status_code == 429:
             await asyncio.sleep(0.01)
 
 
-async def _flood_sockets(base: str, attack: Attack, deadline: float, client: str, read: bool) -> None:
+async def _flood_sockets(http, base: str, attack: Attack, deadline: float, client: str, read: bool) -> None:
     from websockets.asyncio.client import connect
     from websockets.exceptions import WebSocketException
 
@@ -210,8 +201,7 @@ async def _flood_sockets(base: str, attack: Attack, deadline: float, client: str
 
     held: set = set()
     while time.monotonic() < deadline:
-        lobby = await asyncio.get_running_loop().run_in_executor(None, lambda: json.load(urllib.request.urlopen(
-            urllib.request.Request(base + "/api/tables?finished=false", headers={"X-Forwarded-For": client}))))
+        lobby = (await http.get("/api/tables?finished=false", headers={"X-Forwarded-For": client})).json()
         for summary in lobby:
             if len(held) < 100:
                 task = asyncio.create_task(hold(summary["table"]))
@@ -220,28 +210,28 @@ async def _flood_sockets(base: str, attack: Attack, deadline: float, client: str
         await asyncio.sleep(1.0)
 
 
-async def _flood_analyses(base: str, attack: Attack, deadline: float, client: str) -> None:
-    status = 0
-    while time.monotonic() < deadline and status != 201:
-        try:
-            t = await _post(base, {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}, client)
-            status = 201
-        except urllib.error.HTTPError as e:
-            attack.answer("create (for analyses)", e.code)
-            await asyncio.sleep(1)
-    if status != 201:
+async def _flood_analyses(http, attack: Attack, deadline: float, client: str) -> None:
+    headers = {"X-Forwarded-For": client}
+    while time.monotonic() < deadline:
+        r = await http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]},
+                            headers=headers)
+        if r.status_code == 201:
+            break
+        attack.answer("create (for analyses)", r.status_code)
+        await asyncio.sleep(1)
+    else:
         return
-    table = t["table"]
-    view = json.load(urllib.request.urlopen(urllib.request.Request(
-        f"{base}/api/tables/{table}", headers={"Authorization": f"Bearer {t['seats'][0]['token']}",
-                                               "X-Forwarded-For": client})))
+    t = r.json()
+    view = (await http.get(f"/api/tables/{t['table']}",
+                           headers={**headers, "Authorization": f"Bearer {t['seats'][0]['token']}"})).json()
     token = next(s["token"] for s in t["seats"] if s["seat"] == view["state"]["current_player"])
 
     async def ask() -> None:
         while time.monotonic() < deadline:
-            code = await _status_of(_post(base, {"seconds": 60}, client, f"/api/tables/{table}/analysis", token))
-            attack.answer("analysis", code)
-            if code == 429:
+            r = await http.post(f"/api/tables/{t['table']}/analysis", json={"seconds": 60},
+                                headers={**headers, "Authorization": f"Bearer {token}"})
+            attack.answer("analysis", r.status_code)
+            if r.status_code == 429:
                 await asyncio.sleep(0.05)
 
     await asyncio.gather(*(ask() for _ in range(16)))
@@ -249,14 +239,18 @@ async def _flood_analyses(base: str, attack: Attack, deadline: float, client: st
 
 def _attack(base: str, seconds: float, out) -> None:
     """The attackers, in their own process (their CPU is not the honest clients')."""
+    import httpx
+
     attack = Attack()
     deadline = time.monotonic() + seconds
 
     async def run() -> None:
-        await asyncio.gather(
-            *(_flood_creations(base, attack, deadline, _address(a, 66)) for a in range(4)),
-            *(_flood_sockets(base, attack, deadline, _address(a, 67), read=a % 2 == 0) for a in range(2)),
-            *(_flood_analyses(base, attack, deadline, _address(a, 68)) for a in range(8)))
+        async with httpx.AsyncClient(base_url=base, timeout=60,
+                                     limits=httpx.Limits(max_connections=300, max_keepalive_connections=300)) as http:
+            await asyncio.gather(
+                *(_flood_creations(http, attack, deadline, _address(a, 66)) for a in range(4)),
+                *(_flood_sockets(http, base, attack, deadline, _address(a, 67), read=a % 2 == 0) for a in range(2)),
+                *(_flood_analyses(http, attack, deadline, _address(a, 68)) for a in range(8)))
 
     asyncio.run(run())
     out.put((attack.answers, attack.sockets, attack.refused_sockets, attack.errors))
