@@ -13,8 +13,28 @@ from ..http import CreationQuota
 router = APIRouter(tags=["tables"])
 
 
+def _link(path: str, method: str) -> Dict[str, Any]:
+    pointer = path.replace("~", "~0").replace("/", "~1")
+    return {"operationRef": f"#/paths/{pointer}/{method}", "parameters": {"table_id": "$response.body#/table"}}
+
+
+#: OpenAPI links: the new table's id is the ``table_id`` of the table's own operations (clients and
+#: tools such as schemathesis follow them)
+TABLE_LINKS = {name: _link(path, method) for name, path, method in [
+    ("read", "/api/tables/{table_id}", "get"),
+    ("play", "/api/tables/{table_id}/moves", "post"),
+    ("undo", "/api/tables/{table_id}/undo", "post"),
+    ("hint", "/api/tables/{table_id}/hint", "post"),
+    ("analysis", "/api/tables/{table_id}/analysis", "post"),
+    ("record", "/api/tables/{table_id}/record", "get"),
+    ("replay", "/api/tables/{table_id}/replay", "get"),
+]}
+
+
 @router.post("/api/tables", status_code=201, response_model=models.TableCreated,
-             responses=errors_for(409, 422, 429, 503), summary="Create a table")
+             responses={**errors_for(409, 422, 429, 503), 201: {"description": "the table, its join links",
+                                                                 "links": TABLE_LINKS}},
+             summary="Create a table")
 async def create_table(body: models.CreateTable, request: Request, service: Service,
                        client: Client) -> models.TableCreated:
     quota: CreationQuota = request.app.state.quota
