@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, Union
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -26,7 +26,8 @@ def _reviews(request: Request) -> ReviewService:
 
 
 @router.get("/api/tables/{table_id}/review", response_model=models.ReviewStatus,
-            responses={**errors_for(404, 409), 404: {"model": models.ReviewStatus}},
+            responses={**errors_for(404, 409), 404: {"model": Union[models.ReviewStatus, models.ErrorBody],
+                                                      "description": "no review yet (status none), or no such table"}},
             summary="The AI's review of a finished game: ready, running (with progress), or none yet (404)")
 async def read_review(table: TableDep, request: Request) -> Any:
     status = await _reviews(request).status(table)
