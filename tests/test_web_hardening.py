@@ -228,7 +228,7 @@ class _Gate:
 
 def test_one_hint_or_analysis_at_a_time_per_seat(client, monkeypatch):
     gate = _Gate(monkeypatch)
-    tid, tokens = new_table(client, players=2, seed=2, seats=HUMANS)
+    tid, tokens = new_table(client, players=2, seed=2, seats=HUMANS, hints=True)
     p = client.app.state.service.tables[tid].game.current_player
     results = []
     first = threading.Thread(target=lambda: results.append(
@@ -259,7 +259,7 @@ def test_an_ai_move_never_waits_behind_analyses(monkeypatch):
     table's AI (the AI moves have their own pool)."""
     gate = _Gate(monkeypatch)
     with make_client(ServerLimits(ai_workers=1, analysis_workers=1)) as c:
-        tid, tokens = new_table(c, players=2, seed=2, seats=HUMANS)
+        tid, tokens = new_table(c, players=2, seed=2, seats=HUMANS, hints=True)
         p = c.app.state.service.tables[tid].game.current_player
         asking = threading.Thread(target=lambda: c.post(f"/api/tables/{tid}/analysis", json={"seconds": 0.05},
                                                         headers=auth(tokens[p])))

@@ -213,7 +213,7 @@ async def _flood_sockets(http, base: str, attack: Attack, deadline: float, clien
 async def _flood_analyses(http, attack: Attack, deadline: float, client: str) -> None:
     headers = {"X-Forwarded-For": client}
     while time.monotonic() < deadline:
-        r = await http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]},
+        r = await http.post("/api/tables", json={"players": 2, "hints": True, "seats": [{"kind": "human"}, {"kind": "human"}]},
                             headers=headers)
         if r.status_code == 201:
             break

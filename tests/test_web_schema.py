@@ -39,7 +39,7 @@ def _real_tables():
     (moves, hints, analyses), and one finished game (record, replay)."""
     if not _tables:
         with asgi.get_client(app) as client:
-            for body in ({"players": 2, "seed": 5, "seats": [{"kind": "human"}, {"kind": "human"}]},
+            for body in ({"players": 2, "seed": 5, "hints": True, "seats": [{"kind": "human"}, {"kind": "human"}]},
                          {"players": 2, "seed": 5, "ai_seconds": 0.05,
                           "seats": [{"kind": "human"}, {"kind": "human"}],
                           "moves": _a_whole_game(5)}):
