@@ -119,3 +119,23 @@ def test_http_bot_plays_a_game_to_the_end(tmp_path):
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def _sections(text: str) -> List[str]:
+    return re.split(r"^## ", text, flags=re.M)[1:]
+
+
+def test_measurements_tables_are_whole_and_each_section_names_its_command():
+    """docs/measurements.md: every table has a header and rows of its width, and every metric says
+    how to reproduce it (a command, or the page that has it)."""
+    with open(os.path.join(DOCS, "measurements.md"), encoding="utf-8") as f:
+        text = f.read()
+    for block in re.findall(r"(?:^\|.*\n)+", text, re.M):
+        rows = block.splitlines()
+        assert len(rows) >= 3 and re.fullmatch(r"\|(?:\s*:?-+:?\s*\|)+", rows[1]), f"a table without a header:\n{block}"
+        width = rows[0].count("|")
+        bad = [r for r in rows if r.count("|") != width]
+        assert not bad, f"rows of another width than their header:\n{bad}"
+    for section in _sections(text):
+        title = section.splitlines()[0]
+        assert re.search(r"command", section, re.I), f"section {title!r} does not say how to reproduce its numbers"
