@@ -8,7 +8,7 @@ command in its ``training.command`` field)::
 
 1. **Data**: a self-play run (:func:`sequence_game.selfplay.selfplay`, the self-play tool's
    dataset in ``--data``, kept and resumed if it exists) of ``--games`` two-player games by
-   ``--agents`` (default ``greedy``: the core's move heuristic, about 100 games a second; the
+   ``--agents`` (default ``greedy``: the core's move heuristic, the cheapest data; the
    packaged model learned from the search's own games, which make the better leaves for it:
    docs/research/learned-evaluation.md).
 2. **Features**: every game is replayed from its deal seed and moves; before every move the
