@@ -24,8 +24,7 @@ the compiled engine) and ``--no-color`` (``NO_COLOR`` in the environment does th
 One module per subcommand: each has ``register(sub, parents)``, which adds its parser and sets
 ``func(args, console) -> exit status``; ``bench``, ``tune`` and ``fit-eval`` keep their own
 parsers and have ``forward(argv)`` instead. A new subcommand is a module here and one entry in
-``COMMANDS``. The agents, game records and the arena are imported only by the subcommands that
-use them.
+``COMMANDS``.
 """
 
 from __future__ import annotations
