@@ -609,3 +609,11 @@ def test_an_ai_that_fails_tries_again_and_the_table_plays_on(monkeypatch, failur
             c.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])}, headers=auth(tokens[0]))
         wait_for(lambda: table.game.current_player == 0 and table.thinking is None and table.search is None)
         assert len(calls) == 3 and table.history[-1][0] == 1 and table.ai_failures == 0
+
+
+def test_the_store_knows_every_key_a_seat_is_stored_with():
+    """A seat key the store does not know sets the row aside: the store's list is the Seat's fields."""
+    from sequence_game.web.store import SEAT_KEYS
+    from sequence_game.web.tables import Seat
+
+    assert set(Seat("human").to_dict()) == SEAT_KEYS
