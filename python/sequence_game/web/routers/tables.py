@@ -79,7 +79,8 @@ async def join(body: models.JoinRequest, table: TableDep, request: Request, serv
 
 
 @router.get("/api/tables/{table_id}", responses=ERRORS, tags=["play"],
-            summary="The table as your seat sees it (no token: as a spectator)")
+            summary="The table as your seat sees it (no token: as a spectator)",
+            openapi_extra={"security": [{}]})  # with the bearer scheme: the token is optional here
 async def read_table(table: TableDep, seats: Seats, service: Service) -> Dict[str, Any]:
     return service.view(table, seats)
 
