@@ -438,6 +438,8 @@ def test_database_work_runs_off_the_event_loop(monkeypatch):
     names = {n for n, _ in seen}
     assert names == {"save", "update_game", "finished_rows", "get", "expire"}, names
     assert all(t is not loop_thread for _, t in seen)
+    # the service's own calls go through its one database thread, in order
+    assert {t.name.split("_")[0] for n, t in seen if n != "get"} == {"sequence-db"}
 
 
 # --------------------------------------------------------------------------- undo and hidden cards (R9)

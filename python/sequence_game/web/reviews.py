@@ -54,7 +54,7 @@ class ReviewService:
         job = self.jobs.get(table.id)
         if job is not None:
             return {"status": "running", "done": job.done, "total": job.total}
-        stored = await asyncio.to_thread(self.tables.store.get_review, table.id)
+        stored = await self.tables.db(self.tables.store.get_review, table.id)
         if stored is not None and stored.get("iterations") == self.iterations:
             return {"status": "ready", "review": stored}
         return None
@@ -77,7 +77,7 @@ class ReviewService:
             try:
                 review = await loop.run_in_executor(self.tables.analysis_executor, lambda: review_game(
                     record, iterations=self.iterations, seed=REVIEW_SEED, progress=progress))
-                await asyncio.to_thread(self.tables.store.save_review, table.id, review.to_dict(), utc_now())
+                await self.tables.db(self.tables.store.save_review, table.id, review.to_dict(), utc_now())
             except StoreError as e:
                 log.error("table %s: the review was not stored: %s", table.id, e)
             except Exception:  # pragma: no cover - a failed review must not take the server down

@@ -19,6 +19,7 @@ changed meanwhile (an undo) is dropped.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import inspect
 import json
@@ -274,6 +275,9 @@ class TableService:
         self.analysis_executor = ThreadPoolExecutor(
             max_workers=limits.analysis_workers or max(1, cpus // 2), thread_name_prefix="sequence-analysis",
             initializer=_lower_priority)
+        # every database call made while serving runs in this one thread, in order, never on the
+        # event loop (the store serializes them anyway; one thread keeps them off the shared pool)
+        self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-db")
         self.sockets: Dict[str, int] = {}  # client address -> its open table websockets
         self._processes: Optional[ProcessPoolExecutor] = None
         self.ai_pause = ai_pause
@@ -360,7 +364,7 @@ class TableService:
                 gone.append(t)
         if gone:
             try:
-                await asyncio.to_thread(self.store.expire, [t.id for t in gone])
+                await self.db(self.store.expire, [t.id for t in gone])
             except StoreError as e:
                 log.error("could not mark expired tables (they stay live): %s", e)
                 return []
@@ -381,6 +385,10 @@ class TableService:
         self.evict_finished()
         return [t.id for t in gone]
 
+    async def db(self, call: Callable[..., _R], *args: Any) -> _R:
+        """``call(*args)`` (a method of the store) in the database thread: off the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._db_thread, functools.partial(call, *args))
+
     async def close(self) -> None:
         if self._sweeper is not None:
             self._sweeper.cancel()
@@ -394,6 +402,7 @@ class TableService:
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.analysis_executor.shutdown(wait=False, cancel_futures=True)
         self._stop_processes()
+        self._db_thread.shutdown(wait=True)  # the writes under way finish: a told move is a stored move
 
     def _stop_processes(self) -> None:
         """End the AI worker processes now, not when their work is done: nothing the server started
@@ -509,7 +518,7 @@ class TableService:
                        table.created, 0, game.is_over)
         self._creating += 1
         try:
-            await asyncio.to_thread(self.store.save, row)
+            await self.db(self.store.save, row)
         except StoreError as e:
             log.error("table not created: %s", e)
             raise NotSavedError(f"the table could not be saved ({e}); nothing was created, try again later") from None
@@ -569,12 +578,12 @@ class TableService:
         Expired tables are not listed."""
         out = [] if finished is True or offset else [self.summary(t) for t in list(self.tables.values()) if not t.over]
         if finished is not False:
-            rows = await asyncio.to_thread(self.store.finished_rows, limit, offset)
+            rows = await self.db(self.store.finished_rows, limit, offset)
             for row in rows:
                 try:
                     out.append(self.stored_summary(row))
                 except (ValueError, TypeError, KeyError, IndexError) as e:
-                    await asyncio.to_thread(self.store.quarantine, row.id, f"its summary cannot be read: {e}")
+                    await self.db(self.store.quarantine, row.id, f"its summary cannot be read: {e}")
         out.sort(key=lambda s: (s["created"], s["table"]), reverse=True)
         return out[:limit]
 
@@ -766,7 +775,7 @@ class TableService:
             new_seats = list(table.seats)
             new_seats[seat] = Seat("human", None, name or f"Player {seat + 1}", token_hash(token))
             try:
-                await asyncio.to_thread(self.store.set_seats, table.id, [s.to_dict() for s in new_seats])
+                await self.db(self.store.set_seats, table.id, [s.to_dict() for s in new_seats])
             except StoreError as e:
                 log.error("table %s: a join the database did not store was not made: %s", table.id, e)
                 raise NotSavedError(f"the server could not save this ({e}); the seat is still open, try again") from None
@@ -814,7 +823,7 @@ class TableService:
                 same_seats=table.seats, rematch_of=table.id)
             options = {**table.options, "rematch": new.id}
             try:
-                await asyncio.to_thread(self.store.set_options, table.id, options)
+                await self.db(self.store.set_options, table.id, options)
             except StoreError as e:
                 log.error("table %s: the rematch link was not stored: %s", table.id, e)
             table.options = options
@@ -889,7 +898,7 @@ class TableService:
         game = nxt.game
         record = self._record_for(table, game, nxt.prefix, nxt.redeals, nxt.resigned)
         version = table.version + 1
-        await asyncio.to_thread(self.store.update_game, table.id, record.to_dict(), version,
+        await self.db(self.store.update_game, table.id, record.to_dict(), version,
                                 game.is_over or nxt.resigned is not None, utc_now())
         table.game, table.movers, table.prefix, table.record = game, nxt.movers, list(nxt.prefix), record
         table.version = version
