@@ -89,7 +89,7 @@ _PEEKING_FIELDS = ("cheat", "cheat_hands")
 
 
 def make_search_options(iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
-                        options: Union[Any, Mapping[str, Any], None] = None) -> Any:
+                        options: Union[_core.SearchOptions, Mapping[str, Any], None] = None) -> _core.SearchOptions:
     """The ``SearchOptions`` of ``MCTSAgent(iterations, time_limit, threads, options=options)``.
 
     ``options`` is None, a ``SearchOptions`` or a mapping of its field names to values. In a
@@ -193,7 +193,7 @@ class MCTSAgent(SearchAgent):
     spec_label = "mcts"
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
-                 seed: Optional[int] = None, options: Union[Any, Mapping[str, Any], None] = None) -> None:
+                 seed: Optional[int] = None, options: Union[_core.SearchOptions, Mapping[str, Any], None] = None) -> None:
         self._init_search(make_search_options(iterations, time_limit, threads, options), seed)
 
     def _spec_extras(self) -> List[Optional[str]]:
