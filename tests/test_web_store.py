@@ -682,3 +682,29 @@ def test_memory_and_disk_agree_through_any_moves_undos_and_failed_writes():
         asyncio.run(scenario(seed, ops))
 
     check()
+
+
+def test_r9_the_draw_after_an_undo_does_not_repeat_the_undone_draw():
+    """A move, its draw, an undo, the same move again, many times: the second draw is a draw from
+    the unseen cards (about 2 chances in 90 of being the same card), not the undone card on top."""
+    from sequence_game.web.tables import TableService
+
+    async def scenario():
+        svc = TableService(TableStore(":memory:"), ai_pause=0)
+        table, _ = await svc.create(2, None, [{"kind": "human"}, {"kind": "ai", "ai": "random"}], seed=7)
+        while table.game.current_player != 0 or table.search is not None:
+            await asyncio.sleep(0.002)
+        move = str(table.game.legal_moves()[0])
+        same = 0
+        for _ in range(200):
+            await svc.play(table, frozenset([0]), move)
+            first = table.game.hand(0)  # the hand after the move: the one card drawn differs, if any
+            await svc.undo(table, frozenset([0]))
+            await svc.play(table, frozenset([0]), move)
+            same += table.game.hand(0) == first
+            await svc.undo(table, frozenset([0]))
+        await svc.close()
+        return same
+
+    same = asyncio.run(scenario())
+    assert same <= 30, same  # exact undo: 200 of 200; a fresh draw: about 4 (2 copies in ~90 cards)
