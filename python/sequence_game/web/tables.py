@@ -374,6 +374,9 @@ class TableService:
             if t.search is not None:
                 t.search.cancel()
                 t.search = None
+            if t.clock is not None:  # its turn timer
+                t.clock.cancel()
+                t.clock = None
             for c in list(t.connections):
                 c.send({"type": "error", "error": TableExpiredError.__name__,
                         "detail": "this table expired: nobody played it for too long"})
