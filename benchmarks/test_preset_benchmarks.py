@@ -2,7 +2,7 @@
 test run), through the Python API and through the HTTP API, and the HTTP round trip of one move.
 
     python -m pytest benchmarks/test_preset_benchmarks.py --benchmark-only -q -s
-    python benchmarks/test_preset_benchmarks.py [--positions 40] [--http]     # the table of docs/measurements.md
+    python benchmarks/test_preset_benchmarks.py [--positions 40] [--http]     # a table for docs/measurements.md
 
 Python API: ``agent_from_spec(preset).select_move(game)`` on the same positions for every preset
 (mid-game positions of greedy self-play, every stage of the game, positions with one legal move left
