@@ -208,3 +208,44 @@ def test_the_shell_example_bot_plays_a_whole_game(server):
     assert "game over" in out and result.view.over
     final = _check_finished(server, table, tokens)
     assert f'"turns":{final.result["turns"]}' in out.replace(" ", "")
+
+
+# --------------------------------------------------------------------------- waiting without polling
+
+
+def test_client_wait_is_a_long_poll_answered_by_the_next_move(server):
+    table, tokens = _two_seat_table(server, seed=12)
+    mover = Client(server).table(table).state["current_player"]
+    other = Client(server, token=tokens[1 - mover])
+    view = other.table(table)
+    out = {}
+    waiter = threading.Thread(target=lambda: out.setdefault("view", other.wait(table, after_version=view.version)))
+    waiter.start()
+    time.sleep(0.3)
+    assert "view" not in out
+    me = Client(server, token=tokens[mover])
+    me.play(table, me.table(table).legal[0])
+    waiter.join(timeout=30)
+    assert out["view"].version == view.version + 1 and out["view"].to_move
+
+
+def test_the_event_stream_of_a_whole_game(server):
+    """A spectator's stream while two bots play: a state per change, versions rising, ending with
+    the finished game's state (which ends the stream)."""
+    table, tokens = _two_seat_table(server, seed=13)
+    frames = []
+    watcher = threading.Thread(target=lambda: frames.extend(Client(server).stream(table)))
+    watcher.start()
+    bots = [threading.Thread(target=run_bot, args=(Client(server, token=tokens[p]), table, load_agent(a, seed=p)))
+            for p, a in ((0, "medium"), (1, "random"))]
+    for b in bots:
+        b.start()
+    for b in bots:
+        b.join(timeout=600)
+    watcher.join(timeout=60)
+    assert not watcher.is_alive()
+    states = [f["view"] for f in frames if f["type"] == "state"]
+    assert states[0]["seat"] is None and states[-1]["over"]
+    versions = [s["version"] for s in states]
+    assert versions == sorted(versions) and versions[-1] == states[-1]["moves"]
+    assert all(isinstance(h, int) for s in states for h in s["state"]["hands"])  # R9: a spectator sees sizes

@@ -66,34 +66,50 @@ def _is_import(text: str) -> bool:
     return bool(colon) and "=" not in attr and attr.isidentifier() and name.strip().lower() not in agent_names()
 
 
-def run_bot(client: Client, table_id: str, agent: Any, poll: float = 0.1,
-            log: Optional[Callable[[str], None]] = None, seed: Optional[int] = None) -> BotResult:
-    """Play the client's seat at ``table_id`` with ``agent`` until the game is over."""
+def run_bot(client: Client, table_id: str, agent: Any, log: Optional[Callable[[str], None]] = None,
+            seed: Optional[int] = None, reconnects: int = 5) -> BotResult:
+    """Play the client's seat at ``table_id`` with ``agent`` until the game is over, following the
+    table's event stream (a dropped stream is opened again up to ``reconnects`` times in a row)."""
     say = log or (lambda _text: None)
     view = client.table(table_id)
     if view.seat is None:
         raise ValueError(f"table {table_id}: this token holds no seat (a spectator cannot play)")
     say(f"table {table_id}: playing seat {view.seat} (team {view.seat % view.teams}) with "
         f"{getattr(agent, 'name', type(agent).__name__)}")
-    moves, thinking = 0, 0.0
+    moves, thinking, acted, dropped = 0, 0.0, -1, 0
     while not view.over:
-        if not view.legal:
-            view = client.wait(table_id, after_version=view.version, poll=poll)
-            continue
-        start = time.perf_counter()
-        game = view.game(seed=None if seed is None else seed + view.version)
-        move = str(agent.select_move(game))
-        thinking += time.perf_counter() - start
         try:
-            view = client.play(table_id, move, version=view.version)
+            for frame in client.stream(table_id):
+                dropped = 0
+                if frame.get("type") != "state":
+                    continue
+                view = TableView.from_json(frame["view"])
+                # act once per version: states queued before our move was played are stale
+                if view.over or not view.legal or view.version <= acted:
+                    continue
+                acted = view.version
+                start = time.perf_counter()
+                game = view.game(seed=None if seed is None else seed + view.version)
+                move = str(agent.select_move(game))
+                thinking += time.perf_counter() - start
+                try:
+                    client.play(table_id, move, version=view.version)
+                except ClientError as e:
+                    if e.status != 409:
+                        raise
+                    # the table moved on (an undo, a referee call): the stream brings its state
+                    say(f"move {move} not played ({e.detail})")
+                    continue
+                moves += 1
+                say(f"turn {view.state['turn']}: {move}")
         except ClientError as e:
-            if e.status != 409:
+            if e.status != 0 or dropped >= reconnects:
                 raise
-            say(f"move {move} not played ({e.detail}); reading the table again")
+            dropped += 1
+            say(f"{e}; opening the stream again")
+            time.sleep(min(2.0, 0.1 * 2**dropped))
+        if not view.over:  # the stream ended without the end of the game: read the table again
             view = client.table(table_id)
-            continue
-        moves += 1
-        say(f"turn {view.state['turn']}: {move}")
     say(f"game over: {view.result}")
     return BotResult(view=view, moves=moves, thinking_seconds=thinking)
 

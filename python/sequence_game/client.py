@@ -7,7 +7,9 @@ only (``urllib``), so a bot needs nothing beyond the base install.
 ...     if view.legal:
 ...         view = client.play(view.table, view.legal[0], version=view.version)
 ...     else:
-...         view = client.wait(view.table, after_version=view.version)
+...         view = client.wait(view.table, after_version=view.version)  # a long-poll
+
+``Client.stream(table)`` yields every change as it happens (the NDJSON event stream).
 
 A seat's view carries only what that seat may see (R9). :meth:`TableView.game` turns it into a
 ``sequence_game.Game`` an agent can search: the cards the seat cannot see (the other hands, the
@@ -24,7 +26,7 @@ import urllib.error
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 from urllib.parse import quote, urlsplit
 
 from .cards import RANKS, SUITS
@@ -171,13 +173,7 @@ class Client:
                     payload = resp.read()
                     return json.loads(payload) if payload else None
             except urllib.error.HTTPError as e:
-                try:
-                    err = json.loads(e.read() or b"{}")
-                except ValueError:
-                    err = {}
-                detail = err.get("detail") if isinstance(err, dict) else None
-                raise ClientError(e.code, str(detail or e.reason), str(err.get("error", "")) if isinstance(err, dict)
-                                  else "") from None
+                raise _refusal(e) from None
             except (urllib.error.URLError, ConnectionError, TimeoutError) as e:
                 # only requests that change nothing, or a first connection, are repeated blindly
                 if attempt == self.retries or (method != "GET" and not _not_connected(e)):
@@ -231,17 +227,51 @@ class Client:
 
         return GameRecord.from_dict(self.request("GET", f"/api/tables/{_id(table_id)}/record"))
 
-    def wait(self, table_id: str, after_version: int, poll: float = 0.1, timeout: Optional[float] = None) -> TableView:
-        """The table once its version is past ``after_version`` (polling every ``poll`` seconds);
-        ``ClientError`` (status 0) after ``timeout`` seconds without a change."""
-        deadline = None if timeout is None else time.monotonic() + timeout
+    def wait(self, table_id: str, after_version: int, wait: float = 25.0) -> TableView:
+        """The table once its version is past ``after_version`` or the game is over: a long-poll
+        (``GET /api/tables/{id}?after_version=N``), repeated every ``wait`` seconds (at most 60)
+        until then."""
         while True:
-            view = self.table(table_id)
+            view = TableView.from_json(self.request(
+                "GET", f"/api/tables/{_id(table_id)}?after_version={int(after_version)}&wait={wait:g}",
+                timeout=wait + self.timeout))
             if view.version > after_version or view.over:
                 return view
-            if deadline is not None and time.monotonic() > deadline:
-                raise ClientError(0, f"table {table_id} did not change for {timeout} s")
-            time.sleep(poll)
+
+    def stream(self, table_id: str) -> Iterator[Dict[str, Any]]:
+        """Every event of the table as it happens (``GET /api/tables/{id}/stream``, NDJSON): the
+        frames ``{"type": "state", "view": {...}}`` (the first at once; :meth:`TableView.from_json`
+        reads the view) and ``{"type": "presence", ...}``. Ends after the finished game's state,
+        or with ``ClientError`` (status 0) if the connection drops."""
+        headers = {"Accept": "application/x-ndjson"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        req = urllib.request.Request(f"{self.server}/api/tables/{_id(table_id)}/stream", headers=headers)
+        try:
+            # the server writes a line at least every 20 s (a keep-alive): a longer silence is a dead link
+            resp = urllib.request.urlopen(req, timeout=max(self.timeout, 60.0))
+        except urllib.error.HTTPError as e:
+            raise _refusal(e) from None
+        except (urllib.error.URLError, ConnectionError, TimeoutError) as e:
+            raise ClientError(0, f"cannot reach {self.server}: {getattr(e, 'reason', e)}") from None
+        with resp:
+            try:
+                for line in resp:
+                    if line.strip():
+                        yield json.loads(line)
+            except (ConnectionError, TimeoutError, OSError) as e:
+                raise ClientError(0, f"the event stream of table {table_id} broke: {e}") from None
+
+
+def _refusal(e: urllib.error.HTTPError) -> ClientError:
+    """The server's refusal as a :class:`ClientError` (its JSON ``detail`` and ``error``)."""
+    try:
+        err = json.loads(e.read() or b"{}")
+    except ValueError:
+        err = {}
+    if not isinstance(err, dict):
+        err = {}
+    return ClientError(e.code, str(err.get("detail") or e.reason), str(err.get("error", "")))
 
 
 def _id(table_id: str) -> str:

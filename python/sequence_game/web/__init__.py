@@ -24,7 +24,9 @@ def missing_dependencies() -> List[str]:
     """The web extra's modules that are not installed (empty when ``serve`` can run)."""
     import importlib.util
 
-    return [m for m in ("fastapi", "uvicorn", "websockets", "pydantic") if importlib.util.find_spec(m) is None]
+    # fastapi_offline: the Swagger UI and ReDoc files of /docs and /redoc, served locally (no CDN)
+    return [m for m in ("fastapi", "uvicorn", "websockets", "pydantic", "fastapi_offline")
+            if importlib.util.find_spec(m) is None]
 
 
 def create_app(*args: Any, **kwargs: Any) -> FastAPI:

@@ -13,7 +13,7 @@ import dataclasses
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator, Optional, Union
+from typing import Any, AsyncIterator, Dict, Optional, Union
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -29,7 +29,7 @@ from .errors import TableError
 from .http import BodyLimit, CreationQuota, HostGuard, error_body, status_of
 from .limits import ServerLimits
 from .reviews import ReviewService
-from .routers import ai, pages, play, records, review, socket, tables
+from .routers import ai, events, pages, play, records, review, socket, tables
 from .routers.socket import MAX_WS_MESSAGE
 from .store import TableStore
 from .tables import TableService
@@ -86,6 +86,8 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         # any request: a Host this server does not answer to or a body that is not JSON (400), a body
         # over the limit (413), a field out of its bounds (422; our error body, not FastAPI's list)
         responses=errors_for(400, 413, 422),
+        docs_url=None,  # served below from local files, not a CDN
+        redoc_url=None,
     )
     app.state.service = service
     app.state.reviews = ReviewService(service)
@@ -118,14 +120,29 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         parts = []
         for err in exc.errors():
-            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+            loc = tuple(err.get("loc", ()))
+            where = ".".join(str(x) for x in loc if x != "body")
+            if loc == ("body",):  # the body itself: missing or not an object
+                where = "request body (a JSON object; {} takes the defaults)"
             parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
         return JSONResponse({"detail": "; ".join(parts), "error": "ValidationError"}, status_code=422)
 
+    document = app.openapi
+
+    def openapi() -> Dict[str, Any]:
+        # the websocket's frames join the generated document once (FastAPI documents no websocket)
+        if app.openapi_schema is None:
+            app.openapi_schema = events.document_frames(document())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    app.mount(pages.DOCS_ASSETS, StaticFiles(directory=pages.docs_assets_dir()), name="docs-assets")
+    app.include_router(pages.api_docs_routes(app.openapi_url or "/openapi.json", app.title))
     app.include_router(pages.router)
     app.include_router(pages.board_svg_route(_empty_board_svg(service.game_class)))
-    for router in (tables.router, play.router, ai.router, records.router, review.router, socket.router):
+    for router in (tables.router, play.router, ai.router, records.router, review.router, events.router,
+                   socket.router):
         app.include_router(router)
     return app
 

@@ -6,11 +6,12 @@ fields) before any game code sees it; the game then checks the rules.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Dict, List, Literal, Optional
+from typing import Annotated, Any, Dict, List, Literal, Optional, Tuple, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from ..game_setup import VALID_PLAYERS
+from .limits import ServerLimits
 from .tables import AI_PRESETS, AIPreset
 
 MOVE_TEXT_MAX = 64  # "2H@e6 =a6-e6 =e6-i6" is 19 characters; declares of 3 sequences fit easily
@@ -18,6 +19,9 @@ MAX_PRESET_MOVES = 2000
 TABLE_ID_MAX = 64  # a table id is 8 characters; longer path segments are not looked up
 VERSION_MAX = 2**53  # a table's version counts its changes; JSON numbers are exact up to here
 MAX_TURNS_MAX = 100000
+#: The AI think time a request may ask for: one truth with the server's default cap
+#: (ServerLimits.max_ai_seconds); a server configured lower caps it further.
+AI_SECONDS_MIN, AI_SECONDS_MAX = 0.05, ServerLimits().max_ai_seconds
 
 
 class Strict(BaseModel):
@@ -63,7 +67,9 @@ class CreateTable(Strict):
     max_turns: Optional[int] = Field(None, ge=1, le=MAX_TURNS_MAX, description="a draw after this many turns")
     hot_seat: bool = Field(
         False, description="all human seats play at one screen (one link, hands hidden between turns)")
-    ai_seconds: float = Field(2.0, ge=0.05, le=60, description="the longest an AI may think per move at this table")
+    ai_seconds: float = Field(2.0, ge=AI_SECONDS_MIN, le=AI_SECONDS_MAX,
+                              description=f"the longest an AI may think per move at this table, {AI_SECONDS_MIN:g} "
+                                          f"to {AI_SECONDS_MAX:g} s (a server configured lower caps it further)")
     turn_seconds: Optional[float] = Field(
         None, ge=10, le=86400, description="a turn timer for the human seats: when it runs out, the 'medium' AI "
                                            "plays one move for that seat and the game goes on; null: no timer")
@@ -77,13 +83,13 @@ class CreateTable(Strict):
 
 
 class SeatLink(BaseModel):
-    seat: int
+    seat: int = Field(description="the seat (several seats of a hot-seat table share one link)")
     token: str = Field(description="the seat's secret: send it as 'Authorization: Bearer <token>'")
     url: str = Field(description="the join link (the token rides in the #fragment, never in server logs)")
 
 
 class TableCreated(BaseModel):
-    table: str
+    table: str = Field(description="the table's id, in every /api/tables/{table_id} path")
     seats: List[SeatLink] = Field(description="one join link per human seat (hot seat: one link for all)")
     spectate_url: str
 
@@ -95,45 +101,168 @@ class MoveRequest(Strict):
 
 
 class AnalyzeRequest(Strict):
-    seconds: float = Field(1.0, ge=0.01, le=60, description="search time budget (capped by the server)")
+    """The body of POST /api/tables/{id}/analysis (required, ``{}`` for the default)."""
+
+    seconds: float = Field(1.0, ge=0.01, le=AI_SECONDS_MAX,
+                           description=f"search time budget, 0.01 to {AI_SECONDS_MAX:g} s (a server configured lower "
+                                       "caps it further)")
+
+
+class SequenceView(BaseModel):
+    """A completed sequence (R7)."""
+
+    team: int = Field(description="the team that made it")
+    cells: List[Tuple[int, int]] = Field(description="its five cells [row, col], sorted")
+
+
+class LastDraw(BaseModel):
+    """The most recent end-of-turn draw (R10 missed_draw); the card only for the player who drew it."""
+
+    player: int
+    card: Optional[str] = Field(None, description="only in that player's own view (R9); absent in the others'")
+
+    @model_serializer(mode="wrap")
+    def _absent_card(self, handler: SerializerFunctionWrapHandler) -> Dict[str, Any]:
+        # a view that may not see the card has no "card" key at all (not a null): the state is
+        # exactly Game.observation(seat)
+        data: Dict[str, Any] = handler(self)
+        if data.get("card") is None:
+            data.pop("card", None)
+        return data
+
+
+class Observation(BaseModel):
+    """What the viewer may see of the game (R9): the format sequence-game/1 of docs/state-format.md
+    with every hidden card replaced by a count: ``Game.observation(seat)`` for a seat, the same
+    with every hand as a size for a spectator."""
+
+    format: Literal["sequence-game/1"]
+    players: int
+    teams: int
+    board: List[str] = Field(description="10 rows of 10 characters: * corner, . empty, B G R a chip of team 0 1 2")
+    sequences: List[SequenceView]
+    hands: List[Union[List[str], int]] = Field(
+        description="per seat: the cards for the viewer's own seat, a count for every other (R9)")
+    discards: List[List[str]] = Field(description="per seat, its discard pile, oldest first (public)")
+    draw_pile: int = Field(description="how many cards are left to draw")
+    current_player: int = Field(description="the seat to move (once over: the seat that moved last)")
+    dealer: int
+    turn: int = Field(description="completed turns: plays and passes, not trades")
+    traded_this_turn: bool = Field(description="the seat to move has traded a dead card this turn (R5)")
+    passes: int = Field(description="consecutive passes counting toward a stalemate (R5)")
+    winner: Optional[int] = Field(description="the winning team (R8), or null")
+    is_draw: bool
+    max_turns: Optional[int] = Field(description="the turn cap (a draw when reached), or null")
+    last_draw: Optional[LastDraw]
+    player: Optional[int] = Field(description="the seat this observation is for; null for a spectator")
+
+
+class SeatView(BaseModel):
+    """One seat of the table (public)."""
+
+    seat: int
+    team: int = Field(description="seat mod teams (R2)")
+    kind: Literal["human", "ai"]
+    name: str
+    ai: Optional[str] = Field(description="the AI seat's preset, null for a person")
+    connected: bool = Field(description="a websocket or event stream of this seat is open")
+    open: bool = Field(description="a human seat nobody has taken yet (POST /api/tables/{table_id}/join)")
+
+
+class LastMove(BaseModel):
+    player: int = Field(description="the seat that made it")
+    move: str = Field(description="the move (text notation) or a referee call")
+
+
+class Result(BaseModel):
+    """How the game ended."""
+
+    winner: Optional[int] = Field(description="the winning team, null for a draw")
+    is_draw: bool
+    turns: int
+    resigned: Optional[int] = Field(description="the seat that resigned (its team lost), or null")
+    text: str = Field(description="one line naming the winners")
+
+
+class TableView(BaseModel):
+    """The table as one connection may see it (R9): the same object on GET /api/tables/{id}, in
+    move and undo responses, in every websocket ``state`` frame and event stream line."""
+
+    table: str
+    version: int = Field(description="counts the table's changes; send it with a move (a stale one is refused, "
+                                     "409) and as after_version to wait for the next change")
+    players: int
+    teams: int
+    to_win: int = Field(description="sequences a team needs to win (R8)")
+    seats: List[SeatView]
+    you: List[int] = Field(description="the seats your token holds (empty: a spectator)")
+    seat: Optional[int] = Field(description="the seat whose hand the state shows (null: none, a spectator's view)")
+    hot_seat: bool = Field(description="all human seats play at one screen")
+    hand_hidden: bool = Field(description="hot seat: your seat is to move but its hand is not shown yet "
+                                          "(send reveal)")
+    state: Observation
+    legal: List[str] = Field(description="your legal moves (text notation) when your seat is to move, else []")
+    moves: int = Field(description="entries in the game's history (moves and referee calls)")
+    history: List[Tuple[int, str]] = Field(description="the last entries of the history, [seat, move], oldest first")
+    last_move: Optional[LastMove]
+    thinking: Optional[int] = Field(description="the AI seat searching now, or null")
+    can_undo: bool = Field(description="POST undo would take back your last move now")
+    hints: bool = Field(description="seats may ask the AI for a hint or an analysis at this table")
+    can_resign: bool = Field(description="your seat may resign now (two teams, the game going on)")
+    rematch: Optional[str] = Field(description="the id of the rematch table, once one exists")
+    rematch_allowed: bool = Field(description="you may ask for a rematch (the game is over)")
+    turn_seconds: Optional[float] = Field(description="the table's turn timer for human seats, or null")
+    turn_left: Optional[float] = Field(description="seconds left on the running turn timer, or null")
+    over: bool
+    result: Optional[Result] = Field(description="null until the game is over")
 
 
 class MoveResponse(BaseModel):
-    move: str
-    view: Dict[str, Any]
+    move: str = Field(description="the move played, declares filled in (text notation)")
+    view: TableView = Field(description="the table after the move, as your seat sees it")
 
 
 class UndoResponse(BaseModel):
-    undone: int
-    view: Dict[str, Any]
+    undone: int = Field(description="how many entries of the history were taken back (yours and the AI's after it)")
+    view: TableView = Field(description="the table after the undo, as your seat sees it")
 
 
 class HintResponse(BaseModel):
-    move: str
+    move: str = Field(description="the AI's move for your seat (text notation)")
+    version: int = Field(description="the table version the hint is for")
 
 
 class RootMove(BaseModel):
-    move: str
-    visits: int
+    move: str = Field(description="text notation")
+    visits: int = Field(description="how often the search tried it")
     value: float = Field(description="mean reward of the mover's team in [0, 1]")
 
 
 class Analysis(BaseModel):
-    best: str
-    iterations: int
-    seconds: float
-    moves: List[RootMove]
+    best: str = Field(description="the move the search would play (text notation)")
+    iterations: int = Field(description="search iterations run")
+    seconds: float = Field(description="time searched")
+    moves: List[RootMove] = Field(description="every root move, most visited first")
+
+
+class SummarySeat(BaseModel):
+    kind: Literal["human", "ai"]
+    name: Optional[str] = Field(description="the seat's name (null: an open seat without one)")
+    ai: Optional[str] = Field(description="the AI seat's preset, null for a person")
+    open: bool = Field(description="a human seat nobody has taken yet")
 
 
 class TableSummary(BaseModel):
+    """A line of the table list (public information only)."""
+
     table: str
     players: int
     teams: int
-    created: str
-    turn: int
+    created: str = Field(description="ISO 8601 UTC")
+    turn: int = Field(description="completed turns")
     over: bool
-    result: Optional[Dict[str, Any]]
-    seats: List[Dict[str, Any]]
+    result: Optional[Result] = Field(description="null until the game is over")
+    seats: List[SummarySeat]
 
 
 class ErrorBody(BaseModel):
@@ -142,15 +271,16 @@ class ErrorBody(BaseModel):
 
 
 class ReplayStep(BaseModel):
-    index: int
-    player: Optional[int]
-    move: Optional[str]
-    state: Dict[str, Any]
+    index: int = Field(description="entries of the history replayed (0: the deal)")
+    player: Optional[int] = Field(description="the seat that made the move (null at the deal)")
+    move: Optional[str] = Field(description="the move just replayed (null at the deal)")
+    state: Dict[str, Any] = Field(description="the whole position, format sequence-game/1 (docs/state-format.md) "
+                                              "without rng: the game is over, every card may be shown")
 
 
 class Replay(BaseModel):
-    record: Dict[str, Any]
-    names: List[str]
+    record: Dict[str, Any] = Field(description="the game record, format sequence-game-record/1")
+    names: List[str] = Field(description="the seats' names")
     steps: List[ReplayStep]
 
 
@@ -169,7 +299,7 @@ class MoveList(BaseModel):
 
 class ResignResponse(BaseModel):
     resigned: int = Field(description="the seat that resigned (its team lost)")
-    view: Dict[str, Any] = Field(description="the table as your seat sees it now")
+    view: TableView = Field(description="the table as your seat sees it now")
 
 
 class Rematch(BaseModel):
@@ -204,3 +334,65 @@ class ReviewStatus(BaseModel):
     done: Optional[int] = None
     total: Optional[int] = None
     detail: Optional[str] = None
+
+
+# --------------------------------------------------------------------------- frames of the websocket and
+# the event stream: the server's messages (routers/socket.py, routers/events.py)
+
+
+class StateFrame(BaseModel):
+    """The table changed (a move, an undo, the AI starting or stopping to think, a reveal), or the
+    connection just opened: the whole view as this connection may see it."""
+
+    type: Literal["state"]
+    view: TableView
+
+
+class PresenceFrame(BaseModel):
+    """A seat came online or left."""
+
+    type: Literal["presence"]
+    connected: List[bool] = Field(description="per seat: a websocket or event stream of it is open")
+
+
+class HintFrame(BaseModel):
+    """The answer to a ``hint`` frame, to the asker only."""
+
+    type: Literal["hint"]
+    move: str = Field(description="the AI's move for your seat (text notation)")
+    version: int = Field(description="the table version the hint was asked at (and is for)")
+
+
+class ErrorFrame(BaseModel):
+    """A refused frame: nothing changed, so no ``state`` follows it. Before a close (a refused
+    connection) the close code is 4000 + the HTTP status."""
+
+    type: Literal["error"]
+    error: str = Field(description="the error class: IllegalMoveError, InvalidMoveError, BadMessageError, ...")
+    detail: str = Field(description="what was wrong and what would be right")
+
+
+class RematchFrame(BaseModel):
+    """A rematch table exists: the same seat tokens work there."""
+
+    type: Literal["rematch"]
+    table: str = Field(description="the new table's id")
+
+
+class TimeoutFrame(BaseModel):
+    """A human seat's turn timer ran out and the AI moved for it (a state follows)."""
+
+    type: Literal["timeout"]
+    seat: int
+    move: str = Field(description="the move played for that seat (text notation)")
+
+
+class PongFrame(BaseModel):
+    """The answer to a ``ping`` frame."""
+
+    type: Literal["pong"]
+
+
+ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, RematchFrame, TimeoutFrame, ErrorFrame, PongFrame],
+                        Field(discriminator="type")]
+StreamLine = Annotated[Union[StateFrame, PresenceFrame, RematchFrame, TimeoutFrame], Field(discriminator="type")]

@@ -236,6 +236,8 @@ class Table:
     #: the history before the game's own: after an undo the game is redealt (R9, Game.redealt) and
     #: its own history starts there
     prefix: List[HistoryEntry] = field(default_factory=list)
+    #: set (and replaced) at every broadcast: what HTTP long-polls wait on (routers/tables.py)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def history(self) -> List[Tuple[int, HistoryEntry]]:
@@ -985,6 +987,8 @@ class TableService:
     def broadcast(self, table: Table) -> None:
         """Send every connection its own view (one view per distinct set of seats, serialized once),
         at the end of this turn of the event loop: changes made together go out as one state."""
+        event, table.changed = table.changed, asyncio.Event()
+        event.set()  # wake the long-polls: they read the table again
         if not table.connections or table.flush is not None:
             return
         try:

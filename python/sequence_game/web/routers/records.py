@@ -26,6 +26,8 @@ def _check_finished(table: Table) -> None:
 @router.get("/api/tables/{table_id}/record", responses=ERRORS,
             summary="The finished game as a sequence-game-record/1 JSON file")
 async def record(table: TableDep) -> Response:
+    """The game record (format sequence-game-record/1: seed and moves, `GameRecord.load` reads it),
+    only once the game is over (409 before: the seed predicts every hidden card, R9)."""
     _check_finished(table)
     return Response(table.record.to_json(), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="sequence-{table.id}.json"'})
@@ -45,6 +47,7 @@ def _replay(table: Table, game_class: GameClass) -> Dict[str, Any]:
 @router.get("/api/tables/{table_id}/replay", response_model=models.Replay, responses=ERRORS,
             summary="Every position of a finished game, for stepping through it")
 async def replay(table: TableDep, service: Service) -> Dict[str, Any]:
+    """Every position of a finished game with every card shown (409 before the end, R9)."""
     _check_finished(table)
     # one position per move: work that grows with the game runs off the event loop (a finished
     # game is never changed again, so the thread reads it alone)

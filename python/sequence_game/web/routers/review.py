@@ -30,6 +30,9 @@ def _reviews(request: Request) -> ReviewService:
                                                       "description": "no review yet (status none), or no such table"}},
             summary="The AI's review of a finished game: ready, running (with progress), or none yet (404)")
 async def read_review(table: TableDep, request: Request) -> Any:
+    """The AI's review of a finished game (every move with the mover's team's chances before and
+    after it, and the moves that cost the most): `ready` with the review, `running` with its
+    progress, or 404 `none` before POST asked for one."""
     status = await _reviews(request).status(table)
     if status is None:
         return JSONResponse({"status": "none", "detail": "no review of this game yet: POST here to start one"},
@@ -41,4 +44,6 @@ async def read_review(table: TableDep, request: Request) -> Any:
              responses=errors_for(404, 409, 429),
              summary="Start the AI's review of a finished game (once; the same game always gets the same review)")
 async def start_review(table: TableDep, request: Request) -> Dict[str, Any]:
+    """Start the AI's review of a finished game (409 before the end); asking again returns the one
+    running or done. Read it with GET."""
     return await _reviews(request).start(table)

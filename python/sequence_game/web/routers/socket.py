@@ -7,13 +7,17 @@
 - server: ``{"type": "state", "view": {...}}`` on connecting and after every change
   (``TableService.view``: what this connection may see and nothing else, R9; changes close together
   are sent as one state), ``{"type": "presence", "connected": [...]}`` when a seat comes or goes
-  (one flag per seat), ``{"type": "hint", "move": ...}`` to the asker only,
+  (one flag per seat), ``{"type": "hint", "move": ..., "version": N}`` to the asker only,
   ``{"type": "rematch", "table": "<new id>"}`` when a rematch table exists (the same seat tokens
   work there), ``{"type": "timeout", "seat": p, "move": ...}`` when a turn timer ran out and the AI
   moved for that seat,
   ``{"type": "error", "error": "IllegalMoveError", "detail": "..."}``, ``{"type": "pong"}``.
 
-A refused websocket gets one error message, then closes with code ``4000 + HTTP status``.
+Frames are handled in the order sent; a hint runs while later frames are read, but a later frame
+other than ``ping`` waits for its answer (hint then move: the hint is for the position it was asked
+in). An ``error`` frame means nothing changed: no ``state`` follows it. A refused websocket gets
+one error message, then closes with code ``4000 + HTTP status``. The frames' schemas:
+``models.ServerFrame``, in the OpenAPI document (``routers/events.py``).
 """
 
 from __future__ import annotations
@@ -86,6 +90,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 msg = _parse(await _receive(websocket))
                 if isinstance(msg, Hello):
                     raise BadMessageError("already said hello")
+                if msg.type != "ping" and asking is not None and not asking.done():
+                    # a hint is answered before any later frame changes the table: "hint" then
+                    # "move" gives the hint for the position it was asked in, then the move
+                    await asyncio.wait({asking})
                 if msg.type == "ping":
                     conn.send({"type": "pong"})
                 elif msg.type == "move":
@@ -162,8 +170,9 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
 
 
 async def _hint(service: TableService, table: Table, seats: FrozenSet[int], conn: Connection) -> None:
+    version = table.version  # the position asked about: later frames wait for this answer
     try:
         move = await service.hint(table, seats)
-        conn.send({"type": "hint", "move": str(move), "version": table.version})
+        conn.send({"type": "hint", "move": str(move), "version": version})
     except (TableError, ValueError) as e:
         conn.send(_error(e))

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any, Dict, List, Optional
 
 from fastapi import APIRouter, Query, Request
 
 from .. import models
 from ..deps import ERRORS, Client, Seats, SeatsRequired, Service, TableDep, errors_for
+from ..errors import InvalidRequestError
 from ..http import CreationQuota
+from ..tables import Table
+
+#: The longest a long-poll waits (seconds); the default wait.
+MAX_WAIT = 60.0
+DEFAULT_WAIT = 25.0
 
 router = APIRouter(tags=["tables"])
 
@@ -37,6 +44,9 @@ TABLE_LINKS = {name: _link(path, method) for name, path, method in [
              summary="Create a table")
 async def create_table(body: models.CreateTable, request: Request, service: Service,
                        client: Client) -> models.TableCreated:
+    """A new table with its seats: each human seat gets a token (send it as `Authorization: Bearer
+    <token>`) and a join link; AI seats play by themselves. `moves` replays a saved game's moves
+    first. Rate-limited per client address (429) and bounded in total (503)."""
     quota: CreationQuota = request.app.state.quota
     quota.take(client)
     # the body's bounds are checked (models.py) before this list is built: at most 12 seats
@@ -63,6 +73,8 @@ async def list_tables(service: Service, finished: Optional[bool] = None,
                       limit: Annotated[int, Query(ge=1, le=200)] = 200,
                       offset: Annotated[int, Query(ge=0, le=1_000_000, description="finished tables to skip")] = 0,
                       ) -> List[Dict[str, Any]]:
+    """The tables, newest first (at most `limit`, from `offset` among the finished ones): live ones and
+    finished ones from the database; `finished=true` or `false` keeps one kind. No hand, no seed (R9)."""
     return await service.lobby(finished, limit, offset)
 
 
@@ -71,6 +83,8 @@ async def list_tables(service: Service, finished: Optional[bool] = None,
              summary="Take an open seat: the answer carries its token (the only time it is sent)")
 async def join(body: models.JoinRequest, table: TableDep, request: Request, service: Service,
                client: Client) -> models.SeatLink:
+    """Take an open human seat (`seat`, or the first open one) under your `name`: the answer is the
+    only time its token is sent. Limited per client address like creating a table (429)."""
     quota: CreationQuota = request.app.state.quota
     quota.take(client)  # joining hands out a seat: limited like creating one
     seat, token = await service.join(table, body.seat, body.name)
@@ -78,16 +92,35 @@ async def join(body: models.JoinRequest, table: TableDep, request: Request, serv
     return models.SeatLink(seat=seat, token=token, url=f"{base}/table/{table.id}#seat={token}")
 
 
-@router.get("/api/tables/{table_id}", responses=ERRORS, tags=["play"],
-            summary="The table as your seat sees it (no token: as a spectator)",
+@router.get("/api/tables/{table_id}", response_model=models.TableView, responses=ERRORS, tags=["play"],
+            summary="The table as your seat sees it (no token: as a spectator); long-poll with after_version",
             openapi_extra={"security": [{}]})  # with the bearer scheme: the token is optional here
-async def read_table(table: TableDep, seats: Seats, service: Service) -> Dict[str, Any]:
+async def read_table(
+    table: TableDep, seats: Seats, service: Service,
+    after_version: Optional[int] = Query(
+        None, ge=0, le=models.VERSION_MAX,
+        description="wait until the table's version is past this one (or the game is over, or `wait` seconds "
+                    "passed), then answer: a long-poll for the next change instead of polling"),
+    wait: float = Query(DEFAULT_WAIT, ge=0, le=MAX_WAIT, description="the longest a long-poll waits, in seconds"),
+) -> Dict[str, Any]:
+    """The table as your seat sees it (R9: your own hand, the others' as counts): the same view as
+    a websocket `state` frame. With `after_version=N` the answer waits for the next change after
+    version N (at most `wait` seconds: then the view is answered unchanged, check its `version`);
+    a version ahead of the table's is refused (422). For every change as it happens, read
+    /api/tables/{table_id}/stream or the websocket."""
+    if after_version is not None:
+        if after_version > table.version:
+            raise InvalidRequestError(f"after_version {after_version} is ahead of the table's version "
+                                      f"{table.version}: send a version you read from this table")
+        await _wait_for_change(table, after_version, wait)
     return service.view(table, seats)
 
 
 @router.get("/api/tables/{table_id}/moves", response_model=models.MoveList, responses=ERRORS, tags=["play"],
             summary="Every move so far, with who made it (public: for browsing earlier positions)")
 async def move_list(table: TableDep) -> Dict[str, Any]:
+    """Every move of the game so far with the seat that made it, oldest first (public: the board and
+    discards follow from it, no hidden card does, R9)."""
     return {"version": table.version, "moves": [{"player": p, "move": str(m)} for p, m in table.history]}
 
 
@@ -96,8 +129,24 @@ async def move_list(table: TableDep) -> Dict[str, Any]:
              summary="After the game: a new table with the same seats and a new deal (made once)")
 async def rematch(table: TableDep, seats: SeatsRequired, request: Request, service: Service,
                   client: Client) -> models.Rematch:
+    """After the game: a new table with the same seats (your tokens work there) and a new deal, made
+    once; asking again answers the same table."""
     quota: CreationQuota = request.app.state.quota
     quota.take(client)
     new = await service.rematch(table, seats, client)
     base = str(request.base_url).rstrip("/")
     return models.Rematch(table=new.id, url=f"{base}/table/{new.id}")
+
+
+async def _wait_for_change(table: Table, after_version: int, seconds: float) -> None:
+    """Until the version is past ``after_version``, the game is over or ``seconds`` passed."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while table.version <= after_version and not table.game.is_over:
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            return
+        try:
+            await asyncio.wait_for(table.changed.wait(), remaining)
+        except asyncio.TimeoutError:
+            return

@@ -1,0 +1,120 @@
+"""Waiting for changes without polling: the event stream of a table (NDJSON, like lichess's
+``/api/bot/game/stream/{id}``) and the websocket's description in the OpenAPI document (the socket
+itself: ``socket.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, AsyncIterator, Dict
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import TypeAdapter
+
+from .. import models
+from ..deps import Client, Seats, Service, TableDep, TableId, errors_for
+from ..tables import Connection, Table, TableService
+
+router = APIRouter(tags=["events"])
+
+#: Seconds between keep-alive empty lines of an idle stream (proxies close silent connections).
+KEEPALIVE = 20.0
+
+
+class NDJSONResponse(StreamingResponse):
+    media_type = "application/x-ndjson"
+
+
+@router.get("/api/tables/{table_id}/stream", response_model=models.StreamLine, response_class=NDJSONResponse,
+            responses=errors_for(403, 404, 422, 429, 503),
+            summary="Every change of the table as it happens, one JSON object a line (NDJSON)",
+            openapi_extra={"security": [{}]})  # with the bearer scheme: the token is optional here
+async def stream(table: TableDep, seats: Seats, service: Service, client: Client) -> StreamingResponse:
+    """One line per event, as the websocket's frames: first a `state` with the whole view, then a
+    `state` after every change (a move, an undo, the AI starting or stopping to think) and a
+    `presence` when a seat comes or goes. An empty line every 20 s keeps an idle stream open. The
+    stream ends after the `state` of the finished game. A seat's stream counts as the seat being
+    connected; streams count against the same caps as websockets (docs/security.md)."""
+    conn = Connection(seats, client)
+    service.connect(table, conn)  # refused past the caps, before any byte is sent
+    return NDJSONResponse(_lines(service, table, conn))
+
+
+async def _lines(service: TableService, table: Table, conn: Connection) -> AsyncIterator[str]:
+    try:
+        while True:
+            try:
+                text = await asyncio.wait_for(conn.queue.get(), KEEPALIVE)
+            except asyncio.TimeoutError:
+                yield "\n"
+                continue
+            if text is None:  # the server dropped the connection (it fell behind, or shuts down)
+                return
+            yield text + "\n"
+            if text.startswith('{"type":"state"') and json.loads(text)["view"]["over"]:
+                return
+    finally:
+        service.disconnect(table, conn)
+
+
+WEBSOCKET = """Upgrade this path to a websocket (`ws://` or `wss://`) to play and watch in real time:
+JSON text frames, at most 4 KiB from the client.
+
+**Client frames**, in this order:
+
+1. `{"type": "hello", "token": "<seat token>"}` (`null`: a spectator) within 10 s of connecting;
+2. then any of `{"type": "move", "move": "7H@d6", "version": 12}` (version optional: a stale one is
+   refused), `{"type": "undo"}`, `{"type": "hint"}`, `{"type": "reveal"}` (hot seat: show the hand
+   of the seat to move), `{"type": "ping"}`.
+
+**Server frames** (their schemas: `x-server-frames` of this operation, `x-client-frames` for the
+client's): `state` on connecting and after every change
+(changes close together come as one state), `presence` when a seat comes or goes, `hint` to the
+asker only, `error` for a refused frame, `pong`.
+
+**Order.** Frames of one connection are handled in the order they were sent, and a `hint` is
+answered before any later frame of that connection is handled: `hint` then `move` gives the hint
+for the position it was asked in (its `version`), then the move's `state`. An `error` frame means
+nothing changed: no `state` follows it. A refused connection (bad hello, unknown table, over the
+caps) gets one `error` frame, then a close with code 4000 + the HTTP status (4403, 4404, 4429, ...).
+
+A plain HTTP GET of this path is answered 426."""
+
+
+@router.get("/api/tables/{table_id}/ws", summary="The table websocket (describes the protocol; upgrade to use it)",
+            description=WEBSOCKET, response_class=JSONResponse, status_code=426,
+            responses={426: {"description": "a plain HTTP request: upgrade to a websocket",
+                             "model": models.ErrorBody}})
+async def websocket_help(table_id: TableId) -> JSONResponse:
+    return JSONResponse({"detail": "this is the table websocket: connect with a websocket client (see /docs)",
+                         "error": "UpgradeRequired"}, status_code=426, headers={"Upgrade": "websocket"})
+
+
+def document_frames(schema: Dict[str, Any]) -> Dict[str, Any]:
+    """Add the websocket's frames to an OpenAPI document (FastAPI describes no websocket): their
+    schemas under ``components/schemas`` and, on the websocket's GET operation, ``x-client-frames``
+    and ``x-server-frames`` (a ``oneOf`` of references each)."""
+    from .socket import ClientMessage
+
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    refs = "#/components/schemas/{model}"
+    frames = {}
+    for key, adapter in (("x-server-frames", TypeAdapter(models.ServerFrame)), ("x-client-frames", ClientMessage)):
+        js = adapter.json_schema(ref_template=refs)
+        components.update(js.pop("$defs", {}))
+        frames[key] = js
+    paths = schema.get("paths", {})
+    op = paths.get("/api/tables/{table_id}/ws", {}).get("get")
+    if op is not None:
+        op.update(frames)
+    op = paths.get("/api/tables/{table_id}/stream", {}).get("get")
+    if op is not None:  # one line: a state or a presence frame
+        lines = TypeAdapter(models.StreamLine).json_schema(ref_template=refs)
+        lines.pop("$defs", None)
+        op["responses"]["200"] = {"description": "one JSON object a line (NDJSON), as the websocket's frames",
+                                  "content": {NDJSONResponse.media_type: {"schema": lines}}}
+        for code, response in op["responses"].items():  # refusals are JSON, before the stream starts
+            if code != "200" and "content" in response:
+                response["content"] = {"application/json": next(iter(response["content"].values()))}
+    return schema
