@@ -35,6 +35,7 @@ from typing import Any, Callable, Dict, Optional, Tuple
 from ._args import check_seed
 from .move import Move
 from .records import GameRecord
+from .seeds import derive_seed
 
 __all__ = ["MIN_VISITS", "MISTAKE", "REVIEW_ITERATIONS", "GameReview", "ReviewedMove", "review_game"]
 
@@ -95,7 +96,7 @@ def review_game(record: GameRecord, iterations: int = REVIEW_ITERATIONS, seed: i
     def search(k: int) -> None:
         game = steps[k].game
         player = game.current_player
-        result = MCTSAgent(iterations=iterations, seed=(seed * 1_000_003 + k) % 2**63).analyze(game)
+        result = MCTSAgent(iterations=iterations, seed=derive_seed(seed, k)).analyze(game)
         roots = {str(m.move): m.value for m in result.moves if m.visits >= MIN_VISITS}
         best = str(result.move)
         value = next((m.value for m in result.moves if str(m.move) == best), 0.0)
