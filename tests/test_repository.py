@@ -342,3 +342,16 @@ def test_no_private_name_is_imported_from_another_package():
     """A leading underscore means "this package's own": ``_core`` (the compiled module) and
     ``_args`` (the package's argument checks) belong to the whole package."""
     assert not private_imports()
+
+
+def test_fresh_seeds_come_from_one_function():
+    """Fresh entropy for seeds is drawn in one place, ``sequence_game.seeds.fresh_seed`` (the
+    records' sealing keys are secrets, not seeds: ``secrets.token_bytes`` stays allowed)."""
+    drawn = []
+    for name, path in _package_modules().items():
+        if path.endswith(".py") and name != "sequence_game.seeds":
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            drawn += [f"{name}: {call}" for call in ("os.urandom(", "secrets.randbits(", "random.SystemRandom(")
+                      if call in text]
+    assert not drawn, drawn
