@@ -123,7 +123,7 @@ def time_http_ai(url: str, preset: str, moves: int, seed: int = 0) -> List[float
     human = GreedyAgent(seed=seed)
     while len(out) < moves:
         created = Client(url).create_table(players=2, seats=[{"kind": "human"}, {"kind": "ai", "ai": preset}],
-                                           seed=seed, ai_seconds=60)
+                                           seed=seed, ai_seconds=5)
         with connect(f"ws://{url.split('://', 1)[1]}/api/tables/{created.table}/ws") as ws:
             ws.send(json.dumps({"type": "hello", "token": created.seats[0].token}))
             mine_at = None
