@@ -32,8 +32,9 @@ actions' softmax with the agent's seeded generator.
 
 from __future__ import annotations
 
+import functools
 import os
-from typing import Any, Callable, List, Optional, Union
+from typing import Any, Callable, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -70,7 +71,10 @@ class _LogitPolicy:
         return _choose(np.asarray(self.logits(obs.astype(np.float32))).reshape(-1), mask, self.rng)
 
 
-def _numpy_policy(path: str) -> _LogitPolicy:
+Logits = Callable[[np.ndarray], np.ndarray]
+
+
+def _numpy_logits(path: str) -> Tuple[Logits, bool]:
     with np.load(path) as data:
         layers = []
         i = 0
@@ -90,10 +94,10 @@ def _numpy_policy(path: str) -> _LogitPolicy:
                 x = np.tanh(x)
         return x
 
-    return _LogitPolicy(logits, normalize)
+    return logits, normalize
 
 
-def _sb3_policy(path: str) -> _LogitPolicy:
+def _sb3_logits(path: str) -> Tuple[Logits, bool]:
     try:
         import torch
         from stable_baselines3 import A2C, PPO
@@ -128,10 +132,10 @@ def _sb3_policy(path: str) -> _LogitPolicy:
             dist = policy.get_distribution(tensor).distribution
             return dist.logits[0].numpy()  # type: ignore[no-any-return]
 
-    return _LogitPolicy(logits, normalize)
+    return logits, normalize
 
 
-def _onnx_policy(path: str, normalize: bool) -> _LogitPolicy:
+def _onnx_logits(path: str, normalize: bool) -> Tuple[Logits, bool]:
     try:
         import onnxruntime
     except ImportError as e:
@@ -142,7 +146,19 @@ def _onnx_policy(path: str, normalize: bool) -> _LogitPolicy:
     def logits(obs: np.ndarray) -> np.ndarray:
         return np.asarray(session.run(None, {name: obs[None, :]})[0])
 
-    return _LogitPolicy(logits, normalize)
+    return logits, normalize
+
+
+# Loaded models by (path, size, modification time, normalize): the arena builds a fresh agent for
+# every seat of every game, and loading a Stable-Baselines3 model takes far longer than a game.
+# The models are only read (the sampling generator lives in each agent's own _LogitPolicy).
+@functools.lru_cache(maxsize=16)
+def _cached_logits(path: str, size: int, mtime: int, ext: str, normalize: bool) -> Tuple[Logits, bool]:
+    if ext == ".npz":
+        return _numpy_logits(path)
+    if ext == ".zip":
+        return _sb3_logits(path)
+    return _onnx_logits(path, normalize)
 
 
 def load_policy(path: Union[str, os.PathLike[str]], normalize: bool = False) -> Policy:
@@ -152,14 +168,12 @@ def load_policy(path: Union[str, os.PathLike[str]], normalize: bool = False) -> 
     if not os.path.isfile(text):
         raise ValueError(f"no model file at {short_repr(text)} (a .npz, .zip or .onnx policy)")
     ext = os.path.splitext(text)[1].lower()
-    if ext == ".npz":
-        return _numpy_policy(text)
-    if ext == ".zip":
-        return _sb3_policy(text)
-    if ext == ".onnx":
-        return _onnx_policy(text, normalize)
-    raise ValueError(f"{short_repr(text)}: a policy file is .npz (numpy), .zip (Stable-Baselines3) or .onnx, "
-                     f"not {short_repr(ext or 'no extension')}")
+    if ext not in (".npz", ".zip", ".onnx"):
+        raise ValueError(f"{short_repr(text)}: a policy file is .npz (numpy), .zip (Stable-Baselines3) or .onnx, "
+                         f"not {short_repr(ext or 'no extension')}")
+    stat = os.stat(text)
+    logits, trained_normalized = _cached_logits(os.path.abspath(text), stat.st_size, stat.st_mtime_ns, ext, normalize)
+    return _LogitPolicy(logits, trained_normalized)
 
 
 class PolicyAgent:
