@@ -57,6 +57,14 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session
+def ray_cluster(session: nox.Session) -> None:
+    """The multi-node Ray cluster tests (tests/test_ray_cluster.py): a head and two worker nodes."""
+    session.install(".[test]", "ray>=2.9")
+    session.env["SEQUENCE_RAY_CLUSTER"] = "1"
+    pytest(session, "-m", "ray_cluster", "tests/test_ray_cluster.py")
+
+
+@nox.session
 def docs(session: nox.Session) -> None:
     """The Sphinx site under docs/, warnings as errors (autodoc imports the package)."""
     session.install(".[docs]")

@@ -66,3 +66,16 @@ def test_cleanrl_ppo_trains_and_saves_a_numpy_policy(tmp_path):
     agent = agent_from_spec(f"policy:{path}")
     assert agent.policy.normalize
     assert match([agent, "random"], games=2, seed=3, max_turns=80).games == 2
+
+
+def test_the_ray_cluster_configuration_is_one_ray_up_accepts():
+    """examples/ray-cluster.yaml (docs/scale.md) against Ray's own cluster-launcher schema."""
+    pytest.importorskip("ray", reason="the [ray] extra is not installed")
+    yaml = pytest.importorskip("yaml", reason="Ray's cluster launcher needs PyYAML")
+    from ray.autoscaler._private.util import fillout_defaults, validate_config
+
+    config = yaml.safe_load((EXAMPLES / "ray-cluster.yaml").read_text())
+    validate_config(fillout_defaults(config))  # as `ray up` does: raises on a key or a type the schema lacks
+    assert config["provider"]["type"] == "local" and len(config["provider"]["worker_ips"]) == config["max_workers"]
+    head = " ".join(config["head_start_ray_commands"])
+    assert "--head" in head and "--num-cpus=0" in head  # games run on the workers only

@@ -145,6 +145,9 @@ def test_games_and_shards_spread_over_every_node(cluster, tmp_path):
     assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
     shards = _lines(tmp_path / "ray" / "shards.jsonl")
     assert {s["node"] for s in shards} == nodes
+    with open(tmp_path / "ray" / "manifest.json") as f:
+        per_node = json.load(f)["games_per_node"]
+    assert set(per_node) == nodes and sum(per_node.values()) == 6
 
 
 def test_a_worker_node_killed_mid_match_loses_and_repeats_nothing(cluster, tmp_path):

@@ -334,6 +334,12 @@ def selfplay(agents: Sequence[str] = ("greedy",), games: int = 100, out: str = "
         "wall_seconds_last_run": round(time.perf_counter() - t0, 3),
         "fields": _FIELDS,
     })
+    per_node: Dict[str, int] = {}
+    for e in entries:  # the Ray node of each shard (docs/scale.md); none for local runs
+        if e.get("node"):
+            per_node[e["node"]] = per_node.get(e["node"], 0) + e["games"][1] - e["games"][0]
+    if per_node:
+        manifest["games_per_node"] = dict(sorted(per_node.items()))
     tmp = os.path.join(job.out, MANIFEST_NAME + ".tmp")
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1)
