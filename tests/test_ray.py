@@ -90,3 +90,18 @@ def test_selfplay_on_ray_writes_the_same_dataset(local_ray, tmp_path):
     selfplay(["greedy", "mcts:iters=32"], games=2, out=str(tmp_path / "ray"), seed=4, shard_games=1, ray=True)
     a, b = load_dataset(str(tmp_path / "here")), load_dataset(str(tmp_path / "ray"))
     assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_cheap_units_are_batched_and_each_comes_back_once(local_ray):
+    from sequence_game.arena.ray_runner import MAX_BATCH, TASK_SECONDS, _batch_size, run_ray
+
+    assert _batch_size([0.0, 0], 1000, 2) == 1  # nothing measured yet: one unit per task
+    assert _batch_size([0.001 * 10, 10], 10_000, 2) == min(int(TASK_SECONDS / 0.001), MAX_BATCH)
+    assert _batch_size([0.001 * 10, 10], 40, 2) == 10  # every CPU keeps work: remaining / (2 x CPUs)
+    assert _batch_size([10.0, 10], 1000, 2) == 1  # a unit longer than TASK_SECONDS runs alone
+    j = MatchJob(normalise_contenders(["random", "random"]), 60, max_turns=1, seed=3)
+    for batch in (None, 7):
+        got = []
+        run_ray(j, range(60), got.append, batch=batch)
+        assert sorted(e["index"] for e in got) == list(range(60)) and all(e["node"] for e in got)
+        assert sorted(got, key=lambda e: e["index"])[5]["moves"] == j.execute(5)["moves"]

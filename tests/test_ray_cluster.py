@@ -227,7 +227,7 @@ def test_a_lost_head_stops_the_run_with_one_line_and_resume_finishes_it(cluster,
     ours = [line for line in out.splitlines() if line.startswith("sequence-game")]
     assert child.returncode != 0 and "Traceback" not in out, out[-3000:]
     assert len(ours) == 1 and ours[0].startswith("sequence-game: error: lost the Ray head node"), out[-3000:]
-    assert f"--resume {path}" in ours[0]
+    assert f"the finished units are in {path}: run again with --resume" in ours[0]
     played = len(_lines(path))
     assert 2 <= played < games, played
 

@@ -164,8 +164,8 @@ class _HeadWatch:
             self.lost_since = self.lost_since or now
             if now - self.lost_since >= self.limit:
                 raise HeadLostError(
-                    f"lost the Ray head node at {self.address} (no answer for {self.limit:g} s): the "
-                    "finished units are kept; resume the run on a new cluster (or locally)") from None
+                    f"lost the Ray head node at {self.address} (no answer for {self.limit:g} s); resume the run "
+                    "on a new cluster (or without Ray)") from None
 
 
 def _batch_size(seen: List[float], remaining: int, cpus: int) -> int:

@@ -105,7 +105,7 @@ def run_job(job: Any, workers: Optional[int] = 1, ray: Union[bool, str, None] = 
             except HeadLostError as e:
                 if results is None:
                     raise
-                raise HeadLostError(f"{e} with --resume {results}") from None
+                raise HeadLostError(f"{e}; the finished units are in {results}: run again with --resume") from None
         elif workers == 1 or len(todo) <= 1:
             for i in todo:
                 on_result(job.execute(i))
