@@ -56,7 +56,7 @@ struct Counts {
     std::uint64_t applies = 0, turns = 0;
 };
 
-__attribute__((noinline)) Counts phase_full(std::vector<Recorded>& rec, const Config& cfg) {
+SEQUENCE_NOINLINE Counts phase_full(std::vector<Recorded>& rec, const Config& cfg) {
     Counts c;
     static MoveList list;
     SplitMix64 pick(12345);
@@ -76,7 +76,7 @@ __attribute__((noinline)) Counts phase_full(std::vector<Recorded>& rec, const Co
     return c;
 }
 
-__attribute__((noinline)) std::uint64_t phase_apply(const std::vector<Recorded>& rec) {
+SEQUENCE_NOINLINE std::uint64_t phase_apply(const std::vector<Recorded>& rec) {
     std::uint64_t sum = 0;
     for (const Recorded& r : rec) {
         GameState s = r.start;
@@ -86,7 +86,7 @@ __attribute__((noinline)) std::uint64_t phase_apply(const std::vector<Recorded>&
     return sum;
 }
 
-__attribute__((noinline)) std::uint64_t phase_detect(const std::vector<GameState>& positions, int reps,
+SEQUENCE_NOINLINE std::uint64_t phase_detect(const std::vector<GameState>& positions, int reps,
                                                      std::uint64_t& calls) {
     std::uint64_t sum = 0;
     for (int r = 0; r < reps; ++r)
@@ -102,7 +102,7 @@ __attribute__((noinline)) std::uint64_t phase_detect(const std::vector<GameState
     return sum;
 }
 
-__attribute__((noinline)) std::uint64_t phase_hit(const std::vector<std::pair<const GameState*, int>>& hits, int reps) {
+SEQUENCE_NOINLINE std::uint64_t phase_hit(const std::vector<std::pair<const GameState*, int>>& hits, int reps) {
     std::uint64_t sum = 0;
     for (int r = 0; r < reps; ++r)
         for (const auto& h : hits) {
@@ -113,7 +113,7 @@ __attribute__((noinline)) std::uint64_t phase_hit(const std::vector<std::pair<co
     return sum;
 }
 
-__attribute__((noinline)) std::uint64_t phase_dead(const std::vector<GameState>& positions, int reps) {
+SEQUENCE_NOINLINE std::uint64_t phase_dead(const std::vector<GameState>& positions, int reps) {
     std::uint64_t sum = 0;
     for (int r = 0; r < reps; ++r)
         for (const GameState& s : positions) {
@@ -123,7 +123,7 @@ __attribute__((noinline)) std::uint64_t phase_dead(const std::vector<GameState>&
     return sum;
 }
 
-__attribute__((noinline)) std::uint64_t phase_copy(const std::vector<GameState>& positions, int reps) {
+SEQUENCE_NOINLINE std::uint64_t phase_copy(const std::vector<GameState>& positions, int reps) {
     GameState dst;
     std::uint64_t sum = 0;
     for (int r = 0; r < reps; ++r)
@@ -135,11 +135,11 @@ __attribute__((noinline)) std::uint64_t phase_copy(const std::vector<GameState>&
     return sum;
 }
 
-__attribute__((noinline)) SimulateResult phase_sim(std::int64_t games, const Config& cfg) {
+SEQUENCE_NOINLINE SimulateResult phase_sim(std::int64_t games, const Config& cfg) {
     return simulate(games, cfg, 1, 1, 1000, nullptr);
 }
 
-__attribute__((noinline)) std::uint64_t phase_sdeal(int games, const Config& cfg) {
+SEQUENCE_NOINLINE std::uint64_t phase_sdeal(int games, const Config& cfg) {
     std::uint64_t sum = 0;
     for (int g = 0; g < games; ++g) {
         GameState s = simulate_new_game(cfg, simulate_deal_seed(1, g), 1000);
@@ -148,7 +148,7 @@ __attribute__((noinline)) std::uint64_t phase_sdeal(int games, const Config& cfg
     return sum;
 }
 
-__attribute__((noinline)) std::uint64_t phase_gdeal(int games, const Config& cfg) {
+SEQUENCE_NOINLINE std::uint64_t phase_gdeal(int games, const Config& cfg) {
     std::uint64_t sum = 0;
     for (int g = 0; g < games; ++g) {
         GameState s = new_game(cfg, simulate_deal_seed(1, g), 1000);
@@ -183,7 +183,7 @@ Playouts record_playouts(int games, const Config& cfg, int keep) {
     return r;
 }
 
-__attribute__((noinline)) std::uint64_t phase_pick(const std::vector<GameState>& positions, int reps) {
+SEQUENCE_NOINLINE std::uint64_t phase_pick(const std::vector<GameState>& positions, int reps) {
     std::uint64_t sum = 0;
     SplitMix64 rng(7);
     for (int r = 0; r < reps; ++r)
@@ -191,7 +191,7 @@ __attribute__((noinline)) std::uint64_t phase_pick(const std::vector<GameState>&
     return sum;
 }
 
-__attribute__((noinline)) std::uint64_t phase_papply(const Playouts& p) {
+SEQUENCE_NOINLINE std::uint64_t phase_papply(const Playouts& p) {
     std::uint64_t sum = 0;
     for (std::size_t g = 0; g < p.starts.size(); ++g) {
         GameState s = p.starts[g];

@@ -53,7 +53,7 @@ struct Tally {
     std::uint64_t check = 0;
 };
 
-__attribute__((noinline)) Tally phase_search(const std::vector<Game>& gs, std::uint64_t iterations, InferenceKind kind) {
+SEQUENCE_NOINLINE Tally phase_search(const std::vector<Game>& gs, std::uint64_t iterations, InferenceKind kind) {
     Tally t;
     for (std::size_t i = 0; i < gs.size(); ++i) {
         SearchOptions o;
@@ -71,14 +71,14 @@ __attribute__((noinline)) Tally phase_search(const std::vector<Game>& gs, std::u
     return t;
 }
 
-__attribute__((noinline)) std::uint64_t phase_determinize(const Observation& obs, int deals) {
+SEQUENCE_NOINLINE std::uint64_t phase_determinize(const Observation& obs, int deals) {
     SplitMix64 rng(3);
     std::uint64_t sum = 0;
     for (int i = 0; i < deals; ++i) sum += determinize(obs, rng).hands[1 - obs.player][0];
     return sum;
 }
 
-__attribute__((noinline)) std::uint64_t phase_sample(const InferenceModel& model, const Observation& obs, int deals) {
+SEQUENCE_NOINLINE std::uint64_t phase_sample(const InferenceModel& model, const Observation& obs, int deals) {
     SplitMix64 rng(3);
     std::uint64_t sum = 0;
     for (int i = 0; i < deals; ++i) sum += model.sample(obs, rng).hands[1 - obs.player][0];

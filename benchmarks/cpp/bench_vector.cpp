@@ -34,26 +34,26 @@ struct Buffers {
           terminated(n), truncated(n), actions(static_cast<std::size_t>(n) * kMaxLegalActions), counts(n), chosen(n) {}
 };
 
-__attribute__((noinline)) void phase_lists(const VectorGame& vg, Buffers& b) {
+SEQUENCE_NOINLINE void phase_lists(const VectorGame& vg, Buffers& b) {
     VectorGame::LegalOutput out;
     out.actions = b.actions.data();
     out.counts = b.counts.data();
     vg.legal(out);
 }
-__attribute__((noinline)) void phase_masks(const VectorGame& vg, Buffers& b) {
+SEQUENCE_NOINLINE void phase_masks(const VectorGame& vg, Buffers& b) {
     VectorGame::LegalOutput out;
     out.mask = b.mask.data();
     vg.legal(out);
 }
-__attribute__((noinline)) void phase_packed(const VectorGame& vg, Buffers& b) {
+SEQUENCE_NOINLINE void phase_packed(const VectorGame& vg, Buffers& b) {
     VectorGame::LegalOutput out;
     out.packed = b.packed.data();
     vg.legal(out);
 }
-__attribute__((noinline)) void phase_observations(const VectorGame& vg, Buffers& b) {
+SEQUENCE_NOINLINE void phase_observations(const VectorGame& vg, Buffers& b) {
     vg.observations(b.obs.data(), nullptr);
 }
-__attribute__((noinline)) void phase_step(VectorGame& vg, Buffers& b, SplitMix64& rng) {
+SEQUENCE_NOINLINE void phase_step(VectorGame& vg, Buffers& b, SplitMix64& rng) {
     for (int i = 0; i < vg.size(); ++i)
         b.chosen[i] = b.actions[static_cast<std::size_t>(i) * kMaxLegalActions + rng.below(static_cast<std::uint32_t>(b.counts[i]))];
     StepOutput out{b.rewards.data(), b.terminated.data(), b.truncated.data()};

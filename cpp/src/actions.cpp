@@ -5,9 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#if defined(__AVX2__)
-#include <immintrin.h>
-#endif
+#include "sequence/cpu.hpp"
 
 namespace sequence {
 
@@ -98,7 +96,7 @@ int legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64
         if (d < 0) return 0;
         visit_declare_actions(opt, m.cell, d, [&](int, int action) { add_action(bits, action); });
         for (int k = 0; k < kActionWords; ++k)
-            for (std::uint64_t w = bits[k]; w != 0; w &= w - 1) put(64 * k + __builtin_ctzll(w));
+            for (std::uint64_t w = bits[k]; w != 0; w &= w - 1) put(64 * k + bits::ctz64(w));
         return n;
     }
     // The actions of legal_moves() (rules.hpp), one per (card id, cell) and per trade: a normal
@@ -134,11 +132,11 @@ int legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64
             n += where.count();
             continue;
         }
-        for (std::uint64_t w = where.lo(); w != 0; w &= w - 1) put(base + __builtin_ctzll(w));
-        for (std::uint64_t w = where.hi(); w != 0; w &= w - 1) put(base + 64 + __builtin_ctzll(w));
+        for (std::uint64_t w = where.lo(); w != 0; w &= w - 1) put(base + bits::ctz64(w));
+        for (std::uint64_t w = where.hi(); w != 0; w &= w - 1) put(base + 64 + bits::ctz64(w));
     }
     for (std::uint64_t w = trades; w != 0; w &= w - 1) {
-        const int a = kTradeActionBase + __builtin_ctzll(w);
+        const int a = kTradeActionBase + bits::ctz64(w);
         add_action(bits, a);
         put(a);
     }
@@ -151,7 +149,7 @@ int legal_action_bits(const GameState& s, const PendingPlacement& p, std::uint64
 
 namespace {
 
-#if defined(__AVX2__)
+#if SEQUENCE_HAS_AVX2
 // 32 bytes: byte j = bit j of word (1 or 0). Each byte of the word is spread over 8 bytes (a shuffle
 // within each 128-bit half, which both hold the broadcast word), then bit j % 8 is picked.
 inline __m256i spread_bits(std::uint32_t word) {
@@ -182,7 +180,7 @@ void action_bits_to_mask(const std::uint64_t (&bits)[kActionWords], std::uint8_t
     for (int k = 0; k < kWhole; ++k) {
         std::uint8_t* out = mask + 64 * k;
         const std::uint64_t w = bits[k];
-#if defined(__AVX2__)
+#if SEQUENCE_HAS_AVX2
         if (w == 0) {
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_setzero_si256());
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32), _mm256_setzero_si256());

@@ -3,11 +3,8 @@
 #include <cassert>
 #include <cstring>
 
+#include "sequence/cpu.hpp"
 #include "sequence/rules.hpp"
-
-#if defined(__AVX2__)
-#include <immintrin.h>
-#endif
 
 namespace sequence {
 
@@ -17,7 +14,7 @@ namespace {
 // batched game writes kObservationSize floats per game and step, so the writer is bound by its
 // stores. Planes are expanded from the bitboards 8 (AVX2) or 4 (SSE2) cells per store.
 
-#if defined(__AVX2__)
+#if SEQUENCE_HAS_AVX2
 // Eight floats: 1.0f in lane l if bit (31 - shift[l]) of every lane of w is set, else 0.0f (a
 // variable shift moves that bit to the sign bit, and a blend picks 1.0f by the sign).
 inline __m256 expand8(__m256i w, __m256i shift) {

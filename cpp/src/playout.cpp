@@ -23,7 +23,7 @@ struct SegmentUnion {
 };
 inline constexpr SegmentUnion kSegmentUnion{};
 
-#if defined(__BMI2__)
+#if SEQUENCE_HAS_BMI2
 // Per cell, how full_lanes() gathers the four segments through it (board.hpp: at most 9 cells
 // in a line, centred on the cell) into one word, a 16-bit lane per direction: the pext masks of
 // each segment's two halves, where the high half's cells go in the lane (after the low half's),
@@ -59,7 +59,7 @@ struct SegmentGathers {
 };
 inline constexpr SegmentGathers kSegmentGathers{};
 
-#if defined(__AVX512VBMI__) && defined(__AVX512BITALG__)
+#if SEQUENCE_HAS_AVX512_VBMI
 // full_lanes()'s gather in two instructions (AVX-512 VBMI + BITALG): byte j of the 64-byte vector
 // is lane bit j (16 * d + place), where vpermt2b first puts the byte of the board that holds that
 // lane bit's cell (the board's 16 bytes, zero bytes past them, or a byte of ones for the cell
@@ -100,17 +100,17 @@ inline constexpr SegmentShuffle kSegmentShuffle{};
 // a branch that would go either way at random (about half the placements of a game pass a cheap
 // count). Without BMI2 the result only says whether there is one (1 or 0).
 inline std::uint64_t full_lanes(Bitboard own, int cell) {
-#if defined(__BMI2__) && defined(__AVX512VBMI__) && defined(__AVX512BITALG__)
+#if SEQUENCE_HAS_BMI2 && SEQUENCE_HAS_AVX512_VBMI
     const __m512i board = _mm512_zextsi128_si512(_mm_set_epi64x(static_cast<long long>(own.hi()), static_cast<long long>(own.lo())));
     const __m512i bytes = _mm512_permutex2var_epi8(board, _mm512_load_si512(kSegmentShuffle.byte[cell]), _mm512_set1_epi8(-1));
     const std::uint64_t lines = _mm512_bitshuffle_epi64_mask(bytes, _mm512_load_si512(kSegmentShuffle.bit[cell]));
     const std::uint64_t pairs = lines & lines >> 1;
     return pairs & pairs >> 2 & lines >> 4;
-#elif defined(__BMI2__)
+#elif SEQUENCE_HAS_BMI2
     const SegmentGather& g = kSegmentGathers.cell[cell];
     std::uint64_t lines = g.centre;
     for (int d = 0; d < kDirections; ++d)
-        lines |= (_pext_u64(own.lo(), g.lo[d]) | _pext_u64(own.hi(), g.hi[d]) << g.hi_shift[d]) << (16 * d);
+        lines |= (bits::pext64(own.lo(), g.lo[d]) | bits::pext64(own.hi(), g.hi[d]) << g.hi_shift[d]) << (16 * d);
     return lines & lines >> 1 & lines >> 2 & lines >> 3 & lines >> 4;
 #else
     // A window needs four cells of own besides cell in one segment, so fewer than four in all
@@ -152,9 +152,9 @@ namespace {
 
 // A declares code drawn uniformly among the declare_options() combinations of a placement whose
 // full_lanes() are `lanes` (nonzero).
-__attribute__((noinline)) int draw_declares(const GameState& s, int team, int cell, std::uint64_t lanes, SplitMix64& rng) {
+SEQUENCE_NOINLINE int draw_declares(const GameState& s, int team, int cell, std::uint64_t lanes, SplitMix64& rng) {
     DeclareOptions opt;
-#if defined(__BMI2__)
+#if SEQUENCE_HAS_BMI2
     // The lanes in declare_options_from()'s terms: window_at(cell, d, k) starts k steps before the
     // cell, at place centre_at[d] - k of lane d, so the five bits k = 0..4 are that lane's places
     // centre_at[d] down to centre_at[d] - 4 (those that exist): in the bit-reversed word (lane d
@@ -165,7 +165,7 @@ __attribute__((noinline)) int draw_declares(const GameState& s, int team, int ce
     rev = (rev >> 1 & 0x5555555555555555ull) | (rev & 0x5555555555555555ull) << 1;
     rev = (rev >> 2 & 0x3333333333333333ull) | (rev & 0x3333333333333333ull) << 2;
     rev = (rev >> 4 & 0x0F0F0F0F0F0F0F0Full) | (rev & 0x0F0F0F0F0F0F0F0Full) << 4;
-    rev = __builtin_bswap64(rev);
+    rev = bits::bswap64(rev);
     std::uint32_t full = 0;
     for (int d = 0; d < kDirections; ++d) {
         const int c = g.centre_at[d];
@@ -242,13 +242,13 @@ struct JackSlot {
 };
 inline JackSlot jack_slot(std::uint64_t ids, unsigned k, unsigned per_id) {
     const bool second = k >= per_id;
-    return {second ? 63 - __builtin_clzll(ids | 1) : __builtin_ctzll(ids | std::uint64_t{1} << 63), k - (second ? per_id : 0)};
+    return {second ? 63 - bits::clz64(ids | 1) : bits::ctz64(ids | std::uint64_t{1} << 63), k - (second ? per_id : 0)};
 }
 
 // How many ids of one jack kind (a set of at most two ids) a hand holds: one POPCNT, else two
 // tests (portable builds: a SWAR count of the whole word costs a dozen instructions).
 inline unsigned jacks_held(std::uint64_t jack_ids) {
-#if defined(__POPCNT__)
+#if SEQUENCE_FAST_POPCOUNT
     return static_cast<unsigned>(detail::popcount64(jack_ids));
 #else
     return static_cast<unsigned>(jack_ids != 0) + static_cast<unsigned>((jack_ids & (jack_ids - 1)) != 0);
@@ -274,7 +274,7 @@ inline Bitboard removable_of(const GameState& s, int team, Bitboard empty) {
 
 // The slot r of the removes, trades and pass (r counted from the first remove).
 template <class Sink>
-inline __attribute__((always_inline)) MoveId choose_other(const GameState& s, unsigned r, std::uint64_t ids,
+SEQUENCE_ALWAYS_INLINE MoveId choose_other(const GameState& s, unsigned r, std::uint64_t ids,
                                                           std::uint64_t dead_ids, int team, Bitboard empty, Sink&& sink) {
     const Bitboard removable = removable_of(s, team, empty);
     const unsigned n_removable = static_cast<unsigned>(removable.count());
@@ -295,7 +295,7 @@ inline __attribute__((always_inline)) MoveId choose_other(const GameState& s, un
 // would hold registers the placements need).
 // n_removable: removable_of(s, team, empty).count().
 template <class Sink, class Other>
-inline __attribute__((always_inline)) MoveId choose_move(const GameState& s, SplitMix64& rng, std::uint64_t ids,
+SEQUENCE_ALWAYS_INLINE MoveId choose_move(const GameState& s, SplitMix64& rng, std::uint64_t ids,
                                                          Bitboard cells, std::uint64_t dead_ids, int team,
                                                          Bitboard empty, unsigned n_removable, Sink&& sink, Other&& other) {
     const Bitboard places = cells & empty;
@@ -311,7 +311,7 @@ inline __attribute__((always_inline)) MoveId choose_move(const GameState& s, Spl
     const unsigned n_trades = static_cast<unsigned>(detail::popcount64(trades));
     const unsigned options = plays + n_trades + (plays == 0);
     const unsigned r = rng.below(options);
-    if (__builtin_expect(r < n_placements, 1)) {
+    if (SEQUENCE_LIKELY(r < n_placements)) {
         int cell, card;
         if (r < n_places) {
             cell = select_cell(places, r);
@@ -418,12 +418,12 @@ struct PlayMove {
     }
 };
 
-__attribute__((noinline)) MoveId playout_other(GameState& s, PlayoutHands& hands, int p, int team, unsigned r) {
+SEQUENCE_NOINLINE MoveId playout_other(GameState& s, PlayoutHands& hands, int p, int team, unsigned r) {
     const std::uint64_t ids = hands.seat[p].ids;
     return choose_other(s, r, ids, ids & hands.dead_ids, team, hands.empty, PlayMove{s, hands, p, team});
 }
 
-inline __attribute__((always_inline)) MoveId playout_step(GameState& s, PlayoutHands& hands, SplitMix64& rng) {
+SEQUENCE_ALWAYS_INLINE MoveId playout_step(GameState& s, PlayoutHands& hands, SplitMix64& rng) {
     const int p = s.current_player;
     const PlayoutHands::Seat& seat = hands.seat[p];
     const std::uint64_t ids = seat.ids;
@@ -531,7 +531,7 @@ void random_playouts(PlayoutFeed& feed) {
         for (Lane& l : lane) {
             if (!l.live) continue;
             playout_step(l.s, l.hands, l.rng);
-            if (__builtin_expect(is_over(l.s), 0)) {
+            if (SEQUENCE_UNLIKELY(is_over(l.s))) {
                 feed.finished(l.s, l.hands);
                 lives -= !start(l);
             }

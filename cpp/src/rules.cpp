@@ -78,7 +78,7 @@ std::uint64_t declares_key(int cell, int declares) {
 
 // The several declares choices of one placement (R7), sorted as docs/notation.md orders them.
 template <class Sink>
-__attribute__((noinline)) void push_placement_choices(int card, int cell, const DeclareOptions& opt, int combos, Sink& out) {
+SEQUENCE_NOINLINE void push_placement_choices(int card, int cell, const DeclareOptions& opt, int combos, Sink& out) {
     // At most 4 choices per direction: a fifth would need both end windows, which form the pair.
     constexpr int kMaxChoices = 4 * 4 * 4 * 4;
     std::pair<std::uint64_t, int> choices[kMaxChoices];
@@ -271,7 +271,7 @@ void declare_options_from(const GameState& s, int team, int cell, std::uint32_t 
         if (s.sequences[i].team != team) continue;
         const Bitboard sequence = window_mask(s.sequences[i].window);
         for (std::uint32_t rest = candidates; rest != 0; rest &= rest - 1) {
-            const int bit = __builtin_ctz(rest);
+            const int bit = bits::ctz32(rest);
             const int w = window_at(cell, bit / kWindowLength, bit % kWindowLength);
             if ((window_mask(w) & sequence).count() > 1) candidates &= ~(1u << bit);
         }
@@ -289,7 +289,7 @@ void declare_options_from(const GameState& s, int team, int cell, std::uint32_t 
             // 5 to 8 in a row: the player picks which five (codes k + 1, ascending).
             out.count[d] = 0;
             for (std::uint32_t rest = lines; rest != 0; rest &= rest - 1)
-                out.codes[d][out.count[d]++] = static_cast<std::uint8_t>(__builtin_ctz(rest) + 1);
+                out.codes[d][out.count[d]++] = static_cast<std::uint8_t>(bits::ctz32(rest) + 1);
         }
     }
 }
@@ -297,7 +297,7 @@ void declare_options_from(const GameState& s, int team, int cell, std::uint32_t 
 namespace turn {
 
 // R6: the discard piles, gathered in seat order each oldest first, shuffled into the draw pile.
-__attribute__((noinline, cold)) void reshuffle(GameState& s) {
+SEQUENCE_NOINLINE SEQUENCE_COLD void reshuffle(GameState& s) {
     // Gathered into a buffer first: the new draw pile may overwrite cards the discard log used.
     std::uint8_t owner[kDeckSize];
     discard_owners(s, owner);
@@ -321,7 +321,7 @@ __attribute__((noinline, cold)) void reshuffle(GameState& s) {
     for (; k + 8 <= n; k += 8) {
         std::uint64_t w;
         std::memcpy(&w, gathered + n - 8 - k, 8);
-        w = __builtin_bswap64(w);
+        w = bits::bswap64(w);
         std::memcpy(pile + k, &w, 8);
     }
     for (; k < n; ++k) pile[k] = gathered[n - 1 - k];

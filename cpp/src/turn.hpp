@@ -45,7 +45,7 @@ struct StateHands {
 // the half mispredicts, and cell_bit()'s masks become a dozen vector instructions; x86 and the
 // other little-endian targets hold cell c in bit c % 8 of byte c / 8 of the two words.
 inline void add_chip(Bitboard& chips, int cell) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if SEQUENCE_LITTLE_ENDIAN
     static_assert(sizeof(Bitboard) == 16 && std::is_standard_layout_v<Bitboard>, "two little-endian words");
     reinterpret_cast<unsigned char*>(&chips)[cell >> 3] |= static_cast<unsigned char>(1u << (cell & 7));
 #else
@@ -60,8 +60,8 @@ void reshuffle(GameState& s);
 // Draws the top card into player's hand (R6 reshuffle first if the pile is empty).
 // Returns the card, or -1 if nothing could be drawn.
 template <class Hands>
-inline __attribute__((always_inline)) int draw_card(GameState& s, Hands& hands, int player) {
-    if (__builtin_expect(s.draw_size == 0, 0)) {
+SEQUENCE_ALWAYS_INLINE int draw_card(GameState& s, Hands& hands, int player) {
+    if (SEQUENCE_UNLIKELY(s.draw_size == 0)) {
         reshuffle(s);
         if (s.draw_size == 0) return -1;
     }
@@ -73,7 +73,7 @@ inline __attribute__((always_inline)) int draw_card(GameState& s, Hands& hands, 
 // Ends player's completed turn: a draw at the turn cap, else the next seat moves.
 template <class Hands>
 inline void end_turn(GameState& s, const Hands& hands, int player) {
-    if (__builtin_expect(hands.at_turn_cap(s), 0)) s.is_draw = true;
+    if (SEQUENCE_UNLIKELY(hands.at_turn_cap(s))) s.is_draw = true;
     else s.current_player = static_cast<std::uint8_t>(hands.next(s, player));
 }
 
@@ -81,11 +81,11 @@ inline void end_turn(GameState& s, const Hands& hands, int player) {
 // new_sequences: the play declared sequences. Only then can the team reach the winning count:
 // a game in progress never has a team at it (R8 ends the game at once; from_position refuses it).
 template <class Hands>
-inline __attribute__((always_inline)) void finish_play(GameState& s, Hands& hands, int player, int team, bool new_sequences) {
+SEQUENCE_ALWAYS_INLINE void finish_play(GameState& s, Hands& hands, int player, int team, bool new_sequences) {
     s.passes = 0;
     ++s.turn;
     s.traded_this_turn = false;
-    if (__builtin_expect(new_sequences, 0) && team_sequences(s, team) >= s.config.sequences_to_win) {  // R8: the game ends before the draw
+    if (SEQUENCE_UNLIKELY(new_sequences) && team_sequences(s, team) >= s.config.sequences_to_win) {  // R8: the game ends before the draw
         s.winner = static_cast<std::int8_t>(team);
         return;
     }
@@ -96,25 +96,25 @@ inline __attribute__((always_inline)) void finish_play(GameState& s, Hands& hand
 }
 
 // R7: records and locks the sequences a placement declares.
-__attribute__((noinline)) void record_sequences(GameState& s, int team, int cell, int declares);
+SEQUENCE_NOINLINE void record_sequences(GameState& s, int team, int cell, int declares);
 
 // The four kinds of move, each legal in s (apply_move()'s contract), hands kept in `hands`. p is
 // s.current_player and team team_of(s, p), read once by the caller (every byte stored in a turn
 // may alias s for the compiler, which would read them again after each).
 template <class Hands>
-inline __attribute__((always_inline)) void place(GameState& s, Hands& hands, int p, int team, int card, int cell, int declares) {
+SEQUENCE_ALWAYS_INLINE void place(GameState& s, Hands& hands, int p, int team, int card, int cell, int declares) {
     hands.remove(s, p, card);
     push_discard(s, card, p);
     add_chip(s.chips[team], cell);
     hands.placed(team, cell);
-    if (__builtin_expect(declares != 0, 0)) {
+    if (SEQUENCE_UNLIKELY(declares != 0)) {
         record_sequences(s, team, cell, declares);
         hands.locked(s);
     }
     finish_play(s, hands, p, team, declares != 0);
 }
 template <class Hands>
-inline __attribute__((always_inline)) void remove(GameState& s, Hands& hands, int p, int team, int card, int cell) {
+SEQUENCE_ALWAYS_INLINE void remove(GameState& s, Hands& hands, int p, int team, int card, int cell) {
     hands.remove(s, p, card);
     push_discard(s, card, p);
     hands.clearing(s, cell);
@@ -123,7 +123,7 @@ inline __attribute__((always_inline)) void remove(GameState& s, Hands& hands, in
     finish_play(s, hands, p, team, false);
 }
 template <class Hands>
-inline __attribute__((always_inline)) void trade(GameState& s, Hands& hands, int p, int card) {  // R5 step 1: the same player then plays
+SEQUENCE_ALWAYS_INLINE void trade(GameState& s, Hands& hands, int p, int card) {  // R5 step 1: the same player then plays
     hands.remove(s, p, card);
     push_discard(s, card, p);
     draw_card(s, hands, p);

@@ -1,4 +1,5 @@
-// sequence_game._core: the compiled core (cpp/) for the Python package.
+// sequence_game._core: the compiled core (cpp/) for the Python package; dispatch.cpp defines the
+// module and calls bind_module() of the instruction-set path it runs.
 #include "bindings.hpp"
 
 void init_search(py::module_& m);  // search.cpp
@@ -7,7 +8,9 @@ void init_actions(py::module_& m);  // actions.cpp
 void init_observation(py::module_& m);  // observation.cpp
 void init_evaluation(py::module_& m);  // evaluation.cpp
 
-PYBIND11_MODULE(_core, m) {
+namespace sequence {
+
+void bind_module(py::module_& m) {
     m.doc() = "The compiled Sequence core: GameState, rules and move ids (docs/notation.md).";
     init_cards(m);
     init_game(m);
@@ -17,3 +20,5 @@ PYBIND11_MODULE(_core, m) {
     init_evaluation(m);
     init_vector(m);
 }
+
+}  // namespace sequence

@@ -12,6 +12,7 @@ reference with the same API. Rule ids (R1..R10) refer to docs/rules.md.
 """
 
 from . import agents, arena, reference
+from ._core import build_info
 from .cards import BOARD_LAYOUT, cells_of
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from .game import Game
@@ -34,6 +35,7 @@ __all__ = [
     "VectorGame",
     "agents",
     "arena",
+    "build_info",
     "cells_of",
     "play_game",
     "reference",

@@ -9,29 +9,17 @@
 #include <cassert>
 #include <cstdint>
 
-#if defined(__BMI2__)
-#include <immintrin.h>
-#endif
+#include "sequence/cpu.hpp"
 
 namespace sequence {
 
 constexpr int kCells = 100;
 
 namespace detail {
-// Without the POPCNT instruction (portable builds) the builtin is a library call; the SWAR count is
-// a dozen inline instructions.
-inline int popcount64(std::uint64_t x) {
-#if defined(__POPCNT__)
-    return __builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    return static_cast<int>((((x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
-#endif
-}
-inline int lsb64(std::uint64_t x) { return __builtin_ctzll(x); }
+inline int popcount64(std::uint64_t x) { return bits::popcount64(x); }
+inline int lsb64(std::uint64_t x) { return bits::ctz64(x); }
 
-#if !defined(__BMI2__)
+#if !SEQUENCE_HAS_BMI2
 // The position of the j-th set bit of each byte value (0 past its count), for select64 below.
 struct SelectInByte {
     std::uint8_t pos[8][256];
@@ -48,8 +36,8 @@ inline constexpr SelectInByte kSelectInByte{};
 // broadword: the running popcount of the bytes finds the byte, a table the bit (no loop over n).
 inline int select64(std::uint64_t x, int n) {
     assert(n >= 0 && n < popcount64(x));
-#if defined(__BMI2__)
-    return __builtin_ctzll(_pdep_u64(std::uint64_t{1} << n, x));
+#if SEQUENCE_HAS_BMI2
+    return bits::ctz64(bits::pdep64(std::uint64_t{1} << n, x));
 #else
     constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
     std::uint64_t c = x - ((x >> 1) & 0x5555555555555555ull);
@@ -58,7 +46,7 @@ inline int select64(std::uint64_t x, int n) {
     // The first byte whose running count exceeds n: every byte | 0x80 stays >= 0x80 after
     // subtracting n + 1 <= 64, so the bytes never borrow from each other.
     const std::uint64_t above = ((c | kHighs) - kOnes * static_cast<std::uint64_t>(n + 1)) & kHighs;
-    const int byte = __builtin_ctzll(above) >> 3;
+    const int byte = bits::ctz64(above) >> 3;
     const int before = byte == 0 ? 0 : static_cast<int>((c >> (8 * byte - 8)) & 0xFF);
     return 8 * byte + kSelectInByte.pos[n - before][(x >> (8 * byte)) & 0xFF];
 #endif
@@ -67,17 +55,8 @@ inline int select64(std::uint64_t x, int n) {
 
 class Bitboard {
 public:
-    // The 128 bits as one integer (bit i = cell i), for whole-board shifts.
-    using Bits = unsigned __int128;
-
     constexpr Bitboard() = default;
     constexpr Bitboard(std::uint64_t lo, std::uint64_t hi) : lo_(lo), hi_(hi) {}
-    // Requires bits 100..127 of b to be zero.
-    static constexpr Bitboard from_bits(Bits b) {
-        assert((b >> kCells) == 0);
-        return Bitboard(static_cast<std::uint64_t>(b), static_cast<std::uint64_t>(b >> 64));
-    }
-    constexpr Bits bits() const { return static_cast<Bits>(hi_) << 64 | lo_; }
     constexpr std::uint64_t lo() const { return lo_; }  // cells 0..63
     constexpr std::uint64_t hi() const { return hi_; }  // cells 64..99 (bits 0..35)
 
@@ -98,15 +77,10 @@ public:
     constexpr bool any() const { return (lo_ | hi_) != 0; }
     constexpr bool none() const { return !any(); }
     int count() const {
-#if defined(__POPCNT__)
-        return detail::popcount64(lo_) + detail::popcount64(hi_);
+#if SEQUENCE_FAST_POPCOUNT
+        return bits::popcount64(lo_) + bits::popcount64(hi_);
 #else  // SWAR: the two halves' byte counts (<= 8 each) are added before the one multiply
-        const auto bytes = [](std::uint64_t x) {
-            x = x - ((x >> 1) & 0x5555555555555555ull);
-            x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-            return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-        };
-        return static_cast<int>(((bytes(lo_) + bytes(hi_)) * 0x0101010101010101ull) >> 56);
+        return static_cast<int>(((bits::popcount_bytes(lo_) + bits::popcount_bytes(hi_)) * 0x0101010101010101ull) >> 56);
 #endif
     }
     // The n-th lowest cell (0-based), for picking a uniformly random member. Requires n < count().

@@ -105,7 +105,7 @@ struct PlayoutHands {
 private:
     void count_unlocked(const GameState& s);
     void flip_empty(int cell) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if SEQUENCE_LITTLE_ENDIAN
         reinterpret_cast<unsigned char*>(&empty)[cell >> 3] ^= static_cast<unsigned char>(1u << (cell & 7));
 #else
         empty = empty ^ cell_bit(cell);

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "sequence/cpu.hpp"
+
 namespace sequence {
 
 class SplitMix64 {
@@ -25,17 +27,17 @@ public:
     // Requires 1 <= n < 2^32.
     std::uint32_t below(std::uint32_t n) {
         assert(n >= 1);
-        using u128 = unsigned __int128;
-        u128 m = static_cast<u128>(next()) * n;
-        std::uint64_t low = static_cast<std::uint64_t>(m);
+        // The 128-bit product x * n: low and high 64 bits.
+        std::uint64_t x = next();
+        std::uint64_t low = x * n;
         if (low < n) {
             const std::uint64_t threshold = (0 - static_cast<std::uint64_t>(n)) % n;  // (2^64 - n) mod n
             while (low < threshold) {
-                m = static_cast<u128>(next()) * n;
-                low = static_cast<std::uint64_t>(m);
+                x = next();
+                low = x * n;
             }
         }
-        return static_cast<std::uint32_t>(m >> 64);
+        return static_cast<std::uint32_t>(bits::mulhi64(x, n));
     }
 
     constexpr std::uint64_t state() const { return s_; }
@@ -56,7 +58,7 @@ template <class More>
 inline std::uint32_t below32(std::uint32_t x, std::uint32_t n, More&& more) {
     assert(n >= 1);
     std::uint64_t m = std::uint64_t{x} * n;
-    if (__builtin_expect(static_cast<std::uint32_t>(m) < n, 0)) {
+    if (SEQUENCE_UNLIKELY(static_cast<std::uint32_t>(m) < n)) {
         const std::uint32_t threshold = (0u - n) % n;  // (2^32 - n) mod n
         while (static_cast<std::uint32_t>(m) < threshold) m = std::uint64_t{more()} * n;
     }

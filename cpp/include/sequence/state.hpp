@@ -193,8 +193,8 @@ inline void store_hand(Card* hand, std::uint64_t w) { std::memcpy(hand, &w, size
 // The bytes below byte i: mask of bytes 0..i-1 (i in 0..8). One bzhi with BMI2 (which keeps all 64
 // bits for an index of 64), else a compare.
 inline std::uint64_t bytes_below(int i) {
-#if defined(__BMI2__)
-    return _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(8 * i));
+#if SEQUENCE_HAS_BMI2
+    return bits::bzhi64(~std::uint64_t{0}, static_cast<unsigned>(8 * i));
 #else
     return i >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * i)) - 1;
 #endif
@@ -213,7 +213,7 @@ inline void hand_remove(GameState& s, int player, int card) {
     const std::uint64_t x = w ^ (kOnes * static_cast<std::uint64_t>(card));
     // The lowest byte of x that is zero is the first copy of card (bytes above may misreport).
     const std::uint64_t zero = (x - kOnes) & ~x & kHighs;
-    const int i = __builtin_ctzll(zero) >> 3;
+    const int i = bits::ctz64(zero) >> 3;
     const std::uint64_t below = bytes_below(i);
     store_hand(hand, (w & below) | ((w >> 8) & ~below));
     --s.hand_count[player];

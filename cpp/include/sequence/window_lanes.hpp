@@ -1,5 +1,5 @@
 // Bit-parallel work on all 192 five-cell windows (R7 lines) at once: one 64-bit lane per direction
-// (GCC vector extension: one AVX2 register for the four lanes, plain scalar code without it), a
+// (bits::U64x4: one AVX2 register for the four lanes, plain scalar code without it), a
 // board as two lane sets (cells 0-63, 64-99). Bit x of a lane stands for the window that starts at
 // cell x in that lane's direction.
 #pragma once
@@ -11,7 +11,7 @@
 
 namespace sequence {
 
-typedef std::uint64_t Lanes __attribute__((vector_size(32)));
+using Lanes = bits::U64x4;
 
 // A board per direction lane: lo = cells 0-63, hi = cells 64-99.
 struct WindowLanes {

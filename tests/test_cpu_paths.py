@@ -1,0 +1,100 @@
+"""The instruction-set paths of the compiled core (cpp/include/sequence/cpu.hpp) play the same games.
+
+A portable x86-64 build holds the core once per path (baseline, x86-64-v3, avx512) and runs the best
+one the processor supports; ``SEQUENCE_CPU`` forces a lower one. Each path this machine can run plays
+random games, a search, a Game with its observation tensors and legal masks, and a VectorGame, in a
+fresh interpreter; every path must give the same digest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sequence_game = pytest.importorskip("sequence_game")
+pytest.importorskip("sequence_game._core")
+
+INFO = sequence_game.build_info()
+
+# Run in a fresh interpreter (the path is chosen once, at import): a digest of everything the
+# compiled core computes that a path could change.
+_DIGEST = r"""
+import hashlib, json, random
+import numpy as np
+import sequence_game
+from sequence_game import Game, VectorGame, simulate
+from sequence_game.agents import MCTSAgent
+
+h = hashlib.sha256()
+r = simulate(3000, seed=11)
+h.update(repr((r["games"], r["wins"], r["draws"], r["mean_turns"])).encode())
+r3 = simulate(500, players=3, seed=12)
+h.update(repr((r3["wins"], r3["draws"], r3["mean_turns"])).encode())
+g = Game(players=2, seed=5)
+rng = random.Random(5)
+while not g.is_over and g.turn < 60:
+    h.update(g.observation_tensor(g.current_player).tobytes())
+    h.update(g.legal_mask().tobytes())
+    g.play(rng.choice(g.legal_moves()))
+h.update(str(MCTSAgent(iterations=600, seed=3).select_move(g)).encode())
+vg = VectorGame(8, seed=9)
+for _ in range(40):
+    masks = vg.legal_masks()
+    actions = [int(np.flatnonzero(m)[i % int(m.sum())]) for i, m in enumerate(masks)]
+    rewards, done, _ = vg.step(actions)
+    h.update(vg.observations().tobytes())
+    h.update(rewards.tobytes())
+print(json.dumps({"path": sequence_game.build_info()["path"], "digest": h.hexdigest()}))
+"""
+
+
+def _run(code: str, cpu: str | None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("SEQUENCE_CPU", None)
+    if cpu is not None:
+        env["SEQUENCE_CPU"] = cpu
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(sequence_game.__file__).parent.parent), env.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_build_info_names_the_running_path():
+    assert INFO["path"] in INFO["paths"]
+    assert set(INFO) == {"path", "paths", "cpu", "forced", "native", "compiler"}
+    assert "baseline" in INFO["cpu"]
+    if INFO["forced"] is None:  # unforced: the best path of the build that the processor runs
+        assert INFO["path"] == _best_path()
+
+
+def test_every_runnable_path_plays_the_same_games():
+    paths = [p for p in INFO["paths"] if INFO["native"] or p in INFO["cpu"]]
+    results = {}
+    for path in paths:
+        done = _run(_DIGEST, path)
+        assert done.returncode == 0, done.stderr
+        results[path] = json.loads(done.stdout.strip().splitlines()[-1])
+        assert results[path]["path"] == path
+    assert len({r["digest"] for r in results.values()}) == 1, results
+
+
+def _best_path() -> str:
+    return INFO["paths"][-1] if INFO["native"] else [p for p in INFO["paths"] if p in INFO["cpu"]][-1]
+
+
+def test_an_empty_sequence_cpu_is_as_if_unset():
+    done = _run("import sequence_game; print(sequence_game.build_info()['path'])", "")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == _best_path()
+
+
+def test_an_unknown_sequence_cpu_fails_the_import_naming_the_choices():
+    done = _run("import sequence_game", "sse9")
+    assert done.returncode != 0
+    assert "ImportError: SEQUENCE_CPU=sse9" in done.stderr
+    assert ("names no instruction-set path" in done.stderr) or INFO["native"]
+    for path in INFO["paths"]:
+        assert path in done.stderr
