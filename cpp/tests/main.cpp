@@ -11,11 +11,13 @@ std::vector<Case>& registry() {
 int failures = 0;
 }  // namespace test
 
-// Runs every test, or those whose name contains argv[1].
+// Runs every test, or those whose name contains argv[1], or (argv[1] = -TEXT) those whose name
+// does not contain TEXT.
 int main(int argc, char** argv) {
     int run = 0;
+    const bool exclude = argc > 1 && argv[1][0] == '-';
     for (const test::Case& c : test::registry()) {
-        if (argc > 1 && std::strstr(c.name, argv[1]) == nullptr) continue;
+        if (argc > 1 && (std::strstr(c.name, argv[1] + exclude) == nullptr) != exclude) continue;
         const int before = test::failures;
         c.run();
         ++run;

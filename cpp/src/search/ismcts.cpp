@@ -118,7 +118,12 @@ struct LogTable {
     }
     float operator()(std::uint32_t n) const { return n < kSize ? v[n] : std::log(static_cast<float>(n)); }
 };
-const LogTable kLog;
+// Built on first use, not at load: loading the module must run no code of an instruction-set path
+// the processor may lack (every path's copy is loaded, cpu.hpp).
+const LogTable& log_table() {
+    static const LogTable table;
+    return table;
+}
 
 // One tree node: the move that leads to it from its parent, stored as an index-linked child list.
 struct Node {
@@ -304,6 +309,7 @@ private:
         float best_score = -1e30f;
         std::uint32_t log_of = 0;  // one-entry memo: siblings usually share an availability
         float log_avail = 0.0f;
+        const LogTable& log = log_table();
         for (std::int32_t ch = nodes_[node].first_child; ch >= 0; ch = nodes_[ch].next_sibling) {
             Node& n = nodes_[ch];
             const int i = sc.find(n.move);
@@ -313,7 +319,7 @@ private:
             ++n.avail;
             if (n.avail != log_of) {
                 log_of = n.avail;
-                log_avail = kLog(n.avail);
+                log_avail = log(n.avail);
             }
             const float inv = 1.0f / static_cast<float>(n.visits);
             float score = n.value * inv + c_ * std::sqrt(log_avail * inv);
