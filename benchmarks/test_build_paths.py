@@ -87,14 +87,18 @@ def main() -> None:
     p.add_argument("--games", type=int, default=30_000)
     p.add_argument("--iterations", type=int, default=20_000)
     args = p.parse_args()
-    from test_vector_benchmarks import _cpu
+    import platform
 
+    cpu = platform.processor()
+    if os.path.exists("/proc/cpuinfo"):
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
     builds: dict[str, tuple[str, str | None]] = {"native": (args.native, None)}
     best, *lower = paths_of(args.portable)
     builds[f"portable ({best})"] = (args.portable, None)
     for path in lower:
         builds[f"portable ({path})"] = (args.portable, path)
-    print(f"CPU: {_cpu()} ({os.cpu_count()} logical CPUs); {args.rounds} rounds, builds interleaved in each")
+    print(f"CPU: {cpu} ({os.cpu_count()} logical CPUs); {args.rounds} rounds, builds interleaved in each")
     samples = compare(builds, args.rounds, args.games, args.iterations)
     fingerprints = {json.dumps([s["totals"], s["visits"]]) for runs in samples.values() for s in runs}
     print(f"same games on every build and path: {len(fingerprints) == 1} "

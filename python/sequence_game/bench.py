@@ -186,6 +186,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             ratio = f"{core / ref:.0f}x" if core and ref else "-"
         table.add_row(label, c, r, ratio)
     console.print(table)
+    if core_class is not None:
+        from ._core import build_info
+
+        info = build_info()
+        console.print(f"instruction-set path: {info['path']} (of {', '.join(info['paths'])}; {info['compiler']})")
     if core_class is None:
         console.print(f"[yellow]the compiled core is not available: {core_error}[/yellow]")
     return 0
