@@ -9,7 +9,7 @@
   everything. ``.ci/run`` works this way: it makes one environment, installs every extra into it
   once, and runs the sessions there, so CI builds the package once, not once per session.
 
-The C++ sessions (``cpp_tests``, ``sanitizers``, ``portable``) need CMake and a C++17 compiler;
+The C++ sessions (``cpp_tests``, ``sanitizers``) need CMake and a C++17 compiler;
 ``web_e2e`` needs Chromium at /usr/bin/chromium; ``fuzz_smoke`` needs clang for atheris.
 """
 
@@ -163,16 +163,16 @@ def cpp_tests(session: nox.Session) -> None:
 
 @nox.session(venv_backend="none")
 def portable(session: nox.Session) -> None:
-    """The portable build (SEQUENCE_NATIVE=OFF, as for wheels) under the SIMD paths' tests.
-
-    No -march=native, so the scalar fallbacks of the AVX2/BMI2 paths run; in its own environment
-    (build/venv-portable), so the native build stays the one installed."""
-    python = str(ROOT / "build" / "venv-portable" / "bin" / "python")
-    session.run("python3", "-m", "venv", "build/venv-portable", external=True)
-    session.run(python, "-m", "pip", "install", "-q", ".[test]", "-C", "cmake.define.SEQUENCE_NATIVE=OFF", external=True)
-    session.run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_observation.py",
-                "tests/test_vector_game.py", "tests/test_actions.py", "tests/test_simulate.py",
-                "tests/test_differential.py", external=True)
+    """Each lower instruction-set path of the installed build (cpp/include/sequence/cpu.hpp) that
+    this processor runs, forced with SEQUENCE_CPU, under the tests that check the core against Game
+    and the reference (the other sessions run the best path)."""
+    code = 'import sequence_game as s; i = s.build_info(); print(*[p for p in i["paths"] if p in i["cpu"]][:-1])'
+    paths = str(session.run("python", "-c", code, silent=True, external=True) or "").split()
+    for path in paths:
+        session.log(f"path {path}")
+        session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_observation.py",
+                    "tests/test_vector_game.py", "tests/test_actions.py", "tests/test_simulate.py",
+                    "tests/test_differential.py", external=True, env={"SEQUENCE_CPU": path})
 
 
 @nox.session(venv_backend="none")
