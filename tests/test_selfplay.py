@@ -152,3 +152,15 @@ def test_the_default_cap_is_recorded_and_a_run_resumes_with_its_own(tmp_path, ca
     with open(os.path.join(old, MANIFEST_NAME)) as f:
         manifest = json.load(f)
     assert manifest["max_turns"] is None and manifest["games"] == 3
+
+
+def test_capped_games_are_counted_as_draws(tmp_path, capsys):
+    from sequence_game.cli import main
+
+    manifest = selfplay(["greedy"], games=3, out=str(tmp_path / "a"), seed=2, shard_games=2, max_turns=4)
+    assert manifest["draws"] == manifest["capped_games"] == 3
+    data = load_dataset(str(tmp_path / "a"))
+    assert (data["game_winner"] == -1).all() and (data["game_turns"] == 4).all()
+    assert main(["selfplay", "greedy", "--games", "2", "--max-turns", "4", "--out", str(tmp_path / "b"),
+                 "--no-progress", "--workers", "1"]) == 0
+    assert "2 draws, 2 of them stopped at the turn cap (4 turns)" in capsys.readouterr().out

@@ -208,7 +208,10 @@ class SelfplayJob:
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]  # the stub checks **arrays against allow_pickle: bool
         data = buf.getvalue()
+        drawn = arrays["game_winner"] < 0
+        capped = drawn & (arrays["game_turns"] >= self.max_turns) if self.max_turns else np.zeros_like(drawn)
         return {"index": index, "games": [lo, hi], "positions": int(arrays["action"].shape[0]),
+                "draws": int(drawn.sum()), "capped": int(capped.sum()),
                 "file": os.path.basename(self.shard_path(index)), "bytes": len(data),
                 "sha256": hashlib.sha256(data).hexdigest(), "seconds": round(time.perf_counter() - t0, 4),
                 "cpu_seconds": round(time.process_time() - cpu0, 4), "npz": data}
@@ -287,7 +290,7 @@ class SelfplayJob:
             "move_id": np.asarray(rows["move_id"], dtype=np.uint32),
             "player": np.asarray(rows["player"], dtype=np.int8),
             "team": np.asarray(rows["team"], dtype=np.int8),
-            "turn": np.asarray(rows["turn"], dtype=np.int16),
+            "turn": np.asarray(rows["turn"], dtype=np.int32),  # the core's turn counter is 32-bit
             "game": np.asarray(rows["game"], dtype=np.int32),
             "outcome": per_game[np.asarray(outcome_rows, dtype=np.int64)] if n else np.zeros((0, teams), np.int8),
             "searched": np.asarray(rows["searched"], dtype=bool),
@@ -297,7 +300,7 @@ class SelfplayJob:
             "game_index": np.asarray(games["game_index"], dtype=np.int32),
             "game_seed": np.asarray(games["game_seed"], dtype=np.uint64),
             "game_winner": np.asarray(games["game_winner"], dtype=np.int8),
-            "game_turns": np.asarray(games["game_turns"], dtype=np.int16),
+            "game_turns": np.asarray(games["game_turns"], dtype=np.int32),
         }
 
 
@@ -334,6 +337,9 @@ def selfplay(agents: Sequence[str] = ("greedy",), games: int = 100, out: str = "
         "wall_seconds_last_run": round(time.perf_counter() - t0, 3),
         "fields": _FIELDS,
     })
+    if all("draws" in e for e in entries):  # a log written before these counts has none
+        manifest["draws"] = sum(e["draws"] for e in entries)
+        manifest["capped_games"] = sum(e["capped"] for e in entries)  # draws at the turn cap
     per_node: Dict[str, int] = {}
     for e in entries:  # the Ray node of each shard (docs/scale.md); none for local runs
         if e.get("node"):

@@ -238,7 +238,8 @@ def _selfplay_header(d: Dict[str, Any]) -> None:
 
 
 def _selfplay_entry(header: Dict[str, Any], d: Dict[str, Any]) -> None:
-    _keys(d, ("index", "games", "positions", "file", "bytes", "sha256"), ("seconds", "cpu_seconds", "node"))
+    _keys(d, ("index", "games", "positions", "file", "bytes", "sha256"),
+          ("seconds", "cpu_seconds", "node", "draws", "capped"))
     games, per = header["games"], header["shard_games"]
     index = _int(d, "index", 0, -(-games // per) - 1)
     assert index is not None
@@ -256,6 +257,9 @@ def _selfplay_entry(header: Dict[str, Any], d: Dict[str, Any]) -> None:
         _number(d, key)
     if "node" in d:
         _text(d, "node", none=True)
+    for key in ("draws", "capped"):
+        if key in d:
+            _int(d, key, 0, span[1] - span[0])
 
 
 def _same_job(first: Dict[str, Any], later: Dict[str, Any], last: Dict[str, Any]) -> None:

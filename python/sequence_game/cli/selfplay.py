@@ -44,6 +44,9 @@ def cmd_selfplay(args: argparse.Namespace, console: Console) -> int:
     console.print(f"{manifest['positions']:,} positions from {manifest['games']} games in "
                   f"{len(manifest['shards'])} shard(s): {args.out}/manifest.json "
                   f"({rate:,.0f} positions per core-hour)")
+    if manifest.get("draws"):
+        console.print(f"{manifest['draws']} draws, {manifest['capped_games']} of them stopped at the turn cap "
+                      f"({manifest['max_turns']} turns)")
     if manifest.get("games_per_node"):
         console.print("games per node: " + ", ".join(f"{n[:12]} {k}" for n, k in manifest["games_per_node"].items()))
     return EXIT_OK
