@@ -544,6 +544,7 @@ def test_unattended_runs_are_capped_by_default_and_capped_games_are_draws(tmp_pa
     assert (s.draws, s.capped, s.max_turns) == (4, 4, 6) and "draws include 4 games stopped at the turn cap (6 turns)" in str(s)
     paired = compare(str(path), str(path))
     assert paired.games == 4 and paired.score_a == paired.score_b == 0.5  # a capped game scores as a draw
+    assert paired.capped == (4, 4) and "draws at the turn cap: 4 and 4" in str(paired)
     assert main(["arena", "--summary", str(path)]) == 0
     assert "stopped at the turn cap (6 turns)" in capsys.readouterr().out
     # A file from before the default cap (no cap recorded) resumes with no cap.

@@ -30,6 +30,7 @@ for all three), :mod:`.stats`.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable, Dict, Optional, Sequence, Union
 
 from ..game_setup import RUN_MAX_TURNS
@@ -145,6 +146,7 @@ def compare(path_a: str, path_b: str) -> PairedComparison:
     if not common:
         raise ValueError(f"{path_a!r} and {path_b!r} have no game index in common")
     a, b = [], []
+    capped = [0, 0]
     for i in common:
         ga, gb = games[0][i], games[1][i]
         oa, ob = outcome_of(ga), outcome_of(gb)
@@ -153,7 +155,11 @@ def compare(path_a: str, path_b: str) -> PairedComparison:
                              "compare matches played with the same seed")
         a.append(_first_contender_score(oa))
         b.append(_first_contender_score(ob))
-    return PairedComparison.from_scores((ha["names"][0], hb["names"][0]), tuple(opponents_a), a, b)
+        cap = ha["max_turns"]  # the same in both (checked above)
+        for k, o in enumerate((oa, ob)):
+            capped[k] += cap is not None and o.winner is None and o.turns >= cap
+    result = PairedComparison.from_scores((ha["names"][0], hb["names"][0]), tuple(opponents_a), a, b)
+    return dataclasses.replace(result, capped=(capped[0], capped[1]))
 
 
 def _first_contender_score(o: GameOutcome) -> float:

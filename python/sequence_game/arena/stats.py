@@ -293,6 +293,7 @@ class PairedComparison:
     difference: float
     interval: Tuple[float, float]
     p_value: float
+    capped: Tuple[int, int] = (0, 0)  # games of each match stopped at the turn cap (scored as draws)
 
     @classmethod
     def from_scores(cls, names: Tuple[str, str], opponents: Tuple[str, ...], a: List[float],
@@ -322,4 +323,5 @@ class PairedComparison:
             f"difference {100 * self.difference:+.1f} points (95% CI {100 * lo:+.1f} .. {100 * hi:+.1f}); "
             f"{self.a_only} games where only the first did better, {self.b_only} where only the second did "
             f"(sign test p = {self.p_value:.2g})"
+            + (f"; draws at the turn cap: {self.capped[0]} and {self.capped[1]}" if any(self.capped) else "")
         )
