@@ -185,6 +185,26 @@ def test_long_poll_answers_at_the_next_change(client):
     assert r.status_code == 422 and "ahead" in r.json()["detail"]
 
 
+def test_waiting_long_polls_count_against_the_clients_connections():
+    from sequence_game.web.limits import ServerLimits
+
+    with TestClient(create_app(ai_pause=0, limits=ServerLimits(max_sockets_per_client=1)), base_url=BASE) as c:
+        table, tokens = two_humans(c)
+        out = {}
+        waiter = threading.Thread(target=lambda: out.setdefault(
+            "first", c.get(f"/api/tables/{table}?after_version=0&wait=5")))
+        waiter.start()
+        for _ in range(400):  # until the first long-poll is waiting
+            if c.app.state.service.sockets:
+                break
+            time.sleep(0.01)
+        second = c.get(f"/api/tables/{table}?after_version=0&wait=5")
+        assert second.status_code == 429 and "waiting requests" in second.json()["detail"]
+        waiter.join(timeout=30)
+        assert out["first"].status_code == 200 and c.app.state.service.sockets == {}
+        assert c.get(f"/api/tables/{table}?after_version=0&wait=0.1").status_code == 200  # free again
+
+
 # --------------------------------------------------------------------------- websocket order
 
 

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Query, Request
 
 from .. import models
 from ..deps import ERRORS, Client, Seats, SeatsRequired, Service, TableDep, errors_for
-from ..errors import InvalidRequestError
+from ..errors import BusyError, InvalidRequestError
 from ..http import CreationQuota
-from ..tables import Table
+from ..tables import Table, TableService
 
 #: The longest a long-poll waits (seconds); the default wait.
 MAX_WAIT = 60.0
@@ -92,11 +92,12 @@ async def join(body: models.JoinRequest, table: TableDep, request: Request, serv
     return models.SeatLink(seat=seat, token=token, url=f"{base}/table/{table.id}#seat={token}")
 
 
-@router.get("/api/tables/{table_id}", response_model=models.TableView, responses=ERRORS, tags=["play"],
+@router.get("/api/tables/{table_id}", response_model=models.TableView, responses=errors_for(401, 403, 404, 409, 422, 429),
+            tags=["play"],
             summary="The table as your seat sees it (no token: as a spectator); long-poll with after_version",
             openapi_extra={"security": [{}]})  # with the bearer scheme: the token is optional here
 async def read_table(
-    table: TableDep, seats: Seats, service: Service,
+    table: TableDep, seats: Seats, service: Service, client: Client,
     after_version: Optional[int] = Query(
         None, ge=0, le=models.VERSION_MAX,
         description="wait until the table's version is past this one (or the game is over, or `wait` seconds "
@@ -106,13 +107,15 @@ async def read_table(
     """The table as your seat sees it (R9: your own hand, the others' as counts): the same view as
     a websocket `state` frame. With `after_version=N` the answer waits for the next change after
     version N (at most `wait` seconds: then the view is answered unchanged, check its `version`);
-    a version ahead of the table's is refused (422). For every change as it happens, read
-    /api/tables/{table_id}/stream or the websocket."""
+    a version ahead of the table's is refused (422). A waiting long-poll counts as one of the
+    client's open connections (with its websockets and streams; 429 past the cap). For every change
+    as it happens, read /api/tables/{table_id}/stream or the websocket."""
     if after_version is not None:
         if after_version > table.version:
             raise InvalidRequestError(f"after_version {after_version} is ahead of the table's version "
                                       f"{table.version}: send a version you read from this table")
-        await _wait_for_change(table, after_version, wait)
+        if table.version == after_version and not table.game.is_over:
+            await _hold_while_waiting(service, client, table, after_version, wait)
     return service.view(table, seats)
 
 
@@ -136,6 +139,25 @@ async def rematch(table: TableDep, seats: SeatsRequired, request: Request, servi
     new = await service.rematch(table, seats, client)
     base = str(request.base_url).rstrip("/")
     return models.Rematch(table=new.id, url=f"{base}/table/{new.id}")
+
+
+async def _hold_while_waiting(service: TableService, client: str, table: Table, after_version: int,
+                              seconds: float) -> None:
+    """:func:`_wait_for_change`, counted among the client's open connections (ServerLimits.
+    max_sockets_per_client): a client cannot tie up the server with waiting requests."""
+    held = service.sockets.get(client, 0)
+    if held >= service.limits.max_sockets_per_client:
+        raise BusyError(f"your address already has {held} open table connections and waiting requests, the most "
+                        "one client may have: close some first")
+    service.sockets[client] = held + 1
+    try:
+        await _wait_for_change(table, after_version, seconds)
+    finally:
+        left = service.sockets.get(client, 0) - 1
+        if left > 0:
+            service.sockets[client] = left
+        else:
+            service.sockets.pop(client, None)
 
 
 async def _wait_for_change(table: Table, after_version: int, seconds: float) -> None:
