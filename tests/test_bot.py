@@ -1,7 +1,7 @@
 """The bot API end to end against a live server (``sequence-game serve`` on a free loopback port):
 the typed client (sequence_game.client), the bot runner (``sequence-game bot``, sequence_game.bot)
 with a preset and with a user's own agent class, and the shell example bot (examples/bot.sh,
-curl + jq), each playing whole games."""
+curl + jq) and the JavaScript one (examples/bot.mjs, the event stream), each playing whole games."""
 
 from __future__ import annotations
 
@@ -249,3 +249,16 @@ def test_the_event_stream_of_a_whole_game(server):
     versions = [s["version"] for s in states]
     assert versions == sorted(versions) and versions[-1] == states[-1]["moves"]
     assert all(isinstance(h, int) for s in states for h in s["state"]["hands"])  # R9: a spectator sees sizes
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="examples/bot.mjs needs Node 18 or later")
+def test_the_javascript_example_bot_plays_a_whole_game_on_the_stream(server):
+    table, tokens = _two_seat_table(server, seed=14)
+    node = subprocess.Popen(["node", str(ROOT / "examples" / "bot.mjs"), server, table, tokens[1]],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    result = run_bot(Client(server, token=tokens[0]), table, load_agent("easy", seed=2))
+    out, err = node.communicate(timeout=600)
+    assert node.returncode == 0, err
+    assert "game over" in out and result.view.over
+    final = _check_finished(server, table, tokens)
+    assert f'"turns":{final.result["turns"]}' in out
