@@ -56,6 +56,14 @@ class Agent(nn.Module):
             arrays[f"b{i}"] = lin.bias.detach().numpy().copy()
         np.savez(path, normalize=np.array(1), **arrays)
 
+    def load_numpy(self, path: str) -> None:
+        """Start the actor from a numpy policy this script saved (the critic starts afresh)."""
+        linears = [m for m in self.actor if isinstance(m, nn.Linear)]
+        with np.load(path) as data:
+            for i, lin in enumerate(linears):
+                lin.weight.data = torch.from_numpy(data[f"w{i}"].T.copy())
+                lin.bias.data = torch.from_numpy(data[f"b{i}"].copy())
+
 
 def main(argv=None) -> dict:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -81,6 +89,7 @@ def main(argv=None) -> dict:
                    help="PyTorch threads: for these small networks more threads wait more than they work, "
                         "and on a busy machine many times more")
     p.add_argument("--save", default=None, help="write the actor as a numpy policy (.npz)")
+    p.add_argument("--init", default=None, help="start the actor from a numpy policy saved by --save (same --hidden)")
     args = p.parse_args(argv)
     torch.set_num_threads(args.torch_threads)
 
@@ -90,6 +99,8 @@ def main(argv=None) -> dict:
     games = VectorGame(n, players=args.players, seed=args.seed, max_turns=args.max_turns, threads=args.threads,
                        opponents=dict.fromkeys(range(1, args.players), args.opponent))
     agent = Agent(args.hidden)
+    if args.init:
+        agent.load_numpy(args.init)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
     inverse_scale = (1.0 / OBSERVATION_SCALE).astype(np.float32)
     seat0 = np.zeros(n, dtype=np.int32)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import pathlib
 
+import numpy as np
 import pytest
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
@@ -66,6 +67,12 @@ def test_cleanrl_ppo_trains_and_saves_a_numpy_policy(tmp_path):
     agent = agent_from_spec(f"policy:{path}")
     assert agent.policy.normalize
     assert match([agent, "random"], games=2, seed=3, max_turns=80).games == 2
+    # --init starts a run (here against greedy) from that actor: before any update it is the same policy.
+    again = tmp_path / "again.npz"
+    load("cleanrl_ppo").main(["--total-steps", "256", "--num-envs", "16", "--num-steps", "16", "--hidden", "16",
+                              "--epochs", "1", "--lr", "0", "--init", str(path), "--save", str(again)])
+    with np.load(path) as a, np.load(again) as b:
+        assert all(np.allclose(a[k], b[k]) for k in a.files)
 
 
 def test_the_ray_cluster_configuration_is_one_ray_up_accepts():
