@@ -562,6 +562,30 @@ def test_serve_warns_when_listening_beyond_this_machine(monkeypatch, capsys, tmp
     assert "warning" not in capsys.readouterr().err
 
 
+def test_serving_leaves_the_root_logger_alone(monkeypatch, tmp_path):
+    """``serve`` logs through the package's own logger, to standard error as it is at each record:
+    a host program's (or pytest's) root logger is not reconfigured, and a stream swapped and closed
+    after the server started is never written to."""
+    import io
+    import logging
+    import sys
+
+    import uvicorn
+    from sequence_game.web.serve import serve
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
+    root = list(logging.getLogger().handlers)
+    swapped = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", swapped)
+    serve(host="127.0.0.1", port=8123, db=str(tmp_path / "t.sqlite3"), open_browser=False)
+    assert logging.getLogger().handlers == root
+    logging.getLogger("sequence_game.web").warning("to the stream of now")
+    assert "to the stream of now" in swapped.getvalue()
+    monkeypatch.undo()
+    swapped.close()
+    logging.getLogger("sequence_game.web").warning("after the old stream closed")  # no ValueError
+
+
 def test_a_full_server_forgets_finished_tables_first(client):
     service_of(client).limits = ServerLimits(max_tables=2)
     tid, _ = new_table(client, players=2, seed=41, seats=[{"kind": "ai", "ai": "random"}] * 2)

@@ -28,7 +28,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
     from .limits import ServerLimits
 
     path = Path(db) if db else default_db_path()
-    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO), format="%(message)s")
+    _log_to_stderr(getattr(logging, log_level.upper(), logging.INFO))
     if host not in LOOPBACK:
         if not allowed_hosts:
             print(f"error: serving on {host} needs the names clients will use to reach it: --allowed-host NAME "
@@ -64,6 +64,30 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
         threading.Thread(target=opener, daemon=True).start()
     server.run()
     return 0 if server.started else 1
+
+
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes each record to ``sys.stderr`` as it is when the record is logged, not as it was when
+    the server started (a caller, or a test, may swap the stream and close the old one)."""
+
+    @property
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
+
+
+def _log_to_stderr(level: int) -> None:
+    """The package's own log lines on standard error at ``level``: one handler on the
+    ``sequence_game`` logger, so serving never reconfigures the root logger of the host program."""
+    logger = logging.getLogger("sequence_game")
+    logger.setLevel(level)
+    if not any(isinstance(h, _StderrHandler) for h in logger.handlers):
+        handler = _StderrHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
 
 
 def _printable(text: str) -> str:
