@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "bindings.hpp"
@@ -61,6 +62,33 @@ std::vector<MoveId> legal(const Game& g) {
     std::vector<MoveId> v;
     legal_moves(g.state(), v);
     return v;
+}
+
+// legal_moves() as the objects decode(id) makes of the ids (game.py: its shared Move values), each
+// id decoded once per process. The cache is here, not a Python dict keyed by the ids: the ids of
+// one card's placements share their low bits, which a dict probes by, and a lookup there costs a
+// few times more. Used with the GIL held (this module keeps the GIL), which guards the cache; never
+// destroyed, so that no object is released after the interpreter is gone.
+py::list legal_object_list(const Game& g, const py::function& decode) {
+    static auto* const cache = new std::unordered_map<MoveId, py::object>();
+    MoveList list;
+    std::vector<MoveId> many;
+    const MoveId* ids = list.moves;
+    std::size_t n = 0;
+    if (legal_moves(g.state(), list)) {
+        n = static_cast<std::size_t>(list.size);
+    } else {  // > 1024 moves: contrived positions only
+        many = legal(g);
+        ids = many.data();
+        n = many.size();
+    }
+    py::list out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        auto it = cache->find(ids[i]);
+        if (it == cache->end()) it = cache->emplace(ids[i], decode(ids[i])).first;
+        PyList_SET_ITEM(out.ptr(), static_cast<py::ssize_t>(i), it->second.inc_ref().ptr());
+    }
+    return out;
 }
 
 // legal_moves() straight into a Python list: no std::vector, no per-element pybind11 casts.
@@ -184,6 +212,9 @@ Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises Va
         .def("legal_moves", &legal_list,
              "Legal move ids of the current player, ordered by (kind trade<place<remove<pass, card, cell, "
              "declares); [] once the game is over.")
+        .def("legal_move_objects", &legal_object_list, py::arg("decode"),
+             "legal_moves() as decode(id) of each id, in that order; each id is decoded once per process "
+             "and its object kept (game.py passes move_from_id).")
         .def("try_play", [](Game& g, const py::handle& id) { return g.play(move_id_arg(id)) == MoveError::None; },
              py::arg("move_id"), "Plays the move id if it is legal and returns True; else False, state unchanged.")
         .def_static("is_well_formed", [](const py::handle& id) { return is_well_formed(move_id_arg(id)); },

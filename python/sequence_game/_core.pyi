@@ -105,6 +105,8 @@ class Game(metaclass=_Pybind11Type):
         """
         The state as a dict with the keys from_position takes.
         """
+    def legal_move_objects(self, decode: collections.abc.Callable[[int], typing.Any]) -> list[typing.Any]:
+        """legal_moves() as decode(id) of each id, in that order; each id is decoded once per process and its object kept (game.py passes move_from_id)."""
     def try_play(self, move_id: int) -> bool:
         """
         Plays the move id if it is legal and returns True; else False, state unchanged.

@@ -1,8 +1,9 @@
 """``Game``: the public API (``gamebase.GameBase``) over the compiled C++ core (``_core.Game``).
 
 The core speaks 32-bit move ids (docs/notation.md); this module turns them into shared ``Move``
-values once and caches them (both ways), so a legal-move list costs one dict lookup per move and
-``play(move)`` of a listed move one more, with no Python-side legality work: the core checks it.
+values once and caches them (both ways; the core keeps each id's ``Move`` for the legal-move lists),
+so a legal-move list costs one lookup per move and ``play(move)`` of a listed move one dict lookup,
+with no Python-side legality work: the core checks it.
 
 Fast paths for programs (no ``Move`` objects at all): ``legal_move_ids()`` / ``play_id(id)``
 (docs/notation.md "Move ids") and the fixed action space of docs/action-space.md:
@@ -190,11 +191,7 @@ class Game(GameBase):
 
     # ---------------------------------------------------------------- moves
     def _legal_moves(self) -> List[Move]:
-        ids = self._state.legal_moves()
-        try:
-            return list(map(_MOVES_BY_ID.__getitem__, ids))
-        except KeyError:  # the first time an id is seen
-            return [move_from_id(i) for i in ids]
+        return self._state.legal_move_objects(move_from_id)  # the core keeps each id's Move
 
     def _apply(self, move: Move) -> None:
         move_id = _ID_BY_MOVE.get(move)  # resolved moves come from _legal_moves: always cached
