@@ -575,10 +575,15 @@ def test_serving_leaves_the_root_logger_alone(monkeypatch, tmp_path):
 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
     root = list(logging.getLogger().handlers)
+    mine = logging.StreamHandler(io.StringIO())  # a handler of the host program: never closed by serving
+    logging.getLogger("host").addHandler(mine)
     swapped = io.StringIO()
     monkeypatch.setattr(sys, "stderr", swapped)
     serve(host="127.0.0.1", port=8123, db=str(tmp_path / "t.sqlite3"), open_browser=False)
     assert logging.getLogger().handlers == root
+    logging.getLogger("host").warning("still open")
+    assert mine.stream.getvalue() == "still open\n"
+    logging.getLogger("host").removeHandler(mine)
     logging.getLogger("sequence_game.web").warning("to the stream of now")
     assert "to the stream of now" in swapped.getvalue()
     monkeypatch.undo()

@@ -48,7 +48,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
     print(f"sequence-game: serving on {url} (database {path}); Ctrl+C stops", flush=True)
     # the client's address (per-client limits) comes from X-Forwarded-For only when the connection
     # is from a proxy named here; otherwise anyone could claim any address
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024,
+    # log_config=None: uvicorn's own dictConfig would close every logging handler of the host
+    # process (logging.config clears the existing ones); its loggers write through ours instead
+    _log_to_stderr(getattr(logging, log_level.upper(), logging.INFO), "uvicorn")
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, log_config=None, ws_max_size=64 * 1024,
                             access_log=False, proxy_headers=bool(trusted_proxies),
                             forwarded_allow_ips=list(trusted_proxies) or None)
     server = uvicorn.Server(config)
@@ -79,10 +82,11 @@ class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
         pass
 
 
-def _log_to_stderr(level: int) -> None:
-    """The package's own log lines on standard error at ``level``: one handler on the
-    ``sequence_game`` logger, so serving never reconfigures the root logger of the host program."""
-    logger = logging.getLogger("sequence_game")
+def _log_to_stderr(level: int, name: str = "sequence_game") -> None:
+    """The log lines of logger ``name`` (the package's own, or uvicorn's) on standard error at
+    ``level``: one handler on that logger, so serving never reconfigures the host program's root
+    logger or its handlers."""
+    logger = logging.getLogger(name)
     logger.setLevel(level)
     if not any(isinstance(h, _StderrHandler) for h in logger.handlers):
         handler = _StderrHandler()
