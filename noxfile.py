@@ -163,9 +163,12 @@ def cpp_tests(session: nox.Session) -> None:
 
 @nox.session(venv_backend="none")
 def portable(session: nox.Session) -> None:
-    """Each lower instruction-set path of the installed build (cpp/include/sequence/cpu.hpp) that
-    this processor runs, forced with SEQUENCE_CPU, under the tests that check the core against Game
-    and the reference (the other sessions run the best path)."""
+    """Each lower instruction-set path of the build this processor runs, under the core's tests.
+
+    The installed build holds the core once per x86-64 path (cpp/include/sequence/cpu.hpp); each
+    path below the best is forced with SEQUENCE_CPU under the tests that check the core against
+    Game and the reference (the other sessions run the best path). Runs in the current
+    environment, where the package must be installed."""
     code = 'import sequence_game as s; i = s.build_info(); print(*[p for p in i["paths"] if p in i["cpu"]][:-1])'
     paths = str(session.run("python", "-c", code, silent=True, external=True) or "").split()
     for path in paths:
