@@ -163,7 +163,10 @@ def test_an_illegal_click_is_refused_with_the_engine_message(server, page):
     page.click(f'#board .cell[data-cell="{wrong}"]')
     page.wait_for_selector("#message.error")
     text = page.inner_text("#message")
-    assert text.startswith((f"{code}@{wrong}", f"{code}x{wrong}")), text
+    label = ("10" if code[0] == "T" else code[0]) + {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[code[1]]
+    # the engine's refusal in the page's words: the move as the board shows it, "you", no rule id
+    assert text.startswith((f"{label} on {wrong}: ", f"{label} removes {wrong}: ")), text
+    assert "player 0" not in text and "player 1" not in text and "(R" not in text, text
     shot(page, "04-illegal-click")
     assert api(server, "GET", f"/api/tables/{t['table']}")["version"] == 0  # nothing was played
 
@@ -296,6 +299,9 @@ def test_finish_a_game_from_a_near_final_position_then_replay_it(server, page):
     page.click(f'#board .cell[data-cell="{cell}"]')
     page.wait_for_selector("#choices:not([hidden])")  # R7: the ways to declare, on the board and as buttons
     assert page.locator("#board .choices-layer .choice").count() >= 2
+    # every choice's number is drawn at its own place, so each one can be read and clicked
+    centres = page.eval_on_selector_all("#board .choices-layer circle", "cs => cs.map(c => [c.getAttribute('cx'), c.getAttribute('cy')])")
+    assert len(set(map(tuple, centres))) == len(centres) >= 2, centres
     shot(page, "09-r7-choices")
     declared = " and ".join(d.lstrip("=").replace("-", "\u2013") for d in last.split()[1:])
     page.locator("#choices button", has_text=declared).click()
@@ -514,3 +520,73 @@ def test_touch_targets_are_at_least_44_px_on_a_phone(server, browser):
         assert pg.locator(".keyboard-help").is_hidden() and pg.locator(".hand-card .key").first.is_hidden()
     finally:
         ctx.close()
+
+
+def test_enter_after_a_hint_plays_the_hinted_move(server, page):
+    """A mouse click on Hint leaves no focus on the button, and the cursor moves to the hinted cell,
+    so Enter plays the hint (not Hint again, not the old cursor's cell)."""
+    t = api(server, "POST", "/api/tables", against_ai(21))
+    page.goto(t["seats"][0]["url"])
+    for _ in range(6):
+        wait_my_turn(page)
+        n = page.locator("#log li").count()
+        page.click("#hint")
+        page.wait_for_selector("#message:has-text('Hint: ')")
+        if page.locator("#board .cell.hinted").count() == 1:
+            cell = page.locator("#board .cell.hinted").get_attribute("data-cell")
+            assert page.evaluate("document.activeElement.id") != "hint"
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"document.querySelectorAll('#log li').length > {n}")
+            assert page.locator("#log li").nth(n).inner_text().split(": ", 1)[1].split(",")[0].endswith(cell)
+            return
+        page.keyboard.press("Escape")
+        play_one_click_move(page)  # a hinted trade: try again on a later turn
+    pytest.fail("no placement hinted in six turns")
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_placed_chip_is_animated_unless_motion_is_reduced(server, browser, motion):
+    t = api(server, "POST", "/api/tables", against_ai(47))
+    ctx = browser.new_context(viewport={"width": 1200, "height": 860}, reduced_motion=motion)
+    try:
+        pg = ctx.new_page()
+        pg.set_default_timeout(TIMEOUT)
+        pg.goto(t["seats"][0]["url"])
+        play_one_click_move(pg)
+        pg.wait_for_selector("#board .chip-new", state="attached")  # the new chip is marked
+        # (a later state of the same position redraws it unmarked, so read the style on a chip marked now)
+        name = pg.evaluate("""() => { const c = document.querySelector('#board .chip');
+                                      c.classList.add('chip-new'); return getComputedStyle(c).animationName; }""")
+        assert name == ("none" if motion == "reduce" else "chip-in"), name
+    finally:
+        ctx.close()
+
+
+def test_sound_is_off_by_default_and_the_toggle_is_remembered(server, page):
+    t = api(server, "POST", "/api/tables", against_ai(48))
+    page.goto(t["seats"][0]["url"])
+    page.wait_for_selector(".hand-card")
+    assert page.inner_text("#sound") == "Sound: off" and page.get_attribute("#sound", "aria-pressed") == "false"
+    page.click("#sound")
+    assert page.inner_text("#sound") == "Sound: on" and page.get_attribute("#sound", "aria-pressed") == "true"
+    page.reload()
+    page.wait_for_selector(".hand-card")
+    assert page.inner_text("#sound") == "Sound: on"
+
+
+def test_a_removed_chip_stays_visible_crossed_out(server, page):
+    """The last move a one-eyed jack made: the chip it took is drawn faded and crossed out."""
+    for seed in range(60):
+        rec = play_game([GreedyAgent(seed=1), GreedyAgent(seed=2)], players=2, seed=seed)
+        k = next((i for i, m in enumerate(rec.moves) if "x" in m.split()[0]), None)
+        if k is not None:
+            break
+    else:
+        pytest.fail("no removal in 60 greedy games")
+    seats = [{"kind": "human"}, {"kind": "human"}]
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": seed, "seats": seats, "moves": rec.moves[:k + 1]})
+    page.goto(server + f"/table/{t['table']}")
+    cell = rec.moves[k].split("x")[1]
+    page.wait_for_selector(f'#board .removed-chip[data-cell="{cell}"]', state="attached")
+    assert page.locator(f'#board .removed-chip[data-cell="{cell}"] line').count() == 2  # the cross
+    assert page.locator(f'#board .chip[data-cell="{cell}"]').count() == 0

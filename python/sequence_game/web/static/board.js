@@ -48,6 +48,25 @@ function humanMove(text) {
   return m.text;
 }
 
+// An engine or server message in the words of the page: moves and cards as the board shows them,
+// seats by name ("you" for the reader's own), and no rule ids (the rule is the reason, not its
+// number). nameOf(p) gives seat p's name or "you".
+function humanError(detail, nameOf) {
+  let text = String(detail);
+  const lead = /^(pass|trade \w\w|\w\w[@x][a-j]\d+(?: =[a-j]\d+-[a-j]\d+)*): /.exec(text);
+  if (lead) text = humanMove(lead[1]) + ": " + text.slice(lead[0].length);
+  text = text.replace(/player (\d+) (does not|has|holds|is)\b/g, (m, p, verb) => {
+    const who = nameOf(+p);
+    if (who !== "you") return `${who} ${verb}`;
+    return "you " + ({ "does not": "do not", has: "have", holds: "hold", is: "are" }[verb]);
+  });
+  text = text.replace(/player (\d+)/g, (m, p) => nameOf(+p));
+  if (/\byou (do not|have|hold|are)\b/.test(text)) text = text.replace(/\btheir hand\b/g, "your hand");
+  text = text.replace(/\b[2-9TJQKA][SHDC][@x][a-j]\d+\b/g, (m) => humanMove(m));
+  text = text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => cardLabel(m));
+  return text.replace(/\s*\(R\d+(?:, R\d+)*\)/g, "");
+}
+
 // The cells of a declared line "a1".."e5" (R7: five in a row, any direction).
 function lineCells(first, last) {
   const [r1, c1] = parseCell(first), [r2, c2] = parseCell(last);

@@ -67,7 +67,7 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") { onState(msg.view); }
     else if (msg.type === "error") {
-      say(msg.detail, true);
+      say(view ? humanError(msg.detail, nameOf) : msg.detail, true);
       if (/join link/.test(msg.detail) || /no table/.test(msg.detail)) fatal = true;
     } else if (msg.type === "hint") { onHint(msg); }
     else if (msg.type === "rematch") { goToRematch(msg.table); }
@@ -132,6 +132,12 @@ function onHint(msg) {
   if (hint.cell) cursor = hint.cell;  // Enter then plays the hinted move, not the old cursor's cell
   say("Hint: " + humanMove(hint) + (hint.kind === "trade" ? " (a dead card: trade it)" : ""));
   render();
+}
+
+// A seat's name in a message: "you" for the reader's own seat.
+function nameOf(p) {
+  if (!view || !view.seats[p]) return `seat ${p + 1}`;
+  return view.you.length === 1 && view.you.includes(p) ? "you" : view.seats[p].name;
 }
 
 function seatLabel(p) {
