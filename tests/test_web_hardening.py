@@ -254,6 +254,44 @@ def test_one_hint_or_analysis_at_a_time_per_seat(client, monkeypatch):
     assert gate.started[0].startswith("sequence-analysis")
 
 
+def test_analyses_are_capped_per_client_and_per_server(monkeypatch):
+    """Each analysis holds a search thread: one address may have two running or queued, the server
+    sixteen (here one and two), so no client fills the queue everyone else waits in."""
+    gate = _Gate(monkeypatch)
+    app = create_app(ai_pause=0, limits=ServerLimits(max_analyses_per_client=1, max_analyses=2))
+    clients = [TestClient(app, base_url=BASE, client=(f"10.0.0.{k}", 1)) for k in (1, 2, 3)]
+    with clients[0] as a, clients[1] as b, clients[2] as c:
+        tables = []
+        for cl in (a, a, b, c):
+            tid, tokens = new_table(cl, players=2, seed=2, seats=HUMANS, hints=True)
+            p = a.app.state.service.tables[tid].game.current_player
+            tables.append((cl, f"/api/tables/{tid}/analysis", auth(tokens[p])))
+        threads = []
+
+        def ask(k):
+            cl, path, headers = tables[k]
+            threads.append(threading.Thread(target=cl.post, args=(path,), kwargs={"json": {"seconds": 0.05},
+                                                                                 "headers": headers}))
+            threads[-1].start()
+
+        try:
+            ask(0)
+            wait_for(lambda: len(gate.started) == 1)
+            cl, path, headers = tables[1]  # the same address, another table
+            r = cl.post(path, json={"seconds": 0.05}, headers=headers)
+            assert r.status_code == 429 and "your address already has 1" in r.json()["detail"], r.text
+            ask(2)  # another address: queued behind the first (one analysis thread)
+            wait_for(lambda: sum(a.app.state.service.asking_by_client.values()) == 2)
+            cl, path, headers = tables[3]
+            r = cl.post(path, json={"seconds": 0.05}, headers=headers)
+            assert r.status_code == 503 and "the server already runs 2" in r.json()["detail"], r.text
+        finally:
+            gate.release.set()
+            for t in threads:
+                t.join(30)
+        assert a.app.state.service.asking_by_client == {}
+
+
 def test_an_ai_move_never_waits_behind_analyses(monkeypatch):
     """With one thread for AI moves, an analysis that holds its thread does not delay another
     table's AI (the AI moves have their own pool)."""

@@ -53,6 +53,9 @@ class ServerLimits:
     ai_workers: Optional[int] = None
     #: threads for hints and analyses (None: half the CPUs, at least one), never used by AI moves
     analysis_workers: Optional[int] = None
+    #: hints and analyses running or queued: on the whole server, and from one client address
+    max_analyses: int = 16
+    max_analyses_per_client: int = 2
 
     # --- who may talk to the server
     #: Host header names accepted (without port); empty: the loopback names when the server listens

@@ -53,7 +53,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
     _log_to_stderr(getattr(logging, log_level.upper(), logging.INFO), "uvicorn")
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, log_config=None, ws_max_size=64 * 1024,
                             access_log=False, proxy_headers=bool(trusted_proxies),
-                            forwarded_allow_ips=list(trusted_proxies) or None)
+                            forwarded_allow_ips=list(trusted_proxies) or None,
+                            # Ctrl-C or SIGTERM: requests still waiting for an analysis get 5 s, then stop
+                            timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     if open_browser:
         def opener() -> None:

@@ -281,6 +281,7 @@ class TableService:
         # event loop (the store serializes them anyway; one thread keeps them off the shared pool)
         self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-db")
         self.sockets: Dict[str, int] = {}  # client address -> its open table websockets
+        self.asking_by_client: Dict[str, int] = {}  # client address -> its hints and analyses in flight
         self._processes: Optional[ProcessPoolExecutor] = None
         self.ai_pause = ai_pause
         self.max_ai_seconds = limits.max_ai_seconds
@@ -1148,7 +1149,7 @@ class TableService:
         table.search = None
         self._schedule_ai(table)
 
-    async def hint(self, table: Table, seats: FrozenSet[int]) -> Move:
+    async def hint(self, table: Table, seats: FrozenSet[int], client: Optional[str] = None) -> Move:
         """The AI's suggestion for the seat to move, which must be one of ``seats`` (a hint reads
         that seat's hand, so no one else may ask for it)."""
         p = self._check_to_move(table, seats)
@@ -1156,12 +1157,13 @@ class TableService:
         agent = agent_from_spec(f"mcts:time={budget:g}" if _mcts_available() else "greedy",
                                 seed=fresh_seed())
         snapshot = table.game.copy()
-        with self._asking(table, p):
+        with self._asking(table, p, client):
             move = await asyncio.get_running_loop().run_in_executor(self.analysis_executor, agent.select_move,
                                                                     snapshot)
         return snapshot.parse_move(str(move))
 
-    async def analyze(self, table: Table, seats: FrozenSet[int], seconds: float) -> Dict[str, Any]:
+    async def analyze(self, table: Table, seats: FrozenSet[int], seconds: float,
+                      client: Optional[str] = None) -> Dict[str, Any]:
         """The MCTS root statistics for the seat to move (one of ``seats``) after ``seconds``."""
         p = self._check_to_move(table, seats)
         if not 0.01 <= seconds <= self.max_ai_seconds:
@@ -1170,7 +1172,7 @@ class TableService:
             raise UnsupportedError("analysis needs the compiled core (MCTS)")
         agent = agent_from_spec(f"mcts:time={seconds:g}", seed=fresh_seed())
         snapshot = table.game.copy()
-        with self._asking(table, p):
+        with self._asking(table, p, client):
             result = await asyncio.get_running_loop().run_in_executor(self.analysis_executor, agent.analyze,
                                                                       snapshot)
         return {
@@ -1181,16 +1183,31 @@ class TableService:
         }
 
     @contextmanager
-    def _asking(self, table: Table, seat: int) -> Iterator[None]:
-        """One hint or analysis at a time per seat: a second is refused while the first runs (each
-        holds a search thread for up to ``max_ai_seconds``)."""
+    def _asking(self, table: Table, seat: int, client: Optional[str]) -> Iterator[None]:
+        """One hint or analysis at a time per seat, a few per client address and a bounded queue on
+        the server: each holds a search thread for up to ``max_ai_seconds``, so an unbounded queue
+        would make everyone's answer wait behind one client's requests."""
+        limits = self.limits
         if seat in table.asking:
             raise BusyError("a hint or analysis for this seat is running already: wait for its answer")
+        key = client or "?"
+        if self.asking_by_client.get(key, 0) >= limits.max_analyses_per_client:
+            raise BusyError(f"your address already has {limits.max_analyses_per_client} hints or analyses running, "
+                            "the most one client may have: wait for their answers")
+        if sum(self.asking_by_client.values()) >= limits.max_analyses:
+            raise ServerFullError(f"the server already runs {limits.max_analyses} hints and analyses; try again in "
+                                  "a few seconds")
         table.asking.add(seat)
+        self.asking_by_client[key] = self.asking_by_client.get(key, 0) + 1
         try:
             yield
         finally:
             table.asking.discard(seat)
+            left = self.asking_by_client[key] - 1
+            if left:
+                self.asking_by_client[key] = left
+            else:
+                del self.asking_by_client[key]
 
     def _check_to_move(self, table: Table, seats: FrozenSet[int]) -> int:
         self._check_live(table)

@@ -172,7 +172,7 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
 async def _hint(service: TableService, table: Table, seats: FrozenSet[int], conn: Connection) -> None:
     version = table.version  # the position asked about: later frames wait for this answer
     try:
-        move = await service.hint(table, seats)
+        move = await service.hint(table, seats, conn.client)
         conn.send({"type": "hint", "move": str(move), "version": version})
     except (TableError, ValueError) as e:
         conn.send(_error(e))
