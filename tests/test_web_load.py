@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 import os
 import random
 import socket
@@ -170,8 +169,15 @@ class Attack:
 
 
 async def _flood_creations(http, attack: Attack, deadline: float, client: str) -> None:
+    import httpx
+
     while time.monotonic() < deadline:
-        r = await http.post("/api/tables", json={"players": 2}, headers={"X-Forwarded-For": client})
+        try:
+            r = await http.post("/api/tables", json={"players": 2}, headers={"X-Forwarded-For": client})
+        except httpx.TimeoutException:
+            attack.answer("create", 0)  # no answer in 60 s: counted as an error below
+            attack.errors.append("create: no answer in 60 s")
+            continue
         attack.answer("create", r.status_code)
         if r.status_code == 429:
             await asyncio.sleep(0.01)
@@ -227,9 +233,15 @@ async def _flood_analyses(http, attack: Attack, deadline: float, client: str) ->
     token = next(s["token"] for s in t["seats"] if s["seat"] == view["state"]["current_player"])
 
     async def ask() -> None:
+        import httpx
+
         while time.monotonic() < deadline:
-            r = await http.post(f"/api/tables/{t['table']}/analysis", json={"seconds": 60},
-                                headers={**headers, "Authorization": f"Bearer {token}"})
+            try:
+                r = await http.post(f"/api/tables/{t['table']}/analysis", json={"seconds": 60},
+                                    headers={**headers, "Authorization": f"Bearer {token}"})
+            except httpx.TimeoutException:  # queued behind the other attackers' analyses for 60 s
+                attack.answer("analysis", 0)
+                continue
             attack.answer("analysis", r.status_code)
             if r.status_code == 429:
                 await asyncio.sleep(0.05)
@@ -237,8 +249,9 @@ async def _flood_analyses(http, attack: Attack, deadline: float, client: str) ->
     await asyncio.gather(*(ask() for _ in range(16)))
 
 
-def _attack(base: str, seconds: float, out) -> None:
-    """The attackers, in their own process (their CPU is not the honest clients')."""
+def _attack(base: str, seconds: float) -> None:
+    """The attackers (run in their own process: their CPU is not the honest clients'); prints what
+    they were answered as JSON."""
     import httpx
 
     attack = Attack()
@@ -247,20 +260,23 @@ def _attack(base: str, seconds: float, out) -> None:
     async def run() -> None:
         async with httpx.AsyncClient(base_url=base, timeout=60,
                                      limits=httpx.Limits(max_connections=300, max_keepalive_connections=300)) as http:
+            kinds = os.environ.get("SEQUENCE_WEB_LOAD_ATTACKS", "creations,sockets,analyses").split(",")
             await asyncio.gather(
-                *(_flood_creations(http, attack, deadline, _address(a, 66)) for a in range(4)),
-                *(_flood_sockets(http, base, attack, deadline, _address(a, 67), read=a % 2 == 0) for a in range(2)),
-                *(_flood_analyses(http, attack, deadline, _address(a, 68)) for a in range(8)))
+                *(_flood_creations(http, attack, deadline, _address(a, 66)) for a in range(4) if "creations" in kinds),
+                *(_flood_sockets(http, base, attack, deadline, _address(a, 67), read=a % 2 == 0)
+                  for a in range(2) if "sockets" in kinds),
+                *(_flood_analyses(http, attack, deadline, _address(a, 68)) for a in range(8) if "analyses" in kinds))
 
     asyncio.run(run())
-    out.put((attack.answers, attack.sockets, attack.refused_sockets, attack.errors))
+    print(json.dumps([attack.answers, attack.sockets, attack.refused_sockets, attack.errors]))
 
 
 def _start_server(db, port: int) -> subprocess.Popen:
+    # its log goes to a file: a pipe nobody reads would fill and block the server on a write
     server = subprocess.Popen(
         [sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", str(port), "--db", str(db),
          "--trusted-proxy", "127.0.0.1"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        stdout=open(str(db) + ".log", "w"), stderr=subprocess.STDOUT, text=True)  # noqa: SIM115 (lives with it)
     end = time.monotonic() + 30
     while True:
         try:
@@ -281,11 +297,10 @@ def _run(tmp_path, hostile: bool) -> float:
     try:
         stats = Stats()
         deadline = time.monotonic() + SECONDS
-        if hostile:
-            ctx = multiprocessing.get_context("fork")
-            results = ctx.Queue()
-            attacker = ctx.Process(target=_attack, args=(base, SECONDS, results), daemon=True)
-            attacker.start()
+        if hostile:  # a fresh interpreter (a fork of this threaded one could inherit a held lock)
+            code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); import test_web_load; "
+                    f"test_web_load._attack({base!r}, {SECONDS!r})")
+            attacker = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
 
         async def run() -> None:
             await asyncio.gather(*(_table_loop(base, k, stats, deadline) for k in range(TABLES)))
@@ -297,13 +312,15 @@ def _run(tmp_path, hostile: bool) -> float:
         elapsed = time.monotonic() - started
         server_cpu = _cpu_seconds(server.pid)
         if attacker is not None:
-            attack.answers, attack.sockets, attack.refused_sockets, attack.errors = results.get(timeout=120)
-            attacker.join(30)
+            out = attacker.communicate(timeout=120)[0]
+            attack.answers, attack.sockets, attack.refused_sockets, attack.errors = json.loads(out.splitlines()[-1])
     finally:
-        if attacker is not None and attacker.is_alive():
+        if attacker is not None and attacker.poll() is None:
             attacker.kill()
+        stopping = time.monotonic()
         server.terminate()
-        server.wait(20)
+        server.wait(60)
+        print(f"\nthe server stopped {time.monotonic() - stopping:.1f} s after SIGTERM")
 
     lat = sorted(stats.latencies)
     assert lat, "no move was played"
