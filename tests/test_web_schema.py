@@ -30,7 +30,22 @@ BASE = "http://testserver"  # the host name of schemathesis's in-process client,
 app = create_app(ai_pause=0, max_ai_seconds=0.2,
                  limits=ServerLimits(create_burst=100000, create_per_minute=100000, max_tables_per_client=100000,
                                      max_tables=100000, allowed_hosts=("testserver",)))
-schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+
+
+async def fuzzed(scope, receive, send):
+    """The app, its lifespan answered here: the test client may end a lifespan between calls, and
+    the service (its database thread) must serve the whole run."""
+    if scope["type"] != "lifespan":
+        await app(scope, receive, send)
+        return
+    while True:
+        message = await receive()
+        await send({"type": message["type"] + ".complete"})
+        if message["type"] == "lifespan.shutdown":
+            return
+
+
+schema = schemathesis.openapi.from_asgi("/openapi.json", fuzzed)
 _tables: list = []
 
 
@@ -38,7 +53,7 @@ def _real_tables():
     """Two tables made through the same in-process client as the fuzzer (one event loop): two humans
     (moves, hints, analyses), and one finished game (record, replay)."""
     if not _tables:
-        with asgi.get_client(app) as client:
+        with asgi.get_client(fuzzed) as client:
             for body in ({"players": 2, "seed": 5, "hints": True, "seats": [{"kind": "human"}, {"kind": "human"}]},
                          {"players": 2, "seed": 5, "ai_seconds": 0.05,
                           "seats": [{"kind": "human"}, {"kind": "human"}],
