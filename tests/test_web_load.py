@@ -35,6 +35,7 @@ import urllib.request
 
 import pytest
 from sequence_game import GameRecord
+from sequence_game.web.limits import ServerLimits
 
 pytestmark = [
     pytest.mark.load,
@@ -44,6 +45,7 @@ pytestmark = [
 TABLES = int(os.environ.get("SEQUENCE_WEB_LOAD_TABLES", "50"))
 SECONDS = float(os.environ.get("SEQUENCE_WEB_LOAD_SECONDS", "60"))
 THINK = (0.05, 0.25)
+AI_SECONDS_MAX = ServerLimits().max_ai_seconds  # the longest analysis a client may ask for
 SETTLE = 2.0  # seconds without a message after the deadline: the table is quiet
 
 
@@ -206,8 +208,17 @@ async def _flood_sockets(http, base: str, attack: Attack, deadline: float, clien
             return
 
     held: set = set()
+    import httpx
+
     while time.monotonic() < deadline:
-        lobby = (await http.get("/api/tables?finished=false", headers={"X-Forwarded-For": client})).json()
+        try:
+            r = await http.get("/api/tables?finished=false", headers={"X-Forwarded-For": client})
+        except httpx.HTTPError as e:  # the attacker's own connection: noted, not fatal to the attack
+            attack.answer(f"lobby {type(e).__name__}", 0)
+            await asyncio.sleep(1.0)
+            continue
+        lobby = r.json() if r.status_code == 200 else []
+        attack.answer("lobby", r.status_code)
         for summary in lobby:
             if len(held) < 100:
                 task = asyncio.create_task(hold(summary["table"]))
@@ -237,10 +248,11 @@ async def _flood_analyses(http, attack: Attack, deadline: float, client: str) ->
 
         while time.monotonic() < deadline:
             try:
-                r = await http.post(f"/api/tables/{t['table']}/analysis", json={"seconds": 60},
+                # the longest analysis the schema allows: a longer one is refused (422) before any work
+                r = await http.post(f"/api/tables/{t['table']}/analysis", json={"seconds": AI_SECONDS_MAX},
                                     headers={**headers, "Authorization": f"Bearer {token}"})
-            except httpx.TimeoutException:  # queued behind the other attackers' analyses for 60 s
-                attack.answer("analysis", 0)
+            except httpx.HTTPError as e:  # queued behind the other attackers' analyses, or a dropped connection
+                attack.answer(f"analysis {type(e).__name__}", 0)
                 continue
             attack.answer("analysis", r.status_code)
             if r.status_code == 429:
@@ -313,6 +325,8 @@ def _run(tmp_path, hostile: bool) -> float:
         server_cpu = _cpu_seconds(server.pid)
         if attacker is not None:
             out = attacker.communicate(timeout=120)[0]
+            assert attacker.returncode == 0 and out.strip(), \
+                f"the attackers' process failed (status {attacker.returncode}); see its traceback above"
             attack.answers, attack.sockets, attack.refused_sockets, attack.errors = json.loads(out.splitlines()[-1])
     finally:
         if attacker is not None and attacker.poll() is None:

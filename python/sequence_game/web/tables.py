@@ -139,9 +139,10 @@ def _public(state: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def _lower_priority() -> None:
-    """A hint or analysis thread yields the CPU to the AI moves' threads (Linux: nice is per thread)."""
+    """A hint or analysis thread yields the CPU to everything else the server does (the lowest priority:
+    a person's move or an AI move must not wait behind optional work; Linux: nice is per thread)."""
     try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
     except (AttributeError, OSError):  # not Linux: the separate pool alone keeps AI moves unqueued
         pass
 
