@@ -19,6 +19,7 @@ from sequence_game.web import create_app
 from sequence_game.web import tables as web_tables
 from sequence_game.web.limits import ServerLimits
 from sequence_game.web.tables import Connection, public_observation
+from web_support import BASE, auth, new_table, service_of, wait_for
 
 VIEW_KEYS = {"table", "version", "players", "teams", "to_win", "seats", "you", "seat", "hot_seat", "hand_hidden",
              "state", "legal", "moves", "history", "last_move", "thinking", "can_undo", "over", "result",
@@ -26,28 +27,12 @@ VIEW_KEYS = {"table", "version", "players", "teams", "to_win", "seats", "you", "
 
 
 WS = "ws://127.0.0.1"
-BASE = "http://127.0.0.1"  # a loopback server answers to its loopback names only (docs/security.md)
 
 
 @pytest.fixture
 def client():
     with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
         yield c
-
-
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def new_table(client, **body):
-    r = client.post("/api/tables", json=body)
-    assert r.status_code == 201, r.text
-    data = r.json()
-    return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
-
-
-def service_of(client):
-    return client.app.state.service
 
 
 def human_to_move(table):
@@ -67,15 +52,6 @@ def read_live(read, timeout=20.0):
             if time.monotonic() > end:
                 raise
             time.sleep(0.005)
-
-
-def wait_for(predicate, timeout=20.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.005)
-    raise AssertionError("timed out waiting")
 
 
 # --------------------------------------------------------------------------- creating and reading

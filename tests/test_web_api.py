@@ -17,25 +17,13 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient
 from sequence_game.web import create_app, models
-
-BASE = "http://127.0.0.1"
+from web_support import BASE, auth, new_table
 
 
 @pytest.fixture
 def client():
     with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
         yield c
-
-
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def new_table(client, **body):
-    r = client.post("/api/tables", json=body)
-    assert r.status_code == 201, r.text
-    data = r.json()
-    return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
 
 
 def two_humans(client, seed=3, **body):

@@ -27,8 +27,8 @@ from sequence_game.web.limits import ServerLimits
 from sequence_game.web.tables import Connection
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
+from web_support import BASE, auth, new_table, wait_for
 
-BASE = "http://127.0.0.1"
 WS = "ws://127.0.0.1"
 
 
@@ -40,26 +40,6 @@ def make_client(limits=None, address="10.0.0.1", **kwargs):
 def client():
     with make_client() as c:
         yield c
-
-
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def new_table(client, **body):
-    r = client.post("/api/tables", json=body)
-    assert r.status_code == 201, r.text
-    data = r.json()
-    return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
-
-
-def wait_for(predicate, timeout=20.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.005)
-    raise AssertionError("timed out waiting")
 
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]

@@ -4,7 +4,6 @@ turn timers, the public move list for browsing, plain messages, and the AI's pos
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
@@ -14,8 +13,8 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 from sequence_game import GameRecord
 from sequence_game.web import create_app
+from web_support import BASE, auth, new_table, service_of, wait_for
 
-BASE = "http://127.0.0.1"
 TWO_HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
 
@@ -23,30 +22,6 @@ TWO_HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}
 def client():
     with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
         yield c
-
-
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def new_table(client, **body):
-    r = client.post("/api/tables", json=body)
-    assert r.status_code == 201, r.text
-    data = r.json()
-    return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
-
-
-def service_of(client):
-    return client.app.state.service
-
-
-def wait_for(predicate, timeout=20.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.01)
-    raise AssertionError("timed out waiting")
 
 
 # --------------------------------------------------------------------------- hints

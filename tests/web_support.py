@@ -1,0 +1,34 @@
+"""What the web server's test modules share: the base URL a loopback server answers to, a seat's
+auth header, creating a table over HTTP, the service behind a test client, and waiting."""
+
+from __future__ import annotations
+
+import time
+
+#: a loopback server answers to its loopback names only (docs/security.md)
+BASE = "http://127.0.0.1"
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_table(client, **body):
+    """POST /api/tables with ``body``; returns the table id and ``{seat: token}``."""
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
+
+
+def service_of(client):
+    return client.app.state.service
+
+
+def wait_for(predicate, timeout=20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.005)
+    raise AssertionError("timed out waiting")
