@@ -81,7 +81,9 @@ def web_e2e(session: nox.Session) -> None:
         session.error("the browser tests drive /usr/bin/chromium: install it (Debian: apt-get install chromium "
                       "fonts-dejavu-core)")
     session.install(".[test,web]", "httpx", "playwright", "axe-playwright-python", "schemathesis")
-    pytest(session, *sorted(str(p) for p in Path("tests").glob("test_web*.py")))
+    # and the bot runner, the example bots and a policy at a table against a live server
+    pytest(session, *sorted(str(p) for p in Path("tests").glob("test_web*.py")), "tests/test_bot.py",
+           "tests/test_envs_policy_bot.py")
 
 
 @nox.session

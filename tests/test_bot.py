@@ -22,8 +22,8 @@ from sequence_game.client import Client, ClientError, game_from_observation
 pytest.importorskip("fastapi", reason="the [web] extra is not installed")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "python"), str(ROOT / "tests"),
-                                                                 os.environ.get("PYTHONPATH")]))}
+# the subprocesses import the package this interpreter imports (installed, or on PYTHONPATH already)
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "tests"), os.environ.get("PYTHONPATH")]))}
 
 
 def _free_port() -> int:
