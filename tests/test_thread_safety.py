@@ -17,13 +17,16 @@
 from __future__ import annotations
 
 import importlib
+import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
 import textwrap
 import threading
 import time
+from pathlib import Path
 
 import pytest
 import sequence_game
@@ -658,6 +661,51 @@ def test_thread_or_memory_exhaustion_raises_instead_of_aborting(kind, threads, s
         assert "refused RuntimeError" in out.stdout and "use fewer threads" in out.stdout, out.stdout
     if "refused MemoryError" in out.stdout:  # a worker's std::bad_alloc, with what to do about it
         assert "lower max_nodes or threads" in out.stdout, out.stdout
+
+
+_WORKER_OOM_CHILD = textwrap.dedent(
+    """
+    import ctypes, sys
+    import sequence_game
+    from sequence_game.agents import MCTSAgent
+    threads = int(sys.argv[1])
+    shim = ctypes.CDLL(None)  # the LD_PRELOADed library is in the process's global scope
+    shim.fail_worker_mallocs_after.argtypes = [ctypes.c_double]
+    g = sequence_game.Game(players=2, seed=1)
+    shim.fail_worker_mallocs_after(0.2)  # after the worker threads started: they are searching
+    try:
+        MCTSAgent(time_limit=3, threads=threads, seed=1, options={"max_nodes": 2**31 - 1}).select_move(g)
+        print("completed", flush=True)
+    except MemoryError as e:
+        print("refused MemoryError", str(e)[:200], flush=True)
+    shim.fail_worker_mallocs_after(-1)
+    MCTSAgent(iterations=200, threads=threads, seed=1).select_move(g)  # the process is still usable
+    print("usable", flush=True)
+    """
+)
+
+
+@needs_mcts
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="LD_PRELOAD and __libc_malloc are glibc's")
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_memory_running_out_on_worker_threads_raises_instead_of_aborting(threads, tmp_path):
+    """Every allocation on the worker threads fails once they are searching: the search raises
+    MemoryError and the process carries on. glibc allocates a thread's block of libstdc++'s
+    thread-locals (the exception state) lazily and aborts if it cannot, so each worker thread must
+    have set that block up before it searches, not at its first std::bad_alloc."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("needs a C compiler to build the allocation-failure library")
+    shim = tmp_path / "fail_worker_malloc.so"
+    subprocess.run([compiler, "-shared", "-fPIC", "-O2", "-o", str(shim),
+                    str(Path(__file__).parent / "native" / "fail_worker_malloc.c")], check=True)
+    env = dict(os.environ, LD_PRELOAD=str(shim))
+    out = subprocess.run([sys.executable, "-c", _WORKER_OOM_CHILD, str(threads)], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, (out.returncode, out.stdout, out.stderr[-2000:])
+    assert "cannot allocate memory for thread-local data" not in out.stderr
+    assert "refused MemoryError" in out.stdout and "lower max_nodes or threads" in out.stdout, out.stdout
+    assert "usable" in out.stdout, out.stdout
 
 
 @needs_mcts

@@ -39,6 +39,16 @@ double StopSignal::elapsed() const { return std::chrono::duration<double>(Clock:
 
 namespace {
 
+// Makes this thread allocate its block of libstdc++'s thread-locals (the exception state) now,
+// while there is memory, rather than at its first exception, when there may be none: glibc
+// allocates a dlopen()ed library's thread-locals lazily and aborts the process if it cannot
+// ("cannot allocate memory for thread-local data"). Called first thing on every worker thread.
+void touch_thread_locals() {
+    // volatile: std::uncaught_exceptions() is declared pure, and an unused result is dropped.
+    volatile int uncaught = std::uncaught_exceptions();
+    static_cast<void>(uncaught);
+}
+
 // The process's worker threads for run_workers(). Idle threads wait, each on its own condition
 // variable, for a part of a call; a thread that finishes its part goes back to the idle list
 // before its call learns that the part is done, so a call that follows finds it idle. The lists
@@ -56,52 +66,67 @@ public:
 
     static ThreadPool& instance();
 
-    // Hands parts first .. first + count - 1 of `call` to idle threads, then starts a thread for
-    // each part left (outside the lock: a start takes tens of microseconds), so that a call never
-    // waits for a part of its own to finish and the pool ends a call with as many idle threads as
-    // the call had parts: the next call with as many starts none. Returns how many parts were
-    // handed out; stops at a thread that cannot be started, with what the start threw (std::
-    // system_error, std::bad_alloc) in `failure`.
+    // Hands parts first .. first + count - 1 of `call` to idle threads and to threads started for
+    // the parts the idle ones do not cover (outside the lock: a start takes tens of microseconds),
+    // so that a call never waits for a part of its own to finish and the pool ends a call with as
+    // many idle threads as the call had parts: the next call with as many starts none.
+    // No part starts before every thread that will run one has set up its thread-local storage
+    // (loop()): glibc allocates a thread's block of a dlopen()ed library's thread-locals (here
+    // libstdc++'s exception state) on first use and aborts the process if it cannot, and the first
+    // use is the first exception, typically std::bad_alloc when memory has just run out.
+    // Returns `count`, or, when a thread cannot be started, how many threads were had before it,
+    // with what the start threw (std::system_error, std::bad_alloc) in `failure`; then no part
+    // is handed out (the threads had go back to the idle list).
     int dispatch(Call& call, int first, int count, std::exception_ptr& failure) {
-        int handed = 0;
+        Worker* reserved = nullptr;  // linked through next_idle, guarded by mutex_
+        int had = 0;
         {
             const std::lock_guard<std::mutex> lock(mutex_);
-            for (; handed < count && idle_ != nullptr; ++handed) {
+            for (; had < count && idle_ != nullptr; ++had) {
                 Worker* w = idle_;
                 idle_ = w->next_idle;
-                w->call = &call;
-                w->index = first + handed;
-                ++call.remaining;
-                // Under the lock: once it is released the part may finish and its thread be
-                // handed out again, or ended (release_idle()).
-                w->wake.notify_one();
+                w->next_idle = reserved;
+                reserved = w;
             }
         }
-        for (; handed < count; ++handed) {
+        for (; had < count; ++had) {
             Worker* w = nullptr;
-            bool counted = false;
             try {
                 w = new Worker;
-                w->call = &call;  // seen by the thread: its start synchronizes with this
-                w->index = first + handed;
-                {
-                    const std::lock_guard<std::mutex> lock(mutex_);
-                    ++call.remaining;
-                    counted = true;
-                }
                 w->thread = std::thread([this, w] { loop(w); });
             } catch (...) {  // the thread did not start
-                if (counted) {
-                    const std::lock_guard<std::mutex> lock(mutex_);
-                    --call.remaining;
-                }
                 delete w;
                 failure = std::current_exception();
-                return handed;
+                break;
             }
             started_.fetch_add(1, std::memory_order_relaxed);
+            const std::lock_guard<std::mutex> lock(mutex_);
+            w->next_idle = reserved;
+            reserved = w;
         }
-        return handed;
+        std::unique_lock<std::mutex> lock(mutex_);
+        ready_.wait(lock, [&] {
+            for (const Worker* w = reserved; w != nullptr; w = w->next_idle)
+                if (!w->ready) return false;
+            return true;
+        });
+        int index = first;
+        while (reserved != nullptr) {
+            Worker* w = reserved;
+            reserved = w->next_idle;
+            if (failure) {
+                w->next_idle = idle_;
+                idle_ = w;
+                continue;
+            }
+            w->call = &call;
+            w->index = index++;
+            ++call.remaining;
+            // Under the lock: once it is released the part may finish and its thread be handed
+            // out again, or ended (release_idle()).
+            w->wake.notify_one();
+        }
+        return failure ? had : count;
     }
 
     // Returns when every part of `call` handed to the pool has finished.
@@ -144,13 +169,17 @@ private:
         Call* call = nullptr;  // the part to run; null while idle (guarded by mutex_)
         int index = 0;
         bool quit = false;
+        bool ready = false;  // its thread-local storage is set up (guarded by mutex_)
         Worker* next_idle = nullptr;
     };
 
     ThreadPool() = default;
 
     void loop(Worker* w) {
+        touch_thread_locals();
         std::unique_lock<std::mutex> lock(mutex_);
+        w->ready = true;
+        ready_.notify_all();
         for (;;) {
             w->wake.wait(lock, [&] { return w->call != nullptr || w->quit; });
             if (w->quit) return;
@@ -169,6 +198,7 @@ private:
     static void after_fork_in_child();
 
     std::mutex mutex_;
+    std::condition_variable ready_;  // a new thread has set up its thread-local storage
     Worker* idle_ = nullptr;
     std::atomic<std::uint64_t> started_{0};
     ThreadPool* abandoned_ = nullptr;  // a forked child's parent pool, kept reachable (leak checkers)
@@ -261,7 +291,7 @@ void run_workers(int workers, StopSignal& stop, const std::function<void(int)>& 
     call.run = [](const void* context, int index) { (*static_cast<const Guard*>(context))(index); };
     call.context = &guard;
     std::exception_ptr start_failure;
-    const int handed = pool.dispatch(call, 1, workers - 1, start_failure);
+    const int had = pool.dispatch(call, 1, workers - 1, start_failure);  // all, or none runs
     if (start_failure) stop.abort();
     if (!start_failure) guard(0);
     pool.wait(call);
@@ -273,7 +303,7 @@ void run_workers(int workers, StopSignal& stop, const std::function<void(int)>& 
         } catch (const std::exception& e) {
             why = e.what();
         }
-        throw ThreadStartError("could not start worker thread " + std::to_string(handed + 2) + " of " +
+        throw ThreadStartError("could not start worker thread " + std::to_string(had + 2) + " of " +
                                std::to_string(workers) + " (" + why + "): use fewer threads");
     }
     if (failure) std::rethrow_exception(failure);
@@ -296,6 +326,9 @@ WorkerPool::WorkerPool(int workers) : owner_pid_(process_id()) {
         for (int t = 1; t < workers; ++t) threads_.emplace_back([this, t] { loop(t); });
     } catch (const std::exception&) {  // std::system_error (no thread), std::bad_alloc: fewer workers
     }
+    // No job before every thread has set up its thread-local storage (touch_thread_locals()).
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [&] { return ready_ == static_cast<int>(threads_.size()); });
 }
 
 WorkerPool::~WorkerPool() {
@@ -314,6 +347,12 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::loop(int index) {
+    touch_thread_locals();
+    {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        ++ready_;
+    }
+    done_.notify_all();
     std::uint64_t seen = 0;
     for (;;) {
         const std::function<void(int)>* job;

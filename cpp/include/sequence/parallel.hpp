@@ -83,9 +83,11 @@ public:
 //  - An exception thrown by a worker is caught in that worker; stop.abort() makes the siblings
 //    stop at their next should_stop(); after every worker has returned the first exception is
 //    rethrown to the caller (std::bad_alloc stays std::bad_alloc).
-//  - A thread that cannot be started: stop.abort(), the workers already running are waited for,
-//    the pool ends its idle threads (the system is at a limit: their stacks are given back), then
-//    ThreadStartError is thrown naming how many of how many started.
+//  - A thread that cannot be started: no worker runs; the pool ends its idle threads (the system
+//    is at a limit: their stacks are given back), then ThreadStartError is thrown naming which
+//    thread of how many could not be started.
+//  - Every pool thread sets up its thread-local storage before it runs any worker, so that a
+//    worker's first exception (std::bad_alloc when memory has run out) needs no memory from glibc.
 //  - In a child process forked while the pool had threads (which do not survive fork()), the
 //    child's first call starts a pool of its own.
 void run_workers(int workers, StopSignal& stop, const std::function<void(int)>& work);
@@ -143,6 +145,7 @@ private:
     std::condition_variable start_, done_;
     const std::function<void(int)>* job_ = nullptr;
     std::uint64_t generation_ = 0;  // counts jobs: a worker runs each generation once
+    int ready_ = 0;                 // threads whose thread-local storage is set up
     int running_ = 0;               // parts of the current job not finished
     bool stopping_ = false;
     std::exception_ptr failure_;
