@@ -356,6 +356,52 @@ def test_greedy_opponent_plays_greedy():
     assert wins[1] >= 32, wins  # greedy team 1; GreedyAgent beats RandomAgent ~100% (docs/measurements.md)
 
 
+@pytest.mark.parametrize("players, teams", [(2, 2), (3, 3), (4, 2)])
+def test_greedy_opponent_plays_a_best_move_of_greedy_agent(players, teams):
+    """The core's greedy seat is GreedyAgent's scoring in C++: in every position it meets (no dead
+    card to trade, so it makes one move), the move it makes has GreedyAgent's best score. Its move
+    is read off the board and hand before and after (one cell changed, one card gone); R7 choices
+    that differ only in the sequences declared score alike unless a sequence completes, and such
+    moves are compared by their best-scoring variant."""
+    from collections import Counter
+
+    from sequence_game.agents import GreedyAgent
+
+    vg = VectorGame(32, players=players, teams=teams, seed=5, opponents={1: "greedy"})
+    rng = np.random.default_rng(players)
+    scorer = GreedyAgent()
+    checked = 0
+    for _ in range(40):
+        actions = vg.sample_actions(rng)
+        before = []
+        for i in range(len(vg)):
+            g = vg.copy_game(i)
+            g.play_action(int(actions[i]))
+            before.append(g)
+        vg.step(actions)
+        for i, g in enumerate(before):
+            if g.is_over or g.current_player != 1 or g.pending_placement is not None:
+                continue
+            moves = g.legal_moves()
+            if any(m.kind == "trade" for m in moves):
+                continue
+            after = vg.copy_game(i)
+            changed = np.argwhere(np.asarray(g.board) != np.asarray(after.board))
+            gone = list((Counter(map(str, g.hand(1))) - Counter(map(str, after.hand(1)))).elements())
+            if len(changed) != 1 or len(gone) != 1:  # the game ended and was re-dealt
+                continue
+            cell = tuple(int(v) for v in changed[0])
+            kind = "remove" if after.board[cell] < 0 else "place"
+            scored = scorer.score_moves(g, moves)
+            best = max(score for score, _ in scored)
+            played = [m for m in moves if m.kind == kind and str(m.card) == gone[0] and m.cell == cell]
+            assert played, (kind, gone, cell)
+            own = max(scorer.score_moves(g, [m])[0][0] for m in played)
+            assert own == pytest.approx(best, abs=1e-6), (str(played[0]), own, best)
+            checked += 1
+    assert checked > 300, checked
+
+
 @pytest.mark.parametrize("kwargs,exc,match", [
     (dict(num_games=0), ValueError, "num_games"),
     (dict(num_games=2.0), TypeError, "num_games"),
