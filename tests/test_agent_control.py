@@ -237,6 +237,26 @@ def test_the_app_may_change_its_game_while_the_ai_thinks():
     assert asyncio.run(app()) == expected
 
 
+def test_select_move_async_calls_a_subclass_own_select_move():
+    """An app's subclass that overrides select_move (say, to play a book move) gets the same move
+    from select_move_async, with the limit passed on only when the caller gave one."""
+    from sequence_game.agents import GreedyAgent
+
+    calls = []
+
+    class LastMove(GreedyAgent):
+        def select_move(self, game, limit=None):
+            calls.append(limit)
+            return game.legal_moves()[-1]
+
+    g = _midgame()
+    agent = LastMove(seed=1)
+    assert asyncio.run(agent.select_move_async(g)) == g.legal_moves()[-1]
+    assert asyncio.run(agent.select_move_async(g, limit=Limit(iterations=5))) == g.legal_moves()[-1]
+    assert calls == [None, Limit(iterations=5)]
+    assert asyncio.run(GreedyAgent(seed=1).select_move_async(g)) == GreedyAgent(seed=1).select_move(g)
+
+
 def test_searches_of_one_agent_in_several_threads():
     g = _midgame()
     agent = MCTSAgent(iterations=300, seed=1)

@@ -148,11 +148,18 @@ class AgentBase:
     async def select_move_async(self, game: Any, limit: Optional[Limit] = None) -> Move:
         """``select_move`` on a worker thread (the event loop's default executor), on a copy of
         ``game`` taken now. Cancelling the awaiting task stops the search (its thread ends at the
-        next iteration) and raises ``CancelledError`` as usual."""
+        next iteration) and raises ``CancelledError`` as usual. A subclass that overrides
+        ``select_move`` has that method called (with ``limit`` only when one is given)."""
         checked = check_limit(limit)
         snapshot = game.copy()
         flag = self._register()
-        return await _in_thread(flag, lambda: self._with_stop(flag, lambda: self._decide(snapshot, checked, flag)))
+        if type(self).select_move is not AgentBase.select_move:
+            # A subclass's own select_move decides (stop() reaches it only if it calls the base's).
+            own = self.select_move
+            decide: Callable[[], Move] = (lambda: own(snapshot)) if checked is None else (lambda: own(snapshot, checked))
+        else:
+            decide = lambda: self._decide(snapshot, checked, flag)  # noqa: E731
+        return await _in_thread(flag, lambda: self._with_stop(flag, decide))
 
     async def analyze_async(self, game: Any, limit: Optional[Limit] = None) -> Any:
         """``analyze`` on a worker thread, on a copy of ``game`` taken now; cancelling the task
