@@ -4,6 +4,7 @@ driving Debian's ``chromium`` by its path). Screenshots of the main states go to
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -590,3 +591,38 @@ def test_a_removed_chip_stays_visible_crossed_out(server, page):
     page.wait_for_selector(f'#board .removed-chip[data-cell="{cell}"]', state="attached")
     assert page.locator(f'#board .removed-chip[data-cell="{cell}"] line').count() == 2  # the cross
     assert page.locator(f'#board .chip[data-cell="{cell}"]').count() == 0
+
+
+def test_a_socket_refused_in_its_handshake_is_explained_on_the_page(server, page):
+    """The browser sees no status for a refused websocket: the page asks for the table over HTTP.
+    No such table: its message, and no more tries. Over the connection caps: the table as it is,
+    a message, and the page gets in once a place is free."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    page.goto(server + "/table/nosuch")
+    page.wait_for_selector("#message.error")
+    assert "no table 'nosuch'" in page.inner_text("#message")
+    page.wait_for_function("document.getElementById('conn').textContent === 'disconnected'")
+
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 3, "seats": [{"kind": "human"}, {"kind": "human"}]})
+    url = server.replace("http", "ws") + f"/api/tables/{t['table']}/ws"
+    with contextlib.ExitStack() as held:
+        sockets = []
+        while True:  # every place this address (or the table) may hold
+            try:
+                ws = held.enter_context(connect(url, open_timeout=10))
+            except InvalidStatus as e:
+                assert e.response.status_code in (429, 503)
+                break
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            sockets.append(ws)
+            assert len(sockets) <= 64
+        page.goto(server + f"/table/{t['table']}")
+        page.wait_for_selector("#message.error")
+        assert "refused a live connection" in page.inner_text("#message")
+        assert page.inner_text("#tablename") == f"table {t['table']} (spectating)"  # the HTTP view, shown
+        assert page.inner_text("#conn") == "reconnecting..."
+        sockets.pop().close()
+        page.wait_for_function("document.getElementById('conn').textContent === ''")
+        assert page.inner_text("#message") == ""

@@ -5,6 +5,7 @@ no process outliving the server."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -369,30 +370,25 @@ def test_a_change_is_serialized_once_for_every_spectator(client, monkeypatch):
             s.__exit__(None, None, None)
 
 
-def _refused(client, tid, token=None):
-    ws = client.websocket_connect(f"{WS}/api/tables/{tid}/ws").__enter__()
-    try:
-        ws.send_json({"type": "hello", "token": token})
-        msg = ws.receive_json()
-        assert msg["type"] == "error", msg
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_json()
-        return msg, closed.value.code
-    finally:
-        ws.__exit__(None, None, None)
+def _denied(client, tid):
+    """A websocket to ``tid`` refused in its handshake: the HTTP status and the error body."""
+    with pytest.raises(WebSocketDenialResponse) as denied, client.websocket_connect(f"{WS}/api/tables/{tid}/ws"):
+        pass
+    return denied.value.status_code, denied.value.json()
 
 
-@pytest.mark.parametrize("limits, spread, error, code", [
-    (ServerLimits(max_sockets_per_table=3), False, "this table already has 3", 4503),
-    (ServerLimits(max_sockets_per_client=3), True, "your address already has 3", 4429),
-    (ServerLimits(max_sockets=3), True, "the server already has 3", 4503),
+@pytest.mark.parametrize("limits, spread, error, status", [
+    (ServerLimits(max_sockets_per_table=3), False, "this table already has 3", 503),
+    (ServerLimits(max_sockets_per_client=3), True, "your address already has 3", 429),
+    (ServerLimits(max_sockets=3), True, "the server already has 3", 503),
 ])
-def test_websocket_caps(limits, spread, error, code):
-    """Three sockets (on one table, or spread over two), then a fourth is refused with a message
-    and the close code 4000 + the HTTP status."""
+def test_websocket_caps(limits, spread, error, status):
+    """Three sockets (on one table, or spread over two), then a fourth is refused in its handshake
+    with the HTTP status and the error body: never accepted, never counted."""
     with make_client(limits) as c:
         tid, _ = new_table(c, players=2, seats=HUMANS)
         other, _ = new_table(c, players=2, seats=HUMANS)
+        service = c.app.state.service
         socks = []
         try:
             for k in range(3):
@@ -400,16 +396,121 @@ def test_websocket_caps(limits, spread, error, code):
                 ws.send_json({"type": "hello", "token": None})
                 assert ws.receive_json()["type"] == "state"
                 socks.append(ws)
-            msg, closed = _refused(c, tid)
-            assert error in msg["detail"] and closed == code
+            counted = dict(service.sockets)
+            got, body = _denied(c, tid)
+            assert got == status and error in body["detail"], body
+            assert service.sockets == counted and len(service.tables[tid].connections) == 2 + (not spread)
         finally:
             for s in socks:
                 s.__exit__(None, None, None)
         # the count goes down when sockets close: a new one is served again
-        wait_for(lambda: not c.app.state.service.sockets)
+        wait_for(lambda: not service.sockets)
+        assert service.tables[tid].admitted == 0
         with c.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:
             ws.send_json({"type": "hello", "token": None})
             assert ws.receive_json()["type"] == "state"
+
+
+def test_a_websocket_waiting_to_say_hello_holds_its_place():
+    """A socket is counted from its handshake: one that never says hello still holds a place, so a
+    client cannot open more than its cap by not saying hello; a refused hello gives the place back."""
+    with make_client(ServerLimits(max_sockets_per_client=2)) as c:
+        tid, _ = new_table(c, players=2, seats=HUMANS)
+        service = c.app.state.service
+        with c.websocket_connect(f"{WS}/api/tables/{tid}/ws"), c.websocket_connect(f"{WS}/api/tables/{tid}/ws"):
+            wait_for(lambda: service.sockets.get("10.0.0.1") == 2)
+            assert _denied(c, tid)[0] == 429
+        wait_for(lambda: not service.sockets)
+        with c.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:  # a wrong token: refused at the hello
+            ws.send_json({"type": "hello", "token": "z" * 32})
+            assert "not valid" in ws.receive_json()["detail"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4403
+        wait_for(lambda: not service.sockets and service.tables[tid].admitted == 0)
+
+
+@pytest.mark.parametrize("expired", [False, True])
+def test_a_websocket_to_no_live_table_is_refused_in_the_handshake(client, expired):
+    service = client.app.state.service
+    tid = "nosuch"
+    if expired:
+        tid, _ = new_table(client, players=2, seats=HUMANS)
+        assert client.portal.call(service.sweep, time.monotonic() + 10**7) == [tid]
+    status, body = _denied(client, tid)
+    assert (status, body["error"]) == ((410, "TableExpiredError") if expired else (404, "NoSuchTableError"))
+    assert not service.sockets
+
+
+def test_a_refused_websocket_is_never_accepted():
+    """At the ASGI level: a refusal is the handshake's HTTP response (the denial-response extension),
+    or without that extension a close before any accept (the server answers it 403); no accept, no
+    frame, nothing counted."""
+    app = create_app(ai_pause=0)
+
+    async def attempt(extensions):
+        sent = []
+        messages = [{"type": "websocket.connect"}]
+
+        async def receive():
+            return messages.pop(0) if messages else {"type": "websocket.disconnect", "code": 1000}
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "websocket", "asgi": {"version": "3.0"}, "scheme": "ws", "http_version": "1.1",
+                 "path": "/api/tables/nosuch/ws", "raw_path": b"/api/tables/nosuch/ws", "root_path": "",
+                 "query_string": b"", "headers": [(b"host", b"127.0.0.1")], "client": ("10.0.0.9", 5000),
+                 "server": ("127.0.0.1", 80), "subprotocols": [], "extensions": extensions, "app": app}
+        await app(scope, receive, send)
+        return sent
+
+    sent = asyncio.run(attempt({"websocket.http.response": {}}))
+    assert [m["type"] for m in sent] == ["websocket.http.response.start", "websocket.http.response.body"]
+    assert sent[0]["status"] == 404 and json.loads(sent[1]["body"])["error"] == "NoSuchTableError"
+    sent = asyncio.run(attempt({}))
+    assert sent == [{"type": "websocket.close", "code": 4404, "reason": ""}]
+    assert not app.state.service.sockets
+
+
+def test_uvicorn_refuses_in_the_handshake_with_the_status():
+    """Through a real uvicorn server (its websocket implementation as ``serve`` picks it) and
+    websocket client: the refusal is the handshake's HTTP response, with its status and the JSON
+    error body."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    app = create_app(ai_pause=0, limits=ServerLimits(max_sockets_per_client=1))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: server.started)
+        base = f"ws://127.0.0.1:{port}/api/tables"
+
+        def refusal(tid):
+            with pytest.raises(InvalidStatus) as refused:
+                connect(f"{base}/{tid}/ws", open_timeout=10).close()
+            return refused.value.response.status_code, json.loads(refused.value.response.body)
+
+        status, body = refusal("nosuch")
+        assert status == 404 and body["error"] == "NoSuchTableError", body
+        with urllib.request.urlopen(urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/tables", data=json.dumps({"players": 2, "seats": HUMANS}).encode(),
+                headers={"Content-Type": "application/json"})) as r:
+            tid = json.loads(r.read())["table"]
+        with connect(f"{base}/{tid}/ws", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "state"
+            status, body = refusal(tid)
+            assert status == 429 and "your address already has 1" in body["detail"], body
+    finally:
+        server.should_exit = True
+        thread.join(10)
 
 
 # --------------------------------------------------------------------------- Host and Origin

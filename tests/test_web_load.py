@@ -187,23 +187,22 @@ async def _flood_creations(http, attack: Attack, deadline: float, client: str) -
 
 async def _flood_sockets(http, base: str, attack: Attack, deadline: float, client: str, read: bool) -> None:
     from websockets.asyncio.client import connect
-    from websockets.exceptions import WebSocketException
+    from websockets.exceptions import InvalidStatus, WebSocketException
 
     async def hold(table: str) -> None:
         url = base.replace("http", "ws") + f"/api/tables/{table}/ws"
         try:
             async with connect(url, max_size=2**22, additional_headers={"X-Forwarded-For": client}) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": None}))
-                first = json.loads(await ws.recv())
-                if first["type"] == "error":
-                    attack.refused_sockets += 1
-                    return
+                await ws.recv()  # the state
                 attack.sockets += 1
                 while time.monotonic() < deadline:
                     if read:
                         await asyncio.wait_for(ws.recv(), timeout=max(0.01, deadline - time.monotonic()))
                     else:
                         await asyncio.sleep(0.5)
+        except InvalidStatus:  # refused in the handshake: over the caps
+            attack.refused_sockets += 1
         except (WebSocketException, OSError, asyncio.TimeoutError):
             return
 

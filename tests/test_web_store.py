@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from sequence_game.web import create_app
 from sequence_game.web.limits import ServerLimits
 from sequence_game.web.store import TableRow, TableStore, UnusableDatabaseError
+from starlette.testclient import WebSocketDenialResponse
 from test_web import BASE, WS, auth, human_to_move, new_table, service_of, wait_for
 
 
@@ -432,8 +433,9 @@ def test_database_work_runs_off_the_event_loop(monkeypatch):
                    headers=auth(tokens[0]))
         c.post(f"/api/tables/{tid}/undo", headers=auth(tokens[0]))
         c.get("/api/tables")
-        with c.websocket_connect("ws://127.0.0.1/api/tables/nosuch/ws") as ws:
-            assert ws.receive_json()["error"] == "NoSuchTableError"
+        with pytest.raises(WebSocketDenialResponse) as denied, c.websocket_connect("ws://127.0.0.1/api/tables/nosuch/ws"):
+            pass
+        assert denied.value.json()["error"] == "NoSuchTableError"
         c.portal.call(service_of(c).sweep, time.monotonic() + 10**7)
     names = {n for n, _ in seen}
     assert names == {"save", "update_game", "finished_rows", "get", "expire"}, names

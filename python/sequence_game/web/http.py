@@ -1,7 +1,8 @@
 """The HTTP side of the server's refusals and guards, in one place.
 
 - :data:`STATUS`: each domain error (``errors.py``) and engine error to its HTTP status; a websocket
-  closes with ``4000 + status``. Nothing else in the package knows a status code.
+  refused in its handshake gets the status itself (:func:`deny_websocket`), one refused after it
+  opened closes with ``4000 + status``. Nothing else in the package knows a status code.
 - :class:`BodyLimit`: a request body over the limit is refused (413) before it is read.
 - :class:`HostGuard`: the Host header must name this server and a browser's Origin must be this
   server (DNS rebinding, cross-site requests); docs/security.md.
@@ -15,13 +16,16 @@ import time
 from typing import Dict, Optional, Tuple, Type
 from urllib.parse import urlsplit
 
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from ..errors import IllegalMoveError, InvalidMoveError
 from . import errors
 from .limits import LOOPBACK_HOSTS, ServerLimits
 
-__all__ = ["STATUS", "BodyLimit", "CreationQuota", "HostGuard", "client_of", "error_body", "status_of"]
+__all__ = ["STATUS", "BodyLimit", "CreationQuota", "HostGuard", "client_of", "deny_websocket", "error_body",
+           "status_of"]
 
 #: The HTTP status of each refusal (the most specific class that matches wins).
 STATUS: Dict[Type[BaseException], int] = {
@@ -62,6 +66,17 @@ async def _refuse(send: Send, exc: BaseException, headers: Tuple[Tuple[bytes, by
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             *headers]})
     await send({"type": "http.response.body", "body": body})
+
+
+async def deny_websocket(websocket: WebSocket, exc: BaseException) -> None:
+    """Refuse ``websocket`` in its handshake, before it is accepted: an HTTP response with the
+    refusal's status and JSON body where the server has the ASGI denial-response extension (uvicorn
+    does), else a close before accept, which the server answers 403. Either way the refusal costs
+    no open socket: the client learns it from the handshake (a browser sees only that it failed)."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(JSONResponse(error_body(exc), status_code=status_of(exc)))
+    else:
+        await websocket.close(code=4000 + status_of(exc))
 
 
 def client_of(scope: Scope) -> str:
@@ -147,16 +162,8 @@ class HostGuard:
             await self.app(scope, receive, send)
         elif scope["type"] == "http":
             await _refuse(send, refusal)
-        else:  # a websocket: refused in the handshake (the ASGI denial response where supported)
-            message = await receive()
-            assert message["type"] == "websocket.connect"
-            if "websocket.http.response" in scope.get("extensions", {}):
-                body = json.dumps(error_body(refusal)).encode()
-                await send({"type": "websocket.http.response.start", "status": status_of(refusal),
-                            "headers": [(b"content-type", b"application/json")]})
-                await send({"type": "websocket.http.response.body", "body": body})
-            else:
-                await send({"type": "websocket.close", "code": 4000 + status_of(refusal)})
+        else:
+            await deny_websocket(WebSocket(scope, receive, send), refusal)
 
 
 class CreationQuota:

@@ -364,8 +364,8 @@ class HintFrame(BaseModel):
 
 
 class ErrorFrame(BaseModel):
-    """A refused frame: nothing changed, so no ``state`` follows it. Before a close (a refused
-    connection) the close code is 4000 + the HTTP status."""
+    """A refused frame: nothing changed, so no ``state`` follows it. Before a close (a connection
+    refused at its hello) the close code is 4000 + the HTTP status."""
 
     type: Literal["error"]
     error: str = Field(description="the error class: IllegalMoveError, InvalidMoveError, BadMessageError, ...")

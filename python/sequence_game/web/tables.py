@@ -223,6 +223,9 @@ class Table:
     clock: Optional[asyncio.Task[None]] = None  # the turn timer of the human to move (options["turn_seconds"])
     deadline: Optional[float] = None  # when that turn times out (seconds since the epoch)
     connections: Set[Connection] = field(default_factory=set)
+    #: connections counted against ServerLimits.max_sockets_per_table: the open ones and the
+    #: websockets still in their handshake or hello (TableService.admit)
+    admitted: int = 0
     revealed: Optional[Tuple[int, int]] = None  # hot seat: (seat, turn) whose hand is shown
     #: held while a change of the game is being written: changes of one table happen one at a time
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -933,21 +936,47 @@ class TableService:
 
     # ------------------------------------------------------------------ live connections
 
-    def connect(self, table: Table, conn: Connection) -> None:
-        """Add a websocket: it gets its view; the others hear of it only if a seat came online (a
-        presence message of one flag per seat), so a connect costs the same at any audience size.
-        Refused past the caps: :class:`~.errors.ServerFullError` (the server's or the table's),
-        :class:`~.errors.BusyError` (the client's)."""
+    def admit(self, table: Table, client: str) -> None:
+        """Count one more connection of ``client`` at ``table`` against the caps, or refuse it:
+        :class:`~.errors.ServerFullError` (the server's or the table's cap),
+        :class:`~.errors.BusyError` (the client's). A websocket is counted from its handshake on, so
+        it is refused before it is accepted, and one waiting to say hello holds its place.
+        :meth:`release` gives the place back."""
         limits = self.limits
         if sum(self.sockets.values()) >= limits.max_sockets:
             raise ServerFullError(f"the server already has {limits.max_sockets} open table connections; try again later")
-        if len(table.connections) >= limits.max_sockets_per_table:
+        if table.admitted >= limits.max_sockets_per_table:
             raise ServerFullError(f"this table already has {limits.max_sockets_per_table} connections, the most it "
-                             "takes; try again later")
-        if self.sockets.get(conn.client, 0) >= limits.max_sockets_per_client:
+                                  "takes; try again later")
+        if self.sockets.get(client, 0) >= limits.max_sockets_per_client:
             raise BusyError(f"your address already has {limits.max_sockets_per_client} open table connections, the "
-                       "most one client may have: close some first")
-        self.sockets[conn.client] = self.sockets.get(conn.client, 0) + 1
+                            "most one client may have: close some first")
+        self.sockets[client] = self.sockets.get(client, 0) + 1
+        table.admitted += 1
+
+    def release(self, table: Table, client: str) -> None:
+        """Give back a place :meth:`admit` counted."""
+        table.admitted -= 1
+        left = self.sockets.get(client, 0) - 1
+        if left > 0:
+            self.sockets[client] = left
+        else:
+            self.sockets.pop(client, None)
+
+    def connect(self, table: Table, conn: Connection) -> None:
+        """:meth:`admit` and :meth:`attach` (refused past the caps); :meth:`disconnect` undoes both."""
+        self.admit(table, conn.client)
+        self.attach(table, conn)
+
+    def disconnect(self, table: Table, conn: Connection) -> None:
+        if conn in table.connections:
+            self.detach(table, conn)
+            self.release(table, conn.client)
+
+    def attach(self, table: Table, conn: Connection) -> None:
+        """Add an admitted connection: it gets its view; the others hear of it only if a seat came
+        online (a presence message of one flag per seat), so a connection costs the same at any
+        audience size."""
         table.connections.add(conn)
         if conn.seats:
             table.used = True
@@ -958,18 +987,14 @@ class TableService:
         if came:
             self._presence(table, skip=conn)
 
-    def disconnect(self, table: Table, conn: Connection) -> None:
+    def detach(self, table: Table, conn: Connection) -> None:
+        """Remove an attached connection (its place stays counted until :meth:`release`)."""
         if conn not in table.connections:
             return
         table.connections.discard(conn)
         if table.over and not table.connections and self.tables.get(table.id) is table:
             del self.tables[table.id]  # a finished table leaves memory with its last watcher
             self._forget_agents(table)
-        left = self.sockets.get(conn.client, 0) - 1
-        if left > 0:
-            self.sockets[conn.client] = left
-        else:
-            self.sockets.pop(conn.client, None)
         gone = False
         for p in conn.seats:
             table.present[p] -= 1

@@ -76,8 +76,10 @@ asker only, `error` for a refused frame, `pong`.
 **Order.** Frames of one connection are handled in the order they were sent, and a `hint` is
 answered before any later frame of that connection is handled: `hint` then `move` gives the hint
 for the position it was asked in (its `version`), then the move's `state`. An `error` frame means
-nothing changed: no `state` follows it. A refused connection (bad hello, unknown table, over the
-caps) gets one `error` frame, then a close with code 4000 + the HTTP status (4403, 4404, 4429, ...).
+nothing changed: no `state` follows it. A connection refused before its hello (unknown table 404,
+expired table 410, over the caps 429 or 503) is refused in the handshake with that HTTP status and
+the error body; one refused at its hello (a wrong token, a bad or late hello) gets one `error`
+frame, then a close with code 4000 + the HTTP status (4400, 4403, 4408).
 
 A plain HTTP GET of this path is answered 426."""
 

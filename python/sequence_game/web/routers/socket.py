@@ -15,9 +15,11 @@
 
 Frames are handled in the order sent; a hint runs while later frames are read, but a later frame
 other than ``ping`` waits for its answer (hint then move: the hint is for the position it was asked
-in). An ``error`` frame means nothing changed: no ``state`` follows it. A refused websocket gets
-one error message, then closes with code ``4000 + HTTP status``. The frames' schemas:
-``models.ServerFrame``, in the OpenAPI document (``routers/events.py``).
+in). An ``error`` frame means nothing changed: no ``state`` follows it. A websocket refused for
+what is known before its hello (no such table, an expired one, over the caps) is refused in the
+handshake with the HTTP status (``http.deny_websocket``); one refused at its hello (a wrong token, a
+bad or late hello) gets one error message, then closes with code ``4000 + HTTP status``. The
+frames' schemas: ``models.ServerFrame``, in the OpenAPI document (``routers/events.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .. import models
 from ..errors import BadMessageError, NotAllowedError, TableError, TooLargeError, TooSlowError
-from ..http import client_of, error_body, status_of
+from ..http import client_of, deny_websocket, error_body, status_of
 from ..tables import Connection, Table, TableService
 
 MAX_WS_MESSAGE = 4096  # bytes of a websocket message from a client
@@ -67,21 +69,39 @@ def _error(e: Exception) -> Dict[str, str]:
 
 @router.websocket("/api/tables/{table_id}/ws")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    await websocket.accept()
     service: TableService = websocket.app.state.service
+    client = client_of(websocket.scope)
     try:
         table = await service.get_async(table_id)
-        hello = _parse(await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT))
-        if not isinstance(hello, Hello):
-            raise BadMessageError("say hello first: {\"type\": \"hello\", \"token\": ...}")
-        seats = service.seats_of(table, hello.token)
-        conn = Connection(seats, client_of(websocket.scope))
-        service.connect(table, conn)  # refused past the caps (docs/security.md)
-    except (TableError, ValueError, asyncio.TimeoutError) as e:
-        await _close_with(websocket, e)
+        service.admit(table, client)  # counted from here on; refused past the caps (docs/security.md)
+    except ValueError as e:
+        # refused in the handshake: what is known before the hello costs no accepted socket
+        await deny_websocket(websocket, e)
         return
-    except WebSocketDisconnect:
-        return
+    conn: Optional[Connection] = None
+    try:
+        await websocket.accept()
+        try:
+            hello = _parse(await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT))
+            if not isinstance(hello, Hello):
+                raise BadMessageError("say hello first: {\"type\": \"hello\", \"token\": ...}")
+            conn = Connection(service.seats_of(table, hello.token), client)
+        except (ValueError, asyncio.TimeoutError) as e:
+            await _close_with(websocket, e)
+            return
+        except WebSocketDisconnect:
+            return
+        service.attach(table, conn)
+        await _serve(websocket, service, table, conn)
+    finally:
+        if conn is not None:
+            service.detach(table, conn)
+        service.release(table, client)
+
+
+async def _serve(websocket: WebSocket, service: TableService, table: Table, conn: Connection) -> None:
+    """The frames of an attached connection, until it closes (its messages go out through :func:`_pump`)."""
+    seats = conn.seats
     writer = asyncio.create_task(_pump(websocket, conn))
     asking: Optional[asyncio.Task[None]] = None
     try:
@@ -121,7 +141,6 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     finally:
         if asking is not None:
             asking.cancel()
-        service.disconnect(table, conn)
         writer.cancel()
 
 

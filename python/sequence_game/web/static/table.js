@@ -11,6 +11,7 @@ const token = hashToken || localStorage.getItem(storageKey);
 const $ = (id) => document.getElementById(id);
 const board = new Board($("board"));
 let ws = null, view = null, selected = null, cursor = null, choices = null, hint = null, retry = 0, fatal = false;
+let refusedNote = false;  // the message says the socket was refused: cleared once one opens
 let browsing = null;        // null: the live position; k: looking at the position after move k
 let fullHistory = null;     // the whole public move list, once fetched for browsing
 let gameOverShown = false;  // the game-over dialog opens once per page
@@ -61,14 +62,19 @@ function send(msg) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  let opened = false;
   ws = new WebSocket(`${proto}//${location.host}/api/tables/${encodeURIComponent(tableId)}/ws`);
-  ws.onopen = () => { retry = 0; $("conn").textContent = ""; ws.send(JSON.stringify({ type: "hello", token: token || null })); };
+  ws.onopen = () => {
+    opened = true; retry = 0; $("conn").textContent = "";
+    if (refusedNote) { say(""); refusedNote = false; }
+    ws.send(JSON.stringify({ type: "hello", token: token || null }));
+  };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") { onState(msg.view); }
     else if (msg.type === "error") {
       say(view ? humanError(msg.detail, nameOf) : msg.detail, true);
-      if (/join link/.test(msg.detail) || /no table/.test(msg.detail)) fatal = true;
+      if (/join link/.test(msg.detail)) fatal = true;  // a wrong token: refused at the hello
     } else if (msg.type === "hint") { onHint(msg); }
     else if (msg.type === "rematch") { goToRematch(msg.table); }
     else if (msg.type === "timeout" && view) {
@@ -79,9 +85,41 @@ function connect() {
   };
   ws.onclose = () => {
     if (fatal) { $("conn").textContent = "disconnected"; return; }
-    $("conn").textContent = "reconnecting...";
-    setTimeout(connect, Math.min(5000, 500 * 2 ** retry++));
+    if (!opened) { whyRefused(); return; }
+    reconnect();
   };
+}
+
+function reconnect() {
+  $("conn").textContent = "reconnecting...";
+  setTimeout(connect, Math.min(5000, 500 * 2 ** retry++));
+}
+
+// A socket the server refused in its handshake (no such table, an expired one, too many
+// connections) shows the page no reason: browsers hide the HTTP status. The table over HTTP answers
+// with the same refusal and its message; if it answers with the table, the socket was refused for
+// being over a connection cap: the page shows the table as it is now and keeps retrying.
+async function whyRefused() {
+  let res = null, data = null;
+  try {
+    res = await fetch(`/api/tables/${encodeURIComponent(tableId)}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    data = await res.json();
+  } catch (e) { res = null; /* the server is unreachable: retry as after any lost connection */ }
+  if (res && [403, 404, 410].includes(res.status)) {
+    say(data.detail, true);
+    fatal = true;
+    $("conn").textContent = "disconnected";
+    return;
+  }
+  if (res && res.ok) {
+    if (!view || data.version >= view.version) onState(data);
+    say("The server refused a live connection (too many are open, from this address or in all); retrying...", true);
+    refusedNote = true;
+  } else if (data && data.detail) {
+    say(data.detail, true);
+    refusedNote = true;
+  }
+  reconnect();
 }
 
 function mine() { return view && view.legal.length > 0; }
