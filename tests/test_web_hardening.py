@@ -482,9 +482,7 @@ def test_uvicorn_refuses_in_the_handshake_with_the_status():
     from websockets.sync.client import connect
 
     app = create_app(ai_pause=0, limits=ServerLimits(max_sockets_per_client=1))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -558,6 +556,29 @@ def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def test_no_ai_turn_goes_on_once_the_server_stops(monkeypatch, caplog):
+    """An AI move being written when the server stops is written (a told move is a stored move),
+    and no AI turn starts after it: nothing runs into the stopped threads."""
+    writing, release = threading.Event(), threading.Event()
+    real = web_tables.TableStore.update_game
+
+    def slow(store, *args):
+        writing.set()
+        assert release.wait(10)
+        return real(store, *args)
+
+    monkeypatch.setattr(web_tables.TableStore, "update_game", slow)
+    ai = [{"kind": "ai", "ai": "random"}, {"kind": "ai", "ai": "random"}]
+    with make_client() as c:
+        tid, _ = new_table(c, players=2, seed=1, seats=ai)
+        service = c.app.state.service
+        assert writing.wait(10)
+        table = service.tables[tid]
+        threading.Timer(0.2, release.set).start()  # close() waits for the write under way
+    assert table.version == 1 and table.search is None and not service._ai_turns
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
 
 
 def _descendants(pid):

@@ -293,6 +293,10 @@ class TableService:
         self._agents: Dict[Tuple[str, int], Agent] = {}
         self.on_change: List[Callable[[Table], None]] = []  # test and load hooks
         self._sweeper: Optional[asyncio.Task[None]] = None
+        #: every AI turn under way, also once its table's ``search`` is cleared to write the move:
+        #: close() stops them all, so none writes after the database thread is gone
+        self._ai_turns: Set[asyncio.Task[None]] = set()
+        self._closed = False  # close() was called: no AI turn starts any more
         self._creating = 0  # creations being written (they count toward the cap)
         self._rematch_lock = asyncio.Lock()  # one rematch made at a time (two players may ask together)
         #: seconds between two tries to write an AI move the database refused (doubling up to a minute)
@@ -400,6 +404,7 @@ class TableService:
         return await asyncio.get_running_loop().run_in_executor(self._db_thread, functools.partial(call, *args))
 
     async def close(self) -> None:
+        self._closed = True
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in self.tables.values():
@@ -409,6 +414,8 @@ class TableService:
                 table.clock.cancel()
             for c in list(table.connections):
                 c.close()
+        for turn in list(self._ai_turns):
+            turn.cancel()
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.analysis_executor.shutdown(wait=False, cancel_futures=True)
         self._stop_processes()
@@ -1058,7 +1065,7 @@ class TableService:
 
     def _schedule_ai(self, table: Table) -> None:
         g = table.game
-        if table.over or table.search is not None or self.tables.get(table.id) is not table:
+        if table.over or table.search is not None or self.tables.get(table.id) is not table or self._closed:
             return
         p = g.current_player
         try:
@@ -1068,7 +1075,9 @@ class TableService:
         if table.seats[p].kind != "ai":
             self._schedule_clock(table, p, loop)
             return
-        table.search = loop.create_task(self._ai_turn(table, p, table.version))
+        table.search = turn = loop.create_task(self._ai_turn(table, p, table.version))
+        self._ai_turns.add(turn)
+        turn.add_done_callback(self._ai_turns.discard)
 
     def _schedule_clock(self, table: Table, seat: int, loop: asyncio.AbstractEventLoop) -> None:
         """The turn timer (a table's ``turn_seconds``): a human seat that has not moved when it runs
