@@ -2,6 +2,7 @@
 
 - :mod:`~sequence_game.web.tables`: live tables, seats and tokens, who sees what (R9), the AI off
   the event loop;
+- :mod:`~sequence_game.web.fair`: the AI's threads shared fairly among client addresses;
 - :mod:`~sequence_game.web.store`: the SQLite database of tables (``sequence-game-record/1`` records);
 - :mod:`~sequence_game.web.models`: the HTTP API's request/response models;
 - :mod:`~sequence_game.web.app`: the FastAPI app (pages, API, websockets): ``create_app(db_path)``;

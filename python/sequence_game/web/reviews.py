@@ -59,8 +59,9 @@ class ReviewService:
             return {"status": "ready", "review": stored}
         return None
 
-    async def start(self, table: Table) -> Dict[str, Any]:
-        """The review's status, starting it if there is none."""
+    async def start(self, table: Table, client: str = "?") -> Dict[str, Any]:
+        """The review's status, starting it if there is none (for ``client``: it waits for that
+        address's turn at the analysis threads, ``TableService.analysis_queue``)."""
         now = await self.status(table)
         if now is not None:
             return now
@@ -75,7 +76,7 @@ class ReviewService:
 
         async def run() -> None:
             try:
-                review = await loop.run_in_executor(self.tables.analysis_executor, lambda: review_game(
+                review = await self.tables.analysis_queue.run(client, lambda: review_game(
                     record, iterations=self.iterations, seed=REVIEW_SEED, progress=progress))
                 await self.tables.db(self.tables.store.save_review, table.id, review.to_dict(), utc_now())
             except StoreError as e:

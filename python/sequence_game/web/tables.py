@@ -12,8 +12,8 @@ hints go only to the seat to move. Nothing else about the game is ever serialize
 the seed (which predicts every hidden card) leaves the server only in the record of a finished game.
 
 AI seats search off the event loop, in a thread pool, on a copy of the game, with the table's time
-budget, so one table's search never stalls another table or a human's move. A search whose table
-changed meanwhile (an undo) is dropped.
+budget, so one table's search never stalls another table or a human's move; the client addresses
+take turns at the pool (``fair.py``). A search whose table changed meanwhile (an undo) is dropped.
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ from .errors import (
     TableExpiredError,
     UnsupportedError,
 )
+from .fair import FairQueue
 from .limits import ServerLimits
 from .store import StoreError, TableRow, TableStore
 
@@ -250,6 +251,12 @@ class Table:
         return list(zip(self.movers, self.prefix + self.game.history))
 
     @property
+    def owner(self) -> str:
+        """Whose turn the table's AI searches wait for (``TableService.ai_queue``): the address that
+        created it; a table resumed after a restart (the address is not stored) is its own client."""
+        return self.client if self.client is not None else f"table {self.id}"
+
+    @property
     def over(self) -> bool:
         """The game ended: by the rules (R8, a draw) or by a resignation (the record says which)."""
         return self.game.is_over or self.record.resigned is not None
@@ -274,13 +281,19 @@ class TableService:
         self.game_class = game_class or default_game_class()
         cpus = max(1, os.cpu_count() or 1)
         self.ai_workers = limits.ai_workers or cpus
+        analysis_workers = limits.analysis_workers or max(1, cpus // 2)
         # AI moves and the people's hints and analyses have separate pools, so an AI move never
-        # waits behind an analysis; each pool is FIFO and a table has at most one AI search in it,
-        # so the tables share the AI threads in turn
+        # waits behind an analysis
         self.executor = ThreadPoolExecutor(max_workers=self.ai_workers, thread_name_prefix="sequence-ai")
         self.analysis_executor = ThreadPoolExecutor(
-            max_workers=limits.analysis_workers or max(1, cpus // 2), thread_name_prefix="sequence-analysis",
-            initializer=_lower_priority)
+            max_workers=analysis_workers, thread_name_prefix="sequence-analysis", initializer=_lower_priority)
+        # every search reaches its pool through a fair queue: the client addresses take turns, so
+        # one with many tables cannot push another's table to the back of a long queue (fair.py);
+        # a table has at most one AI search queued, so each queue is bounded by the live tables
+        # and the capped analyses
+        self.ai_queue = FairQueue(lambda: self.executor, self.ai_workers)
+        self.process_queue = FairQueue(self._process_pool, self.ai_workers)
+        self.analysis_queue = FairQueue(lambda: self.analysis_executor, analysis_workers)
         # every database call made while serving runs in this one thread, in order, never on the
         # event loop (the store serializes them anyway; one thread keeps them off the shared pool)
         self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-db")
@@ -416,6 +429,8 @@ class TableService:
                 c.close()
         for turn in list(self._ai_turns):
             turn.cancel()
+        for queue in (self.ai_queue, self.process_queue, self.analysis_queue):
+            queue.close()
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.analysis_executor.shutdown(wait=False, cancel_futures=True)
         self._stop_processes()
@@ -1114,7 +1129,6 @@ class TableService:
             conn.send_text(text)
 
     async def _ai_turn(self, table: Table, seat: int, version: int) -> None:
-        loop = asyncio.get_running_loop()
         started = time.monotonic()
         table.thinking = seat
         self.broadcast(table)
@@ -1122,11 +1136,11 @@ class TableService:
             spec = self._spec(table.seats[seat].ai, table.options.get("ai_seconds", 2.0))
             choice: Union[str, Move]
             if spec.split(":")[0] in PROCESS_AGENTS:
-                choice = await loop.run_in_executor(self._process_pool(), _agent_move_in_process, spec,
-                                                    fresh_seed(), table.game.to_dict())
+                choice = await self.process_queue.run(table.owner, _agent_move_in_process, spec, fresh_seed(),
+                                                      table.game.to_dict())
             else:
                 agent = self._agent(table, seat)
-                choice = await loop.run_in_executor(self.executor, agent.select_move, table.game.copy())
+                choice = await self.ai_queue.run(table.owner, agent.select_move, table.game.copy())
             rest = self.ai_pause - (time.monotonic() - started)
             if rest > 0:
                 await asyncio.sleep(rest)  # let the humans see whose turn it was
@@ -1193,8 +1207,7 @@ class TableService:
                                 seed=fresh_seed())
         snapshot = table.game.copy()
         with self._asking(table, p, client):
-            move = await asyncio.get_running_loop().run_in_executor(self.analysis_executor, agent.select_move,
-                                                                    snapshot)
+            move = await self.analysis_queue.run(client or "?", agent.select_move, snapshot)
         return snapshot.parse_move(str(move))
 
     async def analyze(self, table: Table, seats: FrozenSet[int], seconds: float,
@@ -1208,8 +1221,7 @@ class TableService:
         agent = agent_from_spec(f"mcts:time={seconds:g}", seed=fresh_seed())
         snapshot = table.game.copy()
         with self._asking(table, p, client):
-            result = await asyncio.get_running_loop().run_in_executor(self.analysis_executor, agent.analyze,
-                                                                      snapshot)
+            result = await self.analysis_queue.run(client or "?", agent.analyze, snapshot)
         return {
             "best": str(result.move),
             "iterations": result.iterations,

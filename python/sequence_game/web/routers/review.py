@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 
 from .. import models
-from ..deps import TableDep, TableId, errors_for
+from ..deps import Client, TableDep, TableId, errors_for
 from ..reviews import ReviewService
 from .pages import STATIC
 
@@ -43,7 +43,7 @@ async def read_review(table: TableDep, request: Request) -> Any:
 @router.post("/api/tables/{table_id}/review", status_code=202, response_model=models.ReviewStatus,
              responses=errors_for(404, 409, 429),
              summary="Start the AI's review of a finished game (once; the same game always gets the same review)")
-async def start_review(table: TableDep, request: Request) -> Dict[str, Any]:
+async def start_review(table: TableDep, request: Request, client: Client) -> Dict[str, Any]:
     """Start the AI's review of a finished game (409 before the end); asking again returns the one
     running or done. Read it with GET."""
-    return await _reviews(request).start(table)
+    return await _reviews(request).start(table, client)
