@@ -524,6 +524,32 @@ def test_serve_command_starts_the_server(tmp_path):
     assert db.exists()
 
 
+def test_serve_limit_option_sets_the_server_limits(monkeypatch, capsys, tmp_path):
+    """``serve --limit NAME=VALUE`` changes one ServerLimits field; a bad name, value or bound is
+    one line naming what is settable, exit status 2, and no server."""
+    import uvicorn
+    from sequence_game.cli import main
+    from sequence_game.web import app as app_module
+
+    seen = []
+    real_create_app = app_module.create_app
+    monkeypatch.setattr(app_module, "create_app", lambda *a, **k: seen.append(k["limits"]) or real_create_app(*a, **k))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)  # nothing is bound
+    db = str(tmp_path / "t.sqlite3")
+    main(["serve", "--no-browser", "--db", db, "--limit", "idle_seconds=3600", "--limit", "max-tables-per-client=5"])
+    assert seen[-1].idle_seconds == 3600.0 and seen[-1].max_tables_per_client == 5
+    assert seen[-1].abandoned_seconds == 15 * 60  # the others keep their defaults
+    for bad, says in [("idle_seconds", "expected NAME=VALUE"), ("speed=3", "max_tables_per_client"),
+                      ("max_tables=2.5", "expected an integer"), ("max_ai_seconds=fast", "expected a number"),
+                      ("max_tables=0", "at least 1"), ("idle_seconds=inf", "positive finite"),
+                      ("allowed_hosts=x", "NAME one of")]:
+        count = len(seen)
+        assert main(["serve", "--no-browser", "--db", db, "--limit", bad]) == 2, bad
+        err = capsys.readouterr().err
+        assert says in err and len(err.strip().splitlines()) == 1, (bad, err)
+        assert len(seen) == count  # refused before any app was made
+
+
 def test_serve_warns_when_listening_beyond_this_machine(monkeypatch, capsys, tmp_path):
     import uvicorn
     from sequence_game.web.serve import serve

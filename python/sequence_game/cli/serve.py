@@ -40,4 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
                         "than loopback; default: the loopback names); docs/security.md")
     p.add_argument("--trusted-proxy", action="append", metavar="ADDR",
                    help="address of a reverse proxy whose X-Forwarded-For names the client (repeatable)")
+    p.add_argument("--limit", action="append", metavar="NAME=VALUE",
+                   help="change one of the server's limits, e.g. idle_seconds=3600 or max_tables_per_client=5 "
+                        "(repeatable; docs/security.md lists every NAME with its default)")
     p.set_defaults(func=cmd_serve)

@@ -1,11 +1,13 @@
 """The web server's limits, in one place: what one client, one table and the whole server may use.
 
-``create_app(limits=ServerLimits(...))`` takes them; ``sequence-game serve`` uses the defaults
-(with ``--allowed-host``). docs/security.md lists each with its default and why it is there: the
+``create_app(limits=ServerLimits(...))`` takes them; ``sequence-game serve`` uses the defaults,
+changed with ``--limit NAME=VALUE`` (:meth:`ServerLimits.with_settings`) and ``--allowed-host``. docs/security.md lists each with its default and why it is there: the
 server is meant to face anonymous clients, so no single one may exhaust what the others need.
 
 >>> ServerLimits().max_tables_per_client < ServerLimits().max_tables
 True
+>>> ServerLimits().with_settings(["idle_seconds=3600", "max_tables_per_client=5"]).idle_seconds
+3600.0
 >>> ServerLimits(max_tables=0)
 Traceback (most recent call last):
 ...
@@ -15,8 +17,9 @@ ValueError: ServerLimits.max_tables must be at least 1, not 0
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
-from typing import Optional, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 __all__ = ["LOOPBACK_HOSTS", "ServerLimits"]
 
@@ -77,5 +80,28 @@ class ServerLimits:
             if isinstance(f.default, int) or f.name in ("ai_workers", "analysis_workers"):
                 if not isinstance(value, int) or value < 1:
                     raise ValueError(f"ServerLimits.{f.name} must be at least 1, not {value!r}")
-            elif not value > 0:
-                raise ValueError(f"ServerLimits.{f.name} must be positive, not {value!r}")
+            elif not (value > 0 and math.isfinite(value)):
+                raise ValueError(f"ServerLimits.{f.name} must be a positive finite number, not {value!r}")
+
+    def with_settings(self, settings: Sequence[str]) -> ServerLimits:
+        """A copy with each ``"NAME=VALUE"`` of ``settings`` applied (``serve --limit``): a count
+        is an integer, a time or rate a number. ``ValueError`` names a bad setting and the
+        settable names. ``allowed_hosts`` has its own option (``--allowed-host``)."""
+        numeric = {f.name: f for f in dataclasses.fields(self) if f.name != "allowed_hosts"}
+        changes: Dict[str, Any] = {}  # checked by __post_init__
+        for setting in settings:
+            name, sep, text = setting.partition("=")
+            name = name.strip().replace("-", "_")
+            if not sep or name not in numeric:
+                raise ValueError(f"--limit {setting[:60]!r}: expected NAME=VALUE with NAME one of "
+                                 f"{', '.join(numeric)} (docs/security.md lists each)")
+            counts = isinstance(numeric[name].default, int) or numeric[name].default is None
+            try:
+                changes[name] = int(text) if counts else float(text)
+            except ValueError:
+                kind = "an integer" if counts else "a number"
+                raise ValueError(f"--limit {name}: expected {kind}, not {text[:40]!r}") from None
+        try:
+            return dataclasses.replace(self, **changes)
+        except ValueError as e:
+            raise ValueError(f"--limit: {e}") from None

@@ -16,12 +16,13 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, open_browser: bool = True,
           ai_workers: Optional[int] = None, log_level: str = "info", allowed_hosts: Sequence[str] = (),
-          trusted_proxies: Sequence[str] = ()) -> int:
+          trusted_proxies: Sequence[str] = (), limit_settings: Sequence[str] = ()) -> int:
     """Serve until interrupted; returns the exit status.
 
     ``allowed_hosts``: the host names clients use to reach the server (the Host header; default:
     the loopback names, and required when ``host`` is not loopback); ``trusted_proxies``: addresses
-    of reverse proxies whose X-Forwarded-For names the client (docs/security.md)."""
+    of reverse proxies whose X-Forwarded-For names the client (docs/security.md);
+    ``limit_settings``: ``"NAME=VALUE"`` changes to :class:`~sequence_game.web.limits.ServerLimits`."""
     import uvicorn
 
     from .app import create_app
@@ -37,7 +38,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
             return 2
         print(f"warning: serving on {host}: anyone who can reach this machine on port {port} can open the "
               "page, create tables and watch games (seats still need their join links)", file=sys.stderr)
-    limits = ServerLimits(allowed_hosts=tuple(allowed_hosts))
+    try:
+        limits = ServerLimits(allowed_hosts=tuple(allowed_hosts)).with_settings(limit_settings)
+    except ValueError as e:
+        print(f"sequence-game serve: error: {_printable(str(e))}", file=sys.stderr)
+        return 2
     try:
         app = create_app(path, ai_workers=ai_workers, limits=limits)
     except UnusableDatabaseError as e:  # one line, status 2 like the other usage errors of the CLI
@@ -106,4 +111,4 @@ def _printable(text: str) -> str:
 def main(args: Any) -> int:
     return serve(host=args.host, port=args.port, db=args.db, open_browser=not args.no_browser,
                  ai_workers=args.ai_workers, allowed_hosts=args.allowed_host or (),
-                 trusted_proxies=args.trusted_proxy or ())
+                 trusted_proxies=args.trusted_proxy or (), limit_settings=args.limit or ())
