@@ -604,6 +604,8 @@ def test_a_socket_refused_in_its_handshake_is_explained_on_the_page(server, page
     page.wait_for_selector("#message.error")
     assert "no table 'nosuch'" in page.inner_text("#message")
     page.wait_for_function("document.getElementById('conn').textContent === 'disconnected'")
+    assert not page.is_visible("#board") and not page.is_visible("#hint")  # nothing to play on
+    assert page.get_attribute("#lobbylink", "href") == "/"  # the way back to the lobby
 
     t = api(server, "POST", "/api/tables", {"players": 2, "seed": 3, "seats": [{"kind": "human"}, {"kind": "human"}]})
     url = server.replace("http", "ws") + f"/api/tables/{t['table']}/ws"

@@ -106,9 +106,7 @@ async function whyRefused() {
     data = await res.json();
   } catch (e) { res = null; /* the server is unreachable: retry as after any lost connection */ }
   if (res && [403, 404, 410].includes(res.status)) {
-    say(data.detail, true);
-    fatal = true;
-    $("conn").textContent = "disconnected";
+    noTable(data.detail);
     return;
   }
   if (res && res.ok) {
@@ -120,6 +118,21 @@ async function whyRefused() {
     refusedNote = true;
   }
   reconnect();
+}
+
+// No table to show (none by that name, expired, or a join link that is not its): the board and
+// the play panels would only mislead, so the page says why and points to the lobby.
+function noTable(detail) {
+  fatal = true;
+  $("conn").textContent = "disconnected";
+  document.body.classList.add("no-table");
+  $("status").textContent = "This table cannot be opened";
+  say(detail, true);
+  const link = document.createElement("a");
+  link.id = "lobbylink";
+  link.href = "/";
+  link.textContent = "Back to the lobby";
+  $("statusbox").append(link);
 }
 
 function mine() { return view && view.legal.length > 0; }
