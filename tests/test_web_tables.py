@@ -13,6 +13,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 from sequence_game import GameRecord
 from sequence_game.web import create_app
+from sequence_game.web.limits import ServerLimits
 from web_support import BASE, auth, new_table, service_of, wait_for
 
 TWO_HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -204,8 +205,11 @@ def test_no_timer_without_the_option(client):
 
 
 def test_the_review_is_for_finished_games_computed_once_and_stored(tmp_path):
+    """The server's review budget is its limit ``review_iterations`` (``serve --limit``); a stored
+    review is served again after a restart with the same budget."""
     db = tmp_path / "t.sqlite3"
-    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
+    limits = ServerLimits(review_iterations=200)
+    with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as c:
         tid, tokens = new_table(c, players=2, seed=9, seats=TWO_HUMANS)
         table = service_of(c).tables[tid]
         for _ in range(6):
@@ -217,15 +221,13 @@ def test_the_review_is_for_finished_games_computed_once_and_stored(tmp_path):
         c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
         r = c.get(f"/api/tables/{tid}/review")
         assert r.status_code == 404 and r.json()["status"] == "none"
-        c.app.state.reviews.iterations = 200
         r = c.post(f"/api/tables/{tid}/review")
         assert r.status_code == 202 and r.json()["status"] in ("running", "ready")
         wait_for(lambda: c.get(f"/api/tables/{tid}/review").json()["status"] == "ready", timeout=60)
         review = c.get(f"/api/tables/{tid}/review").json()["review"]
         assert [m["move"] for m in review["moves"]] == [str(m) for m in table.game.history]
         assert review["iterations"] == 200 and all(0 <= m["before"] <= 1 for m in review["moves"])
-    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:  # stored beside the record
-        c.app.state.reviews.iterations = 200
+    with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as c:  # stored beside the record
         assert c.get(f"/api/tables/{tid}/review").json() == {"status": "ready", "review": review,
                                                             "done": None, "total": None, "detail": None}
 

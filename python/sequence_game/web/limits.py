@@ -59,6 +59,10 @@ class ServerLimits:
     #: hints and analyses running or queued: on the whole server, and from one client address
     max_analyses: int = 16
     max_analyses_per_client: int = 2
+    #: post-game reviews computed at once (each searches every position of a game in turn)
+    max_reviews: int = 2
+    #: search iterations per position of a post-game review (``sequence_game.review.REVIEW_ITERATIONS``)
+    review_iterations: int = 2000
 
     # --- who may talk to the server
     #: Host header names accepted (without port); empty: the loopback names when the server listens

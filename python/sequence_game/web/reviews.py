@@ -18,6 +18,7 @@ from typing import Any, Dict, Optional
 from ..records import utc_now
 from ..review import REVIEW_ITERATIONS, review_game
 from .errors import BusyError, NotNowError
+from .limits import ServerLimits
 from .store import StoreError
 from .tables import Table, TableService
 
@@ -27,9 +28,6 @@ log = logging.getLogger("sequence_game.web")
 
 #: The seed of every web review: the same finished game always gets the same review.
 REVIEW_SEED = 0
-#: Reviews computed at once by one server (each holds an analysis thread for a few seconds).
-MAX_REVIEWS = 2
-
 
 @dataclass
 class _Job:
@@ -41,7 +39,7 @@ class _Job:
 class ReviewService:
     """Reviews of finished tables: read, start, progress."""
 
-    def __init__(self, tables: TableService, iterations: int = REVIEW_ITERATIONS, max_running: int = MAX_REVIEWS) -> None:
+    def __init__(self, tables: TableService, iterations: int = REVIEW_ITERATIONS, max_running: int = ServerLimits.max_reviews) -> None:
         self.tables = tables
         self.iterations = iterations
         self.max_running = max_running
