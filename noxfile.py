@@ -40,7 +40,7 @@ def extra(name: str) -> List[str]:
 
 # What the training session installs besides the [train] extra: PyTorch's version pinned as CI pins
 # it, and ONNX Runtime for the exported policies.
-TRAIN_EXTRAS = ["torch==2.13.0", "onnx", "onnxruntime"]
+TRAIN_EXTRAS = ["torch==2.13.0", "onnx", "onnxscript", "onnxruntime"]
 # Every extra the doctests and the type checker import (they read every module of the package).
 EVERYTHING = [".[test,web,rl,openspiel,train]", "httpx", *TRAIN_EXTRAS]
 

@@ -158,6 +158,33 @@ def test_numpy_and_onnx_models_give_the_same_moves(tmp_path):
         g.play(move)
 
 
+def test_a_pytorch_model_exported_to_onnx_plays_as_pytorch_does(tmp_path):
+    """The ``.onnx`` route as a PyTorch user takes it: ``torch.onnx.export`` (the default exporter,
+    which needs onnxscript) of a network from observations to action logits, with a dynamic batch
+    dimension, loaded by the ``policy:`` spec, plays the legal action of highest logit that the
+    torch network itself gives, position after position."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnxscript")
+    pytest.importorskip("onnxruntime")
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(OBSERVATION_SIZE, 32), torch.nn.ReLU(), torch.nn.Linear(32, ACTION_COUNT))
+    path = tmp_path / "policy.onnx"
+    torch.onnx.export(net, (torch.zeros(1, OBSERVATION_SIZE),), str(path), input_names=["obs"], output_names=["logits"],
+                      dynamic_shapes=({0: torch.export.Dim("batch")},))
+    agent = agent_from_spec(f"policy:{path}")
+    g = Game(players=2, seed=4)
+    for _ in range(40):
+        if g.is_over:
+            break
+        obs, mask = g.observation_tensor(g.current_player), g.legal_mask()
+        with torch.no_grad():
+            logits = net(torch.as_tensor(obs, dtype=torch.float32)[None])[0].numpy()
+        action = int(np.flatnonzero(mask)[np.argmax(logits[mask])])
+        assert agent.policy(obs, mask) == action
+        move = agent.select_move(g)
+        g.play(move)
+
+
 def test_policy_spec_plays_in_the_arena_and_bad_policies_are_refused(tmp_path):
     path, _ = _mlp(tmp_path, seed=2)
     result = match([f"policy:{path}", "random"], games=4, seed=1, max_turns=60)
