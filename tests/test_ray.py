@@ -25,6 +25,46 @@ def test_without_the_extra_the_error_names_it(monkeypatch):
         run_job(j, ray=True)
 
 
+def test_ray_errors_are_one_line_that_says_what_to_do(monkeypatch):
+    """A task a node could not run (here: the package missing on that node) and a cluster that
+    refuses this process's token (Ray's token authentication) each end the run with one line."""
+    import types
+
+    from sequence_game.arena import ray_runner
+    from sequence_game.arena.pool import JobError
+
+    task = RuntimeError("\x1b[36mray::_execute()\x1b[39m (pid=7, ip=10.77.0.3)\n"
+                        "  At least one of the input arguments for this task could not be computed:\n"
+                        "ray.exceptions.RaySystemError: System error: No module named 'sequence_game'\n"
+                        "traceback: Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n"
+                        "ModuleNotFoundError: No module named 'sequence_game'\n")
+    assert ray_runner._one_line(task) == (
+        "ray::_execute() (pid=7, ip=10.77.0.3): ModuleNotFoundError: No module named 'sequence_game' "
+        "(every node needs sequence-game: installed, or on the PYTHONPATH of its `ray start`)")
+    assert ray_runner._one_line(RuntimeError("one line")) == "one line"
+
+    def init(**kwargs):
+        try:
+            raise RuntimeError("Failed to connect to GCS. Last connection error: ... ray.exceptions."
+                               "AuthenticationError: RPC error: InvalidAuthToken: Authentication token is missing")
+        except RuntimeError as e:
+            raise ConnectionError(f"Failed to connect to Ray cluster at {kwargs['address']}") from e
+
+    fake = types.SimpleNamespace(is_initialized=lambda: False, init=init, exceptions=types.SimpleNamespace())
+    monkeypatch.setattr(ray_runner, "import_ray", lambda: fake)
+    with pytest.raises(JobError) as refused:
+        ray_runner.connect("10.77.0.1:6379")
+    assert str(refused.value).startswith("cannot join the Ray cluster at 10.77.0.1:6379: it refused this process's "
+                                         "authentication token") and "RAY_AUTH_MODE=token" in str(refused.value)
+    assert "\n" not in str(refused.value)
+    def unreachable(**kwargs):
+        raise ConnectionError(f"Failed to connect to Ray cluster at {kwargs['address']}")
+
+    fake.init = unreachable
+    with pytest.raises(JobError, match=r"^cannot join the Ray cluster at h:1: Failed to connect to Ray cluster at h:1$"):
+        ray_runner.connect("h:1")
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     ray = pytest.importorskip("ray", reason="the [ray] extra is not installed")

@@ -16,6 +16,7 @@ This module is imported only when Ray is asked for; ``ray`` itself is imported i
 from __future__ import annotations
 
 import os
+import re
 import time
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
@@ -76,8 +77,45 @@ def connect(address: Optional[str] = None, num_cpus: Optional[int] = None) -> An
             kwargs["address"] = address
         elif num_cpus is not None:
             kwargs["num_cpus"] = num_cpus
-        ray.init(**kwargs)
+        refused = tuple(c for c in (ConnectionError, getattr(ray.exceptions, "AuthenticationError", None)) if c)
+        try:
+            ray.init(**kwargs)
+        except refused as e:
+            raise JobError(_join_error(address, e)) from None
     return ray
+
+
+_COLOURS = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _join_error(address: Optional[str], e: BaseException) -> str:
+    """One line for a failed ``ray.init``: the address, and what to do when the cluster wants Ray's
+    authentication token (Ray 2.52 and later, ``RAY_AUTH_MODE=token``) that this process lacks."""
+    where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+    chain: List[str] = []
+    cause: Optional[BaseException] = e
+    while cause is not None and len(chain) < 5:
+        chain.append(str(cause))
+        cause = cause.__cause__ or cause.__context__
+    if any("InvalidAuthToken" in c or "authentication token" in c.lower() for c in chain):
+        return (f"cannot join {where}: it refused this process's authentication token (none, or another): set "
+                "RAY_AUTH_MODE=token and the cluster's token (RAY_AUTH_TOKEN, or the file ~/.ray/auth_token) here, "
+                "as on its nodes")
+    return f"cannot join {where}: {_one_line(e)}"
+
+
+def _one_line(e: BaseException) -> str:
+    """An error Ray raised, on one line: its first line (for a task: the task, its process and node)
+    and its last (the exception), without Ray's terminal colours; and what to do when a node cannot
+    import this package."""
+    text = _COLOURS.sub("", str(e))
+    lines = [x.strip() for x in text.splitlines() if x.strip()]
+    if not lines:
+        return type(e).__name__
+    line = lines[0] if lines[-1] == lines[0] else f"{lines[0]}: {lines[-1]}"
+    if "No module named 'sequence_game'" in text:
+        line += " (every node needs sequence-game: installed, or on the PYTHONPATH of its `ray start`)"
+    return line
 
 
 def run_ray(job: Any, indices: Iterable[int], on_result: Callable[[Dict[str, Any]], None],
@@ -122,8 +160,7 @@ def run_ray(job: Any, indices: Iterable[int], on_result: Callable[[Dict[str, Any
                     results, seconds = ray.get(ref)
                 except ray.exceptions.RayError as e:
                     what = f"unit {chunk[0]}" if len(chunk) == 1 else f"units {chunk[0]}..{chunk[-1]}"
-                    raise JobError(f"{what} failed on Ray: {str(e).splitlines()[0] if str(e) else type(e).__name__}") \
-                        from None
+                    raise JobError(f"{what} failed on Ray: {_one_line(e)}") from None
                 seen[0] += seconds
                 seen[1] += len(chunk)
                 for result in results:
