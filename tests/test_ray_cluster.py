@@ -7,12 +7,19 @@ with one clear line and ``--resume`` finishes it on a new cluster.
 
 Marked ``ray_cluster`` and run only with ``SEQUENCE_RAY_CLUSTER=1`` (``.ci/run`` does): starting the
 nodes and waiting for Ray to notice a dead one takes a few minutes on 2 cores.
+
+The last test follows the how-to itself on three network namespaces standing for three hosts
+(``examples/cluster/netns_cluster.sh``): ``ray start`` on each, each with its own address, a match
+submitted on the head with ``--ray HEAD:6379``, a worker's processes killed mid-match. Marked
+``ray_netns`` and run only as root, with ``ip``, and with ``SEQUENCE_RAY_NETNS=1`` (CI does not).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pathlib
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,11 +29,14 @@ import time
 import pytest
 from sequence_game.arena import compare, match, read_results, summary
 
-pytestmark = [
-    pytest.mark.ray_cluster,
-    pytest.mark.skipif(os.environ.get("SEQUENCE_RAY_CLUSTER", "") in ("", "0"),
-                       reason="multi-node Ray cluster: set SEQUENCE_RAY_CLUSTER=1 to run it"),
-]
+
+def _ray_cluster(test):
+    """A test on the cluster of ``ray.cluster_utils``: marked ``ray_cluster``, run only with
+    SEQUENCE_RAY_CLUSTER=1."""
+    skip = pytest.mark.skipif(os.environ.get("SEQUENCE_RAY_CLUSTER", "") in ("", "0"),
+                              reason="multi-node Ray cluster: set SEQUENCE_RAY_CLUSTER=1 to run it")
+    return pytest.mark.ray_cluster(skip(test))
+
 
 AGENTS = ["mcts:iters=150", "greedy"]  # fixed budgets: the same games on any machine
 SLOW = ["mcts:iters=8000", "greedy"]  # about half a second of CPU a game: a node can die mid-run
@@ -136,6 +146,7 @@ def _restore(cluster):
     cluster.wait_for_nodes()
 
 
+@_ray_cluster
 def test_games_and_shards_spread_over_every_node(cluster, tmp_path):
     from sequence_game.selfplay import load_dataset, selfplay
 
@@ -162,6 +173,7 @@ def test_games_and_shards_spread_over_every_node(cluster, tmp_path):
     assert set(per_node) == nodes and sum(per_node.values()) == 6
 
 
+@_ray_cluster
 def test_a_worker_node_killed_mid_match_loses_and_repeats_nothing(cluster, tmp_path):
     path = tmp_path / "match.jsonl"
     result = {}
@@ -184,6 +196,7 @@ def test_a_worker_node_killed_mid_match_loses_and_repeats_nothing(cluster, tmp_p
     _restore(cluster)
 
 
+@_ray_cluster
 def test_a_worker_node_killed_mid_selfplay_loses_and_repeats_nothing(cluster, tmp_path):
     from sequence_game.selfplay import load_dataset, selfplay
 
@@ -209,8 +222,9 @@ def _cli(*argv, **kw):
                             stderr=subprocess.STDOUT, text=True, **kw)
 
 
+@_ray_cluster
 def test_a_lost_head_stops_the_run_with_one_line_and_resume_finishes_it(cluster, tmp_path):
-    """Last in this module: it kills the module's cluster. This process leaves the cluster first
+    """Last of the tests on the module's cluster: it kills it. This process leaves the cluster first
     (Ray ends a driver that has lost its head, after a minute); the match runs in a child."""
     import ray
 
@@ -254,3 +268,40 @@ def test_a_lost_head_stops_the_run_with_one_line_and_resume_finishes_it(cluster,
     assert sorted(g["index"] for g in _lines(path)) == list(range(games))
     assert summary(str(path)).outcomes == match(agents, games=games, seed=9, workers=2).outcomes
     print(f"the run stopped {stopped:.1f} s after its head node died, with {played} of {games} games played")
+
+
+NETNS_SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "examples" / "cluster" / "netns_cluster.sh"
+
+
+def _netns_skip_reason():
+    if os.environ.get("SEQUENCE_RAY_NETNS", "") in ("", "0"):
+        return "Ray on network namespaces: set SEQUENCE_RAY_NETNS=1 (as root) to run it"
+    if getattr(os, "geteuid", lambda: -1)() != 0:
+        return "Ray on network namespaces: needs root"
+    if shutil.which("ip") is None:
+        return "Ray on network namespaces: needs iproute2 (ip)"
+    return None
+
+
+@pytest.mark.ray_netns
+@pytest.mark.skipif(_netns_skip_reason() is not None, reason=str(_netns_skip_reason()))
+def test_the_how_to_on_three_hosts_of_their_own_network():
+    """examples/cluster/netns_cluster.sh: a head and two worker nodes, each in its network namespace
+    with its own address, started with ``ray start`` as docs/scale.md says; the match submitted on
+    the head; every process of a worker killed mid-match. The script checks every game once and
+    the games equal to a run without Ray; here, games on both workers and none on the head."""
+    pytest.importorskip("ray", reason="the [ray] extra is not installed")
+    import sequence_game
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(sequence_game.__file__)))  # this code on every node
+    env = {**os.environ, "PYTHON": sys.executable,
+           "PYTHONPATH": os.pathsep.join(p for p in (package, os.environ.get("PYTHONPATH")) if p)}
+    run = subprocess.run(["bash", str(NETNS_SCRIPT)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-4000:]
+    assert "every game once (24 of 24)" in run.stdout, run.stdout[-4000:]
+    table = run.stdout.split("games per node:\n", 1)[1].splitlines()[:3]
+    per_node = {line.split()[0]: int(line.split()[2]) for line in table}
+    assert per_node["10.77.0.1"] == 0 and per_node["10.77.0.2"] >= 1 and per_node["10.77.0.3"] >= 1, per_node
+    assert sum(per_node.values()) == 24
+    print(run.stdout)
