@@ -195,7 +195,9 @@ private:
         }
     }
 
+#if defined(__unix__) || defined(__APPLE__)
     static void after_fork_in_child();
+#endif
 
     std::mutex mutex_;
     std::condition_variable ready_;  // a new thread has set up its thread-local storage
@@ -223,6 +225,7 @@ ThreadPool& ThreadPool::instance() {
     return *g_pool.load();
 }
 
+#if defined(__unix__) || defined(__APPLE__)  // fork() is POSIX's
 void ThreadPool::after_fork_in_child() {
     ThreadPool* old = g_pool.load();
     g_started_before_fork.fetch_add(old->started());
@@ -233,6 +236,7 @@ void ThreadPool::after_fork_in_child() {
     pool->abandoned_ = old;
     g_pool.store(pool);
 }
+#endif
 
 }  // namespace
 
