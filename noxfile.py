@@ -10,7 +10,8 @@
   once, and runs the sessions there, so CI builds the package once, not once per session.
 
 The C++ sessions (``cpp_tests``, ``sanitizers``) need CMake and a C++17 compiler;
-``windows_cross`` needs MinGW-w64's g++ and Wine (Debian: g++-mingw-w64-x86-64-posix, wine64);
+``clang`` needs clang++; ``windows_cross`` needs MinGW-w64's g++ and Wine (Debian:
+g++-mingw-w64-x86-64-posix, wine64);
 ``web_e2e`` needs Chromium at /usr/bin/chromium; ``fuzz_smoke`` needs clang for atheris.
 """
 
@@ -179,6 +180,17 @@ def portable(session: nox.Session) -> None:
         session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_observation.py",
                     "tests/test_vector_game.py", "tests/test_actions.py", "tests/test_simulate.py",
                     "tests/test_differential.py", external=True, env={"SEQUENCE_CPU": path})
+
+
+@nox.session(venv_backend="none")
+def clang(session: nox.Session) -> None:
+    """The C++ core built by clang++ (the compiler of macOS and of many Linux and BSD systems),
+    every instruction-set path, warnings as errors, under ctest."""
+    build = "build/ci-clang"
+    session.run("cmake", "-S", ".", "-B", build, "-DSEQUENCE_BUILD_TESTS=ON", "-DCMAKE_BUILD_TYPE=Release",
+                "-DCMAKE_CXX_COMPILER=clang++", "-DCMAKE_CXX_FLAGS=-Werror", external=True)
+    session.run("cmake", "--build", build, "-j2", external=True)
+    session.run("ctest", "--test-dir", build, "--output-on-failure", external=True)
 
 
 @nox.session(venv_backend="none")

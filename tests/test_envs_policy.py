@@ -168,6 +168,7 @@ def test_a_pytorch_model_exported_to_onnx_plays_as_pytorch_does(tmp_path):
     pytest.importorskip("onnxruntime")
     torch.manual_seed(0)
     net = torch.nn.Sequential(torch.nn.Linear(OBSERVATION_SIZE, 32), torch.nn.ReLU(), torch.nn.Linear(32, ACTION_COUNT))
+    net.eval()  # exported for inference, as after training
     path = tmp_path / "policy.onnx"
     torch.onnx.export(net, (torch.zeros(1, OBSERVATION_SIZE),), str(path), input_names=["obs"], output_names=["logits"],
                       dynamic_shapes=({0: torch.export.Dim("batch")},))
