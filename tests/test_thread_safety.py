@@ -672,7 +672,10 @@ _WORKER_OOM_CHILD = textwrap.dedent(
     shim = ctypes.CDLL(None)  # the LD_PRELOADed library is in the process's global scope
     shim.fail_worker_mallocs_after.argtypes = [ctypes.c_double]
     g = sequence_game.Game(players=2, seed=1)
-    shim.fail_worker_mallocs_after(0.2)  # after the worker threads started: they are searching
+    # The pool's threads start here and stay, idle: the search below reuses them, so no thread
+    # starts while allocations fail (that would be a refused start, not the case under test).
+    MCTSAgent(iterations=50, threads=threads, seed=1).select_move(g)
+    shim.fail_worker_mallocs_after(0.05)  # the worker threads are searching by then
     try:
         MCTSAgent(time_limit=3, threads=threads, seed=1, options={"max_nodes": 2**31 - 1}).select_move(g)
         print("completed", flush=True)
