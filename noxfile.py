@@ -196,13 +196,14 @@ def clang(session: nox.Session) -> None:
 @nox.session(venv_backend="none")
 def windows_cross(session: nox.Session) -> None:
     """The C++ core for Windows: cross-compiled by MinGW-w64 (GCC with Windows' headers and ABI),
-    every instruction-set path, warnings as errors, and its tests run under Wine.
+    every instruction-set path, with the C++ benchmarks, warnings as errors, and its tests run
+    under Wine.
 
     A POSIX-only call or header, or a GCC-on-Linux assumption, fails here rather than in a user's
     Windows build (the wheels' MSVC build runs on a hosted CI only)."""
     build = "build/ci-mingw"
     session.run("cmake", "-S", ".", "-B", build, "-DSEQUENCE_BUILD_TESTS=ON", "-DCMAKE_BUILD_TYPE=Release",
-                "-DCMAKE_SYSTEM_NAME=Windows", "-DCMAKE_SYSTEM_PROCESSOR=AMD64",
+                "-DSEQUENCE_BUILD_BENCH=ON", "-DCMAKE_SYSTEM_NAME=Windows", "-DCMAKE_SYSTEM_PROCESSOR=AMD64",
                 "-DCMAKE_CXX_COMPILER=x86_64-w64-mingw32-g++-posix", "-DCMAKE_CXX_FLAGS=-Werror",
                 "-DCMAKE_EXE_LINKER_FLAGS=-static", "-DCMAKE_CROSSCOMPILING_EMULATOR=wine", external=True)
     session.run("cmake", "--build", build, "-j2", external=True)

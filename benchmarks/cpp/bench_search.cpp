@@ -31,7 +31,13 @@
 // `fixed` uses only the options every version of SearchOptions has (iterations, time_limit,
 // threads, seed), so that mode builds against an older checkout for before/after comparisons
 // (the other modes read worker_threads_started(), parallel.hpp).
+#if defined(_WIN32)
+#define NOMINMAX
+#include <windows.h>
+#include <psapi.h>
+#else
 #include <sys/resource.h>
+#endif
 
 #include <chrono>
 #include <cstdio>
@@ -74,14 +80,29 @@ struct Usage {
     double user = 0, sys = 0;
     long minflt = 0, nvcsw = 0, nivcsw = 0;
     static Usage now() {
+        Usage u;
+#if defined(_WIN32)
+        // Windows counts page faults (soft and hard together) but not context switches: those stay 0.
+        FILETIME created, exited, kernel, user;
+        if (GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user)) {
+            const auto seconds = [](const FILETIME& t) {
+                return 1e-7 * static_cast<double>((static_cast<unsigned long long>(t.dwHighDateTime) << 32) | t.dwLowDateTime);
+            };
+            u.user = seconds(user);
+            u.sys = seconds(kernel);
+        }
+        PROCESS_MEMORY_COUNTERS memory{};
+        if (K32GetProcessMemoryInfo(GetCurrentProcess(), &memory, sizeof memory))
+            u.minflt = static_cast<long>(memory.PageFaultCount);
+#else
         rusage ru{};
         getrusage(RUSAGE_SELF, &ru);
-        Usage u;
         u.user = static_cast<double>(ru.ru_utime.tv_sec) + 1e-6 * static_cast<double>(ru.ru_utime.tv_usec);
         u.sys = static_cast<double>(ru.ru_stime.tv_sec) + 1e-6 * static_cast<double>(ru.ru_stime.tv_usec);
         u.minflt = ru.ru_minflt;
         u.nvcsw = ru.ru_nvcsw;
         u.nivcsw = ru.ru_nivcsw;
+#endif
         return u;
     }
 };
