@@ -35,12 +35,18 @@ class Gate:
         return name
 
 
+async def _hold_worker(queue: FairQueue, gate: Gate, first: str = "A1") -> asyncio.Future:
+    """Job ``first`` (of client ``first[0]``), once it has started and holds the one worker."""
+    running = asyncio.ensure_future(queue.run(first[0], gate.job, first))
+    while gate.started != [first]:
+        await asyncio.sleep(0.001)
+    return running
+
+
 async def _queue_and_release(queue: FairQueue, gate: Gate, jobs, first: str = "A1"):
     """``first`` starts (and holds the one worker); then ``jobs`` (client, name) are queued in
     order; then the gate opens. Returns the order in which every job started."""
-    running = [asyncio.ensure_future(queue.run(first[0], gate.job, first))]
-    while gate.started != [first]:
-        await asyncio.sleep(0.001)
+    running = [await _hold_worker(queue, gate, first)]
     for client, name in jobs:
         running.append(asyncio.ensure_future(queue.run(client, gate.job, name)))
         await asyncio.sleep(0)  # each queued before the next
@@ -79,9 +85,7 @@ def test_a_job_whose_caller_left_before_it_started_never_runs(pool):
     queue = FairQueue(lambda: pool, 1)
 
     async def scenario():
-        first = asyncio.ensure_future(queue.run("A", gate.job, "A1"))
-        while not gate.started:
-            await asyncio.sleep(0.001)
+        first = await _hold_worker(queue, gate)
         gone = asyncio.ensure_future(queue.run("B", gate.job, "B1"))
         kept = asyncio.ensure_future(queue.run("C", gate.job, "C1"))
         await asyncio.sleep(0)
@@ -102,9 +106,7 @@ def test_a_running_job_whose_caller_left_holds_its_worker_until_it_ends(pool):
     queue = FairQueue(lambda: pool, 1)
 
     async def scenario():
-        first = asyncio.ensure_future(queue.run("A", gate.job, "A1"))
-        while not gate.started:
-            await asyncio.sleep(0.001)
+        first = await _hold_worker(queue, gate)
         first.cancel()
         nxt = asyncio.ensure_future(queue.run("B", gate.job, "B1"))
         await asyncio.sleep(0.05)
@@ -134,9 +136,7 @@ def test_close_cancels_the_waiting_jobs_and_refuses_new_ones(pool):
     queue = FairQueue(lambda: pool, 1)
 
     async def scenario():
-        first = asyncio.ensure_future(queue.run("A", gate.job, "A1"))
-        while not gate.started:
-            await asyncio.sleep(0.001)
+        first = await _hold_worker(queue, gate)
         waiting = asyncio.ensure_future(queue.run("B", gate.job, "B1"))
         await asyncio.sleep(0)
         queue.close()
