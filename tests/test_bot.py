@@ -132,8 +132,8 @@ def test_game_from_observation_keeps_what_the_seat_sees():
 def test_two_runner_bots_play_a_whole_game(server):
     """``sequence-game bot`` twice, in subprocesses: a preset search against the heuristic."""
     table, tokens = _two_seat_table(server, seed=7)
-    bots = [subprocess.Popen([sys.executable, "-m", "sequence_game", "bot", "--server", server, "--table", table,
-                              "--token", tokens[p], "--agent", agent, "--seed", "3"], env=ENV,
+    bots = [subprocess.Popen([sys.executable, "-m", "sequence_game", "bot", "--server", server, f"--table={table}",
+                              f"--token={tokens[p]}", "--agent", agent, "--seed", "3"], env=ENV,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for p, agent in ((0, "hard:iters=300"), (1, "medium"))]
     outs = [b.communicate(timeout=600) for b in bots]

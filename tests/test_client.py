@@ -1,0 +1,345 @@
+"""The stdlib client (sequence_game.client) and the bot (sequence_game.bot) against a hostile or
+broken server: a threaded ``http.server`` on 127.0.0.1 whose answers each test chooses (redirects
+to another origin, a byte a second, bodies announcing 8 GiB, lines that never end, streams that end
+early, wrong-shaped JSON). Every case ends, in bounded time, with one ``ClientError`` line; the
+seat token never leaves the server's origin (docs/security.md, "The client and the bot")."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from sequence_game.client import BadAnswerError, Client, ClientError, TableView
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "tests"), os.environ.get("PYTHONPATH")]))}
+TOKEN = "seat-token-that-must-not-leave"
+
+
+# --------------------------------------------------------------------------- the hostile server
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):  # quiet
+        pass
+
+    def _any(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        self.server.log.append((self.command, self.path, dict(self.headers), body))
+        try:
+            self.server.mode(self)
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+            pass  # the client gave up, as it should
+
+    do_GET = do_POST = _any  # noqa: N815 (http.server names its handlers so)
+
+
+class Hostile(ThreadingHTTPServer):
+    """A server on a free loopback port whose every answer is ``mode(handler)``; ``log`` holds every
+    request (method, path, headers, body)."""
+
+    daemon_threads = True
+    block_on_close = False
+
+    def __init__(self, mode=None):
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.mode = mode or (lambda h: send_json(h, {}))
+        self.log = []
+        self.thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def close(self):
+        self.shutdown()
+        self.server_close()
+
+
+@pytest.fixture
+def hostile():
+    servers = []
+
+    def make(mode=None):
+        s = Hostile(mode)
+        servers.append(s)
+        return s
+
+    yield make
+    for s in servers:
+        s.close()
+
+
+def send_json(h, obj, status=200, headers=()):
+    data = json.dumps(obj).encode()
+    h.send_response(status)
+    h.send_header("Content-Type", "application/json")
+    h.send_header("Content-Length", str(len(data)))
+    for k, v in headers:
+        h.send_header(k, v)
+    h.end_headers()
+    h.wfile.write(data)
+
+
+def send_raw(data, status=200):
+    def mode(h):
+        h.send_response(status)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+    return mode
+
+
+def redirect(location, status=307):
+    def mode(h):
+        h.send_response(status)
+        h.send_header("Location", location)
+        h.send_header("Content-Length", "0")
+        h.end_headers()
+    return mode
+
+
+def forever(h, chunk, pause=0.0, seconds=30.0):
+    """Write ``chunk`` again and again (until the client hangs up, or ``seconds``)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        h.wfile.write(chunk)
+        h.wfile.flush()
+        if pause:
+            time.sleep(pause)
+    h.close_connection = True
+
+
+def stream_of(lines, pause=0.0, then=None):
+    """An NDJSON answer: ``lines`` (objects or raw bytes), ``pause`` s apart, then ``then(h)`` or the end."""
+    def mode(h):
+        h.send_response(200)
+        h.send_header("Content-Type", "application/x-ndjson")
+        h.send_header("Connection", "close")
+        h.end_headers()
+        for line in lines:
+            h.wfile.write(line if isinstance(line, bytes) else json.dumps(line).encode() + b"\n")
+            h.wfile.flush()
+            if pause:
+                time.sleep(pause)
+        if then:
+            then(h)
+        h.close_connection = True
+    return mode
+
+
+@pytest.fixture(scope="module")
+def real_view():
+    """A real TableView JSON of seat 0 from the server app (``create_app``), and the same table
+    as a finished game, so the fake answers have the documented shape."""
+    pytest.importorskip("fastapi", reason="the [web] extra is not installed")
+    from fastapi.testclient import TestClient
+    from sequence_game.web import create_app
+
+    with TestClient(create_app(ai_pause=0), base_url="http://127.0.0.1") as c:
+        r = c.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        data = r.json()
+        table, tokens = data["table"], {s["seat"]: s["token"] for s in data["seats"]}
+        view = c.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+        mover = view["state"]["current_player"]
+        waiting = c.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {tokens[1 - mover]}"}).json()
+        over = c.post(f"/api/tables/{table}/resign", headers={"Authorization": f"Bearer {tokens[0]}"}).json()["view"]
+    return {"view": view, "waiting": waiting, "over": over}
+
+
+# --------------------------------------------------------------------------- the token stays home
+
+
+CALLS = {
+    "table": lambda c: c.table("t1"),
+    "play": lambda c: c.play("t1", "pass", version=3),
+    "hint": lambda c: c.hint("t1"),
+    "stream": lambda c: list(c.stream("t1")),
+}
+
+
+@pytest.mark.parametrize("call", sorted(CALLS))
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_redirect_to_another_origin_is_refused_and_the_token_stays_home(hostile, call, status):
+    elsewhere = hostile()
+    for target in (elsewhere.url, elsewhere.url.replace("127.0.0.1", "localhost"),
+                   "https://127.0.0.1:" + elsewhere.url.rsplit(":", 1)[1]):
+        home = hostile(redirect(target + "/api/tables/t1", status))
+        with pytest.raises(ClientError) as e:
+            CALLS[call](Client(home.url, token=TOKEN, retries=0, timeout=5))
+        assert e.value.status == status and e.value.error == "CrossOriginRedirect"
+        assert "another origin" in str(e.value) and "\n" not in str(e.value)
+        assert TOKEN not in str(e.value)
+        assert len(home.log) == 1
+    assert elsewhere.log == []  # nothing, token or not, reached the other origin
+
+
+def test_a_redirect_within_the_origin_is_followed(hostile, real_view):
+    def mode(h):
+        if h.path.startswith("/api/tables/t1"):
+            redirect("/moved/t1", 307)(h)
+        else:
+            send_json(h, real_view["view"])
+    home = hostile(mode)
+    view = Client(home.url, token=TOKEN).table("t1")
+    assert view.version == real_view["view"]["version"]
+    assert [p for _, p, _, _ in home.log] == ["/api/tables/t1", "/moved/t1"]
+    assert all(headers.get("Authorization") == f"Bearer {TOKEN}" for _, _, headers, _ in home.log)
+
+
+def test_a_redirect_loop_ends(hostile):
+    home = hostile(redirect("/again", 307))
+    with pytest.raises(ClientError, match="redirects"):
+        Client(home.url, retries=0).table("t1")
+    assert len(home.log) == 6
+
+
+# --------------------------------------------------------------------------- a whole-request deadline
+
+
+def _drip_head(h):
+    """The status line and headers, a byte every 0.1 s (never finished within a test's time)."""
+    forever(h, b"H", pause=0.1)
+
+
+def _drip_body(h):
+    h.send_response(200)
+    h.send_header("Content-Type", "application/json")
+    h.send_header("Content-Length", "100000")
+    h.end_headers()
+    forever(h, b" ", pause=0.1)
+
+
+@pytest.mark.parametrize("mode", [_drip_head, _drip_body], ids=["head", "body"])
+@pytest.mark.parametrize("call", ["table", "play", "hint"])
+def test_a_server_dripping_bytes_cannot_stretch_a_request_past_its_timeout(hostile, mode, call):
+    server = hostile(mode)
+    start = time.monotonic()
+    with pytest.raises(ClientError) as e:
+        CALLS[call](Client(server.url, token=TOKEN, timeout=1.0))
+    took = time.monotonic() - start
+    assert e.value.status == 0 and "within 1 s" in str(e.value)
+    assert 0.9 < took < 2.5  # the whole request, not each read (a byte comes every 0.1 s)
+    assert len(server.log) == 1  # a request that timed out is not repeated past its deadline
+
+
+def test_retries_of_an_unreachable_server_stay_within_the_timeout(hostile):
+    server = hostile()
+    url = server.url
+    server.close()  # nobody listens there now: refused connections, tried again until the time is up
+    start = time.monotonic()
+    with pytest.raises(ClientError) as e:
+        Client(url, timeout=1.0, retries=100).table("t1")
+    assert e.value.status == 0 and time.monotonic() - start < 2.0
+
+
+def test_a_stream_line_that_drips_ends_the_stream_within_stream_timeout(hostile, real_view):
+    server = hostile(stream_of([{"type": "state", "view": real_view["waiting"]}], then=lambda h: forever(h, b"x", 0.1)))
+    frames = []
+    start = time.monotonic()
+    with pytest.raises(ClientError) as e:
+        for frame in Client(server.url, token=TOKEN, stream_timeout=1.0).stream("t1"):
+            frames.append(frame)
+    assert len(frames) == 1 and e.value.status == 0 and "within 1 s" in str(e.value)
+    assert time.monotonic() - start < 2.5
+
+
+def test_a_long_stream_lives_while_lines_keep_coming(hostile, real_view):
+    """``stream_timeout`` bounds each line, not the stream: keep-alive lines 0.3 s apart keep a
+    stream with stream_timeout=1 open for 2 s, to the finished game's state."""
+    lines = [{"type": "state", "view": real_view["waiting"]}] + [b"\n"] * 7 + [{"type": "state",
+                                                                                 "view": real_view["over"]}]
+    server = hostile(stream_of(lines, pause=0.3))
+    start = time.monotonic()
+    frames = list(Client(server.url, token=TOKEN, stream_timeout=1.0).stream("t1"))
+    assert time.monotonic() - start > 2.0
+    assert [TableView.from_json(f["view"]).over for f in frames] == [False, True]
+
+
+# --------------------------------------------------------------------------- size caps
+
+
+def _announce_8_gib(h):
+    h.send_response(200)
+    h.send_header("Content-Type", "application/json")
+    h.send_header("Content-Length", str(8 * 2**30))
+    h.end_headers()
+    forever(h, b" " * 65536, seconds=5)
+
+
+def _endless_body(h):
+    h.send_response(200)
+    h.send_header("Content-Type", "application/json")
+    h.send_header("Connection", "close")
+    h.end_headers()
+    h.wfile.write(b'["')
+    forever(h, b"x" * 65536, seconds=10)
+
+
+def _refusal_of_8_gib(h):
+    h.send_response(400)
+    h.send_header("Content-Type", "application/json")
+    h.send_header("Content-Length", str(8 * 2**30))
+    h.end_headers()
+    h.wfile.write(b'{"detail": "no", "error": "Nope"' + b" " * 70000)
+    forever(h, b" " * 65536, seconds=5)
+
+
+def test_a_body_announcing_8_gib_is_refused_before_it_is_read(hostile):
+    server = hostile(_announce_8_gib)
+    start = time.monotonic()
+    with pytest.raises(BadAnswerError) as e:
+        Client(server.url).table("t1")
+    assert "8,589,934,592 bytes" in str(e.value) and "max_body" in str(e.value)
+    assert time.monotonic() - start < 2.0
+
+
+def test_a_body_without_a_length_is_read_up_to_max_body_only(hostile):
+    server = hostile(_endless_body)
+    with pytest.raises(BadAnswerError, match="longer than the 1,048,576 bytes"):
+        Client(server.url, max_body=2**20).table("t1")
+
+
+def test_a_huge_refusal_is_read_in_part_and_still_refuses(hostile):
+    server = hostile(_refusal_of_8_gib)
+    with pytest.raises(ClientError) as e:
+        Client(server.url, timeout=3).table("t1")
+    assert e.value.status == 400 and "\n" not in str(e.value)
+
+
+def test_a_stream_line_that_never_ends_is_refused_at_max_line(hostile):
+    server = hostile(stream_of([], then=lambda h: forever(h, b"x" * 65536, seconds=10)))
+    start = time.monotonic()
+    with pytest.raises(BadAnswerError, match="stream line longer than the 262,144 bytes"):
+        list(Client(server.url, max_line=2**18).stream("t1"))
+    assert time.monotonic() - start < 5.0
+
+
+def test_a_json_bomb_is_a_bad_answer_not_a_recursion_error(hostile):
+    server = hostile(send_raw(b"[" * 100_000 + b"]" * 100_000))
+    with pytest.raises(BadAnswerError, match="not JSON"):
+        Client(server.url).table("t1")
+
+
+@pytest.mark.parametrize("kwargs", [{"timeout": 0}, {"timeout": float("nan")}, {"max_body": 0}, {"retries": -1},
+                                    {"max_line": 1.5}, {"stream_timeout": -1}, {"token": "a\nb"}])
+def test_the_client_names_a_bad_setting(kwargs):
+    with pytest.raises(ValueError) as e:
+        Client("http://127.0.0.1:8000", **kwargs)
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("url", ["ftp://x", "http://", "http://h:99999", "http://h/?q=1", "127.0.0.1:8000"])
+def test_the_client_names_a_bad_server_url(url):
+    with pytest.raises(ValueError, match="server"):
+        Client(url)
