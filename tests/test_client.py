@@ -9,11 +9,15 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import subprocess
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sequence_game.client import BadAnswerError, Client, ClientError, TableView
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -343,3 +347,220 @@ def test_the_client_names_a_bad_setting(kwargs):
 def test_the_client_names_a_bad_server_url(url):
     with pytest.raises(ValueError, match="server"):
         Client(url)
+
+
+# --------------------------------------------------------------------------- the bot backs off
+
+
+class FirstMove:
+    """An agent that plays the first legal move (and counts its calls)."""
+
+    name = "first-move"
+
+    def __init__(self):
+        self.calls = 0
+
+    def select_move(self, game):
+        self.calls += 1
+        return game.legal_moves()[0]
+
+
+def _game_server(real_view, stream):
+    """GET /api/tables/t1 answers the waiting seat's view; the stream answers ``stream(h)``."""
+    def mode(h):
+        if h.path.endswith("/stream"):
+            stream(h)
+        else:
+            send_json(h, real_view["waiting"])
+    return mode
+
+
+FAST = {"first": 0.05, "cap": 0.2, "tries": 4}
+
+
+@pytest.mark.parametrize("kind", ["ends", "503", "429", "drops", "drips"])
+def test_the_bot_backs_off_and_gives_up_instead_of_spinning(hostile, real_view, kind):
+    from sequence_game.bot import Backoff, run_bot
+
+    state = {"type": "state", "view": real_view["waiting"]}
+    streams = {
+        "ends": stream_of([state]),  # the stream ends, the game does not
+        "503": lambda h: send_json(h, {"detail": "full", "error": "ServerFull"}, status=503),
+        "429": lambda h: send_json(h, {"detail": "slow down", "error": "TooMany"}, status=429),
+        "drops": stream_of([state], then=lambda h: h.wfile.write(b'{"type": "sta')),  # cut mid-line
+        "drips": stream_of([state], then=lambda h: forever(h, b" ", 0.05, seconds=5)),
+    }
+    server = hostile(_game_server(real_view, streams[kind]))
+    said = []
+    start = time.monotonic()
+    with pytest.raises(ClientError) as e:
+        run_bot(Client(server.url, token=TOKEN, retries=0, stream_timeout=0.3), "t1", FirstMove(), log=said.append,
+                backoff=Backoff(**FAST))
+    took = time.monotonic() - start
+    assert "gave up after 5 failures in a row" in str(e.value) and "\n" not in str(e.value)
+    streams_opened = sum(p.endswith("/stream") for _, p, _, _ in server.log)
+    assert streams_opened == 5 and len(server.log) == 6  # the first table read, then one stream a try
+    # the pauses: at least half of 0.05, 0.1, 0.2, 0.2 (jitter), never a busy loop
+    assert took >= 0.5 * (0.05 + 0.1 + 0.2 + 0.2)
+    assert sum("trying again in" in s for s in said) == 4
+
+
+def test_a_stream_that_keeps_ending_but_brings_progress_is_followed_to_the_end(hostile, real_view):
+    """The failure count starts again at every new version: a server that ends every stream after
+    one state (a proxy that buffers, say) slows the bot down but does not stop it."""
+    from sequence_game.bot import Backoff, run_bot
+
+    versions = iter(range(1, 100))
+
+    def one_state(h):
+        v = next(versions)
+        view = real_view["over"] if v == 8 else {**real_view["waiting"], "version": v}
+        stream_of([{"type": "state", "view": view}])(h)
+
+    server = hostile(_game_server(real_view, one_state))
+    result = run_bot(Client(server.url, token=TOKEN), "t1", FirstMove(), backoff=Backoff(first=0.01, cap=0.02, tries=2))
+    assert result.view.over and result.moves == 0
+    assert sum(p.endswith("/stream") for _, p, _, _ in server.log) == 8
+
+
+def test_client_wait_does_not_spin_on_a_server_answering_at_once(hostile, real_view):
+    server = hostile(lambda h: send_json(h, real_view["waiting"]))
+    client = Client(server.url, token=TOKEN)
+    done = threading.Event()
+    threading.Thread(target=lambda: (client.wait("t1", after_version=0, wait=1), done.set()), daemon=True).start()
+    time.sleep(1.5)
+    assert not done.is_set() and len(server.log) <= 6  # pauses 0.05-0.1, 0.1-0.2, 0.2-0.4, ...
+
+
+def test_client_wait_returns_on_a_finished_table(hostile, real_view):
+    """A resigned table is over though the engine's game is not: the view's ``over`` ends the wait."""
+    over = {**real_view["over"], "version": real_view["waiting"]["version"]}
+    server = hostile(lambda h: send_json(h, over))
+    view = Client(server.url, token=TOKEN).wait("t1", after_version=over["version"], wait=1)
+    assert view.over and view.result["resigned"] is not None and len(server.log) == 1
+
+
+# --------------------------------------------------------------------------- answers of the wrong shape
+
+
+def test_wrong_shapes_over_the_wire_are_one_line(hostile, real_view):
+    no_version = {k: v for k, v in real_view["view"].items() if k != "version"}
+    cases = [([], "a table view must be a JSON object, not a list"),
+             (no_version, "a table view has no field 'version'"),
+             ({**real_view["view"], "legal": "7H@d6"}, "'legal' must be a list of strings, not a string"),
+             ({**real_view["view"], "version": True}, "'version' must be an integer, not a boolean"),
+             ({**real_view["view"], "state": {**real_view["view"]["state"], "hands": [[]]}}, "1 hands for 2 players")]
+    for answer, words in cases:
+        server = hostile(lambda h, a=answer: send_json(h, a))
+        with pytest.raises(BadAnswerError) as e:
+            Client(server.url, token=TOKEN).table("t1")
+        assert str(e.value).startswith("GET /api/tables/t1: ") and words in str(e.value), str(e.value)
+        assert "\n" not in str(e.value)
+
+
+def test_the_bot_exits_2_with_one_line_on_a_wrong_answer(hostile, real_view):
+    server = hostile(lambda h: send_json(h, [real_view["view"]]))
+    out = subprocess.run([sys.executable, "-m", "sequence_game", "bot", "--server", server.url, "--table=t1",
+                          f"--token={TOKEN}", "--agent", "random"], env=ENV, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert "a table view must be a JSON object, not a list" in out.stderr
+
+
+def test_the_bot_exits_2_on_a_state_that_is_no_position(hostile, real_view):
+    from sequence_game.bot import run_bot
+
+    mover = real_view["view"]["state"]["current_player"]
+    seat_view = real_view["view"] if mover == 0 else real_view["waiting"]
+    assert seat_view["legal"]
+    bad = {**seat_view, "state": {**seat_view["state"], "draw_pile": 500}}
+    server = hostile(_game_server(real_view, stream_of([{"type": "state", "view": bad}])))
+    with pytest.raises(BadAnswerError, match="is not a position"):
+        run_bot(Client(server.url, token=TOKEN), "t1", FirstMove())
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 2**70) | st.floats(allow_nan=False)
+                    | st.text(max_size=6), lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=6), c,
+                                                                                                 max_size=4),
+                    max_leaves=12)
+
+
+@st.composite
+def mutated(draw, base):
+    """``base`` (a valid answer) with one place changed: a field dropped, or its value (at any
+    depth) replaced by any JSON value."""
+    doc = json.loads(json.dumps(base))
+    node = doc
+    while True:
+        if isinstance(node, dict) and node:
+            key = draw(st.sampled_from(sorted(node)))
+        elif isinstance(node, list) and node:
+            key = draw(st.integers(0, len(node) - 1))
+        else:
+            return draw(JSON)
+        child = node[key]
+        if isinstance(child, (dict, list)) and child and draw(st.booleans()):
+            node = child
+            continue
+        if isinstance(node, dict) and draw(st.booleans()):
+            del node[key]
+        else:
+            node[key] = draw(JSON)
+        return doc
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_any_wrong_table_view_is_a_bad_answer_never_a_crash(real_view, data):
+    base = data.draw(st.sampled_from(["view", "waiting", "over"]))
+    doc = data.draw(mutated(real_view[base]) | JSON)
+    try:
+        view = TableView.from_json(doc)
+    except BadAnswerError as e:
+        assert "\n" not in str(e)
+        return
+    assert isinstance(view.version, int) and isinstance(view.legal, list)
+    if view.seat is not None:
+        try:
+            view.game(seed=1)
+        except BadAnswerError as e:
+            assert "\n" not in str(e)
+
+
+SAMPLES = {
+    "SeatLink": {"seat": 1, "token": "t", "url": "http://127.0.0.1/table/x#seat=t"},
+    "TableCreated": {"table": "x", "seats": [{"seat": 0, "token": "t", "url": "u"}], "spectate_url": "u"},
+    "Hint": {"move": "7H@d6", "version": 3},
+    "Analysis": {"best": "7H@d6", "iterations": 10, "seconds": 0.1, "moves": [{"move": "7H@d6", "visits": 9,
+                                                                               "value": 0.5}]},
+    "Rematch": {"table": "y", "url": "http://127.0.0.1/table/y"},
+    "MoveList": {"version": 2, "moves": [{"player": 0, "move": "7H@d6"}, {"player": 1, "move": "pass"}]},
+    "ReviewStatus": {"status": "ready", "review": {"iterations": 5, "seed": 0, "mistake": 0.1, "moves": [
+        {"index": 1, "player": 0, "team": 0, "move": "7H@d6", "before": 0.5, "after": 0.4, "best": "8H@e6",
+         "loss": 0.1, "mistake": True}]}},
+    "Replay": {"record": {}, "names": ["a", "b"], "steps": [{"index": 0, "player": None, "move": None, "state": {}}]},
+    "Preset": {"name": "easy", "summary": "greedy", "time_cap": None},
+    "TableSummary": {"table": "x", "players": 2, "teams": 2, "created": "2026-01-01T00:00:00Z", "turn": 3,
+                     "over": False, "result": None, "seats": [{"kind": "human", "name": None, "ai": None,
+                                                               "open": True}]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_every_typed_answer_reads_its_sample(name):
+    import sequence_game.client as client
+
+    assert getattr(client, name).from_json(SAMPLES[name]) is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_any_wrong_answer_of_every_endpoint_is_a_bad_answer(name, data):
+    import sequence_game.client as client
+
+    doc = data.draw(mutated(SAMPLES[name]) | JSON)
+    try:
+        getattr(client, name).from_json(doc)
+    except BadAnswerError as e:
+        assert "\n" not in str(e)

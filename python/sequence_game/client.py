@@ -1046,6 +1046,8 @@ class Client:
                     if len(line) > self.max_line:
                         raise BadAnswerError(f"{what}: a stream line longer than the {self.max_line:,} bytes this "
                                              "client reads (Client(max_line=...))", resp.status)
+                    if not line.endswith(b"\n"):  # the connection ended inside a line: cut, not wrong
+                        raise ClientError(0, f"the event stream of table {table_id} broke off inside a line")
                     if not line.strip():
                         continue
                     try:

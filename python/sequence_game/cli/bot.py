@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
-from .common import CLIError, Parents, int_arg, printable
+from .common import EXIT_USAGE, CLIError, Parents, int_arg, printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -15,10 +16,16 @@ NAME = "bot"
 
 def cmd_bot(args: argparse.Namespace, console: Console) -> int:
     from ..bot import main
-    from ..client import ClientError
+    from ..client import BadAnswerError, ClientError
 
     try:
         return main(args)
+    except BadAnswerError as e:
+        # the server broke the API's contract: one line, and the status of a failure that retrying
+        # will not mend
+        print(f"sequence-game: error: {printable(args.server)} answered what the API does not allow: "
+              f"{printable(str(e))}", file=sys.stderr)
+        return EXIT_USAGE
     except ClientError as e:
         raise CLIError(f"{printable(args.server)}: {e}") from None
     except ValueError as e:
