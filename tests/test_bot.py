@@ -262,3 +262,67 @@ def test_the_javascript_example_bot_plays_a_whole_game_on_the_stream(server):
     assert "game over" in out and result.view.over
     final = _check_finished(server, table, tokens)
     assert f'"turns":{final.result["turns"]}' in out
+
+
+# --------------------------------------------------------------------------- a seat from the lobby
+
+AGENT_MODULE = '''
+import sequence_game
+
+
+class MyAgent:
+    name = "my-agent"
+
+    def __init__(self):
+        self.greedy = sequence_game.agents.GreedyAgent(seed=0)
+
+    def select_move(self, game):
+        return self.greedy.select_move(game)
+'''
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="python -P (no working directory on the path) is 3.11+")
+def test_the_bot_joins_an_open_seat_with_an_agent_from_its_own_folder(server, tmp_path):
+    """``sequence-game bot --join TABLE --seat 0 --agent myagent:MyAgent`` from the agent's folder:
+    run with ``python -P``, which puts no working directory on the path (as an installed
+    ``sequence-game`` script does not), so the bot itself must."""
+    (tmp_path / "myagent.py").write_text(AGENT_MODULE)
+    created = Client(server).create_table(players=2, seats=[{"kind": "human", "open": True},
+                                                            {"kind": "human", "name": "other"}])
+    table, (other,) = created.table, created.seats
+    assert other.seat == 1  # no link is made for the open seat
+    listed = {t.table: t for t in Client(server).tables(finished=False)}
+    assert listed[table].open_seats == [0]
+    env = {**ENV, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}  # not the tests' folder either
+    bot = subprocess.Popen([sys.executable, "-P", "-m", "sequence_game", "bot", "--server", server, f"--join={table}",
+                            "--seat", "0", "--agent", "myagent:MyAgent"], cwd=tmp_path, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    result = run_bot(Client(server, token=other.token), table, load_agent("random", seed=1))
+    out, err = bot.communicate(timeout=600)
+    assert bot.returncode == 0, err
+    assert f"took seat 0 as 'my-agent bot'; to resume: --table={table} --token=" in out and "game over" in out
+    assert result.view.over and result.view.seats[0].name == "my-agent bot" and not result.view.seats[0].open
+    assert table not in {t.table for t in Client(server).tables(finished=False) if t.open_seats}
+    # the seat is taken: a second --join finds none open
+    again = subprocess.run([sys.executable, "-m", "sequence_game", "bot", "--server", server, f"--join={table}",
+                            "--agent", "random"], env=ENV, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 1 and again.stderr.count("\n") == 1 and "409" in again.stderr
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--table=x"], "--table needs the seat's --token"),
+    (["--join=x", "--token=t"], "leave out --token"),
+    (["--table=x", "--token=t", "--seat", "1"], "--seat chooses the open seat"),
+    (["--join=x", "--name", "x" * 33], "--name goes with --join"),
+])
+def test_the_bot_names_a_wrong_combination_of_options(argv, words):
+    out = subprocess.run([sys.executable, "-m", "sequence_game", "bot", "--server", "http://127.0.0.1:9", *argv],
+                         env=ENV, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and words in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_a_missing_agent_module_names_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="working directory") as e:
+        load_agent("nosuchmodule_here:Bot")
+    assert str(tmp_path) in str(e.value)

@@ -14,6 +14,7 @@ wrong shape with :class:`~sequence_game.client.BadAnswerError`.
 from __future__ import annotations
 
 import importlib
+import os
 import random
 import sys
 import time
@@ -48,7 +49,9 @@ def load_agent(text: str, seed: Optional[int] = None) -> Any:
         try:
             module = importlib.import_module(module_name)
         except ImportError as e:
-            raise ValueError(f"agent {text!r}: cannot import module {module_name!r} ({e})") from None
+            where = (f"; the module must be in the working directory ({os.getcwd()}) or on PYTHONPATH"
+                     if isinstance(e, ModuleNotFoundError) and e.name == module_name.split(".")[0] else "")
+            raise ValueError(f"agent {text!r}: cannot import module {module_name!r} ({e}){where}") from None
         factory = getattr(module, attr, None)
         if not callable(factory):
             raise ValueError(f"agent {text!r}: module {module_name!r} has no class or function {attr!r}")
@@ -172,12 +175,30 @@ def run_bot(client: Client, table_id: str, agent: Any, log: Optional[Callable[[s
     return BotResult(view=view, moves=moves, thinking_seconds=thinking)
 
 
+def working_directory_on_path() -> None:
+    """Put the working directory first on ``sys.path``, as ``python -m`` does, so that ``--agent
+    mymodule:MyAgent`` finds ``mymodule.py`` in the folder the bot is started from (an installed
+    ``sequence-game`` script would search only its own folder and site-packages)."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+
+
 def main(args: Any) -> int:
     """``sequence-game bot``: the command's options in ``args``; the exit status."""
-    client = Client(args.server, token=args.token)
+    say: Callable[[str], None] = (lambda _text: None) if args.quiet else (lambda s: print(s, flush=True))
+    working_directory_on_path()
     agent = load_agent(args.agent, seed=args.seed)
-    result = run_bot(client, args.table, agent, log=None if args.quiet else (lambda s: print(s, flush=True)),
-                     seed=args.seed)
+    client = Client(args.server, token=args.token)
+    table = args.table
+    if args.join is not None:
+        table = args.join
+        name = args.name or f"{getattr(agent, 'name', type(agent).__name__)} bot"[:32]
+        link = client.join(table, seat=args.seat, name=name)
+        client = client.with_token(link.token)
+        # the token is shown once, so that a run that stops can be resumed with --table and --token
+        say(f"table {table}: took seat {link.seat} as {name!r}; to resume: --table={table} --token={link.token}")
+    result = run_bot(client, table, agent, log=say, seed=args.seed)
     if not args.quiet:
         print(f"played {result.moves} moves, {result.thinking_seconds:.1f} s thinking", file=sys.stderr)
     return 0
