@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import threading
@@ -564,3 +565,79 @@ def test_any_wrong_answer_of_every_endpoint_is_a_bad_answer(name, data):
         getattr(client, name).from_json(doc)
     except BadAnswerError as e:
         assert "\n" not in str(e)
+
+
+# --------------------------------------------------------------------------- every endpoint, documented
+
+#: Each operation of the server's OpenAPI document and the client method that calls it.
+METHODS = {
+    ("POST", "/api/tables"): "create_table",
+    ("GET", "/api/tables"): "tables",
+    ("GET", "/api/presets"): "presets",
+    ("POST", "/api/tables/{}/join"): "join",
+    ("GET", "/api/tables/{}"): "table",  # and wait(), its long-poll
+    ("GET", "/api/tables/{}/stream"): "stream",
+    ("GET", "/api/tables/{}/ws"): None,  # a websocket: stream() brings the same frames over plain HTTP
+    ("GET", "/api/tables/{}/moves"): "moves",
+    ("POST", "/api/tables/{}/moves"): "play",
+    ("POST", "/api/tables/{}/undo"): "undo",
+    ("POST", "/api/tables/{}/resign"): "resign",
+    ("POST", "/api/tables/{}/rematch"): "rematch",
+    ("POST", "/api/tables/{}/hint"): "hint",
+    ("POST", "/api/tables/{}/analysis"): "analysis",
+    ("GET", "/api/tables/{}/record"): "record",
+    ("GET", "/api/tables/{}/replay"): "replay",
+    ("GET", "/api/tables/{}/review"): "review",
+    ("POST", "/api/tables/{}/review"): "start_review",
+}
+
+
+def _norm(path):
+    return re.sub(r"\{[^}]*\}", "{}", path.split("?")[0])
+
+
+@pytest.fixture(scope="module")
+def operations():
+    pytest.importorskip("fastapi", reason="the [web] extra is not installed")
+    from sequence_game.web import create_app
+
+    paths = create_app().openapi()["paths"]
+    return {(method.upper(), _norm(path)) for path, ops in paths.items() for method in ops}
+
+
+def test_the_client_has_a_method_for_every_endpoint(operations):
+    assert operations == set(METHODS), "an endpoint was added or removed: give it a Client method and a doc row"
+    for name in filter(None, METHODS.values()):
+        assert callable(getattr(Client, name)) and getattr(Client, name).__doc__
+
+
+def _table_rows(path, header):
+    """The ``METHOD /path`` of each row of the Markdown table whose header row starts with ``header``."""
+    lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        cell = re.match(r"\| `(GET|POST|PUT|PATCH|DELETE) ([^`]+)`", line)
+        assert cell, f"{path}: a row that names no request: {line[:60]}"
+        rows.append((cell.group(1), _norm(cell.group(2))))
+    return rows
+
+
+@pytest.mark.parametrize("path, header", [("docs/web.md", "| method and path |"),
+                                          ("docs/tutorials/http-bot.md", "| request | what | `Client` method |")])
+def test_each_docs_endpoint_table_lists_every_endpoint_of_the_openapi_document(operations, path, header):
+    rows = _table_rows(path, header)
+    assert set(rows) == operations, (f"{path}: missing {sorted(operations - set(rows))}, "
+                                     f"not in the server {sorted(set(rows) - operations)}")
+
+
+def test_the_tutorials_table_names_the_client_method_of_each_request():
+    lines = (ROOT / "docs/tutorials/http-bot.md").read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        cell = re.match(r"\| `(GET|POST) ([^`]+)` \|.*\| (.*) \|$", line)
+        if cell:
+            named = re.findall(r"`(\w+)`", cell.group(3))
+            expected = METHODS[(cell.group(1), _norm(cell.group(2)))]
+            assert expected in named if expected else "(use `stream`)" in line, line
