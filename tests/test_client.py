@@ -641,3 +641,57 @@ def test_the_tutorials_table_names_the_client_method_of_each_request():
             named = re.findall(r"`(\w+)`", cell.group(3))
             expected = METHODS[(cell.group(1), _norm(cell.group(2)))]
             assert expected in named if expected else "(use `stream`)" in line, line
+
+
+# --------------------------------------------------------------------------- siblings
+
+
+def test_a_refusal_with_a_many_line_detail_is_one_line(hostile):
+    detail = "first line\nsecond\x1b[31m line\r\n" + "x" * 2000
+    server = hostile(lambda h: send_json(h, {"detail": detail, "error": "Nope"}, status=409))
+    with pytest.raises(ClientError) as e:
+        Client(server.url, token=TOKEN).play("t1", "pass")
+    assert e.value.status == 409 and e.value.error == "Nope"
+    assert "\n" not in str(e.value) and "\r" not in str(e.value) and len(str(e.value)) < 600
+
+
+def test_a_refusal_that_is_not_json_keeps_its_status(hostile):
+    server = hostile(send_raw(b"<html>bad gateway</html>", status=502))
+    with pytest.raises(ClientError) as e:
+        Client(server.url, retries=0).play("t1", "pass")
+    assert e.value.status == 502 and not isinstance(e.value, BadAnswerError)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"hands": [["7H", "7H", "7H"], 7]}, "two decks do not hold"),
+    ({"draw_pile": 200}, "only"),
+    ({"player": None}, "spectator"),
+    ({"hands": [["ZZ"], 7]}, "two decks do not hold"),
+    ({"board": "nonsense"}, "not a position"),
+])
+def test_game_from_observation_names_what_is_wrong(change, words):
+    import sequence_game
+    from sequence_game.client import game_from_observation
+
+    obs = sequence_game.Game(players=2, seed=1).observation(0)
+    with pytest.raises(ValueError) as e:
+        game_from_observation({**obs, **change})
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("kwargs", [{"first": 0}, {"first": 2, "cap": 1}, {"tries": -1}, {"tries": 1.5},
+                                    {"cap": float("inf")}])
+def test_backoff_names_a_bad_setting(kwargs):
+    from sequence_game.bot import Backoff
+
+    with pytest.raises(ValueError, match="Backoff"):
+        Backoff(**kwargs)
+
+
+def test_backoff_pauses_grow_to_the_cap_with_jitter():
+    from sequence_game.bot import Backoff
+
+    b = Backoff(first=1, cap=8, tries=10)
+    for failures, full in [(1, 1), (2, 2), (3, 4), (4, 8), (9, 8), (500, 8)]:
+        pauses = [b.delay(failures) for _ in range(50)]
+        assert all(full / 2 <= p <= full for p in pauses) and len(set(pauses)) > 1

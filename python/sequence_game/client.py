@@ -35,7 +35,7 @@ import socket
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Callable, Dict, Generator, List, Optional, Sequence, Tuple, TypeVar
 from urllib.parse import quote, urlencode, urljoin, urlsplit
 
 from .cards import RANKS, SUITS
@@ -179,7 +179,7 @@ def _objs(d: Dict[str, Any], key: str, what: str) -> List[Dict[str, Any]]:
 
 def _result(d: Dict[str, Any], key: str, what: str) -> Optional[Dict[str, Any]]:
     """A game's ``Result`` object (winner, is_draw, turns, ...), kept as the dict it is."""
-    result = _dict(d, key, what, null=True)
+    result: Optional[Dict[str, Any]] = _dict(d, key, what, null=True)
     if result is not None:
         inner = f"{what} {key}"
         _int(result, "winner", inner, null=True)
@@ -704,7 +704,7 @@ class _Connection(http.client.HTTPConnection):
     def connect(self) -> None:
         self.timeout = self._deadline.left()
         super().connect()
-        self.sock = _DeadlineSocket(self.sock, self._deadline)  # type: ignore[assignment]
+        self.sock = _DeadlineSocket(self.sock, self._deadline)
 
 
 class _TLSConnection(http.client.HTTPSConnection):
@@ -715,7 +715,7 @@ class _TLSConnection(http.client.HTTPSConnection):
     def connect(self) -> None:
         self.timeout = self._deadline.left()
         super().connect()
-        self.sock = _DeadlineSocket(self.sock, self._deadline)  # type: ignore[assignment]
+        self.sock = _DeadlineSocket(self.sock, self._deadline)
 
 
 def _origin(url: str) -> Tuple[str, str, int]:
@@ -1016,7 +1016,7 @@ class Client:
             else:
                 pause = 0.1
 
-    def stream(self, table_id: str) -> Iterator[Dict[str, Any]]:
+    def stream(self, table_id: str) -> Generator[Dict[str, Any], None, None]:
         """Every event of the table as it happens (``GET /api/tables/{id}/stream``, NDJSON): the
         frames ``{"type": "state", "view": {...}}`` (the first at once; :meth:`TableView.from_json`
         reads the view), ``{"type": "presence", ...}`` and the others of docs/web.md. Ends after
