@@ -695,3 +695,16 @@ def test_backoff_pauses_grow_to_the_cap_with_jitter():
     for failures, full in [(1, 1), (2, 2), (3, 4), (4, 8), (9, 8), (500, 8)]:
         pauses = [b.delay(failures) for _ in range(50)]
         assert all(full / 2 <= p <= full for p in pauses) and len(set(pauses)) > 1
+
+
+def test_the_bot_against_a_server_that_never_finishes_an_answer_ends_in_bounded_time(hostile):
+    """Every request drips: each ends at the client's timeout, the bot backs off between them and
+    stops after its tries, one line, never waiting for ever."""
+    from sequence_game.bot import Backoff, run_bot
+
+    server = hostile(_drip_head)
+    start = time.monotonic()
+    with pytest.raises(ClientError) as e:
+        run_bot(Client(server.url, token=TOKEN, timeout=0.3), "t1", FirstMove(), backoff=Backoff(first=0.05, tries=3))
+    assert "gave up after 4 failures in a row" in str(e.value) and "within 0.3 s" in str(e.value)
+    assert len(server.log) == 4 and time.monotonic() - start < 4 * 0.3 + 0.35 + 1.5
