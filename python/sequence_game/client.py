@@ -1022,8 +1022,8 @@ class Client:
         reads the view), ``{"type": "presence", ...}`` and the others of docs/web.md. Ends after
         the finished game's state, or with ``ClientError`` (status 0) if the connection drops.
 
-        The stream has no end time: ``timeout`` bounds its opening (up to its first byte of
-        answer), then each line must arrive whole within ``stream_timeout`` seconds (the server
+        The stream has no end time: ``timeout`` bounds its opening (until the head of the
+        answer is read), then each line must arrive whole within ``stream_timeout`` seconds (the server
         sends an empty keep-alive line every 20 s), or the stream ends with ``ClientError``. A
         line longer than ``max_line`` bytes, or one that is not a JSON object with a ``type``, is
         a :class:`BadAnswerError`."""
