@@ -43,7 +43,8 @@ def cmd_bot(args: argparse.Namespace, console: Console) -> int:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: Parents) -> None:
     p = sub.add_parser(NAME, help="play a seat of a table on a server with an agent",
                        description="Connect an agent to a seat of a table on a 'sequence-game serve' server "
-                                   "(docs/web.md) and play until the game ends. The agent sees what the seat "
+                                   "(docs/web.md), by its token or by taking an open seat (--join), and play "
+                                   "until the game ends. The agent sees what the seat "
                                    "may see (R9).")
     p.add_argument("--server", required=True, metavar="URL", help="the server, e.g. http://127.0.0.1:8000")
     seat = p.add_mutually_exclusive_group(required=True)
@@ -51,7 +52,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     seat.add_argument("--join", metavar="ID", help="take an open seat of this table from the lobby (no token needed; "
                                                    "the first open one, or --seat N)")
     p.add_argument("--token", metavar="T", help="the seat's token (from its join link), with --table")
-    p.add_argument("--seat", type=int_arg(0, 11, "--seat"), default=None,
+    p.add_argument("--seat", type=int_arg(0, 11, "--seat"), default=None, metavar="N",
                    help="with --join: the open seat to take, counted from 0 as the API does (default: the first)")
     p.add_argument("--name", default=None, metavar="NAME",
                    help="with --join: the name shown at the table (default: the agent's, e.g. 'hard bot')")
