@@ -128,6 +128,9 @@ class VectorGame:
         self.max_turns = max_turns
         self.threads = int(threads)
         self._rewards = np.zeros((num_games, teams), dtype=np.float32)
+        #: Counts the calls that change the games (``step``, ``reset``): a cache of what the games
+        #: show (the environments keep the masks and action lists of one step) is valid while it holds.
+        self.version = 0
 
     def __repr__(self) -> str:
         opp = f", opponents={self._opponents}" if self._opponents else ""
@@ -158,6 +161,7 @@ class VectorGame:
         """Deal episode 0 of every game again, from ``seed`` (default: the current seed)."""
         checked = check_seed(seed)
         self._core.reset(self.seed if checked is None else checked)
+        self.version += 1
 
     def current_players(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """The seat to move in each game: ``int32`` of shape ``(num_games,)``."""
@@ -269,6 +273,7 @@ class VectorGame:
         refused = self._core.step(arr, rewards, terminated, truncated)
         if refused is not None:
             raise self._illegal(*refused)
+        self.version += 1
         return rewards, terminated, truncated
 
     def _illegal(self, games: List[int], actions: List[int]) -> IllegalActionsError:
@@ -289,6 +294,9 @@ class VectorGame:
         """One uniformly random legal action per game (``int64``), chosen in numpy: from ``legal``
         (the ``(actions, counts)`` of ``legal_actions()``: O(1) per game), else from ``masks``
         (bool, ``legal_masks()``: a pass over each row), else from fresh lists."""
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError("rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), "
+                            f"not {type(rng).__name__}")
         if legal is None and masks is None:
             legal = self.legal_actions()
         if legal is not None:

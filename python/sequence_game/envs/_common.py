@@ -158,3 +158,30 @@ def scale_observations(obs: np.ndarray) -> np.ndarray:
 
 
 _INVERSE_SCALE = (1.0 / OBSERVATION_SCALE).astype(np.float32)
+
+
+class LegalCache:
+    """The legal-action masks and lists of a ``VectorGame``'s games, written by the core in one pass
+    and kept until the games change (``VectorGame.version``): a batched environment's masks (for
+    the learner) and ``sample_actions`` (for a baseline) then cost one pass per step."""
+
+    def __init__(self, game: Any) -> None:
+        from ..actions import ACTION_COUNT
+        from ..vector import MAX_LEGAL_ACTIONS
+
+        self.game = game
+        n = game.num_games
+        self.masks = np.empty((n, ACTION_COUNT), dtype=bool)
+        self.lists = (np.empty((n, MAX_LEGAL_ACTIONS), dtype=np.int16), np.empty(n, dtype=np.int32))
+        self._version: Optional[int] = None
+
+    def update(self) -> LegalCache:
+        """Write the masks and lists if the games changed since the last call; returns self."""
+        if self._version != self.game.version:
+            self.game.legal_masks(out=self.masks, lists=self.lists)
+            self._version = self.game.version
+        return self
+
+    def sample(self, rng: np.random.Generator) -> np.ndarray:
+        """One uniformly random legal action per game, from the lists (``VectorGame.sample_actions``)."""
+        return self.game.sample_actions(rng, legal=self.update().lists)

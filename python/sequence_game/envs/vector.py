@@ -128,7 +128,7 @@ class SequenceVectorEnv(VectorEnv):
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
         self._observers = None if self.seat is None else np.full(self.num_envs, self.seat, dtype=np.int32)
         self._obs = np.empty((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
-        self._masks = np.empty((self.num_envs, ACTION_COUNT), dtype=bool)
+        self._legal = _common.LegalCache(self.game)
 
     @property
     def opponent(self) -> Optional[str]:
@@ -142,8 +142,7 @@ class SequenceVectorEnv(VectorEnv):
         self.game.observations(out=self._obs, players=self._observers)
         if self.normalize:
             _common.scale_observations(self._obs)
-        self.game.legal_masks(out=self._masks)
-        infos = {"action_mask": self._masks.copy(), "player": self.game.current_players()}
+        infos = {"action_mask": self._legal.update().masks.copy(), "player": self.game.current_players()}
         return self._obs.copy(), infos
 
     def reset(self, *, seed: Optional[int] = None,
@@ -181,8 +180,9 @@ class SequenceVectorEnv(VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask of every game now, ``bool (num_envs, 5253)``."""
-        return self.game.legal_masks()
+        return self._legal.update().masks.copy()
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """One uniformly random legal action per game (a baseline policy)."""
-        return self.game.sample_actions(rng, legal=self.game.legal_actions())
+        """One uniformly random legal action per game (``int64 (num_envs,)``, a baseline policy),
+        drawn from ``rng`` in numpy."""
+        return self._legal.sample(rng)
