@@ -41,7 +41,7 @@ from .observation import OBSERVATION_SIZE
 if TYPE_CHECKING:  # typing.TypeGuard is Python 3.10+; only the type checker needs it
     from typing_extensions import TypeGuard
 
-__all__ = ["MAX_LEGAL_ACTIONS", "OPPONENTS", "PACKED_MASK_BYTES", "IllegalActionsError", "VectorGame"]
+__all__ = ["MAX_LEGAL_ACTIONS", "OPPONENTS", "PACKED_MASK_BYTES", "IllegalActionsError", "VectorGame", "seed_dealing"]
 
 #: Built-in seat policies (played inside the core): ``"random"`` (uniformly random legal moves,
 #: declares included) and ``"greedy"`` (GreedyAgent's move scoring, in C++).
@@ -59,6 +59,42 @@ _Players = Union[None, int, np.ndarray]
 _BYTE_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 _BYTE_SELECT = np.array([[[i for i in range(8) if b >> i & 1][j] if j < bin(b).count("1") else 0 for j in range(8)]
                          for b in range(256)], dtype=np.int64)
+
+
+_MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's increment (docs/rng.md)
+
+
+def _unshift(z: int, k: int) -> int:
+    """The inverse of ``z ^ (z >> k)`` on 64 bits."""
+    out = z
+    for _ in range(64 // k):
+        out = z ^ (out >> k)
+    return out
+
+
+def _unmix(z: int) -> int:
+    """The inverse of SplitMix64's output function (docs/rng.md): a bijection of 64-bit ints."""
+    z = _unshift(z, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & _MASK64
+    z = _unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & _MASK64
+    return _unshift(z, 30)
+
+
+def seed_dealing(game_seed: int) -> int:
+    """The ``VectorGame`` seed whose game 0 deals ``Game(seed=game_seed)`` as its first episode:
+    the inverse of ``episode_seed(seed, 0, 0)`` (two SplitMix64 outputs, each a bijection), so that
+    the per-game environments deal a chosen ``Game`` seed with opponents played in the core.
+
+    >>> from sequence_game import _core
+    >>> _core.episode_seed(seed_dealing(12345), 0, 0)
+    12345
+    """
+    checked = check_seed(game_seed)
+    if checked is None:
+        raise TypeError("game_seed must be an int in 0 .. 2**64 - 1")
+    return (_unmix((_unmix(checked) - _GAMMA) & _MASK64) - _GAMMA) & _MASK64
 
 
 def _is_int(x: object) -> TypeGuard[Union[int, np.integer[Any]]]:

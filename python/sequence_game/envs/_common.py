@@ -151,6 +151,38 @@ def core_seats(table: Mapping[int, Any]) -> Optional[Dict[int, str]]:
     return out
 
 
+#: The one ``reset(options=...)`` key of the per-game environments: deal ``Game(seed=game_seed)``.
+RESET_OPTIONS = ("game_seed",)
+
+
+def game_seed_option(options: Any, where: str, strict: bool = True) -> Optional[int]:
+    """The ``game_seed`` of ``reset(options=...)`` (None if not given); ``TypeError``/``ValueError``
+    for options that are not a dict, unknown keys (a misspelt key would otherwise be ignored
+    silently) and a seed that is not an int in ``0 .. 2**64 - 1``. ``strict=False``: unknown keys
+    are ignored with a ``UserWarning`` (PettingZoo's ``api_test`` resets with a made-up option)."""
+    from .._args import check_seed
+
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        raise TypeError(f"{where}: reset options must be a dict such as {{'game_seed': 7}}, not {options!r}")
+    unknown = sorted(map(repr, set(options) - set(RESET_OPTIONS)))
+    if unknown and not strict:
+        warnings.warn(f"{where}: reset option(s) {', '.join(unknown)} ignored; the one option is 'game_seed' "
+                      "(deal Game(seed=game_seed))", stacklevel=3)
+    elif unknown:
+        raise ValueError(f"{where}: unknown reset option(s) {', '.join(unknown)}; the one option is 'game_seed' "
+                         "(deal Game(seed=game_seed))")
+    if "game_seed" not in options:
+        return None
+    seed = options["game_seed"]
+    if isinstance(seed, np.integer) and not isinstance(seed, np.bool_):
+        seed = int(seed)  # a seed read from VectorGame.seeds() (uint64)
+    if seed is None:
+        raise TypeError(f"{where}: game_seed must be an int in 0 .. 2**64 - 1, not None")
+    return check_seed(seed, f"{where}: game_seed")
+
+
 def scale_observations(obs: np.ndarray) -> np.ndarray:
     """Divide observations (one or a batch) in place by ``OBSERVATION_SCALE`` (docs/observation.md)."""
     obs *= _INVERSE_SCALE

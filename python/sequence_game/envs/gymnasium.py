@@ -60,7 +60,7 @@ from ..agents import agent_from_spec
 from ..game import Game
 from ..game_setup import check_max_turns, check_players_teams
 from ..observation import LAYOUT, OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
-from ..vector import VectorGame
+from ..vector import VectorGame, seed_dealing
 
 __all__ = ["ENV_ID", "SPAWN_ID", "SequenceEnv"]
 
@@ -119,6 +119,9 @@ class SequenceEnv(gymnasium.Env):
         self._done = True
         self._ended = False  # the core's game ended (its final position is kept until reset)
         self._winner: Optional[int] = None
+        #: The seed of the current deal, ``Game(players, teams, seed=game_seed, max_turns)`` (None
+        #: before ``reset()``).
+        self.game_seed: Optional[int] = None
 
     @property
     def game(self) -> Optional[Game]:
@@ -132,17 +135,23 @@ class SequenceEnv(gymnasium.Env):
 
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
-        """Deal a new game (from ``self.np_random``, seeded by ``seed``) and play the opponents
-        until the learning seat is to move."""
+        """Deal a new game and play the opponents until the learning seat is to move. The deal is
+        ``Game(seed=game_seed)``: ``options={"game_seed": g}`` chooses it (any other option is
+        refused), else it is drawn from ``self.np_random`` (seeded by ``seed``, Gymnasium's
+        convention); ``self.game_seed`` is the one dealt."""
+        chosen = _common.game_seed_option(options, "SequenceEnv.reset")
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2**63))
+        drawn = int(self.np_random.integers(0, 2**63))  # drawn either way: later draws do not depend on options
+        game_seed = drawn if chosen is None else chosen
+        self.game_seed = game_seed
         self._winner, self._ended = None, False
         if self._core_seats is not None:
+            # VectorGame game 0 deals Game(seed=episode_seed(s, 0, 0)): s is chosen to deal game_seed.
             if self._vg is None:
-                self._vg = VectorGame(1, players=self.players, teams=self.teams, seed=game_seed,
+                self._vg = VectorGame(1, players=self.players, teams=self.teams, seed=seed_dealing(game_seed),
                                       max_turns=self.max_turns, opponents=self._core_seats)
             else:
-                self._vg.reset(game_seed)
+                self._vg.reset(seed_dealing(game_seed))
             self.opponents = dict(self._core_seats)
             self._done = False
             self._observe_core()

@@ -18,7 +18,8 @@ True
 - Chance: the deal is the engine's seeded deal (docs/rng.md, R4) and every later draw and R6
   reshuffle follows from it; its 64-bit seed is drawn at the start by 8 chance nodes of 256
   equally likely outcomes (one byte each), so ``random_sim_test``'s serialization by history
-  replays the same game.
+  replays the same game. ``dealt_state(game, s)`` (the outcomes ``seed_outcomes(s)``: the bytes of
+  ``s``, little-endian) deals ``Game(seed=s)``, as the other environments' ``game_seed`` does.
 - Actions: the 5253 actions of docs/action-space.md (a dead-card trade and the R7 declare actions
   keep the same player to move).
 - Observation tensor: docs/observation.md (890 floats, team-relative, only what the player may see,
@@ -72,7 +73,7 @@ from ..game_setup import check_players_teams
 from ..move import Move
 from ..observation import LAYOUT, OBSERVATION_SIZE, field_slice
 
-__all__ = ["AgentBot", "SequenceGame", "SequenceState", "action_sequence", "ismcts_bot"]
+__all__ = ["AgentBot", "SequenceGame", "SequenceState", "action_sequence", "dealt_state", "ismcts_bot", "seed_outcomes"]
 
 SEED_BYTES = 8  # chance nodes drawing the deal's seed, one byte each
 STATE_FORMAT = "python_sequence-state/1"  # SequenceState.serialize()
@@ -312,6 +313,25 @@ class SequenceObserver:
             "discarded: " + " ".join(f"{c}x{discards[c]}" for c in CARD_NAMES if discards[c]),
             f"pending: {pending}" if pending is not None else "pending: none",
         ])
+
+
+def seed_outcomes(game_seed: int) -> List[int]:
+    """The eight chance outcomes that deal ``Game(seed=game_seed)``: its bytes, little-endian."""
+    from .._args import check_seed
+
+    if game_seed is None:
+        raise TypeError("game_seed must be an int in 0 .. 2**64 - 1, not None")
+    return list(int(check_seed(game_seed, "game_seed") or 0).to_bytes(SEED_BYTES, "little"))
+
+
+def dealt_state(game: Any, game_seed: int) -> SequenceState:
+    """A new state of ``game`` (``python_sequence``) past its chance nodes, dealt as
+    ``Game(players, teams, seed=game_seed, max_turns)``: the same deal as the other environments'
+    ``game_seed`` and ``VectorGame.seeds()``."""
+    state = game.new_initial_state()
+    for outcome in seed_outcomes(game_seed):
+        state.apply_action(outcome)
+    return state
 
 
 def _load_state(params: Dict[str, int], text: str) -> SequenceState:

@@ -98,6 +98,10 @@ class SequenceVecEnv(VecEnv):
 
     def reset(self) -> VecEnvObs:
         """Deal every game anew: from the seed ``seed()`` set, else from the next seed of the stream."""
+        given = [o for o in self._options if o]
+        if given:  # VecEnv.set_options(): nothing to set here, and a silently ignored option misleads
+            raise ValueError(f"SequenceVecEnv.reset takes no options, not {sorted(given[0])!r}: game i is dealt "
+                             "from (seed, i); venv.game.seeds()[i] is its Game seed")
         if self._seeds[0] is not None:
             self._stream = np.random.default_rng(check_seed(self._seeds[0]))
         self.game.reset(int(self._stream.integers(0, 2**63)))

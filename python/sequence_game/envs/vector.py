@@ -148,7 +148,12 @@ class SequenceVectorEnv(VectorEnv):
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
         """Deal every game anew: from ``seed`` if given, else from the next seed of the stream the
-        constructor's seed started. Returns ``(observations, infos)``."""
+        constructor's seed started. Returns ``(observations, infos)``. Game ``i`` is then
+        ``Game(seed=self.game.seeds()[i])``, which the per-game environments deal with
+        ``reset(options={"game_seed": ...})``; no option is taken here (a dict of them is refused)."""
+        if options:
+            raise ValueError(f"SequenceVectorEnv.reset takes no options, not {sorted(options)!r}: game i is dealt "
+                             "from (seed, i); env.game.seeds()[i] is its Game seed")
         if seed is not None and not is_int(seed):
             raise TypeError("seed must be one int for all games (game i's deal depends on (seed, i)), "
                             f"not {type(seed).__name__}")
