@@ -134,6 +134,18 @@ def test_opponents_as_a_seat_dict_of_agents_and_specs_or_a_deprecated_list():
         SequenceEnv(illegal="ignore")
 
 
+def test_check_env_through_make_prints_no_board(capsys):
+    """``check_env`` on a ``gymnasium.make`` env resets and renders every declared render mode:
+    ``"human"`` prints during ``step`` only, so the check prints nothing."""
+    check_env(gymnasium.make(ENV_ID, opponents="random"))
+    assert capsys.readouterr().out == ""
+    env = SequenceEnv(render_mode="human", opponents="random")
+    _obs, info = env.reset(seed=1)
+    assert env.render() is None and capsys.readouterr().out == ""
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert str(env.unwrapped.game).splitlines()[0] in capsys.readouterr().out  # printed by step
+
+
 def test_ansi_render():
     e = SequenceEnv(render_mode="ansi")
     e.reset(seed=1)

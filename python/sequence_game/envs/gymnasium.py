@@ -33,8 +33,9 @@ Importing this module registers ``sequence_game/Sequence-v0``:
   reward -1 and ``terminated`` (``info["illegal_action"]`` is True; the game is not changed), which
   is what ``gymnasium.utils.env_checker.check_env`` sees when it samples unmasked actions; with
   ``illegal="raise"`` it raises ``sequence_game.IllegalMoveError`` and changes nothing.
-- ``render_mode``: ``"ansi"`` (the text board), ``"human"`` (printed) or ``"rgb_array"`` (the
-  board as an image, ``uint8 (240, 240, 3)``).
+- ``render_mode``: ``"ansi"`` (``render()`` returns the text board), ``"human"`` (the board is
+  printed after every step, once the opponents replied; ``render()`` returns None, Gymnasium's
+  convention) or ``"rgb_array"`` (the board as an image, ``uint8 (240, 240, 3)``).
 - In worker processes started with ``spawn`` (Stable-Baselines3's ``SubprocVecEnv``) nothing has
   imported this module: use the id ``SPAWN_ID``, ``"sequence_game.envs.gymnasium:sequence_game/Sequence-v0"``,
   with which ``gymnasium.make`` imports it first.
@@ -190,7 +191,7 @@ class SequenceEnv(gymnasium.Env):
             reward = _common.team_rewards(game)[self.seat]
             self._done = True
         if self.render_mode == "human":
-            self.render()
+            self._print_board()
         return self._observation(), reward, terminated, truncated, self._info()
 
     def _step_core(self, a: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
@@ -211,7 +212,7 @@ class SequenceEnv(gymnasium.Env):
         else:
             self._observe_core()
         if self.render_mode == "human":
-            self.render()
+            self._print_board()
         return self._observation(), reward, bool(terminated[0]), bool(truncated[0]), self._info()
 
     def _observe_core(self) -> None:
@@ -230,7 +231,15 @@ class SequenceEnv(gymnasium.Env):
         return game.legal_mask()
 
     def render(self) -> Union[str, np.ndarray, None]:
+        """``"ansi"``: the text board; ``"rgb_array"``: the board image; ``"human"``: None, since
+        ``step`` already printed the board (Gymnasium's continuous rendering: ``check_env``, which
+        resets and renders every declared mode, then prints nothing)."""
+        if self.render_mode == "human":
+            return None
         return _common.render(self._game(), self.render_mode, gymnasium.logger.warn)
+
+    def _print_board(self) -> None:
+        _common.render(self._game(), "human", gymnasium.logger.warn)
 
     def close(self) -> None:
         self._py_game = None
