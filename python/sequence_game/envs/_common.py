@@ -5,13 +5,16 @@ no framework is imported here."""
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, Dict, List, Mapping, NoReturn, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, NoReturn, Optional, Union
 
 import numpy as np
 
 from .._args import is_int
 from ..game import Game
 from ..observation import OBSERVATION_SCALE
+
+if TYPE_CHECKING:
+    from ..vector import VectorGame
 
 #: The default turn cap of the environments: long enough that random games seldom reach it
 #: (a random 2-team game lasts ~80 turns; 3-team games occasionally run into the thousands),
@@ -197,7 +200,7 @@ class LegalCache:
     and kept until the games change (``VectorGame.version``): a batched environment's masks (for
     the learner) and ``sample_actions`` (for a baseline) then cost one pass per step."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: VectorGame) -> None:
         from ..actions import ACTION_COUNT
         from ..vector import MAX_LEGAL_ACTIONS
 
