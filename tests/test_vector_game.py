@@ -600,3 +600,21 @@ def test_tutorial_batched_loop_leaves_its_arrays_current():
     np.testing.assert_array_equal(obs, vg.observations())
     np.testing.assert_array_equal(masks, vg.legal_masks())
     assert wins.sum() > 256 and wins[1] > 10 * wins[0]  # most games ended; greedy wins nearly all
+
+
+def test_version_counts_the_calls_that_change_the_games():
+    """What the environments cache per step (masks, action lists) is keyed on ``version``: a step
+    and a reset advance it, reads and refused steps do not, and it cannot be set."""
+    vg = VectorGame(3, seed=1)
+    v = vg.version
+    vg.legal_masks(), vg.observations(), vg.legal_actions()
+    assert vg.version == v
+    with pytest.raises(IllegalMoveError):
+        vg.step(np.full(3, -1))
+    assert vg.version == v
+    vg.step(vg.sample_actions(np.random.default_rng(0)))
+    assert vg.version == v + 1
+    vg.reset(2)
+    assert vg.version == v + 2
+    with pytest.raises(AttributeError):
+        vg.version = 0

@@ -164,9 +164,7 @@ class VectorGame:
         self.max_turns = max_turns
         self.threads = int(threads)
         self._rewards = np.zeros((num_games, teams), dtype=np.float32)
-        #: Counts the calls that change the games (``step``, ``reset``): a cache of what the games
-        #: show (the environments keep the masks and action lists of one step) is valid while it holds.
-        self.version = 0
+        self._version = 0
 
     def __repr__(self) -> str:
         opp = f", opponents={self._opponents}" if self._opponents else ""
@@ -180,6 +178,12 @@ class VectorGame:
     def seed(self) -> int:
         """The seed of the last reset (or of the constructor)."""
         return int(self._core.seed)
+
+    @property
+    def version(self) -> int:
+        """Counts the calls that changed the games (``step``, ``reset``): what was read from the
+        games (masks, action lists) is still current while it is unchanged."""
+        return self._version
 
     @property
     def opponents(self) -> Dict[int, str]:
@@ -197,7 +201,7 @@ class VectorGame:
         """Deal episode 0 of every game again, from ``seed`` (default: the current seed)."""
         checked = check_seed(seed)
         self._core.reset(self.seed if checked is None else checked)
-        self.version += 1
+        self._version += 1
 
     def current_players(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """The seat to move in each game: ``int32`` of shape ``(num_games,)``."""
@@ -309,7 +313,7 @@ class VectorGame:
         refused = self._core.step(arr, rewards, terminated, truncated)
         if refused is not None:
             raise self._illegal(*refused)
-        self.version += 1
+        self._version += 1
         return rewards, terminated, truncated
 
     def _illegal(self, games: List[int], actions: List[int]) -> IllegalActionsError:
