@@ -37,8 +37,12 @@ Importing this module registers ``sequence_game/Sequence-v0``:
   printed after every step, once the opponents replied; ``render()`` returns None, Gymnasium's
   convention) or ``"rgb_array"`` (the board as an image, ``uint8 (240, 240, 3)``).
 - In worker processes started with ``spawn`` (Stable-Baselines3's ``SubprocVecEnv``) nothing has
-  imported this module: use the id ``SPAWN_ID``, ``"sequence_game.envs.gymnasium:sequence_game/Sequence-v0"``,
-  with which ``gymnasium.make`` imports it first.
+  imported this module unless the main script does so at its top level: give SB3's
+  ``make_vec_env`` the class ``SequenceEnv`` or the id ``SPAWN_ID``,
+  ``"sequence_game.envs.gymnasium:sequence_game/Sequence-v0"``, with which ``gymnasium.make``
+  imports it first (``gymnasium.make_vec`` hands its workers the spec and needs neither).
+- ``reset(options={"game_seed": s})`` deals ``Game(seed=s)``; ``game_seed`` is the seed of the
+  current deal (docs/environments.md, seeds in every form).
 """
 
 from __future__ import annotations
