@@ -103,7 +103,7 @@ def test_every_batched_form_has_a_public_sample_actions():
         venv.step(a)
         env.step(a)
     for form in (venv, env, venv.game):
-        with pytest.raises(TypeError, match="numpy.random.Generator"):
+        with pytest.raises(TypeError, match=r"numpy\.random\.Generator"):
             form.sample_actions(7)
 
 
