@@ -299,7 +299,8 @@ def test_an_async_app_plays_whole_games_against_every_preset(preset):
 
 
 def test_the_python_examples_of_docs_api_md_run(tmp_path, monkeypatch):
-    """The app code docs/api.md shows (presets, limit, async turn, sealed save) runs as written."""
+    """The app code docs/api.md shows (presets, limit, async turn, sealed save, saving after an undo)
+    runs as written."""
     import pathlib
     import re
 
@@ -312,6 +313,8 @@ def test_the_python_examples_of_docs_api_md_run(tmp_path, monkeypatch):
     for block in blocks:
         exec(compile(block, "docs/api.md", "exec"), namespace)
     game = namespace["game"]
-    assert game.turn >= 2 and (tmp_path / "game.json").exists()
+    assert game.turn >= 1
+    saved = sequence_game.GameRecord.load_sealed(tmp_path / "game.json", namespace["key"])
+    assert len(saved.redeals) == 1 and saved.replay().to_dict() == game.to_dict()  # saved after the undo
     move = asyncio.run(namespace["ai_turn"](game, agent_from_spec("hard:iters=200")))
     assert move in game.legal_moves()
