@@ -100,3 +100,31 @@ def test_an_unknown_sequence_cpu_fails_the_import_naming_the_choices():
     assert ("names no instruction-set path" in done.stderr) or INFO["native"]
     for path in INFO["paths"]:
         assert path in done.stderr
+
+
+def test_a_bad_sequence_cpu_is_one_import_error_from_the_package_not_a_chain():
+    done = _run("import sequence_game.agents", "sse9")
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1].startswith("ImportError: SEQUENCE_CPU=sse9")
+    assert "During handling" not in done.stderr and "agents/" not in done.stderr.replace("\\", "/")
+    assert len(lines) <= 5, done.stderr  # the traceback's header, the caller, the package, the error
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["play", "--help"], ["arena", "a", "b"], ["bench", "--quick"], [],
+                                  ["serve", "--port", "0"]])
+@pytest.mark.parametrize("how", ["-m", "script"])
+def test_a_bad_sequence_cpu_is_one_line_and_exit_2_for_every_command(argv, how, tmp_path):
+    env = dict(os.environ, SEQUENCE_CPU="sse9")
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(sequence_game.__file__).parent.parent), env.get("PYTHONPATH", "")])
+    if how == "-m":
+        command = [sys.executable, "-m", "sequence_game", *argv]
+    else:  # what an installed console script runs: its own file named sequence-game
+        script = tmp_path / "sequence-game"
+        script.write_text("import sys\nfrom sequence_game.cli import main\nsys.exit(main())\n")
+        command = [sys.executable, str(script), *argv]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("sequence-game: error: SEQUENCE_CPU=sse9"), done.stderr
+    for path in INFO["paths"]:
+        assert path in done.stderr

@@ -11,6 +11,24 @@
 reference with the same API. Rule ids (R1..R10) refer to docs/rules.md.
 """
 
+import os as _os
+import sys as _sys
+
+try:
+    from . import _core  # noqa: F401 - imported first, alone: its SEQUENCE_CPU error is told below
+except ImportError as _error:
+    # SEQUENCE_CPU names the core's instruction-set path (docs/api.md, build_info): a bad value is
+    # the user's setting, not a fault, so it is one line, not a traceback through every import.
+    if not str(_error).startswith("SEQUENCE_CPU="):
+        raise
+    if _sys.argv[:1] == ["-m"] or _os.path.basename(_sys.argv[0] if _sys.argv else "").split(".")[0] in (
+            "sequence-game", "sequence_game"):
+        # the command (`sequence-game ...` or `python -m sequence_game ...`, found while the package
+        # is imported): its own one-line usage error, exit status 2, for every subcommand and --help
+        _sys.stderr.write(f"sequence-game: error: {_error}\n")
+        raise SystemExit(2) from None
+    raise ImportError(str(_error), name=__name__) from None
+
 from . import agents, arena, reference
 from ._core import build_info
 from .cards import BOARD_LAYOUT, cells_of
