@@ -7,6 +7,7 @@ whole games against every preset while asking for hints."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 import time
 
@@ -160,6 +161,148 @@ def test_no_hint_once_the_game_is_over(spec):
     g = record.replay()
     with pytest.raises(ValueError, match="over"):
         agent_from_spec(spec).analyze(g)
+
+
+# --------------------------------------------------------------------------- streaming analysis
+
+
+def test_analysis_streams_the_search_so_far_and_ends_with_its_budget():
+    g = _midgame()
+    infos = list(MCTSAgent(seed=1).analysis(g, limit=Limit(iterations=3000), every=1000))
+    assert [i.iterations for i in infos] == [1000, 2000, 3000]
+    for before, after in zip(infos, infos[1:]):
+        assert after.seconds >= before.seconds and after.nodes > before.nodes
+        assert {m.move: m.visits for m in after.moves}.keys() >= {m.move for m in before.moves if m.visits}
+    last = infos[-1]
+    assert not last.interrupted and last.move == last.moves[0].move and last.move in g.legal_moves()
+    assert sum(m.visits for m in last.moves) == last.iterations  # each iteration visits one root move
+    assert [m.visits for m in last.moves] == sorted((m.visits for m in last.moves), reverse=True)
+    assert all(0.0 <= m.value <= 1.0 for m in last.moves)
+    # a seeded agent's stream over an iteration budget is reproducible
+    again = list(MCTSAgent(seed=1).analysis(g, limit=Limit(iterations=3000), every=1000))
+    assert again == [dataclasses.replace(i, seconds=j.seconds) for i, j in zip(infos, again)]
+
+
+def test_analysis_by_time_gives_an_info_about_every_slice():
+    g = _midgame()
+    start = time.perf_counter()
+    infos = list(MCTSAgent(seed=2).analysis(g, limit=Limit(time=0.6), every=0.2))
+    assert 3 <= len(infos) <= 4 and time.perf_counter() - start < 5
+    assert infos[-1].seconds == pytest.approx(0.6, abs=0.15)
+    assert [i.iterations for i in infos] == sorted(i.iterations for i in infos) and infos[0].iterations > 0
+    default = list(MCTSAgent(seed=2, iterations=500).analysis(g))  # iterations alone: ten slices
+    assert [i.iterations for i in default] == list(range(50, 501, 50))
+
+
+def test_analysis_stop_from_another_thread_ends_the_running_slice():
+    g = _midgame()
+    for stopper in ("analysis", "agent"):
+        agent = MCTSAgent(seed=1)
+        analysis = agent.analysis(g, limit=LONG, every=30)  # one slice would take 30 s
+        target = analysis.stop if stopper == "analysis" else agent.stop
+        threading.Timer(0.3, target).start()
+        start = time.perf_counter()
+        infos = list(analysis)
+        assert time.perf_counter() - start < 10
+        assert len(infos) == 1 and infos[0].interrupted and infos[0].iterations > 0 and analysis.done
+        assert analysis.info is infos[-1] and not agent._running()
+
+
+def test_analysis_break_and_with_leave_nothing_running():
+    g = _midgame()
+    agent = MCTSAgent(seed=1)
+    analysis = agent.analysis(g, limit=LONG, every=0.05)
+    for i, _info in enumerate(analysis):
+        if i == 2:
+            break
+    assert not agent._running() and not analysis.done
+    with agent.analysis(g, limit=LONG, every=0.05) as stream:
+        first = next(stream)
+    assert not first.interrupted and list(stream) == [] and stream.done and stream.info.interrupted
+    analysis.stop()  # stopped between two slices: the stream ends, its last info says so
+    assert list(analysis) == [] and analysis.info.interrupted
+
+
+def test_analysis_as_an_async_iterator_keeps_the_loop_free_and_cancels():
+    g = _midgame()
+    agent = MCTSAgent(seed=1)
+
+    async def app():
+        ticks = 0
+
+        async def tick():
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        infos = [info async for info in agent.analysis(g, limit=Limit(time=0.4), every=0.1)]
+        assert ticks >= 10  # the loop ran while the search did
+
+        async def consume():
+            async for _ in agent.analysis(g, limit=LONG, every=30):
+                pass
+
+        task = asyncio.create_task(consume())
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        ticker.cancel()
+        for _ in range(600):  # the cancelled slice's search ends at its next iteration
+            if not agent._running():
+                return infos
+            await asyncio.sleep(0.05)
+        raise AssertionError("the cancelled analysis kept searching")
+
+    infos = asyncio.run(app())
+    assert 3 <= len(infos) <= 5 and infos[-1].move in g.legal_moves()
+
+
+def test_analysis_of_the_rollout_search_and_of_agents_that_answer_at_once():
+    g = _midgame()
+    infos = list(RolloutAgent(iterations=400, seed=2).analysis(g, every=100))
+    assert infos[-1].iterations == 400 and len(infos) >= 2
+    values = [m.value for m in infos[-1].moves]
+    assert values == sorted(values, reverse=True) and infos[-1].move == infos[-1].moves[0].move
+    for agent in (GreedyAgent(seed=1), RandomAgent(seed=1)):
+        (only,) = agent.analysis(g)
+        assert only == dataclasses.replace(agent.analyze(g), seconds=only.seconds)
+
+
+def test_analysis_copies_the_game_and_refuses_bad_arguments():
+    g = _midgame()
+    agent = MCTSAgent(seed=1)
+    analysis = agent.analysis(g, limit=Limit(iterations=400), every=200)
+    before = g.legal_moves()
+    g.play(g.legal_moves()[0])  # the caller's game moves on; the analysis searches the copy
+    assert all(info.move in before for info in analysis)
+    for every, exc in [(0, ValueError), (-1, ValueError), (float("inf"), ValueError), ("0.1", TypeError),
+                       (True, TypeError)]:
+        with pytest.raises(exc, match="every"):
+            agent.analysis(g, every=every)
+    with pytest.raises(ValueError, match="whole number of iterations"):
+        agent.analysis(g, limit=Limit(iterations=100), every=2.5)
+    with pytest.raises(TypeError, match="Limit"):
+        agent.analysis(g, limit=5)
+    over = sequence_game.play_game(["greedy"], seed=4).replay()
+    for a in (agent, GreedyAgent()):
+        with pytest.raises(ValueError, match=r"the game is over: team \d \((blue|green)\) won"):
+            a.analysis(over)
+
+
+def test_analysis_iterated_from_two_threads_at_once_is_refused():
+    g = _midgame()
+    analysis = MCTSAgent(seed=1).analysis(g, limit=LONG, every=30)
+    worker = threading.Thread(target=lambda: next(analysis))
+    worker.start()
+    time.sleep(0.2)
+    with pytest.raises(RuntimeError, match="already running"):
+        next(analysis)
+    analysis.stop()
+    worker.join(timeout=30)
+    assert not worker.is_alive()
 
 
 # --------------------------------------------------------------------------- stop and async

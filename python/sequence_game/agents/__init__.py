@@ -16,7 +16,8 @@ here:
 
 Every agent here also takes a per-call budget (``select_move(game, limit=Limit(time=0.5))``), has
 an awaitable form (``await agent.select_move_async(game)``), ``stop()`` (a search's "move now")
-and a hint, ``analyze(game)`` (:mod:`~sequence_game.agents.control`).
+a hint, ``analyze(game)`` (:mod:`~sequence_game.agents.control`), and the hint as it grows,
+``for info in agent.analysis(game)`` (:mod:`~sequence_game.agents.analysis`).
 
 :func:`agent_from_spec` builds an agent from a short text such as ``"greedy"``, ``"hard"``,
 ``"random:seed=3"`` or ``"mcts:time=0.5,threads=2"`` (the command line uses it);
@@ -30,6 +31,7 @@ True
 """
 
 from ..errors import AgentMoveError
+from .analysis import Analysis
 from .base import Agent, agent_name
 from .control import AgentBase, Limit
 from .greedy import GreedyAgent
@@ -43,6 +45,7 @@ from .uniform_random import RandomAgent
 __all__ = [
     "Agent",
     "AgentBase",
+    "Analysis",
     "AgentMoveError",
     "GreedyAgent",
     "Limit",

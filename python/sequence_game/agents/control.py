@@ -172,6 +172,21 @@ class AgentBase:
     def _analyze(self, game: Any, limit: Optional[Limit], stop: Any) -> Any:
         return self.analyze(game, limit)
 
+    def analysis(self, game: Any, limit: Optional[Limit] = None, every: Optional[float] = None) -> Any:
+        """A streaming analysis of ``game`` (:class:`~sequence_game.agents.analysis.Analysis`): an
+        iterator and an async iterator of results so far. An agent that answers at once gives one,
+        its :meth:`analyze`; the searches give one about every ``every`` seconds (see
+        :mod:`~sequence_game.agents.analysis`)."""
+        from .analysis import Analysis, check_every
+
+        checked = check_limit(limit)
+        check_every(every)
+        snapshot = game.copy()
+        if snapshot.is_over:
+            self.analyze(snapshot, checked)  # its own "the game is over" error
+        return Analysis(self, snapshot, None, 1, 1, lambda g, seconds, iterations, flag: self.analyze(g, checked),
+                        single=True)
+
 
 async def _in_thread(flag: Any, work: Callable[[], _T]) -> _T:
     """``work()`` in the loop's default executor; a cancelled await raises ``flag`` first, so the

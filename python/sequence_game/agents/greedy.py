@@ -19,7 +19,7 @@ from ..board import CORNER_CELLS, WINDOWS, windows_through
 from ..cards import TWO_EYED_JACKS
 from ..game_setup import sequences_to_win
 from ..move import Move
-from .base import no_legal_move, spec_name
+from .base import game_over_message, no_legal_move, spec_name
 from .control import AgentBase, Limit, check_limit
 from .search import MoveStats, SearchResult
 
@@ -142,7 +142,7 @@ class GreedyAgent(AgentBase):
         start = time.perf_counter()
         moves: List[Move] = game.legal_moves()
         if not moves:
-            raise ValueError("the game is over: there is no move to analyze")
+            raise ValueError(game_over_message(game, "analyze"))
         scored = self.score_moves(game, moves)
         order = sorted(range(len(scored)), key=lambda i: (scored[i][1].kind != "trade", -scored[i][0], i))
         stats = tuple(MoveStats(scored[i][1], 0, float(scored[i][0])) for i in order)

@@ -67,6 +67,7 @@ class RolloutAgent(SearchAgent):
 
     agent_label = "RolloutAgent"
     spec_label = "rollout"
+    _rank_by_value = True  # its moves rank best mean first
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
                  seed: Optional[int] = None, candidates: int = 8, horizon: int = 200, epsilon: float = 0.0,

@@ -17,6 +17,8 @@ from .. import _core
 from .._args import check_seed, seed_or_random
 from ..game import Game, move_from_id
 from ..move import Move
+from .analysis import Analysis, check_every
+from .base import game_over_message
 from .control import AgentBase, Limit, check_limit
 
 __all__ = ["MoveStats", "SearchAgent", "SearchResult"]
@@ -88,6 +90,7 @@ class SearchAgent(AgentBase):
     agent_label = "SearchAgent"
     spec_label = "search"
     options: Any
+    _rank_by_value = False  # how analysis() ranks the merged moves: by visits (a tree), or by mean value
 
     def _init_search(self, options: Any, seed: Optional[int]) -> None:
         self.options = options
@@ -137,7 +140,7 @@ class SearchAgent(AgentBase):
         """The search's best move for the player to move (the game is not changed)."""
         g = core_game(game, self.agent_label)
         if g.is_over:
-            raise ValueError("the game is over: there is no move to select")
+            raise ValueError(game_over_message(g))
         ids = g._state.legal_moves()
         if len(ids) == 1:  # nothing to decide
             return move_from_id(ids[0])
@@ -152,10 +155,38 @@ class SearchAgent(AgentBase):
         flag = self._register()
         return self._with_stop(flag, lambda: self._analyze(game, checked, flag))
 
+    def analysis(self, game: Any, limit: Optional[Limit] = None, every: Optional[float] = None) -> Analysis:
+        """Search the position and yield what was found so far, about every ``every`` seconds
+        (default 0.25; for a budget of iterations alone, every ``every`` iterations, default a
+        tenth of them) until the budget (``limit`` narrowing the agent's, as for :meth:`analyze`)
+        is spent or the analysis is stopped: an iterator and an async iterator of
+        :class:`SearchResult` (:class:`~sequence_game.agents.analysis.Analysis`). The game is
+        copied now. The slices draw their seeds from the agent's hint generator."""
+        checked = check_limit(limit)
+        step = check_every(every)
+        g = core_game(game, self.agent_label)
+        if g.is_over:
+            raise ValueError(game_over_message(g, "analyze"))
+        snapshot = g.copy()
+        options = self._options_for(checked)
+
+        def run(position: Game, seconds: Optional[float], iterations: Optional[int], flag: Any) -> Any:
+            sliced = copy.copy(options)
+            if seconds is not None:  # each field is checked as it is set: the one given goes first
+                sliced.time_limit = seconds
+                sliced.iterations = iterations
+            else:
+                sliced.iterations = iterations
+                sliced.time_limit = None
+            return self._run(position, self._hint_rng.getrandbits(64), sliced, flag)
+
+        return Analysis(self, snapshot, options.time_limit, options.iterations, step, run,
+                        rank_by_value=self._rank_by_value)
+
     def _analyze(self, game: Any, limit: Optional[Limit], stop: Any) -> SearchResult:
         g = core_game(game, self.agent_label)
         if g.is_over:
-            raise ValueError("the game is over: there is no move to analyze")
+            raise ValueError(game_over_message(g, "analyze"))
         r = self._run(g, self._hint_rng.getrandbits(64), self._options_for(limit), stop)
         return SearchResult(
             move=move_from_id(r.best),

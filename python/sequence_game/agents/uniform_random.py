@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from .._args import check_seed
 from ..move import Move
-from .base import no_legal_move, spec_name
+from .base import game_over_message, no_legal_move, spec_name
 from .control import AgentBase, Limit, check_limit
 from .search import MoveStats, SearchResult
 
@@ -43,7 +43,7 @@ class RandomAgent(AgentBase):
         check_limit(limit)
         moves: list[Move] = game.legal_moves()
         if not moves:
-            raise ValueError("the game is over: there is no move to analyze")
+            raise ValueError(game_over_message(game, "analyze"))
         share = 1.0 / len(moves)
         return SearchResult(move=moves[0], moves=tuple(MoveStats(m, 0, share) for m in moves),
                             iterations=0, seconds=0.0, nodes=0)
