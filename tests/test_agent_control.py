@@ -24,7 +24,7 @@ from sequence_game.agents import (
 )
 from sequence_game.agents.presets import DIFFICULTIES, PRESETS
 
-LONG = Limit(time=60)  # a budget no test waits for: only stop() or a cancel ends it
+LONG = Limit(time=60, iterations=10**15)  # a budget no test waits for: only stop() or a cancel ends it
 
 
 def _midgame(seed=3, plies=6):
@@ -52,7 +52,8 @@ def test_limit_is_a_small_immutable_value():
     ({"time": 2e6}, ValueError, ["at most"]),
     ({"time": "1"}, TypeError, ["time", "str"]),
     ({"time": True}, TypeError, ["time"]),
-    ({"iterations": 0}, ValueError, ["iterations", ">= 1"]),
+    ({"iterations": 0}, ValueError, ["iterations", "from 1 to 2**62"]),
+    ({"iterations": 2**62 + 1}, ValueError, ["iterations", "from 1 to 2**62"]),
     ({"iterations": 1.5}, TypeError, ["iterations", "float"]),
 ])
 def test_limit_refuses_bad_budgets_naming_the_field(kwargs, exc, words):
@@ -71,20 +72,89 @@ def test_a_limit_that_is_not_a_limit_is_a_type_error(spec):
             call(g, limit=0.5)
 
 
-def test_a_limit_replaces_the_budget_for_one_call_only():
+def test_a_limit_changes_the_budget_for_one_call_only():
     g = _midgame()
     agent = MCTSAgent(iterations=700, seed=1)
     before = repr(agent.options)
     assert agent.analyze(g, limit=Limit(iterations=150)).iterations == 150
+    assert agent.analyze(g, limit=Limit(iterations=1500)).iterations == 1500  # a field given replaces
     assert agent.analyze(g).iterations == 700  # the agent's own budget is still the default
     assert repr(agent.options) == before
-    # a time limit alone: no iteration cap (the preset's iterations do not apply), and it stops on time
     hard = agent_from_spec("hard", seed=2)
-    r = hard.analyze(g, limit=Limit(time=0.05))
+    r = hard.analyze(g, limit=Limit(time=0.05, iterations=10**15))
     assert not r.interrupted and r.seconds < 2.0
     assert hard.options.iterations == PRESETS["hard"].options["iterations"]
     rollout = RolloutAgent(iterations=400, seed=1)
     assert rollout.analyze(g, limit=Limit(iterations=96)).iterations == 96
+
+
+def test_a_limit_keeps_every_cap_it_does_not_name():
+    """Limit(iterations=10**12) on hard keeps hard's 5 s cap; Limit(time=...) keeps hard's
+    iterations; a cap goes only when the limit names it (time=math.inf)."""
+    import math
+
+    hard = agent_from_spec("hard", seed=2)
+    cap, iterations = PRESETS["hard"].time_cap, PRESETS["hard"].options["iterations"]
+    kept = hard._options_for(Limit(iterations=10**12))
+    assert (kept.time_limit, kept.iterations) == (cap, 10**12)
+    kept = hard._options_for(Limit(time=30))
+    assert (kept.time_limit, kept.iterations) == (30, iterations)
+    lifted = hard._options_for(Limit(iterations=10**12, time=math.inf))
+    assert (lifted.time_limit, lifted.iterations) == (None, 10**12)
+    g = _midgame()
+    assert hard.analyze(g, limit=Limit(time=30)).iterations == iterations  # stopped by the kept cap
+    with pytest.raises(ValueError, match="no iteration budget"):
+        MCTSAgent(time_limit=1).analyze(g, limit=Limit(time=math.inf))
+    assert Limit(time=math.inf).time == math.inf
+    with pytest.raises(ValueError, match=r"math\.inf"):
+        Limit(time=-math.inf)
+    # the kept cap ends a search with a huge iteration limit: a short cap stands in for hard's 5 s
+    start = time.perf_counter()
+    r = agent_from_spec("hard:time=0.2", seed=1).analyze(g, limit=Limit(iterations=10**12))
+    assert r.seconds < 1.0 and time.perf_counter() - start < 5 and not r.interrupted
+    streamed = list(agent_from_spec("hard:time=0.2", seed=1).analysis(g, limit=Limit(iterations=10**12), every=0.1))
+    assert streamed[-1].seconds < 1.0 and not streamed[-1].interrupted
+
+
+def test_a_stop_token_ends_one_call_and_not_the_agents_others():
+    """A shared agent, two sessions: the "move now" of one ends its own search only."""
+    from sequence_game.agents import StopToken
+
+    g = _midgame()
+    agent = MCTSAgent(seed=1)
+    mine, theirs = StopToken(), StopToken()
+    out = {}
+    workers = [threading.Thread(target=lambda k=k, t=t: out.setdefault(k, agent.analyze(g, limit=LONG, stop=t)))
+               for k, t in (("mine", mine), ("theirs", theirs))]
+    for w in workers:
+        w.start()
+    time.sleep(0.3)
+    mine.set()
+    workers[0].join(timeout=30)
+    assert not workers[0].is_alive() and out["mine"].interrupted
+    time.sleep(0.2)
+    assert workers[1].is_alive() and "theirs" not in out  # the other session's search goes on
+    theirs.set()
+    workers[1].join(timeout=30)
+    assert out["theirs"].interrupted and out["theirs"].iterations > out["mine"].iterations / 2
+    assert repr(mine) == "StopToken(set)"
+
+    async def app():
+        token = StopToken()
+        task = asyncio.create_task(agent.select_move_async(g, limit=LONG, stop=token))
+        await asyncio.sleep(0.2)
+        token.set()
+        return await asyncio.wait_for(task, 30)
+
+    assert asyncio.run(app()) in g.legal_moves()
+    token = StopToken()
+    threading.Timer(0.2, token.set).start()
+    infos = list(agent.analysis(g, limit=LONG, every=30, stop=token))
+    assert len(infos) == 1 and infos[0].interrupted
+    for a in (agent, GreedyAgent(), RandomAgent()):
+        with pytest.raises(TypeError, match="StopToken"):
+            a.select_move(g, stop=threading.Event())
+        assert a.select_move(g, limit=Limit(iterations=50), stop=StopToken()) in g.legal_moves()
 
 
 def test_a_limit_gives_the_same_move_as_an_agent_built_with_that_budget():
@@ -186,7 +256,7 @@ def test_analysis_streams_the_search_so_far_and_ends_with_its_budget():
 def test_analysis_by_time_gives_an_info_about_every_slice():
     g = _midgame()
     start = time.perf_counter()
-    infos = list(MCTSAgent(seed=2).analysis(g, limit=Limit(time=0.6), every=0.2))
+    infos = list(MCTSAgent(seed=2).analysis(g, limit=Limit(time=0.6, iterations=10**15), every=0.2))
     assert 3 <= len(infos) <= 4 and time.perf_counter() - start < 5
     assert infos[-1].seconds == pytest.approx(0.6, abs=0.15)
     assert [i.iterations for i in infos] == sorted(i.iterations for i in infos) and infos[0].iterations > 0
@@ -237,7 +307,7 @@ def test_analysis_as_an_async_iterator_keeps_the_loop_free_and_cancels():
                 ticks += 1
 
         ticker = asyncio.create_task(tick())
-        infos = [info async for info in agent.analysis(g, limit=Limit(time=0.4), every=0.1)]
+        infos = [info async for info in agent.analysis(g, limit=Limit(time=0.4, iterations=10**15), every=0.1)]
         assert ticks >= 10  # the loop ran while the search did
 
         async def consume():

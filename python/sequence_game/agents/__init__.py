@@ -33,7 +33,7 @@ True
 from ..errors import AgentMoveError
 from .analysis import Analysis
 from .base import Agent, agent_name
-from .control import AgentBase, Limit
+from .control import AgentBase, Limit, StopToken
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent, SearchOptions
 from .policy import PolicyAgent
@@ -45,8 +45,8 @@ from .uniform_random import RandomAgent
 __all__ = [
     "Agent",
     "AgentBase",
-    "Analysis",
     "AgentMoveError",
+    "Analysis",
     "GreedyAgent",
     "Limit",
     "MCTSAgent",
@@ -57,6 +57,7 @@ __all__ = [
     "SearchAgent",
     "SearchOptions",
     "SearchResult",
+    "StopToken",
     "agent_from_spec",
     "agent_name",
     "register_agent",

@@ -75,15 +75,17 @@ class Analysis:
         async for info in agent.analysis(game, limit=Limit(time=5)):
             await send(info)                                       # the event loop keeps going
 
-    ``stop()`` ends it from any thread; ``info`` is the latest result (None before the first).
+    ``stop()`` ends it from any thread (so does a ``StopToken`` given as ``stop=``, or
+    ``agent.stop()``); ``info`` is the latest result (None before the first).
     ``with`` / ``async with`` stop it on the way out. The game is copied when the analysis is made:
     the caller may change its own game meanwhile.
     """
 
     def __init__(self, agent: Any, game: Any, time_limit: Optional[float], iterations: Optional[int],
                  every: Optional[float], run: Callable[[Any, Optional[float], Optional[int], Any], Any],
-                 rank_by_value: bool = False, single: bool = False) -> None:
+                 rank_by_value: bool = False, single: bool = False, token: Any = None) -> None:
         self._agent = agent
+        self._token = token  # the caller's StopToken: every slice polls its flag
         self._single = single  # an agent that answers at once: one info, its analyze() as it is
         self._game = game
         self._time = time_limit
@@ -188,7 +190,7 @@ class Analysis:
                 seconds = self._every if self._time is None else min(self._every, self._time - self._seconds)
                 left = None if self._iterations is None else self._iterations - self._iterations_done
                 budget = (max(seconds, 1e-3), left)
-            self._flag = self._agent._register()
+            self._flag = self._agent._register(self._token)
             self._busy = True
             return self._flag, budget
 

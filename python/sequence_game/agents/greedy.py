@@ -20,7 +20,7 @@ from ..cards import TWO_EYED_JACKS
 from ..game_setup import sequences_to_win
 from ..move import Move
 from .base import game_over_message, no_legal_move, spec_name
-from .control import AgentBase, Limit, check_limit
+from .control import AgentBase, Limit, StopToken, check_limit, check_stop
 from .search import MoveStats, SearchResult
 
 __all__ = ["GreedyAgent"]
@@ -130,7 +130,7 @@ class GreedyAgent(AgentBase):
         top = [m for s, m in scored if s >= best - 1e-9]
         return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Every distinct play ranked as the heuristic sees it: a :class:`SearchResult` whose
         ``moves`` are a dead-card trade first (always played first, R5), then best score first
         (ties: ``legal_moves()`` order), each ``MoveStats(move, visits=0, value=score)``, and whose
@@ -139,6 +139,7 @@ class GreedyAgent(AgentBase):
         changes its later moves. ``limit`` is accepted and ignored (the heuristic answers at once).
         """
         check_limit(limit)
+        check_stop(stop)
         start = time.perf_counter()
         moves: List[Move] = game.legal_moves()
         if not moves:

@@ -19,7 +19,7 @@ from ..game import Game, move_from_id
 from ..move import Move
 from .analysis import Analysis, check_every
 from .base import game_over_message
-from .control import AgentBase, Limit, check_limit
+from .control import AgentBase, Limit, StopToken, budget_for, check_limit, check_stop
 
 __all__ = ["MoveStats", "SearchAgent", "SearchResult"]
 
@@ -123,16 +123,18 @@ class SearchAgent(AgentBase):
         raise NotImplementedError
 
     def _options_for(self, limit: Optional[Limit]) -> Any:
-        """The agent's options, or a copy with the budget of ``limit`` (its unset fields: no limit)."""
+        """The agent's options, or a copy with the budget of ``limit``: each field it sets replaces
+        the agent's, each it leaves None keeps it (``time=math.inf`` lifts the time cap)."""
         if limit is None:
             return self.options
+        time_limit, iterations = budget_for(limit, self.options.time_limit, self.options.iterations)
         options = copy.copy(self.options)
         # Each field is checked as it is set (a search needs a budget): the one given goes first.
-        if limit.time is not None:
-            options.time_limit = limit.time
-            options.iterations = limit.iterations
+        if time_limit is not None:
+            options.time_limit = time_limit
+            options.iterations = iterations
         else:
-            options.iterations = limit.iterations
+            options.iterations = iterations
             options.time_limit = None
         return options
 
@@ -146,16 +148,17 @@ class SearchAgent(AgentBase):
             return move_from_id(ids[0])
         return move_from_id(self._run(g, self._rng.getrandbits(64), self._options_for(limit), stop).best)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Search the position and report what was found (:class:`SearchResult`). ``limit``
-        replaces the agent's budget for this call. The search draws its seed from the agent's hint
-        generator, never from the one its moves use: a hint does not change what a seeded agent
-        plays next."""
+        changes the agent's budget for this call (:class:`Limit`), ``stop`` ends this call alone
+        (:class:`StopToken`). The search draws its seed from the agent's hint generator, never
+        from the one its moves use: a hint does not change what a seeded agent plays next."""
         checked = check_limit(limit)
-        flag = self._register()
+        flag = self._register(check_stop(stop))
         return self._with_stop(flag, lambda: self._analyze(game, checked, flag))
 
-    def analysis(self, game: Any, limit: Optional[Limit] = None, every: Optional[float] = None) -> Analysis:
+    def analysis(self, game: Any, limit: Optional[Limit] = None, every: Optional[float] = None,
+                 stop: Optional[StopToken] = None) -> Analysis:
         """Search the position and yield what was found so far, about every ``every`` seconds
         (default 0.25; for a budget of iterations alone, every ``every`` iterations, default a
         tenth of them) until the budget (``limit`` narrowing the agent's, as for :meth:`analyze`)
@@ -164,6 +167,7 @@ class SearchAgent(AgentBase):
         copied now. The slices draw their seeds from the agent's hint generator."""
         checked = check_limit(limit)
         step = check_every(every)
+        token = check_stop(stop)
         g = core_game(game, self.agent_label)
         if g.is_over:
             raise ValueError(game_over_message(g, "analyze"))
@@ -181,7 +185,7 @@ class SearchAgent(AgentBase):
             return self._run(position, self._hint_rng.getrandbits(64), sliced, flag)
 
         return Analysis(self, snapshot, options.time_limit, options.iterations, step, run,
-                        rank_by_value=self._rank_by_value)
+                        rank_by_value=self._rank_by_value, token=token)
 
     def _analyze(self, game: Any, limit: Optional[Limit], stop: Any) -> SearchResult:
         g = core_game(game, self.agent_label)
