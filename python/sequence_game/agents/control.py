@@ -30,7 +30,7 @@ from .._args import plain_int
 from ..errors import short_repr
 from ..move import Move
 
-__all__ = ["AgentBase", "Limit", "StopToken", "budget_for", "check_limit", "check_stop"]
+__all__ = ["AgentBase", "Limit", "StopToken", "budget_for", "check_game", "check_limit", "check_stop"]
 
 _T = TypeVar("_T")
 _MAX_SECONDS = 1e6  # the core's OptionLimits::kMaxSeconds (cpp/include/sequence/search/options.hpp)
@@ -135,6 +135,21 @@ def check_stop(stop: object) -> Optional[StopToken]:
                     f"call) or None, not {type(stop).__name__} {short_repr(stop)}")
 
 
+def check_game(game: object, call: str) -> None:
+    """``TypeError`` unless ``game`` is a game (a ``sequence_game.Game`` or anything with its
+    ``legal_moves``), saying what was passed: ``select_move("7H@d6")`` is a move, not a game."""
+    from ..gamebase import GameBase
+
+    kind = type(game)
+    if isinstance(game, GameBase) or callable(getattr(kind, "legal_moves", None)):
+        return
+    if not isinstance(game, (str, bytes, Move)) and hasattr(kind, "__getattr__"):
+        return  # a proxy (a test's watched game): its attributes are its own business, not read here
+    hint = "; to play a move, game.play(move)" if isinstance(game, (str, Move)) else ""
+    raise TypeError(f"{call} takes the game to move in (a sequence_game.Game), not {type(game).__name__} "
+                    f"{short_repr(game)}{hint}")
+
+
 def check_limit(limit: object) -> Optional[Limit]:
     """``limit`` if it is a :class:`Limit` or None; ``TypeError`` naming what was given else."""
     if limit is None or isinstance(limit, Limit):
@@ -197,6 +212,7 @@ class AgentBase:
         """The agent's move for the player to move; ``limit`` (a :class:`Limit`) changes the
         agent's budget for this call, ``stop`` (a :class:`StopToken`) ends this call alone. The
         game is not changed."""
+        check_game(game, "select_move")
         checked = check_limit(limit)
         flag = self._register(check_stop(stop))
         return self._with_stop(flag, lambda: self._decide(game, checked, flag))
@@ -214,6 +230,7 @@ class AgentBase:
         ``game`` taken now. Cancelling the awaiting task stops the search (its thread ends at the
         next iteration) and raises ``CancelledError`` as usual. A subclass that overrides
         ``select_move`` has that method called (with ``limit`` only when one is given)."""
+        check_game(game, "select_move_async")
         checked = check_limit(limit)
         token = check_stop(stop)
         snapshot = game.copy()
@@ -229,6 +246,7 @@ class AgentBase:
     async def analyze_async(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> Any:
         """``analyze`` on a worker thread, on a copy of ``game`` taken now; cancelling the task
         stops the search."""
+        check_game(game, "analyze_async")
         checked = check_limit(limit)
         token = check_stop(stop)
         snapshot = game.copy()
@@ -246,6 +264,7 @@ class AgentBase:
         :mod:`~sequence_game.agents.analysis`)."""
         from .analysis import Analysis, check_every
 
+        check_game(game, "analysis")
         checked = check_limit(limit)
         check_every(every)
         check_stop(stop)

@@ -20,7 +20,7 @@ from ..cards import TWO_EYED_JACKS
 from ..game_setup import sequences_to_win
 from ..move import Move
 from .base import game_over_message, no_legal_move, spec_name
-from .control import AgentBase, Limit, StopToken, check_limit, check_stop
+from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .search import MoveStats, SearchResult
 
 __all__ = ["GreedyAgent"]
@@ -138,6 +138,7 @@ class GreedyAgent(AgentBase):
         ``select_move`` breaks at random). The agent's generator is not used, so a hint never
         changes its later moves. ``limit`` is accepted and ignored (the heuristic answers at once).
         """
+        check_game(game, "analyze")
         check_limit(limit)
         check_stop(stop)
         start = time.perf_counter()

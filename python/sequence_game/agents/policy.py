@@ -53,6 +53,7 @@ from ..errors import short_repr
 from ..move import Move
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
 from .base import no_legal_move
+from .control import check_game
 
 __all__ = ["PolicyAgent", "load_policy"]
 
@@ -384,6 +385,7 @@ class PolicyAgent:
         return action
 
     def select_move(self, game: Any) -> Move:
+        check_game(game, "select_move")
         if game.is_over:
             raise no_legal_move(game)
         player = game.current_player

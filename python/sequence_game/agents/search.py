@@ -19,7 +19,7 @@ from ..game import Game, move_from_id
 from ..move import Move
 from .analysis import Analysis, check_every
 from .base import game_over_message
-from .control import AgentBase, Limit, StopToken, budget_for, check_limit, check_stop
+from .control import AgentBase, Limit, StopToken, budget_for, check_game, check_limit, check_stop
 
 __all__ = ["MoveStats", "SearchAgent", "SearchResult"]
 
@@ -153,6 +153,7 @@ class SearchAgent(AgentBase):
         changes the agent's budget for this call (:class:`Limit`), ``stop`` ends this call alone
         (:class:`StopToken`). The search draws its seed from the agent's hint generator, never
         from the one its moves use: a hint does not change what a seeded agent plays next."""
+        check_game(game, "analyze")
         checked = check_limit(limit)
         flag = self._register(check_stop(stop))
         return self._with_stop(flag, lambda: self._analyze(game, checked, flag))
@@ -165,6 +166,7 @@ class SearchAgent(AgentBase):
         is spent or the analysis is stopped: an iterator and an async iterator of
         :class:`SearchResult` (:class:`~sequence_game.agents.analysis.Analysis`). The game is
         copied now. The slices draw their seeds from the agent's hint generator."""
+        check_game(game, "analysis")
         checked = check_limit(limit)
         step = check_every(every)
         token = check_stop(stop)

@@ -8,7 +8,7 @@ from typing import Any, Optional
 from .._args import check_seed
 from ..move import Move
 from .base import game_over_message, no_legal_move, spec_name
-from .control import AgentBase, Limit, StopToken, check_limit, check_stop
+from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .search import MoveStats, SearchResult
 
 __all__ = ["RandomAgent"]
@@ -40,6 +40,7 @@ class RandomAgent(AgentBase):
         """Every legal move with the chance this agent plays it (``value``, all equal; ``visits``
         0), in ``legal_moves()`` order; ``move`` is the first: a random player has no preference,
         so its hint is no advice. The generator is not used. ``limit`` is accepted and ignored."""
+        check_game(game, "analyze")
         check_limit(limit)
         check_stop(stop)
         moves: list[Move] = game.legal_moves()
