@@ -442,3 +442,21 @@ def test_a_good_onnx_policy_still_loads(tmp_path):
     agent = PolicyAgent(_onnx_model(tmp_path / "model.onnx"))
     g = Game(players=2, seed=4)
     assert agent.select_move(g) in g.legal_moves()
+
+
+def test_import_sequence_game_loads_neither_numpy_nor_asyncio():
+    """numpy (PolicyAgent, VectorGame, the observation tensors) and asyncio (the async forms) are
+    imported when first used, not by `import sequence_game`: about half of its import time."""
+    import subprocess
+    import sys
+
+    code = ("import sys, sequence_game, sequence_game.agents\n"
+            "print(sorted(m for m in ('numpy', 'asyncio') if m in sys.modules))\n"
+            "g = sequence_game.Game(players=2, seed=1)\n"
+            "g.play(sequence_game.agents.agent_from_spec('hard:iters=50').select_move(g))\n"
+            "print(sorted(m for m in ('numpy', 'asyncio') if m in sys.modules))\n"
+            "print(g.observation_tensor(0).shape, sequence_game.VectorGame.__name__, "
+            "sequence_game.agents.PolicyAgent.__name__, 'numpy' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[]", "[]", "(890,) VectorGame PolicyAgent True"]

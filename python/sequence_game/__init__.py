@@ -13,6 +13,7 @@ reference with the same API. Rule ids (R1..R10) refer to docs/rules.md.
 
 import os as _os
 import sys as _sys
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 try:
     from . import _core  # noqa: F401 - imported first, alone: its SEQUENCE_CPU error is told below
@@ -38,7 +39,6 @@ from .move import Move
 from .records import GameRecord, play_game
 from .referee import MissedDraw, TableTalkPenalty
 from .simulate import simulate
-from .vector import VectorGame
 
 __all__ = [
     "BOARD_LAYOUT",
@@ -60,3 +60,20 @@ __all__ = [
     "simulate",
 ]
 __version__ = "0.1.0"
+
+if _TYPE_CHECKING:
+    from .vector import VectorGame
+
+
+def __getattr__(name: str) -> object:
+    # VectorGame works on numpy arrays: imported on first use, so that `import sequence_game` does
+    # not load numpy (the compiled Game's numpy results import it when they are asked for)
+    if name == "VectorGame":
+        from .vector import VectorGame
+
+        return VectorGame
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> "list[str]":
+    return sorted([*globals(), "VectorGame"])

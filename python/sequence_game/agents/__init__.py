@@ -30,17 +30,21 @@ a hint, ``analyze(game)`` (:mod:`~sequence_game.agents.control`), and the hint a
 True
 """
 
+from typing import TYPE_CHECKING, Any
+
 from ..errors import AgentMoveError
 from .analysis import Analysis
 from .base import Agent, agent_name
 from .control import AgentBase, Limit, StopToken
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent, SearchOptions
-from .policy import PolicyAgent
 from .registry import agent_from_spec, register_agent
 from .rollout import RolloutAgent
 from .search import MoveStats, SearchAgent, SearchResult
 from .uniform_random import RandomAgent
+
+if TYPE_CHECKING:
+    from .policy import PolicyAgent
 
 __all__ = [
     "Agent",
@@ -62,3 +66,16 @@ __all__ = [
     "agent_name",
     "register_agent",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # PolicyAgent needs numpy: imported on first use, so that `import sequence_game` stays light
+    if name == "PolicyAgent":
+        from .policy import PolicyAgent
+
+        return PolicyAgent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> "list[str]":
+    return sorted([*globals(), "PolicyAgent"])

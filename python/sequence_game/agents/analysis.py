@@ -27,7 +27,6 @@ leaves the loop (``break``; the ``with`` form stops it on the way out).
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import math
 import threading
@@ -161,6 +160,8 @@ class Analysis:
         return self
 
     async def __anext__(self) -> SearchResult:
+        import asyncio  # an awaiting caller has it loaded already
+
         flag, budget = self._begin()
         if flag is None:
             raise StopAsyncIteration

@@ -19,7 +19,6 @@ Limit(time=0.5, iterations=None)
 
 from __future__ import annotations
 
-import asyncio
 import math
 import threading
 from dataclasses import dataclass
@@ -278,6 +277,8 @@ class AgentBase:
 async def _in_thread(flag: Any, work: Callable[[], _T]) -> _T:
     """``work()`` in the loop's default executor; a cancelled await raises ``flag`` first, so the
     thread's search ends soon instead of running on unseen."""
+    import asyncio  # here, not at the top: `import sequence_game` does not need it (an awaiting caller has it)
+
     future = asyncio.get_running_loop().run_in_executor(None, work)
     try:
         return await future
