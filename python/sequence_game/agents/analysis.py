@@ -30,13 +30,11 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..errors import short_repr
-from .control import _in_thread
-
-if TYPE_CHECKING:
-    from .search import SearchResult
+from ._worker import in_thread
+from .results import MoveStats, SearchResult
 
 __all__ = ["Analysis", "check_every"]
 
@@ -166,7 +164,7 @@ class Analysis:
         if flag is None:
             raise StopAsyncIteration
         try:
-            return await _in_thread(flag, lambda: self._agent._with_stop(flag, lambda: self._slice(flag, budget)))
+            return await in_thread(flag, lambda: self._agent._with_stop(flag, lambda: self._slice(flag, budget)))
         except asyncio.CancelledError:
             self.stop()
             raise
@@ -234,7 +232,6 @@ class Analysis:
 
     def _result(self, interrupted: bool) -> SearchResult:
         from ..game import move_from_id
-        from .search import MoveStats, SearchResult
 
         def value(move: int) -> float:
             visits, total = self._stats[move]

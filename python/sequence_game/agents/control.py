@@ -28,6 +28,8 @@ from .. import _core
 from .._args import plain_int
 from ..errors import short_repr
 from ..move import Move
+from ._worker import in_thread
+from .analysis import Analysis, check_every
 
 __all__ = ["AgentBase", "Limit", "StopToken", "budget_for", "check_game", "check_limit", "check_stop"]
 
@@ -240,7 +242,7 @@ class AgentBase:
             decide: Callable[[], Move] = (lambda: own(snapshot)) if checked is None else (lambda: own(snapshot, checked))
         else:
             decide = lambda: self._decide(snapshot, checked, flag)  # noqa: E731
-        return await _in_thread(flag, lambda: self._with_stop(flag, decide))
+        return await in_thread(flag, lambda: self._with_stop(flag, decide))
 
     async def analyze_async(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> Any:
         """``analyze`` on a worker thread, on a copy of ``game`` taken now; cancelling the task
@@ -250,7 +252,7 @@ class AgentBase:
         token = check_stop(stop)
         snapshot = game.copy()
         flag = self._register(token)
-        return await _in_thread(flag, lambda: self._with_stop(flag, lambda: self._analyze(snapshot, checked, flag)))
+        return await in_thread(flag, lambda: self._with_stop(flag, lambda: self._analyze(snapshot, checked, flag)))
 
     def _analyze(self, game: Any, limit: Optional[Limit], stop: Any) -> Any:
         return self.analyze(game, limit)
@@ -261,8 +263,6 @@ class AgentBase:
         iterator and an async iterator of results so far. An agent that answers at once gives one,
         its :meth:`analyze`; the searches give one about every ``every`` seconds (see
         :mod:`~sequence_game.agents.analysis`)."""
-        from .analysis import Analysis, check_every
-
         check_game(game, "analysis")
         checked = check_limit(limit)
         check_every(every)
@@ -272,16 +272,3 @@ class AgentBase:
             self.analyze(snapshot, checked)  # its own "the game is over" error
         return Analysis(self, snapshot, None, 1, 1, lambda g, seconds, iterations, flag: self.analyze(g, checked),
                         single=True)
-
-
-async def _in_thread(flag: Any, work: Callable[[], _T]) -> _T:
-    """``work()`` in the loop's default executor; a cancelled await raises ``flag`` first, so the
-    thread's search ends soon instead of running on unseen."""
-    import asyncio  # here, not at the top: `import sequence_game` does not need it (an awaiting caller has it)
-
-    future = asyncio.get_running_loop().run_in_executor(None, work)
-    try:
-        return await future
-    except asyncio.CancelledError:
-        flag.set()
-        raise

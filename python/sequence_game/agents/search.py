@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
 from .. import _core
 from .._args import check_seed, seed_or_random
@@ -20,41 +19,9 @@ from ..move import Move
 from .analysis import Analysis, check_every
 from .base import game_over_message
 from .control import AgentBase, Limit, StopToken, budget_for, check_game, check_limit, check_stop
+from .results import MoveStats, SearchResult
 
 __all__ = ["MoveStats", "SearchAgent", "SearchResult"]
-
-
-@dataclass(frozen=True)
-class MoveStats:
-    """One move of an analysis. For a search: how often it was searched and its mean reward for
-    the mover's team in [0, 1] (1 win, 0 loss, ``1/teams`` a draw; evaluated positions in between).
-    For ``GreedyAgent``: ``visits`` 0 and ``value`` the heuristic's score (unbounded, higher is
-    better: ``score_moves``). For ``RandomAgent``: ``visits`` 0 and ``value`` the chance it plays
-    the move."""
-
-    move: Move
-    visits: int
-    value: float
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """What an agent's ``analyze(game)`` found (like python-chess's ``engine.PlayResult``): the
-    hint of every agent.
-
-    ``move`` is the agent's choice (for a search, the move ``select_move`` plays); ``moves`` every
-    move considered with its statistics (the agent documents their order); ``iterations`` the
-    playouts run, ``seconds`` the time taken, ``nodes`` the tree nodes used (0 for the rollout
-    search, which builds no tree, and for the agents that do not search); ``interrupted`` whether
-    ``agent.stop()`` (or a cancelled task) ended the search before its budget.
-    """
-
-    move: Move
-    moves: Tuple[MoveStats, ...]
-    iterations: int
-    seconds: float
-    nodes: int
-    interrupted: bool = False
 
 
 def core_game(game: Any, agent: str) -> Game:
