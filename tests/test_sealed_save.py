@@ -282,3 +282,19 @@ def test_a_save_of_the_first_sealed_format_still_opens():
     assert GameRecord.unseal(old, key) == record
     with pytest.raises(ValueError, match="does not open"):
         GameRecord.unseal({**old, "moves": old["moves"][:-1]}, key)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"seed": -1}, ["'seed' must be from 0 to 2**64 - 1"]),
+    ({"seed": 2**64}, ["'seed' must be from 0 to 2**64 - 1"]),
+    ({"redeals": [{"at": 0, "keep": [0], "seed": 2**64}]}, ["redeal", "out of range"]),
+    ({"players": "2"}, ["'players' must be an int"]),
+])
+def test_a_record_built_by_hand_is_checked_before_it_is_sealed(change, words):
+    import dataclasses
+
+    record = dataclasses.replace(_record(plies=2), **change)
+    with pytest.raises(ValueError) as e:
+        record.seal(new_key())
+    for w in words:
+        assert w in str(e.value)

@@ -370,12 +370,15 @@ class GameRecord:
         least 16; :func:`new_key`) under a fresh random nonce, and an authentication tag over
         everything. Sealing twice gives different data."""
         k = _check_key(key)
-        public = self.to_dict()
+        record = GameRecord.from_dict(self.to_dict())  # a record built by hand is checked as a file is
+        if not 0 <= record.seed < 2**64:
+            raise ValueError(f"game record: 'seed' must be from 0 to 2**64 - 1, not {short_repr(record.seed)}")
+        public = record.to_dict()
         del public["seed"]
         public["format"] = SEALED_FORMAT
         if "redeals" in public:
-            public["redeals"] = [{"at": r["at"], "keep": list(r["keep"])} for r in self.redeals]
-        seeds = b"".join(s.to_bytes(8, "little") for s in [self.seed, *(r["seed"] for r in self.redeals)])
+            public["redeals"] = [{"at": r["at"], "keep": list(r["keep"])} for r in record.redeals]
+        seeds = b"".join(s.to_bytes(8, "little") for s in [record.seed, *(r["seed"] for r in record.redeals)])
         nonce = secrets.token_bytes(16)
         cipher = bytes(a ^ b for a, b in zip(seeds, _seal_pad(k, nonce, len(seeds), SEALED_FORMAT)))
         tag = _seal_tag(k, nonce, cipher, public)
