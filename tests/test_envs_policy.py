@@ -460,3 +460,11 @@ def test_import_sequence_game_loads_neither_numpy_nor_asyncio():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["[]", "[]", "(890,) VectorGame PolicyAgent True"]
+
+
+@pytest.mark.parametrize("content", [b"", bytes(range(256)) * 8, b"PK\x05\x06" + b"\0" * 18])
+def test_a_damaged_stable_baselines_zip_is_one_line_naming_the_file(tmp_path, content):
+    pytest.importorskip("stable_baselines3")
+    path = tmp_path / "model.zip"
+    path.write_bytes(content)
+    _refused(path)

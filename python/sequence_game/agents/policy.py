@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import pickle
 import re
 import tokenize
 import zipfile
@@ -227,8 +228,10 @@ def _sb3_logits(path: str) -> Tuple[Logits, bool]:
         try:
             model = cls.load(path, device="cpu")
             break
-        except (ValueError, KeyError, TypeError, AssertionError, RuntimeError, AttributeError) as e:
-            errors.append(f"{cls.__name__}: {e}")
+        except (ValueError, KeyError, TypeError, AssertionError, RuntimeError, AttributeError, EOFError, OSError,
+                zipfile.BadZipFile, pickle.UnpicklingError) as e:  # a damaged or foreign .zip
+            first = str(e).strip().splitlines()
+            errors.append(f"{cls.__name__}: {first[0][:200] if first else type(e).__name__}")
     if model is None:
         raise ValueError(f"{path}: not a MaskablePPO, PPO or A2C model ({'; '.join(errors)})")
     # Trained on obs / OBSERVATION_SCALE: the environments then declare the scaled bounds.
