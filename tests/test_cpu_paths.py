@@ -128,3 +128,20 @@ def test_a_bad_sequence_cpu_is_one_line_and_exit_2_for_every_command(argv, how, 
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("sequence-game: error: SEQUENCE_CPU=sse9"), done.stderr
     for path in INFO["paths"]:
         assert path in done.stderr
+
+
+def test_a_path_this_processor_cannot_run_says_what_to_do():
+    """This machine may run every path: the core's refusal is stood in for by a finder that fails
+    the import of sequence_game._core the way the core does on an older processor."""
+    code = ("import sys\n"
+            "class Refuse:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'sequence_game._core':\n"
+            "            raise ImportError('SEQUENCE_CPU=avx512: this processor cannot run that path')\n"
+            "sys.meta_path.insert(0, Refuse())\n"
+            "import sequence_game\n")
+    done = _run(code, None)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == ("ImportError: SEQUENCE_CPU=avx512: this processor cannot run that "
+                                                    "path (unset SEQUENCE_CPU and the core runs the best path this "
+                                                    "processor supports)")

@@ -22,13 +22,16 @@ except ImportError as _error:
     # the user's setting, not a fault, so it is one line, not a traceback through every import.
     if not str(_error).startswith("SEQUENCE_CPU="):
         raise
+    _message = str(_error)
+    if _message.endswith("cannot run that path"):  # the core names no choice here: say what works
+        _message += " (unset SEQUENCE_CPU and the core runs the best path this processor supports)"
     if _sys.argv[:1] == ["-m"] or _os.path.basename(_sys.argv[0] if _sys.argv else "").split(".")[0] in (
             "sequence-game", "sequence_game"):
         # the command (`sequence-game ...` or `python -m sequence_game ...`, found while the package
         # is imported): its own one-line usage error, exit status 2, for every subcommand and --help
-        _sys.stderr.write(f"sequence-game: error: {_error}\n")
+        _sys.stderr.write(f"sequence-game: error: {_message}\n")
         raise SystemExit(2) from None
-    raise ImportError(str(_error), name=__name__) from None
+    raise ImportError(_message, name=__name__) from None
 
 from . import agents, arena, reference
 from ._core import build_info
