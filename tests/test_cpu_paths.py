@@ -100,3 +100,48 @@ def test_an_unknown_sequence_cpu_fails_the_import_naming_the_choices():
     assert ("names no instruction-set path" in done.stderr) or INFO["native"]
     for path in INFO["paths"]:
         assert path in done.stderr
+
+
+def test_a_bad_sequence_cpu_is_one_import_error_from_the_package_not_a_chain():
+    done = _run("import sequence_game.agents", "sse9")
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1].startswith("ImportError: SEQUENCE_CPU=sse9")
+    assert "During handling" not in done.stderr and "agents/" not in done.stderr.replace("\\", "/")
+    assert len(lines) <= 5, done.stderr  # the traceback's header, the caller, the package, the error
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["play", "--help"], ["arena", "a", "b"], ["bench", "--quick"], [],
+                                  ["serve", "--port", "0"]])
+@pytest.mark.parametrize("how", ["-m", "script"])
+def test_a_bad_sequence_cpu_is_one_line_and_exit_2_for_every_command(argv, how, tmp_path):
+    env = dict(os.environ, SEQUENCE_CPU="sse9")
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(sequence_game.__file__).parent.parent), env.get("PYTHONPATH", "")])
+    if how == "-m":
+        command = [sys.executable, "-m", "sequence_game", *argv]
+    else:  # what an installed console script runs: its own file named sequence-game
+        script = tmp_path / "sequence-game"
+        script.write_text("import sys\nfrom sequence_game.cli import main\nsys.exit(main())\n")
+        command = [sys.executable, str(script), *argv]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("sequence-game: error: SEQUENCE_CPU=sse9"), done.stderr
+    for path in INFO["paths"]:
+        assert path in done.stderr
+
+
+def test_a_path_this_processor_cannot_run_says_what_to_do():
+    """This machine may run every path: the core's refusal is stood in for by a finder that fails
+    the import of sequence_game._core the way the core does on an older processor."""
+    code = ("import sys\n"
+            "class Refuse:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'sequence_game._core':\n"
+            "            raise ImportError('SEQUENCE_CPU=avx512: this processor cannot run that path')\n"
+            "sys.meta_path.insert(0, Refuse())\n"
+            "import sequence_game\n")
+    done = _run(code, None)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == ("ImportError: SEQUENCE_CPU=avx512: this processor cannot run that "
+                                                    "path (unset SEQUENCE_CPU and the core runs the best path this "
+                                                    "processor supports)")

@@ -40,7 +40,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from .. import _core
 from ..game import Game
-from .control import Limit
+from .control import Limit, StopToken
 from .learned import EvalModel, load_eval_model
 from .search import SearchAgent, SearchResult, budget
 
@@ -206,8 +206,8 @@ class MCTSAgent(SearchAgent):
     def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:
         return _core.mcts_search(game._state, options, seed, stop)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Search the position and report the root statistics: a :class:`SearchResult` whose
         ``moves`` are in visits order (most first; ties: lowest core move id) and ``move`` is the
         first of them, the move :meth:`select_move` plays."""
-        return super().analyze(game, limit)
+        return super().analyze(game, limit, stop)

@@ -37,7 +37,7 @@ from typing import Any, List, Optional
 
 from .. import _core
 from ..game import Game
-from .control import Limit
+from .control import Limit, StopToken
 from .search import SearchAgent, SearchResult, budget
 
 __all__ = ["RolloutAgent"]
@@ -67,6 +67,7 @@ class RolloutAgent(SearchAgent):
 
     agent_label = "RolloutAgent"
     spec_label = "rollout"
+    _rank_by_value = True  # its moves rank best mean first
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
                  seed: Optional[int] = None, candidates: int = 8, horizon: int = 200, epsilon: float = 0.0,
@@ -82,8 +83,8 @@ class RolloutAgent(SearchAgent):
     def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:
         return _core.rollout_search(game._state, options, seed, stop)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Search the position and report every candidate: a :class:`SearchResult` whose ``moves``
         are best mean first; ``visits`` is the number of deals the move was played in (the same
         for every candidate) and ``value`` its mean reward for the mover's team in [0, 1]."""
-        return super().analyze(game, limit)
+        return super().analyze(game, limit, stop)
