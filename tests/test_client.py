@@ -158,8 +158,9 @@ def real_view():
         view = c.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
         mover = view["state"]["current_player"]
         waiting = c.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {tokens[1 - mover]}"}).json()
+        to_move = c.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {tokens[mover]}"}).json()
         over = c.post(f"/api/tables/{table}/resign", headers={"Authorization": f"Bearer {tokens[0]}"}).json()["view"]
-    return {"view": view, "waiting": waiting, "over": over}
+    return {"view": view, "waiting": waiting, "to_move": to_move, "over": over}
 
 
 # --------------------------------------------------------------------------- the token stays home
@@ -471,8 +472,7 @@ def test_the_bot_exits_2_with_one_line_on_a_wrong_answer(hostile, real_view):
 def test_the_bot_exits_2_on_a_state_that_is_no_position(hostile, real_view):
     from sequence_game.bot import run_bot
 
-    mover = real_view["view"]["state"]["current_player"]
-    seat_view = real_view["view"] if mover == 0 else real_view["waiting"]
+    seat_view = real_view["to_move"]  # the seat to move: the bot plays it
     assert seat_view["legal"]
     bad = {**seat_view, "state": {**seat_view["state"], "draw_pile": 500}}
     server = hostile(_game_server(real_view, stream_of([{"type": "state", "view": bad}])))
