@@ -170,7 +170,7 @@ class GameReview:
 
     def to_dict(self) -> Dict[str, Any]:
         """Plain data (JSON-ready)."""
-        return {"method": METHOD, "teams": self.teams, "tiers": {name: least for name, least in self.tiers},
+        return {"method": METHOD, "teams": self.teams, "tiers": dict(self.tiers),
                 "moves": [dict(asdict(m), chances=list(m.chances)) for m in self.moves],
                 "curve": [list(c) for c in self.curve], "events": [dict(e) for e in self.events],
                 "players": [dict(p) for p in self.players], "result": self.result}

@@ -198,7 +198,7 @@ def parse_win_chance_model(data: Any, source: str = "the model") -> WinChanceMod
 _DEFAULT: Optional[WinChanceModel] = None
 
 
-def load_win_chance_model(path: Optional[Union[str, "os.PathLike[str]"]] = None) -> WinChanceModel:
+def load_win_chance_model(path: Optional[Union[str, os.PathLike[str]]] = None) -> WinChanceModel:
     """The model in ``path`` (None: the packaged one, read once)."""
     global _DEFAULT
     if path is None and _DEFAULT is not None:

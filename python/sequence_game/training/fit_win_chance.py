@@ -45,8 +45,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import _core
-from ..review.estimator import (DEFAULT_PATH, HAND_FEATURES, PUBLIC_FEATURES, WinChanceModel, feature_rows,
-                                softmax_rows)
+from ..review.estimator import DEFAULT_PATH, WinChanceModel, feature_rows, softmax_rows
 from ..selfplay import LOG_NAME, load_dataset, selfplay
 
 __all__ = ["SETS", "StrengthSet", "calibration", "fit_softmax", "fit_win_chance", "main"]
@@ -83,7 +82,8 @@ def _rows_of_set(path: str, players: int, games: int) -> Dict[str, np.ndarray]:
     data = load_dataset(path, fields=["move_id", "game", "game_index", "game_seed", "game_winner"])
     seeds = dict(zip(data["game_index"].tolist(), data["game_seed"].tolist()))
     winners = dict(zip(data["game_index"].tolist(), data["game_winner"].tolist()))
-    manifest = json.load(open(os.path.join(path, "manifest.json"), encoding="utf-8"))
+    with open(os.path.join(path, "manifest.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
     keep = data["game"] < games
     move_id, row_game = data["move_id"][keep], data["game"][keep]
     pub: List[np.ndarray] = []
@@ -219,6 +219,10 @@ def _svg(curves: Dict[str, List[Tuple[float, float, int]]]) -> str:
     return "\n".join(out) + "\n"
 
 
+def _brier(p: Sequence[float], y: Sequence[float]) -> float:
+    return round(float(((np.array(p) - np.array(y)) ** 2).mean()), 4)
+
+
 def _search_brier(sets: Dict[str, Dict[str, np.ndarray]], per_set: int, seed: int, model: WinChanceModel,
                   data: str) -> Dict[str, Any]:
     """Brier of the former review's search values and of the estimator on the same held-out positions
@@ -248,11 +252,13 @@ def _search_brier(sets: Dict[str, Dict[str, np.ndarray]], per_set: int, seed: in
             est_pub.append(model.chances(game)[0])
             est_mover.append(model.chances(game, viewer=game.current_player)[0])
             ys.append(rows["label"][i][0])
-        y = np.array(ys)
-        brier = lambda q: round(float(((np.array(q) - y) ** 2).mean()), 4)  # noqa: E731
-        out[name] = {"positions": len(ys), "search_brier": brier(search_p), "public_brier": brier(est_pub),
-                     "mover_brier": brier(est_mover)}
+        out[name] = {"positions": len(ys), "search_brier": _brier(search_p, ys), "public_brier": _brier(est_pub, ys),
+                     "mover_brier": _brier(est_mover, ys)}
     return out
+
+
+def _pick(train: List[Dict[str, np.ndarray]], key: str) -> np.ndarray:
+    return np.concatenate([r[key][~r["held"]] for r in train])
 
 
 def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "docs", holdout: int = 5,
@@ -283,11 +289,10 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
         if not names:
             continue
         train = [rows[n] for n in names]
-        pick = lambda key: np.concatenate([r[key][~r["held"]] for r in train])  # noqa: E731
-        y = pick("label")
-        public[str(teams)] = fit_softmax(pick("public"), y, l2).round(6).tolist()
+        y = _pick(train, "label")
+        public[str(teams)] = fit_softmax(_pick(train, "public"), y, l2).round(6).tolist()
         # the player's view: both the decision view and the after-move view, one model
-        xp = np.concatenate([pick("decide"), pick("after")])
+        xp = np.concatenate([_pick(train, "decide"), _pick(train, "after")])
         player[str(teams)] = fit_softmax(xp, np.concatenate([y, y]), l2).round(6).tolist()
         base[str(teams)] = y.mean(axis=0)
     model = WinChanceModel(public, player)
@@ -396,7 +401,10 @@ def _write_table(path: str, report: Dict[str, Any], grading: Dict[str, float]) -
               f"{report['cpu_seconds']['selfplay']} s, features, fit and measures "
               f"{report['cpu_seconds']['features_fit_measure']} s.", "",
               "![reliability diagram](images/win-chance-reliability.svg)", "", END]
-    text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+    text = ""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
     block = "\n".join(lines)
     if BEGIN in text and END in text:
         text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
