@@ -197,3 +197,14 @@ def test_the_review_command_prints_grades_and_json(tmp_path):
     assert "P0 resigned: team 1 wins" in text.stdout and "accuracy" in text.stdout
     bad = subprocess.run([*run[:-1], str(tmp_path / "missing.json")], capture_output=True, text=True, timeout=300)
     assert bad.returncode != 0 and "missing.json" in bad.stderr
+
+
+def test_a_timeout_move_is_an_event_and_not_graded():
+    rec = _record(3)
+    review = review_game(rec, timeouts=[5])
+    assert review.moves[4].kind == "timeout" and review.moves[4].tier is None and review.moves[4].loss is None
+    assert {"kind": "timeout", "after": 4, "player": review.moves[4].player, "move": rec.moves[4]} in review.events
+    assert review.players != review_game(rec).players or review.moves[4] != review_game(rec).moves[4]
+    for bad in (0, len(rec.moves) + 1, True, "5"):
+        with pytest.raises(ValueError, match="timeouts must be move numbers"):
+            review_game(rec, timeouts=[bad])  # type: ignore[list-item]

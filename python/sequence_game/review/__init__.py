@@ -14,7 +14,8 @@ docs/review.md).
   blunder; ``accuracy`` per move is the chess sites' curve of the loss in points, averaged per player.
 * **Not graded**: a forced move (one legal move), a dead-card trade (R4) and referee entries (R10).
 * **Events**: a resignation or a game stopped at its turn cap is an event after the last move, scored
-  by the result; it blames no move.
+  by the result; it blames no move. A move a turn timer played for a player (``timeouts``) is an
+  event too, not graded.
 
 The estimator reads no hidden card and searches nothing, so a review is deterministic (the same
 record, the same model: the same review) and bounded: one valuation per legal move of every decision
@@ -136,8 +137,8 @@ def move_values(game: Any, model: Optional[WinChanceModel] = None) -> Dict[int, 
 @dataclass(frozen=True)
 class ReviewedMove:
     """One entry of a reviewed game (``index`` counts from 1). ``kind``: ``"move"`` (graded),
-    ``"forced"`` (one legal move), ``"trade"`` (a dead-card trade, R4) or ``"referee"`` (R10); the
-    last three are not graded (``before``/``after``/``loss`` None). ``chances``: every team's chance
+    ``"forced"`` (one legal move), ``"trade"`` (a dead-card trade, R4), ``"timeout"`` (played by a
+    turn timer) or ``"referee"`` (R10); the others are not graded (``before``/``after``/``loss`` None). ``chances``: every team's chance
     after the entry in the public view (the curve)."""
 
     index: int
@@ -183,12 +184,19 @@ def _rounded(values: Sequence[float]) -> Tuple[float, ...]:
 
 
 def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
-                progress: Optional[Callable[[int, int], None]] = None) -> GameReview:
+                progress: Optional[Callable[[int, int], None]] = None, timeouts: Sequence[int] = ()) -> GameReview:
     """Review ``record`` (a finished or unfinished :class:`~sequence_game.GameRecord`) with
     ``model`` (None: the packaged estimator). ``progress(done, total)`` is called after each entry.
-    Raises ``ValueError`` for a record that does not replay."""
+    ``timeouts``: the numbers (from 1) of the moves a turn timer played for a player who did not
+    move in time: shown as ``"timeout"`` entries and events, not graded (not the player's choice).
+    Raises ``ValueError`` for a record that does not replay or a timeout that is not a move of it."""
     if not isinstance(record, GameRecord):
         raise TypeError(f"review_game needs a GameRecord, not {type(record).__name__}")
+    timed_out = set()
+    for n in timeouts:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(record.moves):
+            raise ValueError(f"timeouts must be move numbers from 1 to {len(record.moves)}, not {n!r}")
+        timed_out.add(n)
     model = model or load_win_chance_model()
     tiers = _tiers(model)
     steps = list(record.positions())  # the deal, then the game after each entry (each a copy)
@@ -203,7 +211,10 @@ def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
         curve.append(chances)
         text = record.moves[k]
         common = {"index": k + 1, "player": player, "team": team, "move": text, "chances": chances}
-        if not isinstance(entry, Move):
+        if k + 1 in timed_out:
+            moves.append(ReviewedMove(kind="timeout", before=None, after=None, best=None, loss=None, tier=None,
+                                      accuracy=None, **common))
+        elif not isinstance(entry, Move):
             moves.append(ReviewedMove(kind="referee", before=None, after=None, best=None, loss=None, tier=None,
                                       accuracy=None, **common))
         elif entry.kind == "trade":
@@ -225,7 +236,8 @@ def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
                                           accuracy=round(move_accuracy(loss), 1), **common))
         if progress is not None:
             progress(k + 1, total)
-    events: List[Dict[str, Any]] = []
+    events: List[Dict[str, Any]] = [{"kind": "timeout", "after": n - 1, "player": moves[n - 1].player,
+                                     "move": moves[n - 1].move} for n in sorted(timed_out)]
     result = None if record.result is None else dict(record.result)
     if result is not None:
         final = tuple(1.0 if t == result["winner"] else 0.0 for t in range(record.teams)) \

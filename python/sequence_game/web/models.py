@@ -312,8 +312,9 @@ class ReviewedMoveModel(BaseModel):
     player: int
     team: int
     move: str
-    kind: Literal["move", "forced", "trade", "referee"] = Field(
-        description="move: graded; forced (one legal move), trade (a dead card, R4), referee (R10): not graded")
+    kind: Literal["move", "forced", "trade", "timeout", "referee"] = Field(
+        description="move: graded; forced (one legal move), trade (a dead card, R4), timeout (played by the turn "
+                    "timer), referee (R10): not graded")
     before: Optional[float] = Field(description="the mover's team's chance of winning with the best move (mover's view)")
     after: Optional[float] = Field(description="its chance with the move played, valued the same way")
     best: Optional[str] = Field(description="the best move in that valuation")

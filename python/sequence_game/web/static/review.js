@@ -50,6 +50,7 @@ function show(i) {
     } else if (r) {
       parts.push(`Chance of winning: ${chancesText(r.chances)}. ` +
         ({ forced: "The only legal move: not graded.", trade: "A dead-card trade: not graded.",
+           timeout: "Played by the turn timer (the player did not move in time): not graded.",
            referee: "A referee's call: not graded." }[r.kind] || ""));
     } else {
       parts.push(`Chance of winning: ${chancesText(review.curve[0])}.`);
