@@ -46,11 +46,12 @@ def cmd_review(args: argparse.Namespace, console: Console) -> int:
             if m.tier is not None:
                 line += f" {_TIER_MARK[m.tier]:<2} -{100 * (m.loss or 0):.0f} {m.tier}, best {m.best}"
         console.print(f"{line:<72} | {seen}", highlight=False)
-    for e in review.events:
-        if e["kind"] == "resignation":
-            console.print(f"     P{e['player']} resigned: team {e['winner']} wins (no move is blamed for it)", highlight=False)
-        elif e["kind"] == "turn-cap":
-            console.print(f"     the game stopped at its turn cap ({e['turns']} turns): a draw", highlight=False)
+    for event in review.events:
+        if event["kind"] == "resignation":
+            console.print(f"     P{event['player']} resigned: team {event['winner']} wins (no move is blamed for it)",
+                          highlight=False)
+        elif event["kind"] == "turn-cap":
+            console.print(f"     the game stopped at its turn cap ({event['turns']} turns): a draw", highlight=False)
     for p in review.players:
         acc = "-" if p["accuracy"] is None else f"{p['accuracy']:.1f}%"
         console.print(f"P{p['player']} (team {p['team']}): accuracy {acc} over {p['graded']} graded moves; "

@@ -119,7 +119,8 @@ def softmax_rows(scores: np.ndarray) -> np.ndarray:
     """The softmax over the last axis (stable)."""
     z = scores - scores.max(axis=-1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
+    out: np.ndarray = e / e.sum(axis=-1, keepdims=True)
+    return out
 
 
 def _result_chances(state: Any) -> List[float]:

@@ -64,13 +64,13 @@ class StrengthSet:
 
 #: The strength sets (the presets: ``easy``, ``medium`` the one-ply heuristic, ``hard`` the search).
 SETS: Tuple[StrengthSet, ...] = (
-    StrengthSet("random", ("random",), 300, 11),
-    StrengthSet("easy", ("easy",), 300, 12),
-    StrengthSet("medium", ("medium",), 300, 13),
+    StrengthSet("random", ("random",), 1000, 11),
+    StrengthSet("easy", ("easy",), 1000, 12),
+    StrengthSet("medium", ("medium",), 1000, 13),
     StrengthSet("hard", ("hard",), 50, 14),
-    StrengthSet("mixed", ("random", "easy", "medium", "easy"), 300, 15),
+    StrengthSet("mixed", ("random", "easy", "medium", "easy"), 1000, 15),
     StrengthSet("mixed-hard", ("medium", "hard"), 50, 16),
-    StrengthSet("3 teams", ("medium", "easy", "random"), 300, 17, players=3),
+    StrengthSet("3 teams", ("medium", "easy", "random"), 600, 17, players=3),
 )
 SHARD_GAMES = 10
 SEARCH_ITERATIONS = 2000  # the former review's budget per position
@@ -192,8 +192,13 @@ def _svg(curves: Dict[str, List[Tuple[float, float, int]]]) -> str:
     line per held-out set, the diagonal for perfect calibration."""
     colours = ["#1b6ca8", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#2c3e50"]
     size, pad = 360, 44
-    x = lambda v: pad + v * (size - 2 * pad)  # noqa: E731
-    y = lambda v: size - pad - v * (size - 2 * pad)  # noqa: E731
+
+    def x(v: float) -> float:
+        return pad + v * (size - 2 * pad)
+
+    def y(v: float) -> float:
+        return size - pad - v * (size - 2 * pad)
+
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size + 150} {size}" width="{size + 150}" '
            f'height="{size}" font-family="sans-serif" font-size="11">',
            f'<rect width="{size + 150}" height="{size}" fill="white"/>',
@@ -226,7 +231,7 @@ def _brier(p: Sequence[float], y: Sequence[float]) -> float:
 def _search_brier(sets: Dict[str, Dict[str, np.ndarray]], per_set: int, seed: int, model: WinChanceModel,
                   data: str) -> Dict[str, Any]:
     """Brier of the former review's search values and of the estimator on the same held-out positions
-    (two-team sets: ``per_set`` positions each, every 7th position of the held-out games)."""
+    (two-team sets: ``per_set`` positions each, spread evenly over the held-out games' positions)."""
     from ..agents import MCTSAgent
     from ..game import Game
 
@@ -237,7 +242,8 @@ def _search_brier(sets: Dict[str, Dict[str, np.ndarray]], per_set: int, seed: in
             continue
         loaded = load_dataset(os.path.join(data, name), fields=["move_id", "game", "game_index", "game_seed"])
         seeds = dict(zip(loaded["game_index"].tolist(), loaded["game_seed"].tolist()))
-        held = np.flatnonzero(rows["held"])[::7][:per_set]
+        candidates = np.flatnonzero(rows["held"])  # spread over all the held-out games
+        held = np.unique(candidates[np.linspace(0, candidates.size - 1, min(per_set, candidates.size)).astype(int)])
         search_p, est_pub, est_mover, ys = [], [], [], []
         for i in held.tolist():
             g = int(rows["game"][i])
@@ -262,7 +268,7 @@ def _pick(train: List[Dict[str, np.ndarray]], key: str) -> np.ndarray:
 
 
 def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "docs", holdout: int = 5,
-                   l2: float = 1e-3, search_positions: int = 60, sets: Sequence[StrengthSet] = SETS,
+                   l2: float = 1e-3, search_positions: int = 100, sets: Sequence[StrengthSet] = SETS,
                    command: Optional[str] = None) -> Dict[str, Any]:
     """Make (or resume) the self-play runs under ``data``, fit, measure, write the model to ``out``
     and, with ``docs``, ``docs/images/win-chance-reliability.svg`` and the calibration section of
@@ -422,8 +428,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--out", default=DEFAULT_PATH, help="the model file (default: the packaged one)")
     parser.add_argument("--docs", default="docs", help="the docs directory to write the table and picture into "
                                                        "('' for none)")
-    parser.add_argument("--search-positions", type=int, default=60,
-                        help="held-out positions per set valued by the former review's search (default 60)")
+    parser.add_argument("--search-positions", type=int, default=100,
+                        help="held-out positions per set valued by the former review's search (default 100)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="scale every set's number of games (a quick run: 0.1)")
     args = parser.parse_args(argv)
