@@ -190,7 +190,7 @@ def _deciles(p: np.ndarray, y: np.ndarray, bins: int = 10) -> List[Tuple[float, 
 def _svg(curves: Dict[str, List[Tuple[float, float, int]]]) -> str:
     """The reliability diagram: predicted chance (x) against observed frequency (y) per decile, one
     line per held-out set, the diagonal for perfect calibration."""
-    colours = ["#1b6ca8", "#c0392b", "#27ae60", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#2c3e50"]
+    colours = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#999999"]  # Okabe-Ito
     size, pad = 360, 44
 
     def x(v: float) -> float:
