@@ -67,9 +67,9 @@ SETS: Tuple[StrengthSet, ...] = (
     StrengthSet("random", ("random",), 1000, 11),
     StrengthSet("easy", ("easy",), 1000, 12),
     StrengthSet("medium", ("medium",), 1000, 13),
-    StrengthSet("hard", ("hard",), 50, 14),
+    StrengthSet("hard", ("hard",), 40, 14),
     StrengthSet("mixed", ("random", "easy", "medium", "easy"), 1000, 15),
-    StrengthSet("mixed-hard", ("medium", "hard"), 50, 16),
+    StrengthSet("mixed-hard", ("medium", "hard"), 30, 16),
     StrengthSet("3 teams", ("medium", "easy", "random"), 600, 17, players=3),
 )
 SHARD_GAMES = 10
