@@ -94,7 +94,8 @@ def test_a_bad_model_file_is_refused_by_field(change, message):
 
 def test_the_fit_command_writes_the_model_table_and_picture_from_its_own_numbers(tmp_path):
     sets = (StrengthSet("random", ("random",), 10, 1), StrengthSet("medium", ("medium",), 10, 2),
-            StrengthSet("3 teams", ("medium", "random", "easy"), 10, 3, players=3))
+            StrengthSet("mixed", ("random", "medium"), 20, 4, rotate=True),
+            StrengthSet("3 teams", ("medium", "random", "easy"), 30, 3, players=3, rotate=True))
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "measurements.md").write_text("# Measurements\n\nkept\n")
@@ -111,6 +112,11 @@ def test_the_fit_command_writes_the_model_table_and_picture_from_its_own_numbers
     assert f"| medium | {report['calibration']['medium']['public']['games']} / " in text
     assert f"{brier[0]:.3f} [{brier[1]:.3f}, {brier[2]:.3f}]" in text
     assert report["search_comparison"]["medium"]["positions"] == 2
+    # a rotated set: one run per rotation of the agents over the seats, numbered as one set
+    assert sorted(os.listdir(tmp_path / "data")) == ["3-teams", "3-teams-r1", "3-teams-r2", "medium", "mixed",
+                                                     "mixed-r1", "random"]
+    assert report["calibration"]["mixed"]["public"]["games"] == 10  # every second game of 20 held out
+    assert sets[2].runs()[1] == ("mixed-r1", ("medium", "random"), 10, 1004)
     svg = (docs / "images" / "win-chance-reliability.svg").read_text()
     assert svg.startswith("<svg") and svg.count("<polyline") == len(sets)
     # a second run resumes the data (no new games) and rewrites the same section in place

@@ -53,13 +53,27 @@ __all__ = ["SETS", "StrengthSet", "calibration", "fit_softmax", "fit_win_chance"
 
 @dataclass(frozen=True)
 class StrengthSet:
-    """A self-play run: its name, the agent specs cycled over the seats, games, seed, players."""
+    """Self-play games: a name, the agent specs cycled over the seats, games, seed, players.
+    ``rotate``: the games are split between runs with the agents rotated over the seats (a table
+    of different strengths with every strength in every seat: the estimator does not know who
+    sits where, so a run with the weaker player always in one seat would measure something else)."""
 
     name: str
     agents: Tuple[str, ...]
     games: int
     seed: int
     players: int = 2
+    rotate: bool = False
+
+    def runs(self) -> List[Tuple[str, Tuple[str, ...], int, int]]:
+        """``(directory name, agents, games, seed)`` of each self-play run of the set."""
+        base = self.name.replace(" ", "-")
+        if not self.rotate:
+            return [(base, self.agents, self.games, self.seed)]
+        k = len(self.agents)
+        share = self.games // k
+        return [(base if r == 0 else f"{base}-r{r}", self.agents[r:] + self.agents[:r], share, self.seed + 1000 * r)
+                for r in range(k)]
 
 
 #: The strength sets (the presets: ``easy``, ``medium`` the one-ply heuristic, ``hard`` the search).
@@ -68,9 +82,9 @@ SETS: Tuple[StrengthSet, ...] = (
     StrengthSet("easy", ("easy",), 1000, 12),
     StrengthSet("medium", ("medium",), 1000, 13),
     StrengthSet("hard", ("hard",), 40, 14),
-    StrengthSet("mixed", ("random", "easy", "medium", "easy"), 1000, 15),
+    StrengthSet("mixed", ("random", "easy"), 1000, 15, rotate=True),
     StrengthSet("mixed-hard", ("medium", "hard"), 30, 16),
-    StrengthSet("3 teams", ("medium", "easy", "random"), 600, 17, players=3),
+    StrengthSet("3 teams", ("medium", "easy", "random"), 600, 17, players=3, rotate=True),
 )
 SHARD_GAMES = 10
 SEARCH_ITERATIONS = 2000  # the former review's budget per position
@@ -240,9 +254,9 @@ def _search_brier(sets: Dict[str, Dict[str, np.ndarray]], per_set: int, seed: in
         spec = next(s for s in SETS if s.name == name)
         if spec.players != 2:
             continue
-        loaded = load_dataset(os.path.join(data, name), fields=["move_id", "game", "game_index", "game_seed"])
+        loaded = load_dataset(os.path.join(data, spec.runs()[0][0]), fields=["move_id", "game", "game_index", "game_seed"])
         seeds = dict(zip(loaded["game_index"].tolist(), loaded["game_seed"].tolist()))
-        candidates = np.flatnonzero(rows["held"])  # spread over all the held-out games
+        candidates = np.flatnonzero(rows["held"] & rows["first_run"])  # spread over the first run's held-out games
         held = np.unique(candidates[np.linspace(0, candidates.size - 1, min(per_set, candidates.size)).astype(int)])
         search_p, est_pub, est_mover, ys = [], [], [], []
         for i in held.tolist():
@@ -279,11 +293,17 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
     selfplay_cpu = 0.0
     rows: Dict[str, Dict[str, np.ndarray]] = {}
     for s in sets:
-        path = os.path.join(data, s.name.replace(" ", "-"))
-        manifest = selfplay(list(s.agents), games=s.games, out=path, seed=s.seed, players=s.players,
-                            shard_games=SHARD_GAMES, resume=os.path.exists(os.path.join(path, LOG_NAME)))
-        selfplay_cpu += manifest["cpu_seconds"]
-        r = _rows_of_set(path, s.players, s.games)
+        parts = []
+        for k, (name, agents, games, seed) in enumerate(s.runs()):
+            path = os.path.join(data, name)
+            manifest = selfplay(list(agents), games=games, out=path, seed=seed, players=s.players,
+                                shard_games=SHARD_GAMES, resume=os.path.exists(os.path.join(path, LOG_NAME)))
+            selfplay_cpu += manifest["cpu_seconds"]
+            part = _rows_of_set(path, s.players, games)
+            part["first_run"] = np.full(part["game"].size, k == 0)
+            part["game"] = part["game"] + k * games  # one numbering over the set's runs
+            parts.append(part)
+        r = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
         r["held"] = r["game"] % holdout == 0
         r["step"] = np.concatenate([np.arange(c) for c in np.unique(r["game"], return_counts=True)[1]])
         rows[s.name] = r
@@ -316,8 +336,7 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
     # grading noise: the loss of every graded move of the held-out games (replayed)
     losses: Dict[str, List[float]] = {}
     for s in sets:
-        losses[s.name] = _held_out_losses(os.path.join(data, s.name.replace(" ", "-")), s, rows[s.name], model,
-                                          move_values)
+        losses[s.name] = _held_out_losses(os.path.join(data, s.runs()[0][0]), s, rows[s.name], model, move_values)
     strongest = next((n for n in ("hard", "mixed-hard", "medium") if losses.get(n)), None)
     noise = float(np.percentile(losses[strongest], 90)) if strongest else 0.05
     step = max(0.01, math.ceil(noise * 100) / 100)
@@ -329,7 +348,7 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
     report: Dict[str, Any] = {
         "command": command or "python -m sequence_game.training.fit_win_chance",
         "sets": [{"name": s.name, "agents": list(s.agents), "games": s.games, "seed": s.seed, "players": s.players,
-                  "positions": int(rows[s.name]["game"].size)} for s in sets],
+                  "rotate": s.rotate, "positions": int(rows[s.name]["game"].size)} for s in sets],
         "fit": {"method": "multinomial logistic regression, shared weights, no intercept, Newton", "l2": l2,
                 "holdout": f"games with index % {holdout} == 0"},
         "calibration": table, "grading_noise": {"set": strongest, "losses": loss_table},
@@ -356,7 +375,7 @@ def _held_out_losses(path: str, s: StrengthSet, r: Dict[str, np.ndarray], model:
 
     loaded = load_dataset(path, fields=["move_id", "game", "game_index", "game_seed"])
     seeds = dict(zip(loaded["game_index"].tolist(), loaded["game_seed"].tolist()))
-    held_games = sorted(set(r["game"][r["held"]].tolist()))[:max_games]
+    held_games = sorted(set(r["game"][r["held"] & r["first_run"]].tolist()))[:max_games]
     out: List[float] = []
     for g in held_games:
         game = Game(s.players, None, int(seeds[g]))
@@ -437,7 +456,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error(f"--scale must be above 0 and at most 10, not {args.scale}")
     if args.search_positions < 0:
         parser.error(f"--search-positions must be 0 or more, not {args.search_positions}")
-    sets = [StrengthSet(s.name, s.agents, max(5, round(s.games * args.scale)), s.seed, s.players) for s in SETS]
+    sets = [StrengthSet(s.name, s.agents, max(10 * len(s.agents), round(s.games * args.scale)), s.seed, s.players,
+                        s.rotate) for s in SETS]
     report = fit_win_chance(args.data, out=args.out, docs=args.docs or None, search_positions=args.search_positions,
                             sets=sets, command=" ".join(["python -m sequence_game.training.fit_win_chance",
                                                          *(argv if argv is not None else sys.argv[1:])]))
