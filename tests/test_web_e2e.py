@@ -481,6 +481,34 @@ def test_the_review_page_shows_the_graph_and_the_preferred_moves(server, page):
     shot(page, "17-review")
 
 
+def test_the_review_of_a_resigned_game_names_the_resignation_and_curves_sum_to_100(server, page):
+    """The review page asks with POST (no 404 on a first visit), draws both teams' chances summing to
+    100% at every position, and shows the resignation as the end of the game, blaming no move."""
+    rec = play_game([GreedyAgent(seed=1), GreedyAgent(seed=2)], players=2, seed=21)
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 21, "seats": seats, "moves": rec.moves[:16]})
+    api(server, "POST", f"/api/tables/{t['table']}/resign", {}, token=t["seats"][0]["token"])
+    missing = []
+    page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+    page.goto(server + f"/review/{t['table']}")
+    page.wait_for_selector("#graph svg polyline", timeout=120_000)
+    assert page.locator("#graph svg polyline").count() == 2
+    sums = page.evaluate("""() => {
+        const lines = [...document.querySelectorAll('#graph svg polyline')].map(l => l.getAttribute('points').split(' ')
+            .map(p => +p.split(',')[1]));
+        return lines[0].map((y, k) => y + lines[1][k]);
+    }""")
+    assert len(sums) == 16 + 2 and all(abs(v - 150) < 0.01 for v in sums)  # y(p) + y(1 - p) = the height: 100%
+    page.keyboard.press("End")
+    verdict = page.inner_text("#verdict")
+    assert "Ann resigned" in verdict and "no move is blamed" in verdict
+    assert "Ann resigned" in page.inner_text("#log li.event")
+    assert "Accuracy" in page.inner_text("#accuracy") and page.locator("#accuracy tr").count() == 3
+    assert page.locator(".resign-mark").count() == 1
+    assert not missing, missing
+    shot(page, "18-review-resigned")
+
+
 @pytest.mark.parametrize("where", ["lobby", "table", "replay", "review"])
 def test_no_serious_accessibility_violations(server, page, where):
     axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")

@@ -205,8 +205,8 @@ def test_no_timer_without_the_option(client):
 
 
 def test_the_review_is_for_finished_games_computed_once_and_stored(tmp_path):
-    """The server's review budget is its limit ``review_iterations`` (``serve --limit``); a stored
-    review is served again after a restart with the same budget."""
+    """A finished game's review is computed once and served again after a restart (the same
+    method: the win-chance estimator)."""
     db = tmp_path / "t.sqlite3"
     limits = ServerLimits(review_iterations=200)
     with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as c:
@@ -226,7 +226,8 @@ def test_the_review_is_for_finished_games_computed_once_and_stored(tmp_path):
         wait_for(lambda: c.get(f"/api/tables/{tid}/review").json()["status"] == "ready", timeout=60)
         review = c.get(f"/api/tables/{tid}/review").json()["review"]
         assert [m["move"] for m in review["moves"]] == [str(m) for m in table.game.history]
-        assert review["iterations"] == 200 and all(0 <= m["before"] <= 1 for m in review["moves"])
+        assert review["method"] == "win-chance/1" and review["events"][0]["kind"] == "resignation"
+        assert all(m["before"] is None or 0 <= m["before"] <= 1 for m in review["moves"])
     with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as c:  # stored beside the record
         assert c.get(f"/api/tables/{tid}/review").json() == {"status": "ready", "review": review,
                                                             "done": None, "total": None, "detail": None}

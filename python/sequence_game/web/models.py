@@ -308,22 +308,42 @@ class Rematch(BaseModel):
 
 
 class ReviewedMoveModel(BaseModel):
-    index: int = Field(description="the move's number, from 1")
+    index: int = Field(description="the entry's number, from 1")
     player: int
     team: int
     move: str
-    before: float = Field(description="the mover's team's chance of winning with the AI's preferred move")
-    after: Optional[float] = Field(description="its chance after the move played (null: not known)")
-    best: str = Field(description="the move the AI preferred")
-    loss: Optional[float] = Field(description="before - after")
-    mistake: bool = Field(description="the move cost at least 'mistake' and was not the preferred one")
+    kind: Literal["move", "forced", "trade", "timeout", "referee"] = Field(
+        description="move: graded; forced (one legal move), trade (a dead card, R4), timeout (played by the turn "
+                    "timer), referee (R10): not graded")
+    before: Optional[float] = Field(description="the mover's team's chance of winning with the best move (mover's view)")
+    after: Optional[float] = Field(description="its chance with the move played, valued the same way")
+    best: Optional[str] = Field(description="the best move in that valuation")
+    loss: Optional[float] = Field(description="before - after, never negative")
+    tier: Optional[Literal["inaccuracy", "mistake", "blunder"]] = Field(description="the move's grade (null: none)")
+    accuracy: Optional[float] = Field(description="the move's accuracy in percent")
+    chances: List[float] = Field(description="every team's chance after the entry, as a spectator sees it (sums to 1)")
+
+
+class ReviewPlayer(BaseModel):
+    player: int
+    team: int
+    graded: int = Field(description="moves graded")
+    accuracy: Optional[float] = Field(description="mean accuracy of the graded moves, percent")
+    inaccuracy: int
+    mistake: int
+    blunder: int
 
 
 class ReviewData(BaseModel):
-    iterations: int = Field(description="search iterations per position")
-    seed: int
-    mistake: float = Field(description="the loss from which a move is marked")
+    method: str = Field(description="how the review was made (win-chance/1: the calibrated estimator)")
+    teams: int
+    tiers: Dict[str, float] = Field(description="the least loss of each tier")
     moves: List[ReviewedMoveModel]
+    curve: List[List[float]] = Field(description="every team's chance after the deal and after every entry "
+                                                 "(and the result after a resignation)")
+    events: List[Dict[str, Any]] = Field(description="a resignation or the turn cap, after the last move")
+    players: List[ReviewPlayer]
+    result: Optional[Dict[str, Any]] = None
 
 
 class ReviewStatus(BaseModel):

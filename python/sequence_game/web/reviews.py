@@ -1,11 +1,12 @@
-"""The AI's review of finished games (:mod:`sequence_game.review`) for the web: one review per
-table, computed once in the server's analysis threads (the search releases the GIL, so the event
-loop keeps serving) and kept in the database beside the record.
+"""The review of finished games (:mod:`sequence_game.review`) for the web: one review per table,
+computed once in the server's analysis threads and kept in the database beside the record.
 
-A review is offered for finished games only: it searches every position from the mover's seat,
-and before the end that would tell a player about the others' decisions (and cost the AI threads
-that the game itself needs). At most ``ServerLimits.max_reviews`` run at once; a table asked again
-while its review runs gets its progress.
+A review is offered for finished games only: it grades every decision in the mover's view, and
+before the end that would tell a player about the others' decisions. It needs no search (a
+valuation per legal move of every decision: well under a second a game), so ``review_iterations``
+no longer sets its cost. At most ``ServerLimits.max_reviews`` run at once; a table asked again
+while its review runs gets its progress. A stored review made another way (an older ``method``) is
+made again.
 """
 
 from __future__ import annotations
@@ -16,18 +17,16 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional
 
 from ..records import utc_now
-from ..review import REVIEW_ITERATIONS, review_game
+from ..review import METHOD, review_game
 from .errors import BusyError, NotNowError
 from .limits import ServerLimits
 from .store import StoreError
 from .tables import Table, TableService
 
-__all__ = ["REVIEW_SEED", "ReviewService"]
+__all__ = ["ReviewService"]
 
 log = logging.getLogger("sequence_game.web")
 
-#: The seed of every web review: the same finished game always gets the same review.
-REVIEW_SEED = 0
 
 @dataclass
 class _Job:
@@ -39,9 +38,10 @@ class _Job:
 class ReviewService:
     """Reviews of finished tables: read, start, progress."""
 
-    def __init__(self, tables: TableService, iterations: int = REVIEW_ITERATIONS, max_running: int = ServerLimits.max_reviews) -> None:
+    def __init__(self, tables: TableService, iterations: int = ServerLimits.review_iterations,
+                 max_running: int = ServerLimits.max_reviews) -> None:
         self.tables = tables
-        self.iterations = iterations
+        self.iterations = iterations  # the server's limit, kept for its settings; the review does not search
         self.max_running = max_running
         self.jobs: Dict[str, _Job] = {}
 
@@ -53,7 +53,7 @@ class ReviewService:
         if job is not None:
             return {"status": "running", "done": job.done, "total": job.total}
         stored = await self.tables.db(self.tables.store.get_review, table.id)
-        if stored is not None and stored.get("iterations") == self.iterations:
+        if stored is not None and stored.get("method") == METHOD:
             return {"status": "ready", "review": stored}
         return None
 
@@ -75,7 +75,7 @@ class ReviewService:
         async def run() -> None:
             try:
                 review = await self.tables.analysis_queue.run(client, lambda: review_game(
-                    record, iterations=self.iterations, seed=REVIEW_SEED, progress=progress))
+                    record, progress=progress))
                 await self.tables.db(self.tables.store.save_review, table.id, review.to_dict(), utc_now())
             except StoreError as e:
                 log.error("table %s: the review was not stored: %s", table.id, e)
