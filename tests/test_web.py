@@ -213,7 +213,7 @@ def test_ai_searches_run_off_the_event_loop(client, monkeypatch):
     thread pool, not on the event loop)."""
     release = threading.Event()
     threads = []
-    real = web_tables.TableService._agent
+    real = web_tables.ai.AIWork.agent
 
     class Blocking:
         def __init__(self, agent):
@@ -224,7 +224,7 @@ def test_ai_searches_run_off_the_event_loop(client, monkeypatch):
             release.wait(30)
             return self.agent.select_move(game)
 
-    monkeypatch.setattr(web_tables.TableService, "_agent", lambda self, t, s: Blocking(real(self, t, s)))
+    monkeypatch.setattr(web_tables.ai.AIWork, "agent", lambda self, t, s: Blocking(real(self, t, s)))
     tid_ai, _ = new_table(client, players=2, seed=5, seats=[{"kind": "ai", "ai": "random"}] * 2)
     ai_table = service_of(client).tables[tid_ai]
     wait_for(lambda: threads)

@@ -183,7 +183,7 @@ class _Gate:
     def __init__(self, monkeypatch):
         self.release = threading.Event()
         self.started = []
-        real = web_tables.agent_from_spec
+        real = web_tables.ai.agent_from_spec
         gate = self
 
         def blocking(spec, seed=None):
@@ -204,7 +204,7 @@ class _Gate:
                 agent.analyze, agent.select_move = analyze, select_move
             return agent
 
-        monkeypatch.setattr(web_tables, "agent_from_spec", blocking)
+        monkeypatch.setattr(web_tables.ai, "agent_from_spec", blocking)
 
 
 def test_one_hint_or_analysis_at_a_time_per_seat(client, monkeypatch):
@@ -577,7 +577,7 @@ def test_no_ai_turn_goes_on_once_the_server_stops(monkeypatch, caplog):
         assert writing.wait(10)
         table = service.tables[tid]
         threading.Timer(0.2, release.set).start()  # close() waits for the write under way
-    assert table.version == 1 and table.search is None and not service._ai_turns
+    assert table.version == 1 and table.search is None and not service.ai.turns
     assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
 
 

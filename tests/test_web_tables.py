@@ -157,7 +157,7 @@ def test_a_rematch_keeps_the_seats_deals_anew_and_is_made_once(client):
     old, again = service_of(client).get(tid), service_of(client).tables[new]
     assert again.game.seed != old.game.seed or again.game.to_dict() != old.game.to_dict()
     assert [(s.kind, s.name) for s in again.seats] == [(s.kind, s.name) for s in old.seats]
-    assert again.options["hints"] is True and again.options["rematch_of"] == tid
+    assert again.options.hints is True and again.options.rematch_of == tid
     for seat, token in tokens.items():  # the same links' tokens open the same seats there
         assert client.get(f"/api/tables/{new}", headers=auth(token)).json()["you"] == [seat]
     assert client.post(f"/api/tables/{tid}/rematch").status_code == 401
@@ -178,8 +178,8 @@ def test_a_turn_timer_has_the_ai_move_for_a_seat_that_ran_out_of_time(client):
     async def shorten():  # the same clock with a short turn, so the test need not wait ten seconds
         table.clock.cancel()
         table.clock = None
-        table.options["turn_seconds"] = 0.3
-        service._schedule_clock(table, p, asyncio.get_running_loop())
+        table.options.turn_seconds = 0.3
+        service.clock.start(table, p, asyncio.get_running_loop())
 
     with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as ws:
         ws.send_json({"type": "hello", "token": None})

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 
 from ..game_setup import VALID_PLAYERS
 from .limits import ServerLimits
-from .tables import AI_PRESETS, AIPreset
+from .presets import AI_PRESETS, AIPreset
 
 MOVE_TEXT_MAX = 64  # "2H@e6 =a6-e6 =e6-i6" is 19 characters; declares of 3 sequences fit easily
 MAX_PRESET_MOVES = 2000

@@ -59,7 +59,7 @@ class ReviewService:
 
     async def start(self, table: Table, client: str = "?") -> Dict[str, Any]:
         """The review's status, starting it if there is none (for ``client``: it waits for that
-        address's turn at the analysis threads, ``TableService.analysis_queue``)."""
+        address's turn at the analysis threads, ``AIWork.analysis_queue``)."""
         now = await self.status(table)
         if now is not None:
             return now
@@ -74,7 +74,7 @@ class ReviewService:
 
         async def run() -> None:
             try:
-                review = await self.tables.analysis_queue.run(client, lambda: review_game(
+                review = await self.tables.ai.analysis_queue.run(client, lambda: review_game(
                     record, iterations=self.iterations, seed=REVIEW_SEED, progress=progress))
                 await self.tables.db(self.tables.store.save_review, table.id, review.to_dict(), utc_now())
             except StoreError as e:

@@ -336,9 +336,6 @@ class TableStore:
         """``(id, reason)`` of every row set aside, oldest first."""
         return [(str(i), str(r)) for i, r in self._fetch("SELECT id, reason FROM quarantine ORDER BY moved, rowid")]
 
-    def delete(self, table_id: str) -> None:
-        self._write("DELETE FROM tables WHERE id = ?", (table_id,))
-
 
 #: The keys a stored seat may have (``tables.Seat``).
 SEAT_KEYS = frozenset({"kind", "ai", "name", "token_hash", "open"})

@@ -72,7 +72,7 @@ async def create_table(body: models.CreateTable, request: Request, service: Serv
 async def list_tables(service: Service, finished: Optional[bool] = None,
                       limit: Annotated[int, Query(ge=1, le=200)] = 200,
                       offset: Annotated[int, Query(ge=0, le=1_000_000, description="finished tables to skip")] = 0,
-                      ) -> List[Dict[str, Any]]:
+                      ) -> List[models.TableSummary]:
     """The tables, newest first (at most `limit`, from `offset` among the finished ones): live ones and
     finished ones from the database; `finished=true` or `false` keeps one kind. No hand, no seed (R9)."""
     return await service.lobby(finished, limit, offset)
@@ -103,7 +103,7 @@ async def read_table(
         description="wait until the table's version is past this one (or the game is over, or `wait` seconds "
                     "passed), then answer: a long-poll for the next change instead of polling"),
     wait: float = Query(DEFAULT_WAIT, ge=0, le=MAX_WAIT, description="the longest a long-poll waits, in seconds"),
-) -> Dict[str, Any]:
+) -> models.TableView:
     """The table as your seat sees it (R9: your own hand, the others' as counts): the same view as
     a websocket `state` frame. With `after_version=N` the answer waits for the next change after
     version N (at most `wait` seconds: then the view is answered unchanged, check its `version`);
