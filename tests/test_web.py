@@ -133,7 +133,7 @@ def test_moves_illegal_malformed_and_stale_are_refused_with_the_engine_message(c
     table = service_of(client).tables[tid]
     p = table.game.current_player
     me, other = auth(tokens[p]), auth(tokens[1 - p])
-    reference = Game(players=2, seed=3)
+    reference = Game.from_dict(table.game.to_dict())
     try:
         reference.play("pass")
     except ValueError as e:

@@ -135,7 +135,7 @@ def test_a_finished_games_view_and_summary_are_typed(client):
     from sequence_game import play_game
 
     record = play_game(["greedy"], seed=6)
-    table, tokens = two_humans(client, seed=6, moves=record.moves)
+    table, tokens = new_table(client, players=2, seed=6, moves=record.moves, seats=[{"kind": "human"}, {"kind": "ai"}])
     view = client.get(f"/api/tables/{table}", headers=auth(tokens[0])).json()
     assert view["over"] and view["result"]["turns"] == record.result["turns"]
     _exact(view)

@@ -145,7 +145,7 @@ FULL_DISK_SCRIPT = textwrap.dedent("""
     db = sys.argv[1]
     out = {}
     with TestClient(create_app(db, ai_pause=0), base_url="http://127.0.0.1") as c:
-        r = c.post("/api/tables", json={"players": 2, "seed": 5, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        r = c.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
         tid = r.json()["table"]
         tokens = {s["seat"]: s["token"] for s in r.json()["seats"]}
         table = c.app.state.service.tables[tid]

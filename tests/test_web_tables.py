@@ -11,7 +11,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient
-from sequence_game import GameRecord
+from sequence_game import Game, GameRecord
 from sequence_game.web import create_app
 from sequence_game.web.limits import ServerLimits
 from web_support import BASE, auth, new_table, service_of, wait_for
@@ -272,3 +272,56 @@ def test_the_finished_games_come_a_page_at_a_time(client):
     rest = [t["table"] for t in client.get("/api/tables?finished=true&limit=10&offset=2").json()]
     assert sorted(first + rest) == sorted(ids) and not set(first) & set(rest)
     assert client.get("/api/tables?limit=0").status_code == 422
+
+
+# --------------------------------------------------------------------------- who chooses the deal (R9)
+
+SHARED_BODIES = [
+    {"players": 2, "seats": [{"kind": "human"}, {"kind": "human", "open": True}]},
+    {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]},
+    {"players": 4, "seats": [{"kind": "human"}, {"kind": "ai"}, {"kind": "human"}, {"kind": "ai"}]},
+]
+
+
+@pytest.mark.parametrize("body", SHARED_BODIES)
+def test_a_table_others_may_sit_at_refuses_a_creator_chosen_deal(client, body):
+    """The creator of a table where someone else may sit cannot choose its deal: a seed, or saved
+    moves (which replay from the creator's seed), is refused with a message saying why and what
+    to do."""
+    r = client.post("/api/tables", json={**body, "seed": 7})
+    assert r.status_code == 422 and r.json()["error"] == "InvalidRequestError"
+    assert r.json()["detail"].startswith("seed: a table where someone other than its creator may sit")
+    assert "leave out seed" in r.json()["detail"]
+    r = client.post("/api/tables", json={**body, "moves": ["pass"]})
+    assert r.status_code == 422 and r.json()["detail"].startswith("moves: ")
+    assert service_of(client).tables == {}
+
+
+def test_a_creator_may_choose_the_deal_where_only_they_sit(client):
+    for body in ({"players": 2, "seats": [{"kind": "human"}, {"kind": "ai"}]},
+                 {"players": 2, "hot_seat": True, "seats": [{"kind": "human"}, {"kind": "human"}]}):
+        tid, _ = new_table(client, **body, seed=7)
+        assert service_of(client).tables[tid].game.to_dict() == Game(players=2, seed=7).to_dict()
+
+
+def test_the_stranger_joining_an_open_seat_gets_a_hand_the_creator_cannot_predict(client):
+    """Every field the creator controls the same, table after table: the hand of whoever joins the
+    open seat differs (dealt from the server's entropy), and matches no deal of a seed the creator
+    could have sent with another table."""
+    body = {"players": 2, "seats": [{"kind": "human", "name": "Creator"}, {"kind": "human", "open": True}],
+            "max_turns": 500}
+    assert client.post("/api/tables", json={**body, "seed": 1}).status_code == 422  # the one field that chose it
+    hands, piles = set(), set()
+    for _ in range(4):
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        tid = r.json()["table"]
+        join = client.post(f"/api/tables/{tid}/join", json={"name": "Stranger"})
+        assert join.status_code == 201, join.text
+        view = client.get(f"/api/tables/{tid}", headers=auth(join.json()["token"])).json()
+        hand = tuple(view["state"]["hands"][join.json()["seat"]])
+        hands.add(hand)
+        piles.add(tuple(service_of(client).tables[tid].game.to_dict()["draw_pile"]))
+    assert len(hands) == 4 and len(piles) == 4
+    guessable = {tuple(Game(players=2, seed=s, max_turns=500).to_dict()["hands"][1]) for s in range(64)}
+    assert not hands & guessable

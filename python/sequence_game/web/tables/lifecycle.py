@@ -78,6 +78,14 @@ class Lifecycle:
         if turn_seconds is not None and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
             raise InvalidRequestError(f"turn_seconds must be from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} "
                                       f"(or null: no timer), not {turn_seconds}")
+        if same_seats is None and (seed is not None or moves) and _shared(seats, options.hot_seat):
+            # R9: whoever chooses the seed knows every hand and the draw pile; saved moves replay from
+            # the creator's seed too. Where anyone but the creator may sit, the deal is the server's.
+            what = "seed" if seed is not None else "moves"
+            raise InvalidRequestError(
+                f"{what}: a table where someone other than its creator may sit (an open seat, or two or more "
+                "join links) is dealt by the server from fresh entropy, so no player can know the others' cards; "
+                f"leave out {what}, or make the other seats AI or hot seat")
         start = self.game_class(players=players, teams=teams, seed=fresh_seed() if seed is None else seed,
                                 max_turns=max_turns)
         assert start.seed is not None  # a dealt game knows its seed
@@ -290,3 +298,10 @@ def _built_seats(seats: List[Dict[str, Any]], hot_seat: bool) -> Tuple[List[Seat
         else:
             raise InvalidRequestError(f"seat {p + 1}: kind must be 'human' or 'ai', not {kind!r}")
     return built, tokens
+
+
+def _shared(seats: List[Dict[str, Any]], hot_seat: bool) -> bool:
+    """Whether someone other than the creator may hold a seat: an open seat, or two or more human
+    seats with links of their own (a hot-seat table has one link: everyone at the creator's screen)."""
+    humans = [s for s in seats if s.get("kind") == "human"]
+    return any(s.get("open") for s in humans) or (not hot_seat and len(humans) >= 2)
