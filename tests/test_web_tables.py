@@ -274,6 +274,64 @@ def test_the_finished_games_come_a_page_at_a_time(client):
     assert client.get("/api/tables?limit=0").status_code == 422
 
 
+def _finished_table(c):
+    """A finished game between a human seat and an AI, created from its saved moves: not in memory."""
+    from sequence_game import play_game
+
+    record = play_game(["greedy"], seed=6)
+    tid, tokens = new_table(c, players=2, seed=6, moves=record.moves,
+                            seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}])
+    assert tid not in service_of(c).tables
+    return tid, tokens[0]
+
+
+def test_a_rematch_is_made_once_in_the_database_whatever_copies_ask(tmp_path):
+    """Race harness: two servers on one database, a finished table that has left memory, and many
+    rematch requests at once through both: every answer names the same one new table."""
+    import threading
+
+    db, limits = tmp_path / "t.sqlite3", ServerLimits(create_burst=100)
+    with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as a, \
+            TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as b:
+        for _ in range(4):
+            tid, token = _finished_table(a)
+            start, answers = threading.Barrier(8), []
+
+            def ask(c):
+                start.wait()
+                answers.append(c.post(f"/api/tables/{tid}/rematch", headers=auth(token)))
+
+            threads = [threading.Thread(target=ask, args=(c,)) for c in [a, b] * 4]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            assert [r.status_code for r in answers] == [201] * 8, [r.text for r in answers]
+            made = {r.json()["table"] for r in answers}
+            assert len(made) == 1
+            stored = [row for row in service_of(a).store.load_all() if row.options.get("rematch_of") == tid]
+            assert [row.id for row in stored] == list(made)
+
+
+def test_every_socket_of_a_finished_game_follows_to_the_one_rematch(client):
+    """Sockets opened on a finished table share one copy of it: a rematch asked over HTTP (or on
+    either socket) reaches both, and asking again on the other socket answers the same table."""
+    tid, token = _finished_table(client)
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as one, \
+            client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as two:
+        for ws in (one, two):
+            ws.send_json({"type": "hello", "token": token})
+            assert ws.receive_json()["type"] == "state"
+        new = client.post(f"/api/tables/{tid}/rematch", headers=auth(token)).json()["table"]
+        for ws in (one, two):
+            assert ws.receive_json() == {"type": "rematch", "table": new}
+            assert ws.receive_json()["view"]["rematch"] == new
+        two.send_json({"type": "rematch"})  # made already: nothing new to tell
+        two.send_json({"type": "ping"})
+        assert two.receive_json() == {"type": "pong"}
+    assert client.post(f"/api/tables/{tid}/rematch", headers=auth(token)).json()["table"] == new
+
+
 # --------------------------------------------------------------------------- who chooses the deal (R9)
 
 SHARED_BODIES = [

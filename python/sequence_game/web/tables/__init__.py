@@ -78,7 +78,7 @@ class TableService:
                          self.connections.broadcast, self._schedule)
         self.clock = Clock(self.tables, self.changes.change, self.connections.tell)
         self.life = Lifecycle(store, limits, self.tables, self.game_class, self.db, self._schedule, self.ai.forget)
-        self.rematcher = Rematcher(store, self.life, self.db, self.connections.tell, self.connections.broadcast)
+        self.rematcher = Rematcher(self.life, self.connections.tell, self.connections.broadcast)
         self.limits = limits
         self.sockets = self.connections.sockets  # client address -> its open connections and long-polls
         self.asking_by_client = self.ai.asking_by_client  # client address -> its hints and analyses in flight
@@ -93,7 +93,7 @@ class TableService:
         self.broadcast = self.connections.broadcast
         self.get, self.get_async, self.lobby = self.life.get, self.life.get_async, self.life.lobby
         self.resume, self.sweep, self.playing = self.life.resume, self.life.sweep, self.life.playing
-        self.evict_finished = self.life.evict_finished
+        self.evict_finished, self.adopt = self.life.evict_finished, self.life.adopt
         self.rematch = self.rematcher.rematch
         self.view = view
 

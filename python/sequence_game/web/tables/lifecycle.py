@@ -58,7 +58,10 @@ class Lifecycle:
                      moves: Optional[List[str]] = None, client: Optional[str] = None,
                      same_seats: Optional[List[Seat]] = None) -> Tuple[Table, Dict[int, str]]:
         """A new table; see ``TableService.create``. ``options``: checked here; ``hints`` None: the
-        default for the seats (at most one human)."""
+        default for the seats (at most one human). ``same_seats``: a rematch's seats (the same
+        people, the same tokens: none is returned); with ``options.rematch_of`` the rematch is made
+        once in the database (``TableStore.save_rematch``): if that table has one already, it is
+        returned instead of this new one."""
         cap = self.limits.max_tables
         if self.playing() >= cap:
             self.evict_finished()
@@ -108,7 +111,12 @@ class Lifecycle:
                        table.created, 0, game.is_over)
         self._creating += 1
         try:
-            await self.db(self.store.save, row)
+            if options.rematch_of is None:
+                await self.db(self.store.save, row)
+            else:
+                made = await self.db(self.store.save_rematch, options.rematch_of, row)
+                if made != table.id:  # another request (another copy, another process) made it first
+                    return await self.get_async(made), {}
         except StoreError as e:
             log.error("table not created: %s", e)
             raise NotSavedError(f"the table could not be saved ({e}); nothing was created, try again later") from None
@@ -266,6 +274,16 @@ class Lifecycle:
         for t in gone:
             self.leave(t)
         return len(gone)
+
+    def adopt(self, table: Table) -> Table:
+        """The one copy in memory of ``table`` (a finished table read from its row is kept in memory
+        while someone watches it), so every connection and request about it shares it: a rematch
+        reaches every socket of the game."""
+        live = self.tables.get(table.id)
+        if live is not None or not table.over:  # an unfinished table is in memory only as a live one
+            return table if live is None else live
+        self.tables[table.id] = table
+        return table
 
     def leave(self, table: Table) -> None:
         """``table`` leaves memory (if it is the live copy)."""
