@@ -173,6 +173,18 @@ def test_long_poll_answers_at_the_next_change(client):
     assert r.status_code == 422 and "ahead" in r.json()["detail"]
 
 
+def test_a_long_poll_on_a_resigned_table_answers_at_once(client):
+    """A resigned game is over like a won one (``Table.over``): a long-poll at its last version
+    answers at once instead of holding a connection slot for the whole wait."""
+    table, tokens = two_humans(client)
+    r = client.post(f"/api/tables/{table}/resign", headers=auth(tokens[0]))
+    assert r.status_code == 200 and r.json()["view"]["over"]
+    version = r.json()["view"]["version"]
+    t = time.perf_counter()
+    view = client.get(f"/api/tables/{table}?after_version={version}&wait=20", headers=auth(tokens[1])).json()
+    assert view["over"] and view["result"]["resigned"] == 0 and time.perf_counter() - t < 5
+
+
 def test_waiting_long_polls_count_against_the_clients_connections():
     from sequence_game.web.limits import ServerLimits
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 
 from .. import models
 from ..deps import ERRORS, Client, Seats, SeatsRequired, Service, TableDep, errors_for
-from ..errors import BusyError, InvalidRequestError
+from ..errors import InvalidRequestError
 from ..http import CreationQuota
 from ..tables import Table, TableService
 
@@ -114,7 +114,7 @@ async def read_table(
         if after_version > table.version:
             raise InvalidRequestError(f"after_version {after_version} is ahead of the table's version "
                                       f"{table.version}: send a version you read from this table")
-        if table.version == after_version and not table.game.is_over:
+        if table.version == after_version and not table.over:
             await _hold_while_waiting(service, client, table, after_version, wait)
     return service.view(table, seats)
 
@@ -145,26 +145,19 @@ async def _hold_while_waiting(service: TableService, client: str, table: Table, 
                               seconds: float) -> None:
     """:func:`_wait_for_change`, counted among the client's open connections (ServerLimits.
     max_sockets_per_client): a client cannot tie up the server with waiting requests."""
-    held = service.sockets.get(client, 0)
-    if held >= service.limits.max_sockets_per_client:
-        raise BusyError(f"your address already has {held} open table connections and waiting requests, the most "
-                        "one client may have: close some first")
-    service.sockets[client] = held + 1
+    service.connections.hold(client)
     try:
         await _wait_for_change(table, after_version, seconds)
     finally:
-        left = service.sockets.get(client, 0) - 1
-        if left > 0:
-            service.sockets[client] = left
-        else:
-            service.sockets.pop(client, None)
+        service.connections.unhold(client)
 
 
 async def _wait_for_change(table: Table, after_version: int, seconds: float) -> None:
-    """Until the version is past ``after_version``, the game is over or ``seconds`` passed."""
+    """Until the version is past ``after_version``, the table is over (``Table.over``: won, drawn,
+    capped or resigned) or ``seconds`` passed."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
-    while table.version <= after_version and not table.game.is_over:
+    while table.version <= after_version and not table.over:
         remaining = deadline - loop.time()
         if remaining <= 0:
             return

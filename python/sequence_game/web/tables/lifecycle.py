@@ -108,7 +108,7 @@ class Lifecycle:
         table = Table(secrets.token_urlsafe(6), game, built, options, record, utc_now(), 0, movers, client=client)
         table.record = record_for(table, game)
         row = TableRow(table.id, table.record.to_dict(), [s.to_dict() for s in built], options.to_dict(),
-                       table.created, 0, game.is_over)
+                       table.created, 0, table.over)
         self._creating += 1
         try:
             if options.rematch_of is None:
@@ -122,7 +122,7 @@ class Lifecycle:
             raise NotSavedError(f"the table could not be saved ({e}); nothing was created, try again later") from None
         finally:
             self._creating -= 1
-        if not game.is_over:
+        if not table.over:
             self.tables[table.id] = table
         self._schedule(table)
         return table, tokens
