@@ -652,3 +652,41 @@ def test_no_process_outlives_the_server(tmp_path, sig):
         if server.poll() is None:
             server.kill()
             server.wait(10)
+
+
+def test_one_address_cannot_hold_every_review_slot_and_a_review_is_bounded_by_its_length(monkeypatch):
+    """Reviews have per-client shares like every server-wide pool: one address running a review
+    leaves the other slots to other addresses; a game longer than max_review_moves is not reviewed."""
+    from sequence_game import play_game
+    from sequence_game.web import reviews
+
+    release, started = threading.Event(), []
+
+    def held_review(record, **kwargs):
+        started.append(record)
+        release.wait(30)
+        raise RuntimeError("stopped by the test")
+
+    monkeypatch.setattr(reviews, "review_game", held_review)
+    moves = play_game(["greedy"], seed=6).moves
+    limits = ServerLimits(max_reviews=2, max_review_moves=len(moves), create_burst=20)
+    app = create_app(ai_pause=0, limits=limits)
+    finished = {"players": 2, "seed": 6, "moves": moves, "seats": [{"kind": "ai", "ai": "random"}] * 2}
+    try:
+        with TestClient(app, base_url=BASE, client=("10.0.0.1", 1)) as a, \
+                TestClient(app, base_url=BASE, client=("10.0.0.2", 1)) as b, \
+                TestClient(app, base_url=BASE, client=("10.0.0.3", 1)) as c:
+            games = [new_table(a, **finished)[0] for _ in range(4)]
+            assert a.post(f"/api/tables/{games[0]}/review").status_code == 202
+            r = a.post(f"/api/tables/{games[1]}/review")
+            assert r.status_code == 429 and "your address already has 1 review" in r.json()["detail"], r.text
+            assert b.post(f"/api/tables/{games[1]}/review").status_code == 202  # another address: its own share
+            r = c.post(f"/api/tables/{games[2]}/review")
+            assert r.status_code == 503 and r.json()["error"] == "ServerFullError", r.text  # the server's cap
+            assert a.post(f"/api/tables/{games[0]}/review").json()["status"] == "running"  # its own: progress
+            seed = next(s for s in range(7, 40) if len(play_game(["greedy"], seed=s).moves) > len(moves))
+            tid, _ = new_table(c, **{**finished, "seed": seed, "moves": play_game(["greedy"], seed=seed).moves})
+            r = c.post(f"/api/tables/{tid}/review")
+            assert r.status_code == 413 and f"at most {len(moves)} moves" in r.json()["detail"], r.text
+    finally:
+        release.set()

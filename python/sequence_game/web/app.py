@@ -90,7 +90,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         redoc_url=None,
     )
     app.state.service = service
-    app.state.reviews = ReviewService(service, iterations=limits.review_iterations, max_running=limits.max_reviews)
+    app.state.reviews = ReviewService(service, iterations=limits.review_iterations)
     app.state.store = store
     app.state.limits = limits
     app.state.quota = CreationQuota(limits)

@@ -59,8 +59,13 @@ class ServerLimits:
     #: hints and analyses running or queued: on the whole server, and from one client address
     max_analyses: int = 16
     max_analyses_per_client: int = 2
-    #: post-game reviews computed at once (each searches every position of a game in turn)
+    #: post-game reviews computed at once (each searches every position of a game in turn): on the
+    #: whole server, and asked by one client address
     max_reviews: int = 2
+    max_reviews_per_client: int = 1
+    #: the longest game the server reviews, in moves: a review's cost grows with the game's length
+    #: (``review_iterations`` per position), so it is bounded here
+    max_review_moves: int = 600
     #: search iterations per position of a post-game review (``sequence_game.review.REVIEW_ITERATIONS``)
     review_iterations: int = 2000
 

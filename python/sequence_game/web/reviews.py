@@ -5,7 +5,9 @@ loop keeps serving) and kept in the database beside the record.
 A review is offered for finished games only: it searches every position from the mover's seat,
 and before the end that would tell a player about the others' decisions (and cost the AI threads
 that the game itself needs). At most ``ServerLimits.max_reviews`` run at once; a table asked again
-while its review runs gets its progress.
+while its review runs gets its progress; one client address may have
+``ServerLimits.max_reviews_per_client`` of them running, and a game longer than
+``ServerLimits.max_review_moves`` is not reviewed (a review's cost grows with the game's length).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any, Dict, Optional
 
 from ..records import utc_now
 from ..review import REVIEW_ITERATIONS, review_game
-from .errors import BusyError, NotNowError
+from .errors import BusyError, NotNowError, ServerFullError, TooLargeError
 from .limits import ServerLimits
 from .store import StoreError
 from .tables import Table, TableService
@@ -34,16 +36,23 @@ class _Job:
     done: int
     total: int
     task: asyncio.Task[None]
+    client: str
 
 
 class ReviewService:
     """Reviews of finished tables: read, start, progress."""
 
-    def __init__(self, tables: TableService, iterations: int = REVIEW_ITERATIONS, max_running: int = ServerLimits.max_reviews) -> None:
+    def __init__(self, tables: TableService, iterations: int = REVIEW_ITERATIONS,
+                 limits: Optional[ServerLimits] = None) -> None:
         self.tables = tables
         self.iterations = iterations
-        self.max_running = max_running
+        self._limits = limits
         self.jobs: Dict[str, _Job] = {}
+
+    @property
+    def limits(self) -> ServerLimits:
+        """The limits given, or the table service's (they change with it)."""
+        return self._limits or self.tables.limits
 
     async def status(self, table: Table) -> Optional[Dict[str, Any]]:
         """``{"status": "ready", "review": ...}``, ``{"status": "running", "done", "total"}``, or None
@@ -63,10 +72,18 @@ class ReviewService:
         now = await self.status(table)
         if now is not None:
             return now
-        if len(self.jobs) >= self.max_running:
-            raise BusyError(f"the server is reviewing {len(self.jobs)} games already; try again in a few seconds")
-        record = table.record
-        job = _Job(0, len(record.moves), None)  # type: ignore[arg-type]
+        limits, record = self.limits, table.record
+        if len(record.moves) > limits.max_review_moves:
+            raise TooLargeError(f"this game has {len(record.moves)} moves; the server reviews games of at most "
+                                f"{limits.max_review_moves} moves (a review searches every position)")
+        mine = sum(job.client == client for job in self.jobs.values())
+        if mine >= limits.max_reviews_per_client:
+            raise BusyError(f"your address already has {mine} review(s) running, the most one client may have: "
+                            "wait for it to finish")
+        if len(self.jobs) >= limits.max_reviews:
+            raise ServerFullError(f"the server is reviewing {len(self.jobs)} games already; try again in a few "
+                                  "seconds")
+        job = _Job(0, len(record.moves), None, client)  # type: ignore[arg-type]
         loop = asyncio.get_running_loop()
 
         def progress(done: int, total: int) -> None:
