@@ -690,3 +690,27 @@ def test_one_address_cannot_hold_every_review_slot_and_a_review_is_bounded_by_it
             assert r.status_code == 413 and f"at most {len(moves)} moves" in r.json()["detail"], r.text
     finally:
         release.set()
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
+def test_analyses_run_in_the_idle_scheduling_class(client, monkeypatch):
+    """An analysis thread runs under SCHED_IDLE: it gets a core only when the event loop and the
+    AI threads leave it idle, so an honest player's latency does not depend on others' analyses."""
+    real, seen = web_tables.ai.agent_from_spec, []
+
+    def recording(spec, seed=None):
+        agent = real(spec, seed=seed)
+        inner = agent.analyze
+
+        def analyze(game):
+            seen.append(os.sched_getscheduler(0))
+            return inner(game)
+
+        agent.analyze = analyze
+        return agent
+
+    monkeypatch.setattr(web_tables.ai, "agent_from_spec", recording)
+    tid, tokens = new_table(client, players=2, seats=HUMANS, hints=True)
+    p = client.app.state.service.tables[tid].game.current_player
+    r = client.post(f"/api/tables/{tid}/analysis", json={"seconds": 0.05}, headers=auth(tokens[p]))
+    assert r.status_code == 200 and seen == [os.SCHED_IDLE], (r.text, seen)

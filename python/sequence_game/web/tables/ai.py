@@ -41,11 +41,19 @@ Change = Callable[[Table, Callable[[], Next[Any]]], Awaitable[Any]]
 
 
 def _lower_priority() -> None:
-    """A hint or analysis thread yields the CPU to everything else the server does (the lowest priority:
-    a person's move or an AI move must not wait behind optional work; Linux: nice is per thread)."""
+    """A hint, analysis or review thread gets the CPU only when nothing else of the machine wants it
+    (Linux ``SCHED_IDLE``, per thread): a person's move, an AI move and the event loop never wait
+    behind optional work, however many analyses clients ask for. Elsewhere, or where the class is
+    refused: the lowest nice value; failing that, the separate pool alone keeps AI moves unqueued."""
+    tid = threading.get_native_id()
     try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-    except (AttributeError, OSError):  # not Linux: the separate pool alone keeps AI moves unqueued
+        os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0))
+        return
+    except (AttributeError, OSError):
+        pass
+    try:
+        os.setpriority(os.PRIO_PROCESS, tid, 19)
+    except (AttributeError, OSError):
         pass
 
 
