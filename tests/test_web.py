@@ -273,7 +273,7 @@ def test_websocket_protocol_and_refusals(client):
         assert ws.receive_json()["detail"] == "spectators cannot move"
     with client.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:  # a wrong token is refused
         ws.send_json({"type": "hello", "token": "z" * 32})
-        assert "not valid" in ws.receive_json()["detail"]
+        assert "is not the token of any seat" in ws.receive_json()["detail"]
     with client.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:  # hello first
         ws.send_json({"type": "ping"})
         assert "hello" in ws.receive_json()["detail"]

@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 import urllib.request
@@ -423,7 +424,7 @@ def test_a_websocket_waiting_to_say_hello_holds_its_place():
         wait_for(lambda: not service.sockets)
         with c.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:  # a wrong token: refused at the hello
             ws.send_json({"type": "hello", "token": "z" * 32})
-            assert "not valid" in ws.receive_json()["detail"]
+            assert "is not the token of any seat" in ws.receive_json()["detail"]
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 4403
@@ -714,3 +715,27 @@ def test_analyses_run_in_the_idle_scheduling_class(client, monkeypatch):
     p = client.app.state.service.tables[tid].game.current_player
     r = client.post(f"/api/tables/{tid}/analysis", json={"seconds": 0.05}, headers=auth(tokens[p]))
     assert r.status_code == 200 and seen == [os.SCHED_IDLE], (r.text, seen)
+
+
+def test_create_app_at_the_top_of_a_script_fails_once_in_the_workers_with_a_clear_message(tmp_path):
+    """A script without the main guard re-runs create_app in every spawned worker process: that call
+    is refused there with one message saying what to do, instead of a server starting in the worker."""
+    script = tmp_path / "myserver.py"
+    script.write_text(textwrap.dedent("""
+        import concurrent.futures, multiprocessing
+        from sequence_game.web import create_app
+
+        app = create_app()  # no `if __name__ == "__main__":` guard
+        pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            pool.submit(int, 1).result(timeout=60)
+            print("RAN")
+        except concurrent.futures.process.BrokenProcessPool:
+            print("BROKEN")
+    """))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env,
+                          cwd=tmp_path)
+    assert proc.stdout.strip() == "BROKEN", proc.stdout + proc.stderr
+    assert "RuntimeError: create_app() was called while an AI worker process was starting" in proc.stderr
+    assert "'if __name__ == \"__main__\":'" in proc.stderr

@@ -50,15 +50,23 @@ def test_the_hint_option_is_the_tables_choice(client):
 # --------------------------------------------------------------------------- messages people read
 
 
-def test_messages_count_seats_from_one_and_name_the_player(client):
+def test_messages_count_seats_as_the_api_does_and_name_the_player(client):
+    """API messages name a seat by the index the API uses (from 0), as in the JSON."""
     tid, tokens = new_table(client, players=2, seed=2, seats=TWO_HUMANS)
     table = service_of(client).tables[tid]
     p = table.game.current_player
     r = client.post(f"/api/tables/{tid}/moves", json={"move": "pass"}, headers=auth(tokens[1 - p]))
     who = TWO_HUMANS[p]["name"]
-    assert r.status_code == 409 and f"{who} (seat {p + 1}) is to move" in r.json()["detail"]
+    assert r.status_code == 409 and f"{who} (seat {p}) is to move" in r.json()["detail"]
     r = client.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "nope"}]})
     assert r.status_code == 422
+    tid, _ = new_table(client, players=6, seats=[{"kind": "human"}, {"kind": "human", "open": True}]
+                       + [{"kind": "ai", "ai": "random"}] * 4)
+    r = client.post(f"/api/tables/{tid}/join", json={"seat": 5})
+    assert r.status_code == 409 and r.json()["detail"] == "seat 5 is not open; the open seats (counted from 0) are 1"
+    r = client.post("/api/tables", json={"players": 2, "hot_seat": True,
+                                         "seats": [{"kind": "human"}, {"kind": "human", "open": True}]})
+    assert r.status_code == 422 and r.json()["detail"].startswith("seats[1]: a hot-seat table has no open seats")
 
 
 def test_the_result_counts_the_moves_of_the_move_list(client):

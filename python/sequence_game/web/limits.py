@@ -27,6 +27,9 @@ __all__ = ["LOOPBACK_HOSTS", "ServerLimits"]
 LOOPBACK_HOSTS: Tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
+MAX_AI_PAUSE = 10.0  # seconds: the longest pause before an AI move a server may set
+
+
 @dataclass(frozen=True)
 class ServerLimits:
     """Every bound the server enforces; all counts are at least 1, all times positive."""
@@ -52,6 +55,9 @@ class ServerLimits:
     # --- the AI
     #: the longest search a table or an analysis may ask for, in seconds
     max_ai_seconds: float = 5.0
+    #: the least time an AI move takes, in seconds (0 to 10): the people at the table see whose turn
+    #: it is and follow the play; 0 for bots and measurements (``serve --limit ai_pause=0``)
+    ai_pause: float = 0.4
     #: threads for AI moves (None: one per CPU); hints and analyses have their own, smaller pool
     ai_workers: Optional[int] = None
     #: threads for hints and analyses (None: half the CPUs, at least one), never used by AI moves
@@ -86,6 +92,10 @@ class ServerLimits:
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"ServerLimits.{f.name} must be a number, not {value!r}")
+            if f.name == "ai_pause":
+                if not 0 <= value <= MAX_AI_PAUSE:
+                    raise ValueError(f"ServerLimits.ai_pause must be from 0 to {MAX_AI_PAUSE} seconds, not {value!r}")
+                continue
             if isinstance(f.default, int) or f.name in ("ai_workers", "analysis_workers"):
                 if not isinstance(value, int) or value < 1:
                     raise ValueError(f"ServerLimits.{f.name} must be at least 1, not {value!r}")

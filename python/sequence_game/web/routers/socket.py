@@ -87,7 +87,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             hello = _parse(await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT))
             if not isinstance(hello, Hello):
                 raise BadMessageError("say hello first: {\"type\": \"hello\", \"token\": ...}")
-            conn = Connection(service.seats_of(table, hello.token), client)
+            conn = Connection(service.seats_of(table, hello.token, "the hello's token"), client)
         except (ValueError, asyncio.TimeoutError) as e:
             await _close_with(websocket, e)
             return

@@ -60,7 +60,7 @@ _R = TypeVar("_R")
 class TableService:
     """Every live table, the store behind them and the AI's pools: the parts wired together."""
 
-    def __init__(self, store: TableStore, ai_pause: float = 0.4, game_class: Optional[GameClass] = None,
+    def __init__(self, store: TableStore, ai_pause: Optional[float] = None, game_class: Optional[GameClass] = None,
                  limits: Optional[ServerLimits] = None) -> None:
         self.store = store
         limits = limits or ServerLimits()
@@ -74,7 +74,7 @@ class TableService:
         self.connections = Connections(limits, self._last_left)
         self.changes = Changes(store, self.tables, self.game_class, self.db, self._changed,
                                self.connections.broadcast)
-        self.ai = AIWork(limits, ai_pause, self.tables, self.changes.change, self.changes.check_live,
+        self.ai = AIWork(limits, limits.ai_pause if ai_pause is None else ai_pause, self.tables, self.changes.change, self.changes.check_live,
                          self.connections.broadcast, self._schedule)
         self.clock = Clock(self.tables, self.changes.change, self.connections.tell)
         self.life = Lifecycle(store, limits, self.tables, self.game_class, self.db, self._schedule, self.ai.forget)
@@ -114,18 +114,23 @@ class TableService:
         return await self.life.create(players, teams, seats, options, hints=hints, seed=seed, max_turns=max_turns,
                                       moves=moves, client=client)
 
-    def seats_of(self, table: Table, token: Optional[str]) -> FrozenSet[int]:
-        """The seats ``token`` acts for at ``table`` (empty for no token: a spectator).
-        A wrong token is a 403 (never a silent spectator: the user should know the link is bad)."""
+    def seats_of(self, table: Table, token: Optional[str], via: str = "the bearer token") -> FrozenSet[int]:
+        """The seats ``token`` acts for at ``table`` (empty for no token: a spectator). A wrong
+        token is a 403 saying what was sent (``via``: where it came from) and what is wrong, never a
+        silent spectator."""
         if token is None or token == "":
             return frozenset()
         if not isinstance(token, str) or len(token) > 128:
-            raise NotAllowedError("a seat token is a short text from a join link")
+            size = f"{len(token)} characters" if isinstance(token, str) else f"a {type(token).__name__}"
+            raise NotAllowedError(f"{via} is {size}; a seat token is a text of 32 characters (from POST "
+                                  "/api/tables, POST .../join, or a join link's #seat=...)")
         h = token_hash(token)
         seats = frozenset(p for p, s in enumerate(table.seats)
                           if s.token_hash is not None and secrets.compare_digest(s.token_hash, h))
         if not seats:
-            raise NotAllowedError("this join link is not valid for this table")
+            raise NotAllowedError(f"{via} ({len(token)} characters) is not the token of any seat of table {table.id}: "
+                                  "a seat's token works only at its own table (and at its rematches); check the "
+                                  "table id and the token")
         return seats
 
     @property

@@ -102,6 +102,8 @@ class AIWork:
         self.analysis_queue = FairQueue(lambda: self.analysis_executor, analysis_workers)
         self.asking_by_client: Dict[str, int] = {}  # client address -> its hints and analyses in flight
         self._processes: Optional[ProcessPoolExecutor] = None
+        self._process_ran = False  # a worker process answered once: the pool can start
+        self.processes_broken = False  # the workers died while starting (told once in the log)
         self.ai_pause = ai_pause
         self._agents: Dict[Tuple[str, int], Agent] = {}
         #: every AI turn under way, also once its table's ``search`` is cleared to write the move:
@@ -150,6 +152,7 @@ class AIWork:
             if spec.split(":")[0] in PROCESS_AGENTS:
                 choice = await self.process_queue.run(table.owner, _agent_move_in_process, spec, fresh_seed(),
                                                       table.game.to_dict())
+                self._process_ran = True
             else:
                 agent = self.agent(table, seat)
                 choice = await self.ai_queue.run(table.owner, agent.select_move, table.game.copy())
@@ -159,6 +162,18 @@ class AIWork:
         except asyncio.CancelledError:
             raise
         except Exception as e:  # an agent bug or a dead worker must not stop the table for good
+            if isinstance(e, BrokenExecutor) and not self._process_ran:
+                # the workers die while starting: not a passing failure, and one that retrying repeats
+                # (the usual cause: create_app at the top level of a script, see app.UNGUARDED)
+                if not self.processes_broken:
+                    log.error("the AI worker processes stopped while starting (%s): AI seats that run in "
+                              "processes (%s) wait; if the server runs from a script of your own, call "
+                              "create_app() under 'if __name__ == \"__main__\":' (docs/web.md, \"Embedding "
+                              "the app\")", e, ", ".join(PROCESS_AGENTS))
+                self.processes_broken = True
+                table.thinking = None
+                self._broadcast(table)
+                return
             log.exception("AI seat %s at table %s failed; trying again", seat, table.id)
             if isinstance(e, BrokenExecutor) and self._processes is not None:
                 self._processes.shutdown(wait=False, cancel_futures=True)

@@ -122,7 +122,7 @@ class Changes:
                     "look at the board again")
             p = g.current_player
             if p not in seats:
-                raise NotNowError(f"it is not your turn: {table.seats[p].name} (seat {p + 1}) is to move")
+                raise NotNowError(f"it is not your turn: {table.seats[p].name} (seat {p}) is to move")
             if table.options.hot_seat and shown_seat(table, seats) != p:
                 raise NotNowError("show your hand first (hot seat): press the 'show my hand' button")
             move = g.parse_move(text)  # IllegalMoveError / InvalidMoveError with the engine's message
@@ -197,8 +197,8 @@ class Changes:
             if seat is None:
                 seat = free[0]
             elif seat not in free:
-                raise NotNowError(f"seat {seat + 1} is not open; the open seats are "
-                                  + ", ".join(str(p + 1) for p in free))
+                raise NotNowError(f"seat {seat} is not open; the open seats (counted from 0) are "
+                                  + ", ".join(str(p) for p in free))
             token = secrets.token_urlsafe(24)
             old = table.seats[seat]
             new_seats = list(table.seats)

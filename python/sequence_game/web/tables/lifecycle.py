@@ -301,7 +301,7 @@ def _built_seats(seats: List[Dict[str, Any]], hot_seat: bool) -> Tuple[List[Seat
         kind = s.get("kind")
         if kind == "human" and s.get("open"):
             if hot_seat:
-                raise InvalidRequestError(f"seat {p + 1}: a hot-seat table has no open seats (everyone is at one screen)")
+                raise InvalidRequestError(f"seats[{p}]: a hot-seat table has no open seats (everyone is at one screen)")
             built.append(Seat("human", None, "", None, open=True))
         elif kind == "human":
             token = shared or secrets.token_urlsafe(24)
@@ -311,10 +311,10 @@ def _built_seats(seats: List[Dict[str, Any]], hot_seat: bool) -> Tuple[List[Seat
             preset = s.get("ai") or "medium"
             if preset not in AI_PRESETS:
                 raise InvalidRequestError(
-                    f"seat {p + 1}: unknown AI preset {preset!r}; choose one of {', '.join(AI_PRESETS)}")
+                    f"seats[{p}]: unknown AI preset {preset!r}; choose one of {', '.join(AI_PRESETS)}")
             built.append(Seat("ai", preset, s.get("name") or f"AI {p + 1} ({preset})"))
         else:
-            raise InvalidRequestError(f"seat {p + 1}: kind must be 'human' or 'ai', not {kind!r}")
+            raise InvalidRequestError(f"seats[{p}]: kind must be 'human' or 'ai', not {kind!r}")
     return built, tokens
 
 
