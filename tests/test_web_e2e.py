@@ -26,6 +26,7 @@ from sequence_game.agents import GreedyAgent  # noqa: E402
 from sequence_game.records import play_game  # noqa: E402
 from sequence_game.web import create_app  # noqa: E402
 from sequence_game.web.limits import ServerLimits  # noqa: E402
+from web_support import shared  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -89,6 +90,8 @@ def shot(page, name):
 
 
 def api(base, method, path, body=None, token=None):
+    if path == "/api/tables" and body is not None and shared(body) and not body.get("moves"):
+        body = {k: v for k, v in body.items() if k != "seed"}  # the server deals these itself (R9)
     req = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
     req.add_header("Content-Type", "application/json")
     if token:
@@ -486,7 +489,9 @@ def test_the_review_of_a_resigned_game_names_the_resignation_and_curves_sum_to_1
     100% at every position, and shows the resignation as the end of the game, blaming no move."""
     rec = play_game([GreedyAgent(seed=1), GreedyAgent(seed=2)], players=2, seed=21)
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
-    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 21, "seats": seats, "moves": rec.moves[:16]})
+    # a hot seat: the creator may choose the deal (docs/security.md), and no AI moves meanwhile
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": 21, "seats": seats, "moves": rec.moves[:16],
+                                            "hot_seat": True})
     api(server, "POST", f"/api/tables/{t['table']}/resign", {}, token=t["seats"][0]["token"])
     missing = []
     page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
@@ -501,8 +506,10 @@ def test_the_review_of_a_resigned_game_names_the_resignation_and_curves_sum_to_1
     assert len(sums) == 16 + 2 and all(abs(v - 150) < 0.01 for v in sums)  # y(p) + y(1 - p) = the height: 100%
     page.keyboard.press("End")
     verdict = page.inner_text("#verdict")
-    assert "Ann resigned" in verdict and "no move is blamed" in verdict
-    assert "Ann resigned" in page.inner_text("#log li.event")
+    # at a hot seat the seat to move resigns: whoever it was, the resignation is named, not blamed
+    who = next(name for name in ("Ann", "Bob") if f"{name} resigned" in verdict)
+    assert "no move is blamed" in verdict
+    assert f"{who} resigned" in page.inner_text("#log li.event")
     assert "Accuracy" in page.inner_text("#accuracy") and page.locator("#accuracy tr").count() == 3
     assert page.locator(".resign-mark").count() == 1
     assert not missing, missing
@@ -619,8 +626,9 @@ def test_a_removed_chip_stays_visible_crossed_out(server, page):
             break
     else:
         pytest.fail("no removal in 60 greedy games")
-    seats = [{"kind": "human"}, {"kind": "human"}]
-    t = api(server, "POST", "/api/tables", {"players": 2, "seed": seed, "seats": seats, "moves": rec.moves[:k + 1]})
+    seats = [{"kind": "human"}, {"kind": "human"}]  # at one screen: the saved moves replay from the seed
+    t = api(server, "POST", "/api/tables", {"players": 2, "seed": seed, "seats": seats, "hot_seat": True,
+                                            "moves": rec.moves[:k + 1]})
     page.goto(server + f"/table/{t['table']}")
     cell = rec.moves[k].split("x")[1]
     page.wait_for_selector(f'#board .removed-chip[data-cell="{cell}"]', state="attached")

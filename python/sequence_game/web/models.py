@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 
 from ..game_setup import VALID_PLAYERS
 from .limits import ServerLimits
-from .tables import AI_PRESETS, AIPreset
+from .presets import AI_PRESETS, AIPreset
 
 MOVE_TEXT_MAX = 64  # "2H@e6 =a6-e6 =e6-i6" is 19 characters; declares of 3 sequences fit easily
 MAX_PRESET_MOVES = 2000
@@ -63,7 +63,8 @@ class CreateTable(Strict):
                                  description="2 or 3 where the player count allows both (6, 12); null: default")
     seats: Optional[List[SeatSpec]] = Field(
         None, max_length=12, description="seat p at index p; default: seat 0 human, the others AI 'medium'")
-    seed: Optional[int] = Field(None, ge=0, lt=2**64, description="seed of the deal (null: random)")
+    seed: Optional[int] = Field(None, ge=0, lt=2**64, description="seed of the deal (null: random); refused where anyone but the creator "
+                                "may sit (an open seat, two or more links): the server deals those (R9)")
     max_turns: Optional[int] = Field(None, ge=1, le=MAX_TURNS_MAX, description="a draw after this many turns")
     hot_seat: bool = Field(
         False, description="all human seats play at one screen (one link, hands hidden between turns)")
@@ -79,7 +80,8 @@ class CreateTable(Strict):
     moves: List[Annotated[str, Field(max_length=MOVE_TEXT_MAX)]] = Field(
         [], max_length=MAX_PRESET_MOVES,
         description="moves to play first (text notation), to go on with a saved game: "
-                    "the 'moves' of a sequence-game-record/1 with its seed")
+                    "the 'moves' of a sequence-game-record/1 with its seed (refused, like seed, where anyone "
+                    "but the creator may sit)")
 
 
 class SeatLink(BaseModel):
