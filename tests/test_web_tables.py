@@ -79,7 +79,15 @@ def test_the_result_counts_the_moves_of_the_move_list(client):
         assert r.status_code == 200, r.text
     result = client.get(f"/api/tables/{tid}").json()["result"]
     n = len(client.get(f"/api/tables/{tid}/moves").json()["moves"])
-    assert result["text"].endswith(f"after {n} moves.") and n == len(table.movers)
+    assert f" after {n} moves. " in result["text"] and n == len(table.movers)
+
+
+def test_the_result_names_the_winners_without_brackets_in_brackets(client):
+    tid, tokens = new_table(client, players=2, seed=3, seats=[{"kind": "human", "name": "Ann"},
+                                                             {"kind": "ai", "ai": "easy"}])
+    client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
+    text = client.get(f"/api/tables/{tid}").json()["result"]["text"]
+    assert text == "Team green wins after 0 moves, Ann resigned. Winner: AI 2 (easy).", text
 
 
 # --------------------------------------------------------------------------- the public move list

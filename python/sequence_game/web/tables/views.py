@@ -137,7 +137,10 @@ def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat], moves: int,
     if res["winner"] is None:
         return models.Result(winner=None, is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=None,
                              text=f"Draw after {count}.")
-    names = ", ".join(s.name for p, s in enumerate(seats) if p % teams == res["winner"])
+    winners = [s.name for p, s in enumerate(seats) if p % teams == res["winner"]]
     how = "" if resigned is None else f", {seats[resigned].name} resigned"
+    # the winners' names after the sentence, not in brackets: a name may hold brackets itself
+    # ("AI 2 (easy)"), and brackets in brackets read badly
     return models.Result(winner=res["winner"], is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=resigned,
-                         text=f"Team {TEAM_NAMES[res['winner']]} ({names}) wins after {count}{how}.")
+                         text=f"Team {TEAM_NAMES[res['winner']]} wins after {count}{how}. "
+                              f"Winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}.")
