@@ -23,6 +23,9 @@
 #include "sequence/search/rollout.hpp"
 #include "sequence/simulate.hpp"
 
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 namespace {
 
 using namespace sequence;
@@ -227,3 +230,6 @@ void init_search(py::module_& m) {
           "Threads the core's worker pool (cpp/include/sequence/parallel.hpp) has started in this process: the "
           "pool keeps them for later searches and simulate runs, so a repeat with as many threads starts none.");
 }
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

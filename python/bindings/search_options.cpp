@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 namespace {
 
 using namespace sequence;
@@ -367,3 +370,6 @@ void init_search_options(py::module_& m) {
     };
     bind_fields<R>(rollout, rollout_fields, static_cast<Checker<R>>(&check_options), "RolloutOptions");
 }
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

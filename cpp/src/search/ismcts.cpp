@@ -13,6 +13,7 @@
 #include "sequence/search/inference.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // ------------------------------------------------------------------ observation, determinization
 
@@ -543,4 +544,5 @@ SearchResult ismcts(const GameState& root, const SearchOptions& options, const s
     return result;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -8,6 +8,7 @@
 #include "sequence/parallel.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 
@@ -114,4 +115,5 @@ void check_options(const RolloutOptions& o) {
     check_weights(o.weights);
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -11,6 +11,7 @@
 #include "sequence/search/greedy_playout.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 
@@ -215,4 +216,5 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
     return result;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

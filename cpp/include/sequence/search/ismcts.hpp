@@ -18,12 +18,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "sequence/isa.hpp"
 #include "sequence/move.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/search/options.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // What `player` may know (R9): the board, chips, locked cells and sequences, every discard pile,
 // every hand size, the draw pile size, the turn counters, and the player's own hand. Built by
@@ -80,4 +82,5 @@ struct PublicChange;  // inference.hpp
 SearchResult ismcts(const GameState& root, const SearchOptions& options,
                     const std::vector<PublicChange>* history = nullptr);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

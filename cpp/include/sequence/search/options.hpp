@@ -7,12 +7,14 @@
 #include <atomic>
 #include <cstdint>
 
+#include "sequence/isa.hpp"
 #include "sequence/playout.hpp"
 #include "sequence/search/evaluate.hpp"
 #include "sequence/search/features.hpp"
 #include "sequence/search/heuristic.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // How a search playout chooses its moves.
 enum class PlayoutKind : std::uint8_t {
@@ -144,4 +146,5 @@ void check_options(const RolloutOptions& o);
 void check_weights(const EvalWeights& w);
 void check_weights(const LearnedWeights& w);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -12,11 +12,13 @@
 // the moves than when each move draws its own worlds (as ISMCTS's iterations do).
 #pragma once
 
+#include "sequence/isa.hpp"
 #include "sequence/search/ismcts.hpp"
 #include "sequence/search/options.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // Opponent modelling from public evidence: `before` is the position before the last change (or
 // nullptr). When that change was another player's play (a placement or removal, seen on the board
@@ -34,4 +36,5 @@ namespace sequence {
 // checked before every candidate's playout. Throws as ismcts() does.
 SearchResult rollout_search(const GameState& root, const RolloutOptions& options, const GameState* before = nullptr);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence
