@@ -88,6 +88,8 @@ class SearchAgent(AgentBase):
     agent_label = "SearchAgent"
     spec_label = "search"
     options: Any
+    #: The searches' test hook ``peek`` (agents/_peeking.py): "none" for every agent that plays (R9).
+    _peek: str = "none"
 
     def _init_search(self, options: Any, seed: Optional[int]) -> None:
         self.options = options

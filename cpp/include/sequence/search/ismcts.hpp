@@ -74,13 +74,13 @@ std::size_t search_node_bytes();
 struct PublicChange;  // inference.hpp
 
 // Searches for the current player of `root` (requires !is_over(root)). Only observe(root, player)
-// is read unless options.cheat, and `history` (public_history() of the game for that player, oldest
+// is read unless `peek` (a test hook, options.hpp), and `history` (public_history() of the game for that player, oldest
 // first, ending at root; may be null) only with options.inference (inference.hpp). Deterministic for a given seed, iteration budget and thread count
 // (with no time limit). Throws std::invalid_argument for options that check_options() refuses,
 // std::bad_alloc when a tree cannot grow, ThreadStartError (parallel.hpp) when a thread cannot be
 // started; the other threads are stopped and joined first.
 SearchResult ismcts(const GameState& root, const SearchOptions& options,
-                    const std::vector<PublicChange>* history = nullptr);
+                    const std::vector<PublicChange>* history = nullptr, Peek peek = Peek::None);
 
 }  // namespace SEQUENCE_ISA
 }  // namespace sequence

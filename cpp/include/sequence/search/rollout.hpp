@@ -33,8 +33,9 @@ inline namespace SEQUENCE_ISA {
 // observe(root, player) (and the public part of `before`). result.moves holds every candidate with its playouts (visits) and mean
 // reward; `iterations` counts playouts; `nodes` is 0 (no tree). Deterministic for a given seed,
 // iteration budget and thread count (with no time limit). The stop flag and the deadline are
-// checked before every candidate's playout. Throws as ismcts() does.
-SearchResult rollout_search(const GameState& root, const RolloutOptions& options, const GameState* before = nullptr);
+// checked before every candidate's playout. Throws as ismcts() does. `peek`: a test hook (options.hpp).
+SearchResult rollout_search(const GameState& root, const RolloutOptions& options, const GameState* before = nullptr,
+                            Peek peek = Peek::None);
 
 }  // namespace SEQUENCE_ISA
 }  // namespace sequence
