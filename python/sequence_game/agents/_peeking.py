@@ -18,7 +18,7 @@ the same seeds, so recorded matches replay.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, TypeVar
+from typing import Any, Callable, Dict, Literal, Optional, TypeVar
 
 from .mcts import MCTSAgent
 from .rollout import RolloutAgent
@@ -32,7 +32,7 @@ ENVIRONMENT_VARIABLE = "SEQUENCE_GAME_TEST_HOOKS"
 _A = TypeVar("_A", bound=SearchAgent)
 
 
-def _peeking(agent: _A, peek: str) -> _A:
+def _peeking(agent: _A, peek: Literal["hands", "all"]) -> _A:
     """``agent`` searching with the test hook ``peek`` ("hands" or "all", the searches' ``peek``
     argument), its name saying so."""
     agent._peek = peek

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Literal, Optional, Tuple
 
 from .. import _core
 from .._args import check_seed, seed_or_random
@@ -89,7 +89,7 @@ class SearchAgent(AgentBase):
     spec_label = "search"
     options: Any
     #: The searches' test hook ``peek`` (agents/_peeking.py): "none" for every agent that plays (R9).
-    _peek: str = "none"
+    _peek: Literal["none", "hands", "all"] = "none"
 
     def _init_search(self, options: Any, seed: Optional[int]) -> None:
         self.options = options
