@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import List
 
 import pytest
 
@@ -145,3 +147,33 @@ def test_a_path_this_processor_cannot_run_says_what_to_do():
     assert done.stderr.strip().splitlines()[-1] == ("ImportError: SEQUENCE_CPU=avx512: this processor cannot run that "
                                                     "path (unset SEQUENCE_CPU and the core runs the best path this "
                                                     "processor supports)")
+
+
+# The copies of a dispatching build link side by side because every declaration of the core and of
+# the bindings lives in the per-path inline namespace SEQUENCE_ISA (cpp/include/sequence/isa.hpp).
+# A header that forgot it would not fail the link when its functions are inline: the linker would
+# keep one path's copy for all, and another path's instructions could reach the baseline.
+ROOT = Path(__file__).resolve().parent.parent
+_OPENING = re.compile(r"^namespace (\w+(?:::\w+)*) \{\n(?!inline namespace SEQUENCE_ISA \{\n)", re.M)
+
+
+def _sources() -> List[Path]:
+    files = [*(ROOT / "cpp" / "include").rglob("*.hpp"), *(ROOT / "cpp" / "src").rglob("*.[ch]pp"),
+             *(ROOT / "python" / "bindings").glob("*.[ch]pp")]
+    return sorted(p for p in files if p.name not in ("isa.hpp", "dispatch.cpp"))
+
+
+def test_every_namespace_of_the_core_and_bindings_is_inside_the_path_namespace():
+    assert len(_sources()) > 40
+    for path in _sources():
+        text = path.read_text(encoding="utf-8")
+        top = {m.group(1) for m in _OPENING.finditer(text)} & {"sequence", "sequence_bindings"}
+        assert not top, f"{path.relative_to(ROOT)}: namespace {top.pop()} {{ must open inline namespace SEQUENCE_ISA {{"
+        if path.parent.name == "bindings":
+            assert "namespace sequence_bindings {\ninline namespace SEQUENCE_ISA {\n" in text, path.name
+        else:
+            assert re.search(r"^namespace sequence \{\ninline namespace SEQUENCE_ISA \{\n", text, re.M), path.name
+    assert not re.search(r"^namespace \w+::", "".join(p.read_text(encoding="utf-8") for p in _sources()), re.M), \
+        "a nested namespace definition (a::b) skips the path namespace"
+    cmake = (ROOT / "CMakeLists.txt").read_text(encoding="utf-8")
+    assert "sequence=sequence_" not in cmake, "the paths are namespaces, not -D renames"

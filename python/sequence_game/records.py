@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTupl
 
 from ._args import plain_int
 from .agents import agent_from_spec, agent_name
+from .agents.factory import game_class as default_game_class  # the default engine: the compiled core
 from .errors import AgentMoveError, short_repr
 from .move import Move
 from .referee import HistoryEntry, parse_history_entry, replay_entry
@@ -78,18 +79,6 @@ MAX_RECORD_BYTES = 32 * 2**20
 
 _REQUIRED = ("players", "teams", "seed", "moves")
 _OPTIONAL = ("max_turns", "agents", "result", "started", "finished", "redeals", "resigned")
-
-
-def default_game_class() -> GameClass:
-    """``sequence_game.Game`` (the compiled core) when it is built, else ``sequence_game.reference.Game``."""
-    try:
-        from .game import Game  # needs sequence_game._core
-
-        return Game
-    except ImportError:
-        from .reference import Game as ReferenceGame
-
-        return ReferenceGame
 
 
 def utc_now() -> str:

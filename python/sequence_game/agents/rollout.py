@@ -61,8 +61,8 @@ class RolloutAgent(SearchAgent):
         inference_strength: opponent modelling from the last play (0..1e6; default 0 = off, 3
             tested).
 
-    Reading hidden cards (``RolloutOptions.reveal``) is not a parameter: it breaks R9 and is a test
-    hook (``agents/_peeking.py``) for measuring what hidden information is worth.
+    Reading hidden cards is not a parameter: it breaks R9 and is a test hook (``agents/_peeking.py``)
+    for measuring what hidden information is worth.
     """
 
     agent_label = "RolloutAgent"
@@ -78,10 +78,11 @@ class RolloutAgent(SearchAgent):
         self._init_search(options, seed)
 
     def _spec_extras(self) -> List[Optional[str]]:
-        return [f"reveal={self.options.reveal}" if self.options.reveal else None]
+        levels = {"none": 0, "hands": 1, "all": 2}  # the names of recorded matches: reveal=1, reveal=2
+        return [f"reveal={levels[self._peek]}" if self._peek != "none" else None]
 
     def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:
-        return _core.rollout_search(game._state, options, seed, stop)
+        return _core.rollout_search(game._state, options, seed, stop, self._peek)
 
     def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Search the position and report every candidate: a :class:`SearchResult` whose ``moves``

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Literal, Optional
 
 from .. import _core
 from .._args import check_seed, seed_or_random
@@ -58,6 +58,8 @@ class SearchAgent(AgentBase):
     spec_label = "search"
     options: Any
     _rank_by_value = False  # how analysis() ranks the merged moves: by visits (a tree), or by mean value
+    #: The searches' test hook ``peek`` (agents/_peeking.py): "none" for every agent that plays (R9).
+    _peek: Literal["none", "hands", "all"] = "none"
 
     def _init_search(self, options: Any, seed: Optional[int]) -> None:
         self.options = options
