@@ -72,8 +72,7 @@ class TableService:
         self._closed = False  # close() was called: no AI turn starts any more
         self._sweeper: Optional[asyncio.Task[None]] = None
         self.connections = Connections(limits, self._last_left)
-        self.changes = Changes(store, self.tables, self.game_class, self.db, self._changed,
-                               self.connections.broadcast)
+        self.changes = Changes(store, self.tables, self.game_class, self.db, self._changed, self._seated)
         self.ai = AIWork(limits, limits.ai_pause if ai_pause is None else ai_pause, self.tables, self.changes.change, self.changes.check_live,
                          self.connections.broadcast, self._schedule)
         self.clock = Clock(self.tables, self.changes.change, self.connections.tell)
@@ -163,6 +162,8 @@ class TableService:
         turn timer (if the table has one)."""
         if table.over or table.search is not None or self.tables.get(table.id) is not table or self._closed:
             return
+        if any(s.open for s in table.seats):
+            return  # waiting for its players: nobody's turn runs until every seat is taken (join)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop yet (resume before start): start_ai() comes later
@@ -172,6 +173,12 @@ class TableService:
             self.ai.start(table, p, loop)
         else:
             self.clock.start(table, p, loop)
+
+    def _seated(self, table: Table) -> None:
+        """After a change of the seats (a join) or a hand shown: tell everyone, and start the turn
+        that waited for the table to fill."""
+        self.connections.broadcast(table)
+        self._schedule(table)
 
     def _changed(self, table: Table) -> None:
         """After every stored change of the game: tell everyone, start the AI if it is to move, and

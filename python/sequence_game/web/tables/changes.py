@@ -68,6 +68,15 @@ class Changes:
         if self.tables.get(table.id) is not table:
             raise NotNowError("this table is not being played")
 
+    @staticmethod
+    def check_seated(table: Table) -> None:
+        """A table waits for its players: no move (nor AI move, nor turn timer) while a seat is open."""
+        free = [str(p) for p, s in enumerate(table.seats) if s.open]
+        if free:
+            raise NotNowError(f"the table is waiting for players: seat{'s' if len(free) > 1 else ''} "
+                              f"{', '.join(free)} (counted from 0) {'are' if len(free) > 1 else 'is'} open; "
+                              "play starts once every seat is taken")
+
     async def change(self, table: Table, make: Callable[[], Union[Next[_R], Awaitable[Next[_R]]]]) -> _R:
         """Make one change of ``table``'s game: ``make()`` checks the request and returns the new
         game (a changed copy), its movers and the answer. The new record is written first; only
@@ -116,6 +125,7 @@ class Changes:
         def make() -> Next[Move]:
             g = table.game
             self.check_live(table)
+            self.check_seated(table)
             if expected_version is not None and expected_version != table.version:
                 raise NotNowError(
                     f"the table changed since you saw it (version {expected_version}, now {table.version}); "
