@@ -1,0 +1,174 @@
+"""The level ladder: the rule-based reference player (agents/rule_based.py), the human-like weak
+player and the eight levels (agents/levels.py), the multi-player rating fit (arena/stats.py) and
+the ``ladder`` command (arena/ladder.py, cli/ladder.py).
+
+The measured table is in docs/measurements.md ("The level ladder"); here only what must hold on
+every run: the tactics, determinism, specs, speed bounds are not timed (benchmarks/ does that).
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import board_rows, random_midgame
+from sequence_game import Move
+from sequence_game.agents import agent_from_spec
+from sequence_game.agents.levels import LEVELS, HumanLikeAgent, level_of
+from sequence_game.agents.rule_based import RuleBasedAgent
+
+HAND_B = ["2H", "4D", "5D", "9H", "KS", "QC", "AH"]
+
+
+# --------------------------------------------------------------------------- the rule-based player
+
+
+def test_rules_wins_when_it_can(Game):
+    # Blue has one sequence (row 10) and b1-d1 plus the corner: 5S on e1 wins (R8); a block of
+    # green's four (2H on e6) is on offer too.
+    chips = {(9, c): "B" for c in range(1, 5)}
+    chips.update({(0, c): "B" for c in range(1, 4)})
+    chips.update({(5, c): "G" for c in range(4)})
+    g = Game.from_dict({"players": 2, "board": board_rows(chips),
+                        "sequences": [{"team": 0, "cells": [[9, 0], [9, 1], [9, 2], [9, 3], [9, 4]]}],
+                        "hands": [["2H", "3C", "5S", "9D", "JD", "KS", "AH"], ["2S"]]})
+    move = RuleBasedAgent(seed=0).select_move(g)
+    g.play(move)
+    assert g.winner == 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_rules_blocks_a_four_in_a_row_before_extending(Game, seed):
+    chips = {(5, c): "G" for c in range(4)}  # green a6-d6: e6 (2H) is the gap
+    chips.update({(2, c): "B" for c in range(1, 4)})  # blue b3-d3: 4D on e3 makes a four
+    g = Game.from_dict({"players": 2, "board": board_rows(chips), "hands": [HAND_B, ["2S"]]})
+    assert RuleBasedAgent(seed=seed).select_move(g) == Move("place", "2H", (5, 4))
+
+
+def test_rules_removes_a_chip_of_a_four_when_no_card_reaches_the_gap(Game):
+    chips = {(5, c): "G" for c in range(4)}
+    g = Game.from_dict({"players": 2, "board": board_rows(chips),
+                        "hands": [["3S", "4D", "5D", "9H", "JS", "KS", "AH"], ["2S"]]})
+    move = RuleBasedAgent(seed=0).select_move(g)
+    assert move.kind == "remove" and move.cell in [(5, c) for c in range(4)]
+
+
+def test_rules_keeps_jacks_and_extends_its_longest_line(Game):
+    # Blue b3-d3: 4D on e3 (or the second 4D cell) is the only card that makes it four.
+    chips = {(2, c): "B" for c in range(1, 4)}
+    g = Game.from_dict({"players": 2, "board": board_rows(chips),
+                        "hands": [["3S", "4D", "6S", "9H", "JD", "JS", "AH"], ["2S"]]})
+    for seed in range(5):
+        move = RuleBasedAgent(seed=seed).select_move(g)
+        assert (move.kind, move.card, move.cell) == ("place", "4D", (2, 4))
+
+
+def test_rules_trades_a_dead_card_and_hint_matches_its_move(Game):
+    from sequence_game import cells_of
+
+    chips = dict.fromkeys(cells_of("7H"), "G")
+    g = Game.from_dict({"players": 2, "board": board_rows(chips),
+                        "hands": [["2S", "3S", "7H", "9D", "JD", "KS", "AH"], ["2H"]]})
+    agent = RuleBasedAgent(seed=0)
+    assert agent.select_move(g) == Move("trade", "7H") == agent.analyze(g).move
+
+
+# --------------------------------------------------------------------------- the human-like player
+
+
+def test_humanlike_that_never_notices_does_not_block(Game):
+    chips = {(5, c): "G" for c in range(4)}
+    chips.update({(2, c): "B" for c in range(1, 4)})
+    g = Game.from_dict({"players": 2, "board": board_rows(chips), "hands": [HAND_B, ["2S"]]})
+    blind = [HumanLikeAgent(notice=0, seed=s).select_move(g) for s in range(10)]
+    sharp = [HumanLikeAgent(notice=1, seed=s).select_move(g) for s in range(10)]
+    assert all(m == Move("place", "2H", (5, 4)) for m in sharp)
+    assert all(m.cell == (2, 4) for m in blind)  # it extends its own line to four instead
+
+
+def test_humanlike_always_completes_its_own_sequence(Game):
+    chips = {(2, c): "B" for c in range(1, 5)}  # blue b3-e3: 4D... f3 (5D) completes it
+    chips.update({(5, c): "G" for c in range(4)})
+    g = Game.from_dict({"players": 3, "board": board_rows(chips),
+                        "hands": [["2S", "3S", "5D", "9H", "2H", "JD"], ["6S"], ["7S"]]})
+    for seed in range(20):
+        move = agent_from_spec("level:1", seed=seed).select_move(g)
+        assert move.declares, (seed, move)
+
+
+def test_humanlike_without_jack_care_spends_a_wild_jack_on_an_ordinary_move(Game):
+    chips = {(2, 2): "B"}
+    g = Game.from_dict({"players": 2, "board": board_rows(chips),
+                        "hands": [["2S", "3D", "4D", "6H", "8C", "JD", "KS"], ["2H"]]})
+    careless = {HumanLikeAgent(jack_care=0, temperature=1000, candidates=12, seed=s).select_move(g).card
+                for s in range(40)}
+    careful = {HumanLikeAgent(jack_care=1, seed=s).select_move(g).card for s in range(40)}
+    assert "JD" in careless and "JD" not in careful
+
+
+def test_humanlike_is_deterministic_and_its_hint_is_its_own_move(Game):
+    for k in range(6):
+        g = random_midgame(Game, 2, seed=40 + k)
+        if g is None:
+            continue
+        a, b = agent_from_spec("level:1", seed=k), agent_from_spec("level:1", seed=k)
+        hint = a.analyze(g).move
+        assert a.select_move(g) == b.select_move(g) == hint  # the hint did not use a's generator
+
+
+@pytest.mark.parametrize("bad, err", [({"notice": 2}, ValueError), ({"notice": "x"}, TypeError),
+                                      ({"jack_care": -1}, ValueError), ({"temperature": float("nan")}, ValueError),
+                                      ({"candidates": 0}, ValueError), ({"seed": -1}, ValueError)])
+def test_humanlike_refuses_bad_options(bad, err):
+    with pytest.raises(err):
+        HumanLikeAgent(**bad)
+
+
+# --------------------------------------------------------------------------- the levels
+
+
+def test_eight_levels_with_easy_medium_hard_among_them():
+    assert [lv.number for lv in LEVELS] == list(range(1, 9))
+    assert (level_of("easy").number, level_of("medium").number, level_of("hard").number) == (5, 6, 8)
+    assert level_of("level:3") is level_of(3) is LEVELS[2]
+    for bad in (0, 9, "level:x", "hardest", None, 2.5):
+        with pytest.raises(ValueError, match="a level is a number from 1 to 8"):
+            level_of(bad)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_level_spec_builds_the_level_and_keeps_its_name(n):
+    agent = agent_from_spec(f"level:{n}", seed=3)
+    assert agent.name == f"level:{n}"
+    same = agent_from_spec(LEVELS[n - 1].spec, seed=3)
+    assert repr(agent) == repr(same)
+
+
+def test_level_options_override_the_level():
+    assert agent_from_spec("level:8,time=0.25").options.time_limit == 0.25
+    assert agent_from_spec("level:7,iters=50").options.iterations == 50
+    assert agent_from_spec("level:2,seed=9").seed == 9
+    with pytest.raises(ValueError, match="level:N"):
+        agent_from_spec("level")
+    with pytest.raises(ValueError, match="level:12"):
+        agent_from_spec("level:12")
+
+
+@pytest.mark.parametrize("spec", ["rules", "level:1", "level:4", "level:5", "level:6", "level:7,iters=200"])
+@pytest.mark.parametrize("players, teams", [(2, None), (3, None), (4, None), (6, 3)])
+def test_levels_play_legal_moves_in_every_table(Game, spec, players, teams):
+    g = Game(players=players, teams=teams, seed=11)
+    agents = [agent_from_spec(spec, seed=p) for p in range(players)]
+    for _ in range(60):
+        if g.is_over:
+            break
+        move = agents[g.current_player].select_move(g)
+        assert move in g.legal_moves()
+        g.play(move)
+
+
+def test_level_one_loses_most_games_to_the_rule_based_player():
+    """The beginner target of the ladder, on a fixed sample (the measured rate and its interval:
+    docs/measurements.md)."""
+    from sequence_game.arena import match
+
+    r = match(["level:1", "rules"], games=40, seed=3)
+    assert r.wins[1] > 0.6 * r.games
