@@ -172,3 +172,72 @@ def test_level_one_loses_most_games_to_the_rule_based_player():
 
     r = match(["level:1", "rules"], games=40, seed=3)
     assert r.wins[1] > 0.6 * r.games
+
+
+# --------------------------------------------------------------------------- the ladder command
+
+
+def test_ladder_groups_span_and_three_teams(tmp_path):
+    from sequence_game.arena.ladder import Ladder
+
+    agents = ["random", "rules", "level:1", "level:2"]
+    assert len(Ladder(agents, str(tmp_path)).groups()) == 6
+    assert Ladder(agents, str(tmp_path), span=1).groups() == [
+        ("random", "rules"), ("rules", "level:1"), ("level:1", "level:2")]
+    assert len(Ladder(agents, str(tmp_path), players=3).groups()) == 4
+    for bad in ({"agents": ["random", "random"]}, {"agents": ["random"]}, {"span": 1, "players": 3},
+                {"games": 0}):
+        with pytest.raises(ValueError):
+            Ladder(**{"agents": agents, "folder": str(tmp_path), **bad})
+
+
+def test_ladder_command_resumes_and_writes_table_picture_ratings(monkeypatch, capsys, tmp_path):
+    import json
+
+    from sequence_game.arena import read_results
+    from sequence_game.cli import main
+
+    out = tmp_path / "lad"
+    args = ["ladder", "random", "rules", "level:1", "--games", "4", "--batch", "2", "--out", str(out)]
+    assert main(args) == 0
+    files = sorted(p.name for p in out.glob("*.jsonl"))
+    assert files == ["random__level_1.jsonl", "random__rules.jsonl", "rules__level_1.jsonl"]
+    path = out / "random__rules.jsonl"
+
+    def games():
+        return [(e["index"], e["moves"], e["winner"]) for e in read_results(str(path))[1]]
+
+    first = games()
+    assert len(first) == 4
+    # a stopped run: drop the last game of one file; the next run plays only that game again
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:-1]))
+    assert main(args) == 0
+    assert games() == first  # the same game, replayed from its seeds
+    text = capsys.readouterr().out
+    assert "| `rules` |" in text and "(anchor)" in text
+    table = (out / "ladder.md").read_text()
+    assert table.startswith("| agent | rating |") and table.count("\n") == 5
+    svg = (out / "ladder.svg").read_text()
+    assert svg.startswith("<svg") and svg.count("<circle") == 3
+    ratings = json.loads((out / "ratings.json").read_text())
+    assert ratings["anchor"] == "random" and ratings["ratings"]["random"]["rating"] == 0
+    assert ratings["games"] == 12
+
+
+def test_ladder_command_refuses_bad_input(capsys, tmp_path):
+    from sequence_game.cli import main
+
+    assert main(["ladder", "nonsense", "--out", str(tmp_path)]) != 0
+    assert main(["ladder", "--fit-only", "--out", str(tmp_path / "missing")]) != 0
+    assert main(["ladder", "--fit-only", "--out", str(tmp_path)]) != 0
+    err = capsys.readouterr().err
+    assert "unknown agent 'nonsense'" in err and "cannot read the ladder folder" in err and "no games in" in err
+
+
+def test_rating_note_names_the_level():
+    from sequence_game.agents.levels import rating_note
+
+    assert rating_note("level:3").startswith("level 3, casual")
+    assert rating_note("hard").startswith("level 8, hard")
+    assert rating_note("level:3,notice=1") == "" and rating_note("mcts:iters=5") == ""

@@ -254,3 +254,28 @@ def packaged_ratings() -> Dict[str, Dict[str, Any]]:
         return {}
     data: Mapping[str, Any] = json.loads(text)
     return dict(data.get("ratings", {}))
+
+
+def rating_note(spec: str) -> str:
+    """What the ladder says of an agent spec, for a player choosing an opponent: e.g.
+    ``"level 3, casual: rated 650 [610, 690] (random = 0)"``; ``""`` when the spec is not rated
+    (an unknown name, or options other than ``seed`` that change how it plays)."""
+    if not isinstance(spec, str):
+        return ""
+    name, _, rest = spec.strip().lower().partition(":")
+    if name == "level":
+        first, _, rest = rest.partition(",")
+        name = f"level:{first.strip()}"
+    if any(opt.partition("=")[0].strip() not in ("seed", "") for opt in rest.split(",")):
+        return ""
+    try:
+        level: Optional[Level] = level_of(name)
+    except ValueError:
+        level = None
+    key = level.name if level is not None else name
+    rated = packaged_ratings().get(key)
+    head = f"level {level.number}, {level.title}" if level is not None else key
+    if not rated:
+        return head if level is not None else ""
+    anchor = "random"
+    return f"{head}: rated {rated['rating']} [{rated['low']}, {rated['high']}] ({anchor} = 0)"

@@ -33,7 +33,7 @@ import argparse
 import sys
 from typing import Callable, Dict, List, Optional, Sequence
 
-from . import arena, bench, bot, demo, fit_eval, play, replay, review, selfplay, serve, tune
+from . import arena, bench, bot, demo, fit_eval, ladder, play, replay, review, selfplay, serve, tune
 from .arena import match_table, seat_table
 from .common import (
     EXIT_ERROR,
@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 #: The subcommands in the order ``--help`` lists them.
-COMMANDS = (play, demo, arena, selfplay, replay, review, serve, bot, bench, tune, fit_eval)
+COMMANDS = (play, demo, arena, ladder, selfplay, replay, review, serve, bot, bench, tune, fit_eval)
 
 #: Subcommands whose options their own module parses: everything after the name is handed over.
 FORWARDED: Dict[str, Callable[[List[str]], int]] = {m.NAME: m.forward for m in (bench, tune, fit_eval)}
