@@ -241,3 +241,14 @@ def test_rating_note_names_the_level():
     assert rating_note("level:3").startswith("level 3, casual")
     assert rating_note("hard").startswith("level 8, hard")
     assert rating_note("level:3,notice=1") == "" and rating_note("mcts:iters=5") == ""
+
+
+def test_an_uncapped_search_is_rated_under_its_level(tmp_path):
+    from sequence_game.arena import match
+    from sequence_game.arena.ladder import fit_folder, rated_name
+
+    assert rated_name("level:8,time=none") == "level:8"
+    assert rated_name("level:8,time=0.5") == "level:8,time=0.5"  # a cap that binds is another player
+    assert rated_name("random") == "random"
+    match(["random", "level:7,iters=30,time=none"], games=2, seed=1, results=str(tmp_path / "a.jsonl"))
+    assert set(fit_folder(str(tmp_path)).names) == {"random", "level:7,iters=30"}

@@ -27,7 +27,7 @@ from .jobs import outcome_of
 from .results import read_results
 from .stats import RatingFit, fit_ratings, outcome_sides
 
-__all__ = ["DEFAULT_AGENTS", "Ladder", "fit_folder", "ladder_json", "ladder_svg", "ladder_table"]
+__all__ = ["DEFAULT_AGENTS", "Ladder", "fit_folder", "ladder_json", "ladder_svg", "ladder_table", "rated_name"]
 
 #: The default contenders: the anchor, the rule-based reference player and the eight levels
 #: (``level:6`` is ``greedy``, levels 7 and 8 the search at 3,000 and 30,000 iterations).
@@ -103,9 +103,25 @@ class Ladder:
                     progress(group, r.games, self.games)
 
 
+def rated_name(spec: str) -> str:
+    """The name a contender is rated under: its spec without a ``time=none`` (an uncapped search
+    plays the same moves as the capped one whenever the cap does not bind, so the ladder measures
+    searches uncapped, and a busy machine cannot change their moves).
+
+    >>> rated_name("level:8,time=none"), rated_name("hard:time_limit=None,seed=2")
+    ('level:8', 'hard:seed=2')
+    """
+    name, colon, rest = spec.partition(":")
+    kept = [o for o in rest.split(",") if o.strip() and not (
+        o.partition("=")[0].strip().lower() in ("time", "time_limit", "t")
+        and o.partition("=")[2].strip().lower() in ("none", "null"))]
+    return name + (":" + ",".join(kept) if kept else "")
+
+
 def fit_folder(folder: str, anchor: str = "random", anchor_rating: float = 0.0,
                prior: float = 1.0) -> RatingFit:
-    """The ratings fitted to every match results file (``*.jsonl``) in ``folder``."""
+    """The ratings fitted to every match results file (``*.jsonl``) in ``folder``, each contender
+    under its :func:`rated_name`."""
     games: List[Tuple[Sequence[str], Optional[str]]] = []
     try:
         files = sorted(f for f in os.listdir(folder) if f.endswith(".jsonl"))
@@ -115,7 +131,7 @@ def fit_folder(folder: str, anchor: str = "random", anchor_rating: float = 0.0,
         header, entries = read_results(os.path.join(folder, f))
         if not str(header.get("format", "")).startswith("sequence-game-match/"):
             continue
-        names = list(header.get("agents", header["names"]))
+        names = [rated_name(n) for n in header.get("agents", header["names"])]
         games.extend(outcome_sides(names, outcome_of(e)) for e in entries)
     if not games:
         raise ValueError(f"no games in {folder!r}: run the ladder first (sequence-game ladder --out {folder})")
