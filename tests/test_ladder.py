@@ -218,6 +218,7 @@ def test_ladder_command_resumes_and_writes_table_picture_ratings(monkeypatch, ca
     assert "| `rules` |" in text and "(anchor)" in text
     table = (out / "ladder.md").read_text()
     assert table.startswith("| agent | rating |") and table.count("\n") == 5
+    assert "| `level:1 (beginner)` |" in table
     svg = (out / "ladder.svg").read_text()
     assert svg.startswith("<svg") and svg.count("<circle") == 3
     ratings = json.loads((out / "ratings.json").read_text())

@@ -148,7 +148,7 @@ def _label(name: str) -> str:
 
     for lv in LEVELS:
         if name == lv.name:
-            return f"{name} ({lv.title})" if lv.title != lv.spec else name
+            return f"{name} ({lv.title})"
     return name
 
 
