@@ -156,7 +156,7 @@ class HumanLikeAgent(AgentBase):
         return scored[ranked[-1]][1]  # pragma: no cover - rounding at the top end
 
     def _decide(self, game: Any, limit: Optional[Limit], stop: Any) -> Move:
-        moves = game.legal_moves()
+        moves: List[Move] = game.legal_moves()
         if not moves:
             raise no_legal_move(game)
         if len(moves) == 1:
@@ -238,8 +238,8 @@ def level_of(name: object) -> Level:
         text = text[len("level:"):] if text.startswith("level:") else text
         if text.isdigit():
             name = int(text)
-    if is_int(name) and 1 <= int(name) <= len(LEVELS):  # type: ignore[arg-type]
-        return LEVELS[int(name) - 1]  # type: ignore[arg-type]
+    if is_int(name) and 1 <= int(name) <= len(LEVELS):
+        return LEVELS[int(name) - 1]
     raise ValueError(f"a level is a number from 1 to {len(LEVELS)} (level:1 .. level:{len(LEVELS)}), "
                      f"or easy, medium, hard, not {name!r}")
 

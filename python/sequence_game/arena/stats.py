@@ -379,7 +379,7 @@ class RatingFit:
 
     def expected_score(self, a: str, b: str) -> float:
         """The score the fit predicts for ``a`` in a two-sided game against ``b``."""
-        return 1.0 / (1.0 + 10.0 ** (-(self.rating(a) - self.rating(b)) / 400.0))
+        return float(1.0 / (1.0 + math.pow(10.0, -(self.rating(a) - self.rating(b)) / 400.0)))
 
 
 def fit_ratings(games: Iterable[_Game], anchor: str = "random", anchor_rating: float = 0.0,
@@ -424,19 +424,19 @@ def fit_ratings(games: Iterable[_Game], anchor: str = "random", anchor_rating: f
         row = groups.setdefault(key, [0.0] * (len(key) + 1))
         row[0] += 1
         total += 1
-        for n in key:
-            names.setdefault(n, len(names))
-            games_of[n] += 1
-            share = (1.0 if n == winner else 0.0) if winner is not None else 1.0 / len(key)
-            row[1 + key.index(n)] += share
-            score_of[n] = score_of.get(n, 0.0) + share
+        for who in key:
+            names.setdefault(who, len(names))
+            games_of[who] += 1
+            share = (1.0 if who == winner else 0.0) if winner is not None else 1.0 / len(key)
+            row[1 + key.index(who)] += share
+            score_of[who] = score_of.get(who, 0.0) + share
     if anchor not in names:
         raise ValueError(f"the anchor {anchor!r} played no game: rate it against the others "
                          f"(agents: {', '.join(sorted(names)) or 'none'})")
     if prior > 0:
         pairs = {tuple(sorted((a, b))) for key in groups for a in key for b in key if a < b}
-        for a, b in pairs:
-            row = groups.setdefault((a, b), [0.0, 0.0, 0.0])
+        for x, y in pairs:
+            row = groups.setdefault((x, y), [0.0, 0.0, 0.0])
             row[0] += prior
             row[1] += prior / 2
             row[2] += prior / 2
@@ -444,9 +444,9 @@ def fit_ratings(games: Iterable[_Game], anchor: str = "random", anchor_rating: f
     # links to the anchor: every agent must be reachable through games (else its rating is free)
     seen, todo = {anchor}, [anchor]
     while todo:
-        a = todo.pop()
+        linked = todo.pop()
         for key in groups:
-            if a in key:
+            if linked in key:
                 for b in key:
                     if b not in seen:
                         seen.add(b)
@@ -458,8 +458,8 @@ def fit_ratings(games: Iterable[_Game], anchor: str = "random", anchor_rating: f
     idx = [[names[m] for m in key] for key in groups]
     counts = [row[0] for row in groups.values()]
     wins = [np.array(row[1:]) for row in groups.values()]
-    a = names[anchor]
-    free = [i for i in range(n) if i != a]
+    fixed = names[anchor]
+    free = [i for i in range(n) if i != fixed]
     theta = np.zeros(n)
 
     def loglik(th: Any) -> float:
