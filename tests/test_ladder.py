@@ -122,6 +122,33 @@ def test_humanlike_refuses_bad_options(bad, err):
         HumanLikeAgent(**bad)
 
 
+@pytest.mark.parametrize("spec", ["rules", "level:1", "level:3"])
+def test_rules_and_humanlike_ignore_hidden_information(Game, spec):
+    """Other hands, the draw pile's order and the generator do not change their choice (R9)."""
+    import random
+
+    rng = random.Random(7)
+    for k in range(6):
+        g = random_midgame(Game, 2 + k % 2, seed=70 + k)
+        if g is None:
+            continue
+        d = g.to_dict()
+        me = d["current_player"]
+        choice = agent_from_spec(spec, seed=3).select_move(g)
+        for _ in range(3):
+            e = dict(d)
+            pool = [c for p, h in enumerate(d["hands"]) if p != me for c in h] + list(d["draw_pile"])
+            rng.shuffle(pool)
+            hands, i = [], 0
+            for p, h in enumerate(d["hands"]):
+                hands.append(list(h) if p == me else pool[i:i + len(h)])
+                i += 0 if p == me else len(h)
+            e["hands"], e["draw_pile"] = hands, pool[i:]
+            e["rng"] = f"{rng.getrandbits(64):016x}"
+            e["last_draw"] = None
+            assert agent_from_spec(spec, seed=3).select_move(Game.from_dict(e)) == choice
+
+
 # --------------------------------------------------------------------------- the levels
 
 
