@@ -198,21 +198,22 @@ class Level:
 
 
 #: The ladder, weakest first. Levels 1-4 differ in how often they notice the other team's lines,
-#: how carefully they keep jacks and how often they miss the better of two moves.
+#: how carefully they keep jacks and how often they miss the better of two moves; their settings were
+#: chosen so that neighbours are about 100 Elo apart (docs/measurements.md).
 LEVELS: Tuple[Level, ...] = (
-    Level(1, "humanlike:notice=0.1,jack_care=0,temperature=1000,candidates=12", "beginner",
-          "sees its own lines and completes a sequence when it can, but picks almost at random among the "
-          "dozen moves that look useful to it; notices the other side's lines one turn in ten, so it "
-          "rarely blocks; spends jacks on ordinary moves", "under 5 ms"),
-    Level(2, "humanlike:notice=0.3,jack_care=0,temperature=300,candidates=10", "novice",
+    Level(1, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=40", "beginner",
+          "completes a sequence when it has one in hand, otherwise plays almost any move that adds to "
+          "one of its lines, hardly weighing one against another; never looks at the other side's "
+          "lines, so it blocks only by chance; spends jacks on ordinary moves", "under 5 ms"),
+    Level(2, "humanlike:notice=0.1,jack_care=0,temperature=1000,candidates=12", "novice",
+          "picks among the dozen moves that look best for its own lines; notices the other side's "
+          "lines one turn in ten, so it rarely blocks; spends jacks on ordinary moves", "under 5 ms"),
+    Level(3, "humanlike:notice=0.3,jack_care=0,temperature=300,candidates=10", "casual",
           "builds its own lines with some sense of which is longer; blocks a four in a row about one "
           "turn in three; wastes jacks", "under 5 ms"),
-    Level(3, "humanlike:notice=0.5,jack_care=0.25,temperature=100,candidates=8", "casual",
+    Level(4, "humanlike:notice=0.5,jack_care=0.25,temperature=100,candidates=8", "club",
           "blocks half of the threats it meets; keeps few jacks; often plays the second- or "
           "third-best move", "under 5 ms"),
-    Level(4, "humanlike:notice=0.7,jack_care=0.5,temperature=50,candidates=6", "club",
-          "blocks most threats but misses about one in three; keeps jacks half as carefully as the "
-          "heuristic; sometimes misses the better of two moves", "under 5 ms"),
     Level(5, "easy", "easy",
           "the one-ply heuristic choosing softly among its five best moves; never misses a win, a "
           "sequence or a block", "under 5 ms"),
