@@ -248,6 +248,9 @@ def test_ladder_command_resumes_and_writes_table_picture_ratings(monkeypatch, ca
     assert "| `level:1 (beginner)` |" in table
     svg = (out / "ladder.svg").read_text()
     assert svg.startswith("<svg") and svg.count("<circle") == 3
+    import xml.etree.ElementTree as ET
+
+    ET.fromstring(svg)  # well-formed
     ratings = json.loads((out / "ratings.json").read_text())
     assert ratings["anchor"] == "random" and ratings["ratings"]["random"]["rating"] == 0
     assert ratings["games"] == 12
