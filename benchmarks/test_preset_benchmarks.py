@@ -148,29 +148,33 @@ def time_http_ai(url: str, preset: str, moves: int, seed: int = 0) -> List[float
 
 
 def time_http_round_trip(url: str, moves: int, seed: int = 0) -> Dict[str, List[float]]:
-    """``POST .../moves`` between two human seats, ``GET`` of the view, and ``Game.play`` of the same moves."""
+    """``POST .../moves`` between two human seats, ``GET`` of the view, and ``Game.play`` of a
+    greedy game of the same length. A table of two people is dealt by the server (no seed, R9): each
+    seat chooses its move from its own view."""
     from sequence_game.client import Client
 
     post: List[float] = []
     get: List[float] = []
     local: List[float] = []
     while len(post) < moves:
-        created = Client(url).create_table(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=seed)
+        created = Client(url).create_table(players=2, seats=[{"kind": "human"}, {"kind": "human"}])
         seats = [Client(url, token=s.token) for s in sorted(created.seats, key=lambda s: s.seat)]
         game = Game(players=2, seed=seed)
         view = seats[0].table(created.table)
         agent = GreedyAgent(seed=seed)
-        while not view.over and len(post) < moves:
-            move = agent.select_move(game)
-            client = seats[game.current_player]
+        while not view.over and not game.is_over and len(post) < moves:
+            mover = seats[view.state["current_player"]]
+            mine = mover.table(created.table)
+            move = agent.select_move(mine.game(seed=mine.version))
             t = time.perf_counter()
-            client.play(created.table, str(move))
+            mover.play(created.table, str(move))
             post.append(time.perf_counter() - t)
+            local_move = agent.select_move(game)
             t = time.perf_counter()
-            game.play(move)
+            game.play(local_move)
             local.append(time.perf_counter() - t)
             t = time.perf_counter()
-            view = seats[game.current_player].table(created.table)
+            view = mover.table(created.table)
             get.append(time.perf_counter() - t)
         seed += 1
     return {"post_move": post, "get_view": get, "game_play": local}

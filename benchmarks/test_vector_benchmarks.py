@@ -2,6 +2,7 @@
 
     python benchmarks/test_vector_benchmarks.py              # the table of docs/measurements.md
     python benchmarks/test_vector_benchmarks.py --threads 8  # thread scaling: 1, 2, 4, 8 threads
+    python benchmarks/test_vector_benchmarks.py --scaling-only --repeat 7  # 4,096 games, 1 and 2 threads
     python -m pytest benchmarks/test_vector_benchmarks.py --benchmark-only -q -s
 
 Random 2-player games, random legal actions chosen in numpy (from the action lists the core writes
@@ -14,11 +15,19 @@ with the masks: ``VectorGame.sample_actions``), 256 games per batch. Modes:
   fastest masked loop without VectorGame), the random action chosen in numpy as well.
 
 Steps are game-steps: one action played in one game (a declare action of R7 counts as a step).
+
+The thread-scaling rows step 4,096 games with the observations and masks written (into arrays
+passed as ``out=``: a fresh 36 MB per step would be paid serially in numpy and the kernel). Each
+count runs ``--repeat`` times, interleaved with the other counts so that a change in the machine's
+load hits every count alike, and prints the min and median and the CPU share the process got
+(process CPU seconds per wall second: near the thread count when the cores were free, near 1.0
+when other work held one of them, as on a shared machine).
 """
 
 from __future__ import annotations
 
 import os
+import statistics
 import time
 
 import numpy as np
@@ -106,25 +115,40 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--threads", type=int, default=min(2, os.cpu_count() or 1),
                    help="measure thread scaling for 1, 2, 4, ... up to this many threads")
-    p.add_argument("--repeat", type=int, default=3, help="runs per number (the best is reported)")
+    p.add_argument("--repeat", type=int, default=3, help="runs per number (the best is reported; scaling rows: min and median)")
+    p.add_argument("--scaling-only", action="store_true", help="only the 4,096-game thread-scaling rows")
     p.add_argument("--cpu-time", action="store_true",
                    help="1-thread rates per CPU-second of this process (robust on a loaded machine)")
     args = p.parse_args()
     best = lambda f, **kw: max(f(**kw) for _ in range(args.repeat))  # noqa: E731
     clock = time.process_time if args.cpu_time else time.perf_counter
-    print(f"CPU: {_cpu()} ({os.cpu_count()} logical CPUs); 1-thread rows per {'CPU' if args.cpu_time else 'wall'} second")
-    loop = best(game_loop_steps, clock=clock)
-    with_obs = best(vector_steps, clock=clock)
-    without = best(vector_steps, observations=False, clock=clock)
-    print(f"Game legal_mask()+play_action() loop     {loop:12,.0f} steps/s")
-    print(f"VectorGame({GAMES}), obs + masks, 1 thread   {with_obs:12,.0f} steps/s  ({with_obs / loop:.1f}x the loop)")
-    print(f"VectorGame({GAMES}), masks only, 1 thread    {without:12,.0f} steps/s  ({without / loop:.1f}x the loop)")
-    base = None
-    for threads in thread_counts(args.threads):  # 1, 2, 4, ... and args.threads itself
-        rate = best(vector_steps, games=4096, batches=60, threads=threads)
-        base = base or rate
-        print(f"VectorGame(4096), obs + masks, {threads:3d} threads {rate:12,.0f} steps/s  ({rate / base:.2f}x)")
+    print(f"CPU: {_cpu()} ({os.cpu_count()} logical CPUs); 1-thread rows per {'CPU' if args.cpu_time else 'wall'} second; "
+          f"load average {os.getloadavg()[0]:.2f}")
+    if not args.scaling_only:
+        loop = best(game_loop_steps, clock=clock)
+        with_obs = best(vector_steps, clock=clock)
+        without = best(vector_steps, observations=False, clock=clock)
+        print(f"Game legal_mask()+play_action() loop     {loop:12,.0f} steps/s")
+        print(f"VectorGame({GAMES}), obs + masks, 1 thread   {with_obs:12,.0f} steps/s  ({with_obs / loop:.1f}x the loop)")
+        print(f"VectorGame({GAMES}), masks only, 1 thread    {without:12,.0f} steps/s  ({without / loop:.1f}x the loop)")
+    results = scaling(thread_counts(args.threads), args.repeat)
+    base = statistics.median(results[0][1])
+    for threads, rates, share in results:
+        print(f"VectorGame(4096), obs + masks, {threads:3d} threads  min {min(rates):12,.0f}  median "
+              f"{statistics.median(rates):12,.0f} steps/s  ({statistics.median(rates) / base:.2f}x)  CPU share {share:.2f}")
 
+
+def scaling(counts, repeat: int, games: int = 4096, batches: int = 60):
+    """``[(threads, [rates], median CPU share)]``: ``repeat`` rounds of every thread count, the counts
+    interleaved within each round; the rates' ratios are the speed-up (module doc)."""
+    rates = {t: [] for t in counts}
+    shares = {t: [] for t in counts}
+    for _ in range(repeat):
+        for t in counts:
+            wall, cpu = time.perf_counter(), time.process_time()
+            rates[t].append(vector_steps(games=games, batches=batches, threads=t))
+            shares[t].append((time.process_time() - cpu) / (time.perf_counter() - wall))
+    return [(t, rates[t], statistics.median(shares[t])) for t in counts]
 
 if __name__ == "__main__":
     main()

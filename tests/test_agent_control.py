@@ -7,6 +7,7 @@ whole games against every preset while asking for hints."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 import time
 
@@ -23,7 +24,7 @@ from sequence_game.agents import (
 )
 from sequence_game.agents.presets import DIFFICULTIES, PRESETS
 
-LONG = Limit(time=60)  # a budget no test waits for: only stop() or a cancel ends it
+LONG = Limit(time=60, iterations=10**15)  # a budget no test waits for: only stop() or a cancel ends it
 
 
 def _midgame(seed=3, plies=6):
@@ -51,7 +52,8 @@ def test_limit_is_a_small_immutable_value():
     ({"time": 2e6}, ValueError, ["at most"]),
     ({"time": "1"}, TypeError, ["time", "str"]),
     ({"time": True}, TypeError, ["time"]),
-    ({"iterations": 0}, ValueError, ["iterations", ">= 1"]),
+    ({"iterations": 0}, ValueError, ["iterations", "from 1 to 2**62"]),
+    ({"iterations": 2**62 + 1}, ValueError, ["iterations", "from 1 to 2**62"]),
     ({"iterations": 1.5}, TypeError, ["iterations", "float"]),
 ])
 def test_limit_refuses_bad_budgets_naming_the_field(kwargs, exc, words):
@@ -70,20 +72,89 @@ def test_a_limit_that_is_not_a_limit_is_a_type_error(spec):
             call(g, limit=0.5)
 
 
-def test_a_limit_replaces_the_budget_for_one_call_only():
+def test_a_limit_changes_the_budget_for_one_call_only():
     g = _midgame()
     agent = MCTSAgent(iterations=700, seed=1)
     before = repr(agent.options)
     assert agent.analyze(g, limit=Limit(iterations=150)).iterations == 150
+    assert agent.analyze(g, limit=Limit(iterations=1500)).iterations == 1500  # a field given replaces
     assert agent.analyze(g).iterations == 700  # the agent's own budget is still the default
     assert repr(agent.options) == before
-    # a time limit alone: no iteration cap (the preset's iterations do not apply), and it stops on time
     hard = agent_from_spec("hard", seed=2)
-    r = hard.analyze(g, limit=Limit(time=0.05))
+    r = hard.analyze(g, limit=Limit(time=0.05, iterations=10**15))
     assert not r.interrupted and r.seconds < 2.0
     assert hard.options.iterations == PRESETS["hard"].options["iterations"]
     rollout = RolloutAgent(iterations=400, seed=1)
     assert rollout.analyze(g, limit=Limit(iterations=96)).iterations == 96
+
+
+def test_a_limit_keeps_every_cap_it_does_not_name():
+    """Limit(iterations=10**12) on hard keeps hard's 5 s cap; Limit(time=...) keeps hard's
+    iterations; a cap goes only when the limit names it (time=math.inf)."""
+    import math
+
+    hard = agent_from_spec("hard", seed=2)
+    cap, iterations = PRESETS["hard"].time_cap, PRESETS["hard"].options["iterations"]
+    kept = hard._options_for(Limit(iterations=10**12))
+    assert (kept.time_limit, kept.iterations) == (cap, 10**12)
+    kept = hard._options_for(Limit(time=30))
+    assert (kept.time_limit, kept.iterations) == (30, iterations)
+    lifted = hard._options_for(Limit(iterations=10**12, time=math.inf))
+    assert (lifted.time_limit, lifted.iterations) == (None, 10**12)
+    g = _midgame()
+    assert hard.analyze(g, limit=Limit(time=30)).iterations == iterations  # stopped by the kept cap
+    with pytest.raises(ValueError, match="no iteration budget"):
+        MCTSAgent(time_limit=1).analyze(g, limit=Limit(time=math.inf))
+    assert Limit(time=math.inf).time == math.inf
+    with pytest.raises(ValueError, match=r"math\.inf"):
+        Limit(time=-math.inf)
+    # the kept cap ends a search with a huge iteration limit: a short cap stands in for hard's 5 s
+    start = time.perf_counter()
+    r = agent_from_spec("hard:time=0.2", seed=1).analyze(g, limit=Limit(iterations=10**12))
+    assert r.seconds < 1.0 and time.perf_counter() - start < 5 and not r.interrupted
+    streamed = list(agent_from_spec("hard:time=0.2", seed=1).analysis(g, limit=Limit(iterations=10**12), every=0.1))
+    assert streamed[-1].seconds < 1.0 and not streamed[-1].interrupted
+
+
+def test_a_stop_token_ends_one_call_and_not_the_agents_others():
+    """A shared agent, two sessions: the "move now" of one ends its own search only."""
+    from sequence_game.agents import StopToken
+
+    g = _midgame()
+    agent = MCTSAgent(seed=1)
+    mine, theirs = StopToken(), StopToken()
+    out = {}
+    workers = [threading.Thread(target=lambda k=k, t=t: out.setdefault(k, agent.analyze(g, limit=LONG, stop=t)))
+               for k, t in (("mine", mine), ("theirs", theirs))]
+    for w in workers:
+        w.start()
+    time.sleep(0.3)
+    mine.set()
+    workers[0].join(timeout=30)
+    assert not workers[0].is_alive() and out["mine"].interrupted
+    time.sleep(0.2)
+    assert workers[1].is_alive() and "theirs" not in out  # the other session's search goes on
+    theirs.set()
+    workers[1].join(timeout=30)
+    assert out["theirs"].interrupted and out["theirs"].iterations > out["mine"].iterations / 2
+    assert repr(mine) == "StopToken(set)"
+
+    async def app():
+        token = StopToken()
+        task = asyncio.create_task(agent.select_move_async(g, limit=LONG, stop=token))
+        await asyncio.sleep(0.2)
+        token.set()
+        return await asyncio.wait_for(task, 30)
+
+    assert asyncio.run(app()) in g.legal_moves()
+    token = StopToken()
+    threading.Timer(0.2, token.set).start()
+    infos = list(agent.analysis(g, limit=LONG, every=30, stop=token))
+    assert len(infos) == 1 and infos[0].interrupted
+    for a in (agent, GreedyAgent(), RandomAgent()):
+        with pytest.raises(TypeError, match="StopToken"):
+            a.select_move(g, stop=threading.Event())
+        assert a.select_move(g, limit=Limit(iterations=50), stop=StopToken()) in g.legal_moves()
 
 
 def test_a_limit_gives_the_same_move_as_an_agent_built_with_that_budget():
@@ -160,6 +231,148 @@ def test_no_hint_once_the_game_is_over(spec):
     g = record.replay()
     with pytest.raises(ValueError, match="over"):
         agent_from_spec(spec).analyze(g)
+
+
+# --------------------------------------------------------------------------- streaming analysis
+
+
+def test_analysis_streams_the_search_so_far_and_ends_with_its_budget():
+    g = _midgame()
+    infos = list(MCTSAgent(seed=1).analysis(g, limit=Limit(iterations=3000), every=1000))
+    assert [i.iterations for i in infos] == [1000, 2000, 3000]
+    for before, after in zip(infos, infos[1:]):
+        assert after.seconds >= before.seconds and after.nodes > before.nodes
+        assert {m.move: m.visits for m in after.moves}.keys() >= {m.move for m in before.moves if m.visits}
+    last = infos[-1]
+    assert not last.interrupted and last.move == last.moves[0].move and last.move in g.legal_moves()
+    assert sum(m.visits for m in last.moves) == last.iterations  # each iteration visits one root move
+    assert [m.visits for m in last.moves] == sorted((m.visits for m in last.moves), reverse=True)
+    assert all(0.0 <= m.value <= 1.0 for m in last.moves)
+    # a seeded agent's stream over an iteration budget is reproducible
+    again = list(MCTSAgent(seed=1).analysis(g, limit=Limit(iterations=3000), every=1000))
+    assert again == [dataclasses.replace(i, seconds=j.seconds) for i, j in zip(infos, again)]
+
+
+def test_analysis_by_time_gives_an_info_about_every_slice():
+    g = _midgame()
+    start = time.perf_counter()
+    infos = list(MCTSAgent(seed=2).analysis(g, limit=Limit(time=0.6, iterations=10**15), every=0.2))
+    assert 3 <= len(infos) <= 4 and time.perf_counter() - start < 5
+    assert infos[-1].seconds == pytest.approx(0.6, abs=0.15)
+    assert [i.iterations for i in infos] == sorted(i.iterations for i in infos) and infos[0].iterations > 0
+    default = list(MCTSAgent(seed=2, iterations=500).analysis(g))  # iterations alone: ten slices
+    assert [i.iterations for i in default] == list(range(50, 501, 50))
+
+
+def test_analysis_stop_from_another_thread_ends_the_running_slice():
+    g = _midgame()
+    for stopper in ("analysis", "agent"):
+        agent = MCTSAgent(seed=1)
+        analysis = agent.analysis(g, limit=LONG, every=30)  # one slice would take 30 s
+        target = analysis.stop if stopper == "analysis" else agent.stop
+        threading.Timer(0.3, target).start()
+        start = time.perf_counter()
+        infos = list(analysis)
+        assert time.perf_counter() - start < 10
+        assert len(infos) == 1 and infos[0].interrupted and infos[0].iterations > 0 and analysis.done
+        assert analysis.info is infos[-1] and not agent._running()
+
+
+def test_analysis_break_and_with_leave_nothing_running():
+    g = _midgame()
+    agent = MCTSAgent(seed=1)
+    analysis = agent.analysis(g, limit=LONG, every=0.05)
+    for i, _info in enumerate(analysis):
+        if i == 2:
+            break
+    assert not agent._running() and not analysis.done
+    with agent.analysis(g, limit=LONG, every=0.05) as stream:
+        first = next(stream)
+    assert not first.interrupted and list(stream) == [] and stream.done and stream.info.interrupted
+    analysis.stop()  # stopped between two slices: the stream ends, its last info says so
+    assert list(analysis) == [] and analysis.info.interrupted
+
+
+def test_analysis_as_an_async_iterator_keeps_the_loop_free_and_cancels():
+    g = _midgame()
+    agent = MCTSAgent(seed=1)
+
+    async def app():
+        ticks = 0
+
+        async def tick():
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        infos = [info async for info in agent.analysis(g, limit=Limit(time=0.4, iterations=10**15), every=0.1)]
+        assert ticks >= 10  # the loop ran while the search did
+
+        async def consume():
+            async for _ in agent.analysis(g, limit=LONG, every=30):
+                pass
+
+        task = asyncio.create_task(consume())
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        ticker.cancel()
+        for _ in range(600):  # the cancelled slice's search ends at its next iteration
+            if not agent._running():
+                return infos
+            await asyncio.sleep(0.05)
+        raise AssertionError("the cancelled analysis kept searching")
+
+    infos = asyncio.run(app())
+    assert 3 <= len(infos) <= 5 and infos[-1].move in g.legal_moves()
+
+
+def test_analysis_of_the_rollout_search_and_of_agents_that_answer_at_once():
+    g = _midgame()
+    infos = list(RolloutAgent(iterations=400, seed=2).analysis(g, every=100))
+    assert infos[-1].iterations == 400 and len(infos) >= 2
+    values = [m.value for m in infos[-1].moves]
+    assert values == sorted(values, reverse=True) and infos[-1].move == infos[-1].moves[0].move
+    for agent in (GreedyAgent(seed=1), RandomAgent(seed=1)):
+        (only,) = agent.analysis(g)
+        assert only == dataclasses.replace(agent.analyze(g), seconds=only.seconds)
+
+
+def test_analysis_copies_the_game_and_refuses_bad_arguments():
+    g = _midgame()
+    agent = MCTSAgent(seed=1)
+    analysis = agent.analysis(g, limit=Limit(iterations=400), every=200)
+    before = g.legal_moves()
+    g.play(g.legal_moves()[0])  # the caller's game moves on; the analysis searches the copy
+    assert all(info.move in before for info in analysis)
+    for every, exc in [(0, ValueError), (-1, ValueError), (float("inf"), ValueError), ("0.1", TypeError),
+                       (True, TypeError)]:
+        with pytest.raises(exc, match="every"):
+            agent.analysis(g, every=every)
+    with pytest.raises(ValueError, match="whole number of iterations"):
+        agent.analysis(g, limit=Limit(iterations=100), every=2.5)
+    with pytest.raises(TypeError, match="Limit"):
+        agent.analysis(g, limit=5)
+    over = sequence_game.play_game(["greedy"], seed=4).replay()
+    for a in (agent, GreedyAgent()):
+        with pytest.raises(ValueError, match=r"the game is over: team \d \((blue|green)\) won"):
+            a.analysis(over)
+
+
+def test_analysis_iterated_from_two_threads_at_once_is_refused():
+    g = _midgame()
+    analysis = MCTSAgent(seed=1).analysis(g, limit=LONG, every=30)
+    worker = threading.Thread(target=lambda: next(analysis))
+    worker.start()
+    time.sleep(0.2)
+    with pytest.raises(RuntimeError, match="already running"):
+        next(analysis)
+    analysis.stop()
+    worker.join(timeout=30)
+    assert not worker.is_alive()
 
 
 # --------------------------------------------------------------------------- stop and async
@@ -299,7 +512,8 @@ def test_an_async_app_plays_whole_games_against_every_preset(preset):
 
 
 def test_the_python_examples_of_docs_api_md_run(tmp_path, monkeypatch):
-    """The app code docs/api.md shows (presets, limit, async turn, sealed save) runs as written."""
+    """The app code docs/api.md shows (presets, limit, async turn, sealed save, saving after an undo)
+    runs as written."""
     import pathlib
     import re
 
@@ -312,6 +526,8 @@ def test_the_python_examples_of_docs_api_md_run(tmp_path, monkeypatch):
     for block in blocks:
         exec(compile(block, "docs/api.md", "exec"), namespace)
     game = namespace["game"]
-    assert game.turn >= 2 and (tmp_path / "game.json").exists()
+    assert game.turn >= 1
+    saved = sequence_game.GameRecord.load_sealed(tmp_path / "game.json", namespace["key"])
+    assert len(saved.redeals) == 1 and saved.replay().to_dict() == game.to_dict()  # saved after the undo
     move = asyncio.run(namespace["ai_turn"](game, agent_from_spec("hard:iters=200")))
     assert move in game.legal_moves()

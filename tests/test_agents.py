@@ -366,3 +366,53 @@ def test_search_options_are_values():
     r = RolloutAgent(iterations=10, candidates=3)
     assert isinstance(r.options, _core.RolloutOptions) and r.candidates == 3 and r.time_limit is None
     assert RolloutAgent().time_limit == 1.0 and RolloutAgent().iterations is None
+
+
+# --------------------------------------------------------------------------- what an app passes by mistake
+
+AGENT_SPECS = ["random", "easy", "medium", "hard:iters=50", "rollout:iters=20"]
+
+
+@pytest.mark.parametrize("spec", AGENT_SPECS)
+@pytest.mark.parametrize("wrong", ["7H@d6", Move.parse("7H@d6"), None, 3, {"players": 2}])
+def test_an_agent_given_a_move_or_anything_but_a_game_says_so(spec, wrong):
+    import asyncio
+
+    agent = agent_from_spec(spec)
+    calls = {"select_move": agent.select_move, "analyze": agent.analyze, "analysis": agent.analysis}
+    for name, call in calls.items():
+        with pytest.raises(TypeError) as e:
+            call(wrong)
+        text = str(e.value)
+        assert text.startswith(f"{name} takes the game") and type(wrong).__name__ in text and "\n" not in text
+        if isinstance(wrong, (str, Move)):
+            assert "game.play(move)" in text
+    for name, coro in (("select_move_async", agent.select_move_async), ("analyze_async", agent.analyze_async)):
+        with pytest.raises(TypeError, match=f"^{name} takes the game"):
+            asyncio.run(coro(wrong))
+
+
+def test_a_policy_agent_given_a_move_says_so():
+    import numpy as np
+    from sequence_game.agents import PolicyAgent
+
+    with pytest.raises(TypeError, match=r"select_move takes the game .* not str '7H@d6'"):
+        PolicyAgent(lambda obs, mask: int(np.flatnonzero(mask)[0])).select_move("7H@d6")
+
+
+@pytest.mark.parametrize("spec", AGENT_SPECS)
+def test_an_agent_asked_to_move_in_a_finished_game_says_the_result(spec, Game):
+    from sequence_game import play_game
+
+    won = play_game(["greedy"], seed=4, game_class=Game).replay(Game)
+    team = won.winner
+    drawn = play_game(["random"], seed=4, max_turns=3, game_class=Game).replay(Game)
+    assert team is not None and drawn.is_draw
+    agent = agent_from_spec(spec)
+    names = ("blue", "green", "red")
+    for call, what in ((agent.select_move, "select"), (agent.analyze, "analyze")):
+        with pytest.raises(ValueError) as e:
+            call(won)
+        assert str(e.value) == f"the game is over: team {team} ({names[team]}) won; there is no move to {what}"
+        with pytest.raises(ValueError, match=f"the game is over: it is a draw; there is no move to {what}"):
+            call(drawn)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 from collections import Counter
 
@@ -194,6 +195,22 @@ def test_mcts_v1_pins_the_yardstick_settings():
     assert b.iterations == 50 and b.seed == 3 and b.exploration == 0.2
     r = match(["mcts-v1:iters=50", "greedy"], games=2, seed=1)
     assert r.names == ["mcts-v1:iters=50", "greedy"] and sum(r.wins) + r.draws == 2
+
+
+def test_arena_tables_show_whole_agent_names_on_a_narrow_terminal():
+    """Two policy files that share a long prefix stay told apart: the agent column folds a name
+    over lines instead of cutting it with an ellipsis."""
+    from rich.console import Console
+    from sequence_game.cli.arena import match_table, seat_table
+
+    names = ["policy:/data/models/gym_greedy_run_a.npz", "policy:/data/models/gym_greedy_run_b.npz"]
+    result = match([(names[0], RandomAgent), (names[1], RandomAgent)], games=2, seed=1, max_turns=30)
+    for table in (match_table(result), seat_table(result)):
+        console = Console(width=60, record=True, file=io.StringIO())
+        console.print(table)
+        text = console.export_text()
+        cells = "".join(line.split("│")[1].strip() for line in text.splitlines() if line.count("│") > 2)
+        assert all(name in cells for name in names)
 
 
 # --------------------------------------------------------------------------- the multi-player rating fit

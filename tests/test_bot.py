@@ -63,8 +63,10 @@ def server(tmp_path_factory):
 
 
 def _two_seat_table(url, seed, **options):
+    """A table of two human seats; ``seed`` only names the case: the server deals a table of two
+    links itself (docs/security.md)."""
     created = Client(url).create_table(players=2, seats=[{"kind": "human", "name": "bot 0"},
-                                                         {"kind": "human", "name": "bot 1"}], seed=seed, **options)
+                                                         {"kind": "human", "name": "bot 1"}], **options)
     tokens = {s.seat: s.token for s in created.seats}
     assert sorted(tokens) == [0, 1]
     return created.table, tokens
@@ -85,10 +87,11 @@ def _check_finished(url, table, tokens):
 
 def test_client_reads_and_plays_a_table(server):
     table, tokens = _two_seat_table(server, seed=5)
-    me = Client(server, token=tokens[0])
+    first = Client(server).table(table).state["current_player"]  # the server's deal decides who starts
+    me = Client(server, token=tokens[first])
     view = me.table(table)
-    assert view.seat == 0 and view.to_move and view.legal and not view.over
-    assert isinstance(view.state["hands"][1], int)  # R9: the other hand is a size
+    assert view.seat == first and view.to_move and view.legal and not view.over
+    assert isinstance(view.state["hands"][1 - first], int)  # R9: the other hand is a size
     game = view.game(seed=1)
     assert sorted(str(m) for m in game.legal_moves()) == sorted(view.legal)
     after = me.play(table, view.legal[0], version=view.version)
@@ -132,8 +135,8 @@ def test_game_from_observation_keeps_what_the_seat_sees():
 def test_two_runner_bots_play_a_whole_game(server):
     """``sequence-game bot`` twice, in subprocesses: a preset search against the heuristic."""
     table, tokens = _two_seat_table(server, seed=7)
-    bots = [subprocess.Popen([sys.executable, "-m", "sequence_game", "bot", "--server", server, "--table", table,
-                              "--token", tokens[p], "--agent", agent, "--seed", "3"], env=ENV,
+    bots = [subprocess.Popen([sys.executable, "-m", "sequence_game", "bot", "--server", server, f"--table={table}",
+                              f"--token={tokens[p]}", "--agent", agent, "--seed", "3"], env=ENV,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for p, agent in ((0, "hard:iters=300"), (1, "medium"))]
     outs = [b.communicate(timeout=600) for b in bots]
@@ -262,3 +265,153 @@ def test_the_javascript_example_bot_plays_a_whole_game_on_the_stream(server):
     assert "game over" in out and result.view.over
     final = _check_finished(server, table, tokens)
     assert f'"turns":{final.result["turns"]}' in out
+
+
+# --------------------------------------------------------------------------- a seat from the lobby
+
+AGENT_MODULE = '''
+import sequence_game
+
+
+class MyAgent:
+    name = "my-agent"
+
+    def __init__(self):
+        self.greedy = sequence_game.agents.GreedyAgent(seed=0)
+
+    def select_move(self, game):
+        return self.greedy.select_move(game)
+'''
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="python -P (no working directory on the path) is 3.11+")
+def test_the_bot_joins_an_open_seat_with_an_agent_from_its_own_folder(server, tmp_path):
+    """``sequence-game bot --join TABLE --seat 0 --agent myagent:MyAgent`` from the agent's folder:
+    run with ``python -P``, which puts no working directory on the path (as an installed
+    ``sequence-game`` script does not), so the bot itself must."""
+    (tmp_path / "myagent.py").write_text(AGENT_MODULE)
+    created = Client(server).create_table(players=2, seats=[{"kind": "human", "open": True},
+                                                            {"kind": "human", "name": "other"}])
+    table, (other,) = created.table, created.seats
+    assert other.seat == 1  # no link is made for the open seat
+    listed = {t.table: t for t in Client(server).tables(finished=False)}
+    assert listed[table].open_seats == [0]
+    env = {**ENV, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}  # not the tests' folder either
+    bot = subprocess.Popen([sys.executable, "-P", "-m", "sequence_game", "bot", "--server", server, f"--join={table}",
+                            "--seat", "0", "--agent", "myagent:MyAgent"], cwd=tmp_path, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    result = run_bot(Client(server, token=other.token), table, load_agent("random", seed=1))
+    out, err = bot.communicate(timeout=600)
+    assert bot.returncode == 0, err
+    assert f"took seat 0 as 'my-agent bot'; to resume: --table={table} --token=" in out and "game over" in out
+    assert result.view.over and result.view.seats[0].name == "my-agent bot" and not result.view.seats[0].open
+    assert table not in {t.table for t in Client(server).tables(finished=False) if t.open_seats}
+    # the seat is taken: a second --join finds none open
+    again = subprocess.run([sys.executable, "-m", "sequence_game", "bot", "--server", server, f"--join={table}",
+                            "--agent", "random"], env=ENV, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 1 and again.stderr.count("\n") == 1 and "409" in again.stderr
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--table=x"], "--table needs the seat's --token"),
+    (["--join=x", "--token=t"], "leave out --token"),
+    (["--table=x", "--token=t", "--seat", "1"], "--seat chooses the open seat"),
+    (["--join=x", "--name", "x" * 33], "--name goes with --join"),
+])
+def test_the_bot_names_a_wrong_combination_of_options(argv, words):
+    out = subprocess.run([sys.executable, "-m", "sequence_game", "bot", "--server", "http://127.0.0.1:9", *argv],
+                         env=ENV, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and words in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_a_missing_agent_module_names_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="working directory") as e:
+        load_agent("nosuchmodule_here:Bot")
+    assert str(tmp_path) in str(e.value)
+
+
+# --------------------------------------------------------------------------- every endpoint, typed
+
+
+def test_the_client_covers_every_endpoint_against_a_live_server(server):
+    """Each method of the client against ``sequence-game serve``, each answer typed: the lobby, an
+    open seat joined, a hint and an analysis, a move, the move list, a resignation (the long-poll
+    ends on the finished table), record, replay, review, rematch; undo against the AI."""
+    from sequence_game.client import Analysis, Hint, MoveList, Preset, Rematch, Replay, ReviewStatus, SeatLink
+
+    anon = Client(server)
+    presets = anon.presets()
+    assert all(isinstance(p, Preset) for p in presets) and "hard" in [p.name for p in presets]
+    created = anon.create_table(players=2, seats=[{"kind": "human", "name": "ann"}, {"kind": "human", "open": True}],
+                                hints=True)
+    table = created.table
+    assert table in {t.table: t for t in anon.tables(finished=False)}
+    link = anon.join(table, seat=1, name="bob")
+    assert isinstance(link, SeatLink) and link.seat == 1 and table in link.url
+    seats = {0: anon.with_token(created.seats[0].token), 1: anon.with_token(link.token)}
+    view = seats[0].table(table)
+    assert [s.name for s in view.seats] == ["ann", "bob"] and view.hints and view.can_resign
+    mover = view.state["current_player"]
+    me = seats[mover]
+    legal = me.table(table).legal
+    hint = me.hint(table)
+    assert isinstance(hint, Hint) and str(hint) in legal and hint.version == view.version
+    analysis = me.analysis(table, seconds=0.05)
+    assert isinstance(analysis, Analysis) and analysis.best in legal and analysis.iterations > 0
+    assert {m.move for m in analysis.moves} <= set(legal) and sum(m.visits for m in analysis.moves) > 0
+    after = me.play(table, hint.move, version=view.version)
+    moves = anon.moves(table)
+    assert isinstance(moves, MoveList) and moves.version == after.version
+    assert [(m.player, m.move) for m in moves.moves] == [(mover, after.last_move["move"])]
+    resigned = seats[0].resign(table)
+    assert resigned.over and resigned.result["resigned"] == 0 and resigned.result["winner"] == 1
+    assert seats[1].wait(table, after_version=resigned.version, wait=1).over  # the table's end ends the wait
+    assert anon.record(table).resigned == 0
+    replay = anon.replay(table)
+    assert isinstance(replay, Replay) and replay.names == ["ann", "bob"] and len(replay.steps) == 2
+    assert anon.review(table) == ReviewStatus(status="none", detail=anon.review(table).detail)
+    assert anon.start_review(table).status in ("running", "ready")
+    for _ in range(600):
+        review = anon.review(table)
+        if review.status == "ready":
+            break
+        time.sleep(0.1)
+    assert review.review is not None and [m.move for m in review.review.moves] == [after.last_move["move"]]
+    rematch = seats[0].rematch(table)
+    assert isinstance(rematch, Rematch) and seats[1].rematch(table) == rematch  # made once
+    assert seats[1].table(rematch.table).seat == 1  # the old token holds the same seat there
+    assert table in {t.table for t in anon.tables(finished=True)}
+
+    # undo: a table of one person against the AI
+    vs_ai = anon.create_table(players=2, seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}])
+    human = anon.with_token(vs_ai.seats[0].token)
+    view = human.table(vs_ai.table)
+    if not view.to_move:
+        view = human.wait(vs_ai.table, after_version=view.version)
+    played = human.play(vs_ai.table, view.legal[0], version=view.version)
+    answered = human.wait(vs_ai.table, after_version=played.version)
+    while not answered.to_move:
+        answered = human.wait(vs_ai.table, after_version=answered.version)
+    undone = human.undo(vs_ai.table)
+    assert undone.to_move and undone.moves < answered.moves
+
+
+def test_the_tutorials_python_client_plays_an_open_seat_to_the_end(server, capsys):
+    """The Python block of docs/tutorials/http-bot.md, run against the live server: it finds the
+    table with an open seat in the lobby, joins it and plays to the end."""
+    import re
+
+    text = (ROOT / "docs" / "tutorials" / "http-bot.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    created = Client(server).create_table(players=2, seats=[{"kind": "human", "name": "other"},
+                                                            {"kind": "human", "open": True}])
+    assert [t.table for t in Client(server).tables(finished=False) if t.open_seats] == [created.table]
+    other = threading.Thread(target=run_bot, args=(Client(server, token=created.seats[0].token), created.table,
+                                                   load_agent("medium", seed=3)))
+    other.start()
+    code = "\n".join(line[2:] for line in code.splitlines())  # the block is indented in its list item
+    exec(compile(code.replace("http://127.0.0.1:8000", server), "http-bot.md", "exec"), {"__name__": "__docs__"})
+    other.join(timeout=600)
+    assert "after" in capsys.readouterr().out  # the result's text: "... wins after N moves"
+    assert Client(server).table(created.table).over

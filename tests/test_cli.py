@@ -13,6 +13,9 @@ import sequence_game
 from conftest import load_game_class
 from sequence_game import cli
 from sequence_game.agents import GreedyAgent, agent_from_spec
+from sequence_game.agents.factory import game_class
+from sequence_game.cli.common import ai_seed, default_ai_spec, split_agent_specs
+from sequence_game.cli.play import PlaySession
 from sequence_game.records import GameRecord
 from sequence_game.terminal import board_text
 
@@ -36,7 +39,7 @@ def simulate(engine, seed, human=0, players=2, ai="random", stop_at_human=False)
     """The human's command lines for a game where ``human`` plays GreedyAgent's moves against the
     CLI's seeded ``ai``; returns (lines, final game, moves played)."""
     g = load_game_class(engine)(players=players, seed=seed)
-    agents = {p: agent_from_spec(ai, seed=cli.ai_seed(seed, p)) for p in range(players) if p != human}
+    agents = {p: agent_from_spec(ai, seed=ai_seed(seed, p)) for p in range(players) if p != human}
     me = GreedyAgent(seed=0)
     lines, moves = [], []
     while not g.is_over:
@@ -70,7 +73,18 @@ def test_play_against_a_difficulty_preset(engine, monkeypatch, capsys, tmp_path,
 
 
 def test_play_defaults_to_the_hard_preset():
-    assert cli.default_ai_spec() == "hard"
+    assert default_ai_spec() == "hard"
+
+
+def test_engine_names_have_one_home_that_refuses_an_unknown_name():
+    from sequence_game.game import Game
+    from sequence_game.records import default_game_class
+    from sequence_game.reference import Game as ReferenceGame
+
+    assert game_class() is game_class("core") is default_game_class() is Game
+    assert game_class("reference") is ReferenceGame
+    with pytest.raises(ValueError, match="engine must be one of core, reference, not 'cpython'"):
+        game_class("cpython")
 
 
 def test_play_a_full_game_from_scripted_stdin_and_save_it(engine, monkeypatch, capsys, tmp_path):
@@ -171,7 +185,7 @@ def _session(engine, stdin, monkeypatch, hands, board_rows):
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     from sequence_game.terminal import make_console
 
-    session = cli.PlaySession(args, make_console(color=False), Game, game=g)
+    session = PlaySession(args, make_console(color=False), Game, game=g)
     assert session.run() == 0
     return session.game
 
@@ -403,7 +417,7 @@ def test_demo_agents_take_specs_with_options(monkeypatch, capsys):
     ("a=1,greedy", ["a=1", "greedy"]),  # no spec before it: left for the registry to refuse
 ])
 def test_split_agent_specs(text, specs):
-    assert cli.split_agent_specs(text) == specs
+    assert split_agent_specs(text) == specs
 
 
 @pytest.mark.parametrize("digit", ["\u00b2", "\u0661", "\uff11", "\u2460", "\u0967"])

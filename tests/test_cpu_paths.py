@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import List
 
 import pytest
 
@@ -100,3 +102,78 @@ def test_an_unknown_sequence_cpu_fails_the_import_naming_the_choices():
     assert ("names no instruction-set path" in done.stderr) or INFO["native"]
     for path in INFO["paths"]:
         assert path in done.stderr
+
+
+def test_a_bad_sequence_cpu_is_one_import_error_from_the_package_not_a_chain():
+    done = _run("import sequence_game.agents", "sse9")
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1].startswith("ImportError: SEQUENCE_CPU=sse9")
+    assert "During handling" not in done.stderr and "agents/" not in done.stderr.replace("\\", "/")
+    assert len(lines) <= 5, done.stderr  # the traceback's header, the caller, the package, the error
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["play", "--help"], ["arena", "a", "b"], ["bench", "--quick"], [],
+                                  ["serve", "--port", "0"]])
+@pytest.mark.parametrize("how", ["-m", "script"])
+def test_a_bad_sequence_cpu_is_one_line_and_exit_2_for_every_command(argv, how, tmp_path):
+    env = dict(os.environ, SEQUENCE_CPU="sse9")
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(sequence_game.__file__).parent.parent), env.get("PYTHONPATH", "")])
+    if how == "-m":
+        command = [sys.executable, "-m", "sequence_game", *argv]
+    else:  # what an installed console script runs: its own file named sequence-game
+        script = tmp_path / "sequence-game"
+        script.write_text("import sys\nfrom sequence_game.cli import main\nsys.exit(main())\n")
+        command = [sys.executable, str(script), *argv]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("sequence-game: error: SEQUENCE_CPU=sse9"), done.stderr
+    for path in INFO["paths"]:
+        assert path in done.stderr
+
+
+def test_a_path_this_processor_cannot_run_says_what_to_do():
+    """This machine may run every path: the core's refusal is stood in for by a finder that fails
+    the import of sequence_game._core the way the core does on an older processor."""
+    code = ("import sys\n"
+            "class Refuse:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'sequence_game._core':\n"
+            "            raise ImportError('SEQUENCE_CPU=avx512: this processor cannot run that path')\n"
+            "sys.meta_path.insert(0, Refuse())\n"
+            "import sequence_game\n")
+    done = _run(code, None)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == ("ImportError: SEQUENCE_CPU=avx512: this processor cannot run that "
+                                                    "path (unset SEQUENCE_CPU and the core runs the best path this "
+                                                    "processor supports)")
+
+
+# The copies of a dispatching build link side by side because every declaration of the core and of
+# the bindings lives in the per-path inline namespace SEQUENCE_ISA (cpp/include/sequence/isa.hpp).
+# A header that forgot it would not fail the link when its functions are inline: the linker would
+# keep one path's copy for all, and another path's instructions could reach the baseline.
+ROOT = Path(__file__).resolve().parent.parent
+_OPENING = re.compile(r"^namespace (\w+(?:::\w+)*) \{\n(?!inline namespace SEQUENCE_ISA \{\n)", re.M)
+
+
+def _sources() -> List[Path]:
+    files = [*(ROOT / "cpp" / "include").rglob("*.hpp"), *(ROOT / "cpp" / "src").rglob("*.[ch]pp"),
+             *(ROOT / "python" / "bindings").glob("*.[ch]pp")]
+    return sorted(p for p in files if p.name not in ("isa.hpp", "dispatch.cpp"))
+
+
+def test_every_namespace_of_the_core_and_bindings_is_inside_the_path_namespace():
+    assert len(_sources()) > 40
+    for path in _sources():
+        text = path.read_text(encoding="utf-8")
+        top = {m.group(1) for m in _OPENING.finditer(text)} & {"sequence", "sequence_bindings"}
+        assert not top, f"{path.relative_to(ROOT)}: namespace {top.pop()} {{ must open inline namespace SEQUENCE_ISA {{"
+        if path.parent.name == "bindings":
+            assert "namespace sequence_bindings {\ninline namespace SEQUENCE_ISA {\n" in text, path.name
+        else:
+            assert re.search(r"^namespace sequence \{\ninline namespace SEQUENCE_ISA \{\n", text, re.M), path.name
+    assert not re.search(r"^namespace \w+::", "".join(p.read_text(encoding="utf-8") for p in _sources()), re.M), \
+        "a nested namespace definition (a::b) skips the path namespace"
+    cmake = (ROOT / "CMakeLists.txt").read_text(encoding="utf-8")
+    assert "sequence=sequence_" not in cmake, "the paths are namespaces, not -D renames"

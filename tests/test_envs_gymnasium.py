@@ -134,6 +134,18 @@ def test_opponents_as_a_seat_dict_of_agents_and_specs_or_a_deprecated_list():
         SequenceEnv(illegal="ignore")
 
 
+def test_check_env_through_make_prints_no_board(capsys):
+    """``check_env`` on a ``gymnasium.make`` env resets and renders every declared render mode:
+    ``"human"`` prints during ``step`` only, so the check prints nothing."""
+    check_env(gymnasium.make(ENV_ID, opponents="random"))
+    assert capsys.readouterr().out == ""
+    env = SequenceEnv(render_mode="human", opponents="random")
+    _obs, info = env.reset(seed=1)
+    assert env.render() is None and capsys.readouterr().out == ""
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert str(env.unwrapped.game).splitlines()[0] in capsys.readouterr().out  # printed by step
+
+
 def test_ansi_render():
     e = SequenceEnv(render_mode="ansi")
     e.reset(seed=1)
@@ -167,21 +179,63 @@ def test_normalize_divides_by_the_published_scale():
 
 def test_stable_baselines3_make_vec_env_with_the_string_id():
     sb3 = pytest.importorskip("stable_baselines3", reason="the [train] extra is not installed")
-    from sequence_game.envs.gymnasium import SPAWN_ID
-
     venv = sb3.common.env_util.make_vec_env(ENV_ID, n_envs=2, seed=0, env_kwargs={"opponents": "random"})
     obs = venv.reset()
     assert obs.shape == (2, 890) and venv.render_mode == "rgb_array"
     masks = np.stack(venv.env_method("action_masks"))
     venv.step(np.array([np.flatnonzero(m)[0] for m in masks]))
-    venv.close()
-    # A fresh interpreter per worker (spawn) knows the id only through the module it names.
-    spawned = sb3.common.env_util.make_vec_env(SPAWN_ID, n_envs=2, seed=0, vec_env_cls=sb3.common.vec_env.SubprocVecEnv,
-                                               vec_env_kwargs={"start_method": "spawn"})
-    try:
-        assert spawned.reset().shape == (2, 890)
-    finally:
-        spawned.close()
+    venv.close()  # spawn workers: test_spawn_workers_make_the_env_in_every_documented_form
+
+
+_SPAWN_SCRIPT = """
+import sys
+{top}
+from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import SubprocVecEnv
+
+
+def main():
+    import gymnasium
+    from sequence_game.envs.gymnasium import SequenceEnv, SPAWN_ID
+    ids = {{"class": SequenceEnv, "spawn_id": SPAWN_ID, "plain": "sequence_game/Sequence-v0"}}
+    for form in sys.argv[1:]:
+        if form == "async":  # Gymnasium's own vector env hands its workers the spec, which names the module
+            env = gymnasium.make_vec("sequence_game/Sequence-v0", num_envs=1, vectorization_mode="async",
+                                     vector_kwargs={{"context": "spawn"}}, opponents="random")
+            print(form, env.reset(seed=0)[0].shape[1])
+            env.close()
+            continue
+        venv = make_vec_env(ids[form], n_envs=1, seed=0, vec_env_cls=SubprocVecEnv,
+                            vec_env_kwargs={{"start_method": "spawn"}}, env_kwargs={{"opponents": "random"}})
+        try:
+            print(form, venv.reset().shape[1])
+        finally:
+            venv.close()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+@pytest.mark.parametrize("forms, top", [(["class", "spawn_id", "async"], ""),
+                                        (["plain"], "import sequence_game.envs.gymnasium")])
+def test_spawn_workers_make_the_env_in_every_documented_form(tmp_path, forms, top):
+    """What docs/environments.md promises for ``spawn`` workers (a fresh interpreter each, which
+    runs only the main script's top level): the env class or ``SPAWN_ID`` from any script, and
+    Gymnasium's async ``make_vec`` with the plain id; SB3's ``make_vec_env`` with the plain id when
+    the script imports the module at its top level."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("stable_baselines3", reason="the [train] extra is not installed")
+    script = tmp_path / "train.py"
+    script.write_text(_SPAWN_SCRIPT.format(top=top))
+    done = subprocess.run([sys.executable, str(script), *forms], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == [x for form in forms for x in (form, "890")]
 
 
 def test_gymnasium_make_vec_stacks_infos_across_episode_ends():

@@ -54,20 +54,65 @@ def test_game_type_and_sizes():
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert game.num_distinct_actions() == 5253 and game.max_chance_outcomes() == 256
-    assert game.observation_tensor_size() == game.information_state_tensor_size() == 890
+    assert game.observation_tensor_size() == 890
+    assert game.information_state_tensor_size() == 6 + 7 + 2 * 6 * 50  # so.recall_layout
     assert game.max_game_length() == 8 + 6 * 50
     assert game.get_parameters() == {"players": 6, "teams": 3, "max_turns": 50}
     with pytest.raises(Exception, match="players"):
         load(5)
 
 
-def test_tensors_are_the_observation_tensor_of_the_seat():
+def test_the_observation_tensor_is_the_seats():
     state = dealt(load(4), seed=3)
     for p in range(4):
         expected = state.game.observation_tensor(p)
         assert np.array_equal(np.array(state.observation_tensor(p), dtype=np.float32), expected)
-        assert np.array_equal(np.array(state.information_state_tensor(p), dtype=np.float32), expected)
         assert " ".join(state.game.hand(p)) in state.observation_string(p)
+
+
+@pytest.mark.parametrize("players,teams,utility", [
+    (2, None, "ZERO_SUM"), (4, 2, "ZERO_SUM"), (6, 2, "ZERO_SUM"), (3, 3, "GENERAL_SUM"), (6, 3, "GENERAL_SUM")])
+def test_two_teams_are_zero_sum_and_three_are_not(players, teams, utility):
+    game = load(players, teams, max_turns=80)
+    assert game.get_type().utility == getattr(pyspiel.GameType.Utility, utility)
+    sums = set()
+    for seed in range(4):
+        state = dealt(game, seed)
+        _play_some(state, 10_000, seed)
+        assert state.is_terminal()
+        sums.add(sum(state.returns()))
+    if utility == "ZERO_SUM":
+        assert sums == {0.0} and game.utility_sum() == 0.0
+    else:
+        assert sums - {0.0}, "a three-team win does not sum to 0"  # so no constant sum
+
+
+def test_information_state_tensor_has_perfect_recall():
+    """Equal information state strings (perfect recall: own deal and draws, every action) give equal
+    tensors and different ones different tensors, over the states of random games; a resampled
+    world (R9) keeps the tensor, and a player's tensor holds none of another's draws."""
+    game = load(2, max_turns=40)
+    tensors = {}
+    for seed in range(3):
+        state = dealt(game, seed % 2)  # two games from one deal: histories that share a prefix
+        rng = np.random.RandomState(seed)
+        while not state.is_terminal():
+            for p in range(2):
+                text = state.information_state_string(p)
+                tensor = np.array(state.information_state_tensor(p), dtype=np.float32)
+                assert np.array_equal(tensors.setdefault(text, tensor), tensor)
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    texts = list(tensors)
+    assert len({tensors[t].tobytes() for t in texts}) == len(texts) > 200
+    state = dealt(game, 7)
+    _play_some(state, 30, seed=2)
+    me = state.current_player()
+    world = state.resample_from_infostate(me, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.information_state_tensor(me) == state.information_state_tensor(me)
+    fields = dict(so.recall_layout(2, 40))
+    draws = slice(2 + fields["deal"] + fields["actions"], None)
+    mine, theirs = (np.array(state.information_state_tensor(p))[draws] for p in (me, 1 - me))
+    assert not (np.flatnonzero(mine) == np.flatnonzero(theirs)[:, None]).any()  # draws after own actions only
 
 
 def _play_some(state, n, seed):

@@ -232,3 +232,239 @@ def test_policy_spec_plays_in_selfplay_and_at_the_terminal(tmp_path, monkeypatch
     capsys.readouterr()
     saved = GameRecord.load(record)
     assert saved.agents == ["human", spec] and saved.replay().to_dict() == g.to_dict()
+
+
+# --------------------------------------------------------------------------- damaged model files
+# A model file is untrusted bytes: every damage is one line naming the file and what is wrong, and
+# nothing a header claims is allocated before it is checked against the file.
+
+def _npy(array):
+    import io
+
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, np.asarray(array), allow_pickle=False)
+    return buf.getvalue()
+
+
+def _npy_claiming(shape, descr="<f4", payload=b"\0" * 64):
+    """An .npy member whose header claims ``shape`` whatever the bytes after it hold."""
+    import io
+
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buf, {"descr": descr, "fortran_order": False, "shape": shape})
+    return buf.getvalue() + payload
+
+
+def _write_npz(path, members, compression=None):
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression or zipfile.ZIP_STORED) as z:
+        for name, data in members.items():
+            z.writestr(name if name.endswith(".npy") else name + ".npy", data if isinstance(data, bytes) else _npy(data))
+    return path
+
+
+def _small_layers(hidden=4):
+    rng = np.random.default_rng(0)
+    return {"w0": rng.normal(0, 0.3, (OBSERVATION_SIZE, hidden)).astype(np.float32), "b0": np.zeros(hidden, np.float32),
+            "w1": rng.normal(0, 0.3, (hidden, ACTION_COUNT)).astype(np.float32),
+            "b1": np.zeros(ACTION_COUNT, np.float32)}
+
+
+def _refused(path, *words):
+    with pytest.raises(ValueError) as e:
+        PolicyAgent(path)
+    text = str(e.value)
+    assert text.startswith(str(path)) and "\n" not in text, text
+    for w in words:
+        assert w in text, text
+    return text
+
+
+L = _small_layers()
+GIB_332 = (OBSERVATION_SIZE, 332 * 2**30 // 4 // OBSERVATION_SIZE)
+
+
+@pytest.mark.parametrize("members, words", [
+    ({**L, "w0": np.float32(1.0)}, ["w0 must be a 2-D array", "a scalar"]),
+    ({**L, "w0": np.ones(OBSERVATION_SIZE, np.float32)}, ["w0 must be a 2-D array", f"({OBSERVATION_SIZE},)"]),
+    ({**L, "w1": np.ones((3, ACTION_COUNT), np.float32)}, ["w1 must be a 2-D array of shape (4, outputs)"]),
+    ({k: v for k, v in L.items() if k != "b1"}, ["no bias b1"]),
+    ({**L, "b0": np.zeros(5, np.float32)}, ["b0 must be a 1-D array of 4 values"]),
+    ({"w0": L["w0"], "b0": L["b0"], "w2": L["w1"], "b2": L["b1"]}, ["w2 but no w1"]),
+    ({"b0": L["b0"]}, ["holds no w0"]),
+    ({}, ["holds no w0"]),
+    ({"w0": L["w0"], "b0": L["b0"]}, ["gives 4 values", f"{ACTION_COUNT} action logits"]),
+    ({**L, "w0": _npy_claiming(GIB_332)}, ["w0 says it is a", "but holds 64 bytes"]),
+    ({**L, "b1": _npy_claiming((2**62,), "<f8")}, ["b1 says it is a", "but holds"]),
+    ({**L, "w0": _npy_claiming((OBSERVATION_SIZE, 4), "|O")}, ["w0 holds object values, not numbers"]),
+    ({**L, "w0": L["w0"].astype(np.complex64)}, ["w0 holds complex64 values, not numbers"]),
+    ({**L, "b0": np.array(["a", "b", "c", "d"])}, ["b0 holds <U1 values, not numbers"]),
+    ({**L, "b0": np.array([0, np.nan, 0, 0], np.float32)}, ["b0 holds NaN or infinite values"]),
+    ({**L, "normalize": np.array([1, 0, 1])}, ["normalize must be one value"]),
+    ({**L, "w0": _npy_claiming((OBSERVATION_SIZE, -4))}, ["negative dimension"]),
+    ({**L, "w0": b"\x93NUMPY\x09\x00" + b"\0" * 40}, ["w0"]),
+    ({**L, "w0": b"not an array at all"}, []),
+])
+def test_a_damaged_npz_policy_is_one_line_naming_the_file(tmp_path, members, words):
+    _refused(_write_npz(tmp_path / "model.npz", members), *words)
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"", ["not a .npz file"]),
+    (bytes(range(256)) * 4, ["not a .npz file"]),
+    (b"PK\x05\x06" + b"\0" * 18, ["holds no w0"]),  # an empty zip
+])
+def test_an_npz_policy_that_is_not_a_zip_is_named(tmp_path, content, words):
+    path = tmp_path / "model.npz"
+    path.write_bytes(content)
+    _refused(path, *words)
+
+
+def test_a_damaged_zip_member_is_named(tmp_path):
+    import zipfile
+
+    good = _write_npz(tmp_path / "good.npz", L, zipfile.ZIP_DEFLATED).read_bytes()
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(good[: len(good) // 2])
+    _refused(cut)
+    stored = bytearray(_write_npz(tmp_path / "stored.npz", L).read_bytes())
+    at = bytes(stored).index(b"\x93NUMPY") + 200  # inside w0's data: the checksum no longer matches
+    stored[at] ^= 0xFF
+    (tmp_path / "crc.npz").write_bytes(bytes(stored))
+    _refused(tmp_path / "crc.npz", "Bad CRC")
+
+
+def test_the_policy_size_bound_is_checked_from_the_headers(tmp_path, monkeypatch):
+    from sequence_game.agents import policy
+
+    monkeypatch.setattr(policy, "MAX_POLICY_VALUES", 1000)
+    _refused(_write_npz(tmp_path / "big.npz", L), "more than the 1000")
+
+
+def test_a_valid_npz_with_extra_entries_and_any_float_type_loads(tmp_path):
+    members = {**{k: v.astype(np.float64) for k, v in L.items()}, "notes": np.arange(3), "normalize": np.array(True)}
+    agent = PolicyAgent(_write_npz(tmp_path / "model.npz", members))
+    g = Game(players=2, seed=2)
+    assert agent.select_move(g) in g.legal_moves()
+
+
+try:
+    from hypothesis import given
+    from hypothesis import strategies as st
+except ImportError:  # pragma: no cover
+    given = None
+
+if given is not None:
+    _COUNTER = iter(range(10**9))
+
+    @given(st.data())
+    def test_property_a_corrupted_npz_policy_loads_or_is_refused_in_one_line(tmp_path, data):
+        """Random damage (bytes changed, cut off, inserted) to a valid model: it loads and plays a
+        legal move, or it is one ValueError line naming the file; never another exception."""
+        import zipfile
+
+        original = bytearray(_write_npz(tmp_path / "base.npz", _small_layers(hidden=2),
+                                        data.draw(st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED]))
+                                        ).read_bytes())
+        for _ in range(data.draw(st.integers(1, 4))):
+            kind = data.draw(st.sampled_from(["flip", "cut", "insert", "header"]))
+            starts = [i for i in range(len(original)) if original.startswith(b"\x93NUMPY", i)]
+            if kind == "header" and starts:  # aim at an array header's shape or dtype text
+                at = data.draw(st.sampled_from(starts)) + data.draw(st.integers(8, 80))
+                original[at:at + 1] = data.draw(st.binary(min_size=1, max_size=3))
+            elif kind in ("flip", "header"):
+                at = data.draw(st.integers(0, len(original) - 1))
+                original[at] ^= data.draw(st.integers(1, 255))
+            elif kind == "cut":
+                del original[data.draw(st.integers(0, len(original) - 1)):]
+            else:
+                at = data.draw(st.integers(0, len(original)))
+                original[at:at] = data.draw(st.binary(min_size=1, max_size=16))
+            if not original:
+                break
+        path = tmp_path / f"damaged{next(_COUNTER)}.npz"  # a new name: loaded models are cached by path
+        path.write_bytes(bytes(original))
+        try:
+            agent = PolicyAgent(path)
+        except ValueError as e:
+            assert str(e).startswith(str(path)) and "\n" not in str(e)
+            return
+        g = Game(players=2, seed=1)
+        assert agent.select_move(g) in g.legal_moves()
+
+
+# ONNX models: built with the onnx package and run by onnxruntime (both optional)
+
+def _onnx_model(path, input_type=None, inputs=1, obs=OBSERVATION_SIZE, logits=ACTION_COUNT):
+    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    from onnx import TensorProto, helper, numpy_helper
+
+    input_type = TensorProto.FLOAT if input_type is None else input_type
+    w = np.zeros((obs, logits), np.float64 if input_type == TensorProto.DOUBLE else np.float32)
+    names = ["obs"] + [f"extra{i}" for i in range(inputs - 1)]
+    nodes = [helper.make_node("MatMul", ["obs", "w"], ["logits0"])]
+    for extra in names[1:]:
+        nodes.append(helper.make_node("Add", ["logits0", extra], ["logits"]))
+        break
+    else:
+        nodes.append(helper.make_node("Identity", ["logits0"], ["logits"]))
+    shapes = [[None, obs]] + [[None, logits]] * (inputs - 1)
+    graph = helper.make_graph(nodes, "policy", [helper.make_tensor_value_info(n, input_type, d) for n, d in zip(names, shapes)],
+                              [helper.make_tensor_value_info("logits", input_type, [None, logits])],
+                              [numpy_helper.from_array(w, "w")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return path
+
+
+def _written(path, content):
+    pytest.importorskip("onnxruntime")
+    path.write_bytes(content)
+    return path
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda p: _written(p, b""), ["not a valid ONNX model"]),
+    (lambda p: _written(p, bytes(range(256)) * 8), ["not a valid ONNX model"]),
+    (lambda p: _onnx_model(p, input_type=11), ["tensor(double), not tensor(float)"]),  # TensorProto.DOUBLE
+    (lambda p: _onnx_model(p, inputs=2), ["has 2 inputs", "one input"]),
+    (lambda p: _onnx_model(p, obs=17), ["has shape [batch, 17]"]),
+    (lambda p: _onnx_model(p, logits=10), ["gives 10 float32 values", f"{ACTION_COUNT} action logits"]),
+])
+def test_a_damaged_or_wrong_onnx_policy_is_one_line_naming_the_file(tmp_path, make, words):
+    _refused(make(tmp_path / "model.onnx"), *words)
+
+
+def test_a_good_onnx_policy_still_loads(tmp_path):
+    agent = PolicyAgent(_onnx_model(tmp_path / "model.onnx"))
+    g = Game(players=2, seed=4)
+    assert agent.select_move(g) in g.legal_moves()
+
+
+def test_import_sequence_game_loads_neither_numpy_nor_asyncio():
+    """numpy (PolicyAgent, VectorGame, the observation tensors) and asyncio (the async forms) are
+    imported when first used, not by `import sequence_game`: about half of its import time."""
+    import subprocess
+    import sys
+
+    code = ("import sys, sequence_game, sequence_game.agents\n"
+            "print(sorted(m for m in ('numpy', 'asyncio') if m in sys.modules))\n"
+            "g = sequence_game.Game(players=2, seed=1)\n"
+            "g.play(sequence_game.agents.agent_from_spec('hard:iters=50').select_move(g))\n"
+            "print(sorted(m for m in ('numpy', 'asyncio') if m in sys.modules))\n"
+            "print(g.observation_tensor(0).shape, sequence_game.VectorGame.__name__, "
+            "sequence_game.agents.PolicyAgent.__name__, 'numpy' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[]", "[]", "(890,) VectorGame PolicyAgent True"]
+
+
+@pytest.mark.parametrize("content", [b"", bytes(range(256)) * 8, b"PK\x05\x06" + b"\0" * 18])
+def test_a_damaged_stable_baselines_zip_is_one_line_naming_the_file(tmp_path, content):
+    pytest.importorskip("stable_baselines3")
+    path = tmp_path / "model.zip"
+    path.write_bytes(content)
+    _refused(path)

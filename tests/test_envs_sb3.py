@@ -81,3 +81,45 @@ def test_maskable_ppo_trains_on_the_batched_env_and_its_model_plays_by_spec(tmp_
     assert agent.policy.normalize  # read from the saved observation space
     result = match([agent, "random"], games=2, seed=1, max_turns=80)
     assert result.games == 2
+
+
+def test_every_batched_form_has_a_public_sample_actions():
+    """``VectorGame``, ``SequenceVectorEnv`` and ``SequenceVecEnv`` draw one legal action per game
+    from the caller's generator: the same draws for the same generator seed and the same games."""
+    from sequence_game.envs.vector import SequenceVectorEnv
+
+    venv = SequenceVecEnv(16, opponents="random", seed=4)
+    venv.reset()
+    env = SequenceVectorEnv(16, opponents="random", seed=4)
+    env.reset()
+    np.testing.assert_array_equal(venv.game.seeds(), env.game.seeds())  # the same games
+    for _ in range(30):
+        masks = venv.action_masks()
+        a = venv.sample_actions(np.random.default_rng(7))
+        assert a.dtype == np.int64 and a.shape == (16,)
+        assert masks[np.arange(16), a].all()
+        np.testing.assert_array_equal(a, env.sample_actions(np.random.default_rng(7)))
+        np.testing.assert_array_equal(a, venv.game.sample_actions(np.random.default_rng(7)))
+        venv.step(a)
+        env.step(a)
+    for form in (venv, env, venv.game):
+        with pytest.raises(TypeError, match=r"numpy\.random\.Generator"):
+            form.sample_actions(7)
+
+
+def test_masks_are_those_of_the_current_step_in_every_reading():
+    """The adapter keeps one pass of masks and action lists per step: ``action_masks()``,
+    ``env_method`` rows (read-only) and ``sample_actions`` always follow the games, also when they
+    are stepped through ``venv.game``."""
+    venv = SequenceVecEnv(8, opponents="random", seed=2)
+    venv.reset()
+    rng = np.random.default_rng(1)
+    for k in range(20):
+        rows = venv.env_method("action_masks")
+        assert not rows[0].flags.writeable
+        np.testing.assert_array_equal(np.stack(rows), venv.game.legal_masks())
+        np.testing.assert_array_equal(venv.action_masks(), venv.game.legal_masks())
+        if k % 2:
+            venv.game.step(venv.sample_actions(rng))  # the cache sees the change (VectorGame.version)
+        else:
+            venv.step(venv.sample_actions(rng))

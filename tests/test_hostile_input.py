@@ -668,3 +668,123 @@ def test_n2_actions_beyond_int64_are_refused_as_they_are():
     with pytest.raises(IllegalMoveError, match=f"game 2: action {2**64 - 1} \\(out of range"):
         vg.step(actions)
     assert np.array_equal(vg.observations(), before)
+
+
+# --------------------------------------------------------------------------- untrusted files
+# Every reader of a file a user may be handed (a record, a sealed save, a learned-evaluation model,
+# an arena results file; the policy models are in test_envs_policy.py) takes damaged bytes as one
+# ValueError line naming the file: never another exception, never a traceback, never a hang.
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                     max_leaves=8)
+_KEY = b"k" * 32
+
+
+def _reader_files(tmp_path_factory):
+    from sequence_game.agents.learned import DEFAULT_MODEL_PATH
+    from sequence_game.arena import match
+
+    base = tmp_path_factory.mktemp("readers")
+    record = sequence_game.play_game(["random:seed=1", "random:seed=2"], seed=3, max_turns=30)
+    game = record.replay()
+    game.undo()
+    record = GameRecord.from_game(game.redealt([game.current_player]))
+    results = base / "results.jsonl"
+    match(["random", "random"], games=2, seed=1, max_turns=20, results=str(results))
+    with open(DEFAULT_MODEL_PATH, "rb") as f:
+        model = f.read()
+    return {
+        "record": (record.to_json().encode(), GameRecord.load),
+        "sealed": (json.dumps(record.seal(_KEY)).encode(), lambda p: GameRecord.load_sealed(p, _KEY)),
+        "eval model": (model, lambda p: _load_eval(p)),
+        "results": (results.read_bytes(), lambda p: _read_results(p)),
+    }
+
+
+def _load_eval(path):
+    from sequence_game.agents.learned import load_eval_model
+
+    return load_eval_model(path)
+
+
+def _read_results(path):
+    from sequence_game.arena.results import read_results
+
+    return read_results(path)
+
+
+@pytest.fixture(scope="module")
+def reader_files(tmp_path_factory):
+    return _reader_files(tmp_path_factory)
+
+
+def _mutated(original, data):
+    """``original`` damaged: bytes flipped, cut, inserted, or (when it is JSON) one value anywhere
+    replaced by any JSON value."""
+    raw = bytearray(original)
+    kind = data.draw(st.sampled_from(["flip", "cut", "insert", "value", "bytes"]))
+    if kind == "bytes":
+        return data.draw(st.binary(max_size=64))
+    if kind == "value":
+        lines = original.split(b"\n") if original.count(b"\n") > 1 and original.startswith(b'{"format"') else None
+        try:
+            tree = json.loads(original)
+            slots = list(_slots(tree))
+            holder, key = data.draw(st.sampled_from(slots))
+            holder[key] = data.draw(_JSON)
+            return json.dumps(tree).encode()
+        except ValueError:  # JSON lines: one line's value
+            line = data.draw(st.integers(0, len(lines) - 2)) if lines else 0
+            tree = json.loads(lines[line]) if lines else {}
+            slots = list(_slots(tree)) or [(tree, "x")]
+            holder, key = data.draw(st.sampled_from(slots))
+            holder[key] = data.draw(_JSON)
+            if lines:
+                lines[line] = json.dumps(tree).encode()
+            return b"\n".join(lines) if lines else original
+    at = data.draw(st.integers(0, max(len(raw) - 1, 0)))
+    if kind == "flip" and raw:
+        raw[at] ^= data.draw(st.integers(1, 255))
+    elif kind == "cut":
+        del raw[at:]
+    else:
+        raw[at:at] = data.draw(st.binary(min_size=1, max_size=12))
+    return bytes(raw)
+
+
+def _slots(tree):
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            yield tree, k
+            yield from _slots(v)
+    elif isinstance(tree, list):
+        for i, v in enumerate(tree):
+            yield tree, i
+            yield from _slots(v)
+
+
+_FILE_COUNTER = iter(range(10**9))
+
+
+@pytest.mark.parametrize("reader", ["record", "sealed", "eval model", "results"])
+@given(data=st.data())
+def test_f1_every_reader_of_a_damaged_file_gives_one_line_naming_it(reader_files, tmp_path_factory, reader, data):
+    original, read = reader_files[reader]
+    path = tmp_path_factory.getbasetemp() / f"damaged{next(_FILE_COUNTER)}"
+    path.write_bytes(_mutated(original, data))
+    try:
+        read(str(path))
+    except ValueError as e:
+        assert str(path) in str(e) and "\n" not in str(e) and len(str(e)) < 1000, str(e)
+
+
+@pytest.mark.parametrize("reader", ["record", "sealed", "eval model", "results"])
+@pytest.mark.parametrize("content", [b"", b"\xff\xfe\x00", b"[" * 100_000, b'{"a":' * 50_000, b"\x00" * 10,
+                                     b"1e999999", b'"' + b"x" * 1000])
+def test_f1_known_bad_files_give_one_line_naming_them(reader_files, tmp_path, reader, content):
+    path = tmp_path / "bad"
+    path.write_bytes(content)
+    with pytest.raises(ValueError) as e:
+        reader_files[reader][1](str(path))
+    assert str(path) in str(e.value) and "\n" not in str(e.value)

@@ -563,10 +563,34 @@ def test_a_search_options_struct_may_not_carry_a_budget_or_peek():
 
     with pytest.raises(ValueError, match="threads"):
         MCTSAgent(options=SearchOptions(threads=2))
-    with pytest.raises(TypeError, match="R9"):
-        MCTSAgent(options=SearchOptions(cheat=True))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'cheat'"):
+        SearchOptions(cheat=True)  # the test hook is no field of the options (the searches' peek)
     with pytest.raises(ValueError, match="cheat"):
         agent_from_spec("mcts:iters=100,cheat=true")
+
+
+def test_the_caller_limits_lead_both_options_and_the_test_hook_is_no_field():
+    """The caller's limits (iterations, time_limit, threads, seed) are one group at the head of both
+    searches' options; reading hidden cards is an argument of the search functions (a test hook),
+    never a field a player's options could carry."""
+    from sequence_game import _core
+
+    limits = ("iterations", "time_limit", "threads", "seed")
+    assert _core.SearchOptions.fields[:4] == _core.RolloutOptions.fields[:4] == limits
+    assert not {"cheat", "cheat_hands", "reveal"} & set(_core.SearchOptions.fields + _core.RolloutOptions.fields)
+    g = _mid_game(2)
+    options = _core.SearchOptions(iterations=200)
+    honest = _core.mcts_search(g._state, options, 5)
+    assert _stats_of(_core.mcts_search(g._state, options, 5, None, "none")) == _stats_of(honest)
+    for search, opts in ((_core.mcts_search, options), (_core.rollout_search, _core.RolloutOptions(iterations=50))):
+        with pytest.raises(ValueError, match="peek must be 'none', 'hands' or 'all', not 'cards'"):
+            search(g._state, opts, 1, None, "cards")
+        with pytest.raises(TypeError, match="peek must be 'none', 'hands' or 'all', not bool"):
+            search(g._state, opts, 1, None, True)
+
+
+def _stats_of(result):
+    return [(m, v) for m, v, _ in result.moves]
 
 
 def test_the_peeking_specs_exist_only_with_the_test_hooks_variable():
@@ -577,9 +601,9 @@ def test_the_peeking_specs_exist_only_with_the_test_hooks_variable():
     # the search the former spec mcts:iters=300,cheat=True built: MCTSAgent's defaults reading everything
     code = ("from sequence_game.agents import SearchOptions, agent_from_spec; "
             "a = agent_from_spec('mcts-peek:iters=300,seed=2'); "
-            "print(a.name, a.options == SearchOptions(iterations=300, cheat=True))")
+            "print(a.name, a.options == SearchOptions(iterations=300), a._peek)")
     env = dict(os.environ, SEQUENCE_GAME_TEST_HOOKS="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["mcts-peek:iterations=300,seed=2", "True"]
+    assert out.split() == ["mcts-peek:iterations=300,seed=2", "True", "all"]
     with pytest.raises(ValueError, match="unknown agent 'mcts-peek'"):
         agent_from_spec("mcts-peek:iters=300")

@@ -344,14 +344,83 @@ def test_no_private_name_is_imported_from_another_package():
     assert not private_imports()
 
 
+# Calls that draw fresh entropy or an unseeded generator, by their full name once import aliases
+# are resolved: the system's random source, and every generator made without a seed (no
+# argument, or None) or the modules' global generators, which the interpreter seeds from it.
+_FRESH_ALWAYS = {"os.urandom", "os.getrandom", "secrets.randbits", "secrets.randbelow", "secrets.choice",
+                 "random.SystemRandom"}
+_FRESH_UNSEEDED = {"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator",
+                   "numpy.random.PCG64", "numpy.random.PCG64DXSM", "numpy.random.MT19937", "numpy.random.Philox",
+                   "numpy.random.SFC64", "numpy.random.SeedSequence", "random.Random"}
+_GLOBAL_GENERATORS = ("numpy.random.", "random.")
+
+
+def fresh_entropy_calls(text: str) -> List[str]:
+    """The calls in ``text`` that draw fresh entropy (above), in any spelling: ``np.random.default_rng()``,
+    ``from numpy.random import default_rng as rng; rng(None)``, ``import random as r; r.random()``."""
+    tree = ast.parse(text)
+    names: Dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        parts, f = [], node.func
+        while isinstance(f, ast.Attribute):
+            parts.append(f.attr)
+            f = f.value
+        if not isinstance(f, ast.Name) or f.id not in names:
+            continue
+        full = ".".join([names[f.id], *reversed(parts)]).replace("np.random.", "numpy.random.")
+        args = [*node.args, *(k.value for k in node.keywords)]
+        unseeded = not args or all(isinstance(a, ast.Constant) and a.value is None for a in args)
+        module_function = any(full.startswith(g) and full.count(".") == g.count(".") and full[len(g):][:1].islower()
+                              for g in _GLOBAL_GENERATORS)
+        if (full in _FRESH_ALWAYS or (full in _FRESH_UNSEEDED and unseeded)
+                or (module_function and full not in _FRESH_UNSEEDED and full not in _FRESH_ALWAYS)):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_fresh_entropy_guard_reads_any_spelling():
+    caught = [
+        "import numpy as np\nnp.random.default_rng()",
+        "import numpy\nnumpy.random.default_rng(None)",
+        "from numpy.random import default_rng as make\nmake()",
+        "from numpy import random as npr\nnpr.RandomState()",
+        "import random\nrandom.Random()",
+        "import random as r\nr.randint(0, 5)",
+        "from os import urandom\nurandom(8)",
+        "import secrets\nsecrets.randbits(64)",
+        "from random import SystemRandom\nSystemRandom().random()",
+        "import numpy as np\nnp.random.integers(0, 3)",
+    ]
+    for text in caught:
+        assert fresh_entropy_calls(text), text
+    allowed = [
+        "import numpy as np\nnp.random.default_rng(7)",
+        "import numpy as np\nnp.random.default_rng(seed)",
+        "import random\nrandom.Random(seed).random()",
+        "import secrets\nsecrets.token_bytes(32)",
+        "import numpy as np\nrng = np.random.default_rng(1)\nrng.integers(0, 3)",
+    ]
+    for text in allowed:
+        assert not fresh_entropy_calls(text), text
+
+
 def test_fresh_seeds_come_from_one_function():
-    """Fresh entropy for seeds is drawn in one place, ``sequence_game.seeds.fresh_seed`` (the
-    records' sealing keys are secrets, not seeds: ``secrets.token_bytes`` stays allowed)."""
+    """Fresh entropy for seeds is drawn in one place, ``sequence_game.seeds.fresh_seed``, in any
+    spelling (``fresh_entropy_calls``); the records' sealing keys and the web tables' tokens are
+    secrets, not seeds: ``secrets.token_bytes``/``token_urlsafe`` stay allowed."""
     drawn = []
     for name, path in _package_modules().items():
         if path.endswith(".py") and name != "sequence_game.seeds":
             with open(path, encoding="utf-8") as f:
-                text = f.read()
-            drawn += [f"{name}: {call}" for call in ("os.urandom(", "secrets.randbits(", "random.SystemRandom(")
-                      if call in text]
+                drawn += [f"{name} {call}" for call in fresh_entropy_calls(f.read())]
     assert not drawn, drawn

@@ -127,3 +127,35 @@ def test_board_layout_is_what_the_cells_show(Game):
     assert BOARD_LAYOUT[5][3] == "7H"
     assert [t.text for t in d6.iter(NS + "text")] == ["7\u2665"]
     assert "7H" in d6.find(NS + "title").text
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_every_text_of_the_board_has_enough_contrast(Game):
+    """WCAG AA (4.5:1) for every text drawn on the board: the coordinates on the felt, every card's
+    label on its cell, FREE on the corners, also on a highlighted cell. (Browser accessibility checkers
+    cannot measure an SVG text's background, so this test measures it.)"""
+    g, _ = _played(Game, until=lambda g: len(g.history) >= 30)
+    root = ET.fromstring(board_svg(g, highlight=[(0, 1), (4, 4)]))
+    felt = root.find(f"{NS}rect").get("fill")
+    coords = [t for t in root.iter(f"{NS}text") if "coord" in _classes(t)]
+    assert len(coords) == 20
+    checked = 0
+    for t in coords:
+        assert _contrast(t.get("fill"), felt) >= 4.5, (t.text, t.get("fill"), felt)
+        checked += 1
+    for cell in _find(root, "cell"):
+        paper = cell.find(f"{NS}rect").get("fill")
+        for t in cell.iter(f"{NS}text"):
+            assert _contrast(t.get("fill"), paper) >= 4.5, (cell.get("data-cell"), t.text, t.get("fill"), paper)
+            checked += 1
+    assert checked >= 120

@@ -187,17 +187,23 @@ def test_any_integer_dtype_and_list_is_accepted():
 
 @pytest.mark.parametrize("opponents", [None, {1: "random"}, {1: "greedy", 2: "random"}])
 def test_thread_count_does_not_change_results(opponents):
+    """Step, observations (any observer), masks in every form and final observations are split over
+    the threads; every array is the same for 1, 2, 3 and 8 threads (8 > the games of some ranges)."""
     players = 2 if opponents is None or 2 not in opponents else 3
     runs = []
-    for threads in (1, 2, 3):
+    for threads in (1, 2, 3, 8):
         vg = VectorGame(37, players=players, seed=8, threads=threads, opponents=opponents, max_turns=30)
         rng = np.random.default_rng(5)
         out = []
         for _ in range(60):
-            masks, lists = vg.legal_masks(), vg.legal_actions()
+            lists = vg.legal_actions()
+            masks = vg.legal_masks()
+            packed = vg.legal_masks(packed=True)
             obs = vg.observations()
+            seen = vg.observations(players=players - 1)
             r, te, tr = vg.step(vg.sample_actions(rng, legal=lists))
-            out.append((masks, obs, r, te, tr, vg.current_players()))
+            out.append((masks, packed, *lists, obs, seen, r, te, tr, vg.current_players(), vg.seeds(),
+                        vg.final_observations()))
         runs.append(out)
     for other in runs[1:]:
         for a, b in zip(runs[0], other):
@@ -594,3 +600,21 @@ def test_tutorial_batched_loop_leaves_its_arrays_current():
     np.testing.assert_array_equal(obs, vg.observations())
     np.testing.assert_array_equal(masks, vg.legal_masks())
     assert wins.sum() > 256 and wins[1] > 10 * wins[0]  # most games ended; greedy wins nearly all
+
+
+def test_version_counts_the_calls_that_change_the_games():
+    """What the environments cache per step (masks, action lists) is keyed on ``version``: a step
+    and a reset advance it, reads and refused steps do not, and it cannot be set."""
+    vg = VectorGame(3, seed=1)
+    v = vg.version
+    vg.legal_masks(), vg.observations(), vg.legal_actions()
+    assert vg.version == v
+    with pytest.raises(IllegalMoveError):
+        vg.step(np.full(3, -1))
+    assert vg.version == v
+    vg.step(vg.sample_actions(np.random.default_rng(0)))
+    assert vg.version == v + 1
+    vg.reset(2)
+    assert vg.version == v + 2
+    with pytest.raises(AttributeError):
+        vg.version = 0

@@ -133,7 +133,7 @@ def test_moves_illegal_malformed_and_stale_are_refused_with_the_engine_message(c
     table = service_of(client).tables[tid]
     p = table.game.current_player
     me, other = auth(tokens[p]), auth(tokens[1 - p])
-    reference = Game(players=2, seed=3)
+    reference = Game.from_dict(table.game.to_dict())
     try:
         reference.play("pass")
     except ValueError as e:
@@ -213,7 +213,7 @@ def test_ai_searches_run_off_the_event_loop(client, monkeypatch):
     thread pool, not on the event loop)."""
     release = threading.Event()
     threads = []
-    real = web_tables.TableService._agent
+    real = web_tables.ai.AIWork.agent
 
     class Blocking:
         def __init__(self, agent):
@@ -224,7 +224,7 @@ def test_ai_searches_run_off_the_event_loop(client, monkeypatch):
             release.wait(30)
             return self.agent.select_move(game)
 
-    monkeypatch.setattr(web_tables.TableService, "_agent", lambda self, t, s: Blocking(real(self, t, s)))
+    monkeypatch.setattr(web_tables.ai.AIWork, "agent", lambda self, t, s: Blocking(real(self, t, s)))
     tid_ai, _ = new_table(client, players=2, seed=5, seats=[{"kind": "ai", "ai": "random"}] * 2)
     ai_table = service_of(client).tables[tid_ai]
     wait_for(lambda: threads)
@@ -273,7 +273,7 @@ def test_websocket_protocol_and_refusals(client):
         assert ws.receive_json()["detail"] == "spectators cannot move"
     with client.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:  # a wrong token is refused
         ws.send_json({"type": "hello", "token": "z" * 32})
-        assert "not valid" in ws.receive_json()["detail"]
+        assert "is not the token of any seat" in ws.receive_json()["detail"]
     with client.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:  # hello first
         ws.send_json({"type": "ping"})
         assert "hello" in ws.receive_json()["detail"]

@@ -135,7 +135,7 @@ def test_a_finished_games_view_and_summary_are_typed(client):
     from sequence_game import play_game
 
     record = play_game(["greedy"], seed=6)
-    table, tokens = two_humans(client, seed=6, moves=record.moves)
+    table, tokens = new_table(client, players=2, seed=6, moves=record.moves, seats=[{"kind": "human"}, {"kind": "ai"}])
     view = client.get(f"/api/tables/{table}", headers=auth(tokens[0])).json()
     assert view["over"] and view["result"]["turns"] == record.result["turns"]
     _exact(view)
@@ -171,6 +171,18 @@ def test_long_poll_answers_at_the_next_change(client):
     assert client.get(f"/api/tables/{table}?after_version=0&wait=30").json()["version"] == 1
     r = client.get(f"/api/tables/{table}?after_version=7")
     assert r.status_code == 422 and "ahead" in r.json()["detail"]
+
+
+def test_a_long_poll_on_a_resigned_table_answers_at_once(client):
+    """A resigned game is over like a won one (``Table.over``): a long-poll at its last version
+    answers at once instead of holding a connection slot for the whole wait."""
+    table, tokens = two_humans(client)
+    r = client.post(f"/api/tables/{table}/resign", headers=auth(tokens[0]))
+    assert r.status_code == 200 and r.json()["view"]["over"]
+    version = r.json()["view"]["version"]
+    t = time.perf_counter()
+    view = client.get(f"/api/tables/{table}?after_version={version}&wait=20", headers=auth(tokens[1])).json()
+    assert view["over"] and view["result"]["resigned"] == 0 and time.perf_counter() - t < 5
 
 
 def test_waiting_long_polls_count_against_the_clients_connections():
@@ -228,3 +240,64 @@ def test_hint_over_http_names_its_version(client):
     r = client.post(f"/api/tables/{table}/hint", headers=auth(tokens[mover]))
     assert r.status_code == 200 and r.json()["version"] == 0
     models.HintResponse.model_validate(r.json())
+
+
+# --------------------------------------------------------------------------- what an app developer meets
+
+
+def test_a_wrong_token_is_told_what_was_sent_and_what_is_wrong(client):
+    """A bot sends a bearer token, not a join link: the refusal names what was sent and why it
+    does not fit, over HTTP and at the websocket's hello."""
+    table, tokens = two_humans(client)
+    other, _ = two_humans(client)
+    r = client.get(f"/api/tables/{other}", headers=auth(tokens[0]))
+    assert r.status_code == 403
+    assert r.json()["detail"].startswith(f"the bearer token (32 characters) is not the token of any seat of table {other}")
+    r = client.get(f"/api/tables/{table}", headers=auth("x" * 200))
+    assert r.status_code == 403 and r.json()["detail"].startswith("the bearer token is 200 characters; a seat token is")
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{other}/ws") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        frame = ws.receive_json()
+    assert frame["type"] == "error" and frame["detail"].startswith("the hello's token (32 characters) is not")
+
+
+def test_ai_pause_is_a_server_setting_zero_allowed():
+    """``serve --limit ai_pause=0`` is accepted (the AI answers at once, for bots and measurements);
+    the default pause is 0.4 s; create_app(ai_pause=...) sets the same limit."""
+    from sequence_game.web.limits import ServerLimits
+
+    assert ServerLimits().ai_pause == 0.4
+    assert ServerLimits().with_settings(["ai_pause=0"]).ai_pause == 0
+    with pytest.raises(ValueError, match="ai_pause must be from 0 to 10"):
+        ServerLimits().with_settings(["ai_pause=11"])
+    with TestClient(create_app(limits=ServerLimits(ai_pause=0)), base_url=BASE) as c:
+        assert c.app.state.service.ai.ai_pause == 0
+    with TestClient(create_app(ai_pause=0.1), base_url=BASE) as c:
+        assert c.app.state.service.ai.ai_pause == 0.1 and c.app.state.limits.ai_pause == 0.1
+
+
+def test_the_documented_request_ranges_are_the_ones_the_server_enforces():
+    """docs/security.md's ranges of the think times are the models' (the request bounds) and the
+    limits' (what the server cuts them to): one truth, checked here."""
+    import re
+    from pathlib import Path
+
+    from sequence_game.web import models
+    from sequence_game.web.limits import ServerLimits
+    from sequence_game.web.tables.table import MAX_TURN_SECONDS, MIN_TURN_SECONDS
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "security.md").read_text(encoding="utf-8")
+
+    def documented(field):
+        low, high = re.search(rf"`{field}` ([0-9.,]+)-([0-9.,]+)", text).groups()
+        return float(low.replace(",", "")), float(high.replace(",", ""))
+
+    def declared(model, field):
+        metadata = model.model_fields[field].metadata
+        return (next(m.ge for m in metadata if hasattr(m, "ge")), next(m.le for m in metadata if hasattr(m, "le")))
+
+    assert documented("ai_seconds") == declared(models.CreateTable, "ai_seconds")
+    assert documented("seconds") == declared(models.AnalyzeRequest, "seconds")
+    assert documented("ai_seconds")[1] == ServerLimits().max_ai_seconds
+    assert documented("turn_seconds") == declared(models.CreateTable, "turn_seconds") == (MIN_TURN_SECONDS,
+                                                                                           MAX_TURN_SECONDS)

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from sequence_game.web import create_app
 from sequence_game.web.fair import FairQueue
 from sequence_game.web.limits import ServerLimits
-from sequence_game.web.tables import TableService
+from sequence_game.web.tables.ai import AIWork
 from web_support import BASE, wait_for
 
 
@@ -167,7 +167,7 @@ def test_table_ai_moves_are_served_in_turn_by_creating_address(monkeypatch):
             gate.job(self.table_id)
             return game.legal_moves()[0]
 
-    monkeypatch.setattr(TableService, "_agent", lambda self, table, seat: Held(table.id))
+    monkeypatch.setattr(AIWork, "agent", lambda self, table, seat: Held(table.id))
     ai = [{"kind": "ai", "ai": "random"}, {"kind": "ai", "ai": "random"}]
     limits = ServerLimits(ai_workers=1)
     try:

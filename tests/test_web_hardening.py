@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 import urllib.request
@@ -183,7 +184,7 @@ class _Gate:
     def __init__(self, monkeypatch):
         self.release = threading.Event()
         self.started = []
-        real = web_tables.agent_from_spec
+        real = web_tables.ai.agent_from_spec
         gate = self
 
         def blocking(spec, seed=None):
@@ -204,7 +205,7 @@ class _Gate:
                 agent.analyze, agent.select_move = analyze, select_move
             return agent
 
-        monkeypatch.setattr(web_tables, "agent_from_spec", blocking)
+        monkeypatch.setattr(web_tables.ai, "agent_from_spec", blocking)
 
 
 def test_one_hint_or_analysis_at_a_time_per_seat(client, monkeypatch):
@@ -423,7 +424,7 @@ def test_a_websocket_waiting_to_say_hello_holds_its_place():
         wait_for(lambda: not service.sockets)
         with c.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:  # a wrong token: refused at the hello
             ws.send_json({"type": "hello", "token": "z" * 32})
-            assert "not valid" in ws.receive_json()["detail"]
+            assert "is not the token of any seat" in ws.receive_json()["detail"]
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 4403
@@ -577,7 +578,7 @@ def test_no_ai_turn_goes_on_once_the_server_stops(monkeypatch, caplog):
         assert writing.wait(10)
         table = service.tables[tid]
         threading.Timer(0.2, release.set).start()  # close() waits for the write under way
-    assert table.version == 1 and table.search is None and not service._ai_turns
+    assert table.version == 1 and table.search is None and not service.ai.turns
     assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
 
 
@@ -652,3 +653,89 @@ def test_no_process_outlives_the_server(tmp_path, sig):
         if server.poll() is None:
             server.kill()
             server.wait(10)
+
+
+def test_one_address_cannot_hold_every_review_slot_and_a_review_is_bounded_by_its_length(monkeypatch):
+    """Reviews have per-client shares like every server-wide pool: one address running a review
+    leaves the other slots to other addresses; a game longer than max_review_moves is not reviewed."""
+    from sequence_game import play_game
+    from sequence_game.web import reviews
+
+    release, started = threading.Event(), []
+
+    def held_review(record, **kwargs):
+        started.append(record)
+        release.wait(30)
+        raise RuntimeError("stopped by the test")
+
+    monkeypatch.setattr(reviews, "review_game", held_review)
+    moves = play_game(["greedy"], seed=6).moves
+    limits = ServerLimits(max_reviews=2, max_review_moves=len(moves), create_burst=20)
+    app = create_app(ai_pause=0, limits=limits)
+    finished = {"players": 2, "seed": 6, "moves": moves, "seats": [{"kind": "ai", "ai": "random"}] * 2}
+    try:
+        with TestClient(app, base_url=BASE, client=("10.0.0.1", 1)) as a, \
+                TestClient(app, base_url=BASE, client=("10.0.0.2", 1)) as b, \
+                TestClient(app, base_url=BASE, client=("10.0.0.3", 1)) as c:
+            games = [new_table(a, **finished)[0] for _ in range(4)]
+            assert a.post(f"/api/tables/{games[0]}/review").status_code == 202
+            r = a.post(f"/api/tables/{games[1]}/review")
+            assert r.status_code == 429 and "your address already has 1 review" in r.json()["detail"], r.text
+            assert b.post(f"/api/tables/{games[1]}/review").status_code == 202  # another address: its own share
+            r = c.post(f"/api/tables/{games[2]}/review")
+            assert r.status_code == 503 and r.json()["error"] == "ServerFullError", r.text  # the server's cap
+            assert a.post(f"/api/tables/{games[0]}/review").json()["status"] == "running"  # its own: progress
+            seed = next(s for s in range(7, 40) if len(play_game(["greedy"], seed=s).moves) > len(moves))
+            tid, _ = new_table(c, **{**finished, "seed": seed, "moves": play_game(["greedy"], seed=seed).moves})
+            r = c.post(f"/api/tables/{tid}/review")
+            assert r.status_code == 413 and f"at most {len(moves)} moves" in r.json()["detail"], r.text
+    finally:
+        release.set()
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
+def test_analyses_run_in_the_idle_scheduling_class(client, monkeypatch):
+    """An analysis thread runs under SCHED_IDLE: it gets a core only when the event loop and the
+    AI threads leave it idle, so an honest player's latency does not depend on others' analyses."""
+    real, seen = web_tables.ai.agent_from_spec, []
+
+    def recording(spec, seed=None):
+        agent = real(spec, seed=seed)
+        inner = agent.analyze
+
+        def analyze(game):
+            seen.append(os.sched_getscheduler(0))
+            return inner(game)
+
+        agent.analyze = analyze
+        return agent
+
+    monkeypatch.setattr(web_tables.ai, "agent_from_spec", recording)
+    tid, tokens = new_table(client, players=2, seats=HUMANS, hints=True)
+    p = client.app.state.service.tables[tid].game.current_player
+    r = client.post(f"/api/tables/{tid}/analysis", json={"seconds": 0.05}, headers=auth(tokens[p]))
+    assert r.status_code == 200 and seen == [os.SCHED_IDLE], (r.text, seen)
+
+
+def test_create_app_at_the_top_of_a_script_fails_once_in_the_workers_with_a_clear_message(tmp_path):
+    """A script without the main guard re-runs create_app in every spawned worker process: that call
+    is refused there with one message saying what to do, instead of a server starting in the worker."""
+    script = tmp_path / "myserver.py"
+    script.write_text(textwrap.dedent("""
+        import concurrent.futures, multiprocessing
+        from sequence_game.web import create_app
+
+        app = create_app()  # no `if __name__ == "__main__":` guard
+        pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            pool.submit(int, 1).result(timeout=60)
+            print("RAN")
+        except concurrent.futures.process.BrokenProcessPool:
+            print("BROKEN")
+    """))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env,
+                          cwd=tmp_path)
+    assert proc.stdout.strip() == "BROKEN", proc.stdout + proc.stderr
+    assert "RuntimeError: create_app() was called while an AI worker process was starting" in proc.stderr
+    assert "'if __name__ == \"__main__\":'" in proc.stderr

@@ -145,7 +145,7 @@ FULL_DISK_SCRIPT = textwrap.dedent("""
     db = sys.argv[1]
     out = {}
     with TestClient(create_app(db, ai_pause=0), base_url="http://127.0.0.1") as c:
-        r = c.post("/api/tables", json={"players": 2, "seed": 5, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        r = c.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
         tid = r.json()["table"]
         tokens = {s["seat"]: s["token"] for s in r.json()["seats"]}
         table = c.app.state.service.tables[tid]
@@ -459,19 +459,20 @@ def test_r9_undo_never_shows_a_card_over_whole_games(tmp_path, monkeypatch, play
     from test_web import _check_message, read_live
 
     db = tmp_path / "t.sqlite3"
-    real_send = Connection.send
+    real_send = Connection.send_text
     checked = []
     rng = random.Random(seed)
     with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
         svc = service_of(c)
 
-        def spying_send(self, message):
+        def spying_send(self, text):
+            message = json.loads(text)
             table = next(t for t in svc.tables.values() if self in t.connections)
             _check_message(message, self.seats, table.game, table)
             checked.append(message["type"])
-            real_send(self, message)
+            real_send(self, text)
 
-        monkeypatch.setattr(Connection, "send", spying_send)
+        monkeypatch.setattr(Connection, "send_text", spying_send)
         seats = [{"kind": "human"}] + [{"kind": "ai", "ai": "random"}] * (players - 1)
         tid, tokens = new_table(c, players=players, seed=seed, seats=seats)
         table = svc.tables[tid]
@@ -588,7 +589,7 @@ def test_an_ai_that_fails_tries_again_and_the_table_plays_on(monkeypatch, failur
     tried again after a pause; the table is never left with its AI seat stuck."""
     from sequence_game.web import tables as web_tables
 
-    real = web_tables.TableService._agent
+    real = web_tables.ai.AIWork.agent
     calls = []
 
     class Flaky:
@@ -603,7 +604,7 @@ def test_an_ai_that_fails_tries_again_and_the_table_plays_on(monkeypatch, failur
                 return "pass" if game.legal_moves()[0].kind != "pass" else "7H@a1"
             return self.agent.select_move(game)
 
-    monkeypatch.setattr(web_tables.TableService, "_agent", lambda self, t, s: Flaky(real(self, t, s)))
+    monkeypatch.setattr(web_tables.ai.AIWork, "agent", lambda self, t, s: Flaky(real(self, t, s)))
     with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
         svc = service_of(c)
         svc.retry_seconds = 0.05

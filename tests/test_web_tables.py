@@ -11,7 +11,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient
-from sequence_game import GameRecord
+from sequence_game import Game, GameRecord
 from sequence_game.web import create_app
 from sequence_game.web.limits import ServerLimits
 from web_support import BASE, auth, new_table, service_of, wait_for
@@ -50,15 +50,23 @@ def test_the_hint_option_is_the_tables_choice(client):
 # --------------------------------------------------------------------------- messages people read
 
 
-def test_messages_count_seats_from_one_and_name_the_player(client):
+def test_messages_count_seats_as_the_api_does_and_name_the_player(client):
+    """API messages name a seat by the index the API uses (from 0), as in the JSON."""
     tid, tokens = new_table(client, players=2, seed=2, seats=TWO_HUMANS)
     table = service_of(client).tables[tid]
     p = table.game.current_player
     r = client.post(f"/api/tables/{tid}/moves", json={"move": "pass"}, headers=auth(tokens[1 - p]))
     who = TWO_HUMANS[p]["name"]
-    assert r.status_code == 409 and f"{who} (seat {p + 1}) is to move" in r.json()["detail"]
+    assert r.status_code == 409 and f"{who} (seat {p}) is to move" in r.json()["detail"]
     r = client.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "nope"}]})
     assert r.status_code == 422
+    tid, _ = new_table(client, players=6, seats=[{"kind": "human"}, {"kind": "human", "open": True}]
+                       + [{"kind": "ai", "ai": "random"}] * 4)
+    r = client.post(f"/api/tables/{tid}/join", json={"seat": 5})
+    assert r.status_code == 409 and r.json()["detail"] == "seat 5 is not open; the open seats (counted from 0) are 1"
+    r = client.post("/api/tables", json={"players": 2, "hot_seat": True,
+                                         "seats": [{"kind": "human"}, {"kind": "human", "open": True}]})
+    assert r.status_code == 422 and r.json()["detail"].startswith("seats[1]: a hot-seat table has no open seats")
 
 
 def test_the_result_counts_the_moves_of_the_move_list(client):
@@ -71,7 +79,15 @@ def test_the_result_counts_the_moves_of_the_move_list(client):
         assert r.status_code == 200, r.text
     result = client.get(f"/api/tables/{tid}").json()["result"]
     n = len(client.get(f"/api/tables/{tid}/moves").json()["moves"])
-    assert result["text"].endswith(f"after {n} moves.") and n == len(table.movers)
+    assert f" after {n} moves. " in result["text"] and n == len(table.movers)
+
+
+def test_the_result_names_the_winners_without_brackets_in_brackets(client):
+    tid, tokens = new_table(client, players=2, seed=3, seats=[{"kind": "human", "name": "Ann"},
+                                                             {"kind": "ai", "ai": "easy"}])
+    client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
+    text = client.get(f"/api/tables/{tid}").json()["result"]["text"]
+    assert text == "Team green wins after 0 moves, Ann resigned. Winner: AI 2 (easy).", text
 
 
 # --------------------------------------------------------------------------- the public move list
@@ -157,7 +173,7 @@ def test_a_rematch_keeps_the_seats_deals_anew_and_is_made_once(client):
     old, again = service_of(client).get(tid), service_of(client).tables[new]
     assert again.game.seed != old.game.seed or again.game.to_dict() != old.game.to_dict()
     assert [(s.kind, s.name) for s in again.seats] == [(s.kind, s.name) for s in old.seats]
-    assert again.options["hints"] is True and again.options["rematch_of"] == tid
+    assert again.options.hints is True and again.options.rematch_of == tid
     for seat, token in tokens.items():  # the same links' tokens open the same seats there
         assert client.get(f"/api/tables/{new}", headers=auth(token)).json()["you"] == [seat]
     assert client.post(f"/api/tables/{tid}/rematch").status_code == 401
@@ -178,8 +194,8 @@ def test_a_turn_timer_has_the_ai_move_for_a_seat_that_ran_out_of_time(client):
     async def shorten():  # the same clock with a short turn, so the test need not wait ten seconds
         table.clock.cancel()
         table.clock = None
-        table.options["turn_seconds"] = 0.3
-        service._schedule_clock(table, p, asyncio.get_running_loop())
+        table.options.turn_seconds = 0.3
+        service.clock.start(table, p, asyncio.get_running_loop())
 
     with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as ws:
         ws.send_json({"type": "hello", "token": None})
@@ -205,11 +221,10 @@ def test_no_timer_without_the_option(client):
 
 
 def test_the_review_is_for_finished_games_computed_once_and_stored(tmp_path):
-    """The server's review budget is its limit ``review_iterations`` (``serve --limit``); a stored
-    review is served again after a restart with the same budget."""
+    """A finished game's review is computed once and served again after a restart (the same
+    method: the win-chance estimator)."""
     db = tmp_path / "t.sqlite3"
-    limits = ServerLimits(review_iterations=200)
-    with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as c:
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
         tid, tokens = new_table(c, players=2, seed=9, seats=TWO_HUMANS)
         table = service_of(c).tables[tid]
         for _ in range(6):
@@ -226,8 +241,9 @@ def test_the_review_is_for_finished_games_computed_once_and_stored(tmp_path):
         wait_for(lambda: c.get(f"/api/tables/{tid}/review").json()["status"] == "ready", timeout=60)
         review = c.get(f"/api/tables/{tid}/review").json()["review"]
         assert [m["move"] for m in review["moves"]] == [str(m) for m in table.game.history]
-        assert review["iterations"] == 200 and all(0 <= m["before"] <= 1 for m in review["moves"])
-    with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as c:  # stored beside the record
+        assert review["method"] == "win-chance/1" and review["events"][0]["kind"] == "resignation"
+        assert all(m["before"] is None or 0 <= m["before"] <= 1 for m in review["moves"])
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:  # stored beside the record
         assert c.get(f"/api/tables/{tid}/review").json() == {"status": "ready", "review": review,
                                                             "done": None, "total": None, "detail": None}
 
@@ -272,3 +288,114 @@ def test_the_finished_games_come_a_page_at_a_time(client):
     rest = [t["table"] for t in client.get("/api/tables?finished=true&limit=10&offset=2").json()]
     assert sorted(first + rest) == sorted(ids) and not set(first) & set(rest)
     assert client.get("/api/tables?limit=0").status_code == 422
+
+
+def _finished_table(c):
+    """A finished game between a human seat and an AI, created from its saved moves: not in memory."""
+    from sequence_game import play_game
+
+    record = play_game(["greedy"], seed=6)
+    tid, tokens = new_table(c, players=2, seed=6, moves=record.moves,
+                            seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}])
+    assert tid not in service_of(c).tables
+    return tid, tokens[0]
+
+
+def test_a_rematch_is_made_once_in_the_database_whatever_copies_ask(tmp_path):
+    """Race harness: two servers on one database, a finished table that has left memory, and many
+    rematch requests at once through both: every answer names the same one new table."""
+    import threading
+
+    db, limits = tmp_path / "t.sqlite3", ServerLimits(create_burst=100)
+    with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as a, \
+            TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as b:
+        for _ in range(4):
+            tid, token = _finished_table(a)
+            start, answers = threading.Barrier(8), []
+
+            def ask(c):
+                start.wait()
+                answers.append(c.post(f"/api/tables/{tid}/rematch", headers=auth(token)))
+
+            threads = [threading.Thread(target=ask, args=(c,)) for c in [a, b] * 4]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            assert [r.status_code for r in answers] == [201] * 8, [r.text for r in answers]
+            made = {r.json()["table"] for r in answers}
+            assert len(made) == 1
+            stored = [row for row in service_of(a).store.load_all() if row.options.get("rematch_of") == tid]
+            assert [row.id for row in stored] == list(made)
+
+
+def test_every_socket_of_a_finished_game_follows_to_the_one_rematch(client):
+    """Sockets opened on a finished table share one copy of it: a rematch asked over HTTP (or on
+    either socket) reaches both, and asking again on the other socket answers the same table."""
+    tid, token = _finished_table(client)
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as one, \
+            client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as two:
+        for ws in (one, two):
+            ws.send_json({"type": "hello", "token": token})
+            assert ws.receive_json()["type"] == "state"
+        new = client.post(f"/api/tables/{tid}/rematch", headers=auth(token)).json()["table"]
+        for ws in (one, two):
+            assert ws.receive_json() == {"type": "rematch", "table": new}
+            assert ws.receive_json()["view"]["rematch"] == new
+        two.send_json({"type": "rematch"})  # made already: nothing new to tell
+        two.send_json({"type": "ping"})
+        assert two.receive_json() == {"type": "pong"}
+    assert client.post(f"/api/tables/{tid}/rematch", headers=auth(token)).json()["table"] == new
+
+
+# --------------------------------------------------------------------------- who chooses the deal (R9)
+
+SHARED_BODIES = [
+    {"players": 2, "seats": [{"kind": "human"}, {"kind": "human", "open": True}]},
+    {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]},
+    {"players": 4, "seats": [{"kind": "human"}, {"kind": "ai"}, {"kind": "human"}, {"kind": "ai"}]},
+]
+
+
+@pytest.mark.parametrize("body", SHARED_BODIES)
+def test_a_table_others_may_sit_at_refuses_a_creator_chosen_deal(client, body):
+    """The creator of a table where someone else may sit cannot choose its deal: a seed, or saved
+    moves (which replay from the creator's seed), is refused with a message saying why and what
+    to do."""
+    r = client.post("/api/tables", json={**body, "seed": 7})
+    assert r.status_code == 422 and r.json()["error"] == "InvalidRequestError"
+    assert r.json()["detail"].startswith("seed: a table where someone other than its creator may sit")
+    assert "leave out seed" in r.json()["detail"]
+    r = client.post("/api/tables", json={**body, "moves": ["pass"]})
+    assert r.status_code == 422 and r.json()["detail"].startswith("moves: ")
+    assert service_of(client).tables == {}
+
+
+def test_a_creator_may_choose_the_deal_where_only_they_sit(client):
+    for body in ({"players": 2, "seats": [{"kind": "human"}, {"kind": "ai"}]},
+                 {"players": 2, "hot_seat": True, "seats": [{"kind": "human"}, {"kind": "human"}]}):
+        tid, _ = new_table(client, **body, seed=7)
+        assert service_of(client).tables[tid].game.to_dict() == Game(players=2, seed=7).to_dict()
+
+
+def test_the_stranger_joining_an_open_seat_gets_a_hand_the_creator_cannot_predict(client):
+    """Every field the creator controls the same, table after table: the hand of whoever joins the
+    open seat differs (dealt from the server's entropy), and matches no deal of a seed the creator
+    could have sent with another table."""
+    body = {"players": 2, "seats": [{"kind": "human", "name": "Creator"}, {"kind": "human", "open": True}],
+            "max_turns": 500}
+    assert client.post("/api/tables", json={**body, "seed": 1}).status_code == 422  # the one field that chose it
+    hands, piles = set(), set()
+    for _ in range(4):
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        tid = r.json()["table"]
+        join = client.post(f"/api/tables/{tid}/join", json={"name": "Stranger"})
+        assert join.status_code == 201, join.text
+        view = client.get(f"/api/tables/{tid}", headers=auth(join.json()["token"])).json()
+        hand = tuple(view["state"]["hands"][join.json()["seat"]])
+        hands.add(hand)
+        piles.add(tuple(service_of(client).tables[tid].game.to_dict()["draw_pile"]))
+    assert len(hands) == 4 and len(piles) == 4
+    guessable = {tuple(Game(players=2, seed=s, max_turns=500).to_dict()["hands"][1]) for s in range(64)}
+    assert not hands & guessable

@@ -8,6 +8,7 @@
 #include "sequence/cpu.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 
@@ -268,4 +269,5 @@ ActionOutcome resolve_action(const GameState& s, PendingPlacement& p, int action
     return ActionOutcome::Move;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

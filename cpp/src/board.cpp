@@ -1,6 +1,7 @@
 #include "sequence/board.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 static_assert(detail::kLayout[0][0] == '*' && card_at(0) == kCorner && card_at(99) == kCorner);
 static_assert(card_at(1) == make_card(0, 0), "row 0 starts with 2S");
@@ -19,4 +20,5 @@ int find_window(const int cells[kWindowLength]) {
     return -1;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

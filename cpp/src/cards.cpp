@@ -4,6 +4,7 @@
 #include <cctype>
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 constexpr char kRankChars[] = "23456789TJQKA";
@@ -36,4 +37,5 @@ std::string format_card(int card) {
     return {kRankChars[rank_of(card)], kSuitChars[suit_of(card)]};
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -1,6 +1,7 @@
 #include "sequence/game.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 MoveError Game::play(MoveId id) {
     const MoveError e = check_move(state_, id);
@@ -42,4 +43,5 @@ bool Game::undo() {
     return true;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -7,6 +7,7 @@
 #include "sequence/rules.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 
@@ -130,4 +131,5 @@ void write_observation(const GameState& s, const PendingPlacement& pending, int 
     if (pending.active()) out[kObsPendingCard + m.card] = 1.0f;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

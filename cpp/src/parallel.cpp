@@ -17,6 +17,7 @@
 #endif
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 std::uint64_t worker_seed(std::uint64_t seed, int index) {
     return SplitMix64(seed + static_cast<std::uint64_t>(index) * 0x9E3779B97F4A7C15ull).next();
@@ -406,4 +407,5 @@ void WorkerPool::run(const std::function<void(int)>& work) {
     if (failure) std::rethrow_exception(failure);
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -10,6 +10,7 @@
 #include "turn.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 
@@ -707,4 +708,5 @@ int informed_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit, co
     return s.winner;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -6,6 +6,7 @@
 #include "sequence/board.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 int board_code(const GameState& s, int cell) {
     for (int t = 0; t < kMaxTeams; ++t)
@@ -193,4 +194,5 @@ bool operator==(const Position& a, const Position& b) {
                     b.is_draw, b.rng, b.last_draw);
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -9,6 +9,7 @@
 #include "turn.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 const char* describe(MoveError e) {
     switch (e) {
@@ -485,4 +486,5 @@ RefereeError missed_draw(GameState& s, int player) {
     return RefereeError::None;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -10,6 +10,7 @@
 #include "sequence/rules.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 constexpr std::uint64_t kGamma = 0x9E3779B97F4A7C15ull;
@@ -160,4 +161,5 @@ SimulateResult simulate(std::int64_t games, const Config& config, std::uint64_t 
     return total;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

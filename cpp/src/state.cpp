@@ -1,6 +1,7 @@
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 int hand_size_for(int players) {
     switch (players) {  // R3
@@ -34,4 +35,5 @@ bool make_config(int players, int teams, Config& out) {
     return true;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

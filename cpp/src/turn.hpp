@@ -8,11 +8,14 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "sequence/isa.hpp"
 #include "sequence/move.hpp"
 #include "sequence/rules.hpp"
 #include "sequence/state.hpp"
 
-namespace sequence::turn {
+namespace sequence {
+inline namespace SEQUENCE_ISA {
+namespace turn {
 
 // What the turn procedure asks of a hand store `Hands`:
 //   void remove(GameState& s, int player, int card);  // one copy, which the hand holds
@@ -153,4 +156,6 @@ inline void play(GameState& s, Hands& hands, MoveId id) {
     }
 }
 
-}  // namespace sequence::turn
+}  // namespace turn
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence

@@ -9,6 +9,7 @@
 #include "sequence/search/greedy_playout.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 constexpr std::uint64_t kGameGamma = 0x9E3779B97F4A7C15ull;     // SplitMix64's increment
@@ -175,4 +176,5 @@ std::vector<IllegalAction> VectorGame::step(const std::int64_t* actions, const S
     return illegal;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -15,7 +15,7 @@
 // When the search and simulate code is compiled in (cpp/include/sequence/search/ismcts.hpp,
 // simulate.hpp), it then runs threaded ISMCTS searches (iteration budgets, time limits, node caps,
 // a stop flag raised from another thread, two searches at once), rollout searches (with the last
-// play as evidence, every reveal level) and threaded simulate() runs
+// play as evidence, every peek level) and threaded simulate() runs
 // (totals identical for any thread count, interruption). `searches` defaults to max(4, games/500).
 //
 // Exits 1 on the first 20 findings (each printed with the game's seed), 0 when clean. Built as the
@@ -534,13 +534,14 @@ void run_searches(int searches, std::uint64_t seed, int threads, Counters& c) {
         o.threads = 1 + int(rng.below(std::uint32_t(std::max(1, threads))));
         o.seed = rng.next();
         o.iterations = 50 + rng.below(400);
+        Peek peek = Peek::None;
         switch (i % 4) {
             case 0: break;  // plain iteration budget
             case 1: o.max_nodes = 20 + rng.below(200); break;  // node cap hit
             case 2: o.iterations = 0; o.time_limit = 0.02; break;  // time limit only
-            default: o.cheat = true; o.playout_turns = 1 + rng.below(30); break;
+            default: peek = Peek::All; o.playout_turns = 1 + rng.below(30); break;
         }
-        const SearchResult r = ismcts(s, o);
+        const SearchResult r = ismcts(s, o, nullptr, peek);
         check_search(s, o, r);
         if (o.time_limit > 0) EXPECT(r.seconds < o.time_limit + 1.0);
         ++c.searches;
@@ -558,8 +559,8 @@ void run_searches(int searches, std::uint64_t seed, int threads, Counters& c) {
             ro.candidates = 1 + int(rng.below(12));
             ro.horizon = 1 + rng.below(60);
             ro.inference_strength = i % 2 ? 3.0 : 0.0;
-            ro.reveal = int(rng.below(3));
-            const SearchResult rr = rollout_search(after, ro, &s);
+            const Peek ro_peek = static_cast<Peek>(rng.below(3));
+            const SearchResult rr = rollout_search(after, ro, &s, ro_peek);
             std::vector<MoveId> ms;
             legal_moves(after, ms);
             EXPECT(contains(ms, rr.best));

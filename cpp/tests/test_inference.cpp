@@ -250,9 +250,8 @@ TEST(inference_search_reads_no_hidden_card) {
             const SearchResult plain = ismcts(game.state(), off, &ha);
             for (std::size_t i = 0; i < std::min(a.moves.size(), plain.moves.size()); ++i)
                 inference_mattered |= a.moves[i].visits != plain.moves[i].visits;
-            SearchOptions cheat = off;
-            cheat.cheat = true;
-            const SearchResult ca = ismcts(game.state(), cheat), cb = ismcts(twin.state(), cheat);
+            const SearchResult ca = ismcts(game.state(), off, nullptr, Peek::All),
+                               cb = ismcts(twin.state(), off, nullptr, Peek::All);
             for (std::size_t i = 0; i < std::min(ca.moves.size(), cb.moves.size()); ++i)
                 cheater_saw |= ca.moves[i].visits != cb.moves[i].visits;
         }

@@ -1020,7 +1020,6 @@ TEST(search_options_are_checked_with_their_bounds) {
     RolloutOptions r;
     check_options(r);
     { auto x = r; x.candidates = 0; CHECK(refuses(x, "candidates")); }
-    { auto x = r; x.reveal = 3; CHECK(refuses(x, "reveal")); }
     { auto x = r; x.inference_strength = 1e300; CHECK(refuses(x, "inference_strength")); }
     { auto x = r; x.horizon = 0; CHECK(refuses(x, "horizon")); }
     // The searches check too, before any work.

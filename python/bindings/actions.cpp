@@ -11,6 +11,9 @@
 #include "sequence/actions.hpp"
 #include "sequence/game.hpp"
 
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 namespace {
 
 using namespace sequence;
@@ -102,3 +105,6 @@ void init_actions(py::module_& m) {
              "('move', move_id) if the action completes a legal move, ('pending', placement) if it starts or "
              "advances a placement with a declares choice (R7), None if it is not legal. The state is not changed.");
 }
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

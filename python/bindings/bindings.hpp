@@ -10,6 +10,9 @@
 
 namespace py = pybind11;
 
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 void init_cards(py::module_& m);
 void init_game(py::module_& m);
 
@@ -26,3 +29,6 @@ pybind11::object checked_out_array(const pybind11::object& out, const pybind11::
 // Raises TypeError/ValueError on a malformed dict; consistency is checked by from_position().
 sequence::Position position_from_dict(const py::dict& d);
 py::dict position_to_dict(const sequence::Position& pos);
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

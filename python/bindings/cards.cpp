@@ -3,6 +3,8 @@
 #include "sequence/board.hpp"
 
 namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 using namespace sequence;
 
 py::tuple cells_of(const py::handle& card_arg) {
@@ -10,11 +12,10 @@ py::tuple cells_of(const py::handle& card_arg) {
     if (is_jack(card)) return py::tuple();
     return py::make_tuple(cell_of(card, 0), cell_of(card, 1));
 }
-}  // namespace sequence_bindings
 
 void init_cards(py::module_& m) {
     using namespace sequence;
-    m.def("cells_of", &sequence_bindings::cells_of, py::arg("card_id"),
+    m.def("cells_of", &cells_of, py::arg("card_id"),
           "The two cell indices (ascending) of a normal card id; () for jacks (R1).");
     py::list board;
     for (int cell = 0; cell < kCells; ++cell) board.append(card_at(cell));
@@ -39,3 +40,6 @@ void init_cards(py::module_& m) {
     for (int d = 0; d < kDirections; ++d) steps[d] = py::int_(kDirectionStep[d]);
     m.attr("DIRECTION_STEPS") = steps;
 }
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

@@ -9,20 +9,23 @@
 
 namespace py = pybind11;
 
-// Each path's bindings (module.cpp), in the namespace its copy was compiled in (CMakeLists.txt).
-namespace sequence {
+// Each path's bindings (module.cpp), in the inline namespace its copy was compiled in
+// (sequence/isa.hpp); this file is compiled for the baseline only.
+namespace sequence_bindings {
+namespace isa_baseline {
 void bind_module(py::module_& m);
 }
 #if defined(SEQUENCE_PATH_X86_64_V3)
-namespace sequence_x86_64_v3 {
+namespace isa_x86_64_v3 {
 void bind_module(py::module_& m);
 }
 #endif
 #if defined(SEQUENCE_PATH_AVX512)
-namespace sequence_avx512 {
+namespace isa_avx512 {
 void bind_module(py::module_& m);
 }
 #endif
+}  // namespace sequence_bindings
 
 namespace {
 
@@ -106,12 +109,12 @@ PYBIND11_MODULE(_core, m) {
     const Path path = choose(forced);
     switch (path) {
 #if defined(SEQUENCE_PATH_AVX512)
-        case Path::Avx512: sequence_avx512::bind_module(m); break;
+        case Path::Avx512: sequence_bindings::isa_avx512::bind_module(m); break;
 #endif
 #if defined(SEQUENCE_PATH_X86_64_V3)
-        case Path::X86_64_V3: sequence_x86_64_v3::bind_module(m); break;
+        case Path::X86_64_V3: sequence_bindings::isa_x86_64_v3::bind_module(m); break;
 #endif
-        default: sequence::bind_module(m); break;
+        default: sequence_bindings::isa_baseline::bind_module(m); break;
     }
     py::list supported;
     for (int i = 0; i < sequence::cpu::kPaths; ++i)

@@ -12,6 +12,9 @@
 #include "sequence/search/evaluate.hpp"
 #include "sequence/search/features.hpp"
 
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 namespace {
 
 using namespace sequence;
@@ -65,3 +68,6 @@ void init_evaluation(py::module_& m) {
         "[reward per team] of the hand-set evaluation (cpp/include/sequence/search/evaluate.hpp) with these "
         "EvalWeights (exact for a finished game).");
 }
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

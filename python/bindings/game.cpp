@@ -13,6 +13,9 @@
 #include "bindings.hpp"
 #include "sequence/game.hpp"
 
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 namespace {
 
 using namespace sequence;
@@ -286,3 +289,6 @@ Moves are 32-bit ids (docs/notation.md "Move ids"). Every refused call raises Va
         .def("missed_draw", &missed, py::arg("player"),
              "R10: the player's last end-of-turn draw goes back on top of the draw pile.");
 }
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

@@ -2,13 +2,14 @@
 // module and calls bind_module() of the instruction-set path it runs.
 #include "bindings.hpp"
 
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 void init_search(py::module_& m);  // search.cpp
 void init_vector(py::module_& m);  // vector.cpp
 void init_actions(py::module_& m);  // actions.cpp
 void init_observation(py::module_& m);  // observation.cpp
 void init_evaluation(py::module_& m);  // evaluation.cpp
-
-namespace sequence {
 
 void bind_module(py::module_& m) {
     m.doc() = "The compiled Sequence core: GameState, rules and move ids (docs/notation.md).";
@@ -21,4 +22,5 @@ void bind_module(py::module_& m) {
     init_vector(m);
 }
 
-}  // namespace sequence
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

@@ -8,6 +8,9 @@
 #include "sequence/game.hpp"
 #include "sequence/observation.hpp"
 
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 namespace {
 
 using namespace sequence;
@@ -59,3 +62,6 @@ void init_observation(py::module_& m) {
               "The observation of player (docs/observation.md) as a float32 array of OBSERVATION_SIZE, written by "
               "the core into a new array or into out. pending: None or the pending placement's move id.");
 }
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

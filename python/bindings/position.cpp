@@ -8,6 +8,9 @@
 #include "bindings.hpp"
 #include "sequence/board.hpp"
 
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 using sequence::Position;
 
 namespace {
@@ -158,3 +161,6 @@ py::dict position_to_dict(const Position& pos) {
                                    : py::object(py::none());
     return d;
 }
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

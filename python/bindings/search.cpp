@@ -23,6 +23,9 @@
 #include "sequence/search/rollout.hpp"
 #include "sequence/simulate.hpp"
 
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 namespace {
 
 using namespace sequence;
@@ -106,14 +109,27 @@ StopFlagPtr stop_flag(const py::handle& stop) {
     return stop.cast<StopFlagPtr>();
 }
 
+// The test hook `peek` (options.hpp): "none" (every search a player runs), "hands" or "all".
+Peek peek_arg(const py::handle& v) {
+    if (!py::isinstance<py::str>(v))
+        throw py::type_error(std::string("peek must be 'none', 'hands' or 'all', not ") + Py_TYPE(v.ptr())->tp_name);
+    const std::string s = v.cast<std::string>();
+    if (s == "none") return Peek::None;
+    if (s == "hands") return Peek::Hands;
+    if (s == "all") return Peek::All;
+    throw py::value_error("peek must be 'none', 'hands' or 'all', not '" + s.substr(0, 40) + "'");
+}
+
 // The game's state, which a search copies (the game itself is never touched).
 const GameState& searchable(const Game& game) {
     if (is_over(game.state())) throw py::value_error("the game is over: there is no move to search");
     return game.state();
 }
 
-SearchResult mcts_search(const Game& game, SearchOptions options, const py::handle& seed, const py::handle& stop_arg) {
+SearchResult mcts_search(const Game& game, SearchOptions options, const py::handle& seed, const py::handle& stop_arg,
+                         const py::handle& peek_name) {
     const GameState root = searchable(game);
+    const Peek peek = peek_arg(peek_name);
     if (!seed.is_none()) options.seed = uint64_arg(seed, "seed");
     check_options(options);
     const StopFlagPtr flag = stop_flag(stop_arg);
@@ -121,16 +137,17 @@ SearchResult mcts_search(const Game& game, SearchOptions options, const py::hand
     options.stop = &stop;
     // The public moves of the game so far (inference.hpp), read through observe() only (R9).
     std::vector<PublicChange> history;
-    if (options.inference != InferenceKind::Off && !options.cheat)
+    if (options.inference != InferenceKind::Off && peek == Peek::None)
         history = public_history(game, root.current_player, options.inference_plays);
-    return run_interruptible(stop, [root, options, history = std::move(history)]() {
-        return ismcts(root, options, history.empty() ? nullptr : &history);
+    return run_interruptible(stop, [root, options, history = std::move(history), peek]() {
+        return ismcts(root, options, history.empty() ? nullptr : &history, peek);
     });
 }
 
 SearchResult rollout_search_py(const Game& game, RolloutOptions options, const py::handle& seed,
-                               const py::handle& stop_arg) {
+                               const py::handle& stop_arg, const py::handle& peek_name) {
     const GameState root = searchable(game);
+    const Peek peek = peek_arg(peek_name);
     if (!seed.is_none()) options.seed = uint64_arg(seed, "seed");
     check_options(options);
     const StopFlagPtr flag = stop_flag(stop_arg);
@@ -138,8 +155,8 @@ SearchResult rollout_search_py(const Game& game, RolloutOptions options, const p
     options.stop = &stop;
     const bool has_before = game.previous() != nullptr;
     const GameState before = has_before ? *game.previous() : root;
-    return run_interruptible(stop, [root, before, has_before, options]() {
-        return rollout_search(root, options, has_before ? &before : nullptr);
+    return run_interruptible(stop, [root, before, has_before, options, peek]() {
+        return rollout_search(root, options, has_before ? &before : nullptr, peek);
     });
 }
 
@@ -206,15 +223,17 @@ void init_search(py::module_& m) {
         .def_property_readonly("is_set", [](const StopFlag& f) { return f.raised.load(); });
     m.attr("SEARCH_NODE_BYTES") = search_node_bytes();
     m.def("mcts_search", &mcts_search, py::arg("state"), py::arg("options"), py::arg("seed") = py::none(),
-          py::arg("stop") = py::none(),
+          py::arg("stop") = py::none(), py::arg("peek") = "none",
           "Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp) with these "
-          "SearchOptions (seed: overrides options.seed; stop: a StopFlag that ends it early). Moves in the result: "
+          "SearchOptions (seed: overrides options.seed; stop: a StopFlag that ends it early; peek: a test hook that "
+          "breaks R9, 'hands' or 'all' to read the true hands or state, agents/_peeking.py). Moves in the result: "
           "visits descending. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop); MemoryError when a "
           "tree cannot grow.");
     m.def("rollout_search", &rollout_search_py, py::arg("state"), py::arg("options"), py::arg("seed") = py::none(),
-          py::arg("stop") = py::none(),
+          py::arg("stop") = py::none(), py::arg("peek") = "none",
           "Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp) with these "
-          "RolloutOptions (seed: overrides options.seed; stop: a StopFlag that ends it early). Moves in the result: best "
+          "RolloutOptions (seed: overrides options.seed; stop: a StopFlag that ends it early; peek: a test hook, as "
+          "mcts_search's). Moves in the result: best "
           "mean first. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop).");
     m.def("heuristic_scores", &heuristic_scores, py::arg("state"),
           "[(move_id, score)] for every legal move of the player to move: the search's move heuristic "
@@ -227,3 +246,6 @@ void init_search(py::module_& m) {
           "Threads the core's worker pool (cpp/include/sequence/parallel.hpp) has started in this process: the "
           "pool keeps them for later searches and simulate runs, so a repeat with as many threads starts none.");
 }
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

@@ -3,7 +3,10 @@
 // keyword with the C++ default; a value is converted here (TypeError for a wrong type, a huge int
 // becoming an out-of-range number rather than an OverflowError) and the whole struct is then checked
 // by check_options() (cpp/src/search/options.cpp: ValueError with the bounds), at construction and
-// on every assignment, so a bad value never reaches a search.
+// on every assignment, so a bad value never reaches a search. Each struct is bound from a table,
+// one line a field: its name, the member it reaches and its kind (real, integer in a range, flag,
+// choice among names, nested weights); the caller's limits (SearchLimits) are one group shared by
+// both searches.
 #include "search_options.hpp"
 
 #include <climits>
@@ -12,7 +15,12 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
+
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 
@@ -72,38 +80,6 @@ double optional_seconds(const py::handle& v, const std::string& name) {
     return x;
 }
 
-PlayoutKind playout_kind(const py::handle& v) {
-    if (py::isinstance<PlayoutKind>(v)) return v.cast<PlayoutKind>();
-    if (py::isinstance<py::str>(v)) {
-        const std::string s = v.cast<std::string>();
-        if (s == "random") return PlayoutKind::Random;
-        if (s == "informed") return PlayoutKind::Informed;
-        if (s == "greedy") return PlayoutKind::Greedy;
-        throw py::value_error("playout must be 'random', 'informed' or 'greedy', not '" + s.substr(0, 40) + "'");
-    }
-    throw py::type_error("playout must be a PlayoutKind or 'random', 'informed' or 'greedy', not " + type_name(v));
-}
-
-InferenceKind inference_kind(const py::handle& v) {
-    if (py::isinstance<InferenceKind>(v)) return v.cast<InferenceKind>();
-    if (py::isinstance<py::str>(v)) {
-        const std::string s = v.cast<std::string>();
-        if (s == "off") return InferenceKind::Off;
-        if (s == "recent") return InferenceKind::Recent;
-        throw py::value_error("inference must be 'off' or 'recent', not '" + s.substr(0, 40) + "'");
-    }
-    throw py::type_error("inference must be an InferenceKind or 'off' or 'recent', not " + type_name(v));
-}
-
-const char* playout_name(PlayoutKind k) {
-    switch (k) {
-        case PlayoutKind::Random: return "random";
-        case PlayoutKind::Greedy: return "greedy";
-        case PlayoutKind::Informed: break;
-    }
-    return "informed";
-}
-
 // One named field of an options struct: how Python reads and writes it.
 template <class T>
 struct Field {
@@ -112,17 +88,133 @@ struct Field {
     std::function<void(T&, const py::handle&)> set;
 };
 
+// The member a field reaches, as a function of the struct: at(&T::member), or a generic lambda
+// [](auto& o) -> auto& { return o.policy.block; } for a nested member or an array element.
+template <class T, class M>
+auto at(M T::*member) {
+    return [member](auto& o) -> auto& { return o.*member; };
+}
+
+template <class T, class Ref>
+using MemberOf = std::remove_reference_t<decltype(std::declval<Ref>()(std::declval<T&>()))>;
+
+// How a float member reads back: as the double it is (Exact) or as the shortest decimal that reads
+// back as the same float (Shortest, float_value()).
+enum class Read { Exact, Shortest };
+
+// A real number (a double or float member).
+template <class T, class Ref>
+Field<T> real(const char* name, Ref ref, Read read = Read::Exact) {
+    using M = MemberOf<T, Ref>;
+    return {name,
+            [ref, read](const T& o) {
+                const double x = static_cast<double>(ref(o));
+                return py::cast(read == Read::Shortest ? float_value(static_cast<float>(x)) : x);
+            },
+            [ref, name](T& o, const py::handle& v) { ref(o) = static_cast<M>(number(v, name)); }};
+}
+
+// An int in [lo, hi] (int_in_range(): TypeError for a non-int, ValueError with the bounds).
+template <class T, class Ref>
+Field<T> integer(const char* name, Ref ref, long long lo, long long hi) {
+    using M = MemberOf<T, Ref>;
+    return {name, [ref](const T& o) { return py::cast(ref(o)); },
+            [ref, name, lo, hi](T& o, const py::handle& v) { ref(o) = static_cast<M>(int_in_range(v, name, lo, hi)); }};
+}
+
+template <class T, class Ref>
+Field<T> boolean(const char* name, Ref ref) {
+    return {name, [ref](const T& o) { return py::cast(static_cast<bool>(ref(o))); },
+            [ref, name](T& o, const py::handle& v) { ref(o) = flag(v, name); }};
+}
+
+// One value of an enum option and its name in Python.
+template <class E>
+struct Choice {
+    const char* name;
+    E value;
+};
+
+// "'a', 'b' or 'c'"
+template <class E>
+std::string choice_names(const std::vector<Choice<E>>& choices) {
+    std::string out;
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + std::string("'") + choices[i].name + "'";
+    return out;
+}
+
+// An enum option, read as its name; written as a name or, when the enum is bound (enum_type, e.g.
+// "PlayoutKind"), as a member of the bound enum.
+template <class T, class Ref, class E = MemberOf<T, Ref>>
+Field<T> choice(const char* name, Ref ref, std::vector<Choice<E>> choices, const char* enum_type = nullptr) {
+    return {name,
+            [ref, choices](const T& o) {
+                for (const Choice<E>& c : choices)
+                    if (c.value == ref(o)) return py::cast(c.name);
+                return py::cast(choices.front().name);  // unreachable: check_options() refuses others
+            },
+            [ref, name, choices, enum_type](T& o, const py::handle& v) {
+                if (enum_type != nullptr && py::isinstance<E>(v)) {
+                    ref(o) = v.cast<E>();
+                    return;
+                }
+                if (py::isinstance<py::str>(v)) {
+                    const std::string s = v.cast<std::string>();
+                    for (const Choice<E>& c : choices)
+                        if (s == c.name) {
+                            ref(o) = c.value;
+                            return;
+                        }
+                    throw py::value_error(std::string(name) + " must be " + choice_names(choices) + ", not '" +
+                                          s.substr(0, 40) + "'");
+                }
+                throw py::type_error(std::string(name) + " must be " +
+                                     (enum_type != nullptr ? std::string("a ") + enum_type + " or " : std::string()) +
+                                     choice_names(choices) + ", not " + type_name(v));
+            }};
+}
+
+// A nested weights struct: read as itself, written from what `from` converts (None: the defaults).
+template <class T, class Ref, class M = MemberOf<T, Ref>>
+Field<T> weights(const char* name, Ref ref, M (*from)(const py::handle&)) {
+    return {name, [ref](const T& o) { return py::cast(ref(o)); },
+            [ref, from](T& o, const py::handle& v) { ref(o) = v.is_none() ? M{} : from(v); }};
+}
+
+py::object optional_int(std::uint64_t x) { return x == 0 ? py::none() : py::cast(x); }
+py::object optional_float(double x) { return x == 0 ? py::none() : py::cast(x); }
+
+// The caller's limits (SearchLimits), the first fields of both searches' options.
+template <class T>
+std::vector<Field<T>> limit_fields() {
+    return {
+        {"iterations", [](const T& o) { return optional_int(o.iterations); },
+         [](T& o, const py::handle& v) { o.iterations = optional_count(v, "iterations"); }},
+        {"time_limit", [](const T& o) { return optional_float(o.time_limit); },
+         [](T& o, const py::handle& v) { o.time_limit = optional_seconds(v, "time_limit"); }},
+        integer<T>("threads", at(&T::threads), 1, kMaxThreads),
+        {"seed", [](const T& o) { return py::cast(o.seed); }, [](T& o, const py::handle& v) { o.seed = uint64_arg(v, "seed"); }},
+    };
+}
+
+template <class T>
+std::vector<Field<T>> operator+(std::vector<Field<T>> a, const std::vector<Field<T>>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
 const std::vector<Field<EvalWeights>>& weight_fields() {
     using W = EvalWeights;
     static const std::vector<Field<W>> fields = {
-        {"window1", [](const W& w) { return py::cast(double(w.window[1])); }, [](W& w, const py::handle& v) { w.window[1] = float(number(v, "window1")); }},
-        {"window2", [](const W& w) { return py::cast(double(w.window[2])); }, [](W& w, const py::handle& v) { w.window[2] = float(number(v, "window2")); }},
-        {"window3", [](const W& w) { return py::cast(double(w.window[3])); }, [](W& w, const py::handle& v) { w.window[3] = float(number(v, "window3")); }},
-        {"threat", [](const W& w) { return py::cast(double(w.window[4])); }, [](W& w, const py::handle& v) { w.window[4] = float(number(v, "threat")); }},
-        {"sequence", [](const W& w) { return py::cast(double(w.sequence)); }, [](W& w, const py::handle& v) { w.sequence = float(number(v, "sequence")); }},
-        {"scale", [](const W& w) { return py::cast(double(w.scale)); }, [](W& w, const py::handle& v) { w.scale = float(number(v, "scale")); }},
-        {"two_eyed", [](const W& w) { return py::cast(double(w.two_eyed)); }, [](W& w, const py::handle& v) { w.two_eyed = float(number(v, "two_eyed")); }},
-        {"one_eyed", [](const W& w) { return py::cast(double(w.one_eyed)); }, [](W& w, const py::handle& v) { w.one_eyed = float(number(v, "one_eyed")); }},
+        real<W>("window1", [](auto& w) -> auto& { return w.window[1]; }),
+        real<W>("window2", [](auto& w) -> auto& { return w.window[2]; }),
+        real<W>("window3", [](auto& w) -> auto& { return w.window[3]; }),
+        real<W>("threat", [](auto& w) -> auto& { return w.window[4]; }),
+        real<W>("sequence", at(&W::sequence)),
+        real<W>("scale", at(&W::scale)),
+        real<W>("two_eyed", at(&W::two_eyed)),
+        real<W>("one_eyed", at(&W::one_eyed)),
     };
     return fields;
 }
@@ -148,11 +240,8 @@ const std::vector<Field<LearnedWeights>>& learned_fields() {
     using W = LearnedWeights;
     static const std::vector<Field<W>> fields = [] {
         std::vector<Field<W>> out;
-        for (int i = 0; i < kEvalFeatures; ++i) {
-            const std::string name = eval_feature_name(i);
-            out.push_back({eval_feature_name(i), [i](const W& w) { return py::cast(double(w.weight[i])); },
-                           [i, name](W& w, const py::handle& v) { w.weight[i] = float(number(v, name)); }});
-        }
+        for (int i = 0; i < kEvalFeatures; ++i)
+            out.push_back(real<W>(eval_feature_name(i), [i](auto& w) -> auto& { return w.weight[i]; }));
         return out;
     }();
     return fields;
@@ -175,14 +264,55 @@ LearnedWeights learned_from(const py::handle& v) {
     return w;
 }
 
-Evaluation evaluation_kind(const py::handle& v) {
-    if (py::isinstance<py::str>(v)) {
-        const std::string s = v.cast<std::string>();
-        if (s == "handset") return Evaluation::Handset;
-        if (s == "learned") return Evaluation::Learned;
-        throw py::value_error("evaluation must be 'handset' or 'learned', not '" + s.substr(0, 40) + "'");
-    }
-    throw py::type_error("evaluation must be 'handset' or 'learned', not " + type_name(v));
+const std::vector<Choice<PlayoutKind>> kPlayouts = {
+    {"random", PlayoutKind::Random}, {"informed", PlayoutKind::Informed}, {"greedy", PlayoutKind::Greedy}};
+const std::vector<Choice<InferenceKind>> kInferences = {{"off", InferenceKind::Off}, {"recent", InferenceKind::Recent}};
+const std::vector<Choice<Evaluation>> kEvaluations = {{"handset", Evaluation::Handset}, {"learned", Evaluation::Learned}};
+
+std::vector<Field<SearchOptions>> search_fields() {
+    using S = SearchOptions;
+    using L = OptionLimits;
+    return limit_fields<S>() + std::vector<Field<S>>{
+        real<S>("exploration", at(&S::exploration)),
+        integer<S>("max_nodes", at(&S::max_nodes), 1, static_cast<long long>(L::kMaxNodes)),
+        integer<S>("playout_turns", at(&S::playout_turns), 1, L::kMaxTurns),
+        boolean<S>("evaluate", at(&S::evaluate)),
+        boolean<S>("align_playouts", at(&S::align_playouts)),
+        choice<S>("playout", at(&S::playout), kPlayouts, "PlayoutKind"),
+        integer<S>("playout_candidates", [](auto& o) -> auto& { return o.policy.candidates; }, 0, L::kMaxPlayoutCandidates),
+        real<S>("playout_epsilon", at(&S::playout_epsilon)),
+        integer<S>("playout_block_chance", [](auto& o) -> auto& { return o.policy.block_chance; }, 0, L::kMaxBlockChance),
+        real<S>("playout_block", [](auto& o) -> auto& { return o.policy.block; }, Read::Shortest),
+        real<S>("playout_two_eyed_cost", [](auto& o) -> auto& { return o.policy.two_eyed_cost; }, Read::Shortest),
+        real<S>("playout_one_eyed_cost", [](auto& o) -> auto& { return o.policy.one_eyed_cost; }, Read::Shortest),
+        boolean<S>("decisive", at(&S::decisive)),
+        weights<S>("weights", at(&S::weights), &weights_from),
+        choice<S>("evaluation", at(&S::evaluation), kEvaluations),
+        weights<S>("learned_weights", at(&S::learned), &learned_from),
+        integer<S>("expansion_candidates", at(&S::expansion_candidates), 0, L::kMaxCandidates),
+        boolean<S>("ordered_expansion", at(&S::ordered_expansion)),
+        real<S>("prior_weight", at(&S::prior_weight)),
+        real<S>("widen_base", at(&S::widen_base)),
+        real<S>("widen_coef", at(&S::widen_coef)),
+        real<S>("widen_exponent", at(&S::widen_exponent)),
+        choice<S>("inference", at(&S::inference), kInferences, "InferenceKind"),
+        integer<S>("inference_plays", at(&S::inference_plays), 1, L::kMaxInferencePlays),
+        real<S>("inference_strength", at(&S::inference_strength)),
+        real<S>("inference_margin", at(&S::inference_margin)),
+        integer<S>("inference_tries", at(&S::inference_tries), 1, L::kMaxInferenceTries),
+    };
+}
+
+std::vector<Field<RolloutOptions>> rollout_fields() {
+    using R = RolloutOptions;
+    using L = OptionLimits;
+    return limit_fields<R>() + std::vector<Field<R>>{
+        integer<R>("candidates", at(&R::candidates), 1, L::kMaxCandidates),
+        integer<R>("horizon", at(&R::horizon), 1, L::kMaxTurns),
+        real<R>("epsilon", at(&R::epsilon)),
+        real<R>("inference_strength", at(&R::inference_strength)),
+        weights<R>("weights", at(&R::weights), &weights_from),
+    };
 }
 
 template <class T>
@@ -238,29 +368,6 @@ void bind_fields(py::class_<T>& cls, const std::vector<Field<T>>& fields, Checke
     cls.attr("fields") = py::tuple(names);
 }
 
-py::object optional_int(std::uint64_t x) { return x == 0 ? py::none() : py::cast(x); }
-py::object optional_float(double x) { return x == 0 ? py::none() : py::cast(x); }
-
-template <class T>
-Field<T> budget_iterations() {
-    return {"iterations", [](const T& o) { return optional_int(o.iterations); },
-            [](T& o, const py::handle& v) { o.iterations = optional_count(v, "iterations"); }};
-}
-template <class T>
-Field<T> budget_time_limit() {
-    return {"time_limit", [](const T& o) { return optional_float(o.time_limit); },
-            [](T& o, const py::handle& v) { o.time_limit = optional_seconds(v, "time_limit"); }};
-}
-template <class T>
-Field<T> budget_threads() {
-    return {"threads", [](const T& o) { return py::cast(o.threads); },
-            [](T& o, const py::handle& v) { o.threads = static_cast<int>(int_in_range(v, "threads", 1, kMaxThreads)); }};
-}
-template <class T>
-Field<T> seed_field() {
-    return {"seed", [](const T& o) { return py::cast(o.seed); }, [](T& o, const py::handle& v) { o.seed = uint64_arg(v, "seed"); }};
-}
-
 }  // namespace
 
 void init_search_options(py::module_& m) {
@@ -293,77 +400,14 @@ void init_search_options(py::module_& m) {
     py::class_<S> search(m, "SearchOptions",
                          "Options of the information-set MCTS (cpp/include/sequence/search/options.hpp). iterations and "
                          "time_limit: None for no budget of that kind (not both).");
-    const std::vector<Field<S>> search_fields = {
-        budget_iterations<S>(), budget_time_limit<S>(), budget_threads<S>(), seed_field<S>(),
-        {"exploration", [](const S& o) { return py::cast(o.exploration); }, [](S& o, const py::handle& v) { o.exploration = number(v, "exploration"); }},
-        {"max_nodes", [](const S& o) { return py::cast(o.max_nodes); },
-         [](S& o, const py::handle& v) {
-             o.max_nodes = static_cast<std::uint64_t>(int_in_range(v, "max_nodes", 1, static_cast<long long>(OptionLimits::kMaxNodes)));
-         }},
-        {"playout_turns", [](const S& o) { return py::cast(o.playout_turns); },
-         [](S& o, const py::handle& v) { o.playout_turns = static_cast<std::uint32_t>(int_in_range(v, "playout_turns", 1, OptionLimits::kMaxTurns)); }},
-        {"evaluate", [](const S& o) { return py::cast(o.evaluate); }, [](S& o, const py::handle& v) { o.evaluate = flag(v, "evaluate"); }},
-        {"align_playouts", [](const S& o) { return py::cast(o.align_playouts); }, [](S& o, const py::handle& v) { o.align_playouts = flag(v, "align_playouts"); }},
-        {"playout", [](const S& o) { return py::cast(playout_name(o.playout)); }, [](S& o, const py::handle& v) { o.playout = playout_kind(v); }},
-        {"playout_candidates", [](const S& o) { return py::cast(o.policy.candidates); },
-         [](S& o, const py::handle& v) { o.policy.candidates = static_cast<int>(int_in_range(v, "playout_candidates", 0, OptionLimits::kMaxPlayoutCandidates)); }},
-        {"playout_epsilon", [](const S& o) { return py::cast(o.playout_epsilon); }, [](S& o, const py::handle& v) { o.playout_epsilon = number(v, "playout_epsilon"); }},
-        {"playout_block_chance", [](const S& o) { return py::cast(o.policy.block_chance); },
-         [](S& o, const py::handle& v) {
-             o.policy.block_chance = static_cast<std::uint32_t>(int_in_range(v, "playout_block_chance", 0, OptionLimits::kMaxBlockChance));
-         }},
-        {"playout_block", [](const S& o) { return py::cast(float_value(o.policy.block)); },
-         [](S& o, const py::handle& v) { o.policy.block = float(number(v, "playout_block")); }},
-        {"playout_two_eyed_cost", [](const S& o) { return py::cast(float_value(o.policy.two_eyed_cost)); },
-         [](S& o, const py::handle& v) { o.policy.two_eyed_cost = float(number(v, "playout_two_eyed_cost")); }},
-        {"playout_one_eyed_cost", [](const S& o) { return py::cast(float_value(o.policy.one_eyed_cost)); },
-         [](S& o, const py::handle& v) { o.policy.one_eyed_cost = float(number(v, "playout_one_eyed_cost")); }},
-        {"decisive", [](const S& o) { return py::cast(o.decisive); }, [](S& o, const py::handle& v) { o.decisive = flag(v, "decisive"); }},
-        {"weights", [](const S& o) { return py::cast(o.weights); }, [](S& o, const py::handle& v) { o.weights = v.is_none() ? EvalWeights{} : weights_from(v); }},
-        {"evaluation", [](const S& o) { return py::cast(o.evaluation == Evaluation::Learned ? "learned" : "handset"); },
-         [](S& o, const py::handle& v) { o.evaluation = evaluation_kind(v); }},
-        {"learned_weights", [](const S& o) { return py::cast(o.learned); },
-         [](S& o, const py::handle& v) { o.learned = v.is_none() ? LearnedWeights{} : learned_from(v); }},
-        {"expansion_candidates", [](const S& o) { return py::cast(o.expansion_candidates); },
-         [](S& o, const py::handle& v) {
-             o.expansion_candidates = static_cast<int>(int_in_range(v, "expansion_candidates", 0, OptionLimits::kMaxCandidates));
-         }},
-        {"ordered_expansion", [](const S& o) { return py::cast(o.ordered_expansion); }, [](S& o, const py::handle& v) { o.ordered_expansion = flag(v, "ordered_expansion"); }},
-        {"prior_weight", [](const S& o) { return py::cast(o.prior_weight); }, [](S& o, const py::handle& v) { o.prior_weight = number(v, "prior_weight"); }},
-        {"widen_base", [](const S& o) { return py::cast(o.widen_base); }, [](S& o, const py::handle& v) { o.widen_base = number(v, "widen_base"); }},
-        {"widen_coef", [](const S& o) { return py::cast(o.widen_coef); }, [](S& o, const py::handle& v) { o.widen_coef = number(v, "widen_coef"); }},
-        {"widen_exponent", [](const S& o) { return py::cast(o.widen_exponent); }, [](S& o, const py::handle& v) { o.widen_exponent = number(v, "widen_exponent"); }},
-        {"inference", [](const S& o) { return py::cast(o.inference == InferenceKind::Off ? "off" : "recent"); },
-         [](S& o, const py::handle& v) { o.inference = inference_kind(v); }},
-        {"inference_plays", [](const S& o) { return py::cast(o.inference_plays); },
-         [](S& o, const py::handle& v) { o.inference_plays = static_cast<int>(int_in_range(v, "inference_plays", 1, OptionLimits::kMaxInferencePlays)); }},
-        {"inference_strength", [](const S& o) { return py::cast(o.inference_strength); },
-         [](S& o, const py::handle& v) { o.inference_strength = number(v, "inference_strength"); }},
-        {"inference_margin", [](const S& o) { return py::cast(o.inference_margin); },
-         [](S& o, const py::handle& v) { o.inference_margin = number(v, "inference_margin"); }},
-        {"inference_tries", [](const S& o) { return py::cast(o.inference_tries); },
-         [](S& o, const py::handle& v) { o.inference_tries = static_cast<int>(int_in_range(v, "inference_tries", 1, OptionLimits::kMaxInferenceTries)); }},
-        {"cheat", [](const S& o) { return py::cast(o.cheat); }, [](S& o, const py::handle& v) { o.cheat = flag(v, "cheat"); }},
-        {"cheat_hands", [](const S& o) { return py::cast(o.cheat_hands); },
-         [](S& o, const py::handle& v) { o.cheat_hands = flag(v, "cheat_hands"); }},
-    };
-    bind_fields<S>(search, search_fields, static_cast<Checker<S>>(&check_options), "SearchOptions");
+    bind_fields<S>(search, search_fields(), static_cast<Checker<S>>(&check_options), "SearchOptions");
 
     using R = RolloutOptions;
     py::class_<R> rollout(m, "RolloutOptions",
                           "Options of the rollout search (cpp/include/sequence/search/options.hpp). iterations and "
                           "time_limit: None for no budget of that kind (not both).");
-    const std::vector<Field<R>> rollout_fields = {
-        budget_iterations<R>(), budget_time_limit<R>(), budget_threads<R>(), seed_field<R>(),
-        {"candidates", [](const R& o) { return py::cast(o.candidates); },
-         [](R& o, const py::handle& v) { o.candidates = static_cast<int>(int_in_range(v, "candidates", 1, OptionLimits::kMaxCandidates)); }},
-        {"horizon", [](const R& o) { return py::cast(o.horizon); },
-         [](R& o, const py::handle& v) { o.horizon = static_cast<std::uint32_t>(int_in_range(v, "horizon", 1, OptionLimits::kMaxTurns)); }},
-        {"epsilon", [](const R& o) { return py::cast(o.epsilon); }, [](R& o, const py::handle& v) { o.epsilon = number(v, "epsilon"); }},
-        {"reveal", [](const R& o) { return py::cast(o.reveal); }, [](R& o, const py::handle& v) { o.reveal = static_cast<int>(int_in_range(v, "reveal", 0, 2)); }},
-        {"inference_strength", [](const R& o) { return py::cast(o.inference_strength); },
-         [](R& o, const py::handle& v) { o.inference_strength = number(v, "inference_strength"); }},
-        {"weights", [](const R& o) { return py::cast(o.weights); }, [](R& o, const py::handle& v) { o.weights = v.is_none() ? EvalWeights{} : weights_from(v); }},
-    };
-    bind_fields<R>(rollout, rollout_fields, static_cast<Checker<R>>(&check_options), "RolloutOptions");
+    bind_fields<R>(rollout, rollout_fields(), static_cast<Checker<R>>(&check_options), "RolloutOptions");
 }
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

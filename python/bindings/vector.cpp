@@ -17,6 +17,9 @@
 #include "sequence/game.hpp"
 #include "sequence/vector_game.hpp"
 
+namespace sequence_bindings {
+inline namespace SEQUENCE_ISA {
+
 namespace {
 
 using namespace sequence;
@@ -239,3 +242,6 @@ checked by sequence_game.VectorGame; every method writes into arrays the caller 
             return py::cast(Game(h.game->final_state(g)));
         }, py::arg("game"), "Game i's final position if it ended on the last step, else None.");
 }
+
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence_bindings

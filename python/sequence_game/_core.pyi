@@ -281,8 +281,6 @@ class SearchOptions(metaclass=_Pybind11Type):
     playout_block: float
     playout_two_eyed_cost: float
     playout_one_eyed_cost: float
-    cheat: bool
-    cheat_hands: bool
     def __init__(self, **kwargs: typing.Any) -> None: ...
     def __copy__(self) -> SearchOptions: ...
     def __deepcopy__(self, memo: typing.Any) -> SearchOptions: ...
@@ -296,7 +294,6 @@ class RolloutOptions(metaclass=_Pybind11Type):
     candidates: int
     horizon: int
     epsilon: float
-    reveal: int
     inference_strength: float
     weights: EvalWeights
     def __init__(self, **kwargs: typing.Any) -> None: ...
@@ -324,13 +321,15 @@ class StopFlag(metaclass=_Pybind11Type):
         """Raise the flag (thread-safe; the GIL is not needed)."""
     @property
     def is_set(self) -> bool: ...
-def mcts_search(state: Game, options: SearchOptions, seed: int | None = None, stop: StopFlag | None = None) -> SearchResult:
+def mcts_search(state: Game, options: SearchOptions, seed: int | None = None, stop: StopFlag | None = None,
+                peek: typing.Literal["none", "hands", "all"] = "none") -> SearchResult:
     """
-    Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp) with these SearchOptions (seed: overrides options.seed; stop: a StopFlag that ends it early). Moves in the result: visits descending. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop); MemoryError when a tree cannot grow.
+    Information-set MCTS for the player to move (cpp/include/sequence/search/ismcts.hpp) with these SearchOptions (seed: overrides options.seed; stop: a StopFlag that ends it early; peek: a test hook that breaks R9, 'hands' or 'all' to read the true hands or state, agents/_peeking.py). Moves in the result: visits descending. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop); MemoryError when a tree cannot grow.
     """
-def rollout_search(state: Game, options: RolloutOptions, seed: int | None = None, stop: StopFlag | None = None) -> SearchResult:
+def rollout_search(state: Game, options: RolloutOptions, seed: int | None = None, stop: StopFlag | None = None,
+                   peek: typing.Literal["none", "hands", "all"] = "none") -> SearchResult:
     """
-    Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp) with these RolloutOptions (seed: overrides options.seed; stop: a StopFlag that ends it early). Moves in the result: best mean first. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop).
+    Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp) with these RolloutOptions (seed: overrides options.seed; stop: a StopFlag that ends it early; peek: a test hook, as mcts_search's). Moves in the result: best mean first. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop).
     """
 def simulate(games: int, players: int, teams: int | None, seed: int, threads: int = 1, max_turns: int | None = None) -> dict[str, typing.Any]:
     """

@@ -93,16 +93,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     from rich.progress import Progress
     from rich.table import Table
 
+    from ._core import build_info
+    from .game import Game as Core
     from .reference import Game as Reference
-
-    core_class: Optional[GameClass]
-    try:
-        from .game import Game
-
-        core_class = Game
-    except ImportError as e:  # pragma: no cover - depends on the build
-        core_class = None
-        core_error = str(e)
 
     quick = args.quick
     only = set(args.only or ["play", "simulate", "to_dict"])
@@ -119,18 +112,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         def play_rows() -> None:
             rt, rc = _random_games(Reference, ref_games)
             ref = rt / rc
-            core: Optional[float] = None
-            fast: Optional[float] = None
-            mask: Optional[float] = None
-            core_rate: Optional[float] = None
-            if core_class is not None:
-                _random_games(core_class, 5)  # warm-up: fills the per-id Move cache (game.py)
-                ct, cc = _random_games(core_class, core_games)
-                core, core_rate = ct / cc, core_games / ct
-                ft, fc = _random_games(core_class, core_games, "ids")
-                fast = ft / fc
-                mt, mc = _random_games(core_class, core_games, "mask")
-                mask = mt / mc
+            _random_games(Core, 5)  # warm-up: fills the per-id Move cache (game.py)
+            ct, cc = _random_games(Core, core_games)
+            core, core_rate = ct / cc, core_games / ct
+            ft, fc = _random_games(Core, core_games, "ids")
+            fast = ft / fc
+            mt, mc = _random_games(Core, core_games, "mask")
+            mask = mt / mc
             rows.append(("legal_moves() + play(), per call", core, ref, "time"))
             rows.append(("legal_move_ids() + play_id(), per call", fast, ref, "time"))
             rows.append(("legal_mask() + play_action(), per call", mask, ref, "time"))
@@ -142,9 +130,6 @@ def main(argv: Optional[List[str]] = None) -> int:
         def simulate_rows() -> None:
             from .simulate import simulate
 
-            if core_class is None:
-                rows.append(("random games/s, simulate() on 1 thread", None, None, "rate"))
-                return
             r = simulate(sim_games, players=2, seed=1, threads=1)
             rt, _ = _random_games(Reference, ref_games)
             rows.append(("random games/s, simulate() on 1 thread (reference: Python loop)",
@@ -156,9 +141,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         def to_dict_rows() -> None:
             ref_g = _midgame(Reference)
             ref = _per_call(ref_g.to_dict, per_call_s)
-            core = None
-            if core_class is not None:
-                core = _per_call(core_class.from_dict(ref_g.to_dict()).to_dict, per_call_s)
+            core = _per_call(Core.from_dict(ref_g.to_dict()).to_dict, per_call_s)
             rows.append(("to_dict(), per call (mid-game)", core, ref, "time"))
 
         tasks.append(("to_dict", to_dict_rows))
@@ -186,13 +169,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             ratio = f"{core / ref:.0f}x" if core and ref else "-"
         table.add_row(label, c, r, ratio)
     console.print(table)
-    if core_class is not None:
-        from ._core import build_info
-
-        info = build_info()
-        console.print(f"instruction-set path: {info['path']} (of {', '.join(info['paths'])}; {info['compiler']})")
-    if core_class is None:
-        console.print(f"[yellow]the compiled core is not available: {core_error}[/yellow]")
+    info = build_info()
+    console.print(f"instruction-set path: {info['path']} (of {', '.join(info['paths'])}; {info['compiler']})")
     return 0
 
 

@@ -5,21 +5,26 @@ The agent is a spec (``hard``, ``mcts:time=0.5``: ``agent_from_spec``) or a Pyth
 ``module:Class`` built with no arguments: anything with ``select_move(game) -> Move``. It is given a
 ``Game`` made from the seat's view (:meth:`sequence_game.client.TableView.game`), so it sees what
 the seat may see (R9) and nothing more. A move the server refuses because the table moved on (409:
-an undo, a referee call) is dropped and the table read again; any other refusal ends the run with
-the server's message.
+an undo, a referee call) is dropped and the table read again; a failure that may pass (a dropped
+stream, an unreachable server, 429, 5xx) is waited out with a bounded, jittered backoff
+(:class:`Backoff`); any other refusal ends the run with the server's message, and an answer of the
+wrong shape with :class:`~sequence_game.client.BadAnswerError`.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import random
 import sys
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .client import Client, ClientError, TableView
+from .client import BadAnswerError, Client, ClientError, TableView
 
-__all__ = ["BotResult", "load_agent", "run_bot"]
+__all__ = ["Backoff", "BotResult", "load_agent", "run_bot"]
 
 
 @dataclass(frozen=True)
@@ -44,7 +49,9 @@ def load_agent(text: str, seed: Optional[int] = None) -> Any:
         try:
             module = importlib.import_module(module_name)
         except ImportError as e:
-            raise ValueError(f"agent {text!r}: cannot import module {module_name!r} ({e})") from None
+            where = (f"; the module must be in the working directory ({os.getcwd()}) or on PYTHONPATH"
+                     if isinstance(e, ModuleNotFoundError) and e.name == module_name.split(".")[0] else "")
+            raise ValueError(f"agent {text!r}: cannot import module {module_name!r} ({e}){where}") from None
         factory = getattr(module, attr, None)
         if not callable(factory):
             raise ValueError(f"agent {text!r}: module {module_name!r} has no class or function {attr!r}")
@@ -66,60 +73,132 @@ def _is_import(text: str) -> bool:
     return bool(colon) and "=" not in attr and attr.isidentifier() and name.strip().lower() not in agent_names()
 
 
+@dataclass(frozen=True)
+class Backoff:
+    """How the bot waits after a failure (a dropped or ended stream, an unreachable server, 429,
+    5xx): ``first`` seconds, doubling up to ``cap``, each pause with random jitter (between half
+    and all of it, so bots that failed together retry apart); after ``tries`` failures in a row
+    with no new table version in between, the run ends with the last error."""
+
+    first: float = 0.5
+    cap: float = 30.0
+    tries: int = 8
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.first, (int, float)) and isinstance(self.cap, (int, float))
+                and 0 < self.first <= self.cap < float("inf")):
+            raise ValueError(f"Backoff needs 0 < first <= cap (seconds), not first={self.first!r} cap={self.cap!r}")
+        if not isinstance(self.tries, int) or isinstance(self.tries, bool) or self.tries < 0:
+            raise ValueError(f"Backoff tries must be an int of at least 0, not {self.tries!r}")
+
+    def delay(self, failures: int) -> float:
+        """The pause after the ``failures``-th failure in a row (from 1)."""
+        return min(self.cap, self.first * 2.0 ** min(failures - 1, 60)) * random.uniform(0.5, 1.0)
+
+
+def _transient(e: ClientError) -> bool:
+    """A failure that may pass: no answer (status 0), too many requests, a server error."""
+    return not isinstance(e, BadAnswerError) and (e.status == 0 or e.status == 429 or 500 <= e.status <= 599)
+
+
 def run_bot(client: Client, table_id: str, agent: Any, log: Optional[Callable[[str], None]] = None,
-            seed: Optional[int] = None, reconnects: int = 5) -> BotResult:
-    """Play the client's seat at ``table_id`` with ``agent`` until the game is over, following the
-    table's event stream (a dropped stream is opened again up to ``reconnects`` times in a row)."""
+            seed: Optional[int] = None, reconnects: Optional[int] = None,
+            backoff: Optional[Backoff] = None) -> BotResult:
+    """Play the client's seat at ``table_id`` with ``agent`` until the table is over (a resignation
+    included), following the table's event stream. Every failure that may pass (the stream
+    dropped or ended before the game did, the server unreachable, 429, 5xx) is waited out with
+    ``backoff`` (``reconnects``, if given, replaces its ``tries``); a refusal (4xx) ends the run
+    with :class:`ClientError`, an answer of the wrong shape with :class:`BadAnswerError`."""
     say = log or (lambda _text: None)
-    view = client.table(table_id)
-    if view.seat is None:
-        raise ValueError(f"table {table_id}: this token holds no seat (a spectator cannot play)")
-    say(f"table {table_id}: playing seat {view.seat} (team {view.seat % view.teams}) with "
-        f"{getattr(agent, 'name', type(agent).__name__)}")
-    moves, thinking, acted, dropped = 0, 0.0, -1, 0
-    while not view.over:
+    backoff = backoff or Backoff()
+    if reconnects is not None:
+        backoff = Backoff(backoff.first, backoff.cap, reconnects)
+    moves, thinking, acted, newest, failures = 0, 0.0, -1, -1, 0
+    view: Optional[TableView] = None
+
+    def failed(reason: str) -> None:
+        nonlocal failures
+        failures += 1
+        if failures > backoff.tries:
+            raise ClientError(0, f"table {table_id}: gave up after {failures} failures in a row; the last: {reason}")
+        pause = backoff.delay(failures)
+        say(f"{reason}; trying again in {pause:.1f} s")
+        time.sleep(pause)
+
+    while view is None or not view.over:
         try:
-            for frame in client.stream(table_id):
-                dropped = 0
-                if frame.get("type") != "state":
-                    continue
-                view = TableView.from_json(frame["view"])
-                # act once per version: states queued before our move was played are stale
-                if view.over or not view.legal or view.version <= acted:
-                    continue
-                acted = view.version
-                start = time.perf_counter()
-                game = view.game(seed=None if seed is None else seed + view.version)
-                move = str(agent.select_move(game))
-                thinking += time.perf_counter() - start
-                try:
-                    client.play(table_id, move, version=view.version)
-                except ClientError as e:
-                    if e.status != 409:
-                        raise
-                    # the table moved on (an undo, a referee call): the stream brings its state
-                    say(f"move {move} not played ({e.detail})")
-                    continue
-                moves += 1
-                say(f"turn {view.state['turn']}: {move}")
+            if view is None:
+                view = client.table(table_id)
+                if view.seat is None:
+                    raise ValueError(f"table {table_id}: this token holds no seat (a spectator cannot play)")
+                say(f"table {table_id}: playing seat {view.seat} (team {view.seat % max(view.teams, 1)}) with "
+                    f"{getattr(agent, 'name', type(agent).__name__)}")
+                if view.over:
+                    break
+            with closing(client.stream(table_id)) as frames:
+                for frame in frames:
+                    if frame["type"] != "state":
+                        continue
+                    try:
+                        view = TableView.from_json(frame.get("view"))
+                    except BadAnswerError as e:
+                        raise BadAnswerError(f"GET /api/tables/{table_id}/stream: {e.detail}", 200) from None
+                    if view.version > newest:  # progress: the failures so far are behind us
+                        newest, failures = view.version, 0
+                    # act once per version: states queued before our move was played are stale
+                    if view.over or not view.legal or view.version <= acted:
+                        continue
+                    acted = view.version
+                    start = time.perf_counter()
+                    game = view.game(seed=None if seed is None else seed + view.version)
+                    move = str(agent.select_move(game))
+                    thinking += time.perf_counter() - start
+                    try:
+                        client.play(table_id, move, version=view.version)
+                    except ClientError as e:
+                        if e.status != 409:
+                            raise
+                        # the table moved on (an undo, a referee call): the stream brings its state
+                        say(f"move {move} not played ({e.detail})")
+                        continue
+                    moves += 1
+                    say(f"turn {view.state['turn']}: {move}")
+            if not view.over:
+                failed("the event stream ended before the game did")
         except ClientError as e:
-            if e.status != 0 or dropped >= reconnects:
+            if not _transient(e):
                 raise
-            dropped += 1
-            say(f"{e}; opening the stream again")
-            time.sleep(min(2.0, 0.1 * 2**dropped))
-        if not view.over:  # the stream ended without the end of the game: read the table again
-            view = client.table(table_id)
+            # a move whose answer was lost is tried again: its version makes a second play a 409
+            acted = -1
+            failed(str(e))
     say(f"game over: {view.result}")
     return BotResult(view=view, moves=moves, thinking_seconds=thinking)
 
 
+def working_directory_on_path() -> None:
+    """Put the working directory first on ``sys.path``, as ``python -m`` does, so that ``--agent
+    mymodule:MyAgent`` finds ``mymodule.py`` in the folder the bot is started from (an installed
+    ``sequence-game`` script would search only its own folder and site-packages)."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+
+
 def main(args: Any) -> int:
     """``sequence-game bot``: the command's options in ``args``; the exit status."""
-    client = Client(args.server, token=args.token)
+    say: Callable[[str], None] = (lambda _text: None) if args.quiet else (lambda s: print(s, flush=True))
+    working_directory_on_path()
     agent = load_agent(args.agent, seed=args.seed)
-    result = run_bot(client, args.table, agent, log=None if args.quiet else (lambda s: print(s, flush=True)),
-                     seed=args.seed)
+    client = Client(args.server, token=args.token)
+    table = args.table
+    if args.join is not None:
+        table = args.join
+        name = args.name or f"{getattr(agent, 'name', type(agent).__name__)} bot"[:32]
+        link = client.join(table, seat=args.seat, name=name)
+        client = client.with_token(link.token)
+        # the token is shown once, so that a run that stops can be resumed with --table and --token
+        say(f"table {table}: took seat {link.seat} as {name!r}; to resume: --table={table} --token={link.token}")
+    result = run_bot(client, table, agent, log=say, seed=args.seed)
     if not args.quiet:
         print(f"played {result.moves} moves, {result.thinking_seconds:.1f} s thinking", file=sys.stderr)
     return 0

@@ -1,5 +1,5 @@
 """A small typed client of the HTTP API of ``sequence-game serve`` (docs/web.md), standard library
-only (``urllib``), so a bot needs nothing beyond the base install.
+only (``http.client``), so a bot needs nothing beyond the base install.
 
 >>> client = Client("http://127.0.0.1:8000", token="...")        # doctest: +SKIP
 >>> view = client.table("k3j9x2")                                # doctest: +SKIP
@@ -9,7 +9,15 @@ only (``urllib``), so a bot needs nothing beyond the base install.
 ...     else:
 ...         view = client.wait(view.table, after_version=view.version)  # a long-poll
 
-``Client.stream(table)`` yields every change as it happens (the NDJSON event stream).
+``Client.stream(table)`` yields every change as it happens (the NDJSON event stream). Every
+endpoint of the server has a method here (docs/web.md lists them), each returning a typed value.
+
+The server is not trusted (docs/security.md, "The client and the bot"): the seat token is never
+sent to another origin (a redirect elsewhere is refused), every request ends within ``timeout``
+seconds however slowly the server answers, answers are read up to ``max_body`` bytes and stream
+lines up to ``max_line``, and every answer is checked against the shape the API documents. What
+breaks one of these rules is a :class:`ClientError` (:class:`BadAnswerError` for a wrong answer)
+with one line saying what was wrong.
 
 A seat's view carries only what that seat may see (R9). :meth:`TableView.game` turns it into a
 ``sequence_game.Game`` an agent can search: the cards the seat cannot see (the other hands, the
@@ -19,42 +27,187 @@ The bot runner (``sequence-game bot``, :mod:`sequence_game.bot`) is built on thi
 
 from __future__ import annotations
 
+import http.client
+import io
 import json
 import random
+import socket
 import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Sequence
-from urllib.parse import quote, urlsplit
+from typing import Any, Callable, Dict, Generator, List, Optional, Sequence, Tuple, TypeVar
+from urllib.parse import quote, urlencode, urljoin, urlsplit
 
 from .cards import RANKS, SUITS
+from .errors import short_repr
 
-__all__ = ["Client", "ClientError", "SeatLink", "TableCreated", "TableView", "game_from_observation"]
+__all__ = [
+    "Analysis", "BadAnswerError", "Client", "ClientError", "Hint", "MoveList", "Preset", "PublicMove", "Rematch",
+    "Replay", "ReplayStep", "Review", "ReviewStatus", "ReviewedMove", "RootMove", "SeatInfo", "SeatLink",
+    "SummarySeat", "TableCreated", "TableSummary", "TableView", "game_from_observation",
+]
 
 #: Every card of the two decks (R1): each of the 52 twice.
 _DECK = [r + s for r in RANKS for s in SUITS] * 2
 
+#: The largest answer read by default (a replay of a long game is a few MiB).
+MAX_BODY = 64 * 2**20
+#: The longest line of the event stream read by default (one table view is a few KiB).
+MAX_LINE = 2**20
+#: The longest refusal body read (its ``detail`` is one line).
+_MAX_ERROR_BODY = 64 * 2**10
+#: Redirects followed within the server's own origin; one to another origin is refused.
+_MAX_REDIRECTS = 5
+_REDIRECTS = (301, 302, 303, 307, 308)
+#: Keep-alive lines come every 20 s from the server (docs/web.md); a longer silence is a dead link.
+STREAM_TIMEOUT = 60.0
+
 
 class ClientError(Exception):
     """The server refused a request (``status`` 4xx/5xx, ``detail`` its message, ``error`` its
-    error class) or could not be reached (``status`` 0)."""
+    error class) or could not be reached or did not answer in time (``status`` 0)."""
 
     def __init__(self, status: int, detail: str, error: str = "") -> None:
+        detail = _one_line(detail)
         super().__init__(f"{status} {error + ': ' if error else ''}{detail}" if status else detail)
         self.status = status
         self.detail = detail
         self.error = error
 
 
+class BadAnswerError(ClientError):
+    """The server's answer is not what the API documents: not JSON, a wrong shape, a missing or
+    wrongly typed field, too large. ``status`` is the answer's HTTP status (0 if unknown)."""
+
+    def __init__(self, detail: str, status: int = 0) -> None:
+        super().__init__(0, detail, "BadAnswer")
+        self.status = status
+
+
+def _one_line(text: str, limit: int = 500) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+# --------------------------------------------------------------------------- checking answers
+
+
+def _kind(value: Any) -> str:
+    """A JSON value's kind, for a message: ``a string``, ``null``, ``a list`` ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _obj(value: Any, what: str) -> Dict[str, Any]:
+    if not isinstance(value, dict):
+        raise BadAnswerError(f"{what} must be a JSON object, not {_kind(value)}")
+    return value
+
+
+def _field(d: Dict[str, Any], key: str, what: str, check: Callable[[Any], bool], kind: str,
+           null: bool = False, default: Any = ...) -> Any:
+    if key not in d:
+        if default is not ...:
+            return default
+        raise BadAnswerError(f"{what} has no field {key!r}")
+    value = d[key]
+    if value is None and null:
+        return None
+    if not check(value):
+        raise BadAnswerError(f"{what}: {key!r} must be {kind}{' or null' if null else ''}, not {_kind(value)} "
+                             f"{short_repr(value, 40)}")
+    return value
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _int(d: Dict[str, Any], key: str, what: str, null: bool = False, default: Any = ...) -> Any:
+    return _field(d, key, what, _is_int, "an integer", null, default)
+
+
+def _num(d: Dict[str, Any], key: str, what: str, null: bool = False, default: Any = ...) -> Any:
+    value = _field(d, key, what, _is_num, "a number", null, default)
+    return None if value is None else float(value)
+
+
+def _str(d: Dict[str, Any], key: str, what: str, null: bool = False, default: Any = ...) -> Any:
+    return _field(d, key, what, lambda v: isinstance(v, str), "a string", null, default)
+
+
+def _bool(d: Dict[str, Any], key: str, what: str, default: Any = ...) -> bool:
+    return bool(_field(d, key, what, lambda v: isinstance(v, bool), "true or false", False, default))
+
+
+def _dict(d: Dict[str, Any], key: str, what: str, null: bool = False) -> Any:
+    return _field(d, key, what, lambda v: isinstance(v, dict), "an object", null)
+
+
+def _list(d: Dict[str, Any], key: str, what: str, of: Callable[[Any], bool] = lambda v: True,
+          kind: str = "a list", default: Any = ...) -> List[Any]:
+    value = _field(d, key, what, lambda v: isinstance(v, list) and all(of(x) for x in v), kind, False, default)
+    return list(value)
+
+
+def _strs(d: Dict[str, Any], key: str, what: str, default: Any = ...) -> List[str]:
+    return _list(d, key, what, lambda v: isinstance(v, str), "a list of strings", default)
+
+
+def _ints(d: Dict[str, Any], key: str, what: str, default: Any = ...) -> List[int]:
+    return _list(d, key, what, _is_int, "a list of integers", default)
+
+
+def _objs(d: Dict[str, Any], key: str, what: str) -> List[Dict[str, Any]]:
+    return _list(d, key, what, lambda v: isinstance(v, dict), "a list of objects")
+
+
+def _result(d: Dict[str, Any], key: str, what: str) -> Optional[Dict[str, Any]]:
+    """A game's ``Result`` object (winner, is_draw, turns, ...), kept as the dict it is."""
+    result: Optional[Dict[str, Any]] = _dict(d, key, what, null=True)
+    if result is not None:
+        inner = f"{what} {key}"
+        _int(result, "winner", inner, null=True)
+        _bool(result, "is_draw", inner)
+        _int(result, "turns", inner)
+        _int(result, "resigned", inner, null=True, default=None)
+    return result
+
+
+# --------------------------------------------------------------------------- the typed answers
+
+T = TypeVar("T")
+
+
 @dataclass(frozen=True)
 class SeatLink:
-    """One join link of a new table: the seat, its token and the page that joins it."""
+    """A seat's join link: the seat, its token and the page that joins it (a new table's human
+    seats, or an open seat taken with :meth:`Client.join`)."""
 
     seat: int
     token: str
     url: str
+
+    @classmethod
+    def from_json(cls, d: Any) -> SeatLink:
+        d = _obj(d, "a seat link")
+        return cls(seat=_int(d, "seat", "a seat link"), token=_str(d, "token", "a seat link"),
+                   url=_str(d, "url", "a seat link"))
 
 
 @dataclass(frozen=True)
@@ -65,6 +218,52 @@ class TableCreated:
     seats: List[SeatLink]
     spectate_url: str
 
+    @classmethod
+    def from_json(cls, d: Any) -> TableCreated:
+        d = _obj(d, "a created table")
+        return cls(table=_str(d, "table", "a created table"),
+                   seats=[SeatLink.from_json(s) for s in _objs(d, "seats", "a created table")],
+                   spectate_url=_str(d, "spectate_url", "a created table"))
+
+
+@dataclass(frozen=True)
+class Preset:
+    """An AI strength a seat may ask for (``GET /api/presets``)."""
+
+    name: str
+    summary: str
+    time_cap: Optional[float]
+
+    @classmethod
+    def from_json(cls, d: Any) -> Preset:
+        d = _obj(d, "a preset")
+        return cls(name=_str(d, "name", "a preset"), summary=_str(d, "summary", "a preset"),
+                   time_cap=_num(d, "time_cap", "a preset", null=True))
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat of a table as the view shows it (public)."""
+
+    seat: int
+    team: int
+    kind: str
+    name: str
+    ai: Optional[str]
+    connected: bool
+    open: bool
+
+    @classmethod
+    def from_json(cls, d: Any) -> SeatInfo:
+        w = "a table view's seat"
+        d = _obj(d, w)
+        return cls(seat=_int(d, "seat", w), team=_int(d, "team", w), kind=_str(d, "kind", w), name=_str(d, "name", w),
+                   ai=_str(d, "ai", w, null=True), connected=_bool(d, "connected", w), open=_bool(d, "open", w))
+
+
+def _pair(v: Any) -> bool:
+    return isinstance(v, list) and len(v) == 2 and _is_int(v[0]) and isinstance(v[1], str)
+
 
 @dataclass(frozen=True)
 class TableView:
@@ -73,8 +272,9 @@ class TableView:
     ``version`` counts the table's changes (send it with a move: a stale one is refused with 409);
     ``seat`` the seat shown (None for a spectator); ``state`` its observation (R9: the other hands
     and the draw pile as sizes); ``legal`` the seat's legal moves when it is to move, else empty;
-    ``over`` and ``result`` the end; ``thinking`` the AI seat thinking now (or None). ``raw`` is the
-    whole JSON object, fields this client does not name included."""
+    ``over`` and ``result`` the end (a resigned game too); ``thinking`` the AI seat thinking now
+    (or None); ``rematch`` the rematch table's id once one exists. ``raw`` is the whole JSON
+    object, fields this client does not name included."""
 
     table: str
     version: int
@@ -88,14 +288,40 @@ class TableView:
     result: Optional[Dict[str, Any]]
     thinking: Optional[int]
     last_move: Optional[Dict[str, Any]]
-    raw: Dict[str, Any] = field(repr=False, compare=False)
+    seats: List[SeatInfo] = field(default_factory=list)
+    moves: int = 0
+    history: List[Tuple[int, str]] = field(default_factory=list)
+    hints: bool = False
+    can_undo: bool = False
+    can_resign: bool = False
+    rematch: Optional[str] = None
+    rematch_allowed: bool = False
+    turn_seconds: Optional[float] = None
+    turn_left: Optional[float] = None
+    raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def from_json(cls, d: Dict[str, Any]) -> TableView:
-        return cls(table=d["table"], version=d["version"], players=d["players"], teams=d["teams"],
-                   seat=d.get("seat"), you=list(d.get("you", [])), state=d["state"], legal=list(d.get("legal", [])),
-                   over=bool(d["over"]), result=d.get("result"), thinking=d.get("thinking"),
-                   last_move=d.get("last_move"), raw=d)
+    def from_json(cls, d: Any) -> TableView:
+        """The view from the server's JSON, every field checked (:class:`BadAnswerError` names the
+        first one that is missing or of the wrong type)."""
+        w = "a table view"
+        d = _obj(d, w)
+        state = _dict(d, "state", w)
+        _state_shape(state, f"{w}'s state")
+        last = _dict(d, "last_move", w, null=True)
+        if last is not None:
+            _int(last, "player", f"{w}'s last_move")
+            _str(last, "move", f"{w}'s last_move")
+        return cls(table=_str(d, "table", w), version=_int(d, "version", w), players=_int(d, "players", w),
+                   teams=_int(d, "teams", w), seat=_int(d, "seat", w, null=True), you=_ints(d, "you", w),
+                   state=state, legal=_strs(d, "legal", w), over=_bool(d, "over", w), result=_result(d, "result", w),
+                   thinking=_int(d, "thinking", w, null=True), last_move=last,
+                   seats=[SeatInfo.from_json(s) for s in _objs(d, "seats", w)], moves=_int(d, "moves", w),
+                   history=[(p, m) for p, m in _list(d, "history", w, _pair, "a list of [seat, move] pairs")],
+                   hints=_bool(d, "hints", w), can_undo=_bool(d, "can_undo", w), can_resign=_bool(d, "can_resign", w),
+                   rematch=_str(d, "rematch", w, null=True), rematch_allowed=_bool(d, "rematch_allowed", w),
+                   turn_seconds=_num(d, "turn_seconds", w, null=True), turn_left=_num(d, "turn_left", w, null=True),
+                   raw=d)
 
     @property
     def to_move(self) -> bool:
@@ -103,8 +329,245 @@ class TableView:
         return bool(self.legal)
 
     def game(self, seed: Optional[int] = None) -> Any:
-        """A ``sequence_game.Game`` of this position for an agent: :func:`game_from_observation`."""
-        return game_from_observation(self.state, seed=seed)
+        """A ``sequence_game.Game`` of this position for an agent: :func:`game_from_observation`.
+        A state that makes no game (the server's fault) is a :class:`BadAnswerError`."""
+        try:
+            return game_from_observation(self.state, seed=seed)
+        except (ValueError, TypeError) as e:
+            raise BadAnswerError(f"the state of table {self.table} version {self.version} is not a position: {e}") \
+                from None
+
+
+def _state_shape(state: Dict[str, Any], w: str) -> None:
+    """The fields of an observation the client reads (docs/state-format.md): the rest is checked
+    by ``Game.from_dict`` when :meth:`TableView.game` builds a game."""
+    players = _int(state, "players", w)
+    hands = _list(state, "hands", w, lambda h: _is_int(h) or (isinstance(h, list) and all(isinstance(c, str) for c in h)),
+                  "a list of card lists or sizes")
+    _list(state, "discards", w, lambda p: isinstance(p, list) and all(isinstance(c, str) for c in p),
+          "a list of card lists")
+    _int(state, "draw_pile", w)
+    _int(state, "turn", w)
+    _int(state, "current_player", w)
+    player = _int(state, "player", w, null=True)
+    if len(hands) != players:
+        raise BadAnswerError(f"{w}: {len(hands)} hands for {players} players")
+    if player is not None and not (0 <= player < players and isinstance(hands[player], list)):
+        raise BadAnswerError(f"{w}: 'player' {player} is not a seat whose hand is shown")
+
+
+@dataclass(frozen=True)
+class SummarySeat:
+    """One seat in the table list."""
+
+    kind: str
+    name: Optional[str]
+    ai: Optional[str]
+    open: bool
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """A line of the table list (``GET /api/tables``): public information only."""
+
+    table: str
+    players: int
+    teams: int
+    created: str
+    turn: int
+    over: bool
+    result: Optional[Dict[str, Any]]
+    seats: List[SummarySeat]
+
+    @property
+    def open_seats(self) -> List[int]:
+        """The seats nobody has taken yet (:meth:`Client.join` takes one)."""
+        return [p for p, s in enumerate(self.seats) if s.open]
+
+    @classmethod
+    def from_json(cls, d: Any) -> TableSummary:
+        w = "a table summary"
+        d = _obj(d, w)
+        seats = [SummarySeat(kind=_str(s, "kind", f"{w}'s seat"), name=_str(s, "name", f"{w}'s seat", null=True),
+                             ai=_str(s, "ai", f"{w}'s seat", null=True), open=_bool(s, "open", f"{w}'s seat"))
+                 for s in _objs(d, "seats", w)]
+        return cls(table=_str(d, "table", w), players=_int(d, "players", w), teams=_int(d, "teams", w),
+                   created=_str(d, "created", w), turn=_int(d, "turn", w), over=_bool(d, "over", w),
+                   result=_result(d, "result", w), seats=seats)
+
+
+@dataclass(frozen=True)
+class PublicMove:
+    """A move of the move list and the seat that made it."""
+
+    player: int
+    move: str
+
+
+@dataclass(frozen=True)
+class MoveList:
+    """``GET /api/tables/{id}/moves``: every move so far (public, R9) and the table's version."""
+
+    version: int
+    moves: List[PublicMove]
+
+    @classmethod
+    def from_json(cls, d: Any) -> MoveList:
+        w = "a move list"
+        d = _obj(d, w)
+        return cls(version=_int(d, "version", w),
+                   moves=[PublicMove(player=_int(m, "player", f"{w} entry"), move=_str(m, "move", f"{w} entry"))
+                          for m in _objs(d, "moves", w)])
+
+
+@dataclass(frozen=True)
+class Hint:
+    """``POST /api/tables/{id}/hint``: the AI's move for your seat and the version it is for."""
+
+    move: str
+    version: int
+
+    def __str__(self) -> str:
+        return self.move
+
+    @classmethod
+    def from_json(cls, d: Any) -> Hint:
+        d = _obj(d, "a hint")
+        return cls(move=_str(d, "move", "a hint"), version=_int(d, "version", "a hint"))
+
+
+@dataclass(frozen=True)
+class RootMove:
+    """One move at the root of an analysis: how often the search tried it and its mean reward
+    for the mover's team (0 to 1)."""
+
+    move: str
+    visits: int
+    value: float
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """``POST /api/tables/{id}/analysis``: the search's root statistics, most visited first."""
+
+    best: str
+    iterations: int
+    seconds: float
+    moves: List[RootMove]
+
+    @classmethod
+    def from_json(cls, d: Any) -> Analysis:
+        w = "an analysis"
+        d = _obj(d, w)
+        return cls(best=_str(d, "best", w), iterations=_int(d, "iterations", w), seconds=_num(d, "seconds", w),
+                   moves=[RootMove(move=_str(m, "move", f"{w} move"), visits=_int(m, "visits", f"{w} move"),
+                                   value=_num(m, "value", f"{w} move")) for m in _objs(d, "moves", w)])
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """``POST /api/tables/{id}/rematch``: the rematch table (your seat token works there too)."""
+
+    table: str
+    url: str
+
+    @classmethod
+    def from_json(cls, d: Any) -> Rematch:
+        d = _obj(d, "a rematch")
+        return cls(table=_str(d, "table", "a rematch"), url=_str(d, "url", "a rematch"))
+
+
+@dataclass(frozen=True)
+class ReviewedMove:
+    """One move of a review: the mover's team's chance of winning with the AI's preferred move
+    (``before``) and with the move played (``after``)."""
+
+    index: int
+    player: int
+    team: int
+    move: str
+    before: float
+    after: Optional[float]
+    best: str
+    loss: Optional[float]
+    mistake: bool
+
+
+@dataclass(frozen=True)
+class Review:
+    """The AI's review of a finished game (docs/web.md)."""
+
+    iterations: int
+    seed: int
+    mistake: float
+    moves: List[ReviewedMove]
+
+
+@dataclass(frozen=True)
+class ReviewStatus:
+    """``GET``/``POST /api/tables/{id}/review``: ``ready`` with the ``review``, ``running`` with
+    its progress (``done`` of ``total``), or ``none`` before one was asked for."""
+
+    status: str
+    review: Optional[Review] = None
+    done: Optional[int] = None
+    total: Optional[int] = None
+    detail: Optional[str] = None
+
+    @classmethod
+    def from_json(cls, d: Any) -> ReviewStatus:
+        w = "a review status"
+        d = _obj(d, w)
+        status = _str(d, "status", w)
+        if status not in ("ready", "running", "none"):
+            raise BadAnswerError(f"{w}: 'status' must be ready, running or none, not {short_repr(status, 40)}")
+        r = _dict(d, "review", w, null=True) if "review" in d else None
+        review = None
+        if r is not None:
+            m = f"{w}'s move"
+            review = Review(
+                iterations=_int(r, "iterations", w), seed=_int(r, "seed", w), mistake=_num(r, "mistake", w),
+                moves=[ReviewedMove(index=_int(x, "index", m), player=_int(x, "player", m), team=_int(x, "team", m),
+                                    move=_str(x, "move", m), before=_num(x, "before", m),
+                                    after=_num(x, "after", m, null=True), best=_str(x, "best", m),
+                                    loss=_num(x, "loss", m, null=True), mistake=_bool(x, "mistake", m))
+                       for x in _objs(r, "moves", w)])
+        if status == "ready" and review is None:
+            raise BadAnswerError(f"{w}: a ready review without 'review'")
+        return cls(status=status, review=review, done=_int(d, "done", w, null=True, default=None),
+                   total=_int(d, "total", w, null=True, default=None), detail=_str(d, "detail", w, null=True, default=None))
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One position of a replay: ``index`` history entries played, the ``move`` just played and
+    its ``player`` (None at the deal), the whole ``state`` (the game is over: every card shown)."""
+
+    index: int
+    player: Optional[int]
+    move: Optional[str]
+    state: Dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Replay:
+    """``GET /api/tables/{id}/replay``: the record, the seats' names and every position."""
+
+    record: Dict[str, Any]
+    names: List[str]
+    steps: List[ReplayStep]
+
+    @classmethod
+    def from_json(cls, d: Any) -> Replay:
+        w = "a replay"
+        d = _obj(d, w)
+        return cls(record=_dict(d, "record", w), names=_strs(d, "names", w),
+                   steps=[ReplayStep(index=_int(s, "index", f"{w} step"), player=_int(s, "player", f"{w} step", null=True),
+                                     move=_str(s, "move", f"{w} step", null=True), state=_dict(s, "state", f"{w} step"))
+                          for s in _objs(d, "steps", w)])
+
+
+# --------------------------------------------------------------------------- a game from a view
 
 
 def game_from_observation(observation: Dict[str, Any], seed: Optional[int] = None) -> Any:
@@ -112,17 +575,37 @@ def game_from_observation(observation: Dict[str, Any], seed: Optional[int] = Non
     or a seat's ``state``): the cards that player cannot see (R9: deck minus own hand minus the
     discard piles) are dealt at random (``seed``) into the other hands and the draw pile. An agent
     that looks only at what its player may see chooses exactly as it would in the real game; the
-    game has no undo history (an agent's inference from past moves has no evidence)."""
+    game has no undo history (an agent's inference from past moves has no evidence).
+
+    An observation that is no position (a wrong shape, more cards than two decks hold) is a
+    ``ValueError`` saying what is wrong."""
     from .game import Game
 
     obs = observation
+    if not isinstance(obs, dict):
+        raise ValueError(f"an observation is a dict (Game.observation(p)), not {type(obs).__name__}")
+    try:
+        _state_shape(obs, "the observation")
+    except BadAnswerError as e:
+        raise ValueError(e.detail) from None
     me = obs["player"]
+    if me is None:
+        raise ValueError("the observation is a spectator's (player null): a game needs one player's view")
     rng = random.Random(seed)
     unseen = Counter(_DECK)
     unseen.subtract(obs["hands"][me])
     for pile in obs["discards"]:
         unseen.subtract(pile)
+    bad = sorted(c for c, n in unseen.items() if n < 0)
+    if bad:
+        raise ValueError(f"the observation shows cards two decks do not hold: {', '.join(map(short_repr, bad[:5]))}")
     cards = sorted(unseen.elements())
+    hidden = [h for p, h in enumerate(obs["hands"]) if p != me]
+    if not all(_is_int(h) and h >= 0 for h in hidden) or obs["draw_pile"] < 0:
+        raise ValueError("the observation's other hands and draw pile must be sizes of at least 0")
+    if sum(hidden) + obs["draw_pile"] > len(cards):
+        raise ValueError(f"the observation hides {sum(hidden) + obs['draw_pile']} cards, but only {len(cards)} are "
+                         "unseen")
     rng.shuffle(cards)
     hands: List[Any] = []
     for p, hand in enumerate(obs["hands"]):
@@ -134,144 +617,489 @@ def game_from_observation(observation: Dict[str, Any], seed: Optional[int] = Non
     state = {k: v for k, v in obs.items() if k not in ("player", "last_draw")}
     state.update(hands=hands, draw_pile=cards[: obs["draw_pile"]], seed=rng.getrandbits(64),
                  rng=format(rng.getrandbits(64), "016x"))
-    return Game.from_dict(state)
+    try:
+        return Game.from_dict(state)
+    except (ValueError, TypeError, KeyError, IndexError) as e:
+        raise ValueError(f"the observation is not a position: {_one_line(str(e), 300)}") from None
+
+
+# --------------------------------------------------------------------------- the transport
+
+
+class _Deadline:
+    """The moment a request must be over by (``time.monotonic``)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+
+    def restart(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+
+    def left(self) -> float:
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise socket.timeout(f"no whole answer within {self.seconds:g} s")
+        return left
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The socket's bytes, each read given only the time left before the deadline: a server that
+    drips a byte a second cannot stretch a request past it (a socket timeout bounds one read)."""
+
+    def __init__(self, owner: _DeadlineSocket) -> None:
+        self._owner = owner
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        sock = self._owner.sock
+        sock.settimeout(self._owner.deadline.left())
+        return sock.recv_into(buffer)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._owner.reader_closed()
+        super().close()
+
+
+class _DeadlineSocket:
+    """A connected socket whose sends and reads all end by one deadline (what ``http.client`` uses
+    of it). Like a socket's own files, a reader keeps the socket open until it is closed too: a
+    response is read after ``http.client`` closes a connection that the server will close."""
+
+    def __init__(self, sock: socket.socket, deadline: _Deadline) -> None:
+        self.sock, self.deadline = sock, deadline
+        self._readers, self._closed = 0, False
+
+    def sendall(self, data: bytes) -> None:
+        self.sock.settimeout(self.deadline.left())
+        self.sock.sendall(data)
+
+    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> io.BufferedReader:
+        self._readers += 1
+        return io.BufferedReader(_DeadlineReader(self))
+
+    def reader_closed(self) -> None:
+        self._readers -= 1
+        if self._closed and self._readers <= 0:
+            self.sock.close()
+
+    def close(self) -> None:
+        self._closed = True
+        if self._readers <= 0:
+            self.sock.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.sock, name)
+
+
+class _Connection(http.client.HTTPConnection):
+    def __init__(self, host: str, port: Optional[int], deadline: _Deadline) -> None:
+        super().__init__(host, port, timeout=deadline.left())
+        self._deadline = deadline
+
+    def connect(self) -> None:
+        self.timeout = self._deadline.left()
+        super().connect()
+        self.sock = _DeadlineSocket(self.sock, self._deadline)
+
+
+class _TLSConnection(http.client.HTTPSConnection):
+    def __init__(self, host: str, port: Optional[int], deadline: _Deadline) -> None:
+        super().__init__(host, port, timeout=deadline.left())
+        self._deadline = deadline
+
+    def connect(self) -> None:
+        self.timeout = self._deadline.left()
+        super().connect()
+        self.sock = _DeadlineSocket(self.sock, self._deadline)
+
+
+def _origin(url: str) -> Tuple[str, str, int]:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    return scheme, (parts.hostname or "").lower(), port or (443 if scheme == "https" else 80)
+
+
+#: Failures of the connection itself (nothing of the answer's content): ``ClientError`` status 0.
+_BROKEN = (OSError, http.client.HTTPException)
+
+
+def _jitter(pause: float) -> float:
+    """``pause`` with full jitter in its upper half, so clients that failed together retry apart."""
+    return pause * random.uniform(0.5, 1.0)
 
 
 class Client:
     """The HTTP API of one server, as one seat (``token``) or as a spectator (no token).
 
     Every method returns typed values; a refusal raises :class:`ClientError` with the server's own
-    message (``detail``), an unreachable server too (``status`` 0, after ``retries`` attempts with
-    a growing pause: a restarting server is waited for).
+    message (``detail``). ``timeout`` bounds a whole call, retries included: an unreachable server
+    (``status`` 0) is tried again ``retries`` times with a growing, jittered pause (a restarting
+    server is waited for) while the time lasts. A long-poll (:meth:`wait`) gets its ``wait`` on
+    top; the event stream (:meth:`stream`) gives each line ``stream_timeout`` seconds. Answers
+    larger than ``max_body`` bytes, and stream lines longer than ``max_line``, are refused.
     """
 
-    def __init__(self, server: str, token: Optional[str] = None, timeout: float = 30.0, retries: int = 5) -> None:
+    def __init__(self, server: str, token: Optional[str] = None, timeout: float = 30.0, retries: int = 5,
+                 max_body: int = MAX_BODY, max_line: int = MAX_LINE, stream_timeout: float = STREAM_TIMEOUT) -> None:
         parts = urlsplit(server)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"server must be an http:// or https:// URL like http://127.0.0.1:8000, not {server!r}")
+        if parts.query or parts.fragment:
+            raise ValueError(f"server must be the server's base URL without ?query or #fragment, not {server!r}")
+        try:
+            _ = parts.port
+        except ValueError:
+            raise ValueError(f"server {server!r} has no valid port (1-65535)") from None
+        for name, value in (("timeout", timeout), ("stream_timeout", stream_timeout)):
+            if not _is_num(value) or not 0 < value < float("inf"):
+                raise ValueError(f"{name} must be a number of seconds above 0, not {value!r}")
+        for name, value in (("retries", retries), ("max_body", max_body), ("max_line", max_line)):
+            if not _is_int(value) or value < (0 if name == "retries" else 1):
+                raise ValueError(f"{name} must be an int of at least {0 if name == 'retries' else 1}, not {value!r}")
+        if token is not None and (not isinstance(token, str) or not token.isprintable() or not token.isascii()):
+            raise ValueError("token must be the seat's token, printable ASCII (from its join link)")
         self.server = server.rstrip("/")
         self.token = token
-        self.timeout = timeout
+        self.timeout = float(timeout)
         self.retries = retries
+        self.max_body = max_body
+        self.max_line = max_line
+        self.stream_timeout = float(stream_timeout)
+
+    def with_token(self, token: Optional[str]) -> Client:
+        """The same server and settings as another seat (``None``: a spectator)."""
+        return Client(self.server, token=token, timeout=self.timeout, retries=self.retries, max_body=self.max_body,
+                      max_line=self.max_line, stream_timeout=self.stream_timeout)
 
     # ------------------------------------------------------------------ transport
 
+    def _open(self, method: str, path: str, data: Optional[bytes], deadline: _Deadline,
+              accept: str) -> Tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+        """Send one request and read the answer's head, following redirects within the server's
+        origin only: the seat token is never sent anywhere else."""
+        url = self.server + path
+        home = _origin(self.server)
+        for _ in range(_MAX_REDIRECTS + 1):
+            parts = urlsplit(url)
+            cls = _TLSConnection if parts.scheme == "https" else _Connection
+            conn = cls(parts.hostname or "", parts.port, deadline)
+            headers = {"Accept": accept, "User-Agent": "sequence-game-client"}
+            if data is not None:
+                headers["Content-Type"] = "application/json"
+            if self.token:
+                headers["Authorization"] = f"Bearer {self.token}"
+            target = parts.path or "/"
+            if parts.query:
+                target += "?" + parts.query
+            try:
+                conn.request(method, target, body=data, headers=headers)
+                resp = conn.getresponse()
+            except BaseException:
+                conn.close()
+                raise
+            if resp.status not in _REDIRECTS:
+                return conn, resp
+            location = resp.getheader("Location") or ""
+            conn.close()
+            if not location:
+                raise BadAnswerError(f"{method} {path}: a redirect ({resp.status}) without a Location", resp.status)
+            url = urljoin(url, location.strip())
+            if _origin(url) != home:
+                raise ClientError(resp.status, f"{method} {path} was redirected to another origin, "
+                                  f"{short_repr(url, 80)}: refused, so that the seat token is never sent there "
+                                  "(if you trust it, use that server's URL)", "CrossOriginRedirect")
+            if resp.status == 303 or (resp.status in (301, 302) and method != "GET"):
+                method, data = "GET", None
+        raise ClientError(0, f"{method} {path}: more than {_MAX_REDIRECTS} redirects", "TooManyRedirects")
+
+    def _body(self, resp: http.client.HTTPResponse, limit: int, what: str) -> bytes:
+        """The answer's body, refused before it is read if it announces more than ``limit`` bytes
+        and when more than that arrive."""
+        length = (resp.getheader("Content-Length") or "").strip()
+        if length.isdigit() and int(length) > limit:
+            raise BadAnswerError(f"{what}: the answer announces {int(length):,} bytes, more than the "
+                                 f"{limit:,} this client reads (Client(max_body=...))", resp.status)
+        data = resp.read(limit + 1)
+        if len(data) > limit:
+            raise BadAnswerError(f"{what}: the answer is longer than the {limit:,} bytes this client reads "
+                                 "(Client(max_body=...))", resp.status)
+        return data
+
     def request(self, method: str, path: str, body: Optional[Dict[str, Any]] = None,
                 timeout: Optional[float] = None) -> Any:
-        """One API call: the decoded JSON answer (``ClientError`` for a refusal)."""
+        """One API call: the decoded JSON answer (``ClientError`` for a refusal, ``BadAnswerError``
+        for an answer that is not JSON). The whole call, retries included, ends within ``timeout``
+        seconds (default: the client's)."""
         data = None if body is None else json.dumps(body).encode()
-        headers = {"Accept": "application/json"}
-        if data is not None:
-            headers["Content-Type"] = "application/json"
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
-        req = urllib.request.Request(self.server + path, data=data, method=method, headers=headers)
+        what = f"{method} {path.split('?')[0]}"
+        seconds = self.timeout if timeout is None else timeout
+        deadline = _Deadline(seconds)
         pause = 0.1
         for attempt in range(self.retries + 1):
             try:
-                with urllib.request.urlopen(req, timeout=timeout or self.timeout) as resp:
-                    payload = resp.read()
-                    return json.loads(payload) if payload else None
-            except urllib.error.HTTPError as e:
-                raise _refusal(e) from None
-            except (urllib.error.URLError, ConnectionError, TimeoutError) as e:
+                conn, resp = self._open(method, path, data, deadline, "application/json")
+                try:
+                    if resp.status >= 400:
+                        raise _refusal(resp.status, resp.reason, resp.read(_MAX_ERROR_BODY))
+                    payload = self._body(resp, self.max_body, what)
+                    status = resp.status
+                finally:
+                    resp.close()
+                    conn.close()
+            except _BROKEN as e:
+                timed_out = isinstance(e, socket.timeout) or deadline.at <= time.monotonic()
                 # only requests that change nothing, or a first connection, are repeated blindly
-                if attempt == self.retries or (method != "GET" and not _not_connected(e)):
-                    reason = getattr(e, "reason", e)
-                    raise ClientError(0, f"cannot reach {self.server}: {reason}") from None
-                time.sleep(pause)
+                if attempt == self.retries or timed_out or (method != "GET" and not _not_connected(e)):
+                    reason = (f"no whole answer within {seconds:g} s" if timed_out
+                              else _one_line(f"{type(e).__name__}: {e}" if str(e) else type(e).__name__, 200))
+                    raise ClientError(0, f"{what}: cannot reach {self.server}: {reason}") from None
+                sleep = min(_jitter(pause), deadline.at - time.monotonic())
+                if sleep <= 0:
+                    raise ClientError(0, f"{what}: cannot reach {self.server}: no whole answer within "
+                                         f"{seconds:g} s") from None
+                time.sleep(sleep)
                 pause = min(pause * 2, 2.0)
+                continue
+            if not payload:
+                return None
+            try:
+                return json.loads(payload)
+            except (ValueError, RecursionError) as e:
+                raise BadAnswerError(f"{what}: the answer is not JSON ({_one_line(str(e), 80)})", status) from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _typed(self, parse: Callable[[Any], T], method: str, path: str, body: Optional[Dict[str, Any]] = None,
+               timeout: Optional[float] = None) -> T:
+        """:meth:`request`, its answer checked by ``parse`` (a wrong shape: ``BadAnswerError``
+        naming the request)."""
+        answer = self.request(method, path, body, timeout=timeout)
+        try:
+            return parse(answer)
+        except BadAnswerError as e:
+            raise BadAnswerError(f"{method} {path.split('?')[0]}: {e.detail}", 200) from None
 
     # ------------------------------------------------------------------ the API
 
     def create_table(self, players: int = 2, seats: Optional[Sequence[Dict[str, Any]]] = None,
                      **options: Any) -> TableCreated:
-        """``POST /api/tables``: ``seats`` like ``[{"kind": "human"}, {"kind": "ai", "ai": "hard"}]``;
-        ``options``: ``teams``, ``seed``, ``max_turns``, ``hot_seat``, ``ai_seconds``, ``moves``."""
+        """``POST /api/tables``: ``seats`` like ``[{"kind": "human"}, {"kind": "ai", "ai": "hard"},
+        {"kind": "human", "open": true}]``; ``options``: ``teams``, ``seed``, ``max_turns``,
+        ``hot_seat``, ``ai_seconds``, ``turn_seconds``, ``hints``, ``moves``."""
         body: Dict[str, Any] = {"players": players, **options}
         if seats is not None:
             body["seats"] = list(seats)
-        d = self.request("POST", "/api/tables", body)
-        return TableCreated(table=d["table"], seats=[SeatLink(**s) for s in d["seats"]],
-                            spectate_url=d["spectate_url"])
+        return self._typed(TableCreated.from_json, "POST", "/api/tables", body)
 
-    def presets(self) -> List[Dict[str, Any]]:
+    def tables(self, finished: Optional[bool] = None, limit: int = 200, offset: int = 0) -> List[TableSummary]:
+        """``GET /api/tables``: the lobby, newest first: live tables, and ``limit`` finished ones from
+        ``offset``; ``finished`` keeps one kind. :attr:`TableSummary.open_seats` shows where to join."""
+        query: Dict[str, Any] = {"limit": int(limit), "offset": int(offset)}
+        if finished is not None:
+            query["finished"] = "true" if finished else "false"
+        return self._typed(_list_of(TableSummary.from_json, "the table list"), "GET",
+                           f"/api/tables?{urlencode(query)}")
+
+    def presets(self) -> List[Preset]:
         """``GET /api/presets``: the AI strengths, weakest first."""
-        out: List[Dict[str, Any]] = self.request("GET", "/api/presets")
-        return out
+        return self._typed(_list_of(Preset.from_json, "the preset list"), "GET", "/api/presets")
+
+    def join(self, table_id: str, seat: Optional[int] = None, name: Optional[str] = None) -> SeatLink:
+        """``POST /api/tables/{id}/join``: take an open seat (``seat``, or the first open one) under
+        ``name``. The answer is the only time its token is sent: keep it (``with_token``)."""
+        body: Dict[str, Any] = {}
+        if seat is not None:
+            body["seat"] = seat
+        if name is not None:
+            body["name"] = name
+        return self._typed(SeatLink.from_json, "POST", f"/api/tables/{_id(table_id)}/join", body)
 
     def table(self, table_id: str) -> TableView:
         """``GET /api/tables/{id}``: the table as this client's seat sees it."""
-        return TableView.from_json(self.request("GET", f"/api/tables/{_id(table_id)}"))
+        return self._typed(TableView.from_json, "GET", f"/api/tables/{_id(table_id)}")
+
+    def moves(self, table_id: str) -> MoveList:
+        """``GET /api/tables/{id}/moves``: every move so far with the seat that made it (public)."""
+        return self._typed(MoveList.from_json, "GET", f"/api/tables/{_id(table_id)}/moves")
 
     def play(self, table_id: str, move: str, version: Optional[int] = None) -> TableView:
         """``POST /api/tables/{id}/moves``: play ``move`` (text notation) for this seat; with
-        ``version``, refused (409) if the table changed since that version. Returns the new view."""
+        ``version``, refused (409) if the table changed since that version. Returns the new view
+        (the move played, declares filled in, is its ``last_move``)."""
         body: Dict[str, Any] = {"move": str(move)}
         if version is not None:
             body["version"] = version
-        return TableView.from_json(self.request("POST", f"/api/tables/{_id(table_id)}/moves", body)["view"])
+        return self._typed(_view_of("a move's answer"), "POST", f"/api/tables/{_id(table_id)}/moves", body)
 
     def undo(self, table_id: str) -> TableView:
         """``POST /api/tables/{id}/undo``: take back this seat's last move (games against the AI)."""
-        return TableView.from_json(self.request("POST", f"/api/tables/{_id(table_id)}/undo", {})["view"])
+        return self._typed(_view_of("an undo's answer"), "POST", f"/api/tables/{_id(table_id)}/undo", {})
 
-    def hint(self, table_id: str) -> str:
-        """``POST /api/tables/{id}/hint``: the server AI's suggestion for this seat's move."""
-        return str(self.request("POST", f"/api/tables/{_id(table_id)}/hint", {})["move"])
+    def resign(self, table_id: str) -> TableView:
+        """``POST /api/tables/{id}/resign``: this seat's team resigns (two-team games) and loses at
+        once; the view is over, its ``result`` names the seat that resigned."""
+        return self._typed(_view_of("a resignation's answer"), "POST", f"/api/tables/{_id(table_id)}/resign", {})
+
+    def rematch(self, table_id: str) -> Rematch:
+        """``POST /api/tables/{id}/rematch``: after the game, the rematch table (made once however
+        many ask; this client's token holds the same seat there)."""
+        return self._typed(Rematch.from_json, "POST", f"/api/tables/{_id(table_id)}/rematch", {})
+
+    def hint(self, table_id: str) -> Hint:
+        """``POST /api/tables/{id}/hint``: the server AI's suggestion for this seat's move (``str()``
+        of it is the move) and the table version it is for."""
+        return self._typed(Hint.from_json, "POST", f"/api/tables/{_id(table_id)}/hint", {})
+
+    def analysis(self, table_id: str, seconds: float = 1.0) -> Analysis:
+        """``POST /api/tables/{id}/analysis``: the search's root statistics of this seat's position
+        (the seat to move), searching ``seconds`` (capped by the server)."""
+        return self._typed(Analysis.from_json, "POST", f"/api/tables/{_id(table_id)}/analysis",
+                           {"seconds": float(seconds)}, timeout=self.timeout + float(seconds))
 
     def record(self, table_id: str) -> Any:
         """``GET /api/tables/{id}/record``: the finished game as a ``GameRecord``."""
         from .records import GameRecord
 
-        return GameRecord.from_dict(self.request("GET", f"/api/tables/{_id(table_id)}/record"))
+        def parse(d: Any) -> Any:
+            try:
+                return GameRecord.from_dict(d)
+            except (ValueError, TypeError, KeyError) as e:
+                raise BadAnswerError(f"the record is not a game record: {e}") from None
+
+        return self._typed(parse, "GET", f"/api/tables/{_id(table_id)}/record")
+
+    def replay(self, table_id: str) -> Replay:
+        """``GET /api/tables/{id}/replay``: every position of a finished game."""
+        return self._typed(Replay.from_json, "GET", f"/api/tables/{_id(table_id)}/replay")
+
+    def review(self, table_id: str) -> ReviewStatus:
+        """``GET /api/tables/{id}/review``: the AI's review of a finished game, ``ready``,
+        ``running`` or ``none`` (not asked for yet: :meth:`start_review`)."""
+        try:
+            return self._typed(ReviewStatus.from_json, "GET", f"/api/tables/{_id(table_id)}/review")
+        except ClientError as e:
+            if e.status == 404 and not e.error:  # no review yet: the answer is a status, not an error
+                return ReviewStatus(status="none", detail=e.detail)
+            raise
+
+    def start_review(self, table_id: str) -> ReviewStatus:
+        """``POST /api/tables/{id}/review``: start the review (once; asking again answers the one
+        running or done)."""
+        return self._typed(ReviewStatus.from_json, "POST", f"/api/tables/{_id(table_id)}/review", {})
 
     def wait(self, table_id: str, after_version: int, wait: float = 25.0) -> TableView:
-        """The table once its version is past ``after_version`` or the game is over: a long-poll
-        (``GET /api/tables/{id}?after_version=N``), repeated every ``wait`` seconds (at most 60)
-        until then."""
+        """The table once its version is past ``after_version`` or the table is over (resigned
+        included): a long-poll (``GET /api/tables/{id}?after_version=N&wait=S``), asked again
+        every ``wait`` seconds (at most 60) until then. Each long-poll ends within ``wait`` plus
+        the client's ``timeout``; a server that answers early without a change is asked again
+        only after a growing pause, never in a busy loop."""
+        if not _is_num(wait) or not 0 < wait <= 60:
+            raise ValueError(f"wait must be a number of seconds above 0 and at most 60, not {wait!r}")
+        pause = 0.1
+        path = f"/api/tables/{_id(table_id)}?after_version={int(after_version)}&wait={wait:g}"
         while True:
-            view = TableView.from_json(self.request(
-                "GET", f"/api/tables/{_id(table_id)}?after_version={int(after_version)}&wait={wait:g}",
-                timeout=wait + self.timeout))
+            start = time.monotonic()
+            view = self._typed(TableView.from_json, "GET", path, timeout=wait + self.timeout)
             if view.version > after_version or view.over:
                 return view
+            if time.monotonic() - start < wait / 2:
+                time.sleep(_jitter(pause))
+                pause = min(pause * 2, wait)
+            else:
+                pause = 0.1
 
-    def stream(self, table_id: str) -> Iterator[Dict[str, Any]]:
+    def stream(self, table_id: str) -> Generator[Dict[str, Any], None, None]:
         """Every event of the table as it happens (``GET /api/tables/{id}/stream``, NDJSON): the
         frames ``{"type": "state", "view": {...}}`` (the first at once; :meth:`TableView.from_json`
-        reads the view) and ``{"type": "presence", ...}``. Ends after the finished game's state,
-        or with ``ClientError`` (status 0) if the connection drops."""
-        headers = {"Accept": "application/x-ndjson"}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
-        req = urllib.request.Request(f"{self.server}/api/tables/{_id(table_id)}/stream", headers=headers)
+        reads the view), ``{"type": "presence", ...}`` and the others of docs/web.md. Ends after
+        the finished game's state, or with ``ClientError`` (status 0) if the connection drops.
+
+        The stream has no end time: ``timeout`` bounds its opening (until the head of the
+        answer is read), then each line must arrive whole within ``stream_timeout`` seconds (the server
+        sends an empty keep-alive line every 20 s), or the stream ends with ``ClientError``. A
+        line longer than ``max_line`` bytes, or one that is not a JSON object with a ``type``, is
+        a :class:`BadAnswerError`."""
+        path = f"/api/tables/{_id(table_id)}/stream"
+        what = f"GET {path}"
+        deadline = _Deadline(self.timeout)
         try:
-            # the server writes a line at least every 20 s (a keep-alive): a longer silence is a dead link
-            resp = urllib.request.urlopen(req, timeout=max(self.timeout, 60.0))
-        except urllib.error.HTTPError as e:
-            raise _refusal(e) from None
-        except (urllib.error.URLError, ConnectionError, TimeoutError) as e:
-            raise ClientError(0, f"cannot reach {self.server}: {getattr(e, 'reason', e)}") from None
-        with resp:
+            conn, resp = self._open("GET", path, None, deadline, "application/x-ndjson")
+        except _BROKEN as e:
+            raise ClientError(0, f"{what}: cannot reach {self.server}: {_broken(e, deadline)}") from None
+        try:
             try:
-                for line in resp:
-                    if line.strip():
-                        yield json.loads(line)
-            except (ConnectionError, TimeoutError, OSError) as e:
-                raise ClientError(0, f"the event stream of table {table_id} broke: {e}") from None
+                if resp.status >= 400:
+                    raise _refusal(resp.status, resp.reason, resp.read(_MAX_ERROR_BODY))
+                while True:
+                    deadline.restart(self.stream_timeout)
+                    line = resp.readline(self.max_line + 1)
+                    if not line:
+                        return
+                    if len(line) > self.max_line:
+                        raise BadAnswerError(f"{what}: a stream line longer than the {self.max_line:,} bytes this "
+                                             "client reads (Client(max_line=...))", resp.status)
+                    if not line.endswith(b"\n"):  # the connection ended inside a line: cut, not wrong
+                        raise ClientError(0, f"the event stream of table {table_id} broke off inside a line")
+                    if not line.strip():
+                        continue
+                    try:
+                        frame = json.loads(line)
+                    except (ValueError, RecursionError) as e:
+                        raise BadAnswerError(f"{what}: a stream line is not JSON ({_one_line(str(e), 80)})",
+                                             resp.status) from None
+                    frame = _obj(frame, f"{what}: a stream line")
+                    _str(frame, "type", f"{what}: a stream line")
+                    yield frame
+            except _BROKEN as e:
+                raise ClientError(0, f"the event stream of table {table_id} broke: {_broken(e, deadline)}") from None
+        finally:
+            resp.close()
+            conn.close()
 
 
-def _refusal(e: urllib.error.HTTPError) -> ClientError:
+def _broken(e: BaseException, deadline: _Deadline) -> str:
+    if isinstance(e, socket.timeout) or deadline.at <= time.monotonic():
+        return f"nothing whole within {deadline.seconds:g} s"
+    return _one_line(f"{type(e).__name__}: {e}" if str(e) else type(e).__name__, 200)
+
+
+def _list_of(parse: Callable[[Any], T], what: str) -> Callable[[Any], List[T]]:
+    def parse_list(d: Any) -> List[T]:
+        if not isinstance(d, list):
+            raise BadAnswerError(f"{what} must be a JSON list, not {_kind(d)}")
+        return [parse(x) for x in d]
+
+    return parse_list
+
+
+def _view_of(what: str) -> Callable[[Any], TableView]:
+    """The ``view`` of an answer ``{"...": ..., "view": {...}}`` (move, undo, resign)."""
+
+    def parse(d: Any) -> TableView:
+        return TableView.from_json(_dict(_obj(d, what), "view", what))
+
+    return parse
+
+
+def _refusal(status: int, reason: str, body: bytes) -> ClientError:
     """The server's refusal as a :class:`ClientError` (its JSON ``detail`` and ``error``)."""
     try:
-        err = json.loads(e.read() or b"{}")
-    except ValueError:
+        err = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
         err = {}
     if not isinstance(err, dict):
         err = {}
-    return ClientError(e.code, str(err.get("detail") or e.reason), str(err.get("error", "")))
+    detail, error = err.get("detail"), err.get("error")
+    return ClientError(status, detail if isinstance(detail, str) and detail else str(reason or "refused"),
+                       error if isinstance(error, str) else "")
 
 
 def _id(table_id: str) -> str:
@@ -280,5 +1108,5 @@ def _id(table_id: str) -> str:
 
 def _not_connected(e: BaseException) -> bool:
     """True when the request surely never reached the server (refused connection)."""
-    reason = getattr(e, "reason", e)
-    return isinstance(reason, ConnectionRefusedError)
+    return isinstance(e, ConnectionRefusedError)
+

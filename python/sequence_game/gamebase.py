@@ -147,6 +147,9 @@ class GameBase:
         self._guard = threading.Lock()  # held by play/undo/referee calls/legal-move cache fills
         self._exclusive = _Exclusive(self._guard)
         self._from_deal = from_deal  # the history starts at the deal (not at a loaded position)
+        # after redealt(): the seed, moves and redeals from the deal to this game's own history, so
+        # that GameRecord.from_game can still record the whole game (records.py)
+        self._origin: Optional[Dict[str, Any]] = None
         self._version = 0  # +1 before and +1 after every change: odd while one is under way
         self._legal_cache: Optional[List[Move]] = None
         self._legal_lookup: Optional[Dict[Move, Move]] = None
@@ -193,7 +196,9 @@ class GameBase:
         What an undo needs (docs/rules.md, R9 and undo): taking back moves puts cards back where
         the undoing player knows them (its draw on top of the pile, the cards the others played
         back in their hands); a redeal after the undo forgets that knowledge. The new game starts
-        with an empty history. The order is docs/rng.md's: the gathered cards sorted by id,
+        with an empty history; ``GameRecord.from_game`` still records it from the deal (the moves
+        before the redeal and the redeal, its seed included, go with the new game and its copies,
+        not with a pickle or ``to_dict``). The order is docs/rng.md's: the gathered cards sorted by id,
         SplitMix64(seed) shuffles them, then the other seats' hands in seat order, the rest the
         draw pile from its top.
 
@@ -209,7 +214,8 @@ class GameBase:
 
         kept = {self._check_player(p) for p in keep}
         checked = check_seed(seed)
-        rng = SplitMix64(fresh_seed() if checked is None else checked)
+        used = fresh_seed() if checked is None else checked
+        rng = SplitMix64(used)
         d = self.to_dict()
         others = [p for p in range(self.players) if p not in kept]
         # sorted first: the order the cards were in must not show through the shuffle
@@ -228,13 +234,27 @@ class GameBase:
             at += n
         d["draw_pile"] = [CARD_NAMES[c] for c in pool[at:]]
         d["rng"] = f"{rng.state:016x}"
-        return type(self).from_dict(d)
+        game = type(self).from_dict(d)
+        game._origin = self._redeal_origin(sorted(kept), used)
+        return game
+
+    def _redeal_origin(self, keep: List[int], seed: int) -> Optional[Dict[str, Any]]:
+        """How a game redealt from this one comes from its deal: the first seed, every history entry
+        before the redeal (this game's own after its origin's) and the redeals, the new one last.
+        None when this game does not come from a deal."""
+        origin = self._origin
+        if origin is None and not self._from_deal:
+            return None
+        moves = [*(origin["moves"] if origin else []), *(str(entry) for entry in self.history)]
+        redeals = [*(origin["redeals"] if origin else []), {"at": len(moves), "keep": keep, "seed": seed}]
+        return {"seed": origin["seed"] if origin else self.seed, "moves": moves, "redeals": redeals}
 
     def copy(self) -> Self:
         """An independent deep copy (history and a pending placement included)."""
         game = self._copy()
         game._pending = self._pending
         game._from_deal = self._from_deal
+        game._origin = self._origin
         return game
 
     __copy__ = copy

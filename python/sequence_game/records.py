@@ -23,10 +23,11 @@ in the text form of ``sequence_game.referee`` (``"table-talk 0 0:7H 2:9S"``, ``"
 
 The seed predicts every hidden card (the deal and every reshuffle, R9), so whoever reads a record
 (or a ``Game.to_dict()``) knows every hand and the draw pile. :meth:`GameRecord.seal` writes a save
-a local player cannot read them from: format ``"sequence-game-sealed/1"``, the record's public
-fields in the clear (setup, seats, every move, the result) and the seed only encrypted under a key
-the app keeps apart (``new_key()``; its keychain, its server). :meth:`GameRecord.unseal` needs the
-key and refuses a save whose public part or sealed seed was changed.
+a local player cannot read them from: format ``"sequence-game-sealed/2"``, the record's public
+fields in the clear (setup, seats, every move, the result, where the redeals after undos were) and
+only the seeds (the first and every redeal's) encrypted under a key the app keeps apart
+(``new_key()``; its keychain, its server). :meth:`GameRecord.unseal` needs the key and refuses a
+save whose public part or sealed seeds were changed.
 
 >>> key = new_key()
 >>> sealed = rec.seal(key)
@@ -47,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NamedTupl
 
 from ._args import plain_int
 from .agents import agent_from_spec, agent_name
+from .agents.factory import game_class as default_game_class  # the default engine: the compiled core
 from .errors import AgentMoveError, short_repr
 from .move import Move
 from .referee import HistoryEntry, parse_history_entry, replay_entry
@@ -67,7 +69,9 @@ __all__ = [
 ]
 
 RECORD_FORMAT = "sequence-game-record/1"
-SEALED_FORMAT = "sequence-game-sealed/1"
+SEALED_FORMAT = "sequence-game-sealed/2"
+# the first sealed format sealed the first seed only, the redeals' seeds in the clear: still read
+_SEALED_FORMAT_1 = "sequence-game-sealed/1"
 _MIN_KEY_BYTES = 16
 
 #: The largest record file ``load`` reads (about a million moves); larger files are refused unread.
@@ -75,18 +79,6 @@ MAX_RECORD_BYTES = 32 * 2**20
 
 _REQUIRED = ("players", "teams", "seed", "moves")
 _OPTIONAL = ("max_turns", "agents", "result", "started", "finished", "redeals", "resigned")
-
-
-def default_game_class() -> GameClass:
-    """``sequence_game.Game`` (the compiled core) when it is built, else ``sequence_game.reference.Game``."""
-    try:
-        from .game import Game  # needs sequence_game._core
-
-        return Game
-    except ImportError:
-        from .reference import Game as ReferenceGame
-
-        return ReferenceGame
 
 
 def utc_now() -> str:
@@ -114,15 +106,20 @@ def _canonical(d: Dict[str, Any]) -> bytes:
     return json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
 
-def _seal_pad(key: bytes, nonce: bytes) -> bytes:
-    # HMAC-SHA256 as a pseudorandom function gives the one-time pad of the 8-byte seed; a fresh
-    # random nonce per save means no two saves share a pad.
-    return hmac.new(key, b"sequence-game-sealed/1 seed " + nonce, hashlib.sha256).digest()[:8]
+def _seal_pad(key: bytes, nonce: bytes, size: int, fmt: str) -> bytes:
+    # HMAC-SHA256 as a pseudorandom function, in counter mode, gives the one-time pad of the seeds
+    # (8 bytes each); a fresh random nonce per save means no two saves share a pad.
+    if fmt == _SEALED_FORMAT_1:  # one seed: the first block alone, as that format was written
+        return hmac.new(key, b"sequence-game-sealed/1 seed " + nonce, hashlib.sha256).digest()[:size]
+    blocks = (hmac.new(key, b"sequence-game-sealed/2 seeds " + nonce + i.to_bytes(4, "little"), hashlib.sha256)
+              .digest() for i in range((size + 31) // 32))
+    return b"".join(blocks)[:size]
 
 
 def _seal_tag(key: bytes, nonce: bytes, cipher: bytes, public: Dict[str, Any]) -> bytes:
-    # Encrypt-then-MAC over the nonce, the sealed seed and every public field: a changed move list
-    # or result is refused as surely as a changed seed.
+    # Encrypt-then-MAC over the nonce, the sealed seeds and every public field: a changed move list
+    # or result is refused as surely as a changed seed. (The label stays the same in every format:
+    # the format itself is one of the public fields the tag covers.)
     message = b"sequence-game-sealed/1 tag " + nonce + cipher + _canonical(public)
     return hmac.new(key, message, hashlib.sha256).digest()
 
@@ -191,8 +188,11 @@ class GameRecord:
     ) -> GameRecord:
         """The record of ``game`` as played so far: its setup, its history and, once it is over, its result.
 
-        ``agents``: one name per seat (or none). Raises ``ValueError`` for a game whose history does
-        not start at its deal (loaded with ``from_dict`` or unpickled): a record replays from the seed.
+        ``agents``: one name per seat (or none). A game redealt after an undo (``game.redealt(keep)``,
+        R9) is recorded from its deal too: the moves before the redeal and the redeal (``redeals``)
+        come with it. Raises ``ValueError`` for a game whose history does not start at its deal
+        (loaded with ``from_dict`` or unpickled, or redealt from such a game): a record replays
+        from the seed.
 
         >>> from sequence_game.reference import Game
         >>> g = Game(players=2, seed=4)
@@ -201,18 +201,21 @@ class GameRecord:
         >>> rec.moves == [str(m) for m in g.history], rec.result, rec.replay(Game).to_dict() == g.to_dict()
         (True, None, True)
         """
-        if not getattr(game, "_from_deal", False):
+        origin = getattr(game, "_origin", None)
+        if origin is None and not getattr(game, "_from_deal", False):
             raise ValueError(
-                "GameRecord.from_game needs a game played from its deal: this one was loaded from a position "
-                "(from_dict or pickle), and a record replays from the seed"
+                "GameRecord.from_game needs a game played from its deal: this one starts at a position "
+                "loaded with from_dict or pickle (or was redealt from one), and a record replays from the seed"
             )
         agents = list(agents)
         if agents and (len(agents) != game.players or not all(isinstance(a, str) for a in agents)):
             raise ValueError(f"agents must be {game.players} names, one per seat (or none), not {agents!r}")
+        before: List[str] = list(origin["moves"]) if origin else []
         return cls(
-            players=game.players, teams=game.teams, seed=game.seed, max_turns=game.max_turns, agents=agents,
-            moves=[str(entry) for entry in game.history], result=_result_of(game) if game.is_over else None,
-            started=started, finished=finished,
+            players=game.players, teams=game.teams, seed=origin["seed"] if origin else game.seed,
+            max_turns=game.max_turns, agents=agents, moves=before + [str(entry) for entry in game.history],
+            result=_result_of(game) if game.is_over else None, started=started, finished=finished,
+            redeals=[dict(r, keep=list(r["keep"])) for r in origin["redeals"]] if origin else [],
         )
 
     # ------------------------------------------------------------------ JSON
@@ -349,45 +352,65 @@ class GameRecord:
 
     def seal(self, key: bytes) -> Dict[str, Any]:
         """The record as a save a player cannot read hidden cards from (R9): JSON-able data of
-        format ``"sequence-game-sealed/1"`` with every field of :meth:`to_dict` but ``seed`` in the
-        clear (they are public: every player saw every move), and ``sealed``: the seed encrypted
-        with ``key`` (bytes, at least 16; :func:`new_key`) under a fresh random nonce, and an
-        authentication tag over everything. Sealing twice gives different data."""
+        format ``"sequence-game-sealed/2"`` with every field of :meth:`to_dict` in the clear (they are
+        public: every player saw every move) but the seeds, the only fields that predict a hidden
+        card: ``seed`` is left out and each redeal is ``{"at": n, "keep": [seats]}``. ``sealed``
+        holds those seeds (the first, then each redeal's in order) encrypted with ``key`` (bytes, at
+        least 16; :func:`new_key`) under a fresh random nonce, and an authentication tag over
+        everything. Sealing twice gives different data."""
         k = _check_key(key)
-        public = self.to_dict()
+        record = GameRecord.from_dict(self.to_dict())  # a record built by hand is checked as a file is
+        if not 0 <= record.seed < 2**64:
+            raise ValueError(f"game record: 'seed' must be from 0 to 2**64 - 1, not {short_repr(record.seed)}")
+        public = record.to_dict()
         del public["seed"]
         public["format"] = SEALED_FORMAT
+        if "redeals" in public:
+            public["redeals"] = [{"at": r["at"], "keep": list(r["keep"])} for r in record.redeals]
+        seeds = b"".join(s.to_bytes(8, "little") for s in [record.seed, *(r["seed"] for r in record.redeals)])
         nonce = secrets.token_bytes(16)
-        cipher = bytes(a ^ b for a, b in zip(self.seed.to_bytes(8, "little"), _seal_pad(k, nonce)))
+        cipher = bytes(a ^ b for a, b in zip(seeds, _seal_pad(k, nonce, len(seeds), SEALED_FORMAT)))
         tag = _seal_tag(k, nonce, cipher, public)
-        return {**public, "sealed": {"nonce": nonce.hex(), "seed": cipher.hex(), "tag": tag.hex()}}
+        return {**public, "sealed": {"nonce": nonce.hex(), "seeds": cipher.hex(), "tag": tag.hex()}}
 
     @classmethod
     def unseal(cls, d: Any, key: bytes) -> GameRecord:
         """The record in a :meth:`seal` save; ``ValueError`` when ``d`` is not one, or when ``key``
-        does not open it (another key, or the save was changed)."""
+        does not open it (another key, or the save was changed). Saves of the first sealed format
+        (``"sequence-game-sealed/1"``, which sealed the first seed only) are read too."""
         k = _check_key(key)
-        if not isinstance(d, dict) or d.get("format") != SEALED_FORMAT:
-            fmt = d.get("format") if isinstance(d, dict) else type(d).__name__
+        fmt = d.get("format") if isinstance(d, dict) else type(d).__name__
+        if not isinstance(d, dict) or fmt not in (SEALED_FORMAT, _SEALED_FORMAT_1):
             raise ValueError(f"not a sealed save: 'format' is {short_repr(fmt)}, expected {SEALED_FORMAT!r}"
                              + (" (an open record: GameRecord.from_dict)" if fmt == RECORD_FORMAT else ""))
         if "seed" in d:
-            raise ValueError("a sealed save has no 'seed' field (the seed is in 'sealed')")
+            raise ValueError("a sealed save has no 'seed' field (the seeds are in 'sealed')")
+        redeals = d.get("redeals") or []
+        if fmt == SEALED_FORMAT and (not isinstance(redeals, list) or not all(
+                isinstance(r, dict) and set(r) == {"at", "keep"} for r in list.__iter__(redeals))):
+            raise ValueError("sealed save: 'redeals' must be a list of {'at': n, 'keep': [seats]} "
+                             "(their seeds are in 'sealed')")
+        count = 1 + len(redeals) if fmt == SEALED_FORMAT else 1
+        name = "seeds" if fmt == SEALED_FORMAT else "seed"
         sealed = d.get("sealed")
-        shape = "sealed save: 'sealed' must be {'nonce': 32 hex digits, 'seed': 16, 'tag': 64}"
-        if not isinstance(sealed, dict) or set(sealed) != {"nonce", "seed", "tag"}:
+        shape = f"sealed save: 'sealed' must be {{'nonce': 32 hex digits, {name!r}: {16 * count}, 'tag': 64}}"
+        if not isinstance(sealed, dict) or set(sealed) != {"nonce", name, "tag"}:
             raise ValueError(shape)
         try:
-            nonce, cipher, tag = (bytes.fromhex(sealed[f]) for f in ("nonce", "seed", "tag"))
+            nonce, cipher, tag = (bytes.fromhex(sealed[f]) for f in ("nonce", name, "tag"))
         except (TypeError, ValueError):
             raise ValueError(shape) from None
-        if (len(nonce), len(cipher), len(tag)) != (16, 8, 32):
+        if (len(nonce), len(cipher), len(tag)) != (16, 8 * count, 32):
             raise ValueError(shape)
         public = {f: v for f, v in d.items() if f != "sealed"}
         if not hmac.compare_digest(tag, _seal_tag(k, nonce, cipher, public)):
             raise ValueError("this key does not open the sealed save (another key, or the save was changed)")
-        seed = int.from_bytes(bytes(a ^ b for a, b in zip(cipher, _seal_pad(k, nonce))), "little")
-        return cls.from_dict({**public, "format": RECORD_FORMAT, "seed": seed})
+        plain = bytes(a ^ b for a, b in zip(cipher, _seal_pad(k, nonce, len(cipher), str(fmt))))
+        seeds = [int.from_bytes(plain[i:i + 8], "little") for i in range(0, len(plain), 8)]
+        record = {**public, "format": RECORD_FORMAT, "seed": seeds[0]}
+        if fmt == SEALED_FORMAT and redeals:
+            record["redeals"] = [{**r, "seed": s} for r, s in zip(redeals, seeds[1:])]
+        return cls.from_dict(record)
 
     def save_sealed(self, path: Union[str, os.PathLike[str]], key: bytes) -> None:
         """Write :meth:`seal` to ``path`` as JSON."""

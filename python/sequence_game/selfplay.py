@@ -62,9 +62,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 import numpy as np
 
+from . import _core
 from ._args import check_seed, is_int
+from .actions import action_of_move_id
 from .arena.results import MAX_GAMES
 from .arena.runner import run_job
+from .game import Game, move_from_id
 from .game_setup import RUN_MAX_TURNS
 from .seeds import derive_seed
 
@@ -85,8 +88,6 @@ class _CoreGreedy:
         self._rng = random.Random(seed)
 
     def choose(self, game: Any, ids: Sequence[int]) -> Tuple[int, Optional[Dict[int, int]]]:
-        from . import _core
-
         scored = cast(List[Tuple[int, float]], _core.heuristic_scores(game._state))
         trades = [m for m, _ in scored if m & 3 == _TRADE_KIND]
         if trades:
@@ -107,8 +108,6 @@ class _AgentPolicy:
         self.search = callable(getattr(agent, "analyze", None))
 
     def choose(self, game: Any, ids: Sequence[int]) -> Tuple[int, Optional[Dict[int, int]]]:
-        from .game import move_from_id
-
         if len(ids) == 1:
             return ids[0], None  # nothing to decide, nothing searched
         by_move = {move_from_id(i): i for i in reversed(ids)}  # first id of each move
@@ -147,8 +146,6 @@ class SelfplayJob:
     extra: Dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from .game import Game
-
         if isinstance(self.agents, str) or not self.agents or not all(isinstance(a, str) for a in self.agents):
             raise TypeError(f"agents must be a list of agent specs like ['greedy'], not {self.agents!r}")
         for spec in self.agents:
@@ -231,9 +228,6 @@ class SelfplayJob:
     # ------------------------------------------------------------------ playing
 
     def _play_games(self, indices: range) -> Dict[str, np.ndarray]:
-        from .actions import action_of_move_id
-        from .game import Game
-
         rows: Dict[str, List[Any]] = {k: [] for k in ("observation", "legal_mask", "action", "move_id", "player",
                                                       "team", "turn", "game", "searched")}
         outcome_rows: List[int] = []  # per row: its game's position in `games`

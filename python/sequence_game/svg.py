@@ -77,6 +77,8 @@ def board_svg(
         f'<rect class="background" x="0" y="0" width="{_fmt(size)}" height="{_fmt(size)}" fill="#2f5d3a"/>',
     ]
     if coordinates:
+        # The coordinates repeat what every cell's own label says, so screen readers skip them.
+        out.append('<g class="coords" aria-hidden="true">')
         fs = margin * 0.6
         for c in range(10):
             out.append(
@@ -88,6 +90,7 @@ def board_svg(
                 f'<text class="coord" x="{_fmt(margin * 0.5)}" y="{_fmt(cy(r) + fs * 0.35)}" '
                 f'font-size="{_fmt(fs)}" text-anchor="middle" fill="#f0ead6">{r + 1}</text>'
             )
+        out.append("</g>")
 
     pad = cell * 0.04
     label_fs = cell * 0.30

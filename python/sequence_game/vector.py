@@ -41,7 +41,7 @@ from .observation import OBSERVATION_SIZE
 if TYPE_CHECKING:  # typing.TypeGuard is Python 3.10+; only the type checker needs it
     from typing_extensions import TypeGuard
 
-__all__ = ["MAX_LEGAL_ACTIONS", "OPPONENTS", "PACKED_MASK_BYTES", "IllegalActionsError", "VectorGame"]
+__all__ = ["MAX_LEGAL_ACTIONS", "OPPONENTS", "PACKED_MASK_BYTES", "IllegalActionsError", "VectorGame", "seed_dealing"]
 
 #: Built-in seat policies (played inside the core): ``"random"`` (uniformly random legal moves,
 #: declares included) and ``"greedy"`` (GreedyAgent's move scoring, in C++).
@@ -59,6 +59,42 @@ _Players = Union[None, int, np.ndarray]
 _BYTE_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 _BYTE_SELECT = np.array([[[i for i in range(8) if b >> i & 1][j] if j < bin(b).count("1") else 0 for j in range(8)]
                          for b in range(256)], dtype=np.int64)
+
+
+_MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's increment (docs/rng.md)
+
+
+def _unshift(z: int, k: int) -> int:
+    """The inverse of ``z ^ (z >> k)`` on 64 bits."""
+    out = z
+    for _ in range(64 // k):
+        out = z ^ (out >> k)
+    return out
+
+
+def _unmix(z: int) -> int:
+    """The inverse of SplitMix64's output function (docs/rng.md): a bijection of 64-bit ints."""
+    z = _unshift(z, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & _MASK64
+    z = _unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & _MASK64
+    return _unshift(z, 30)
+
+
+def seed_dealing(game_seed: int) -> int:
+    """The ``VectorGame`` seed whose game 0 deals ``Game(seed=game_seed)`` as its first episode:
+    the inverse of ``episode_seed(seed, 0, 0)`` (two SplitMix64 outputs, each a bijection), so that
+    the per-game environments deal a chosen ``Game`` seed with opponents played in the core.
+
+    >>> from sequence_game import _core
+    >>> _core.episode_seed(seed_dealing(12345), 0, 0)
+    12345
+    """
+    checked = check_seed(game_seed)
+    if checked is None:
+        raise TypeError("game_seed must be an int in 0 .. 2**64 - 1")
+    return (_unmix((_unmix(checked) - _GAMMA) & _MASK64) - _GAMMA) & _MASK64
 
 
 def _is_int(x: object) -> TypeGuard[Union[int, np.integer[Any]]]:
@@ -128,6 +164,7 @@ class VectorGame:
         self.max_turns = max_turns
         self.threads = int(threads)
         self._rewards = np.zeros((num_games, teams), dtype=np.float32)
+        self._version = 0
 
     def __repr__(self) -> str:
         opp = f", opponents={self._opponents}" if self._opponents else ""
@@ -141,6 +178,12 @@ class VectorGame:
     def seed(self) -> int:
         """The seed of the last reset (or of the constructor)."""
         return int(self._core.seed)
+
+    @property
+    def version(self) -> int:
+        """Counts the calls that changed the games (``step``, ``reset``): what was read from the
+        games (masks, action lists) is still current while it is unchanged."""
+        return self._version
 
     @property
     def opponents(self) -> Dict[int, str]:
@@ -158,6 +201,7 @@ class VectorGame:
         """Deal episode 0 of every game again, from ``seed`` (default: the current seed)."""
         checked = check_seed(seed)
         self._core.reset(self.seed if checked is None else checked)
+        self._version += 1
 
     def current_players(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """The seat to move in each game: ``int32`` of shape ``(num_games,)``."""
@@ -269,6 +313,7 @@ class VectorGame:
         refused = self._core.step(arr, rewards, terminated, truncated)
         if refused is not None:
             raise self._illegal(*refused)
+        self._version += 1
         return rewards, terminated, truncated
 
     def _illegal(self, games: List[int], actions: List[int]) -> IllegalActionsError:
@@ -289,6 +334,9 @@ class VectorGame:
         """One uniformly random legal action per game (``int64``), chosen in numpy: from ``legal``
         (the ``(actions, counts)`` of ``legal_actions()``: O(1) per game), else from ``masks``
         (bool, ``legal_masks()``: a pass over each row), else from fresh lists."""
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError("rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), "
+                            f"not {type(rng).__name__}")
         if legal is None and masks is None:
             legal = self.legal_actions()
         if legal is not None:

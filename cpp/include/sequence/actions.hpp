@@ -20,11 +20,13 @@
 #include <cstdint>
 
 #include "sequence/board.hpp"
+#include "sequence/isa.hpp"
 #include "sequence/move.hpp"
 #include "sequence/rules.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 constexpr int kCellActions = kCardKinds * kCells;         // 5200: card * 100 + cell
 constexpr int kTradeActionBase = kCellActions;            // 5200 + card
@@ -110,4 +112,5 @@ enum class ActionOutcome : std::uint8_t {
 // Resolves one action against s (which is not changed) and the pending placement p.
 ActionOutcome resolve_action(const GameState& s, PendingPlacement& p, int action, MoveId& move);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -10,8 +10,10 @@
 #include <cstdint>
 
 #include "sequence/cpu.hpp"
+#include "sequence/isa.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 constexpr int kCells = 100;
 
@@ -132,4 +134,5 @@ inline Bitboard cell_bit(int cell) {
     return Bitboard(bit & ~in_hi, bit & in_hi);
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -8,8 +8,10 @@
 
 #include "sequence/bitboard.hpp"
 #include "sequence/cards.hpp"
+#include "sequence/isa.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 constexpr int kRows = 10;
 constexpr int kCols = 10;
@@ -155,4 +157,5 @@ constexpr Bitboard segment(int cell, int dir) { return kBoard.segment[cell][dir]
 // The window whose ascending cells are exactly cells[0..4], or -1 if they are not a line.
 int find_window(const int cells[kWindowLength]);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

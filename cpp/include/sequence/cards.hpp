@@ -6,7 +6,10 @@
 #include <string>
 #include <string_view>
 
+#include "sequence/isa.hpp"
+
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 using Card = std::uint8_t;
 
@@ -40,4 +43,5 @@ int parse_card(std::string_view text);
 // Returns the canonical 2-character text of a card ("7H", "TD"). Requires is_valid_card(card).
 std::string format_card(int card);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

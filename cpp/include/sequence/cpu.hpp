@@ -17,6 +17,8 @@
 #include <bit>  // C++20: std::countr_zero, std::popcount (__cpp_lib_bitops)
 #endif
 
+#include "sequence/isa.hpp"
+
 #if defined(_MSC_VER) && !defined(__clang__)
 #define SEQUENCE_MSVC 1
 #include <intrin.h>
@@ -90,6 +92,7 @@
 #endif
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 namespace bits {
 
 // Index of the lowest set bit. Requires x != 0.
@@ -291,4 +294,5 @@ inline bool supports(Path p) {
 }
 
 }  // namespace cpu
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

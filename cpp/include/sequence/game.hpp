@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "sequence/isa.hpp"
 #include "sequence/rules.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // One change of a game: a move, or a referee call (R10) with what it was called with.
 struct Change {
@@ -64,4 +66,5 @@ private:
     std::vector<Entry> history_;
 };
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

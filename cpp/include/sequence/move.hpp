@@ -5,7 +5,10 @@
 
 #include <cstdint>
 
+#include "sequence/isa.hpp"
+
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 using MoveId = std::uint32_t;
 
@@ -50,4 +53,5 @@ constexpr int with_declare(int declares, int dir, int v) { return declares | v <
 static_assert(Move::from_id(Move::place(37, 99, 06543).id()).id() == Move::place(37, 99, 06543).id());
 static_assert(Move::pass().id() == 3);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -10,9 +10,11 @@
 #pragma once
 
 #include "sequence/actions.hpp"
+#include "sequence/isa.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // Planes (1 or 0 per cell).
 enum ObservationPlane : int {
@@ -49,4 +51,5 @@ static_assert(kObservationSize == 890, "update docs/observation.md with the layo
 // observer's own hand; never another hand, the draw pile's order or the generator.
 void write_observation(const GameState& s, const PendingPlacement& pending, int observer, float* out);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

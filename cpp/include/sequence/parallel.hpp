@@ -21,7 +21,10 @@
 #include <thread>
 #include <vector>
 
+#include "sequence/isa.hpp"
+
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // The most worker threads one call may use (search options, simulate).
 constexpr int kMaxThreads = 256;
@@ -152,4 +155,5 @@ private:
     long owner_pid_ = 0;
 };
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -6,11 +6,13 @@
 
 #include <cstdint>
 
+#include "sequence/isa.hpp"
 #include "sequence/move.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // A random legal move of the current player. Requires !is_over(s). No heap allocation, no move
 // list: the options are counted with popcounts and the n-th one is picked.
@@ -181,4 +183,5 @@ int informed_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit, co
 // declare_options()).
 int random_declares(const GameState& s, int team, int cell, SplitMix64& rng);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -9,9 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "sequence/isa.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 constexpr int kBoardEmpty = -1;   // Position::board codes; 0..2 are team chips
 constexpr int kBoardCorner = 3;
@@ -65,4 +67,5 @@ std::optional<GameState> from_position(const Position& pos, std::string& error);
 bool operator==(const Position& a, const Position& b);
 inline bool operator!=(const Position& a, const Position& b) { return !(a == b); }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -7,8 +7,10 @@
 #include <utility>
 
 #include "sequence/cpu.hpp"
+#include "sequence/isa.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 class SplitMix64 {
 public:
@@ -80,4 +82,5 @@ inline void shuffle_halves(T* a, int n, SplitMix64& rng) {
     if (i == 1) std::swap(a[1], a[below32(static_cast<std::uint32_t>(rng.next()), 2, more)]);
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "sequence/isa.hpp"
 #include "sequence/move.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // Capacity of a MoveList. Without declares choices a position has at most 214 legal moves: the
 // hand holds at most 7 cards, so at most 7 trades, 2 placements per normal card and, for the jacks,
@@ -151,4 +153,5 @@ RefereeError table_talk_penalty(GameState& s, int team, const int cards[kMaxPlay
 // be taken back or it was another player's.
 RefereeError missed_draw(GameState& s, int player);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

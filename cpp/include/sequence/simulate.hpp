@@ -6,9 +6,11 @@
 #include <atomic>
 #include <cstdint>
 
+#include "sequence/isa.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 struct SimulateResult {
     std::int64_t games = 0;                 // games completed (fewer than asked only if stopped)
@@ -42,4 +44,5 @@ GameState simulate_new_game(const Config& config, std::uint64_t seed, std::uint3
 SimulateResult simulate(std::int64_t games, const Config& config, std::uint64_t seed, int threads,
                         std::uint32_t max_turns, const std::atomic<bool>* stop);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -11,8 +11,10 @@
 #include "sequence/bitboard.hpp"
 #include "sequence/board.hpp"
 #include "sequence/cards.hpp"
+#include "sequence/isa.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 constexpr int kMaxPlayers = 12;   // R2
 // Turns are counted in 32 bits and reported as a signed int: a game without a turn cap still ends
@@ -233,4 +235,5 @@ inline void hand_insert(GameState& s, int player, int card) {
     store_hand(hand, (w & below) | (static_cast<std::uint64_t>(card) << (8 * i)) | ((w << 8) & ~bytes_below(i + 1)));
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "sequence/actions.hpp"
+#include "sequence/isa.hpp"
 #include "sequence/observation.hpp"
 #include "sequence/parallel.hpp"
 #include "sequence/rng.hpp"
@@ -37,6 +38,7 @@
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // Who plays a seat of a VectorGame.
 enum class SeatPolicy : std::uint8_t {
@@ -166,4 +168,5 @@ private:
     std::unique_ptr<WorkerPool> pool_;
 };
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

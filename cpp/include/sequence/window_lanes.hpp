@@ -8,8 +8,10 @@
 
 #include "sequence/bitboard.hpp"
 #include "sequence/board.hpp"
+#include "sequence/isa.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 using Lanes = bits::U64x4;
 
@@ -75,4 +77,5 @@ inline WindowCounts count_window_cells(const WindowLanes c[kWindowLength]) {
     return {s4, t1 ^ t2, t1 & t2};
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

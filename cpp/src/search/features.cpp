@@ -7,6 +7,7 @@
 #include "sequence/window_lanes.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 
@@ -122,4 +123,5 @@ void learned_rewards(const GameState& s, const LearnedWeights& w, float out[kMax
     softmax_rewards(teams, sc, 1.0f, out);  // the model's scores are already in logits
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -7,6 +7,7 @@
 #include "sequence/rules.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 MoveId greedy_move(const GameState& s, SplitMix64& rng, const HeuristicWeights& weights, std::uint32_t epsilon) {
     assert(!is_over(s));
@@ -67,4 +68,5 @@ int greedy_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit, cons
     return s.winner;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -8,6 +8,7 @@
 #include "sequence/search/heuristic.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 
@@ -219,4 +220,5 @@ GameState InferenceModel::sample(const Observation& obs, SplitMix64& rng) const 
     return deal_world(obs, unseen, n, rng);
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

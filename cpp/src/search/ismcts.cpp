@@ -13,6 +13,7 @@
 #include "sequence/search/inference.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // ------------------------------------------------------------------ observation, determinization
 
@@ -199,9 +200,9 @@ struct alignas(kCacheLine) TreeOutput {
 // threads share no cache line.
 class Tree {
 public:
-    Tree(const Observation& obs, const GameState* truth, const InferenceModel* inference, const SearchOptions& o,
+    Tree(const Observation& obs, const GameState* truth, Peek peek, const InferenceModel* inference, const SearchOptions& o,
          std::uint64_t node_budget, std::uint64_t seed)
-        : obs_(obs), truth_(truth), inference_(inference), o_(o), node_budget_(node_budget), rng_(seed),
+        : obs_(obs), truth_(truth), peek_(peek), inference_(inference), o_(o), node_budget_(node_budget), rng_(seed),
           scratch_(std::make_unique<Scratch>()),
           draw_reward_(1.0f / static_cast<float>(obs.pub.config.teams)),
           c_(static_cast<float>(o.exploration)),
@@ -215,7 +216,7 @@ public:
 
     // One iteration: a world, select/expand down the tree, a playout, the reward backpropagated.
     void iterate() {
-        GameState st = truth_ != nullptr       ? (o_.cheat ? *truth_ : hands_revealed_world())
+        GameState st = truth_ != nullptr       ? (peek_ == Peek::All ? *truth_ : hands_revealed_world())
                        : inference_ != nullptr ? inference_->sample(obs_, rng_)
                                                : determinize(obs_, rng_);
         path_.clear();
@@ -227,7 +228,7 @@ public:
         backpropagate(reward);
     }
 
-    // TEST ONLY (cheat_hands): the true state with its draw pile shuffled and a sampled generator,
+    // TEST ONLY (Peek::Hands): the true state with its draw pile shuffled and a sampled generator,
     // so that only the hands are read from the truth.
     GameState hands_revealed_world() {
         GameState st = *truth_;
@@ -455,7 +456,8 @@ private:
     }
 
     const Observation& obs_;
-    const GameState* truth_;  // non-null only when cheating
+    const GameState* truth_;  // non-null only when peeking
+    const Peek peek_;
     const InferenceModel* inference_;  // non-null only with inference and some evidence
     const SearchOptions& o_;
     const std::uint64_t node_budget_;
@@ -474,14 +476,15 @@ private:
 
 std::size_t search_node_bytes() { return sizeof(Node); }
 
-SearchResult ismcts(const GameState& root, const SearchOptions& options, const std::vector<PublicChange>* history) {
+SearchResult ismcts(const GameState& root, const SearchOptions& options, const std::vector<PublicChange>* history,
+                    Peek peek) {
     check_options(options);
     assert(!is_over(root));
     SearchResult result;
     const int threads = options.threads;
     const Observation obs = observe(root, root.current_player);
-    // TEST ONLY: the cheating searches read the true state (cheat: all of it; cheat_hands: the hands).
-    const GameState* truth = options.cheat || options.cheat_hands ? &root : nullptr;
+    // TEST ONLY: a peeking search reads the true state (Peek::All: all of it; Peek::Hands: the hands).
+    const GameState* truth = peek != Peek::None ? &root : nullptr;
     std::unique_ptr<InferenceModel> model;
     if (options.inference != InferenceKind::Off && history != nullptr && truth == nullptr) {
         model = std::make_unique<InferenceModel>(obs, *history, options);
@@ -494,7 +497,7 @@ SearchResult ismcts(const GameState& root, const SearchOptions& options, const s
     run_workers(threads, stop, [&](int t) {
         std::uint64_t budget = 0;  // 0 = none
         if (options.iterations != 0) budget = std::max<std::uint64_t>(1, worker_share(options.iterations, threads, t));
-        Tree tree(obs, truth, model.get(), options, node_budget, worker_seed(options.seed, t));
+        Tree tree(obs, truth, peek, model.get(), options, node_budget, worker_seed(options.seed, t));
         std::uint64_t it = 0;
         for (; budget == 0 || it < budget; ++it) {
             if ((it & 15) == 0 && stop.should_stop()) break;
@@ -543,4 +546,5 @@ SearchResult ismcts(const GameState& root, const SearchOptions& options, const s
     return result;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

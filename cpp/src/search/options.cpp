@@ -8,6 +8,7 @@
 #include "sequence/parallel.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 
@@ -35,8 +36,9 @@ void check_int(const char* name, int x, int lo, int hi) {
                                     std::to_string(hi) + ", not " + std::to_string(x));
 }
 
-template <class Options>
-void check_budget(const Options& o) {
+}  // namespace
+
+void check_limits(const SearchLimits& o) {
     if (o.iterations == 0 && o.time_limit == 0)
         throw std::invalid_argument("give iterations or time_limit (or both): a search needs a budget");
     if (o.iterations != 0) check_count("iterations", o.iterations, 1, OptionLimits::kMaxIterations);
@@ -47,8 +49,6 @@ void check_budget(const Options& o) {
         throw std::invalid_argument("threads must be from 1 to " + std::to_string(kMaxThreads) + ", not " +
                                     std::to_string(o.threads));
 }
-
-}  // namespace
 
 void check_weights(const EvalWeights& w) {
     const char* names[] = {"", "window1", "window2", "window3", "threat"};
@@ -65,7 +65,7 @@ void check_weights(const LearnedWeights& w) {
 }
 
 void check_options(const SearchOptions& o) {
-    check_budget(o);
+    check_limits(o);
     check_range("exploration", o.exploration, 0, OptionLimits::kMaxExploration);
     if (o.max_nodes < static_cast<std::uint64_t>(o.threads) || o.max_nodes > OptionLimits::kMaxNodes)
         throw std::invalid_argument("max_nodes must be from threads (" + std::to_string(o.threads) +
@@ -103,15 +103,15 @@ void check_options(const SearchOptions& o) {
 }
 
 void check_options(const RolloutOptions& o) {
-    check_budget(o);
+    check_limits(o);
     check_count("candidates", static_cast<std::uint64_t>(o.candidates < 0 ? 0 : o.candidates), 1,
                 OptionLimits::kMaxCandidates);
     check_count("horizon", o.horizon, 1, OptionLimits::kMaxTurns);
     check_range("epsilon", o.epsilon, 0, 1);
-    if (o.reveal < 0 || o.reveal > 2) throw std::invalid_argument("reveal must be 0, 1 or 2, not " + std::to_string(o.reveal));
     check_range("inference_strength", o.inference_strength, 0, OptionLimits::kMaxWeight);
     check_int("inference_tries", o.inference_tries, 1, OptionLimits::kMaxInferenceTries);
     check_weights(o.weights);
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

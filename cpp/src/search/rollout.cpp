@@ -11,6 +11,7 @@
 #include "sequence/search/greedy_playout.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 namespace {
 
@@ -95,12 +96,12 @@ double likelihood(const Evidence& e, const GameState& world, double strength) {
 }
 
 // One world for the candidates to meet: a determinization of the observation (drawn by rejection
-// on the evidence when there is some), or with the test-only reveal levels the true hands with a
-// shuffled draw pile (1) or the true state itself (2).
+// on the evidence when there is some), or with the test hook `peek` the true hands with a
+// shuffled draw pile (Peek::Hands) or the true state itself (Peek::All).
 GameState sample_world(const Observation& obs, const GameState& root, const Evidence& evidence,
-                       const RolloutOptions& o, SplitMix64& rng) {
-    if (o.reveal == 2) return root;
-    if (o.reveal == 1) {
+                       const RolloutOptions& o, Peek peek, SplitMix64& rng) {
+    if (peek == Peek::All) return root;
+    if (peek == Peek::Hands) {
         GameState world = root;
         shuffle(draw_pile_data(world), world.draw_size, rng);
         world.rng = rng.next();
@@ -130,7 +131,7 @@ struct alignas(kCacheLine) WorkerOutput {
 
 }  // namespace
 
-SearchResult rollout_search(const GameState& root, const RolloutOptions& o, const GameState* before) {
+SearchResult rollout_search(const GameState& root, const RolloutOptions& o, const GameState* before, Peek peek) {
     check_options(o);
     assert(!is_over(root));
     StopSignal stop(o.stop, o.time_limit);
@@ -152,7 +153,7 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
     cands.resize(keep);
     const auto n = static_cast<std::uint64_t>(keep);
     Evidence evidence;
-    if (before != nullptr && o.inference_strength > 0 && o.reveal == 0) {
+    if (before != nullptr && o.inference_strength > 0 && peek == Peek::None) {
         const Observation then = observe(*before, me);
         if (then.pub.current_player != me) evidence = read_evidence(then.pub, obs.pub, o.heuristic);
     }
@@ -173,7 +174,7 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
             // a long world (many candidates, long playouts) cannot overrun them.
             while (budget == 0 || worlds < budget) {
                 if (stop.should_stop()) break;
-                const GameState world = sample_world(obs, root, evidence, o, rng);
+                const GameState world = sample_world(obs, root, evidence, o, peek, rng);
                 const std::uint64_t playout_seed = rng.next();
                 float reward[kMaxTeams];
                 std::size_t c = 0;
@@ -215,4 +216,5 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
     return result;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -20,7 +20,8 @@ here:
 
 Every agent here also takes a per-call budget (``select_move(game, limit=Limit(time=0.5))``), has
 an awaitable form (``await agent.select_move_async(game)``), ``stop()`` (a search's "move now")
-and a hint, ``analyze(game)`` (:mod:`~sequence_game.agents.control`).
+a hint, ``analyze(game)`` (:mod:`~sequence_game.agents.control`), and the hint as it grows,
+``for info in agent.analysis(game)`` (:mod:`~sequence_game.agents.analysis`).
 
 :func:`agent_from_spec` builds an agent from a short text such as ``"greedy"``, ``"hard"``,
 ``"random:seed=3"`` or ``"mcts:time=0.5,threads=2"`` (the command line uses it);
@@ -33,23 +34,29 @@ and a hint, ``analyze(game)`` (:mod:`~sequence_game.agents.control`).
 True
 """
 
+from typing import TYPE_CHECKING, Any
+
 from ..errors import AgentMoveError
+from .analysis import Analysis
 from .base import Agent, agent_name
-from .control import AgentBase, Limit
+from .control import AgentBase, Limit, StopToken
 from .greedy import GreedyAgent
 from .levels import HumanLikeAgent
 from .mcts import MCTSAgent, SearchOptions
-from .policy import PolicyAgent
 from .registry import agent_from_spec, register_agent
 from .rollout import RolloutAgent
 from .rule_based import RuleBasedAgent
 from .search import MoveStats, SearchAgent, SearchResult
 from .uniform_random import RandomAgent
 
+if TYPE_CHECKING:
+    from .policy import PolicyAgent
+
 __all__ = [
     "Agent",
     "AgentBase",
     "AgentMoveError",
+    "Analysis",
     "GreedyAgent",
     "HumanLikeAgent",
     "Limit",
@@ -62,7 +69,21 @@ __all__ = [
     "SearchAgent",
     "SearchOptions",
     "SearchResult",
+    "StopToken",
     "agent_from_spec",
     "agent_name",
     "register_agent",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # PolicyAgent needs numpy: imported on first use, so that `import sequence_game` stays light
+    if name == "PolicyAgent":
+        from .policy import PolicyAgent
+
+        return PolicyAgent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> "list[str]":
+    return sorted([*globals(), "PolicyAgent"])

@@ -18,8 +18,7 @@ the same seeds, so recorded matches replay.
 
 from __future__ import annotations
 
-import copy
-from typing import Any, Callable, Dict, Optional, TypeVar
+from typing import Any, Callable, Dict, Literal, Optional, TypeVar
 
 from .mcts import MCTSAgent
 from .rollout import RolloutAgent
@@ -33,27 +32,26 @@ ENVIRONMENT_VARIABLE = "SEQUENCE_GAME_TEST_HOOKS"
 _A = TypeVar("_A", bound=SearchAgent)
 
 
-def _peeking(agent: _A, **fields: Any) -> _A:
-    """``agent`` with some of its options' fields changed, its name saying so."""
-    options = copy.copy(agent.options)
-    for key, value in fields.items():
-        setattr(options, key, value)
-    agent._init_search(options, agent.seed)
+def _peeking(agent: _A, peek: Literal["hands", "all"]) -> _A:
+    """``agent`` searching with the test hook ``peek`` ("hands" or "all", the searches' ``peek``
+    argument), its name saying so."""
+    agent._peek = peek
+    agent._init_search(agent.options, agent.seed)
     return agent
 
 
 def peeking_mcts(hands_only: bool = False, **kwargs: Any) -> MCTSAgent:
-    """``MCTSAgent(**kwargs)`` searching the true state (``cheat``: the other hands and the draw
-    pile's order) or, with ``hands_only``, reading the other hands but sampling the draw pile's
-    order and the world's generator (``cheat_hands``: what a perfect inference of the hands would
-    be worth)."""
-    return _peeking(MCTSAgent(**kwargs), **({"cheat_hands": True} if hands_only else {"cheat": True}))
+    """``MCTSAgent(**kwargs)`` searching the true state (named ``cheat``: the other hands and the
+    draw pile's order) or, with ``hands_only``, reading the other hands but sampling the draw pile's
+    order and the world's generator (named ``cheat_hands``: what a perfect inference of the hands
+    would be worth)."""
+    return _peeking(MCTSAgent(**kwargs), "hands" if hands_only else "all")
 
 
 def peeking_rollout(hands_only: bool = False, **kwargs: Any) -> RolloutAgent:
-    """``RolloutAgent(**kwargs)`` searching the true state (``reveal=2``) or, with ``hands_only``,
-    reading the other hands and sampling only the draw pile (``reveal=1``)."""
-    return _peeking(RolloutAgent(**kwargs), reveal=1 if hands_only else 2)
+    """``RolloutAgent(**kwargs)`` searching the true state (named ``reveal=2``) or, with
+    ``hands_only``, reading the other hands and sampling only the draw pile (``reveal=1``)."""
+    return _peeking(RolloutAgent(**kwargs), "hands" if hands_only else "all")
 
 
 def _mcts_spec(hands_only: bool) -> Callable[..., MCTSAgent]:

@@ -47,8 +47,21 @@ def spec_name(base: str, **params: object) -> str:
     return base + (":" + ",".join(shown) if shown else "")
 
 
+def game_over_message(game: Any, what: str = "select") -> str:
+    """Why there is no move to ``what`` in a finished game, with its result:
+    ``"the game is over: team 0 (blue) won; there is no move to select"``."""
+    from ..game_setup import TEAM_NAMES
+
+    winner = game.winner
+    if winner is not None:
+        result = f"team {winner} ({TEAM_NAMES[winner]}) won" if 0 <= winner < len(TEAM_NAMES) else f"team {winner} won"
+    else:
+        result = "it is a draw"
+    return f"the game is over: {result}; there is no move to {what}"
+
+
 def no_legal_move(game: Any) -> ValueError:
-    """The error for a position without a move to select (the game is over)."""
+    """The error for a position without a move to select (the game is over, with its result)."""
     if game.is_over:
-        return ValueError("the game is over: there is no move to select")
+        return ValueError(game_over_message(game))
     return ValueError("no legal move in this position")  # pragma: no cover - the rules always give one

@@ -5,19 +5,23 @@ One low module that both use, so that neither front end imports the other.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
     from ..gamebase import GameClass
     from .base import Agent
 
-__all__ = ["default_ai_spec", "game_class", "make_agent", "mcts_available"]
+__all__ = ["ENGINES", "default_ai_spec", "game_class", "make_agent"]
+
+#: The engine names :func:`game_class` knows: the compiled core (the default) and the pure-Python reference.
+ENGINES = ("core", "reference")
 
 
-def game_class(engine: str) -> GameClass:
-    """The ``Game`` class of an engine name: ``core`` (compiled) or ``reference`` (pure Python)."""
+def game_class(engine: str = "core") -> GameClass:
+    """The ``Game`` class of an engine name: ``core`` (compiled, the default) or ``reference`` (pure
+    Python). Another name is a ``ValueError``."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     if engine == "reference":
         from ..reference import Game as ReferenceGame
 
@@ -36,17 +40,6 @@ def make_agent(spec: str, seed: Optional[int] = None) -> Agent:
     return agent
 
 
-def mcts_available() -> bool:
-    """Whether ``sequence_game.agents.mcts`` exists and imports (it needs the compiled core)."""
-    if importlib.util.find_spec("sequence_game.agents.mcts") is None:
-        return False
-    try:
-        importlib.import_module("sequence_game.agents.mcts")
-    except ImportError:
-        return False
-    return True
-
-
 def default_ai_spec() -> str:
-    """The ``hard`` preset (MCTS, agents/presets.py) when the search is available, else ``medium``."""
-    return "hard" if mcts_available() else "medium"
+    """The AI a game gets when none is named: the ``hard`` preset (MCTS, agents/presets.py)."""
+    return "hard"

@@ -19,8 +19,8 @@ from ..board import CORNER_CELLS, WINDOWS, windows_through
 from ..cards import TWO_EYED_JACKS
 from ..game_setup import sequences_to_win
 from ..move import Move
-from .base import no_legal_move, spec_name
-from .control import AgentBase, Limit, check_limit
+from .base import game_over_message, no_legal_move, spec_name
+from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .search import MoveStats, SearchResult
 
 __all__ = ["GreedyAgent"]
@@ -130,7 +130,7 @@ class GreedyAgent(AgentBase):
         top = [m for s, m in scored if s >= best - 1e-9]
         return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Every distinct play ranked as the heuristic sees it: a :class:`SearchResult` whose
         ``moves`` are a dead-card trade first (always played first, R5), then best score first
         (ties: ``legal_moves()`` order), each ``MoveStats(move, visits=0, value=score)``, and whose
@@ -138,11 +138,13 @@ class GreedyAgent(AgentBase):
         ``select_move`` breaks at random). The agent's generator is not used, so a hint never
         changes its later moves. ``limit`` is accepted and ignored (the heuristic answers at once).
         """
+        check_game(game, "analyze")
         check_limit(limit)
+        check_stop(stop)
         start = time.perf_counter()
         moves: List[Move] = game.legal_moves()
         if not moves:
-            raise ValueError("the game is over: there is no move to analyze")
+            raise ValueError(game_over_message(game, "analyze"))
         scored = self.score_moves(game, moves)
         order = sorted(range(len(scored)), key=lambda i: (scored[i][1].kind != "trade", -scored[i][0], i))
         stats = tuple(MoveStats(scored[i][1], 0, float(scored[i][0])) for i in order)

@@ -38,6 +38,8 @@ __all__ = ["DEFAULT_MODEL_PATH", "MODEL_FORMAT", "EvalModel", "load_eval_model",
 MODEL_FORMAT = "sequence-game-eval/1"
 #: The fitted model that ships in the package.
 DEFAULT_MODEL_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "learned_eval.json")
+#: The largest model file read; larger files are refused unread.
+MAX_MODEL_BYTES = 1 << 20
 _MAX_WEIGHT = 1e6  # OptionLimits::kMaxWeight (cpp/include/sequence/search/options.hpp)
 
 
@@ -109,11 +111,18 @@ def load_eval_model(path: Optional[Union[str, os.PathLike[str]]] = None) -> Eval
     if path is None and _DEFAULT is not None:
         return _DEFAULT
     file = os.fspath(path) if path is not None else DEFAULT_MODEL_PATH
-    with open(file, encoding="utf-8") as f:
-        try:
-            data = json.load(f)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{file}: not JSON ({e})") from None
+    with open(file, "rb") as f:
+        raw = f.read(MAX_MODEL_BYTES + 1)
+    if len(raw) > MAX_MODEL_BYTES:
+        raise ValueError(f"{file}: larger than {MAX_MODEL_BYTES >> 10} KiB, not a model (one is about 2 KiB)")
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{file}: not JSON ({e})") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{file}: not JSON text ({e.reason} at byte {e.start})") from None
+    except RecursionError:
+        raise ValueError(f"{file}: JSON nested too deeply to be a model") from None
     model = parse_eval_model(data, file)
     if path is None:
         _DEFAULT = model

@@ -27,7 +27,7 @@ from ..board import windows_through
 from ..cards import TWO_EYED_JACKS
 from ..move import Move
 from .base import no_legal_move, spec_name
-from .control import AgentBase, Limit, check_limit
+from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .greedy import _BLOCK, _EXTEND, _ONE_EYED_COST, _REOPEN, _SEQUENCE, _TWO_EYED_COST, _WIN, _Context
 from .search import MoveStats, SearchResult
 
@@ -163,11 +163,13 @@ class HumanLikeAgent(AgentBase):
             return moves[0]
         return self._choose(self._scored(game, self._rng), self._rng)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """This level's own view: ``move`` is the move it would play now (drawn from a copy of its
         generator, so a hint neither changes its later moves nor is better than its play), and
         ``moves`` the moves as it scored them, its choice first (``value``: its score)."""
+        check_game(game, "analyze")
         check_limit(limit)
+        check_stop(stop)
         start = time.perf_counter()
         if game.is_over:
             raise ValueError("the game is over: there is no move to analyze")

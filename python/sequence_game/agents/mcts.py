@@ -40,7 +40,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from .. import _core
 from ..game import Game
-from .control import Limit
+from .control import Limit, StopToken
 from .learned import EvalModel, load_eval_model
 from .search import SearchAgent, SearchResult, budget
 
@@ -84,7 +84,8 @@ def format_weights(weights: Any) -> str:
 
 #: The fields of SearchOptions that MCTSAgent's own arguments set.
 _BUDGET_FIELDS = ("iterations", "time_limit", "threads", "seed")
-#: Fields that let a search read hidden cards: a test hook (agents/_peeking.py), never an option.
+#: The former option names of the test hook that lets a search read hidden cards (agents/_peeking.py):
+#: refused with the rule they would break.
 _PEEKING_FIELDS = ("cheat", "cheat_hands")
 
 
@@ -117,7 +118,7 @@ def make_search_options(iterations: Optional[int] = None, time_limit: Optional[f
         knobs = _convert(knobs)
     else:
         raise TypeError(f"options must be None, a SearchOptions or a mapping of its fields, not {type(options).__name__}")
-    peeking = [k for k in _PEEKING_FIELDS if k in knobs and (knobs[k] is not False or isinstance(options, Mapping))]
+    peeking = [k for k in _PEEKING_FIELDS if k in knobs]
     if peeking:
         raise TypeError(f"{peeking[0]} is not an option of MCTSAgent: the search reads only what the player to move "
                         "may see (R9)")
@@ -185,8 +186,8 @@ class MCTSAgent(SearchAgent):
     ``widen_exponent``), ``playout_epsilon`` (greedy playouts), ``expansion_candidates``,
     ``evaluate`` and ``align_playouts``, and the inference of hidden cards (``inference="recent"``,
     ``inference_plays``, ``inference_strength``, ``inference_margin``, ``inference_tries``).
-    ``cheat`` and ``cheat_hands`` are not options: a search that reads hidden cards breaks R9 and
-    is a test hook.
+    Reading hidden cards is not an option: a search that does breaks R9; it is a test hook
+    (``agents/_peeking.py``).
     """
 
     agent_label = "MCTSAgent"
@@ -198,16 +199,16 @@ class MCTSAgent(SearchAgent):
 
     def _spec_extras(self) -> List[Optional[str]]:
         o = self.options
-        return ["cheat" if o.cheat else None,
-                "cheat_hands" if o.cheat_hands and not o.cheat else None,
+        return ["cheat" if self._peek == "all" else None,
+                "cheat_hands" if self._peek == "hands" else None,
                 f"inference={o.inference}" if o.inference != "off" else None,
                 "evaluation=learned" if o.evaluation == "learned" else None]
 
     def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:
-        return _core.mcts_search(game._state, options, seed, stop)
+        return _core.mcts_search(game._state, options, seed, stop, self._peek)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Search the position and report the root statistics: a :class:`SearchResult` whose
         ``moves`` are in visits order (most first; ties: lowest core move id) and ``move`` is the
         first of them, the move :meth:`select_move` plays."""
-        return super().analyze(game, limit)
+        return super().analyze(game, limit, stop)

@@ -26,6 +26,10 @@ Saved models (``PolicyAgent.load(path)``, the agent spec ``policy:path``):
   run by ``onnxruntime`` (installed separately); ``normalize=True`` if it was trained on
   normalised observations.
 
+An ``.npz`` or ``.onnx`` file is untrusted bytes: it is checked (the arrays' shapes, types and
+sizes from their headers before any is read; the ONNX model's input, output and a trial run) and a
+damaged or wrong file is one ``ValueError`` line naming the file and what is wrong.
+
 The action is the legal one of highest logit, or with ``sample=True`` drawn from the legal
 actions' softmax with the agent's seeded generator.
 """
@@ -33,8 +37,14 @@ actions' softmax with the agent's seeded generator.
 from __future__ import annotations
 
 import functools
+import math
 import os
-from typing import Any, Callable, List, Optional, Tuple, Union
+import pickle
+import re
+import tokenize
+import zipfile
+import zlib
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -44,6 +54,7 @@ from ..errors import short_repr
 from ..move import Move
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
 from .base import no_legal_move
+from .control import check_game
 
 __all__ = ["PolicyAgent", "load_policy"]
 
@@ -74,17 +85,117 @@ class _LogitPolicy:
 Logits = Callable[[np.ndarray], np.ndarray]
 
 
+#: The most weights and biases a ``.npz`` policy may hold (256 MiB as float32), checked from the
+#: arrays' headers before any is read.
+MAX_POLICY_VALUES = 1 << 26
+_LAYER = re.compile(r"([wb])(0|[1-9][0-9]{0,5})")
+
+
+class _Header(NamedTuple):
+    shape: Tuple[int, ...]
+    dtype: np.dtype[Any]
+    info: zipfile.ZipInfo
+
+
+def _npy_header(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> _Header:
+    """The shape and dtype an ``.npy`` member says it holds, read from its header alone, checked
+    against the member's size: nothing the header claims is allocated."""
+    with archive.open(info) as f:
+        try:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+            elif version == (2, 0):
+                shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+            else:
+                raise ValueError(f"it is in .npy format {version[0]}.{version[1]} (1.0 and 2.0 are read)")
+        except (ValueError, TypeError, SyntaxError, tokenize.TokenError) as e:
+            # numpy parses the header's Python-literal text: damaged text fails in its tokenizer too
+            raise ValueError(f"{name} is not a readable numpy array: {str(e).splitlines()[0] if str(e) else e!r}") \
+                from None
+        start = f.tell()
+    if any(n < 0 for n in shape):
+        raise ValueError(f"{name} says it has a negative dimension {tuple(shape)}")
+    if dtype.kind not in "biuf" or dtype.hasobject or dtype.fields is not None:
+        raise ValueError(f"{name} holds {dtype} values, not numbers")
+    count = math.prod(shape)
+    if count * dtype.itemsize > info.file_size - start:
+        raise ValueError(f"{name} says it is a {'x'.join(map(str, shape)) or 'scalar'} {dtype} array "
+                         f"({count * dtype.itemsize} bytes) but holds {max(info.file_size - start, 0)} bytes")
+    return _Header(tuple(shape), dtype, info)
+
+
+def _npz_layers(path: str) -> Tuple[List[Tuple[np.ndarray, np.ndarray]], bool]:
+    """The layers and the ``normalize`` flag of a numpy policy, every shape, type and size checked
+    from the arrays' headers before any array is read (the file is untrusted: a header may claim
+    any size); ``ValueError`` saying what is wrong (the caller names the file)."""
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError):
+        raise ValueError("not a .npz file (a zip of numpy arrays, as numpy.savez writes)") from None
+    with archive:
+        headers: Dict[str, _Header] = {}
+        for info in archive.infolist():
+            key = info.filename[:-4] if info.filename.endswith(".npy") else info.filename
+            if _LAYER.fullmatch(key) or key == "normalize":
+                if key in headers:
+                    raise ValueError(f"holds {key} twice")
+                headers[key] = _npy_header(archive, info, key)
+        depth = 0
+        while f"w{depth}" in headers:
+            depth += 1
+        if depth == 0:
+            raise ValueError(f"holds no w0: a numpy policy holds w0, b0, w1, b1, ... from {OBSERVATION_SIZE} "
+                             f"observation values to {ACTION_COUNT} action logits")
+        stray = sorted((k for k in headers if k != "normalize" and int(k[1:]) >= depth),
+                       key=lambda k: (int(k[1:]), k[0] != "w"))
+        if stray:
+            raise ValueError(f"holds {stray[0]} but no w{depth}: the layers are w0, b0, w1, b1, ... without gaps")
+        inputs = OBSERVATION_SIZE
+        for i in range(depth):
+            w = headers[f"w{i}"].shape
+            if f"b{i}" not in headers:
+                raise ValueError(f"holds w{i} but no bias b{i}")
+            b = headers[f"b{i}"].shape
+            if len(w) != 2 or w[0] != inputs:
+                raise ValueError(f"w{i} must be a 2-D array of shape ({inputs}, outputs), not {_shape(w)}"
+                                 + (" (w0's rows are the observation's values)" if i == 0 else ""))
+            if len(b) != 1 or b[0] != w[1]:
+                raise ValueError(f"b{i} must be a 1-D array of {w[1]} values (w{i}'s columns), not {_shape(b)}")
+            inputs = w[1]
+        if inputs != ACTION_COUNT:
+            raise ValueError(f"the last layer w{depth - 1} gives {inputs} values, not the {ACTION_COUNT} action logits")
+        total = sum(math.prod(h.shape) for h in headers.values())
+        if total > MAX_POLICY_VALUES:
+            raise ValueError(f"holds {total} values, more than the {MAX_POLICY_VALUES} a numpy policy may have")
+        flag = headers.get("normalize")
+        if flag is not None and math.prod(flag.shape) != 1:
+            raise ValueError(f"normalize must be one value (0 or 1), not an array of shape {_shape(flag.shape)}")
+
+        def read(key: str) -> np.ndarray:
+            with archive.open(headers[key].info) as f:
+                array = np.lib.format.read_array(f, allow_pickle=False)
+            if not np.isfinite(array).all():
+                raise ValueError(f"{key} holds NaN or infinite values")
+            return np.asarray(array, dtype=np.float32)
+
+        layers = [(read(f"w{i}"), read(f"b{i}")) for i in range(depth)]
+        normalize = bool(read("normalize").reshape(())) if flag is not None else False
+    return layers, normalize
+
+
+def _shape(shape: Tuple[int, ...]) -> str:
+    return f"shape {shape}" if shape else "a scalar"
+
+
 def _numpy_logits(path: str) -> Tuple[Logits, bool]:
-    with np.load(path) as data:
-        layers = []
-        i = 0
-        while f"w{i}" in data:
-            layers.append((np.asarray(data[f"w{i}"], dtype=np.float32), np.asarray(data[f"b{i}"], dtype=np.float32)))
-            i += 1
-        normalize = bool(data["normalize"]) if "normalize" in data else False
-    if not layers or layers[0][0].shape[0] != OBSERVATION_SIZE or layers[-1][0].shape[1] != ACTION_COUNT:
-        raise ValueError(f"{path}: a numpy policy holds w0, b0, w1, b1, ... from {OBSERVATION_SIZE} observation "
-                         f"values to {ACTION_COUNT} action logits")
+    try:
+        layers, normalize = _npz_layers(path)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error, NotImplementedError, RuntimeError,
+            OSError) as e:  # a damaged zip: a bad checksum, a cut-off or encrypted member, an unknown method
+        raise ValueError(f"{path}: not a readable .npz file ({type(e).__name__}: {e})") from None
 
     def logits(obs: np.ndarray) -> np.ndarray:
         x = obs
@@ -117,8 +228,10 @@ def _sb3_logits(path: str) -> Tuple[Logits, bool]:
         try:
             model = cls.load(path, device="cpu")
             break
-        except (ValueError, KeyError, TypeError, AssertionError, RuntimeError, AttributeError) as e:
-            errors.append(f"{cls.__name__}: {e}")
+        except (ValueError, KeyError, TypeError, AssertionError, RuntimeError, AttributeError, EOFError, OSError,
+                zipfile.BadZipFile, pickle.UnpicklingError) as e:  # a damaged or foreign .zip
+            first = str(e).strip().splitlines()
+            errors.append(f"{cls.__name__}: {first[0][:200] if first else type(e).__name__}")
     if model is None:
         raise ValueError(f"{path}: not a MaskablePPO, PPO or A2C model ({'; '.join(errors)})")
     # Trained on obs / OBSERVATION_SCALE: the environments then declare the scaled bounds.
@@ -135,17 +248,59 @@ def _sb3_logits(path: str) -> Tuple[Logits, bool]:
     return logits, normalize
 
 
+def _onnx_error(e: Exception) -> str:
+    """onnxruntime's message on one line without its prefix (``[ONNXRuntimeError] : 7 : ... failed:``)."""
+    lines = str(e).strip().splitlines()
+    text = lines[0] if lines else type(e).__name__
+    text = text.rsplit("failed:", 1)[-1].strip() or text
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def _dims(shape: Any) -> str:
+    return "[" + ", ".join("batch" if not isinstance(d, int) else str(d) for d in shape) + "]"
+
+
 def _onnx_logits(path: str, normalize: bool) -> Tuple[Logits, bool]:
     try:
         import onnxruntime
     except ImportError as e:
         raise ImportError(f"{path}: an ONNX model needs onnxruntime: pip install onnxruntime") from e
-    session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
-    name = session.get_inputs()[0].name
+    expected = f"one input, a float32 batch of observations [batch, {OBSERVATION_SIZE}]"
+    # onnxruntime's own error classes (InvalidProtobuf, Fail, InvalidArgument, ...) derive from Exception
+    state = getattr(getattr(onnxruntime, "capi", None), "onnxruntime_pybind11_state", None)
+    errors = tuple(v for v in vars(state).values() if isinstance(v, type) and issubclass(v, Exception)) \
+        if state is not None else ()
+    errors += (RuntimeError, ValueError, TypeError)
+    try:
+        session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
+    except errors as e:
+        raise ValueError(f"{path}: not a valid ONNX model: {_onnx_error(e)}") from None
+    inputs, outputs = session.get_inputs(), session.get_outputs()
+    if len(inputs) != 1:
+        raise ValueError(f"{path}: the model has {len(inputs)} inputs; a policy has {expected}")
+    shape = list(inputs[0].shape or [])
+    if inputs[0].type != "tensor(float)":
+        raise ValueError(f"{path}: the model's input {inputs[0].name!r} is {inputs[0].type}, not tensor(float): "
+                         f"a policy has {expected}")
+    fixed = [d if isinstance(d, int) else None for d in shape]  # None: a named (dynamic) dimension
+    if len(fixed) != 2 or fixed[0] not in (1, None) or fixed[1] not in (OBSERVATION_SIZE, None):
+        raise ValueError(f"{path}: the model's input {inputs[0].name!r} has shape {_dims(shape)}; a policy has "
+                         f"{expected}")
+    if not outputs or outputs[0].type not in ("tensor(float)", "tensor(double)", "tensor(float16)"):
+        raise ValueError(f"{path}: the model's first output must be the {ACTION_COUNT} action logits (float), not "
+                         + (outputs[0].type if outputs else "missing"))
+    name = inputs[0].name
 
     def logits(obs: np.ndarray) -> np.ndarray:
         return np.asarray(session.run(None, {name: obs[None, :]})[0])
 
+    try:  # one trial run: a model that fails or gives the wrong number of logits is refused now
+        trial = logits(np.zeros(OBSERVATION_SIZE, np.float32))
+    except errors as e:
+        raise ValueError(f"{path}: the model fails on an observation: {_onnx_error(e)}") from None
+    if trial.size != ACTION_COUNT or not np.issubdtype(trial.dtype, np.floating):
+        raise ValueError(f"{path}: the model gives {trial.size} {trial.dtype} values for an observation, "
+                         f"not the {ACTION_COUNT} action logits")
     return logits, normalize
 
 
@@ -233,6 +388,7 @@ class PolicyAgent:
         return action
 
     def select_move(self, game: Any) -> Move:
+        check_game(game, "select_move")
         if game.is_over:
             raise no_legal_move(game)
         player = game.current_player

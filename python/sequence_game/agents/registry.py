@@ -10,7 +10,6 @@ from .. import _core
 from ..errors import short_repr
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
-from .policy import PolicyAgent
 from .presets import ALIASES as PRESET_ALIASES
 from .presets import PRESETS, preset_factory
 from .rollout import RolloutAgent
@@ -76,8 +75,15 @@ def _mcts_v1(**params: Any) -> MCTSAgent:
 
 register_agent("mcts-v1", _mcts_v1, _BUDGET_KEYS)
 
+def _policy(**params: Any) -> Any:
+    # imported when a policy is asked for: it needs numpy, which `import sequence_game` does not load
+    from .policy import PolicyAgent
+
+    return PolicyAgent(**params)
+
+
 # A saved policy: "policy:path/to/model.npz" (the one spec whose first option may be a bare value).
-register_agent("policy", PolicyAgent)
+register_agent("policy", _policy)
 _POSITIONAL = {"policy": "policy", "level": "level"}
 
 # Searches that read hidden cards: a test hook, named only when the environment asks for it (see

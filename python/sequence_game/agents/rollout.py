@@ -37,7 +37,7 @@ from typing import Any, List, Optional
 
 from .. import _core
 from ..game import Game
-from .control import Limit
+from .control import Limit, StopToken
 from .search import SearchAgent, SearchResult, budget
 
 __all__ = ["RolloutAgent"]
@@ -61,12 +61,13 @@ class RolloutAgent(SearchAgent):
         inference_strength: opponent modelling from the last play (0..1e6; default 0 = off, 3
             tested).
 
-    Reading hidden cards (``RolloutOptions.reveal``) is not a parameter: it breaks R9 and is a test
-    hook (``agents/_peeking.py``) for measuring what hidden information is worth.
+    Reading hidden cards is not a parameter: it breaks R9 and is a test hook (``agents/_peeking.py``)
+    for measuring what hidden information is worth.
     """
 
     agent_label = "RolloutAgent"
     spec_label = "rollout"
+    _rank_by_value = True  # its moves rank best mean first
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
                  seed: Optional[int] = None, candidates: int = 8, horizon: int = 200, epsilon: float = 0.0,
@@ -77,13 +78,14 @@ class RolloutAgent(SearchAgent):
         self._init_search(options, seed)
 
     def _spec_extras(self) -> List[Optional[str]]:
-        return [f"reveal={self.options.reveal}" if self.options.reveal else None]
+        levels = {"none": 0, "hands": 1, "all": 2}  # the names of recorded matches: reveal=1, reveal=2
+        return [f"reveal={levels[self._peek]}" if self._peek != "none" else None]
 
     def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:
-        return _core.rollout_search(game._state, options, seed, stop)
+        return _core.rollout_search(game._state, options, seed, stop, self._peek)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Search the position and report every candidate: a :class:`SearchResult` whose ``moves``
         are best mean first; ``visits`` is the number of deals the move was played in (the same
         for every candidate) and ``value`` its mean reward for the mover's team in [0, 1]."""
-        return super().analyze(game, limit)
+        return super().analyze(game, limit, stop)

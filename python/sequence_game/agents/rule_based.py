@@ -19,7 +19,7 @@ from ..board import windows_through
 from ..cards import JACKS
 from ..move import Move
 from .base import no_legal_move, spec_name
-from .control import AgentBase, Limit, check_limit
+from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .greedy import _Context
 from .search import MoveStats, SearchResult
 
@@ -121,10 +121,12 @@ class RuleBasedAgent(AgentBase):
         top = [m for k, m in ranked if k == best]
         return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """The moves as the rules rank them, best first (``value``: the priority, 0..4, with a dead
         card's trade first as 9 and a pass -1); ``move`` is the first. The generator is not used."""
+        check_game(game, "analyze")
         check_limit(limit)
+        check_stop(stop)
         start = time.perf_counter()
         ranked = self._ranked(game)
         order = sorted(range(len(ranked)), key=lambda i: (tuple(-x for x in ranked[i][0]), i))

@@ -10,49 +10,18 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Literal, Optional
 
 from .. import _core
 from .._args import check_seed, seed_or_random
 from ..game import Game, move_from_id
 from ..move import Move
-from .control import AgentBase, Limit, check_limit
+from .analysis import Analysis, check_every
+from .base import game_over_message
+from .control import AgentBase, Limit, StopToken, budget_for, check_game, check_limit, check_stop
+from .results import MoveStats, SearchResult
 
 __all__ = ["MoveStats", "SearchAgent", "SearchResult"]
-
-
-@dataclass(frozen=True)
-class MoveStats:
-    """One move of an analysis. For a search: how often it was searched and its mean reward for
-    the mover's team in [0, 1] (1 win, 0 loss, ``1/teams`` a draw; evaluated positions in between).
-    For ``GreedyAgent``: ``visits`` 0 and ``value`` the heuristic's score (unbounded, higher is
-    better: ``score_moves``). For ``RandomAgent``: ``visits`` 0 and ``value`` the chance it plays
-    the move."""
-
-    move: Move
-    visits: int
-    value: float
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """What an agent's ``analyze(game)`` found (like python-chess's ``engine.PlayResult``): the
-    hint of every agent.
-
-    ``move`` is the agent's choice (for a search, the move ``select_move`` plays); ``moves`` every
-    move considered with its statistics (the agent documents their order); ``iterations`` the
-    playouts run, ``seconds`` the time taken, ``nodes`` the tree nodes used (0 for the rollout
-    search, which builds no tree, and for the agents that do not search); ``interrupted`` whether
-    ``agent.stop()`` (or a cancelled task) ended the search before its budget.
-    """
-
-    move: Move
-    moves: Tuple[MoveStats, ...]
-    iterations: int
-    seconds: float
-    nodes: int
-    interrupted: bool = False
 
 
 def core_game(game: Any, agent: str) -> Game:
@@ -88,6 +57,9 @@ class SearchAgent(AgentBase):
     agent_label = "SearchAgent"
     spec_label = "search"
     options: Any
+    _rank_by_value = False  # how analysis() ranks the merged moves: by visits (a tree), or by mean value
+    #: The searches' test hook ``peek`` (agents/_peeking.py): "none" for every agent that plays (R9).
+    _peek: Literal["none", "hands", "all"] = "none"
 
     def _init_search(self, options: Any, seed: Optional[int]) -> None:
         self.options = options
@@ -120,16 +92,18 @@ class SearchAgent(AgentBase):
         raise NotImplementedError
 
     def _options_for(self, limit: Optional[Limit]) -> Any:
-        """The agent's options, or a copy with the budget of ``limit`` (its unset fields: no limit)."""
+        """The agent's options, or a copy with the budget of ``limit``: each field it sets replaces
+        the agent's, each it leaves None keeps it (``time=math.inf`` lifts the time cap)."""
         if limit is None:
             return self.options
+        time_limit, iterations = budget_for(limit, self.options.time_limit, self.options.iterations)
         options = copy.copy(self.options)
         # Each field is checked as it is set (a search needs a budget): the one given goes first.
-        if limit.time is not None:
-            options.time_limit = limit.time
-            options.iterations = limit.iterations
+        if time_limit is not None:
+            options.time_limit = time_limit
+            options.iterations = iterations
         else:
-            options.iterations = limit.iterations
+            options.iterations = iterations
             options.time_limit = None
         return options
 
@@ -137,25 +111,57 @@ class SearchAgent(AgentBase):
         """The search's best move for the player to move (the game is not changed)."""
         g = core_game(game, self.agent_label)
         if g.is_over:
-            raise ValueError("the game is over: there is no move to select")
+            raise ValueError(game_over_message(g))
         ids = g._state.legal_moves()
         if len(ids) == 1:  # nothing to decide
             return move_from_id(ids[0])
         return move_from_id(self._run(g, self._rng.getrandbits(64), self._options_for(limit), stop).best)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Search the position and report what was found (:class:`SearchResult`). ``limit``
-        replaces the agent's budget for this call. The search draws its seed from the agent's hint
-        generator, never from the one its moves use: a hint does not change what a seeded agent
-        plays next."""
+        changes the agent's budget for this call (:class:`Limit`), ``stop`` ends this call alone
+        (:class:`StopToken`). The search draws its seed from the agent's hint generator, never
+        from the one its moves use: a hint does not change what a seeded agent plays next."""
+        check_game(game, "analyze")
         checked = check_limit(limit)
-        flag = self._register()
+        flag = self._register(check_stop(stop))
         return self._with_stop(flag, lambda: self._analyze(game, checked, flag))
+
+    def analysis(self, game: Any, limit: Optional[Limit] = None, every: Optional[float] = None,
+                 stop: Optional[StopToken] = None) -> Analysis:
+        """Search the position and yield what was found so far, about every ``every`` seconds
+        (default 0.25; for a budget of iterations alone, every ``every`` iterations, default a
+        tenth of them) until the budget (``limit`` narrowing the agent's, as for :meth:`analyze`)
+        is spent or the analysis is stopped: an iterator and an async iterator of
+        :class:`SearchResult` (:class:`~sequence_game.agents.analysis.Analysis`). The game is
+        copied now. The slices draw their seeds from the agent's hint generator."""
+        check_game(game, "analysis")
+        checked = check_limit(limit)
+        step = check_every(every)
+        token = check_stop(stop)
+        g = core_game(game, self.agent_label)
+        if g.is_over:
+            raise ValueError(game_over_message(g, "analyze"))
+        snapshot = g.copy()
+        options = self._options_for(checked)
+
+        def run(position: Game, seconds: Optional[float], iterations: Optional[int], flag: Any) -> Any:
+            sliced = copy.copy(options)
+            if seconds is not None:  # each field is checked as it is set: the one given goes first
+                sliced.time_limit = seconds
+                sliced.iterations = iterations
+            else:
+                sliced.iterations = iterations
+                sliced.time_limit = None
+            return self._run(position, self._hint_rng.getrandbits(64), sliced, flag)
+
+        return Analysis(self, snapshot, options.time_limit, options.iterations, step, run,
+                        rank_by_value=self._rank_by_value, token=token)
 
     def _analyze(self, game: Any, limit: Optional[Limit], stop: Any) -> SearchResult:
         g = core_game(game, self.agent_label)
         if g.is_over:
-            raise ValueError("the game is over: there is no move to analyze")
+            raise ValueError(game_over_message(g, "analyze"))
         r = self._run(g, self._hint_rng.getrandbits(64), self._options_for(limit), stop)
         return SearchResult(
             move=move_from_id(r.best),

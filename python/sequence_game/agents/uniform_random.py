@@ -7,8 +7,8 @@ from typing import Any, Optional
 
 from .._args import check_seed
 from ..move import Move
-from .base import no_legal_move, spec_name
-from .control import AgentBase, Limit, check_limit
+from .base import game_over_message, no_legal_move, spec_name
+from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .search import MoveStats, SearchResult
 
 __all__ = ["RandomAgent"]
@@ -36,14 +36,16 @@ class RandomAgent(AgentBase):
             raise no_legal_move(game)
         return moves[self._rng.randrange(len(moves))]
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Every legal move with the chance this agent plays it (``value``, all equal; ``visits``
         0), in ``legal_moves()`` order; ``move`` is the first: a random player has no preference,
         so its hint is no advice. The generator is not used. ``limit`` is accepted and ignored."""
+        check_game(game, "analyze")
         check_limit(limit)
+        check_stop(stop)
         moves: list[Move] = game.legal_moves()
         if not moves:
-            raise ValueError("the game is over: there is no move to analyze")
+            raise ValueError(game_over_message(game, "analyze"))
         share = 1.0 / len(moves)
         return SearchResult(move=moves[0], moves=tuple(MoveStats(m, 0, share) for m in moves),
                             iterations=0, seconds=0.0, nodes=0)

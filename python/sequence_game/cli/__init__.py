@@ -23,59 +23,23 @@ the compiled engine) and ``--no-color`` (``NO_COLOR`` in the environment does th
 
 One module per subcommand: each has ``register(sub, parents)``, which adds its parser and sets
 ``func(args, console) -> exit status``; ``bench``, ``tune`` and ``fit-eval`` keep their own
-parsers and have ``forward(argv)`` instead. A new subcommand is a module here and one entry in
-``COMMANDS``.
+parsers and are entries of ``tools.TOOLS`` instead. A new subcommand is a module here and one entry
+in ``COMMANDS``.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Optional, Sequence
 
-from . import arena, bench, bot, demo, fit_eval, ladder, play, replay, review, selfplay, serve, tune
-from .arena import match_table, seat_table
-from .common import (
-    EXIT_ERROR,
-    EXIT_OK,
-    EXIT_USAGE,
-    CLIError,
-    ai_seed,
-    default_ai_spec,
-    game_class,
-    make_agent,
-    mcts_available,
-    parent_parsers,
-    printable,
-    split_agent_specs,
-)
-from .play import PlaySession, legal_moves_text
+from . import arena, bot, demo, ladder, play, replay, review, selfplay, serve, tools
+from .common import EXIT_ERROR, EXIT_USAGE, CLIError, parent_parsers, printable
 
-__all__ = [
-    "EXIT_ERROR",
-    "EXIT_OK",
-    "EXIT_USAGE",
-    "CLIError",
-    "PlaySession",
-    "ai_seed",
-    "build_parser",
-    "default_ai_spec",
-    "game_class",
-    "legal_moves_text",
-    "main",
-    "make_agent",
-    "match_table",
-    "mcts_available",
-    "printable",
-    "seat_table",
-    "split_agent_specs",
-]
+__all__ = ["build_parser", "main"]
 
 #: The subcommands in the order ``--help`` lists them.
-COMMANDS = (play, demo, arena, ladder, selfplay, replay, review, serve, bot, bench, tune, fit_eval)
-
-#: Subcommands whose options their own module parses: everything after the name is handed over.
-FORWARDED: Dict[str, Callable[[List[str]], int]] = {m.NAME: m.forward for m in (bench, tune, fit_eval)}
+COMMANDS = (play, demo, arena, ladder, selfplay, replay, review, serve, bot, tools)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,8 +56,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from ..terminal import make_console
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] and argv[0] in FORWARDED:
-        return FORWARDED[argv[0]](argv[1:])
+    if argv[:1] and argv[0] in tools.TOOLS:
+        return tools.run(argv[0], argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):

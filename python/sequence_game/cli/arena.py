@@ -124,6 +124,11 @@ def _print_match(console: Console, result: MatchResult) -> None:
     console.print(seat_table(result))
 
 
+# A narrow terminal folds an agent's name over lines instead of cutting it: two policy files that
+# share a prefix ("policy:gym_greedy_a.npz", "policy:gym_greedy_b.npz") stay told apart.
+_AGENT_COLUMN: Dict[str, Any] = {"justify": "left", "overflow": "fold", "min_width": 12}
+
+
 def match_table(result: MatchResult) -> Table:
     """A ``rich`` table of a ``MatchResult``: games, wins, draws, losses, win rate and its 95% CI, Elo."""
     from rich.table import Table
@@ -135,7 +140,7 @@ def match_table(result: MatchResult) -> Table:
         title += f" -- {result.planned - result.games} of {result.planned} not played yet"
     table = Table(title=title)
     for col in ("agent", "games", "wins", "draws", "losses", "win rate", "95% CI", "Elo"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
+        table.add_column(col, **_AGENT_COLUMN if col == "agent" else {"justify": "right"})
     losses = result.losses
     n = len(result.names)
     for i, name in enumerate(result.names):
@@ -154,7 +159,7 @@ def seat_table(result: MatchResult) -> Table:
 
     table = Table(title="by team (team 0 moves first)")
     for col in ("agent", "team", "games", "wins", "draws", "win rate", "95% CI"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
+        table.add_column(col, **_AGENT_COLUMN if col == "agent" else {"justify": "right"})
     for s in result.seat_results():
         lo, hi = s.win_rate_interval()
         table.add_row(result.names[s.contender], str(s.team), str(s.games), str(s.wins), str(s.draws),

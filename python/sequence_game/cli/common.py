@@ -25,7 +25,6 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
 # The engines and the default AI: one home (agents/factory.py) for the command line and the web server.
 game_class = factory.game_class
-mcts_available = factory.mcts_available
 default_ai_spec = factory.default_ai_spec
 
 

@@ -1,4 +1,5 @@
-"""``sequence-game review``: the AI's view of every move of a saved game (sequence_game.review)."""
+"""``sequence-game review``: every move of a saved game graded, and each team's chance of winning
+along the game (sequence_game.review)."""
 
 from __future__ import annotations
 
@@ -13,53 +14,57 @@ if TYPE_CHECKING:
 
 NAME = "review"
 
+_TIER_MARK = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
 
 def cmd_review(args: argparse.Namespace, console: Console) -> int:
     from ..records import GameRecord
-    from ..review import MISTAKE, review_game
+    from ..review import review_game
+    from ..review.estimator import load_win_chance_model
 
     try:
         record = GameRecord.load(args.file)
-        review = review_game(record, iterations=args.iterations, seed=args.seed)
+        model = None if args.model is None else load_win_chance_model(args.model)
+        review = review_game(record, model=model)
     except OSError as e:
-        raise CLIError(f"{printable(args.file)}: {e.strerror or e}") from None
+        raise CLIError(f"{printable(args.file if args.model is None else args.model)}: {e.strerror or e}") from None
     except ValueError as e:
         raise CLIError(str(e)) from None
     if args.json:
         console.print_json(json.dumps(review.to_dict()))
         return EXIT_OK
-    console.print(f"review of {printable(args.file)}: {args.iterations} iterations a position, seed {args.seed}; "
-                  f"chances are the mover's team's, before and after its move")
+    tiers = ", ".join(f"{name} {_TIER_MARK[name]} >= {100 * least:.0f}" for name, least in reversed(review.tiers))
+    console.print(f"review of {printable(args.file)}: the mover's team's chance of winning with the best move and "
+                  f"with the move played (points lost: {tiers}); then every team's chance as a spectator sees it",
+                  highlight=False)
     for m in review.moves:
-        after = "  ?  " if m.after is None else f"{100 * m.after:4.0f}%"
-        line = f"{m.index:>3}. P{m.player} {m.move:<16} {100 * m.before:4.0f}% -> {after}"
-        if m.mistake:
-            line += f"   [bold]-{100 * (m.loss or 0):.0f} points[/bold]: the AI prefers {m.best}"
-        console.print(line, highlight=False)
-    mistakes = sum(m.mistake for m in review.moves)
-    console.print(f"{mistakes} move(s) cost at least {100 * MISTAKE:.0f} points.")
+        seen = " ".join(f"{100 * c:3.0f}%" for c in m.chances)
+        if m.kind != "move":
+            line = f"{m.index:>3}. P{m.player} {m.move:<16} ({m.kind}, not graded)"
+        else:
+            line = f"{m.index:>3}. P{m.player} {m.move:<16} {100 * (m.before or 0):4.0f}% -> {100 * (m.after or 0):4.0f}%"
+            if m.tier is not None:
+                line += f" {_TIER_MARK[m.tier]:<2} -{100 * (m.loss or 0):.0f} {m.tier}, best {m.best}"
+        console.print(f"{line:<72} | {seen}", highlight=False)
+    for event in review.events:
+        if event["kind"] == "resignation":
+            console.print(f"     P{event['player']} resigned: team {event['winner']} wins (no move is blamed for it)",
+                          highlight=False)
+        elif event["kind"] == "turn-cap":
+            console.print(f"     the game stopped at its turn cap ({event['turns']} turns): a draw", highlight=False)
+    for p in review.players:
+        acc = "-" if p["accuracy"] is None else f"{p['accuracy']:.1f}%"
+        console.print(f"P{p['player']} (team {p['team']}): accuracy {acc} over {p['graded']} graded moves; "
+                      f"{p['inaccuracy']} inaccuracies, {p['mistake']} mistakes, {p['blunder']} blunders", highlight=False)
     return EXIT_OK
 
 
-def _iterations(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"iterations must be a whole number, not {text!r}") from None
-    if not 1 <= n <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"iterations must be from 1 to 1000000, not {n}")
-    return n
-
-
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: Parents) -> None:
-    from ..review import REVIEW_ITERATIONS
-
-    p = sub.add_parser(NAME, parents=[parents.common], help="the AI's view of every move of a saved game",
-                       description="Search every position of a saved record from the mover's seat (hidden cards "
-                                   "sampled, never read) and mark the moves that cost 10 points or more.")
+    p = sub.add_parser(NAME, parents=[parents.common], help="grade every move of a saved game",
+                       description="Grade every decision of a saved record by the chance of winning it lost against "
+                                   "the best move (the mover's view: its own hand, never another's), with accuracy per "
+                                   "player and every team's chance along the game (docs/review.md).")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--iterations", type=_iterations, default=REVIEW_ITERATIONS,
-                   help=f"search iterations per position (default {REVIEW_ITERATIONS})")
-    p.add_argument("--seed", type=int, default=0, help="the searches' seed (default 0): same seed, same review")
+    p.add_argument("--model", default=None, help="a win-chance model file (default: the packaged one)")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
     p.set_defaults(func=cmd_review)

@@ -5,13 +5,16 @@ no framework is imported here."""
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, Dict, List, Mapping, NoReturn, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, NoReturn, Optional, Union
 
 import numpy as np
 
 from .._args import is_int
 from ..game import Game
 from ..observation import OBSERVATION_SCALE
+
+if TYPE_CHECKING:
+    from ..vector import VectorGame
 
 #: The default turn cap of the environments: long enough that random games seldom reach it
 #: (a random 2-team game lasts ~80 turns; 3-team games occasionally run into the thousands),
@@ -151,6 +154,38 @@ def core_seats(table: Mapping[int, Any]) -> Optional[Dict[int, str]]:
     return out
 
 
+#: The one ``reset(options=...)`` key of the per-game environments: deal ``Game(seed=game_seed)``.
+RESET_OPTIONS = ("game_seed",)
+
+
+def game_seed_option(options: Any, where: str, strict: bool = True) -> Optional[int]:
+    """The ``game_seed`` of ``reset(options=...)`` (None if not given); ``TypeError``/``ValueError``
+    for options that are not a dict, unknown keys (a misspelt key would otherwise be ignored
+    silently) and a seed that is not an int in ``0 .. 2**64 - 1``. ``strict=False``: unknown keys
+    are ignored with a ``UserWarning`` (PettingZoo's ``api_test`` resets with a made-up option)."""
+    from .._args import check_seed
+
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        raise TypeError(f"{where}: reset options must be a dict such as {{'game_seed': 7}}, not {options!r}")
+    unknown = sorted(map(repr, set(options) - set(RESET_OPTIONS)))
+    if unknown and not strict:
+        warnings.warn(f"{where}: reset option(s) {', '.join(unknown)} ignored; the one option is 'game_seed' "
+                      "(deal Game(seed=game_seed))", stacklevel=3)
+    elif unknown:
+        raise ValueError(f"{where}: unknown reset option(s) {', '.join(unknown)}; the one option is 'game_seed' "
+                         "(deal Game(seed=game_seed))")
+    if "game_seed" not in options:
+        return None
+    seed = options["game_seed"]
+    if isinstance(seed, np.integer) and not isinstance(seed, np.bool_):
+        seed = int(seed)  # a seed read from VectorGame.seeds() (uint64)
+    if seed is None:
+        raise TypeError(f"{where}: game_seed must be an int in 0 .. 2**64 - 1, not None")
+    return check_seed(seed, f"{where}: game_seed")
+
+
 def scale_observations(obs: np.ndarray) -> np.ndarray:
     """Divide observations (one or a batch) in place by ``OBSERVATION_SCALE`` (docs/observation.md)."""
     obs *= _INVERSE_SCALE
@@ -158,3 +193,30 @@ def scale_observations(obs: np.ndarray) -> np.ndarray:
 
 
 _INVERSE_SCALE = (1.0 / OBSERVATION_SCALE).astype(np.float32)
+
+
+class LegalCache:
+    """The legal-action masks and lists of a ``VectorGame``'s games, written by the core in one pass
+    and kept until the games change (``VectorGame.version``): a batched environment's masks (for
+    the learner) and ``sample_actions`` (for a baseline) then cost one pass per step."""
+
+    def __init__(self, game: VectorGame) -> None:
+        from ..actions import ACTION_COUNT
+        from ..vector import MAX_LEGAL_ACTIONS
+
+        self.game = game
+        n = game.num_games
+        self.masks = np.empty((n, ACTION_COUNT), dtype=bool)
+        self.lists = (np.empty((n, MAX_LEGAL_ACTIONS), dtype=np.int16), np.empty(n, dtype=np.int32))
+        self._version: Optional[int] = None
+
+    def update(self) -> LegalCache:
+        """Write the masks and lists if the games changed since the last call; returns self."""
+        if self._version != self.game.version:
+            self.game.legal_masks(out=self.masks, lists=self.lists)
+            self._version = self.game.version
+        return self
+
+    def sample(self, rng: np.random.Generator) -> np.ndarray:
+        """One uniformly random legal action per game, from the lists (``VectorGame.sample_actions``)."""
+        return self.game.sample_actions(rng, legal=self.update().lists)

@@ -33,11 +33,16 @@ Importing this module registers ``sequence_game/Sequence-v0``:
   reward -1 and ``terminated`` (``info["illegal_action"]`` is True; the game is not changed), which
   is what ``gymnasium.utils.env_checker.check_env`` sees when it samples unmasked actions; with
   ``illegal="raise"`` it raises ``sequence_game.IllegalMoveError`` and changes nothing.
-- ``render_mode``: ``"ansi"`` (the text board), ``"human"`` (printed) or ``"rgb_array"`` (the
-  board as an image, ``uint8 (240, 240, 3)``).
+- ``render_mode``: ``"ansi"`` (``render()`` returns the text board), ``"human"`` (the board is
+  printed after every step, once the opponents replied; ``render()`` returns None, Gymnasium's
+  convention) or ``"rgb_array"`` (the board as an image, ``uint8 (240, 240, 3)``).
 - In worker processes started with ``spawn`` (Stable-Baselines3's ``SubprocVecEnv``) nothing has
-  imported this module: use the id ``SPAWN_ID``, ``"sequence_game.envs.gymnasium:sequence_game/Sequence-v0"``,
-  with which ``gymnasium.make`` imports it first.
+  imported this module unless the main script does so at its top level: give SB3's
+  ``make_vec_env`` the class ``SequenceEnv`` or the id ``SPAWN_ID``,
+  ``"sequence_game.envs.gymnasium:sequence_game/Sequence-v0"``, with which ``gymnasium.make``
+  imports it first (``gymnasium.make_vec`` hands its workers the spec and needs neither).
+- ``reset(options={"game_seed": s})`` deals ``Game(seed=s)``; ``game_seed`` is the seed of the
+  current deal (docs/environments.md, seeds in every form).
 """
 
 from __future__ import annotations
@@ -60,7 +65,7 @@ from ..agents import agent_from_spec
 from ..game import Game
 from ..game_setup import check_max_turns, check_players_teams
 from ..observation import LAYOUT, OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
-from ..vector import VectorGame
+from ..vector import VectorGame, seed_dealing
 
 __all__ = ["ENV_ID", "SPAWN_ID", "SequenceEnv"]
 
@@ -119,6 +124,9 @@ class SequenceEnv(gymnasium.Env):
         self._done = True
         self._ended = False  # the core's game ended (its final position is kept until reset)
         self._winner: Optional[int] = None
+        #: The seed of the current deal, ``Game(players, teams, seed=game_seed, max_turns)`` (None
+        #: before ``reset()``).
+        self.game_seed: Optional[int] = None
 
     @property
     def game(self) -> Optional[Game]:
@@ -132,17 +140,23 @@ class SequenceEnv(gymnasium.Env):
 
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
-        """Deal a new game (from ``self.np_random``, seeded by ``seed``) and play the opponents
-        until the learning seat is to move."""
+        """Deal a new game and play the opponents until the learning seat is to move. The deal is
+        ``Game(seed=game_seed)``: ``options={"game_seed": g}`` chooses it (any other option is
+        refused), else it is drawn from ``self.np_random`` (seeded by ``seed``, Gymnasium's
+        convention); ``self.game_seed`` is the one dealt."""
+        chosen = _common.game_seed_option(options, "SequenceEnv.reset")
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2**63))
+        drawn = int(self.np_random.integers(0, 2**63))  # drawn either way: later draws do not depend on options
+        game_seed = drawn if chosen is None else chosen
+        self.game_seed = game_seed
         self._winner, self._ended = None, False
         if self._core_seats is not None:
+            # VectorGame game 0 deals Game(seed=episode_seed(s, 0, 0)): s is chosen to deal game_seed.
             if self._vg is None:
-                self._vg = VectorGame(1, players=self.players, teams=self.teams, seed=game_seed,
+                self._vg = VectorGame(1, players=self.players, teams=self.teams, seed=seed_dealing(game_seed),
                                       max_turns=self.max_turns, opponents=self._core_seats)
             else:
-                self._vg.reset(game_seed)
+                self._vg.reset(seed_dealing(game_seed))
             self.opponents = dict(self._core_seats)
             self._done = False
             self._observe_core()
@@ -181,7 +195,7 @@ class SequenceEnv(gymnasium.Env):
             reward = _common.team_rewards(game)[self.seat]
             self._done = True
         if self.render_mode == "human":
-            self.render()
+            self._print_board()
         return self._observation(), reward, terminated, truncated, self._info()
 
     def _step_core(self, a: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
@@ -202,7 +216,7 @@ class SequenceEnv(gymnasium.Env):
         else:
             self._observe_core()
         if self.render_mode == "human":
-            self.render()
+            self._print_board()
         return self._observation(), reward, bool(terminated[0]), bool(truncated[0]), self._info()
 
     def _observe_core(self) -> None:
@@ -221,7 +235,15 @@ class SequenceEnv(gymnasium.Env):
         return game.legal_mask()
 
     def render(self) -> Union[str, np.ndarray, None]:
+        """``"ansi"``: the text board; ``"rgb_array"``: the board image; ``"human"``: None, since
+        ``step`` already printed the board (Gymnasium's continuous rendering: ``check_env``, which
+        resets and renders every declared mode, then prints nothing)."""
+        if self.render_mode == "human":
+            return None
         return _common.render(self._game(), self.render_mode, gymnasium.logger.warn)
+
+    def _print_board(self) -> None:
+        _common.render(self._game(), "human", gymnasium.logger.warn)
 
     def close(self) -> None:
         self._py_game = None

@@ -13,19 +13,23 @@ True
 
 - Parameters: ``players`` (2-12, R2), ``teams`` (0 = the default for that count), ``max_turns``
   (the turn cap, default 1000; reaching it is a draw).
-- Imperfect information, sequential, general-sum (a team's members share its result: +1 win,
-  -1 loss, 0 draw; with three teams the returns do not sum to a constant). Terminal rewards.
+- Imperfect information, sequential; a team's members share its result (+1 win, -1 loss, 0 draw),
+  so ``game.get_type().utility`` is ``ZERO_SUM`` for two teams and ``GENERAL_SUM`` for three
+  (a win then sums to -players/3, a draw to 0: no constant sum). Terminal rewards.
 - Chance: the deal is the engine's seeded deal (docs/rng.md, R4) and every later draw and R6
   reshuffle follows from it; its 64-bit seed is drawn at the start by 8 chance nodes of 256
   equally likely outcomes (one byte each), so ``random_sim_test``'s serialization by history
-  replays the same game.
+  replays the same game. ``dealt_state(game, s)`` (the outcomes ``seed_outcomes(s)``: the bytes of
+  ``s``, little-endian) deals ``Game(seed=s)``, as the other environments' ``game_seed`` does.
 - Actions: the 5253 actions of docs/action-space.md (a dead-card trade and the R7 declare actions
   keep the same player to move).
 - Observation tensor: docs/observation.md (890 floats, team-relative, only what the player may see,
-  R9); the information state tensor is the same vector (it summarises the past rather than
-  recalling it). Observation string: the text board, the player's hand and the public counts.
-  Information state string: perfect recall: the player's own deal and draws and every public
-  action since the deal.
+  R9). Observation string: the text board, the player's hand and the public counts. Information
+  state, string and tensor: perfect recall, the player's own deal and draws and every action since
+  the deal; the tensor (``recall_layout``: 2 x 6 x max_turns + players + 7 floats) holds them as
+  numbers (action + 1, card index + 1), exact for tabular and hashing use, not a network input:
+  learn from the observation tensor (``rl_environment.Environment(...,
+  observation_type=ObservationType.OBSERVATION)``).
 - Serialization: ``state.serialize()`` is JSON text of the game's parameters and the state's
   history (the eight chance outcomes, then every action), nothing else: no pickle, no copy of the
   engine's position. ``game.deserialize_state(text)`` replays that history through the rules and
@@ -68,16 +72,18 @@ from ..actions import ACTION_COUNT, PASS_ACTION, TRADE_ACTION_BASE, describe_act
 from ..cards import CARD_NAMES
 from ..errors import short_repr
 from ..game import Game
-from ..game_setup import check_players_teams
+from ..game_setup import HAND_SIZE, check_players_teams
 from ..move import Move
 from ..observation import LAYOUT, OBSERVATION_SIZE, field_slice
 
-__all__ = ["AgentBot", "SequenceGame", "SequenceState", "action_sequence", "ismcts_bot"]
+__all__ = ["AgentBot", "SequenceGame", "SequenceState", "action_sequence", "dealt_state", "ismcts_bot", "recall_layout",
+           "seed_outcomes"]
 
 SEED_BYTES = 8  # chance nodes drawing the deal's seed, one byte each
 STATE_FORMAT = "python_sequence-state/1"  # SequenceState.serialize()
 _MAX_ACTIONS_PER_TURN = 6  # one trade (R5) + one placement + up to four declares (R7)
 _resample_counter = itertools.count()
+_CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_sequence",
@@ -95,6 +101,15 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification={"players": 2, "teams": 0, "max_turns": _common.DEFAULT_MAX_TURNS},
 )
+#: The type of a two-team game (``game.get_type()``): the same but zero-sum.
+_ZERO_SUM_TYPE = pyspiel.GameType(**{
+    **{name: getattr(_GAME_TYPE, name) for name in (
+        "short_name", "long_name", "dynamics", "chance_mode", "information", "reward_model",
+        "max_num_players", "min_num_players", "provides_information_state_string",
+        "provides_information_state_tensor", "provides_observation_string", "provides_observation_tensor",
+        "parameter_specification")},
+    "utility": pyspiel.GameType.Utility.ZERO_SUM,
+})
 
 
 class SequenceGame(pyspiel.Game):
@@ -108,17 +123,21 @@ class SequenceGame(pyspiel.Game):
         self.max_turns = int(params.get("max_turns", _common.DEFAULT_MAX_TURNS))
         if self.max_turns < 1:
             raise ValueError(f"max_turns must be at least 1 (OpenSpiel needs a bounded game), not {self.max_turns}")
+        # Two teams: every win is +1 to one team's members and -1 to as many others (R2 makes the
+        # teams equal), a draw 0 to all, so the returns always sum to 0. Three teams: a win sums
+        # to -players/3 and a draw to 0, so no constant sum.
+        zero_sum = self.teams == 2
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT,
             max_chance_outcomes=256,
             num_players=self.players,
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=None,
+            utility_sum=0.0 if zero_sum else None,
             max_game_length=SEED_BYTES + _MAX_ACTIONS_PER_TURN * self.max_turns,
         )
-        super().__init__(_GAME_TYPE, info, {"players": self.players, "teams": self.teams,
-                                            "max_turns": self.max_turns})
+        super().__init__(_ZERO_SUM_TYPE if zero_sum else _GAME_TYPE, info,
+                         {"players": self.players, "teams": self.teams, "max_turns": self.max_turns})
 
     def new_initial_state(self) -> SequenceState:
         return SequenceState(self)
@@ -163,7 +182,7 @@ class SequenceGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SequenceObserver:
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return SequenceObserver(perfect_recall, params)
+        return SequenceObserver(perfect_recall, params, self)
 
 
 class SequenceState(pyspiel.State):
@@ -178,6 +197,11 @@ class SequenceState(pyspiel.State):
         self.game: Optional[Game] = None
         self._public: List[str] = []  # every player action, as text (all are public, R9)
         self._private: List[List[str]] = [[] for _ in range(self._players)]  # own deal and draws
+        # The same as numbers, for the perfect-recall information state tensor: every player
+        # action, each player's dealt cards in hand order and (action index, card) of its draws.
+        self._actions: List[int] = []
+        self._dealt: List[List[int]] = [[] for _ in range(self._players)]
+        self._draws: List[List[Tuple[int, int]]] = [[] for _ in range(self._players)]
 
     # ---------------------------------------------------------------- the pyspiel.State protocol
 
@@ -207,10 +231,12 @@ class SequenceState(pyspiel.State):
         pending = game.pending_placement
         game.play_action(int(action))
         self._public.append(f"p{player} {describe_action(int(action))}")
+        self._actions.append(int(action))
         if game.pending_placement is None:  # a move was played: record what its player drew
             played = Counter(_card_played(int(action), pending))
             for card in sorted((Counter(game.hand(player)) - (before - played)).elements()):
                 self._private[player].append(f"drew {card}")
+                self._draws[player].append((len(self._actions) - 1, _CARD_INDEX[card]))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -272,6 +298,7 @@ class SequenceState(pyspiel.State):
         self.game = Game(players=self._players, teams=self._teams, seed=seed, max_turns=self._max_turns)
         for p in range(self._players):
             self._private[p].append("dealt " + " ".join(self.game.hand(p)))
+            self._dealt[p] = [_CARD_INDEX[c] for c in self.game.hand(p)]
 
     def information_string(self, player: int) -> str:
         """The perfect-recall information state string of ``player``."""
@@ -280,18 +307,45 @@ class SequenceState(pyspiel.State):
         return "\n".join([f"p{player} of {self._players}"] + self._private[player] + self._public)
 
 
-class SequenceObserver:
-    """The PyObserver of OpenSpiel: the observation tensor of docs/observation.md, and text."""
+def recall_layout(players: int, max_turns: int) -> List[Tuple[str, int]]:
+    """The fields of the perfect-recall information state tensor, in order, with their sizes: the
+    player (one-hot), its dealt cards in hand order (card index + 1, ``cards.CARD_NAMES``; 0 past
+    the hand, R3), every player action so far in order (action + 1; 0 after the last), and for
+    each action the card this player drew after it (card index + 1, 0 for none)."""
+    actions = _MAX_ACTIONS_PER_TURN * max_turns
+    return [("player", players), ("deal", max(HAND_SIZE.values())), ("actions", actions), ("draws", actions)]
 
-    def __init__(self, perfect_recall: bool, params: Any) -> None:
+
+class SequenceObserver:
+    """The PyObserver of OpenSpiel. Observation: the observation tensor of docs/observation.md and
+    text. Information state (``perfect_recall``): the tensor of ``recall_layout`` and the text of
+    ``SequenceState.information_string``, both exactly the player's deal, draws and every action."""
+
+    def __init__(self, perfect_recall: bool, params: Any, game: Optional[SequenceGame] = None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        self.dict = {name: self.tensor[field_slice(name)] for name in LAYOUT}
+        if perfect_recall:
+            assert game is not None
+            layout = recall_layout(game.players, game.max_turns)
+            self.tensor = np.zeros(sum(n for _, n in layout), np.float32)
+            self.dict, start = {}, 0
+            for name, n in layout:
+                self.dict[name] = self.tensor[start:start + n]
+                start += n
+        else:
+            self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
+            self.dict = {name: self.tensor[field_slice(name)] for name in LAYOUT}
 
     def set_from(self, state: SequenceState, player: int) -> None:
-        if state.game is None:
+        if self.perfect_recall:
+            self.tensor.fill(0)
+            self.dict["player"][player] = 1.0
+            for field, values in (("deal", state._dealt[player]), ("actions", state._actions)):
+                self.dict[field][:len(values)] = np.asarray(values, dtype=np.float32) + 1
+            for index, card in state._draws[player]:
+                self.dict["draws"][index] = card + 1
+        elif state.game is None:
             self.tensor.fill(0)
         else:
             state.game.observation_tensor(player, out=self.tensor)
@@ -312,6 +366,25 @@ class SequenceObserver:
             "discarded: " + " ".join(f"{c}x{discards[c]}" for c in CARD_NAMES if discards[c]),
             f"pending: {pending}" if pending is not None else "pending: none",
         ])
+
+
+def seed_outcomes(game_seed: int) -> List[int]:
+    """The eight chance outcomes that deal ``Game(seed=game_seed)``: its bytes, little-endian."""
+    from .._args import check_seed
+
+    if game_seed is None:
+        raise TypeError("game_seed must be an int in 0 .. 2**64 - 1, not None")
+    return list(int(check_seed(game_seed, "game_seed") or 0).to_bytes(SEED_BYTES, "little"))
+
+
+def dealt_state(game: Any, game_seed: int) -> SequenceState:
+    """A new state of ``game`` (``python_sequence``) past its chance nodes, dealt as
+    ``Game(players, teams, seed=game_seed, max_turns)``: the same deal as the other environments'
+    ``game_seed`` and ``VectorGame.seeds()``."""
+    state = game.new_initial_state()
+    for outcome in seed_outcomes(game_seed):
+        state.apply_action(outcome)
+    return state
 
 
 def _load_state(params: Dict[str, int], text: str) -> SequenceState:

@@ -47,6 +47,7 @@ from ..errors import IllegalMoveError
 from ..game import Game
 from ..game_setup import check_max_turns, check_players_teams
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SIZE
+from ..seeds import fresh_seed
 
 __all__ = ["SequenceAECEnv", "env", "raw_env"]
 
@@ -112,8 +113,10 @@ class SequenceAECEnv(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
-        self._seeds = np.random.default_rng()
+        self._seeds = np.random.default_rng(fresh_seed())
         self.game: Optional[Game] = None
+        #: The seed of the current deal, ``Game(players, teams, seed=game_seed, max_turns)``.
+        self.game_seed: Optional[int] = None
         self._illegal_end = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -125,11 +128,16 @@ class SequenceAECEnv(AECEnv):
     # ---------------------------------------------------------------- the AEC protocol
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
-        """Deal a new game. ``seed`` fixes this deal and the seeds of the deals of later resets
-        without one; without any seed the deal is random."""
+        """Deal a new game, ``Game(seed=game_seed)``. ``seed`` is that game seed and seeds the deals
+        of later resets without one; ``options={"game_seed": g}`` deals ``Game(seed=g)`` (any other
+        option is ignored with a ``UserWarning``: PettingZoo's ``api_test`` passes one); without
+        either the deal is random. ``self.game_seed`` is the one dealt."""
+        chosen = _common.game_seed_option(options, "raw_env.reset", strict=False)
         if seed is not None:
             self._seeds = np.random.default_rng(check_seed(seed))
         game_seed = seed if seed is not None else int(self._seeds.integers(0, 2**63))
+        game_seed = game_seed if chosen is None else chosen
+        self.game_seed = game_seed
         self.game = Game(players=self.players, teams=self.teams, seed=game_seed, max_turns=self.max_turns)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -13,8 +13,9 @@ expects of a ``VecEnv``:
   in the same step (SB3's autoreset): ``infos[i]["terminal_observation"]`` is its final
   observation and ``infos[i]["TimeLimit.truncated"]`` is True when the turn cap ended it. Rewards:
   +1 when the learning seat's team wins, -1 when another team wins, 0 otherwise (R8).
-- ``action_masks()`` (bool ``(num_envs, 5253)``) and ``env_method("action_masks")`` (one row per
-  game): what sb3-contrib's ``MaskablePPO`` reads. An illegal action raises
+- ``action_masks()`` (bool ``(num_envs, 5253)``, a copy) and ``env_method("action_masks")`` (one
+  read-only row per game, valid until the next step): what sb3-contrib's ``MaskablePPO`` reads. ``sample_actions(rng)``: one random legal action
+  per game, as on every batched form. An illegal action raises
   ``sequence_game.IllegalMoveError`` naming the games, and no game changes.
 
 >>> from sequence_game.envs.sb3 import SequenceVecEnv
@@ -83,7 +84,7 @@ class SequenceVecEnv(VecEnv):
         self._observers = np.full(n, self.seat, dtype=np.int32)
         self._team = self.seat % self.game.teams
         self._obs = np.empty((n, OBSERVATION_SIZE), dtype=np.float32)
-        self._masks = np.empty((n, ACTION_COUNT), dtype=bool)
+        self._legal = _common.LegalCache(self.game)
         self._actions = np.zeros(n, dtype=np.int64)
         high = (OBSERVATION_HIGH / OBSERVATION_SCALE if normalize else OBSERVATION_HIGH).astype(np.float32)
         super().__init__(n, gymnasium.spaces.Box(0.0, high, (OBSERVATION_SIZE,), np.float32),
@@ -97,6 +98,10 @@ class SequenceVecEnv(VecEnv):
 
     def reset(self) -> VecEnvObs:
         """Deal every game anew: from the seed ``seed()`` set, else from the next seed of the stream."""
+        given = [o for o in self._options if o]
+        if given:  # VecEnv.set_options(): nothing to set here, and a silently ignored option misleads
+            raise ValueError(f"SequenceVecEnv.reset takes no options, not {sorted(given[0])!r}: game i is dealt "
+                             "from (seed, i); venv.game.seeds()[i] is its Game seed")
         if self._seeds[0] is not None:
             self._stream = np.random.default_rng(check_seed(self._seeds[0]))
         self.game.reset(int(self._stream.integers(0, 2**63)))
@@ -128,7 +133,12 @@ class SequenceVecEnv(VecEnv):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game now, bool ``(num_envs, 5253)``."""
-        return self.game.legal_masks(out=self._masks).copy()
+        return self._legal.update().masks.copy()
+
+    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """One uniformly random legal action per game (``int64 (num_envs,)``, a baseline policy),
+        drawn from ``rng`` in numpy: ``venv.step(venv.sample_actions(rng))``."""
+        return self._legal.sample(rng)
 
     def close(self) -> None:
         pass
@@ -147,7 +157,11 @@ class SequenceVecEnv(VecEnv):
                    **method_kwargs: Any) -> List[Any]:
         if method_name != "action_masks":
             raise AttributeError(f"SequenceVecEnv: the one per-game method is 'action_masks', not {method_name!r}")
-        masks = self.action_masks()
+        # Read-only views of the masks kept for this step, not copies: sb3-contrib stacks the rows at
+        # once (a copy of its own), and a fresh 5253-byte row per game each step cost it more than
+        # the step itself. A row kept past the next step shows that step's mask.
+        masks = self._legal.update().masks.view()
+        masks.flags.writeable = False
         return [masks[i] for i in self._get_indices(indices)]
 
     def env_is_wrapped(self, wrapper_class: Type[gymnasium.Wrapper[Any, Any, Any, Any]],

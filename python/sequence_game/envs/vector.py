@@ -128,7 +128,7 @@ class SequenceVectorEnv(VectorEnv):
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
         self._observers = None if self.seat is None else np.full(self.num_envs, self.seat, dtype=np.int32)
         self._obs = np.empty((self.num_envs, OBSERVATION_SIZE), dtype=np.float32)
-        self._masks = np.empty((self.num_envs, ACTION_COUNT), dtype=bool)
+        self._legal = _common.LegalCache(self.game)
 
     @property
     def opponent(self) -> Optional[str]:
@@ -142,14 +142,18 @@ class SequenceVectorEnv(VectorEnv):
         self.game.observations(out=self._obs, players=self._observers)
         if self.normalize:
             _common.scale_observations(self._obs)
-        self.game.legal_masks(out=self._masks)
-        infos = {"action_mask": self._masks.copy(), "player": self.game.current_players()}
+        infos = {"action_mask": self._legal.update().masks.copy(), "player": self.game.current_players()}
         return self._obs.copy(), infos
 
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
         """Deal every game anew: from ``seed`` if given, else from the next seed of the stream the
-        constructor's seed started. Returns ``(observations, infos)``."""
+        constructor's seed started. Returns ``(observations, infos)``. Game ``i`` is then
+        ``Game(seed=self.game.seeds()[i])``, which the per-game environments deal with
+        ``reset(options={"game_seed": ...})``; no option is taken here (a dict of them is refused)."""
+        if options:
+            raise ValueError(f"SequenceVectorEnv.reset takes no options, not {sorted(options)!r}: game i is dealt "
+                             "from (seed, i); env.game.seeds()[i] is its Game seed")
         if seed is not None and not is_int(seed):
             raise TypeError("seed must be one int for all games (game i's deal depends on (seed, i)), "
                             f"not {type(seed).__name__}")
@@ -181,8 +185,9 @@ class SequenceVectorEnv(VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask of every game now, ``bool (num_envs, 5253)``."""
-        return self.game.legal_masks()
+        return self._legal.update().masks.copy()
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """One uniformly random legal action per game (a baseline policy)."""
-        return self.game.sample_actions(rng, legal=self.game.legal_actions())
+        """One uniformly random legal action per game (``int64 (num_envs,)``, a baseline policy),
+        drawn from ``rng`` in numpy."""
+        return self._legal.sample(rng)

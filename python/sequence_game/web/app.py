@@ -41,16 +41,24 @@ log = logging.getLogger("sequence_game.web")
 MAX_BODY = 256 * 1024  # bytes of an HTTP request body (a long record's moves fit)
 
 
-def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai_workers: Optional[int] = None,
+def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float] = None, ai_workers: Optional[int] = None,
                max_ai_seconds: Optional[float] = None, game_class: Optional[GameClass] = None,
                limits: Optional[ServerLimits] = None) -> FastAPI:
     """The web app over the table database at ``db_path`` (``":memory:"``: nothing kept).
 
-    ``ai_pause``: the least time an AI move takes, so people can follow the play; ``limits``: every
-    bound the server enforces (:class:`~sequence_game.web.limits.ServerLimits`, docs/security.md);
-    ``ai_workers`` and ``max_ai_seconds``, if given, replace those two of ``limits``.
+    ``limits``: every bound the server enforces (:class:`~sequence_game.web.limits.ServerLimits`,
+    docs/security.md); ``ai_pause`` (the least time an AI move takes, so people can follow the play:
+    ``ServerLimits.ai_pause``, 0.4 s by default), ``ai_workers`` and ``max_ai_seconds``, if given,
+    replace those of ``limits``.
+
+    Embedded in a script of your own, call it under ``if __name__ == "__main__":`` (docs/web.md,
+    "Embedding the app"): the AI's worker processes start by importing your script again, and a
+    call at its top level is refused there with a RuntimeError saying so.
     """
+    _refuse_in_a_worker_bootstrap()
     limits = limits or ServerLimits()
+    if ai_pause is not None:
+        limits = dataclasses.replace(limits, ai_pause=ai_pause)
     if ai_workers is not None:
         limits = dataclasses.replace(limits, ai_workers=ai_workers)
     if max_ai_seconds is not None:
@@ -65,7 +73,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         await service.close()
 
     store = TableStore(db_path)
-    service = TableService(store, ai_pause=ai_pause, game_class=game_class, limits=limits)
+    service = TableService(store, game_class=game_class, limits=limits)
     resumed = service.resume()
     if resumed:
         log.info("resumed %d unfinished table(s) from %s", resumed, db_path)
@@ -90,7 +98,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: float = 0.4, ai
         redoc_url=None,
     )
     app.state.service = service
-    app.state.reviews = ReviewService(service, iterations=limits.review_iterations, max_running=limits.max_reviews)
+    app.state.reviews = ReviewService(service)
     app.state.store = store
     app.state.limits = limits
     app.state.quota = CreationQuota(limits)
@@ -151,3 +159,23 @@ def _empty_board_svg(game_class: GameClass) -> str:
     from ..svg import board_svg
 
     return board_svg(game_class(players=2, seed=0), size=600)
+
+
+#: What a worker process says when it finds itself re-running the server's own script.
+UNGUARDED = ("create_app() was called while an AI worker process was starting: it starts by importing the "
+             "script that runs the server again, so call create_app() and uvicorn.run() under "
+             "'if __name__ == \"__main__\":' (docs/web.md, \"Embedding the app\")")
+
+
+def _refuse_in_a_worker_bootstrap() -> None:
+    """Raise RuntimeError(UNGUARDED) in a spawned worker process that is importing the main script
+    (multiprocessing runs it as ``__mp_main__`` there): the script's top-level create_app would start
+    a server inside every worker."""
+    import multiprocessing
+    import sys
+
+    # while a worker runs the script, runpy holds it in sys.modules as a module named "__mp_main__" (in
+    # the server's own process that entry is the __main__ module itself)
+    running = getattr(sys.modules.get("__mp_main__"), "__name__", None) == "__mp_main__"
+    if running and multiprocessing.current_process().name != "MainProcess":
+        raise RuntimeError(UNGUARDED)

@@ -27,6 +27,9 @@ __all__ = ["LOOPBACK_HOSTS", "ServerLimits"]
 LOOPBACK_HOSTS: Tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
+MAX_AI_PAUSE = 10.0  # seconds: the longest pause before an AI move a server may set
+
+
 @dataclass(frozen=True)
 class ServerLimits:
     """Every bound the server enforces; all counts are at least 1, all times positive."""
@@ -52,6 +55,9 @@ class ServerLimits:
     # --- the AI
     #: the longest search a table or an analysis may ask for, in seconds
     max_ai_seconds: float = 5.0
+    #: the least time an AI move takes, in seconds (0 to 10): the people at the table see whose turn
+    #: it is and follow the play; 0 for bots and measurements (``serve --limit ai_pause=0``)
+    ai_pause: float = 0.4
     #: threads for AI moves (None: one per CPU); hints and analyses have their own, smaller pool
     ai_workers: Optional[int] = None
     #: threads for hints and analyses (None: half the CPUs, at least one), never used by AI moves
@@ -59,10 +65,13 @@ class ServerLimits:
     #: hints and analyses running or queued: on the whole server, and from one client address
     max_analyses: int = 16
     max_analyses_per_client: int = 2
-    #: post-game reviews computed at once (each searches every position of a game in turn)
+    #: post-game reviews computed at once (each values every legal move of every decision): on the
+    #: whole server, and asked by one client address
     max_reviews: int = 2
-    #: search iterations per position of a post-game review (``sequence_game.review.REVIEW_ITERATIONS``)
-    review_iterations: int = 2000
+    max_reviews_per_client: int = 1
+    #: the longest game the server reviews, in moves: a review's cost grows with the game's length
+    #: (every legal move of every decision is valued), so it is bounded here
+    max_review_moves: int = 600
 
     # --- who may talk to the server
     #: Host header names accepted (without port); empty: the loopback names when the server listens
@@ -81,6 +90,10 @@ class ServerLimits:
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"ServerLimits.{f.name} must be a number, not {value!r}")
+            if f.name == "ai_pause":
+                if not 0 <= value <= MAX_AI_PAUSE:
+                    raise ValueError(f"ServerLimits.ai_pause must be from 0 to {MAX_AI_PAUSE} seconds, not {value!r}")
+                continue
             if isinstance(f.default, int) or f.name in ("ai_workers", "analysis_workers"):
                 if not isinstance(value, int) or value < 1:
                     raise ValueError(f"ServerLimits.{f.name} must be at least 1, not {value!r}")

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 
 from ..game_setup import VALID_PLAYERS
 from .limits import ServerLimits
-from .tables import AI_PRESETS, AIPreset
+from .presets import AI_PRESETS, AIPreset
 
 MOVE_TEXT_MAX = 64  # "2H@e6 =a6-e6 =e6-i6" is 19 characters; declares of 3 sequences fit easily
 MAX_PRESET_MOVES = 2000
@@ -63,7 +63,8 @@ class CreateTable(Strict):
                                  description="2 or 3 where the player count allows both (6, 12); null: default")
     seats: Optional[List[SeatSpec]] = Field(
         None, max_length=12, description="seat p at index p; default: seat 0 human, the others AI 'medium'")
-    seed: Optional[int] = Field(None, ge=0, lt=2**64, description="seed of the deal (null: random)")
+    seed: Optional[int] = Field(None, ge=0, lt=2**64, description="seed of the deal (null: random); refused where anyone but the creator "
+                                "may sit (an open seat, two or more links): the server deals those (R9)")
     max_turns: Optional[int] = Field(None, ge=1, le=MAX_TURNS_MAX, description="a draw after this many turns")
     hot_seat: bool = Field(
         False, description="all human seats play at one screen (one link, hands hidden between turns)")
@@ -79,7 +80,8 @@ class CreateTable(Strict):
     moves: List[Annotated[str, Field(max_length=MOVE_TEXT_MAX)]] = Field(
         [], max_length=MAX_PRESET_MOVES,
         description="moves to play first (text notation), to go on with a saved game: "
-                    "the 'moves' of a sequence-game-record/1 with its seed")
+                    "the 'moves' of a sequence-game-record/1 with its seed (refused, like seed, where anyone "
+                    "but the creator may sit)")
 
 
 class SeatLink(BaseModel):
@@ -308,22 +310,42 @@ class Rematch(BaseModel):
 
 
 class ReviewedMoveModel(BaseModel):
-    index: int = Field(description="the move's number, from 1")
+    index: int = Field(description="the entry's number, from 1")
     player: int
     team: int
     move: str
-    before: float = Field(description="the mover's team's chance of winning with the AI's preferred move")
-    after: Optional[float] = Field(description="its chance after the move played (null: not known)")
-    best: str = Field(description="the move the AI preferred")
-    loss: Optional[float] = Field(description="before - after")
-    mistake: bool = Field(description="the move cost at least 'mistake' and was not the preferred one")
+    kind: Literal["move", "forced", "trade", "timeout", "referee"] = Field(
+        description="move: graded; forced (one legal move), trade (a dead card, R4), timeout (played by the turn "
+                    "timer), referee (R10): not graded")
+    before: Optional[float] = Field(description="the mover's team's chance of winning with the best move (mover's view)")
+    after: Optional[float] = Field(description="its chance with the move played, valued the same way")
+    best: Optional[str] = Field(description="the best move in that valuation")
+    loss: Optional[float] = Field(description="before - after, never negative")
+    tier: Optional[Literal["inaccuracy", "mistake", "blunder"]] = Field(description="the move's grade (null: none)")
+    accuracy: Optional[float] = Field(description="the move's accuracy in percent")
+    chances: List[float] = Field(description="every team's chance after the entry, as a spectator sees it (sums to 1)")
+
+
+class ReviewPlayer(BaseModel):
+    player: int
+    team: int
+    graded: int = Field(description="moves graded")
+    accuracy: Optional[float] = Field(description="mean accuracy of the graded moves, percent")
+    inaccuracy: int
+    mistake: int
+    blunder: int
 
 
 class ReviewData(BaseModel):
-    iterations: int = Field(description="search iterations per position")
-    seed: int
-    mistake: float = Field(description="the loss from which a move is marked")
+    method: str = Field(description="how the review was made (win-chance/1: the calibrated estimator)")
+    teams: int
+    tiers: Dict[str, float] = Field(description="the least loss of each tier")
     moves: List[ReviewedMoveModel]
+    curve: List[List[float]] = Field(description="every team's chance after the deal and after every entry "
+                                                 "(and the result after a resignation)")
+    events: List[Dict[str, Any]] = Field(description="a resignation or the turn cap, after the last move")
+    players: List[ReviewPlayer]
+    result: Optional[Dict[str, Any]] = None
 
 
 class ReviewStatus(BaseModel):

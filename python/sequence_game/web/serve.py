@@ -9,9 +9,9 @@ import webbrowser
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from ..cli.common import printable
+from .limits import LOOPBACK_HOSTS
 from .store import UnusableDatabaseError, default_db_path
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, open_browser: bool = True,
@@ -30,7 +30,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
 
     path = Path(db) if db else default_db_path()
     _log_to_stderr(getattr(logging, log_level.upper(), logging.INFO))
-    if host not in LOOPBACK:
+    if host not in LOOPBACK_HOSTS:
         if not allowed_hosts:
             print(f"error: serving on {host} needs the names clients will use to reach it: --allowed-host NAME "
                   "(repeat it for each; '*' accepts any name, which a DNS-rebinding page can use); "
@@ -41,12 +41,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
     try:
         limits = ServerLimits(allowed_hosts=tuple(allowed_hosts)).with_settings(limit_settings)
     except ValueError as e:
-        print(f"sequence-game serve: error: {_printable(str(e))}", file=sys.stderr)
+        print(f"sequence-game serve: error: {printable(str(e))}", file=sys.stderr)
         return 2
     try:
         app = create_app(path, ai_workers=ai_workers, limits=limits)
     except UnusableDatabaseError as e:  # one line, status 2 like the other usage errors of the CLI
-        print(f"sequence-game serve: error: --db {_printable(str(e))}", file=sys.stderr)
+        print(f"sequence-game serve: error: --db {printable(str(e))}", file=sys.stderr)
         return 2
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
@@ -99,13 +99,6 @@ def _log_to_stderr(level: int, name: str = "sequence_game") -> None:
         handler = _StderrHandler()
         handler.setFormatter(logging.Formatter("%(message)s"))
         logger.addHandler(handler)
-
-
-def _printable(text: str) -> str:
-    """``text`` with control characters (from a file name) shown as ``?``."""
-    import unicodedata
-
-    return "".join("?" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
 
 
 def main(args: Any) -> int:

@@ -228,10 +228,43 @@ class TableStore:
         if n != 1:
             raise StoreError(f"table {table_id} is no longer stored as playing")
 
-    def set_options(self, table_id: str, options: Dict[str, Any]) -> None:
-        """Store a table's options (its rematch link, set after the game). Raises StoreError."""
-        if self._write("UPDATE tables SET options = ? WHERE id = ?", (json.dumps(options), table_id)) != 1:
-            raise StoreError(f"table {table_id} is not stored")
+    def save_rematch(self, of: str, row: TableRow) -> str:
+        """Store ``row`` as the rematch of table ``of`` unless it has one already (one that has not
+        expired): one transaction, so whichever copies of the finished table ask, and from however
+        many server processes, one rematch is made. Returns the id of the rematch (``row.id`` if
+        this call made it). Raises StoreError, with nothing written."""
+        with self._lock:
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")  # the database's write lock, from the read to the commit
+                try:
+                    found = db.execute("SELECT options FROM tables WHERE id = ?", (of,)).fetchone()
+                    if found is None:
+                        raise StoreError(f"table {of} is not stored")
+                    try:
+                        options = json.loads(found[0])
+                    except ValueError:
+                        options = {}
+                    made = options.get("rematch") if isinstance(options, dict) else None
+                    if isinstance(made, str) and db.execute("SELECT 1 FROM tables WHERE id = ? AND finished != ?",
+                                                            (made, EXPIRED)).fetchone():
+                        db.execute("ROLLBACK")
+                        return made
+                    db.execute(
+                        "INSERT INTO tables (id, record, seats, options, created, version, finished, updated) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (row.id, json.dumps(row.record), json.dumps(row.seats), json.dumps(row.options), row.created,
+                         row.version, int(row.finished), row.updated or row.created))
+                    options = {**(options if isinstance(options, dict) else {}), "rematch": row.id}
+                    db.execute("UPDATE tables SET options = ? WHERE id = ?", (json.dumps(options), of))
+                    db.execute("COMMIT")
+                    return row.id
+                except BaseException:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as e:
+                raise StoreError(f"the database refused the write ({e})") from None
 
     def set_seats(self, table_id: str, seats: List[Dict[str, Any]]) -> None:
         """Store a table's seats (an open seat taken). Raises StoreError, with nothing written."""
@@ -335,9 +368,6 @@ class TableStore:
     def quarantined(self) -> List[Tuple[str, str]]:
         """``(id, reason)`` of every row set aside, oldest first."""
         return [(str(i), str(r)) for i, r in self._fetch("SELECT id, reason FROM quarantine ORDER BY moved, rowid")]
-
-    def delete(self, table_id: str) -> None:
-        self._write("DELETE FROM tables WHERE id = ?", (table_id,))
 
 
 #: The keys a stored seat may have (``tables.Seat``).

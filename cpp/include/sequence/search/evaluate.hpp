@@ -8,10 +8,12 @@
 #include <cstdint>
 
 #include "sequence/board.hpp"
+#include "sequence/isa.hpp"
 #include "sequence/state.hpp"
 #include "sequence/window_lanes.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 struct EvalWeights {
     // An open window of the team (no other team's chip, and not sharing two cells with one of the
@@ -118,4 +120,5 @@ inline void evaluate_rewards(const GameState& s, const EvalWeights& wt, float ou
     softmax_rewards(s.config.teams, sc, 1.0f / wt.scale, out);
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

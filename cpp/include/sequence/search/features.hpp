@@ -13,9 +13,11 @@
 
 #include <cstdint>
 
+#include "sequence/isa.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // The per-team features, in the order of the feature vector (eval_feature_name() gives the names
 // the weights file uses). "Open" window: no chip of another team and not sharing two cells with
@@ -59,4 +61,5 @@ struct LearnedWeights {
 // the winner, 1 / teams each for a draw), else the model's softmax over the teams' scores.
 void learned_rewards(const GameState& s, const LearnedWeights& w, float out[kMaxTeams]);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -3,12 +3,14 @@
 
 #include <cstdint>
 
+#include "sequence/isa.hpp"
 #include "sequence/move.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/search/heuristic.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // The heuristic as a playout policy (requires !is_over(s)): with
 // probability epsilon (out of 65536) random_legal_move(); else a dead card is traded first (R5,
@@ -19,4 +21,5 @@ MoveId greedy_move(const GameState& s, SplitMix64& rng, const HeuristicWeights& 
 int greedy_playout(GameState& s, SplitMix64& rng, std::uint32_t turn_limit, const HeuristicWeights& weights,
                    std::uint32_t epsilon);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

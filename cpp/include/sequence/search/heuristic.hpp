@@ -17,10 +17,12 @@
 #include <cstdint>
 
 #include "sequence/board.hpp"
+#include "sequence/isa.hpp"
 #include "sequence/move.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 struct HeuristicWeights {
     double extend[kWindowLength] = {1.0, 4.0, 16.0, 80.0, 80.0};
@@ -66,11 +68,13 @@ inline int declared_count(MoveId id) {
     return n;
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence
 
 // ------------------------------------------------------------------ implementation (inline: hot path)
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 inline void MoveScorer::build(const GameState& s, const HeuristicWeights& wt) {
     w = &wt;
@@ -141,4 +145,5 @@ inline double MoveScorer::score(MoveId id) const {
     return place_score(m.card, m.cell, declared_count(id));
 }
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

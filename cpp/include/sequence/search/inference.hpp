@@ -46,11 +46,13 @@
 #include <vector>
 
 #include "sequence/game.hpp"
+#include "sequence/isa.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/search/ismcts.hpp"
 #include "sequence/search/options.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // Shortfall constants of the model (log-heuristic units: 1 = a move scoring e times less).
 constexpr double kInferenceUntradedDead = 2.0;  // a dead card kept through the turn's play (R5 step 1)
@@ -111,4 +113,5 @@ private:
     bool has_evidence_ = false;
 };
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

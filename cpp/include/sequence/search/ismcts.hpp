@@ -18,12 +18,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "sequence/isa.hpp"
 #include "sequence/move.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/search/options.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // What `player` may know (R9): the board, chips, locked cells and sequences, every discard pile,
 // every hand size, the draw pile size, the turn counters, and the player's own hand. Built by
@@ -72,12 +74,13 @@ std::size_t search_node_bytes();
 struct PublicChange;  // inference.hpp
 
 // Searches for the current player of `root` (requires !is_over(root)). Only observe(root, player)
-// is read unless options.cheat, and `history` (public_history() of the game for that player, oldest
+// is read unless `peek` (a test hook, options.hpp), and `history` (public_history() of the game for that player, oldest
 // first, ending at root; may be null) only with options.inference (inference.hpp). Deterministic for a given seed, iteration budget and thread count
 // (with no time limit). Throws std::invalid_argument for options that check_options() refuses,
 // std::bad_alloc when a tree cannot grow, ThreadStartError (parallel.hpp) when a thread cannot be
 // started; the other threads are stopped and joined first.
 SearchResult ismcts(const GameState& root, const SearchOptions& options,
-                    const std::vector<PublicChange>* history = nullptr);
+                    const std::vector<PublicChange>* history = nullptr, Peek peek = Peek::None);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -7,12 +7,14 @@
 #include <atomic>
 #include <cstdint>
 
+#include "sequence/isa.hpp"
 #include "sequence/playout.hpp"
 #include "sequence/search/evaluate.hpp"
 #include "sequence/search/features.hpp"
 #include "sequence/search/heuristic.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // How a search playout chooses its moves.
 enum class PlayoutKind : std::uint8_t {
@@ -52,13 +54,25 @@ enum class InferenceKind : std::uint8_t {
     Recent,  // deals that explain the last inference_plays turns of each other player are preferred
 };
 
-struct SearchOptions {
-    // Budget: iterations (all threads together; 0 = none) and time_limit in seconds (0 = none),
-    // whichever ends first. At least one is set.
-    std::uint64_t iterations = 10000;
+// What the caller of a search decides (as Stockfish keeps LimitsType apart from the engine's
+// settings): the budget, the threads, the seed and the stop flag. The search's own settings are the
+// rest of SearchOptions and RolloutOptions, which extend this.
+struct SearchLimits {
+    // Budget: iterations (all threads together; for the rollout search, playouts; 0 = none) and
+    // time_limit in seconds (0 = none), whichever ends first. At least one is set.
+    std::uint64_t iterations = 0;
     double time_limit = 0;
-    int threads = 1;               // root parallelism: one tree per thread (1..kMaxThreads)
+    int threads = 1;          // ISMCTS: one tree per thread; rollout search: the worlds are split (1..kMaxThreads)
     std::uint64_t seed = 0;
+    const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
+};
+
+// Throw std::invalid_argument naming a limit out of its bounds (no budget, a budget or thread
+// count out of range); check_options() checks these first.
+void check_limits(const SearchLimits& limits);
+
+struct SearchOptions : SearchLimits {
+    SearchOptions() { iterations = 10000; }
     double exploration = 0.2;      // UCB constant c (rewards are in [0, 1])
     std::uint64_t max_nodes = 1000000;  // total over all trees, root nodes included (>= threads)
     std::uint32_t playout_turns = 6;    // playouts stop this many turns past the leaf (see align_playouts)
@@ -107,33 +121,27 @@ struct SearchOptions {
     double inference_strength = 1.0;
     double inference_margin = 1.0;
     int inference_tries = 16;
-    bool cheat = false;            // TEST ONLY: search the true state (no determinization)
-    // TEST ONLY: the other players' hands read from the true state, the draw pile's order and the
-    // world's generator still sampled: what a perfect inference of the hands would be worth
-    // (RolloutOptions::reveal = 1). Ignored with cheat.
-    bool cheat_hands = false;
-    const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
 };
 
-struct RolloutOptions {
-    // Budget: iterations = playouts, all candidates and threads together (0 = none), and
-    // time_limit in seconds (0 = none), whichever ends first. At least one is set.
-    std::uint64_t iterations = 0;
-    double time_limit = 1.0;
-    int threads = 1;               // the worlds are split between threads (1..kMaxThreads)
-    std::uint64_t seed = 0;
+struct RolloutOptions : SearchLimits {
+    RolloutOptions() { time_limit = 1.0; }
     int candidates = 8;            // root moves searched (the heuristic's best), 1..kMaxCandidates
     std::uint32_t horizon = 200;   // playout turns after the root move (then the evaluation); 200: to the end
     double epsilon = 0.0;          // chance of a random legal move per playout turn (greedy_move)
     HeuristicWeights heuristic;
     EvalWeights weights;
-    // TEST ONLY, to measure what hidden information is worth: 0 = honest (sample every unseen
-    // card); 1 = the other hands are read from the true state, only the draw pile is sampled;
-    // 2 = the true state (hands, draw pile order and generator) is the one world.
-    int reveal = 0;
     double inference_strength = 0.0;  // 0 = no opponent modelling (the default; docs/research/inference.md)
     int inference_tries = 32;
-    const std::atomic<bool>* stop = nullptr;  // polled; when raised the search returns early
+};
+
+// TEST ONLY: how much of the true state a search reads, beside its options (never one of them: a
+// player's search reads only what observe() shows, R9). Tests show with it that the honest search
+// reads nothing hidden (a re-deal changes what a peeking search reports, and nothing the honest one
+// reports); research measures what hidden information is worth (docs/research/ceilings.md).
+enum class Peek : std::uint8_t {
+    None,   // honest: every unseen card sampled
+    Hands,  // the other hands read from the true state; the draw pile's order and the generator sampled
+    All,    // the true state (hands, draw pile order and generator) is the one world
 };
 
 // Throw std::invalid_argument naming the first option out of its bounds (OptionLimits, the
@@ -144,4 +152,5 @@ void check_options(const RolloutOptions& o);
 void check_weights(const EvalWeights& w);
 void check_weights(const LearnedWeights& w);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

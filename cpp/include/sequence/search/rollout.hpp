@@ -12,11 +12,13 @@
 // the moves than when each move draws its own worlds (as ISMCTS's iterations do).
 #pragma once
 
+#include "sequence/isa.hpp"
 #include "sequence/search/ismcts.hpp"
 #include "sequence/search/options.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
+inline namespace SEQUENCE_ISA {
 
 // Opponent modelling from public evidence: `before` is the position before the last change (or
 // nullptr). When that change was another player's play (a placement or removal, seen on the board
@@ -31,7 +33,9 @@ namespace sequence {
 // observe(root, player) (and the public part of `before`). result.moves holds every candidate with its playouts (visits) and mean
 // reward; `iterations` counts playouts; `nodes` is 0 (no tree). Deterministic for a given seed,
 // iteration budget and thread count (with no time limit). The stop flag and the deadline are
-// checked before every candidate's playout. Throws as ismcts() does.
-SearchResult rollout_search(const GameState& root, const RolloutOptions& options, const GameState* before = nullptr);
+// checked before every candidate's playout. Throws as ismcts() does. `peek`: a test hook (options.hpp).
+SearchResult rollout_search(const GameState& root, const RolloutOptions& options, const GameState* before = nullptr,
+                            Peek peek = Peek::None);
 
+}  // namespace SEQUENCE_ISA
 }  // namespace sequence

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from .. import models
 from ..deps import Client, SeatsRequired, Service, TableDep, errors_for
-from ..tables import preset_list
+from ..presets import preset_list
 
 router = APIRouter(tags=["ai"])
 ASKING = errors_for(401, 403, 404, 409, 422, 429, 501, 503)

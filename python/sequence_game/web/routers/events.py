@@ -37,7 +37,12 @@ async def stream(table: TableDep, seats: Seats, service: Service, client: Client
     stream ends after the `state` of the finished game. A seat's stream counts as the seat being
     connected; streams count against the same caps as websockets (docs/security.md)."""
     conn = Connection(seats, client)
-    service.connect(table, conn)  # refused past the caps, before any byte is sent
+    table = service.adopt(table)  # a finished table: one copy in memory for all its connections
+    try:
+        service.connect(table, conn)  # refused past the caps, before any byte is sent
+    except ValueError:
+        service.evict_finished()
+        raise
     return NDJSONResponse(_lines(service, table, conn))
 
 

@@ -41,7 +41,7 @@ async def read_review(table: TableDep, request: Request) -> Any:
 
 
 @router.post("/api/tables/{table_id}/review", status_code=202, response_model=models.ReviewStatus,
-             responses=errors_for(404, 409, 429),
+             responses=errors_for(404, 409, 413, 429, 503),
              summary="Start the AI's review of a finished game (once; the same game always gets the same review)")
 async def start_review(table: TableDep, request: Request, client: Client) -> Dict[str, Any]:
     """Start the AI's review of a finished game (409 before the end); asking again returns the one

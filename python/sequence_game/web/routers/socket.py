@@ -72,9 +72,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     service: TableService = websocket.app.state.service
     client = client_of(websocket.scope)
     try:
-        table = await service.get_async(table_id)
+        # a finished table read from its row: one copy in memory for all its sockets (a rematch reaches each)
+        table = service.adopt(await service.get_async(table_id))
         service.admit(table, client)  # counted from here on; refused past the caps (docs/security.md)
     except ValueError as e:
+        service.evict_finished()  # a finished table adopted for a refused socket leaves memory again
         # refused in the handshake: what is known before the hello costs no accepted socket
         await deny_websocket(websocket, e)
         return
@@ -85,7 +87,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             hello = _parse(await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT))
             if not isinstance(hello, Hello):
                 raise BadMessageError("say hello first: {\"type\": \"hello\", \"token\": ...}")
-            conn = Connection(service.seats_of(table, hello.token), client)
+            conn = Connection(service.seats_of(table, hello.token, "the hello's token"), client)
         except (ValueError, asyncio.TimeoutError) as e:
             await _close_with(websocket, e)
             return

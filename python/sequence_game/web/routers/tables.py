@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 
 from .. import models
 from ..deps import ERRORS, Client, Seats, SeatsRequired, Service, TableDep, errors_for
-from ..errors import BusyError, InvalidRequestError
+from ..errors import InvalidRequestError
 from ..http import CreationQuota
 from ..tables import Table, TableService
 
@@ -72,7 +72,7 @@ async def create_table(body: models.CreateTable, request: Request, service: Serv
 async def list_tables(service: Service, finished: Optional[bool] = None,
                       limit: Annotated[int, Query(ge=1, le=200)] = 200,
                       offset: Annotated[int, Query(ge=0, le=1_000_000, description="finished tables to skip")] = 0,
-                      ) -> List[Dict[str, Any]]:
+                      ) -> List[models.TableSummary]:
     """The tables, newest first (at most `limit`, from `offset` among the finished ones): live ones and
     finished ones from the database; `finished=true` or `false` keeps one kind. No hand, no seed (R9)."""
     return await service.lobby(finished, limit, offset)
@@ -103,7 +103,7 @@ async def read_table(
         description="wait until the table's version is past this one (or the game is over, or `wait` seconds "
                     "passed), then answer: a long-poll for the next change instead of polling"),
     wait: float = Query(DEFAULT_WAIT, ge=0, le=MAX_WAIT, description="the longest a long-poll waits, in seconds"),
-) -> Dict[str, Any]:
+) -> models.TableView:
     """The table as your seat sees it (R9: your own hand, the others' as counts): the same view as
     a websocket `state` frame. With `after_version=N` the answer waits for the next change after
     version N (at most `wait` seconds: then the view is answered unchanged, check its `version`);
@@ -114,7 +114,7 @@ async def read_table(
         if after_version > table.version:
             raise InvalidRequestError(f"after_version {after_version} is ahead of the table's version "
                                       f"{table.version}: send a version you read from this table")
-        if table.version == after_version and not table.game.is_over:
+        if table.version == after_version and not table.over:
             await _hold_while_waiting(service, client, table, after_version, wait)
     return service.view(table, seats)
 
@@ -145,26 +145,19 @@ async def _hold_while_waiting(service: TableService, client: str, table: Table, 
                               seconds: float) -> None:
     """:func:`_wait_for_change`, counted among the client's open connections (ServerLimits.
     max_sockets_per_client): a client cannot tie up the server with waiting requests."""
-    held = service.sockets.get(client, 0)
-    if held >= service.limits.max_sockets_per_client:
-        raise BusyError(f"your address already has {held} open table connections and waiting requests, the most "
-                        "one client may have: close some first")
-    service.sockets[client] = held + 1
+    service.connections.hold(client)
     try:
         await _wait_for_change(table, after_version, seconds)
     finally:
-        left = service.sockets.get(client, 0) - 1
-        if left > 0:
-            service.sockets[client] = left
-        else:
-            service.sockets.pop(client, None)
+        service.connections.unhold(client)
 
 
 async def _wait_for_change(table: Table, after_version: int, seconds: float) -> None:
-    """Until the version is past ``after_version``, the game is over or ``seconds`` passed."""
+    """Until the version is past ``after_version``, the table is over (``Table.over``: won, drawn,
+    capped or resigned) or ``seconds`` passed."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
-    while table.version <= after_version and not table.game.is_over:
+    while table.version <= after_version and not table.over:
         remaining = deadline - loop.time()
         if remaining <= 0:
             return

@@ -75,8 +75,14 @@ $("newtable").addEventListener("submit", async (ev) => {
   if ($("turnseconds").value) body.turn_seconds = +$("turnseconds").value;
   if ($("hints").value !== "auto") body.hints = $("hints").value === "on";
   if ($("seed").value !== "") body.seed = +$("seed").value;
-  const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const data = await res.json();
+  let res, data;
+  try {
+    res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    data = await res.json();
+  } catch (e) {
+    $("formerror").textContent = "The server cannot be reached: is it running? Try again in a moment.";
+    return;
+  }
   if (!res.ok) { $("formerror").textContent = data.detail; return; }
   if (data.seats.length === 1) { location.href = data.seats[0].url; return; }
   const ul = $("links");
@@ -89,17 +95,38 @@ $("newtable").addEventListener("submit", async (ev) => {
     const copy = document.createElement("button");
     copy.type = "button";
     copy.textContent = "Copy link";
-    copy.addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(s.url));
-    li.append(a, " ", copy, document.createElement("br"), s.url);
+    const copied = document.createElement("span");
+    copied.className = "dim";
+    copied.setAttribute("role", "status");
+    copy.addEventListener("click", () => copyLink(s.url, copied));
+    li.append(a, " ", copy, " ", copied, document.createElement("br"), s.url);
     ul.appendChild(li);
   }
+  finishCreated(data);
+});
+
+// Copy a seat's link, and say whether it worked (the clipboard needs a secure context: on plain
+// http from another machine it is refused: the note then says to copy the link shown by hand).
+async function copyLink(url, note) {
+  try {
+    if (!navigator.clipboard) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(url);
+    note.textContent = "Copied";
+  } catch (e) {
+    note.textContent = "Could not copy: select the link below and copy it";
+  }
+  setTimeout(() => { note.textContent = ""; }, 4000);
+}
+
+function finishCreated(data) {
+  const ul = $("links");
   const li = document.createElement("li");
   li.innerHTML = `Spectators: <a href="${data.spectate_url}">${data.spectate_url}</a>`;
   ul.appendChild(li);
   $("created").hidden = false;
   $("created").scrollIntoView();
   loadTables();
-});
+}
 
 // The tables by state: open seats to join, games in play to watch, finished games (history, a
 // page at a time) to replay or review.
@@ -150,10 +177,27 @@ function fill(body, rows, empty) {
   }
 }
 
+// The lists say so when the server cannot be reached or refuses (never an empty list that looks
+// like "no tables").
+async function fetchList(url) {
+  let res;
+  try { res = await fetch(url); } catch (e) { throw new Error("The server cannot be reached: is it running? Reload to try again."); }
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(`The server refused the list: ${(data && data.detail) || res.status}`);
+  return data;
+}
+
 async function loadTables() {
-  const res = await fetch("/api/tables?finished=false");
-  const live = res.ok ? await res.json() : [];
-  const open = live.filter(t => t.seats.some(s => s.open));
+  let all;
+  try { all = await fetchList("/api/tables?finished=false"); } catch (e) {
+    $("listerror").textContent = e.message;
+    for (const id of ["opentables", "livetables"]) fill($(id), [], "unknown: the server cannot be reached");
+    return;
+  }
+  $("listerror").textContent = "";
+  // A table with an open seat waits for its players: it is listed to join, not as in play.
+  const open = all.filter(t => t.seats.some(s => s.open));
+  const live = all.filter(t => !t.seats.some(s => s.open));
   fill($("opentables"), open.map(t => {
     const b = document.createElement("button");
     b.type = "button";
@@ -161,7 +205,7 @@ async function loadTables() {
     b.textContent = "Join";
     b.addEventListener("click", () => join(t));
     const free = t.seats.filter(s => s.open).length;
-    return row([t.table, `${t.players} players`, who(t), `${free} open`], [b]);
+    return row([t.table, `${t.players} players`, who(t), `waiting for ${free} player${free > 1 ? "s" : ""}`], [b]);
   }), "no open seats right now: create a table with an open seat and share the lobby");
   fill($("livetables"), live.map(t => row([t.table, `${t.players} players`, who(t), `turn ${t.turn}`],
                                           [link("watch", `/table/${encodeURIComponent(t.table)}`)])),
@@ -172,8 +216,12 @@ async function loadTables() {
 }
 
 async function loadHistory() {
-  const res = await fetch(`/api/tables?finished=true&limit=${PAGE}&offset=${historyOffset}`);
-  const done = res.ok ? await res.json() : [];
+  let done;
+  try { done = await fetchList(`/api/tables?finished=true&limit=${PAGE}&offset=${historyOffset}`); } catch (e) {
+    $("listerror").textContent = e.message;
+    if (historyOffset === 0) fill($("history"), [], "unknown: the server cannot be reached");
+    return;
+  }
   const rows = done.map(t => {
     const id = encodeURIComponent(t.table);
     const sep = () => document.createTextNode(" \u00b7 ");

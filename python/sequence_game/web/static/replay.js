@@ -13,7 +13,7 @@ function show(i) {
   board.render(st, step.move ? { player: step.player, move: step.move } : null);
   const r = data.record.result;
   $("status").textContent = index === 0 ? "The deal" :
-    `Move ${index} of ${data.steps.length - 1}: ${data.names[step.player]} ${step.move}` +
+    `Move ${index} of ${data.steps.length - 1}: ${data.names[step.player]}: ${humanMove(step.move)}` +
     (index === data.steps.length - 1 && r ? ` - ${r.is_draw ? "draw" : "team " + TEAM_NAMES[r.winner] + " wins"}` : "");
   const hands = $("hands");
   hands.replaceChildren();
@@ -40,7 +40,7 @@ async function main() {
   const log = $("log");
   for (const step of data.steps.slice(1)) {
     const li = document.createElement("li");
-    li.textContent = `${data.names[step.player]}: ${step.move}`;
+    li.textContent = `${data.names[step.player]}: ${humanMove(step.move)}`;
     li.style.cursor = "pointer";
     li.addEventListener("click", () => show(step.index));
     log.appendChild(li);

@@ -1,6 +1,9 @@
 // The review of a finished game: GET /api/tables/{id}/replay for its positions and
-// /api/tables/{id}/review for the AI's view of every move (asked for with POST when missing;
-// it runs in the server's AI workers, so the page polls until it is ready).
+// POST /api/tables/{id}/review for its review (POST starts it or returns the one running or done,
+// so a first visit asks no question the server answers with 404; the page polls until it is
+// ready). Every team's chance of winning comes from one calibrated estimator: the graph in the
+// public view (what a spectator sees; two teams sum to 100%), each decision graded in the mover's
+// view against the best move (docs/review.md).
 "use strict";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -9,6 +12,16 @@ const board = new Board($("board"));
 let data = null, review = null, index = 0, byIndex = {};
 
 const pct = (x) => x === null || x === undefined ? "?" : `${Math.round(100 * x)}%`;
+const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const TIER_COLOURS = { inaccuracy: "#5c4800", mistake: "#8a3300", blunder: "#9e001c" };  // 4.5:1 or more on the page
+
+function resignation() {
+  return review ? review.events.find(e => e.kind === "resignation") : undefined;
+}
+
+function chancesText(chances) {
+  return chances.map((c, t) => `${TEAM_NAMES[t]} ${pct(c)}`).join(", ");
+}
 
 function show(i) {
   index = Math.max(0, Math.min(data.steps.length - 1, i));
@@ -22,14 +35,32 @@ function show(i) {
   const verdict = $("verdict");
   verdict.replaceChildren();
   verdict.className = "";
-  if (r) {
-    verdict.textContent = `Chance of winning ${pct(r.before)} before, ${pct(r.after)} after.`;
-    if (r.mistake) {
-      verdict.className = "mistake";
-      verdict.textContent += ` This move cost ${Math.round(100 * r.loss)} points; the AI preferred ${humanMove(r.best)}.`;
-      const best = parseMove(r.best);
-      if (best.cell) board.mark([best.cell], "hinted");  // the preferred move, on the board
+  if (review) {
+    const parts = [];
+    if (r && r.kind === "move") {
+      parts.push(`Chance of winning for ${data.names[r.player]}'s team: ${pct(r.before)} with the best move, ` +
+        `${pct(r.after)} with the move played.`);
+      if (r.tier) {
+        verdict.className = "mistake";
+        parts.push(`${r.tier[0].toUpperCase()}${r.tier.slice(1)} (${MARKS[r.tier]}): it lost ` +
+          `${Math.round(100 * r.loss)} points; best was ${humanMove(r.best)}.`);
+        const best = parseMove(r.best);
+        if (best.cell) board.mark([best.cell], "hinted");  // the best move, on the board
+      }
+    } else if (r) {
+      parts.push(`Chance of winning: ${chancesText(r.chances)}. ` +
+        ({ forced: "The only legal move: not graded.", trade: "A dead-card trade: not graded.",
+           timeout: "Played by the turn timer (the player did not move in time): not graded.",
+           referee: "A referee's call: not graded." }[r.kind] || ""));
+    } else {
+      parts.push(`Chance of winning: ${chancesText(review.curve[0])}.`);
     }
+    const res = resignation();
+    if (res && index === data.steps.length - 1) {
+      parts.push(`Then ${data.names[res.player]} resigned: team ${TEAM_NAMES[res.winner]} wins. ` +
+        "The resignation is the end of the game, not a move: no move is blamed for it.");
+    }
+    verdict.textContent = parts.join(" ");
   }
   [...$("log").children].forEach((li, k) => li.classList.toggle("current", k + 1 === index));
   const current = $("log").children[index - 1];
@@ -37,13 +68,15 @@ function show(i) {
   drawGraph();
 }
 
-// One line per team through its own moves' "before" chances (each search's own point of view),
-// the result at the end; mistakes as red dots; the current move as a vertical line.
+// One line per team through the public chances after every position (the result at the end; a
+// resignation as a last step marked R); graded moves as dots coloured by tier; the current
+// position as a vertical line.
 function drawGraph() {
   const box = $("graph");
   if (!review) { box.textContent = ""; return; }
-  const W = 600, H = 150, pad = 22, n = data.steps.length - 1;
-  const x = (k) => pad + (W - 2 * pad) * (n ? k / n : 0), y = (v) => H - pad - (H - 2 * pad) * v;
+  const points = review.curve.length;
+  const W = 600, H = 150, pad = 22, n = Math.max(1, points - 1);
+  const x = (k) => pad + (W - 2 * pad) * (k / n), y = (v) => H - pad - (H - 2 * pad) * v;
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "graph");
@@ -54,64 +87,124 @@ function drawGraph() {
     const t = add("text", { x: 2, y: y(v) + 4, "font-size": 10, fill: "#444" });
     t.textContent = label;
   }
-  for (let team = 0; team < data.record.teams; team++) {
-    const pts = review.moves.filter(m => m.team === team).map(m => `${x(m.index - 1)},${y(m.before)}`);
-    const last = review.moves.filter(m => m.team === team).pop();
-    if (last && last.after !== null && last.index === n) pts.push(`${x(n)},${y(last.after)}`);
-    add("polyline", { points: pts.join(" "), fill: "none", stroke: TEAM_COLOURS[team], "stroke-width": 2.5 });
+  for (let team = 0; team < review.teams; team++) {
+    const pts = review.curve.map((c, k) => `${x(k)},${y(c[team])}`);
+    add("polyline", { points: pts.join(" "), fill: "none", stroke: TEAM_COLOURS[team], "stroke-width": 2.5, "data-team": team });
   }
-  for (const m of review.moves.filter(m => m.mistake)) {
-    const c = add("circle", { cx: x(m.index - 1), cy: y(m.before), r: 5, fill: "#b00020", stroke: "#fff", "stroke-width": 1.5, class: "mistake-dot" });
-    c.addEventListener("click", () => show(m.index));
+  const res = resignation();
+  if (res) {
+    const t = add("text", { x: x(n) - 4, y: pad - 6, "font-size": 11, fill: "#111", "text-anchor": "end", class: "resign-mark" });
+    t.textContent = `${data.names[res.player]} resigned`;
+    add("line", { x1: x(n), y1: pad, x2: x(n), y2: H - pad, stroke: "#111", "stroke-dasharray": "2 3" });
+  }
+  for (const m of review.moves.filter(m => m.tier)) {
+    const c = add("circle", { cx: x(m.index), cy: y(m.chances[m.team]), r: 5, fill: TIER_COLOURS[m.tier], stroke: "#fff", "stroke-width": 1.5, class: `mistake-dot ${m.tier}` });
+    c.addEventListener("click", (ev) => { ev.stopPropagation(); show(m.index); });
   }
   add("line", { x1: x(index), y1: pad, x2: x(index), y2: H - pad, stroke: "#111", "stroke-width": 1.5 });
   svg.addEventListener("click", (ev) => {
     const r = svg.getBoundingClientRect();
     show(Math.round(((ev.clientX - r.left) / r.width * W - pad) / (W - 2 * pad) * n));
   });
+  box.setAttribute("aria-label", "chance of winning along the game: " +
+    chancesText(review.curve[Math.min(index, points - 1)]) + " at this position");
   box.replaceChildren(svg);
-  $("legend").replaceChildren(...Array.from({ length: data.record.teams }, (_, t) => {
+  $("legend").replaceChildren(...Array.from({ length: review.teams }, (_, t) => {
     const s = document.createElement("span");
     s.append(teamBadge(t), ` team ${TEAM_NAMES[t]}  `);
     return s;
   }));
 }
 
+function renderSummary() {
+  const table = $("accuracy");
+  table.replaceChildren();
+  const head = document.createElement("tr");
+  for (const [h, title] of [["Player", ""], ["Accuracy", "mean accuracy of the graded moves"],
+    ["?!", "inaccuracies"], ["?", "mistakes"], ["??", "blunders"]]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    if (title && h.includes("?")) {
+      const abbr = document.createElement("abbr");
+      abbr.title = title;
+      abbr.textContent = h;
+      th.appendChild(abbr);
+    } else th.textContent = h;
+    head.appendChild(th);
+  }
+  table.appendChild(head);
+  for (const p of review.players) {
+    const tr = document.createElement("tr");
+    const name = document.createElement("th");
+    name.scope = "row";
+    name.append(teamBadge(p.team), ` ${data.names[p.player]}`);
+    tr.appendChild(name);
+    for (const v of [p.accuracy === null ? "-" : `${p.accuracy.toFixed(1)}%`, p.inaccuracy, p.mistake, p.blunder]) {
+      const td = document.createElement("td");
+      td.textContent = String(v);
+      tr.appendChild(td);
+    }
+    table.appendChild(tr);
+  }
+}
+
 function renderReview() {
   byIndex = {};
   for (const m of review.moves) byIndex[m.index] = m;
-  $("about").textContent = `Each position searched from the mover's seat (${review.iterations} iterations; ` +
-    "the search samples the hidden cards, it never reads them).";
+  const t = review.tiers;
+  $("about").textContent = "Chances from one calibrated estimator: the graph as a spectator sees the game, each " +
+    "decision from the mover's seat (its own hand, never another's). A move is an inaccuracy from " +
+    `${Math.round(100 * t.inaccuracy)} points lost against the best move, a mistake from ` +
+    `${Math.round(100 * t.mistake)}, a blunder from ${Math.round(100 * t.blunder)}. Forced moves and ` +
+    "dead-card trades are not graded.";
+  renderSummary();
   const list = $("mistakes");
   list.replaceChildren();
-  const mistakes = review.moves.filter(m => m.mistake);
-  list.classList.toggle("empty", !mistakes.length);
-  if (!mistakes.length) { const li = document.createElement("li"); li.textContent = "none: no move cost 10 points"; list.appendChild(li); }
-  for (const m of mistakes) {
+  const flagged = review.moves.filter(m => m.tier);
+  list.classList.toggle("empty", !flagged.length);
+  if (!flagged.length) { const li = document.createElement("li"); li.textContent = `none: no move lost ${Math.round(100 * t.inaccuracy)} points`; list.appendChild(li); }
+  for (const m of flagged) {
     const li = document.createElement("li");
+    li.value = m.index;  // the list counts by move number, so the text does not repeat it
     const b = document.createElement("button");
     b.type = "button";
     b.className = "move";
-    b.textContent = `${m.index}. ${data.names[m.player]}: ${humanMove(m.move)} (-${Math.round(100 * m.loss)}); better ${humanMove(m.best)}`;
+    b.style.color = TIER_COLOURS[m.tier];
+    b.textContent = `${data.names[m.player]}: ${humanMove(m.move)} ${MARKS[m.tier]} ${m.tier}, ` +
+      `-${Math.round(100 * m.loss)}; best ${humanMove(m.best)}`;
     b.addEventListener("click", () => show(m.index));
     li.appendChild(b);
     list.appendChild(li);
   }
-  [...$("log").children].forEach((li, k) => { if (byIndex[k + 1] && byIndex[k + 1].mistake) li.classList.add("mistake"); });
+  [...$("log").children].forEach((li, k) => {
+    const m = byIndex[k + 1];
+    const b = li.querySelector("button");
+    if (m && m.tier && b) { b.append(` ${MARKS[m.tier]}`); b.style.color = TIER_COLOURS[m.tier]; }
+  });
+  const res = resignation();
+  if (res) {
+    const li = document.createElement("li");
+    li.className = "event";
+    li.textContent = `${data.names[res.player]} resigned: team ${TEAM_NAMES[res.winner]} wins`;
+    $("log").appendChild(li);
+  }
   show(index);
 }
 
 async function loadReview() {
-  const url = `/api/tables/${encodeURIComponent(tableId)}/review`;
-  let res = await fetch(url);
-  let body = await res.json();
-  if (res.status === 404 && body.status === "none") {
-    res = await fetch(url, { method: "POST" });
-    body = await res.json();
+  // POST answers with the review when it is ready, its progress while it runs, and starts it when
+  // there is none: no 404 on a first visit.
+  const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/review`, { method: "POST" });
+  let body = {};
+  try { body = await res.json(); } catch (e) { body = {}; }
+  if (res.status === 429) {
+    $("about").textContent = (body.detail || "the server is busy") + " (trying again)";
+    setTimeout(loadReview, 3000);
+    return;
   }
   if (!res.ok) { $("about").textContent = body.detail || "the review is not available"; return; }
   if (body.status === "ready") { review = body.review; renderReview(); return; }
-  $("about").textContent = `The AI is reviewing the game: ${body.done || 0} of ${body.total || "?"} positions...`;
+  $("about").textContent = `Reviewing the game: ${body.done || 0} of ${body.total || "?"} moves...`;
   setTimeout(loadReview, 700);
 }
 

@@ -10,7 +10,7 @@ const token = hashToken || localStorage.getItem(storageKey);
 
 const $ = (id) => document.getElementById(id);
 const board = new Board($("board"));
-let ws = null, view = null, selected = null, cursor = null, choices = null, hint = null, retry = 0, fatal = false;
+let ws = null, view = null, selected = null, selectedAt = null, cursor = null, choices = null, hint = null, retry = 0, fatal = false;
 let refusedNote = false;  // the message says the socket was refused: cleared once one opens
 let browsing = null;        // null: the live position; k: looking at the position after move k
 let fullHistory = null;     // the whole public move list, once fetched for browsing
@@ -146,8 +146,8 @@ function onState(v) {
   view = v;
   if (changed) {
     choices = null; hint = null;
-    if (selected && !(v.state.hands[v.seat] || []).includes?.(selected)) selected = null;
-    if (!mine()) { selected = null; cursor = null; }
+    keepSelection(v);
+    if (!mine()) { selected = null; selectedAt = null; cursor = null; }
     board.clearChoices();
     say(timeoutNote || "");  // a message belongs to the position it was about
     timeoutNote = null;
@@ -163,15 +163,29 @@ function onState(v) {
   tickClock();
 }
 
+// The selected card is one card of the hand (by its place: a hand may hold two copies of a card);
+// it stays selected while that place still holds it, else follows the card, else is dropped.
+function keepSelection(v) {
+  const hand = v.seat !== null && Array.isArray(v.state.hands[v.seat]) ? v.state.hands[v.seat] : [];
+  if (selected === null) { selectedAt = null; return; }
+  if (hand[selectedAt] === selected) return;
+  const at = hand.indexOf(selected);
+  selectedAt = at >= 0 ? at : null;
+  if (at < 0) selected = null;
+}
+
+// A table waits for its players while a seat is open: nobody moves until every seat is taken.
+function openSeats(v) { return v.over ? 0 : v.seats.filter(s => s.open).length; }
+
 // The turn timer: the seconds left for the seat to move, under the status line.
 function tickClock() {
   clearTimeout(clockTimer);
   const el = $("clock");
   if (deadline === null || !view || view.over) { el.textContent = ""; return; }
   const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-  const who = mine() ? "you have" : `${seatLabel(view.state.current_player)} has`;
-  el.textContent = `${who} ${left >= 60 ? Math.floor(left / 60) + " min " + (left % 60) + " s" : left + " s"} for this turn` +
-    " (then the AI moves for them)";
+  const who = mine() ? "You have" : `${seatLabel(view.state.current_player)} has`;
+  el.textContent = `${who} ${left >= 60 ? Math.floor(left / 60) + " min " + (left % 60) + " s" : left + " s"} for this turn;` +
+    ` then the AI moves for ${mine() ? "you" : "them"}.`;
   el.className = left <= 10 ? "dim urgent" : "dim";
   clockTimer = setTimeout(tickClock, 1000);
 }
@@ -179,7 +193,7 @@ function tickClock() {
 function onHint(msg) {
   if (!view || msg.version !== view.version) return;
   hint = parseMove(msg.move);
-  if (hint.card) selected = hint.card;
+  if (hint.card) { selected = hint.card; keepSelection(view); }
   if (hint.cell) cursor = hint.cell;  // Enter then plays the hinted move, not the old cursor's cell
   say("Hint: " + humanMove(hint) + (hint.kind === "trade" ? " (a dead card: trade it)" : ""));
   render();
@@ -207,6 +221,10 @@ function render(animate) {
   status.className = "";
   if (v.over) {
     status.textContent = v.result.text;
+  } else if (openSeats(v)) {
+    const n = openSeats(v);
+    status.textContent = `Waiting for players: ${n} open seat${n > 1 ? "s" : ""}. Share the lobby or the seat's link.`;
+    status.className = "waiting";
   } else if (v.thinking !== null) {
     status.textContent = `${seatLabel(v.thinking)} is thinking`;
     status.className = "thinking";
@@ -236,6 +254,16 @@ function render(animate) {
     links.innerHTML = `<a href="/replay/${encodeURIComponent(v.table)}">Replay the game</a> &middot; ` +
       `<a href="/review/${encodeURIComponent(v.table)}">AI review</a> &middot; ` +
       `<a href="/api/tables/${encodeURIComponent(v.table)}/record" download>Download (JSON)</a> &middot; <a href="/">New table</a>`;
+    if (v.rematch_allowed) {
+      // the same action as the end dialog's, so closing the dialog never hides the rematch
+      const b = document.createElement("button");
+      b.type = "button";
+      b.id = "banner-rematch";
+      b.className = "primary";
+      b.textContent = v.rematch ? "Go to the rematch" : "Rematch";
+      b.addEventListener("click", rematch);
+      links.prepend(b, " ");
+    }
     banner.appendChild(links);
     if (!gameOverShown) { gameOverShown = true; showGameOver(); }
   } else { banner.hidden = true; gameOverShown = false; }
@@ -306,8 +334,8 @@ function renderHand() {
     if (i < 9) { const k = document.createElement("span"); k.className = "key"; k.textContent = i + 1; el.appendChild(k); }
     if (dead) el.classList.add("dead");
     if (mine() && ms.length === 0) el.classList.add("nomove");
-    if (card === selected) el.classList.add("selected");
-    el.addEventListener("click", () => selectCard(card));
+    if (i === selectedAt) el.classList.add("selected");
+    el.addEventListener("click", () => selectCard(card, i));
     hand.appendChild(el);
   });
 }
@@ -463,9 +491,15 @@ function renderTargets() {
   if (choices) board.mark([choices[0].cell], "chosen");
 }
 
-function selectCard(card) {
+// card: the card at place i of the hand (a click or its number key).
+function selectCard(card, i) {
   if (!view || view.seat === null) return;
-  selected = selected === card ? null : card;
+  const wasBrowsing = browsing !== null;
+  if (wasBrowsing) {  // looking at an old position: a card is picked to play now, on the live board
+    browsing = null;
+    $("board").classList.remove("browsing");
+  }
+  if (selectedAt === i) { selected = null; selectedAt = null; } else { selected = card; selectedAt = i; }
   choices = null;
   board.clearChoices();
   const targets = selected ? movesOf(selected).filter(m => m.cell) : [];
@@ -475,7 +509,7 @@ function selectCard(card) {
     if (ms.some(m => m.kind === "trade")) say(`${cardLabel(selected)} is a dead card: both its cells are taken. Trade it.`);
     else if (!ms.length) say(`${cardLabel(selected)} has no legal play now.`);
     else if (selected === "JH" || selected === "JS") say("One-eyed jack: click a chip to remove it.");
-    else say("");
+    else say(wasBrowsing ? "Back to the live position: your turn." : "");
   }
   render();
 }
@@ -529,7 +563,7 @@ document.addEventListener("keydown", (ev) => {
   const k = ev.key;
   if (choices && /^[1-9]$/.test(k)) { const m = choices[+k - 1]; if (m) playMove(m.text); ev.preventDefault(); return; }
   const cards = view.seat !== null && Array.isArray(view.state.hands[view.seat]) ? view.state.hands[view.seat] : [];
-  if (/^[1-9]$/.test(k)) { if (cards[+k - 1]) selectCard(cards[+k - 1]); ev.preventDefault(); return; }
+  if (/^[1-9]$/.test(k)) { if (cards[+k - 1]) selectCard(cards[+k - 1], +k - 1); ev.preventDefault(); return; }
   if (browsing !== null || (!mine() && (k === "ArrowLeft" || k === "ArrowRight"))) {
     // Not your turn, or looking back: left and right step through the moves.
     if (k === "ArrowLeft") { browse((browsing ?? view.moves) - 1); ev.preventDefault(); return; }
@@ -544,7 +578,7 @@ document.addEventListener("keydown", (ev) => {
   else if (k === "p" && !$("pass").hidden) $("pass").click();
   else if (k === "h" && !$("hint").disabled && !$("hint").hidden) $("hint").click();
   else if (k === "u" && !$("undo").hidden) $("undo").click();
-  else if (k === "Escape") { selected = null; choices = null; board.clearChoices(); say(""); render(); }
+  else if (k === "Escape") { selected = null; selectedAt = null; choices = null; board.clearChoices(); say(""); render(); }
 });
 
 // A button clicked with the mouse gives its focus back, so Enter keeps playing the board's cursor
@@ -562,7 +596,8 @@ onButton("live", () => browse(view.moves));
 onButton("earlier", () => browse(0));
 onButton("sound", () => { sound = !sound; localStorage.setItem("sequence-sound", sound ? "on" : "off"); renderSound(); if (sound) tone("turn"); });
 onButton("gameover-close", () => $("gameover").close());
-onButton("gameover-rematch", () => view.rematch ? goToRematch(view.rematch) : send({ type: "rematch" }));
+function rematch() { if (view.rematch) goToRematch(view.rematch); else send({ type: "rematch" }); }
+onButton("gameover-rematch", rematch);
 renderSound();
 
 board.load().then(() => { board.onCellClick = clickCell; connect(); });

@@ -1,0 +1,264 @@
+"""The review of a game: every team's chance of winning along the game, and every decision graded as
+a chess site grades it, all from one calibrated estimator (:mod:`sequence_game.review.estimator`,
+docs/review.md).
+
+* **The curve** (``GameReview.curve``): after the deal and after every entry of the record, every
+  team's chance of winning as a spectator sees it (the public view: the board, the discards, whose
+  turn; never a hand, R9). The chances sum to 1; the last point is the result.
+* **A decision** is valued in the mover's view (public information and the mover's own hand): every
+  legal move is played on a copy and the position after it is valued for the mover's team, with the
+  card drawn after the move left out (the mover did not see it when deciding). ``before`` is the
+  best move's value, ``after`` the played move's, ``loss = before - after`` (never negative: the
+  played move is one of the moves valued). A loss of at least the model's thresholds
+  (:data:`TIERS`, chosen from measured noise by the fit) makes the move an inaccuracy, a mistake or a
+  blunder; ``accuracy`` per move is the chess sites' curve of the loss in points, averaged per player.
+* **Not graded**: a forced move (one legal move), a dead-card trade (R4) and referee entries (R10).
+* **Events**: a resignation or a game stopped at its turn cap is an event after the last move, scored
+  by the result; it blames no move. A move a turn timer played for a player (``timeouts``) is an
+  event too, not graded.
+
+The estimator reads no hidden card and searches nothing, so a review is deterministic (the same
+record, the same model: the same review) and bounded: one valuation per legal move of every decision
+(about 50 microseconds each, docs/review.md).
+
+>>> from sequence_game.agents import GreedyAgent
+>>> from sequence_game.records import play_game
+>>> record = play_game([GreedyAgent(seed=1), GreedyAgent(seed=2)], players=2, seed=3, max_turns=8)
+>>> review = review_game(record)
+>>> len(review.moves) == len(record.moves), all(abs(sum(c) - 1) < 1e-9 for c in review.curve)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from ..actions import move_id as _move_id
+from ..move import Move
+from ..records import GameRecord
+from .estimator import WinChanceModel, core_state, load_win_chance_model
+
+__all__ = ["METHOD", "TIERS", "GameReview", "ReviewedMove", "analyze", "curve", "move_values", "review_game",
+           "tier_of", "win_chance", "win_chances"]
+
+#: The review's method, stored with every review (a review made another way is not reused).
+METHOD = "win-chance/1"
+
+
+def _tiers(model: WinChanceModel) -> Tuple[Tuple[str, float], ...]:
+    g = model.grading
+    return (("blunder", g.get("blunder", 0.15)), ("mistake", g.get("mistake", 0.10)),
+            ("inaccuracy", g.get("inaccuracy", 0.05)))
+
+
+#: ``(tier, minimum loss)``, worst first: the packaged model's thresholds (its ``grading`` field,
+#: chosen by the fit from the measured noise of the estimator: docs/review.md).
+TIERS: Tuple[Tuple[str, float], ...]
+try:
+    TIERS = _tiers(load_win_chance_model())
+except FileNotFoundError:  # pragma: no cover - only while the fit writes the first model file
+    TIERS = _tiers(WinChanceModel({}, {}))
+
+
+def tier_of(loss: float, tiers: Sequence[Tuple[str, float]] = TIERS) -> Optional[str]:
+    """The tier of a move that lost ``loss`` (0..1) of its team's chance, or None."""
+    for name, least in tiers:
+        if loss >= least - 1e-12:
+            return name
+    return None
+
+
+def move_accuracy(loss: float) -> float:
+    """A move's accuracy in percent from the chance it lost (the chess sites' curve on win-percentage
+    points: 100 for the best move, about 65 for a 10-point loss, 0 from about 80 points)."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100.0 * loss) - 3.1669))
+
+
+def win_chances(game: Any, viewer: Optional[int] = None, model: Optional[WinChanceModel] = None) -> List[float]:
+    """Every team's chance of winning ``game`` (a :class:`sequence_game.Game`), summing to 1: in the
+    public view (a spectator's: no hand is read, R9), or with ``viewer`` in that player's view (the
+    public information and its own hand). Exact for a finished game."""
+    return (model or load_win_chance_model()).chances(game, viewer)
+
+
+def win_chance(game: Any, team: int, viewer: Optional[int] = None, model: Optional[WinChanceModel] = None) -> float:
+    """``team``'s chance of winning ``game`` (see :func:`win_chances`): the public view by default,
+    ``viewer=p`` for player ``p``'s view.
+
+    >>> from sequence_game import Game
+    >>> g = Game(players=2, seed=3)
+    >>> abs(win_chance(g, 0) + win_chance(g, 1) - 1) < 1e-9
+    True
+    """
+    state = core_state(game)
+    if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < state.teams:
+        raise ValueError(f"team must be from 0 to {state.teams - 1}, not {team!r}")
+    return win_chances(game, viewer, model)[team]
+
+
+def analyze(game: Any, model: Optional[WinChanceModel] = None) -> Dict[str, Any]:
+    """The ``analyze`` field for apps: ``{"chances": [...], "view": "public"}`` for ``game``, read
+    from public information only (offer it to spectators of finished or AI-only games and in
+    replays, never at a table where people are playing)."""
+    return {"chances": [round(p, 4) for p in win_chances(game, None, model)], "view": "public", "method": METHOD}
+
+
+def curve(record: GameRecord, model: Optional[WinChanceModel] = None) -> List[List[float]]:
+    """Every team's chance of winning in the public view after the deal and after every entry of
+    ``record`` (each list sums to 1; the last is the result of a finished game, a resignation
+    included): the review's graph alone, without grading (a live evaluation bar for replays and
+    AI-only games; about 10 microseconds a position)."""
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"curve needs a GameRecord, not {type(record).__name__}")
+    model = model or load_win_chance_model()
+    points = [list(_rounded(model.chances(step.game))) for step in record.positions()]
+    if record.resigned is not None and record.result is not None:
+        points.append([1.0 if t == record.result["winner"] else 0.0 for t in range(record.teams)])
+    return points
+
+
+def move_values(game: Any, model: Optional[WinChanceModel] = None) -> Dict[int, float]:
+    """The mover's team's chance after each legal move of ``game`` (move id -> chance), in the
+    mover's view without the card drawn after the move; exact when the move ends the game."""
+    model = model or load_win_chance_model()
+    state = core_state(game)
+    mover = state.current_player
+    team = mover % state.teams  # R2
+    values: Dict[int, float] = {}
+    for mid in state.legal_moves():
+        after = state.copy()
+        after.play(mid)
+        values[mid] = model.chances(after, viewer=mover, hide_last_draw=True)[team]
+    return values
+
+
+@dataclass(frozen=True)
+class ReviewedMove:
+    """One entry of a reviewed game (``index`` counts from 1). ``kind``: ``"move"`` (graded),
+    ``"forced"`` (one legal move), ``"trade"`` (a dead-card trade, R4), ``"timeout"`` (played by a
+    turn timer) or ``"referee"`` (R10); the others are not graded (``before``/``after``/``loss`` None). ``chances``: every team's chance
+    after the entry in the public view (the curve)."""
+
+    index: int
+    player: int
+    team: int
+    move: str
+    kind: str
+    before: Optional[float]
+    after: Optional[float]
+    best: Optional[str]
+    loss: Optional[float]
+    tier: Optional[str]
+    accuracy: Optional[float]
+    chances: Tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """The review of a whole game: one :class:`ReviewedMove` per entry, the public curve (the deal,
+    then after every entry: every team's chances), the events after the last move (resignation,
+    turn cap), the result and a summary per player (accuracy, count of each tier)."""
+
+    teams: int
+    moves: Tuple[ReviewedMove, ...]
+    curve: Tuple[Tuple[float, ...], ...]
+    events: Tuple[Dict[str, Any], ...]
+    players: Tuple[Dict[str, Any], ...]
+    result: Optional[Dict[str, Any]]
+    tiers: Tuple[Tuple[str, float], ...]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain data (JSON-ready)."""
+        return {"method": METHOD, "teams": self.teams, "tiers": dict(self.tiers),
+                "moves": [dict(asdict(m), chances=list(m.chances)) for m in self.moves],
+                "curve": [list(c) for c in self.curve], "events": [dict(e) for e in self.events],
+                "players": [dict(p) for p in self.players], "result": self.result}
+
+
+def _rounded(values: Sequence[float]) -> Tuple[float, ...]:
+    out = [round(v, 4) for v in values]
+    out[-1] = round(1.0 - sum(out[:-1]), 4)  # the rounded chances still sum to 1
+    return tuple(out)
+
+
+def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
+                progress: Optional[Callable[[int, int], None]] = None, timeouts: Sequence[int] = ()) -> GameReview:
+    """Review ``record`` (a finished or unfinished :class:`~sequence_game.GameRecord`) with
+    ``model`` (None: the packaged estimator). ``progress(done, total)`` is called after each entry.
+    ``timeouts``: the numbers (from 1) of the moves a turn timer played for a player who did not
+    move in time: shown as ``"timeout"`` entries and events, not graded (not the player's choice).
+    Raises ``ValueError`` for a record that does not replay or a timeout that is not a move of it."""
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"review_game needs a GameRecord, not {type(record).__name__}")
+    timed_out = set()
+    for n in timeouts:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(record.moves):
+            raise ValueError(f"timeouts must be move numbers from 1 to {len(record.moves)}, not {n!r}")
+        timed_out.add(n)
+    model = model or load_win_chance_model()
+    tiers = _tiers(model)
+    steps = list(record.positions())  # the deal, then the game after each entry (each a copy)
+    total = len(record.moves)
+    curve = [_rounded(model.chances(steps[0].game))]
+    moves: List[ReviewedMove] = []
+    for k in range(total):
+        game, entry = steps[k].game, steps[k + 1].move
+        player = game.current_player
+        team = player % record.teams  # R2
+        chances = _rounded(model.chances(steps[k + 1].game))
+        curve.append(chances)
+        text = record.moves[k]
+        common = {"index": k + 1, "player": player, "team": team, "move": text, "chances": chances}
+        if k + 1 in timed_out:
+            moves.append(ReviewedMove(kind="timeout", before=None, after=None, best=None, loss=None, tier=None,
+                                      accuracy=None, **common))
+        elif not isinstance(entry, Move):
+            moves.append(ReviewedMove(kind="referee", before=None, after=None, best=None, loss=None, tier=None,
+                                      accuracy=None, **common))
+        elif entry.kind == "trade":
+            moves.append(ReviewedMove(kind="trade", before=None, after=None, best=None, loss=None, tier=None,
+                                      accuracy=None, **common))
+        else:
+            values = move_values(game, model)
+            if len(values) == 1:
+                moves.append(ReviewedMove(kind="forced", before=None, after=None, best=None, loss=None, tier=None,
+                                          accuracy=None, **common))
+            else:
+                played = values[_move_id(entry)]
+                best_id = max(values, key=lambda m: (values[m], -m))  # ties: the lowest id, deterministic
+                before = values[best_id]
+                loss = max(0.0, before - played)
+                best_text = text if values[best_id] == played else str(_move_text(best_id))
+                moves.append(ReviewedMove(kind="move", before=round(before, 4), after=round(played, 4), best=best_text,
+                                          loss=round(loss, 4), tier=tier_of(loss, tiers),
+                                          accuracy=round(move_accuracy(loss), 1), **common))
+        if progress is not None:
+            progress(k + 1, total)
+    events: List[Dict[str, Any]] = [{"kind": "timeout", "after": n - 1, "player": moves[n - 1].player,
+                                     "move": moves[n - 1].move} for n in sorted(timed_out)]
+    result = None if record.result is None else dict(record.result)
+    if result is not None:
+        final = tuple(1.0 if t == result["winner"] else 0.0 for t in range(record.teams)) \
+            if result["winner"] is not None else _rounded([1.0 / record.teams] * record.teams)
+        if record.resigned is not None:
+            events.append({"kind": "resignation", "after": total, "player": record.resigned,
+                           "team": record.resigned % record.teams, "winner": result["winner"]})
+            curve.append(final)
+        elif result["is_draw"] and record.max_turns is not None and result["turns"] >= record.max_turns:
+            events.append({"kind": "turn-cap", "after": total, "turns": result["turns"], "winner": None})
+    players = []
+    for p in range(record.players):
+        graded = [m for m in moves if m.player == p and m.kind == "move"]
+        acc = [m.accuracy for m in graded if m.accuracy is not None]
+        players.append({"player": p, "team": p % record.teams, "graded": len(graded),
+                        "accuracy": round(sum(acc) / len(acc), 1) if acc else None,
+                        **{name: sum(m.tier == name for m in graded) for name, _ in reversed(tiers)}})
+    return GameReview(teams=record.teams, moves=tuple(moves), curve=tuple(curve), events=tuple(events),
+                      players=tuple(players), result=result, tiers=tiers)
+
+
+def _move_text(move_id: int) -> Move:
+    from ..game import move_from_id
+    return move_from_id(move_id)

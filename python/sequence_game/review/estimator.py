@@ -1,0 +1,216 @@
+"""The win-chance estimator: every team's chance of winning from an information set, in well under a
+millisecond, with no search.
+
+Two views, one model file (``review/data/win_chance.json``, made by
+``python -m sequence_game.training.fit_win_chance``, docs/review.md):
+
+* **public**: what a spectator sees (the board, the sequences, the discards, whose turn it is; R9:
+  never a hand). The review's graph and :func:`sequence_game.review.win_chance` by default.
+* **player** (``viewer=p``): the public information and player ``p``'s own hand, as ``p`` sees it
+  when deciding (R9: never a partner's hand or another team's). The review values a decision in it.
+
+Each team ``t`` gets a score ``w . x_t`` over its feature row ``x_t`` and the chances are the softmax
+of the scores: they sum to 1 by construction (two teams: the logistic of the difference). The rows
+are built from the core's per-team features (``_core.eval_features``,
+``cpp/include/sequence/search/features.hpp``): the board features for every team, and, in the
+player's view, the hand features of the viewer's row only (computed on a copy of the position in
+which the viewer's partners' hands are put back among the unseen cards).
+
+>>> from sequence_game import Game
+>>> g = Game(players=2, seed=3)
+>>> p = load_win_chance_model().chances(g)
+>>> len(p), abs(sum(p) - 1) < 1e-9
+(2, True)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .. import _core
+
+__all__ = ["HAND_FEATURES", "MODEL_FORMAT", "PUBLIC_FEATURES", "WinChanceModel", "core_state",
+           "feature_rows", "load_win_chance_model", "parse_win_chance_model"]
+
+MODEL_FORMAT = "sequence-game-win-chance/1"
+DEFAULT_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "win_chance.json")
+
+_CORE = list(_core.EVAL_FEATURES)
+_BOARD = ["sequences", "open1", "open2", "open3", "open4", "threats", "multi_threat", "shared_windows",
+          "removable", "to_move"]
+_HAND = ["threats_in_hand", "can_complete", "complete_on_move", "threat_copies_unseen", "two_eyed",
+         "one_eyed", "dead_cards"]
+_BOARD_IDX = [_CORE.index(n) for n in _BOARD]
+_HAND_IDX = [_CORE.index(n) for n in _HAND]
+#: The public row of a team: the core's board features, then interactions with tempo and with
+#: being one sequence from the win (R8: two teams need two sequences, three teams one).
+PUBLIC_FEATURES: Tuple[str, ...] = (*_BOARD, "threats_to_move", "last_open4", "last_threats",
+                                    "last_threats_to_move")
+#: The viewer's team row adds the viewer's hand features (zero in the other rows).
+HAND_FEATURES: Tuple[str, ...] = (*_HAND, "last_can_complete", "last_complete_on_move")
+
+
+def core_state(game: Any) -> Any:
+    """The compiled core's state of ``game`` (a :class:`sequence_game.Game` or a ``_core.Game``);
+    ``TypeError`` for anything else (the estimator reads the core's features)."""
+    state = getattr(game, "_state", game)
+    if not isinstance(state, _core.Game):
+        raise TypeError(f"the win chance needs a sequence_game.Game (the compiled core's), not {type(game).__name__}")
+    return state
+
+
+def _needed(teams: int) -> int:
+    return 2 if teams == 2 else 1  # R8
+
+
+def _viewer_state(state: Any, viewer: int, hide_last_draw: bool) -> Any:
+    """``state`` as ``viewer`` knows it, for its team's hand features: the viewer's partners' cards
+    (and, with ``hide_last_draw``, the card the viewer just drew) back among the unseen cards."""
+    players, teams = state.players, state.teams
+    partners = [p for p in range(players) if p != viewer and p % teams == viewer % teams]
+    last = state.last_draw
+    drop_draw = hide_last_draw and last is not None and last[0] == viewer
+    if not partners and not drop_draw:
+        return state
+    pos = state.to_position()
+    pile = list(pos["draw_pile"])
+    for p in partners:
+        pile.extend(pos["hands"][p])
+        pos["hands"][p] = []
+    if drop_draw:
+        pos["hands"][viewer].remove(last[1])
+        pile.append(last[1])
+    pos["draw_pile"] = sorted(pile)  # the draw pile's order is hidden; the features do not read it
+    pos["last_draw"] = None
+    return _core.Game.from_position(pos)
+
+
+def feature_rows(game: Any, viewer: Optional[int] = None, hide_last_draw: bool = False) -> np.ndarray:
+    """The ``(teams, P)`` public rows (:data:`PUBLIC_FEATURES`), or with ``viewer`` the
+    ``(teams, P + H)`` rows with the viewer's hand features (:data:`HAND_FEATURES`) in its team's
+    row. ``hide_last_draw``: leave out the card the viewer drew last (its view right after its move,
+    before it saw the draw)."""
+    state = core_state(game)
+    raw = _core.eval_features(state).astype(np.float64)
+    board = raw[:, _BOARD_IDX]
+    seq, open4, threats, to_move = board[:, 0], board[:, 4], board[:, 5], board[:, 9]
+    last = (seq >= _needed(state.teams) - 1).astype(np.float64)
+    pub = np.column_stack([board, threats * to_move, last * open4, last * threats, last * threats * to_move])
+    if viewer is None:
+        return pub
+    if not (isinstance(viewer, int) and 0 <= viewer < state.players):
+        raise ValueError(f"viewer must be a seat from 0 to {state.players - 1}, not {viewer!r}")
+    seen = _viewer_state(state, viewer, hide_last_draw)
+    team = viewer % state.teams  # R2
+    hand_raw = (_core.eval_features(seen) if seen is not state else raw)[team, _HAND_IDX].astype(np.float64)
+    hand = np.zeros((state.teams, len(HAND_FEATURES)))
+    hand[team, :len(_HAND)] = hand_raw
+    hand[team, len(_HAND):] = last[team] * hand_raw[1:3]
+    return np.hstack([pub, hand])
+
+
+def softmax_rows(scores: np.ndarray) -> np.ndarray:
+    """The softmax over the last axis (stable)."""
+    z = scores - scores.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    out: np.ndarray = e / e.sum(axis=-1, keepdims=True)
+    return out
+
+
+def _result_chances(state: Any) -> List[float]:
+    teams = state.teams
+    if state.winner is None:
+        return [1.0 / teams] * teams
+    return [1.0 if t == state.winner else 0.0 for t in range(teams)]
+
+
+@dataclass(frozen=True)
+class WinChanceModel:
+    """A validated model: one weight vector per view and per number of teams (``"2"``, ``"3"``),
+    the review's grading thresholds, and how it was made (``training``, free-form)."""
+
+    public: Mapping[str, Sequence[float]]
+    player: Mapping[str, Sequence[float]]
+    grading: Mapping[str, float] = field(default_factory=dict)
+    training: Mapping[str, Any] = field(default_factory=dict)
+
+    def weights(self, teams: int, viewer: Optional[int]) -> np.ndarray:
+        table = self.public if viewer is None else self.player
+        key = "2" if teams == 2 else "3"
+        if key not in table:  # a model fitted on two-team games only: the closest rule set
+            key = next(iter(table))
+        return np.asarray(table[key], dtype=np.float64)
+
+    def chances(self, game: Any, viewer: Optional[int] = None, hide_last_draw: bool = False) -> List[float]:
+        """Every team's chance of winning (a list summing to 1): exact once the game is over (1 for
+        the winner, an equal share each for a draw), else the softmax of the teams' scores in the
+        public view (``viewer`` None) or player ``viewer``'s."""
+        state = core_state(game)
+        if state.is_over:
+            return _result_chances(state)
+        x = feature_rows(state, viewer, hide_last_draw)
+        p = softmax_rows(x @ self.weights(state.teams, viewer))
+        return [float(v) for v in p]
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"format": MODEL_FORMAT, "public_features": list(PUBLIC_FEATURES),
+                "hand_features": list(HAND_FEATURES),
+                "public": {k: [float(v) for v in w] for k, w in self.public.items()},
+                "player": {k: [float(v) for v in w] for k, w in self.player.items()},
+                "grading": dict(self.grading), "training": dict(self.training)}
+
+
+def parse_win_chance_model(data: Any, source: str = "the model") -> WinChanceModel:
+    """A :class:`WinChanceModel` from a model file's JSON; ``ValueError`` naming ``source`` and the
+    field when it is not a model for this version."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{source}: a win-chance model is a JSON object, not {type(data).__name__}")
+    if data.get("format") != MODEL_FORMAT:
+        raise ValueError(f"{source}: format must be {MODEL_FORMAT!r}, not {data.get('format')!r:.60}")
+    if data.get("public_features") != list(PUBLIC_FEATURES) or data.get("hand_features") != list(HAND_FEATURES):
+        raise ValueError(f"{source}: public_features/hand_features differ from this version's "
+                         "(refit it: python -m sequence_game.training.fit_win_chance)")
+    sizes = {"public": len(PUBLIC_FEATURES), "player": len(PUBLIC_FEATURES) + len(HAND_FEATURES)}
+    views: Dict[str, Dict[str, List[float]]] = {}
+    for view, size in sizes.items():
+        table = data.get(view)
+        if not isinstance(table, dict) or not table or not set(table) <= {"2", "3"}:
+            raise ValueError(f"{source}: {view} must map the number of teams (\"2\", \"3\") to weights")
+        for k, w in table.items():
+            if (not isinstance(w, list) or len(w) != size
+                    or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in w)):
+                raise ValueError(f"{source}: {view}.{k} must be {size} finite numbers")
+        views[view] = {k: [float(v) for v in w] for k, w in table.items()}
+    grading = data.get("grading", {})
+    if not isinstance(grading, dict) or not all(isinstance(v, (int, float)) for v in grading.values()):
+        raise ValueError(f"{source}: grading must map names to numbers")
+    training = data.get("training", {})
+    if not isinstance(training, dict):
+        raise ValueError(f"{source}: training must be an object")
+    return WinChanceModel(views["public"], views["player"], {k: float(v) for k, v in grading.items()}, training)
+
+
+_DEFAULT: Optional[WinChanceModel] = None
+
+
+def load_win_chance_model(path: Optional[Union[str, os.PathLike[str]]] = None) -> WinChanceModel:
+    """The model in ``path`` (None: the packaged one, read once)."""
+    global _DEFAULT
+    if path is None and _DEFAULT is not None:
+        return _DEFAULT
+    file = os.fspath(path) if path is not None else DEFAULT_PATH
+    with open(file, encoding="utf-8") as f:
+        try:
+            data = json.load(f)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{file}: not JSON ({e})") from None
+    model = parse_win_chance_model(data, file)
+    if path is None:
+        _DEFAULT = model
+    return model

@@ -1,0 +1,180 @@
+"""Live connections (websockets and event streams) of the tables: the caps they count against,
+who is present, and the broadcast of each connection's own view."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, Callable, Dict, FrozenSet, Optional
+
+from ..errors import BusyError, ServerFullError
+from ..limits import ServerLimits
+from .table import Table
+from .views import view
+
+__all__ = ["Connection", "Connections"]
+
+
+def _dumps(message: Dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+class Connection:
+    """One live websocket: the seats it acts for (empty for a spectator), the client's address and
+    its outgoing queue of JSON texts."""
+
+    QUEUE = 64  # messages; a client that falls this far behind is dropped
+
+    def __init__(self, seats: FrozenSet[int], client: str = "?") -> None:
+        self.seats = seats
+        self.client = client
+        self.queue: asyncio.Queue[Optional[str]] = asyncio.Queue(self.QUEUE)
+
+    def send(self, message: Dict[str, Any]) -> None:
+        self.send_text(_dumps(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue ``text`` (a message serialized once for every connection that gets it)."""
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+
+class Connections:
+    """The connections of every table: ``sockets`` counts each client address's open ones (and its
+    waiting long-polls). ``on_last_left(table)`` runs when the last connection of a table leaves."""
+
+    def __init__(self, limits: ServerLimits, on_last_left: Callable[[Table], None]) -> None:
+        self.limits = limits
+        self.sockets: Dict[str, int] = {}  # client address -> its open table websockets
+        self._on_last_left = on_last_left
+
+    def admit(self, table: Table, client: str) -> None:
+        """Count one more connection of ``client`` at ``table`` against the caps, or refuse it:
+        :class:`~..errors.ServerFullError` (the server's or the table's cap),
+        :class:`~..errors.BusyError` (the client's). A websocket is counted from its handshake on, so
+        it is refused before it is accepted, and one waiting to say hello holds its place.
+        :meth:`release` gives the place back."""
+        limits = self.limits
+        if sum(self.sockets.values()) >= limits.max_sockets:
+            raise ServerFullError(f"the server already has {limits.max_sockets} open table connections; try again later")
+        if table.admitted >= limits.max_sockets_per_table:
+            raise ServerFullError(f"this table already has {limits.max_sockets_per_table} connections, the most it "
+                                  "takes; try again later")
+        if self.sockets.get(client, 0) >= limits.max_sockets_per_client:
+            raise BusyError(f"your address already has {limits.max_sockets_per_client} open table connections, the "
+                            "most one client may have: close some first")
+        self.sockets[client] = self.sockets.get(client, 0) + 1
+        table.admitted += 1
+
+    def hold(self, client: str) -> None:
+        """Count one more open connection or waiting request of ``client`` (BusyError past its cap);
+        :meth:`unhold` gives it back."""
+        held = self.sockets.get(client, 0)
+        if held >= self.limits.max_sockets_per_client:
+            raise BusyError(f"your address already has {held} open table connections and waiting requests, the "
+                            "most one client may have: close some first")
+        self.sockets[client] = held + 1
+
+    def unhold(self, client: str) -> None:
+        left = self.sockets.get(client, 0) - 1
+        if left > 0:
+            self.sockets[client] = left
+        else:
+            self.sockets.pop(client, None)
+
+    def release(self, table: Table, client: str) -> None:
+        """Give back a place :meth:`admit` counted."""
+        table.admitted -= 1
+        self.unhold(client)
+
+    def connect(self, table: Table, conn: Connection) -> None:
+        """:meth:`admit` and :meth:`attach` (refused past the caps); :meth:`disconnect` undoes both."""
+        self.admit(table, conn.client)
+        self.attach(table, conn)
+
+    def disconnect(self, table: Table, conn: Connection) -> None:
+        if conn in table.connections:
+            self.detach(table, conn)
+            self.release(table, conn.client)
+
+    def attach(self, table: Table, conn: Connection) -> None:
+        """Add an admitted connection: it gets its view; the others hear of it only if a seat came
+        online (a presence message of one flag per seat), so a connection costs the same at any
+        audience size."""
+        table.connections.add(conn)
+        if conn.seats:
+            table.used = True
+        came = [p for p in conn.seats if table.present.get(p, 0) == 0]
+        for p in conn.seats:
+            table.present[p] = table.present.get(p, 0) + 1
+        conn.send_text(_state(table, conn.seats))
+        if came:
+            self._presence(table, skip=conn)
+
+    def detach(self, table: Table, conn: Connection) -> None:
+        """Remove an attached connection (its place stays counted until :meth:`release`)."""
+        if conn not in table.connections:
+            return
+        table.connections.discard(conn)
+        if not table.connections:
+            self._on_last_left(table)
+        gone = False
+        for p in conn.seats:
+            table.present[p] -= 1
+            if table.present[p] == 0:
+                del table.present[p]
+                gone = True
+        if gone:
+            self._presence(table)
+
+    def _presence(self, table: Table, skip: Optional[Connection] = None) -> None:
+        text = _dumps({"type": "presence", "connected": [p in table.present for p in range(len(table.seats))]})
+        for conn in list(table.connections):
+            if conn is not skip:
+                conn.send_text(text)
+
+    @staticmethod
+    def tell(table: Table, message: Dict[str, Any]) -> None:
+        """Send one message (serialized once) to every connection of ``table``."""
+        text = _dumps(message)
+        for conn in list(table.connections):
+            conn.send_text(text)
+
+    def broadcast(self, table: Table) -> None:
+        """Send every connection its own view (one view per distinct set of seats, serialized once),
+        at the end of this turn of the event loop: changes made together go out as one state."""
+        event, table.changed = table.changed, asyncio.Event()
+        event.set()  # wake the long-polls: they read the table again
+        if not table.connections or table.flush is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a direct call): at once
+            self._flush(table)
+            return
+        table.flush = loop.call_soon(self._flush, table)
+
+    @staticmethod
+    def _flush(table: Table) -> None:
+        table.flush = None
+        if not table.connections:
+            return
+        full = table.game.to_dict()
+        texts: Dict[FrozenSet[int], str] = {}
+        for conn in list(table.connections):
+            text = texts.get(conn.seats)
+            if text is None:
+                text = texts[conn.seats] = _state(table, conn.seats, full)
+            conn.send_text(text)
+
+
+def _state(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = None) -> str:
+    """A ``state`` frame: ``{"type":"state","view":...}``, compact JSON."""
+    return '{"type":"state","view":' + view(table, seats, full).model_dump_json() + "}"

@@ -1,0 +1,146 @@
+"""What a seat, a spectator and the lobby see of a table (R9), as the typed models of ``models.py``.
+
+A seat gets ``game.observation(seat)`` (its own hand, every other hand as a size, the draw pile as
+a size, no seed), a spectator gets :func:`public_observation` (every hand as a size), and the legal
+moves go only to the seat to move. Nothing else about the game is ever serialized for a browser;
+the seed (which predicts every hidden card) leaves the server only in the record of a finished game.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Dict, FrozenSet, List, Optional
+
+from ...game_setup import TEAM_NAMES, sequences_to_win
+from ...gamebase import GameBase
+from ...position import observation_dict
+from .. import models
+from ..store import TableRow
+from .table import Seat, Table
+
+__all__ = ["HISTORY_TAIL", "public_observation", "shown_seat", "stored_summary", "summary", "view"]
+
+HISTORY_TAIL = 40  # moves of the move list in each view (the whole list: the record, after the game)
+
+
+def public_observation(game: GameBase) -> Dict[str, Any]:
+    """What anyone may see (R9): the board, sequences, discard piles, hand sizes, the draw pile's size.
+
+    >>> from sequence_game.reference import Game
+    >>> obs = public_observation(Game(players=2, seed=1))
+    >>> obs["hands"], obs["draw_pile"], "seed" in obs
+    ([7, 7], 90, False)
+    """
+    return _public(game.to_dict())
+
+
+def _public(state: Dict[str, Any]) -> Dict[str, Any]:
+    obs = observation_dict(state, 0)
+    obs["hands"] = [len(h) for h in state["hands"]]
+    obs["player"] = None
+    if obs.get("last_draw") is not None:
+        obs["last_draw"] = {"player": obs["last_draw"]["player"]}
+    return obs
+
+
+def shown_seat(table: Table, seats: FrozenSet[int]) -> Optional[int]:
+    """The seat whose hand a connection sees: its own seat; at a hot seat, the human to move once
+    they asked to see it (the hand is hidden between turns); None for a spectator."""
+    if len(seats) == 1:
+        return next(iter(seats))
+    g = table.game
+    if seats and not table.over and g.current_player in seats and table.revealed == (g.current_player, g.turn):
+        return g.current_player
+    return None
+
+
+def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = None) -> models.TableView:
+    """The whole message a connection gets about ``table``: ``state`` is exactly
+    ``game.observation(seat)`` (or :func:`public_observation`), the rest is public table data.
+    ``full``: ``game.to_dict()`` if the caller has it (one per broadcast, not one per view)."""
+    g = table.game
+    shown = shown_seat(table, seats)
+    if full is None:
+        full = g.to_dict()
+    state = observation_dict(full, shown) if shown is not None else _public(full)
+    over = table.over
+    to_move = shown is not None and not over and g.current_player == shown
+    tail = [(p, str(entry)) for p, entry in table.history[-HISTORY_TAIL:]]
+    last = tail[-1] if tail else None
+    return models.TableView(
+        table=table.id,
+        version=table.version,
+        players=g.players,
+        teams=g.teams,
+        to_win=sequences_to_win(g.teams),
+        seats=[models.SeatView(seat=p, team=g.team_of(p), kind=s.kind, name=s.name or "(open seat)",
+                               ai=s.ai, connected=p in table.present, open=s.open)
+               for p, s in enumerate(table.seats)],
+        you=sorted(seats),
+        seat=shown,
+        hot_seat=table.options.hot_seat,
+        hand_hidden=bool(seats) and shown is None and not over and g.current_player in seats,
+        state=models.Observation.model_validate(state),
+        legal=[str(m) for m in g.legal_moves()] if to_move else [],
+        moves=len(table.movers),
+        history=tail,
+        last_move=None if last is None else models.LastMove(player=last[0], move=last[1]),
+        thinking=table.thinking,
+        can_undo=bool(seats) and table.undo_allowed() and table.undo_target(seats) is not None,
+        hints=table.options.hints,
+        can_resign=bool(seats) and not over and g.teams == 2,
+        rematch=table.options.rematch,
+        rematch_allowed=bool(seats) and over,
+        turn_seconds=table.options.turn_seconds,
+        turn_left=None if over or table.deadline is None else max(0.0, table.deadline - time.time()),
+        over=over,
+        result=result(table),
+    )
+
+
+def result(table: Table) -> Optional[models.Result]:
+    """How the table's game ended (None while it goes on)."""
+    res = table.record.result
+    if res is None:
+        return None
+    return _result_of(res, table.game.teams, table.seats, len(table.movers), table.record.resigned)
+
+
+def summary(table: Table) -> models.TableSummary:
+    """A line of the table list: public only."""
+    g = table.game
+    return models.TableSummary(
+        table=table.id, players=g.players, teams=g.teams, created=table.created, turn=g.turn, over=table.over,
+        result=result(table),
+        seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=s.open and not table.over)
+               for s in table.seats])
+
+
+def stored_summary(row: TableRow) -> models.TableSummary:
+    """:func:`summary` of a stored table, read from its row without replaying the game."""
+    rec, seats = row.record, [Seat(**s) for s in row.seats]
+    res = rec.get("result")
+    return models.TableSummary(
+        table=row.id, players=rec["players"], teams=rec["teams"], created=row.created,
+        turn=res["turns"] if res else len(rec["moves"]), over=res is not None,
+        result=None if res is None else _result_of(res, rec["teams"], seats, len(rec["moves"]), rec.get("resigned")),
+        seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=False)
+               for s in seats])
+
+
+def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat], moves: int,
+               resigned: Optional[int] = None) -> models.Result:
+    """A record's result with a line of text naming the winners (seat p is on team p mod teams, R2).
+    It counts the moves of the move list (a dead-card trade is one, in the same turn as the card
+    played after it, R4), so the text and the list agree."""
+    count = f"{moves} move" + ("" if moves == 1 else "s")
+    if res["winner"] is None:
+        return models.Result(winner=None, is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=None,
+                             text=f"Draw after {count}.")
+    winners = [s.name for p, s in enumerate(seats) if p % teams == res["winner"]]
+    how = "" if resigned is None else f", {seats[resigned].name} resigned"
+    # the winners' names after the sentence, not in brackets: a name may hold brackets itself
+    # ("AI 2 (easy)"), and brackets in brackets read badly
+    return models.Result(winner=res["winner"], is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=resigned,
+                         text=f"Team {TEAM_NAMES[res['winner']]} wins after {count}{how}. "
+                              f"Winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}.")

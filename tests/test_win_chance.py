@@ -1,0 +1,144 @@
+"""The win-chance estimator (sequence_game.review.estimator) and its fit
+(sequence_game.training.fit_win_chance): chances that sum to 1, a model file read strictly, and
+calibration numbers that come from the command, not from hand."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sequence_game._core")
+
+from sequence_game import Game
+from sequence_game.review.estimator import (
+    DEFAULT_PATH,
+    HAND_FEATURES,
+    PUBLIC_FEATURES,
+    load_win_chance_model,
+    parse_win_chance_model,
+)
+from sequence_game.training.fit_win_chance import BEGIN, END, StrengthSet, _write_table, calibration, fit_softmax, fit_win_chance
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_chances_sum_to_one_in_every_view(players):
+    model = load_win_chance_model()
+    g = Game(players=players, seed=11)
+    for _ in range(3 * players):
+        for view in [None, *range(players)]:
+            p = model.chances(g, view)
+            assert len(p) == g.teams and abs(sum(p) - 1) < 1e-9 and all(0 < v < 1 for v in p)
+        g.play(g.legal_moves()[0])
+
+
+def test_a_finished_game_is_scored_by_its_result():
+    from sequence_game.agents import GreedyAgent
+    from sequence_game.records import play_game
+
+    rec = play_game([GreedyAgent(seed=1), GreedyAgent(seed=2)], players=2, seed=3)
+    game = rec.replay()
+    assert game.is_over and load_win_chance_model().chances(game) == [float(t == game.winner) for t in range(2)]
+
+
+def test_fit_softmax_recovers_a_known_model():
+    rng = np.random.default_rng(1)
+    w_true = np.array([1.5, -0.7])
+    x = rng.normal(size=(4000, 2, 2))
+    s = x @ w_true
+    p0 = 1 / (1 + np.exp(s[:, 1] - s[:, 0]))
+    won = rng.random(4000) < p0
+    y = np.stack([won, ~won], axis=1).astype(float)
+    w = fit_softmax(x, y, l2=1e-6)
+    assert np.allclose(w, w_true, atol=0.15)
+
+
+def test_calibration_of_a_perfect_forecast_and_of_the_base_rate():
+    rng = np.random.default_rng(2)
+    p0 = rng.random(5000)
+    won = rng.random(5000) < p0
+    p = np.stack([p0, 1 - p0], axis=1)
+    y = np.stack([won, ~won], axis=1).astype(float)
+    games = np.arange(5000) // 50
+    good = calibration(p, y, games, np.array([0.5, 0.5]), resamples=50)
+    assert good["ece"][0] < 0.03 and good["bss"][0] > 0.2 and good["ece"][1] <= good["ece"][0] <= good["ece"][2]
+    flat = calibration(np.full_like(p, 0.5), y, games, np.array([0.5, 0.5]), resamples=50)
+    assert abs(flat["bss"][0]) < 0.01  # perfectly calibrated and useless: no skill
+
+
+def _model_json() -> dict:
+    with open(DEFAULT_PATH, encoding="utf-8") as f:
+        return json.load(f)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(format="x"), "format must be"),
+    (lambda d: d.update(public_features=["a"]), "refit it"),
+    (lambda d: d["public"].update({"2": [1.0]}), r"public\.2 must be"),
+    (lambda d: d["player"].update({"2": [float("nan")] * (len(PUBLIC_FEATURES) + len(HAND_FEATURES))}),
+     r"player\.2 must be"),
+    (lambda d: d.update(player={"5": []}), "number of teams"),
+    (lambda d: d.update(grading={"mistake": "big"}), "grading"),
+])
+def test_a_bad_model_file_is_refused_by_field(change, message):
+    data = _model_json()
+    change(data)
+    with pytest.raises(ValueError, match=message):
+        parse_win_chance_model(data, "m.json")
+
+
+def test_the_fit_command_writes_the_model_table_and_picture_from_its_own_numbers(tmp_path):
+    sets = (StrengthSet("random", ("random",), 10, 1), StrengthSet("medium", ("medium",), 10, 2),
+            StrengthSet("mixed", ("random", "medium"), 20, 4, rotate=True),
+            StrengthSet("3 teams", ("medium", "random", "easy"), 30, 3, players=3, rotate=True))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "measurements.md").write_text("# Measurements\n\nkept\n")
+    out = tmp_path / "model.json"
+    report = fit_win_chance(str(tmp_path / "data"), out=str(out), docs=str(docs), holdout=2, search_positions=2,
+                            sets=sets)
+    model = load_win_chance_model(out)
+    assert set(model.public) == {"2", "3"} and model.training["calibration"] == report["calibration"]
+    g = model.grading
+    assert 0 < g["inaccuracy"] < g["mistake"] < g["blunder"]
+    text = (docs / "measurements.md").read_text()
+    assert text.startswith("# Measurements\n\nkept\n") and BEGIN in text and END in text
+    brier = report["calibration"]["medium"]["public"]["brier"]
+    assert f"| medium | {report['calibration']['medium']['public']['games']} / " in text
+    assert f"{brier[0]:.3f} [{brier[1]:.3f}, {brier[2]:.3f}]" in text
+    assert report["search_comparison"]["medium"]["positions"] == 2
+    # a rotated set: one run per rotation of the agents over the seats, numbered as one set
+    assert sorted(os.listdir(tmp_path / "data")) == ["3-teams", "3-teams-r1", "3-teams-r2", "medium", "mixed",
+                                                     "mixed-r1", "random"]
+    assert report["calibration"]["mixed"]["public"]["games"] == 10  # every second game of 20 held out
+    assert sets[2].runs()[1] == ("mixed-r1", ("medium", "random"), 10, 1004)
+    svg = (docs / "images" / "win-chance-reliability.svg").read_text()
+    assert svg.startswith("<svg") and svg.count("<polyline") == len(sets)
+    # a second run resumes the data (no new games) and rewrites the same section in place
+    fit_win_chance(str(tmp_path / "data"), out=str(out), docs=str(docs), holdout=2, search_positions=0, sets=sets)
+    again = (docs / "measurements.md").read_text()
+    assert again.count(BEGIN) == 1 and again.startswith("# Measurements\n\nkept\n")
+
+
+def test_the_documented_calibration_is_the_packaged_models_own():
+    """docs/measurements.md's calibration section is what the fit wrote with the packaged model's
+    report: regenerating it from the model file gives the same text."""
+    model = load_win_chance_model()
+    path = os.path.join(ROOT, "docs", "measurements.md")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    section = re.search(re.escape(BEGIN) + ".*?" + re.escape(END), text, re.S)
+    assert section is not None, "docs/measurements.md has no win-chance calibration section"
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        tmp = os.path.join(d, "m.md")
+        _write_table(tmp, dict(model.training), dict(model.grading))
+        with open(tmp, encoding="utf-8") as f:
+            regenerated = re.search(re.escape(BEGIN) + ".*?" + re.escape(END), f.read(), re.S)
+    assert regenerated is not None and regenerated.group(0) == section.group(0)
