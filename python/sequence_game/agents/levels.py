@@ -14,6 +14,7 @@ heuristic itself), level 8 ``hard``; levels 7 and 8 are the search (``mcts-v1``)
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import random
@@ -173,8 +174,7 @@ class HumanLikeAgent(AgentBase):
         start = time.perf_counter()
         if game.is_over:
             raise ValueError("the game is over: there is no move to analyze")
-        rng = random.Random()
-        rng.setstate(self._rng.getstate())
+        rng = copy.deepcopy(self._rng)  # the generator as it is now: the hint draws from a copy
         scored = self._scored(game, rng)
         choice = self._choose(scored, rng)
         order = sorted(range(len(scored)), key=lambda i: (scored[i][1] != choice, -scored[i][0], i))
