@@ -211,3 +211,76 @@ def test_arena_tables_show_whole_agent_names_on_a_narrow_terminal():
         text = console.export_text()
         cells = "".join(line.split("│")[1].strip() for line in text.splitlines() if line.count("│") > 2)
         assert all(name in cells for name in names)
+
+
+# --------------------------------------------------------------------------- the multi-player rating fit
+
+
+def test_fit_of_two_agents_is_the_elo_of_their_score():
+    from sequence_game.arena.stats import fit_ratings
+
+    games = [(("a", "random"), "a")] * 30 + [(("a", "random"), "random")] * 10
+    fit = fit_ratings(games, prior=0)
+    assert fit.rating("random") == 0.0
+    assert fit.rating("a") == pytest.approx(elo_difference(0.75), abs=1e-6)
+    lo, hi = fit.interval("a")
+    assert lo < fit.rating("a") < hi and fit.interval("random") == (0.0, 0.0)
+    # the Fisher interval of a proportion: sd of theta = 1 / sqrt(n p (1 - p))
+    half = 1.959963984540054 * 400 / math.log(10) / math.sqrt(40 * 0.75 * 0.25)
+    assert hi - fit.rating("a") == pytest.approx(half, rel=1e-6)
+
+
+def test_fit_recovers_the_strengths_of_three_sided_games():
+    """Luce's model: a side wins with probability g / sum(g); games drawn from known strengths
+    give back those ratings within their intervals."""
+    import random
+
+    from sequence_game.arena.stats import fit_ratings
+
+    true = {"random": 0.0, "b": 200.0, "c": 400.0, "d": 500.0}
+    rng = random.Random(3)
+    games = []
+    names = list(true)
+    for _ in range(6000):
+        sides = rng.sample(names, 3)
+        g = [10 ** (true[s] / 400) for s in sides]
+        games.append((sides, rng.choices(sides, weights=g)[0]))
+    fit = fit_ratings(games, prior=0, anchor_rating=0)
+    for name, r in true.items():
+        lo, hi = fit.interval(name)
+        assert lo - 1e-9 <= r <= hi + 1e-9, (name, fit.rating(name), lo, hi)
+    assert fit.names == ("d", "c", "b", "random")
+    d, (dlo, dhi) = fit.difference("c", "b")
+    assert dlo > 0 and dlo < d < dhi
+
+
+def test_fit_counts_a_draw_as_a_shared_win_and_keeps_a_sweep_finite():
+    from sequence_game.arena.stats import fit_ratings
+
+    fit = fit_ratings([(("a", "random"), None)] * 10, prior=0)
+    assert fit.rating("a") == pytest.approx(0.0, abs=1e-6)
+    sweep = fit_ratings([(("a", "random"), "a")] * 20)  # one virtual draw per pair
+    assert math.isfinite(sweep.rating("a")) and sweep.rating("a") > 400
+
+
+@pytest.mark.parametrize("games, anchor, message", [
+    ([(("a",), "a")], "random", "two or more different names"),
+    ([(("a", "a"), "a")], "random", "two or more different names"),
+    ([(("a", "b"), "c")], "random", "did not play"),
+    ([(("a", "b"), "a")], "random", "the anchor 'random' played no game"),
+    ([(("a", "random"), "a"), (("b", "c"), "b")], "random", "never met 'random'"),
+    ([42], "random", "write each game as"),
+])
+def test_fit_refuses_bad_games(games, anchor, message):
+    from sequence_game.arena.stats import fit_ratings
+
+    with pytest.raises(ValueError, match=message):
+        fit_ratings(games, anchor=anchor)
+
+
+def test_fit_reads_match_outcomes_by_contender():
+    from sequence_game.arena.stats import fit_ratings, outcome_sides
+
+    r = match(["greedy", "random", "random:seed=1"], games=6, players=3, seed=2)
+    fit = fit_ratings([outcome_sides(r.names, o) for o in r.outcomes])
+    assert set(fit.names) == set(r.names) and sum(fit.score) == pytest.approx(6)

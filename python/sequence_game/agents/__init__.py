@@ -11,6 +11,10 @@ here:
   core: every candidate move meets the same sampled deals, so a few hundred deals compare a few
   moves with little noise. Public for that: the measurements of what hidden information is worth,
   and the base for opponent modelling.
+- :class:`RuleBasedAgent` -- a beginner's rules of thumb (win, block a four, extend the longest
+  line): the reference player of the level ladder.
+- :class:`HumanLikeAgent` -- the heuristic with a weaker person's flaws: levels 1-4 of the ladder
+  (``level:1`` .. ``level:8``, :mod:`~sequence_game.agents.levels`).
 - :class:`PolicyAgent` -- a trained policy (a callable or a saved model) over the player's
   observation tensor and legal-action mask.
 
@@ -37,9 +41,11 @@ from .analysis import Analysis
 from .base import Agent, agent_name
 from .control import AgentBase, Limit, StopToken
 from .greedy import GreedyAgent
+from .levels import HumanLikeAgent
 from .mcts import MCTSAgent, SearchOptions
 from .registry import agent_from_spec, register_agent
 from .rollout import RolloutAgent
+from .rule_based import RuleBasedAgent
 from .search import MoveStats, SearchAgent, SearchResult
 from .uniform_random import RandomAgent
 
@@ -52,12 +58,14 @@ __all__ = [
     "AgentMoveError",
     "Analysis",
     "GreedyAgent",
+    "HumanLikeAgent",
     "Limit",
     "MCTSAgent",
     "MoveStats",
     "PolicyAgent",
     "RandomAgent",
     "RolloutAgent",
+    "RuleBasedAgent",
     "SearchAgent",
     "SearchOptions",
     "SearchResult",

@@ -9,7 +9,7 @@ desktop CPU, so it does not bind where the ladder was measured. Options of the s
 preset's (``hard:time=0.5`` cuts the cap, ``hard:seed=3`` fixes the search's seed).
 
 >>> PRESETS["hard"].spec
-'mcts-v1:iterations=30000,time_limit=5.0'
+'mcts-v1:iterations=30000,time_limit=1.0'
 >>> [p.name for p in PRESETS.values()]
 ['easy', 'medium', 'hard']
 """
@@ -50,7 +50,8 @@ class Preset:
         return opts
 
 
-#: The presets, weakest first (docs/agents.md; the measured ladder: docs/measurements.md). ``easy`` is
+#: The presets, weakest first, and levels 5, 6 and 8 of the ladder (agents/levels.py, docs/agents.md;
+#: the measured ladder: docs/measurements.md); ``hard``'s cap of 1 s is the top level's bound. ``easy`` is
 #: the one-ply heuristic choosing softly among its five best moves (it still wins, completes and
 #: blocks whenever it can); ``medium`` the heuristic itself; ``hard`` the ISMCTS at 30,000
 #: iterations a move. Each level beats the one below in the ladder's matches.
@@ -58,7 +59,7 @@ PRESETS: Dict[str, Preset] = {p.name: p for p in (
     Preset("easy", "greedy", {"temperature": 100.0, "candidates": 5},
            summary="the one-ply heuristic, choosing among its five best moves (never missing a win or a block)"),
     Preset("medium", "greedy", summary="the one-ply heuristic: win, block, extend the best line"),
-    Preset("hard", "mcts-v1", {"iterations": 30_000}, time_cap=5.0,
+    Preset("hard", "mcts-v1", {"iterations": 30_000}, time_cap=1.0,
            summary="information-set MCTS, 30,000 iterations a move"),
 )}
 

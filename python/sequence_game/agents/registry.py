@@ -13,6 +13,7 @@ from .mcts import MCTSAgent
 from .presets import ALIASES as PRESET_ALIASES
 from .presets import PRESETS, preset_factory
 from .rollout import RolloutAgent
+from .rule_based import RuleBasedAgent
 from .uniform_random import RandomAgent
 
 __all__ = ["agent_from_spec", "agent_names", "register_agent"]
@@ -37,6 +38,7 @@ def agent_names() -> Tuple[str, ...]:
 
 register_agent("random", RandomAgent)
 register_agent("greedy", GreedyAgent)
+register_agent("rules", RuleBasedAgent)
 _BUDGET_KEYS = {"time": "time_limit", "iters": "iterations", "t": "time_limit"}
 
 
@@ -82,7 +84,7 @@ def _policy(**params: Any) -> Any:
 
 # A saved policy: "policy:path/to/model.npz" (the one spec whose first option may be a bare value).
 register_agent("policy", _policy)
-_POSITIONAL = {"policy": "policy"}
+_POSITIONAL = {"policy": "policy", "level": "level"}
 
 # Searches that read hidden cards: a test hook, named only when the environment asks for it (see
 # _peeking.py); the environment reaches the arena's worker processes too.
@@ -98,6 +100,25 @@ for _preset in PRESETS.values():
     register_agent(_preset.name, preset_factory(_preset, _factory), _aliases)
 for _alias, _target in PRESET_ALIASES.items():  # another name of a preset (``max`` plays as ``hard``)
     register_agent(_alias, *_REGISTRY[_target])
+
+
+def _levels() -> None:
+    """``humanlike`` and ``level:N`` (agents/levels.py): a level is the spec of its row of ``LEVELS``,
+    with the spec's other options (``level:8,time=0.5``, ``level:2,seed=3``) laid over it."""
+    from .levels import HumanLikeAgent, level_of
+
+    def level(level: Any = None, **params: Any) -> Any:
+        if level is None:
+            raise ValueError("name the level as level:N, N from 1 to 8 (e.g. 'level:3')")
+        spec = level_of(level).spec
+        extra = ",".join(f"{k}={v}" for k, v in params.items())
+        return agent_from_spec(spec + ("," if ":" in spec else ":") + extra if extra else spec)
+
+    register_agent("humanlike", HumanLikeAgent)
+    register_agent("level", level, _BUDGET_KEYS)
+
+
+_levels()
 
 
 def parse_value(text: str) -> Any:
@@ -127,7 +148,10 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     settings of 2026-11-30 pinned: ``registry.MCTS_V1``; the same keys), and the difficulty presets
     ``easy``, ``medium``, ``hard`` (``presets.PRESETS``; the keys of the agent they build,
     e.g. ``hard:time=0.5``; ``max`` is another name of ``hard``), and ``policy:path/to/model`` (a saved policy, ``PolicyAgent``; keys
-    ``sample``, ``seed``, ``normalize``). Values are read as int, float,
+    ``sample``, ``seed``, ``normalize``), ``rules`` (the rule-based reference player, ``RuleBasedAgent``;
+    key ``seed``), ``humanlike`` (``HumanLikeAgent``: keys ``notice``, ``jack_care``, ``temperature``,
+    ``candidates``, ``seed``) and the ladder's levels ``level:1`` .. ``level:8`` (``levels.LEVELS``;
+    the keys of the agent the level builds). Values are read as int, float,
     true/false or none where they look like one. ``defaults`` are keyword arguments used when the
     spec does not set them (the arena passes a derived ``seed`` so that matches are reproducible).
     The agent's ``name`` is set to the spec.

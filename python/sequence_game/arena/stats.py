@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-__all__ = ["GameOutcome", "MatchResult", "PairedComparison", "SeatResult", "elo_difference", "sign_test",
-           "wilson_interval"]
+__all__ = ["GameOutcome", "MatchResult", "PairedComparison", "RatingFit", "SeatResult", "elo_difference",
+           "fit_ratings", "sign_test", "wilson_interval"]
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 
@@ -325,3 +325,204 @@ class PairedComparison:
             f"(sign test p = {self.p_value:.2g})"
             + (f"; draws at the turn cap: {self.capped[0]} and {self.capped[1]}" if any(self.capped) else "")
         )
+
+
+ELO_PER_NAT = 400.0 / math.log(10.0)  # Elo points per unit of log-strength: 400 log10(gamma)
+
+_Game = Tuple[Sequence[str], Optional[str]]
+
+
+@dataclass(frozen=True)
+class RatingFit:
+    """Ratings of many agents on one Elo scale, fitted to games of two or more sides
+    (:func:`fit_ratings`).
+
+    ``names`` strongest first; ``ratings[i]`` in Elo with ``anchor`` at ``anchor_rating``;
+    ``covariance`` (Elo squared) of the ratings from the Fisher information (the anchor's row and
+    column are 0: it is fixed); ``games[i]`` and ``score[i]`` the games each took part in and its
+    wins (a draw shared among the sides); ``prior`` the virtual draws added per pair that met.
+    """
+
+    names: Tuple[str, ...]
+    ratings: Tuple[float, ...]
+    covariance: Tuple[Tuple[float, ...], ...]
+    games: Tuple[int, ...]
+    score: Tuple[float, ...]
+    anchor: str
+    anchor_rating: float
+    prior: float
+    total_games: int
+
+    def index(self, name: str) -> int:
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise ValueError(f"{name!r} is not rated here: the fit has {', '.join(self.names)}") from None
+
+    def rating(self, name: str) -> float:
+        return self.ratings[self.index(name)]
+
+    def interval(self, name: str, z: float = Z95) -> Tuple[float, float]:
+        """The 95% interval of ``name``'s rating (relative to the anchor: the anchor's is a point)."""
+        i = self.index(name)
+        half = z * math.sqrt(max(0.0, self.covariance[i][i]))
+        return (self.ratings[i] - half, self.ratings[i] + half)
+
+    def difference(self, a: str, b: str, z: float = Z95) -> Tuple[float, Tuple[float, float]]:
+        """``rating(a) - rating(b)`` and its 95% interval (from the covariance: the two ratings'
+        errors are correlated through the games they share)."""
+        i, j = self.index(a), self.index(b)
+        c = self.covariance
+        d = self.ratings[i] - self.ratings[j]
+        half = z * math.sqrt(max(0.0, c[i][i] + c[j][j] - 2 * c[i][j]))
+        return d, (d - half, d + half)
+
+    def expected_score(self, a: str, b: str) -> float:
+        """The score the fit predicts for ``a`` in a two-sided game against ``b``."""
+        return float(1.0 / (1.0 + math.pow(10.0, -(self.rating(a) - self.rating(b)) / 400.0)))
+
+
+def fit_ratings(games: Iterable[_Game], anchor: str = "random", anchor_rating: float = 0.0,
+                prior: float = 1.0) -> RatingFit:
+    """A multi-player Bradley-Terry (Luce) fit: each game is ``(sides, winner)``, the names of the
+    agents that played its sides (two or more, each once) and the winner's name, or None for a
+    draw. Agent ``i`` has a strength ``g_i = 10 ** (rating_i / 400)``; a side wins with probability
+    ``g_winner / sum(g of the game's sides)`` (with two sides: the Elo formula). A draw counts as a
+    win shared equally among the sides. Ratings maximise the likelihood (Newton's method), with
+    ``anchor`` fixed at ``anchor_rating``, and ``prior`` virtual two-sided draws between every pair
+    of agents that met, which keeps a clean sweep finite. Their covariance is the inverse Fisher
+    information (games taken as independent; deals shared by a pair's games make the true error
+    smaller, not larger).
+
+    ``ValueError`` when a game is malformed, the anchor did not play, or some agent is not linked
+    to the anchor through the games played.
+
+    >>> fit = fit_ratings([(("a", "random"), "a")] * 3 + [(("a", "random"), "random")], prior=0)
+    >>> round(fit.rating("a")), fit.rating("random")
+    (191, 0.0)
+    """
+    import numpy as np
+
+    if isinstance(prior, bool) or not isinstance(prior, (int, float)) or not (math.isfinite(prior) and prior >= 0):
+        raise ValueError(f"prior must be a number of virtual draws >= 0, not {prior!r}")
+    groups: Dict[Tuple[str, ...], List[float]] = {}  # sorted sides -> [games, win share per side...]
+    names: Dict[str, int] = {}
+    games_of: Counter[str] = Counter()
+    score_of: Dict[str, float] = {}
+    total = 0
+    for k, game in enumerate(games):
+        try:
+            sides, winner = game
+            sides = tuple(sides)
+        except (TypeError, ValueError):
+            raise ValueError(f"game {k}: write each game as (sides, winner), not {game!r}") from None
+        if len(sides) < 2 or len(set(sides)) != len(sides) or not all(isinstance(n, str) for n in sides):
+            raise ValueError(f"game {k}: the sides must be two or more different names, not {sides!r}")
+        if winner is not None and winner not in sides:
+            raise ValueError(f"game {k}: the winner {winner!r} did not play (sides {sides!r})")
+        key = tuple(sorted(sides))
+        row = groups.setdefault(key, [0.0] * (len(key) + 1))
+        row[0] += 1
+        total += 1
+        for who in key:
+            names.setdefault(who, len(names))
+            games_of[who] += 1
+            share = (1.0 if who == winner else 0.0) if winner is not None else 1.0 / len(key)
+            row[1 + key.index(who)] += share
+            score_of[who] = score_of.get(who, 0.0) + share
+    if anchor not in names:
+        raise ValueError(f"the anchor {anchor!r} played no game: rate it against the others "
+                         f"(agents: {', '.join(sorted(names)) or 'none'})")
+    if prior > 0:
+        pairs = {tuple(sorted((a, b))) for key in groups for a in key for b in key if a < b}
+        for x, y in pairs:
+            row = groups.setdefault((x, y), [0.0, 0.0, 0.0])
+            row[0] += prior
+            row[1] += prior / 2
+            row[2] += prior / 2
+    n = len(names)
+    # links to the anchor: every agent must be reachable through games (else its rating is free)
+    seen, todo = {anchor}, [anchor]
+    while todo:
+        linked = todo.pop()
+        for key in groups:
+            if linked in key:
+                for b in key:
+                    if b not in seen:
+                        seen.add(b)
+                        todo.append(b)
+    if len(seen) != n:
+        missing = sorted(set(names) - seen)
+        raise ValueError(f"{', '.join(missing)} never met {anchor!r} or anyone linked to it: their ratings "
+                         "are not on its scale")
+    idx = [[names[m] for m in key] for key in groups]
+    counts = [row[0] for row in groups.values()]
+    wins = [np.array(row[1:]) for row in groups.values()]
+    fixed = names[anchor]
+    free = [i for i in range(n) if i != fixed]
+    theta = np.zeros(n)
+
+    def loglik(th: Any) -> float:
+        out = 0.0
+        for ix, c, w in zip(idx, counts, wins):
+            t = th[ix]
+            m = t.max()
+            out += float(w @ t) - c * (m + math.log(float(np.exp(t - m).sum())))
+        return out
+
+    def grad_hess(th: Any) -> Tuple[Any, Any]:
+        g, h = np.zeros(n), np.zeros((n, n))
+        for ix, c, w in zip(idx, counts, wins):
+            t = th[ix]
+            p = np.exp(t - t.max())
+            p /= p.sum()
+            g[ix] += w - c * p
+            h[np.ix_(ix, ix)] -= c * (np.diag(p) - np.outer(p, p))
+        return g, h
+
+    current = loglik(theta)
+    for _ in range(100):
+        g, h = grad_hess(theta)
+        gf, hf = g[free], h[np.ix_(free, free)]
+        try:
+            step = np.linalg.solve(hf, -gf)
+        except np.linalg.LinAlgError:
+            raise ValueError("the ratings cannot be fitted: some agent won or lost every game it played; "
+                             "use prior > 0") from None
+        t = 1.0
+        while True:
+            trial = theta.copy()
+            trial[free] += t * step
+            value = loglik(trial)
+            if value >= current - 1e-12 or t < 1e-6:
+                break
+            t /= 2
+        theta, current = trial, value
+        if float(np.abs(t * step).max(initial=0.0)) < 1e-9:
+            break
+    if not np.all(np.isfinite(theta)):
+        raise ValueError("the ratings cannot be fitted: some agent won or lost every game it played; use prior > 0")
+    _, h = grad_hess(theta)
+    cov = np.zeros((n, n))
+    try:
+        cov[np.ix_(free, free)] = np.linalg.inv(-h[np.ix_(free, free)])
+    except np.linalg.LinAlgError:
+        raise ValueError("the ratings' intervals cannot be computed: some agent won or lost every game it "
+                         "played; use prior > 0") from None
+    ratings = anchor_rating + ELO_PER_NAT * theta
+    cov *= ELO_PER_NAT ** 2
+    by_name = sorted(names, key=lambda m: (-ratings[names[m]], m))
+    order = [names[m] for m in by_name]
+    return RatingFit(
+        names=tuple(by_name), ratings=tuple(float(ratings[i]) for i in order),
+        covariance=tuple(tuple(float(cov[i, j]) for j in order) for i in order),
+        games=tuple(games_of[m] for m in by_name), score=tuple(score_of[m] for m in by_name),
+        anchor=anchor, anchor_rating=float(anchor_rating), prior=float(prior), total_games=total)
+
+
+def outcome_sides(names: Sequence[str], outcome: GameOutcome) -> _Game:
+    """One match game as :func:`fit_ratings` takes it: the names of the contenders that played its
+    teams, and the winner's name or None."""
+    sides = tuple(names[c] for c in dict.fromkeys(outcome.team_contenders))
+    winner = None if outcome.winner_contender is None else names[outcome.winner_contender]
+    return sides, winner

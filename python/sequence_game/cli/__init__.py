@@ -33,13 +33,13 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from . import arena, bot, demo, play, replay, review, selfplay, serve, tools
+from . import arena, bot, demo, ladder, play, replay, review, selfplay, serve, tools
 from .common import EXIT_ERROR, EXIT_USAGE, CLIError, parent_parsers, printable
 
 __all__ = ["build_parser", "main"]
 
 #: The subcommands in the order ``--help`` lists them.
-COMMANDS = (play, demo, arena, selfplay, replay, review, serve, bot, tools)
+COMMANDS = (play, demo, arena, ladder, selfplay, replay, review, serve, bot, tools)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -117,6 +117,13 @@ class PlaySession:
 
         self.ascii = args.ascii or not can_encode_suits(console)
 
+    def _ai_note(self) -> str:
+        """The AI's level and its rating on the ladder (agents/data/ladder.json), when it has one."""
+        from ..agents.levels import rating_note
+
+        note = rating_note(self.ai_spec)
+        return f" ({note})" if note else ""
+
     # -- display
     def show(self, player: Optional[int]) -> None:
         from ..terminal import render_table
@@ -138,7 +145,7 @@ class PlaySession:
         self.say(
             f"Sequence: {g.players} players, {g.teams} teams ({teams_desc}); seed {g.seed}. "
             f"You play seat{'s' if len(self.humans) > 1 else ''} {', '.join(map(str, self.humans))}; "
-            f"AI: {self.ai_spec}. Type ? for your moves, help for commands."
+            f"AI: {self.ai_spec}{self._ai_note()}. Type ? for your moves, help for commands."
         )
         while not g.is_over:
             p = g.current_player
@@ -292,7 +299,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--human", type=int_arg(0, 11, "--human"), action="append", metavar="SEAT",
                    help="a seat played by a human (repeat for several; default 0)")
     p.add_argument("--ai", default=None, metavar="SPEC",
-                   help="AI opponents: a difficulty (easy, medium, hard, max: docs/agents.md) or an agent spec "
+                   help="AI opponents: a level, level:1 (a beginner) to level:8 (the strongest), shown with its "
+                        "rating; easy, medium, hard are levels 5, 6, 8 (docs/agents.md); or an agent spec "
                         "(greedy, mcts:time=1, ...); default: hard")
     p.add_argument("--hint-ai", default=None, metavar="SPEC", help="the agent behind `hint` (default: hard)")
     p.add_argument("--save", metavar="FILE", help="save the finished game as a record (JSON)")
