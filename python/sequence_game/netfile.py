@@ -105,5 +105,7 @@ def read_weights(path: str) -> Dict[str, np.ndarray]:
     for name in ARRAYS:
         n = int(np.prod(shapes[name]))
         out[name] = np.frombuffer(data, dtype="<f4", count=n, offset=pos).reshape(shapes[name]).astype(np.float32)
+        if not np.all(np.isfinite(out[name])):
+            raise ValueError(f"{path}: weights array {name} holds a non-finite number")
         pos += 4 * n
     return out

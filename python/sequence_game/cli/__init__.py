@@ -14,6 +14,7 @@
     sequence-game bench [--quick] [--only play|simulate|to_dict]
     sequence-game tune screen|spsa --base SPEC ...
     sequence-game fit-eval --out FILE [--games N] [--agents SPEC ...]
+    sequence-game train --out DIR [--generations N] [--seed S] [--export FILE]
 
 ``play`` reads one command a line from standard input, so it can be scripted (``EOF`` ends the
 game cleanly): a move in the text notation (``7H@d6``, ``JSxe5``, ``trade 7H``, ``pass``; a card
@@ -33,7 +34,7 @@ import argparse
 import sys
 from typing import Callable, Dict, List, Optional, Sequence
 
-from . import arena, bench, bot, demo, fit_eval, play, replay, review, selfplay, serve, tune
+from . import arena, bench, bot, demo, fit_eval, play, replay, review, selfplay, serve, train, tune
 from .arena import match_table, seat_table
 from .common import (
     EXIT_ERROR,
@@ -72,7 +73,7 @@ __all__ = [
 ]
 
 #: The subcommands in the order ``--help`` lists them.
-COMMANDS = (play, demo, arena, selfplay, replay, review, serve, bot, bench, tune, fit_eval)
+COMMANDS = (play, demo, arena, selfplay, train, replay, review, serve, bot, bench, tune, fit_eval)
 
 #: Subcommands whose options their own module parses: everything after the name is handed over.
 FORWARDED: Dict[str, Callable[[List[str]], int]] = {m.NAME: m.forward for m in (bench, tune, fit_eval)}
