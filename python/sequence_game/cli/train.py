@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--seed", type=int_arg(0, SEED_LIMIT - 1, "--seed"), default=0, help="run seed (default 0)")
     p.add_argument("--bootstrap-games", type=int_arg(1, 10**6, "--bootstrap-games"), default=1000,
                    help="greedy self-play games that generation 0 imitates (default 1000)")
-    p.add_argument("--games", type=int_arg(1, 10**6, "--games"), default=256, help="self-play games per generation")
+    p.add_argument("--games", type=int_arg(1, 10**6, "--games"), default=128, help="self-play games per generation (default 128)")
     p.add_argument("--eval-games", type=int_arg(2, 10**6, "--eval-games"), default=100,
                    help="games against greedy per generation, seats alternated (default 100)")
     p.add_argument("--temperature", type=float, default=1.0, help="self-play sampling temperature (default 1)")

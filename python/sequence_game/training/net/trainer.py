@@ -46,7 +46,7 @@ class TrainConfig:
     generations: int = 20
     seed: int = 0
     bootstrap_games: int = 1000     # greedy self-play games for generation 0
-    games: int = 256                # self-play games per later generation
+    games: int = 128                # self-play games per later generation
     batch: int = 128                # games stepped together
     max_turns: int = 300            # the turn cap of training games (a capped game is a draw)
     temperature: float = 1.0
@@ -55,6 +55,7 @@ class TrainConfig:
     imitation: float = 0.3          # weight of the greedy imitation loss after generation 0
     lr: float = 1e-3
     epochs: int = 2
+    bootstrap_epochs: int = 3
     minibatch: int = 512
     eval_games: int = 100           # per reference, seats alternated (half each)
     hidden1: int = 256
@@ -75,7 +76,8 @@ def wilson(score: float, n: int, z: float = 1.96) -> Tuple[float, float]:
 
 def _masked_logits(model: PolicyValueNet, obs: np.ndarray, acts: np.ndarray, counts: np.ndarray
                    ) -> torch.Tensor:
-    """Logits of each row's legal actions (padding -inf), shape (N, MAX_LEGAL_ACTIONS)."""
+    """Logits of each row's legal actions (padding -inf), shape (N, widest row)."""
+    acts = acts[:, :max(1, int(counts.max()))]
     o = torch.from_numpy(obs)
     h = model.trunk(o)
     idx = torch.from_numpy(np.maximum(acts, 0).astype(np.int64))
@@ -100,10 +102,11 @@ def _choose(model: PolicyValueNet, obs: np.ndarray, acts: np.ndarray, counts: np
     return k.numpy(), logp.numpy()
 
 
-def play_against(model: PolicyValueNet, reference: str, games: int, seed: int) -> Dict[str, Any]:
-    """The raw network (argmax, one evaluation per move) against a built-in seat policy
-    (``greedy`` or ``random``): ``games`` two-player games, half with the network on seat 0, the
-    other half on seat 1 of the same deals; first episode of each game only."""
+def play_against(model: Any, reference: str, games: int, seed: int) -> Dict[str, Any]:
+    """The raw network (argmax, one evaluation per move) against a built-in seat policy of
+    ``VectorGame`` (``greedy``: the core's port of GreedyAgent; ``random``): ``games`` two-player
+    games, half with the network on seat 0 and half on seat 1 of the same deals; the first episode
+    of each game only. ``model``: a :class:`PolicyValueNet` or the core's ``_core.Net``."""
     half = max(1, games // 2)
     wins = draws = losses = 0
     gen = torch.Generator().manual_seed(0)
@@ -113,7 +116,10 @@ def play_against(model: PolicyValueNet, reference: str, games: int, seed: int) -
         while not done.all():
             obs = vg.observations()
             acts, counts = vg.legal_actions()
-            k, _ = _choose(model, obs, acts, counts, 0.0, gen)
+            if isinstance(model, PolicyValueNet):
+                k, _ = _choose(model, obs, acts, counts, 0.0, gen)
+            else:  # the core's network, one row at a time
+                k = np.array([int(np.argmax(model.evaluate(obs[i], acts[i, :counts[i]])[0])) for i in range(half)])
             rewards, term, trunc = vg.step(acts[np.arange(half), k].astype(np.int64))
             ended = (term | trunc) & ~done
             for i in np.flatnonzero(ended):
@@ -242,7 +248,8 @@ def bootstrap_rows(cfg: TrainConfig, progress: Progress) -> Rows:
 
 def _losses(model: PolicyValueNet, r: Rows, idx: np.ndarray, imitation_weight: float) -> Tuple[torch.Tensor, Dict[str, float]]:
     obs = torch.from_numpy(r.obs[idx].astype(np.float32))
-    acts, counts = r.acts[idx], r.counts[idx]
+    counts = r.counts[idx]
+    acts = r.acts[idx][:, :max(1, int(counts.max()))]  # the padding past the widest row costs only time
     h = model.trunk(obs)
     aidx = torch.from_numpy(np.maximum(acts, 0).astype(np.int64))
     logits = torch.einsum("nlh,nh->nl", model.policy.weight[aidx], h) + model.policy.bias[aidx]
@@ -360,7 +367,7 @@ def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
         if g == 0:
             say(f"generation 0: imitating greedy on {len(imitation.choice):,} positions")
             entry["positions"] = len(imitation.choice)
-            entry["loss"] = fit(model, opt, imitation, cfg, cfg.epochs * 3, 1.0, rng, say)
+            entry["loss"] = fit(model, opt, imitation, cfg, cfg.bootstrap_epochs, 1.0, rng, say)
         else:
             pool = []
             for path in _checkpoints(cfg.out)[-cfg.pool_size:]:
