@@ -10,13 +10,12 @@ import zlib
 
 import numpy as np
 import pytest
-
 import sequence_game
 from sequence_game import _core
 from sequence_game.actions import ACTION_COUNT
 from sequence_game.agents import agent_from_spec
 from sequence_game.agents.net import NetAgent, NetSearchAgent, load_net
-from sequence_game.netfile import HEADER_SIZE, MAGIC, read_weights, weights_bytes, write_weights
+from sequence_game.netfile import HEADER_SIZE, read_weights, weights_bytes, write_weights
 from sequence_game.observation import OBSERVATION_SIZE
 
 H1, H2 = 32, 16
@@ -76,7 +75,8 @@ def test_weights_round_trip(tmp_path) -> None:
     net = _core.Net(path)
     assert (net.hidden1, net.hidden2) == (H1, H2)
     assert net.parameters == sum(v.size for v in arrays.values())
-    assert _core.Net(open(path, "rb").read()).hidden1 == H1
+    with open(path, "rb") as f:
+        assert _core.Net(f.read()).hidden1 == H1
 
 
 def damaged_variants() -> dict:
@@ -110,7 +110,7 @@ def test_damaged_file_is_a_clear_error(tmp_path, name: str) -> None:
         _core.Net(data)
     with pytest.raises(ValueError):
         read_weights(path)
-    with pytest.raises(ValueError, match="bad.sqnet"):
+    with pytest.raises(ValueError, match=r"bad\.sqnet"):
         load_net(path)
 
 
@@ -261,7 +261,7 @@ def test_training_resumes_and_reproduces(tmp_path) -> None:
     pytest.importorskip("torch")
     from sequence_game.training.net.trainer import TrainConfig, train
 
-    def config(out: str, generations: int) -> "TrainConfig":
+    def config(out: str, generations: int) -> TrainConfig:
         return TrainConfig(out=out, generations=generations, seed=3, bootstrap_games=3, games=4, batch=4,
                            eval_games=2, epochs=1, hidden1=16, hidden2=8, max_turns=60)
 
@@ -274,7 +274,8 @@ def test_training_resumes_and_reproduces(tmp_path) -> None:
         lines = f.read().splitlines()
     assert len(lines) == 2
     assert train(config(b, 2), quiet).endswith("gen-0001.sqnet")
-    assert open(last, "rb").read() == open(os.path.join(b, "gen-0001.sqnet"), "rb").read()
+    with open(last, "rb") as fa, open(os.path.join(b, "gen-0001.sqnet"), "rb") as fb:
+        assert fa.read() == fb.read()
     with pytest.raises(ValueError, match="other settings"):
         train(TrainConfig(out=a, generations=3, seed=4), quiet)
     _core.Net(last)

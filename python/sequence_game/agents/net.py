@@ -28,8 +28,8 @@ from typing import Any, Dict, Optional, Tuple
 
 from .. import _core
 from .._args import check_seed, is_int
-from ..move import Move
 from ..game import move_from_id
+from ..move import Move
 from .base import spec_name
 from .control import AgentBase, Limit
 from .search import MoveStats, SearchResult, core_game, hint_generator

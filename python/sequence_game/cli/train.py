@@ -22,9 +22,12 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
         raise CLIError(f"train needs PyTorch (pip install 'sequence-game[train]'): {e}") from None
     if not 0 <= args.temperature <= 10:
         raise CLIError("--temperature must be in 0..10")
+    if not 0 <= args.imitation <= 100:
+        raise CLIError("--imitation must be in 0..100")
     cfg = TrainConfig(out=args.out, generations=args.generations, seed=args.seed,
                       bootstrap_games=args.bootstrap_games, games=args.games, eval_games=args.eval_games,
-                      temperature=args.temperature)
+                      temperature=args.temperature, bootstrap_epochs=args.bootstrap_epochs,
+                      imitation=args.imitation)
     try:
         weights = train(cfg, progress=lambda text: console.print(text, highlight=False))
     except KeyboardInterrupt:
@@ -52,6 +55,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--seed", type=int_arg(0, SEED_LIMIT - 1, "--seed"), default=0, help="run seed (default 0)")
     p.add_argument("--bootstrap-games", type=int_arg(1, 10**6, "--bootstrap-games"), default=1000,
                    help="greedy self-play games that generation 0 imitates (default 1000)")
+    p.add_argument("--bootstrap-epochs", type=int_arg(1, 1000, "--bootstrap-epochs"), default=3,
+                   help="passes over the greedy dataset in generation 0 (default 3)")
+    p.add_argument("--imitation", type=float, default=0.3,
+                   help="weight of the greedy imitation loss after generation 0 (default 0.3)")
     p.add_argument("--games", type=int_arg(1, 10**6, "--games"), default=128, help="self-play games per generation (default 128)")
     p.add_argument("--eval-games", type=int_arg(2, 10**6, "--eval-games"), default=100,
                    help="games against greedy per generation, seats alternated (default 100)")
