@@ -204,10 +204,11 @@ def test_net_agent_plays_legal_moves_and_reads_only_its_view(weights_file: str) 
     assert agent.analyze(positions(1)[0]).moves
 
 
-def test_net_search_is_seeded_and_reads_only_its_view(weights_file: str) -> None:
+@pytest.mark.parametrize("mix", [0.0, 0.5])
+def test_net_search_is_seeded_and_reads_only_its_view(weights_file: str, mix: float) -> None:
     for g in positions(4, 2):
-        a = NetSearchAgent(iterations=60, seed=7, weights=weights_file).analyze(g)
-        b = NetSearchAgent(iterations=60, seed=7, weights=weights_file).analyze(redealt(g, 9))
+        a = NetSearchAgent(iterations=60, seed=7, weights=weights_file, mix=mix).analyze(g)
+        b = NetSearchAgent(iterations=60, seed=7, weights=weights_file, mix=mix).analyze(redealt(g, 9))
         assert a.move in g.legal_moves()
         assert a.iterations == 60
         assert [(m.move, m.visits) for m in a.moves] == [(m.move, m.visits) for m in b.moves]
@@ -231,6 +232,10 @@ def test_agent_specs_and_bad_arguments(weights_file: str) -> None:
         NetSearchAgent(time_limit=-1, weights=weights_file)
     with pytest.raises(ValueError, match="c_puct"):
         NetSearchAgent(c_puct=0, weights=weights_file)
+    with pytest.raises(ValueError, match="mix"):
+        NetSearchAgent(mix=1.5, weights=weights_file)
+    with pytest.raises(ValueError, match="playout_turns"):
+        NetSearchAgent(playout_turns=-1, weights=weights_file)
     with pytest.raises(TypeError, match="weights"):
         NetAgent(weights=3)  # type: ignore[arg-type]
     net = load_net(weights_file)
@@ -238,6 +243,8 @@ def test_agent_specs_and_bad_arguments(weights_file: str) -> None:
         _core.net_search(g._state, net, None, None, 1.5, 1, None)
     with pytest.raises(ValueError, match="c_puct"):
         _core.net_search(g._state, net, 10, None, -1.0, 1, None)
+    with pytest.raises(ValueError, match="mix"):
+        _core.net_search(g._state, net, 10, None, 1.5, 1, None, float("nan"))
     over = sequence_game.Game(players=2, seed=1)
     while not over.is_over:
         over.play_id(over.legal_move_ids()[0])

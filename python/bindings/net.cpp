@@ -111,7 +111,8 @@ ValueError saying which.)doc")
           "read from that player's observation only (R9).");
 
     m.def("net_search", [](const Game& game, const Net& net, const py::handle& iterations, const py::handle& time_limit,
-                           double c_puct, const py::handle& seed, const py::handle& max_nodes) {
+                           double c_puct, const py::handle& seed, const py::handle& max_nodes, double mix,
+                           int playout_turns) {
         const GameState root = to_move(game);
         NetSearchOptions o;
         o.iterations = iterations.is_none() ? 0 : static_cast<std::uint64_t>(int_in_range(iterations, "iterations", 0, 1LL << 40));
@@ -119,10 +120,13 @@ ValueError saying which.)doc")
         o.c_puct = c_puct;
         o.seed = seed.is_none() ? 0 : uint64_arg(seed, "seed");
         if (!max_nodes.is_none()) o.max_nodes = static_cast<std::uint64_t>(int_in_range(max_nodes, "max_nodes", 1024, 1LL << 28));
+        o.mix = mix;
+        o.playout_turns = playout_turns;
         check_net_search_options(o);
         py::gil_scoped_release release;
         return net_search(root, net, o);
     }, py::arg("game"), py::arg("net"), py::arg("iterations") = py::none(), py::arg("time_limit") = py::none(),
           py::arg("c_puct") = 1.5, py::arg("seed") = py::none(), py::arg("max_nodes") = py::none(),
+          py::arg("mix") = 0.0, py::arg("playout_turns") = 6,
           "The network-guided information-set search for the player to move (SearchResult).");
 }

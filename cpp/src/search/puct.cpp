@@ -12,6 +12,8 @@
 #include "sequence/observation.hpp"
 #include "sequence/parallel.hpp"
 #include "sequence/rules.hpp"
+#include "sequence/playout.hpp"
+#include "sequence/search/evaluate.hpp"
 #include "sequence/search/heuristic.hpp"
 
 namespace sequence {
@@ -131,6 +133,7 @@ public:
             const bool missing = legal_children < n;
             if (missing && nodes_.size() + static_cast<std::size_t>(n) <= o_.max_nodes) {
                 expand(node, st, reward);
+                if (o_.mix > 0) blend_playout(st, reward);
                 break;
             }
             if (best < 0) {  // the pool is full and nothing here was tried: the network's value
@@ -158,6 +161,19 @@ public:
     }
 
 private:
+    // reward = (1 - mix) * reward + mix * (a short informed playout from st, aligned to end with
+    // the root seat to move, scored by the static evaluation).
+    void blend_playout(GameState& st, float reward[kMaxTeams]) {
+        std::uint32_t limit = st.turn + static_cast<std::uint32_t>(o_.playout_turns);
+        const std::uint32_t players = st.config.players;
+        limit += (players - (limit - obs_.pub.turn) % players) % players;
+        informed_playout(st, rng_, limit, policy_);
+        float r[kMaxTeams];
+        evaluate_rewards(st, weights_, r);
+        const float m = static_cast<float>(o_.mix);
+        for (int t = 0; t < st.config.teams; ++t) reward[t] = (1.0f - m) * reward[t] + m * r[t];
+    }
+
     // The network at st (the seat to move's view): priors for this world's legal moves that have
     // no child at `node` yet, and the reward of the iteration.
     void expand(std::int32_t node, const GameState& st, float reward[kMaxTeams]) {
@@ -183,6 +199,8 @@ private:
     const float draw_;
     std::vector<Node> nodes_;
     std::vector<std::int32_t> path_;
+    const PlayoutPolicy policy_{};
+    const EvalWeights weights_{};
     MoveList legal_;
     std::uint8_t found_[kMoveListCapacity];
     float probs_[kMoveListCapacity];
@@ -197,6 +215,10 @@ void check_net_search_options(const NetSearchOptions& o) {
         throw std::invalid_argument("time limit must be in 0..86400 seconds, not " + std::to_string(o.time_limit));
     if (!(o.c_puct > 0) || o.c_puct > 100)
         throw std::invalid_argument("c_puct must be in (0, 100], not " + std::to_string(o.c_puct));
+    if (!(o.mix >= 0 && o.mix <= 1))
+        throw std::invalid_argument("mix must be in 0..1, not " + std::to_string(o.mix));
+    if (o.playout_turns < 0 || o.playout_turns > 1000)
+        throw std::invalid_argument("playout_turns must be in 0..1000, not " + std::to_string(o.playout_turns));
     if (o.max_nodes < 1024 || o.max_nodes > (1ull << 28))
         throw std::invalid_argument("max_nodes must be in 1024..268435456, not " + std::to_string(o.max_nodes));
 }

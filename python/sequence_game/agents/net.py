@@ -105,11 +105,13 @@ class NetAgent(AgentBase):
 
 class NetSearchAgent(AgentBase):
     """The network-guided information-set search (PUCT). ``iterations`` and/or ``time_limit``
-    (seconds) bound it (default 800 iterations); ``c_puct`` weighs the priors; one thread."""
+    (seconds) bound it (default 800 iterations); ``c_puct`` weighs the priors; one thread.
+    ``mix`` (0..1) blends into each leaf's value that of a short informed playout of
+    ``playout_turns`` turns scored by the hand-set static evaluation (mcts's leaf)."""
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None,
                  seed: Optional[int] = None, weights: Optional[str] = None, c_puct: float = 1.5,
-                 max_nodes: Optional[int] = None) -> None:
+                 max_nodes: Optional[int] = None, mix: float = 0.0, playout_turns: int = 6) -> None:
         if iterations is None and time_limit is None:
             iterations = 800
         if iterations is not None and (not is_int(iterations) or iterations < 1):
@@ -119,7 +121,13 @@ class NetSearchAgent(AgentBase):
             raise ValueError(f"time must be seconds in (0, 86400], not {time_limit!r}")
         if isinstance(c_puct, bool) or not isinstance(c_puct, (int, float)) or not 0 < c_puct <= 100:
             raise ValueError(f"c_puct must be a number in (0, 100], not {c_puct!r}")
+        if isinstance(mix, bool) or not isinstance(mix, (int, float)) or not 0 <= mix <= 1:
+            raise ValueError(f"mix must be a number in 0..1, not {mix!r}")
+        if not is_int(playout_turns) or not 0 <= playout_turns <= 1000:
+            raise ValueError(f"playout_turns must be an int in 0..1000, not {playout_turns!r}")
         self.seed = check_seed(seed)
+        self.mix = float(mix)
+        self.playout_turns = int(playout_turns)
         self.iterations = iterations
         self.time_limit = time_limit
         self.c_puct = float(c_puct)
@@ -129,7 +137,7 @@ class NetSearchAgent(AgentBase):
         self._rng = _seed_rng(seed)
         self._hint_rng = hint_generator(seed if seed is not None else self._rng.getrandbits(64))
         self.name = spec_name("net-search", iterations=iterations, time=time_limit,
-                              c_puct=c_puct if c_puct != 1.5 else None, seed=seed)
+                              c_puct=c_puct if c_puct != 1.5 else None, mix=mix or None, seed=seed)
 
     def _search(self, game: Any, limit: Optional[Limit], seed: int) -> Any:
         g = core_game(game, "NetSearchAgent")
@@ -138,7 +146,8 @@ class NetSearchAgent(AgentBase):
         iterations, time_limit = self.iterations, self.time_limit
         if limit is not None:
             iterations, time_limit = limit.iterations, limit.time
-        return g, _core.net_search(g._state, self._net, iterations, time_limit, self.c_puct, seed, self.max_nodes)
+        return g, _core.net_search(g._state, self._net, iterations, time_limit, self.c_puct, seed, self.max_nodes,
+                                   self.mix, self.playout_turns)
 
     def _decide(self, game: Any, limit: Optional[Limit], stop: Optional[Any]) -> Move:
         g = core_game(game, "NetSearchAgent")

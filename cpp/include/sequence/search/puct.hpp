@@ -13,6 +13,7 @@
 // priors of the missing children and its value, per team, the iteration's reward. A finished game
 // scores exactly (1 win, 0 loss, 1/teams draw). Unvisited children take their parent's network
 // value as Q (first-play urgency). A move that wins at once (R8) is the only one considered.
+// With mix > 0 the leaf value blends in mcts's playout-and-evaluation value (NetSearchOptions).
 #pragma once
 
 #include <atomic>
@@ -31,6 +32,11 @@ struct NetSearchOptions {
     std::uint64_t seed = 0;
     std::uint64_t max_nodes = 1u << 21;  // once full, iterations stop growing the tree
     bool decisive = true;
+    // The leaf value's share from a short informed playout scored by the hand-set static
+    // evaluation (playout.hpp, evaluate.hpp: mcts's leaf), the rest from the network (AlphaGo's
+    // mixing lambda): 0 = the network alone, 1 = the playout alone.
+    double mix = 0.0;
+    int playout_turns = 6;  // with mix > 0; extended to end where the root seat is to move
     const std::atomic<bool>* stop = nullptr;
 };
 
