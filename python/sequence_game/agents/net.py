@@ -106,12 +106,14 @@ class NetAgent(AgentBase):
 class NetSearchAgent(AgentBase):
     """The network-guided information-set search (PUCT). ``iterations`` and/or ``time_limit``
     (seconds) bound it (default 800 iterations); ``c_puct`` weighs the priors; one thread.
-    ``mix`` (0..1) blends into each leaf's value that of a short informed playout of
-    ``playout_turns`` turns scored by the hand-set static evaluation (mcts's leaf)."""
+    ``mix`` (0..1) is the share of each leaf's value taken from a short informed playout of
+    ``playout_turns`` turns scored by the hand-set static evaluation (mcts's leaf), the rest from
+    the network's value head; the default 1 (the network's policy as priors, mcts's leaf values)
+    measured strongest (docs/research/learned-player.md)."""
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None,
                  seed: Optional[int] = None, weights: Optional[str] = None, c_puct: float = 1.5,
-                 max_nodes: Optional[int] = None, mix: float = 0.0, playout_turns: int = 6) -> None:
+                 max_nodes: Optional[int] = None, mix: float = 1.0, playout_turns: int = 6) -> None:
         if iterations is None and time_limit is None:
             iterations = 800
         if iterations is not None and (not is_int(iterations) or iterations < 1):
@@ -137,7 +139,7 @@ class NetSearchAgent(AgentBase):
         self._rng = _seed_rng(seed)
         self._hint_rng = hint_generator(seed if seed is not None else self._rng.getrandbits(64))
         self.name = spec_name("net-search", iterations=iterations, time=time_limit,
-                              c_puct=c_puct if c_puct != 1.5 else None, mix=mix or None, seed=seed)
+                              c_puct=c_puct if c_puct != 1.5 else None, mix=mix if mix != 1.0 else None, seed=seed)
 
     def _search(self, game: Any, limit: Optional[Limit], seed: int) -> Any:
         g = core_game(game, "NetSearchAgent")

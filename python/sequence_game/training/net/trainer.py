@@ -359,6 +359,7 @@ def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
     imitation: Optional[Rows] = None
     for g in range(start, cfg.generations):
         t0 = time.time()
+        cpu0 = time.process_time()
         rng = np.random.default_rng(derive_seed(cfg.seed, g))
         torch.manual_seed(derive_seed(cfg.seed, g) & 0x7FFFFFFFFFFFFFFF)
         if imitation is None:
@@ -391,6 +392,7 @@ def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
         model.train()
         entry["seconds"] = round(train_seconds, 1)
         entry["eval_seconds"] = round(time.time() - t0 - train_seconds, 1)
+        entry["cpu_seconds"] = round(time.process_time() - cpu0, 1)  # this process, all of the generation
         weights = os.path.join(cfg.out, f"gen-{g:04d}.sqnet")
         write_weights(weights, model.export_arrays())
         _save(os.path.join(cfg.out, f"checkpoint-{g:04d}.pt"),
