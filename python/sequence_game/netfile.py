@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from typing import Dict, Mapping
+from typing import Dict, Mapping, Tuple
 
 import numpy as np
 
@@ -43,7 +43,7 @@ ARRAYS = ("W1T", "b1", "W2", "b2", "Wp", "bp", "Wv", "bv")
 MAX_HIDDEN = 4096
 
 
-def _shapes(h1: int, h2: int) -> Dict[str, tuple]:
+def _shapes(h1: int, h2: int) -> Dict[str, Tuple[int, ...]]:
     return {"W1T": (OBSERVATION_SIZE, h1), "b1": (h1,), "W2": (h2, h1), "b2": (h2,),
             "Wp": (ACTION_COUNT, h2), "bp": (ACTION_COUNT,), "Wv": (VALUE_OUTPUTS, h2), "bv": (VALUE_OUTPUTS,)}
 

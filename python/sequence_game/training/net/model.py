@@ -32,6 +32,8 @@ def masked_value_logits(value_logits: torch.Tensor, obs: torch.Tensor) -> torch.
 
 
 class PolicyValueNet(nn.Module):
+    inv_scale: torch.Tensor  # 1 / OBSERVATION_SCALE, a buffer (saved with the state dict)
+
     def __init__(self, hidden1: int = 256, hidden2: int = 128) -> None:
         super().__init__()
         self.hidden1 = hidden1

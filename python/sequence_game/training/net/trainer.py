@@ -167,6 +167,7 @@ def selfplay_generation(model: PolicyValueNet, pool: List[PolicyValueNet], cfg: 
     # Per game slot: the learner's seat and the opponent (-1: the learner itself, k: pool[k]).
     learner_seat = np.arange(b) % 2
     opponent = np.full(b, -1)
+    pending: List[List[Tuple[np.ndarray, np.ndarray, int, int, float, int]]] = [[] for _ in range(b)]
 
     def assign(i: int) -> None:
         learner_seat[i] = rng.integers(2)
@@ -174,7 +175,6 @@ def selfplay_generation(model: PolicyValueNet, pool: List[PolicyValueNet], cfg: 
 
     for i in range(b):
         assign(i)
-    pending: List[List[Tuple[np.ndarray, np.ndarray, int, int, float, int]]] = [[] for _ in range(b)]
     out: List[Tuple[np.ndarray, np.ndarray, int, int, float, np.ndarray]] = []
     finished = 0
     results = {"learner_wins": 0, "learner_losses": 0, "draws": 0}
@@ -189,21 +189,21 @@ def selfplay_generation(model: PolicyValueNet, pool: List[PolicyValueNet], cfg: 
         groups = [(model, np.flatnonzero(by_learner))]
         for k, net in enumerate(pool):
             groups.append((net, np.flatnonzero(~by_learner & (opponent == k))))
-        for net, rows in groups:
-            if len(rows):
-                c, lp = _choose(net, obs[rows], acts[rows], counts[rows], cfg.temperature, gen)
-                choice[rows] = c
-                logp[rows] = lp
-        for i in np.flatnonzero(by_learner):
+        for net, idx in groups:
+            if len(idx):
+                chosen, chosen_logp = _choose(net, obs[idx], acts[idx], counts[idx], cfg.temperature, gen)
+                choice[idx] = chosen
+                logp[idx] = chosen_logp
+        for i in np.flatnonzero(by_learner).tolist():
             pending[i].append((obs[i].astype(np.float16), acts[i].copy(), int(counts[i]), int(choice[i]),
                                float(logp[i]), int(cur[i])))
         rewards, term, trunc = vg.step(acts[np.arange(b), choice].astype(np.int64))
-        for i in np.flatnonzero(term | trunc):
+        for i in np.flatnonzero(term | trunc).tolist():
             if finished < cfg.games:
                 finished += 1
                 r = rewards[i]
-                for o, a, n, c, lp, seat in pending[i]:
-                    out.append((o, a, n, c, lp, _value_target(r, seat % 2, 2)))
+                for row_obs, row_acts, row_n, row_c, row_lp, seat in pending[i]:
+                    out.append((row_obs, row_acts, row_n, row_c, row_lp, _value_target(r, seat % 2, 2)))
                 if opponent[i] >= 0:
                     lr = r[learner_seat[i] % 2]
                     results["learner_wins"] += int(lr > 0)
@@ -214,11 +214,11 @@ def selfplay_generation(model: PolicyValueNet, pool: List[PolicyValueNet], cfg: 
                              f"{time.time() - started:.0f} s")
             pending[i] = []
             assign(i)
-    rows = Rows(obs=np.stack([o[0] for o in out]), acts=np.stack([o[1] for o in out]),
-                counts=np.array([o[2] for o in out], dtype=np.int16),
-                choice=np.array([o[3] for o in out], dtype=np.int16),
-                value=np.stack([o[5] for o in out]), old_logp=np.array([o[4] for o in out], dtype=np.float32))
-    return rows, results
+    played = Rows(obs=np.stack([o[0] for o in out]), acts=np.stack([o[1] for o in out]),
+                  counts=np.array([o[2] for o in out], dtype=np.int16),
+                  choice=np.array([o[3] for o in out], dtype=np.int16),
+                  value=np.stack([o[5] for o in out]), old_logp=np.array([o[4] for o in out], dtype=np.float32))
+    return played, results
 
 
 def bootstrap_rows(cfg: TrainConfig, progress: Progress) -> Rows:
@@ -305,7 +305,7 @@ def fit(model: PolicyValueNet, opt: torch.optim.Optimizer, rows: Rows, cfg: Trai
             idx = order[start:start + cfg.minibatch]
             loss, stats = _losses(model, rows, idx, imitation_weight)
             opt.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             for k, v in stats.items():
