@@ -27,7 +27,7 @@ import random
 from typing import Any, Dict, Optional, Tuple
 
 from .. import _core
-from .._args import check_seed, is_int
+from .._args import check_seed, is_int, seed_or_random
 from ..game import move_from_id
 from ..move import Move
 from .base import spec_name
@@ -58,7 +58,7 @@ def load_net(weights: Optional[str] = None) -> Any:
 
 
 def _seed_rng(seed: Optional[int]) -> random.Random:
-    return random.Random(seed if seed is not None else random.SystemRandom().getrandbits(64))
+    return random.Random(seed_or_random(seed))
 
 
 class NetAgent(AgentBase):
