@@ -172,6 +172,24 @@ def test_core_matches_pytorch() -> None:
         np.testing.assert_allclose(value, probs[i], rtol=1e-4, atol=1e-4)
 
 
+def test_shipped_format_loads_back_into_pytorch(weights_file: str) -> None:
+    torch = pytest.importorskip("torch")
+    from sequence_game.training.net.model import PolicyValueNet
+
+    arrays = read_weights(weights_file)
+    model = PolicyValueNet.from_arrays(arrays)
+    back = model.export_arrays()
+    for k, v in arrays.items():
+        np.testing.assert_allclose(back[k], v, rtol=1e-6, atol=1e-7)
+    g = positions(1)[0]
+    obs = g.observation_tensor(g.current_player)
+    actions = np.flatnonzero(g.legal_mask())
+    with torch.no_grad():
+        logits, _ = model(torch.from_numpy(obs[None, :]))
+    np.testing.assert_allclose(_core.Net(weights_file).evaluate(obs, actions)[0], logits[0, actions].numpy(),
+                               rtol=1e-4, atol=1e-4)
+
+
 # ------------------------------------------------------------------ the agents
 
 def redealt(g: sequence_game.Game, seed: int) -> sequence_game.Game:
@@ -286,3 +304,19 @@ def test_training_resumes_and_reproduces(tmp_path) -> None:
     with pytest.raises(ValueError, match="other settings"):
         train(TrainConfig(out=a, generations=3, seed=4), quiet)
     _core.Net(last)
+
+
+def test_training_can_start_from_a_weights_file(tmp_path, weights_file: str) -> None:
+    pytest.importorskip("torch")
+    from sequence_game.training.net.trainer import TrainConfig, train
+
+    out = str(tmp_path / "tune")
+    last = train(TrainConfig(out=out, generations=2, seed=1, init=weights_file, bootstrap_games=2, games=4, batch=4,
+                             eval_games=2, epochs=1, max_turns=60), lambda text: None)
+    gen0 = read_weights(os.path.join(out, "gen-0000.sqnet"))
+    for k, v in read_weights(weights_file).items():
+        np.testing.assert_allclose(gen0[k], v, rtol=1e-6, atol=1e-7)
+    assert _core.Net(last).hidden1 == H1
+    example = os.path.join(os.path.dirname(__file__), "..", "examples", "finetune_net.py")
+    with open(example) as f:
+        compile(f.read(), example, "exec")

@@ -27,7 +27,7 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
     cfg = TrainConfig(out=args.out, generations=args.generations, seed=args.seed,
                       bootstrap_games=args.bootstrap_games, games=args.games, eval_games=args.eval_games,
                       temperature=args.temperature, bootstrap_epochs=args.bootstrap_epochs,
-                      imitation=args.imitation)
+                      imitation=args.imitation, init=args.init)
     try:
         weights = train(cfg, progress=lambda text: console.print(text, highlight=False))
     except KeyboardInterrupt:
@@ -63,5 +63,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--eval-games", type=int_arg(2, 10**6, "--eval-games"), default=100,
                    help="games against greedy per generation, seats alternated (default 100)")
     p.add_argument("--temperature", type=float, default=1.0, help="self-play sampling temperature (default 1)")
+    p.add_argument("--init", metavar="FILE",
+                   help="start from this weights file (fine-tuning, e.g. the shipped network) instead of imitation")
     p.add_argument("--export", metavar="FILE", help="copy the last generation's weights file here")
     p.set_defaults(func=cmd_train)

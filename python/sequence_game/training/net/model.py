@@ -53,6 +53,23 @@ class PolicyValueNet(nn.Module):
         h = self.trunk(obs)
         return self.policy(h), masked_value_logits(self.value(h), obs)
 
+    @classmethod
+    def from_arrays(cls, arrays: Dict[str, np.ndarray]) -> PolicyValueNet:
+        """The network of a weights file's arrays (``netfile.read_weights``): the inverse of
+        :meth:`export_arrays`, to fine-tune a shipped network."""
+        model = cls(int(arrays["b1"].shape[0]), int(arrays["b2"].shape[0]))
+        scale = torch.from_numpy(OBSERVATION_SCALE.astype(np.float32))
+        with torch.no_grad():
+            model.l1.weight.copy_(torch.from_numpy(arrays["W1T"]).t() * scale[None, :])
+            model.l1.bias.copy_(torch.from_numpy(arrays["b1"]))
+            model.l2.weight.copy_(torch.from_numpy(arrays["W2"]))
+            model.l2.bias.copy_(torch.from_numpy(arrays["b2"]))
+            model.policy.weight.copy_(torch.from_numpy(arrays["Wp"]))
+            model.policy.bias.copy_(torch.from_numpy(arrays["bp"]))
+            model.value.weight.copy_(torch.from_numpy(arrays["Wv"]))
+            model.value.bias.copy_(torch.from_numpy(arrays["bv"]))
+        return model
+
     def export_arrays(self) -> Dict[str, np.ndarray]:
         """The weights file's arrays (netfile.ARRAYS), the observation scale folded into W1."""
         with torch.no_grad():

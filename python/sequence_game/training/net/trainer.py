@@ -60,6 +60,7 @@ class TrainConfig:
     eval_games: int = 100           # per reference, seats alternated (half each)
     hidden1: int = 256
     hidden2: int = 128
+    init: Optional[str] = None      # a weights file to start from (fine-tuning): no imitation phase
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> Tuple[float, float]:
@@ -347,6 +348,10 @@ def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
             json.dump(asdict(cfg), f, indent=1)
     torch.manual_seed(cfg.seed)
     model = PolicyValueNet(cfg.hidden1, cfg.hidden2)
+    if cfg.init is not None:
+        from ...netfile import read_weights
+
+        model = PolicyValueNet.from_arrays(read_weights(cfg.init))
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     start = 0
     done = _checkpoints(cfg.out)
@@ -365,14 +370,18 @@ def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
         if imitation is None:
             imitation = bootstrap_rows(cfg, say)
         entry: Dict[str, Any] = {"generation": g}
-        if g == 0:
+        if g == 0 and cfg.init is not None:
+            say(f"generation 0: the network of {cfg.init}")
+            entry["positions"] = 0
+            entry["loss"] = {}
+        elif g == 0:
             say(f"generation 0: imitating greedy on {len(imitation.choice):,} positions")
             entry["positions"] = len(imitation.choice)
             entry["loss"] = fit(model, opt, imitation, cfg, cfg.bootstrap_epochs, 1.0, rng, say)
         else:
             pool = []
             for path in _checkpoints(cfg.out)[-cfg.pool_size:]:
-                net = PolicyValueNet(cfg.hidden1, cfg.hidden2)
+                net = PolicyValueNet(model.hidden1, model.hidden2)
                 net.load_state_dict(torch.load(path, weights_only=False)["model"])
                 net.eval()
                 pool.append(net)
