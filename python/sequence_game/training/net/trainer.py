@@ -337,7 +337,9 @@ def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
     if os.path.exists(config_path):
         with open(config_path) as f:
             saved = json.load(f)
-        fixed = {k: v for k, v in saved.items() if k not in ("generations", "out")}
+        # A setting the run's config.json lacks (added to the trainer since) keeps its default.
+        defaults = asdict(TrainConfig(out=cfg.out))
+        fixed = {k: v for k, v in {**defaults, **saved}.items() if k not in ("generations", "out")}
         mine = {k: v for k, v in asdict(cfg).items() if k not in ("generations", "out")}
         if fixed != mine:
             diff = sorted(k for k in mine if fixed.get(k) != mine[k])
