@@ -320,3 +320,19 @@ def test_training_can_start_from_a_weights_file(tmp_path, weights_file: str) -> 
     example = os.path.join(os.path.dirname(__file__), "..", "examples", "finetune_net.py")
     with open(example) as f:
         compile(f.read(), example, "exec")
+
+
+def test_a_run_without_a_newer_setting_still_resumes(tmp_path) -> None:
+    pytest.importorskip("torch")
+    import json
+    from dataclasses import asdict
+
+    from sequence_game.training.net.trainer import TrainConfig, train
+
+    cfg = TrainConfig(out=str(tmp_path), generations=0)
+    saved = {k: v for k, v in asdict(cfg).items() if k not in ("init", "bootstrap_epochs")}
+    with open(tmp_path / "config.json", "w") as f:
+        json.dump(saved, f)
+    assert train(cfg, lambda text: None) == ""
+    with pytest.raises(ValueError, match="seed"):
+        train(TrainConfig(out=str(tmp_path), generations=0, seed=9), lambda text: None)
