@@ -10,6 +10,7 @@ void init_vector(py::module_& m);  // vector.cpp
 void init_actions(py::module_& m);  // actions.cpp
 void init_observation(py::module_& m);  // observation.cpp
 void init_evaluation(py::module_& m);  // evaluation.cpp
+void init_net(py::module_& m);  // net.cpp
 
 void bind_module(py::module_& m) {
     m.doc() = "The compiled Sequence core: GameState, rules and move ids (docs/notation.md).";
@@ -20,6 +21,7 @@ void bind_module(py::module_& m) {
     init_search(m);
     init_evaluation(m);
     init_vector(m);
+    init_net(m);
 }
 
 }  // namespace SEQUENCE_ISA

@@ -5,6 +5,7 @@ every name, property and class here exists at run time and the other way round.
 """
 from __future__ import annotations
 import collections.abc
+import os
 import numpy
 import numpy.typing
 import typing
@@ -331,6 +332,23 @@ def rollout_search(state: Game, options: RolloutOptions, seed: int | None = None
     """
     Rollout search with common random numbers (cpp/include/sequence/search/rollout.hpp) with these RolloutOptions (seed: overrides options.seed; stop: a StopFlag that ends it early; peek: a test hook, as mcts_search's). Moves in the result: best mean first. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop).
     """
+class Net(metaclass=_Pybind11Type):
+    """The policy-value network evaluated in the core (sequence_game.netfile)."""
+    def __init__(self, source: str | bytes | os.PathLike[str]) -> None: ...
+    @property
+    def hidden1(self) -> int: ...
+    @property
+    def hidden2(self) -> int: ...
+    @property
+    def parameters(self) -> int: ...
+    def evaluate(self, obs: numpy.typing.ArrayLike, actions: numpy.typing.ArrayLike) -> tuple[numpy.typing.NDArray[numpy.float32], numpy.typing.NDArray[numpy.float32]]: ...
+
+def net_policy(game: Game, net: Net) -> tuple[list[int], list[float], list[float]]:
+    """(legal move ids, the network's probability of each, win probability per team)."""
+
+def net_search(game: Game, net: Net, iterations: int | None = None, time_limit: float | None = None, c_puct: float = 1.5, seed: int | None = None, max_nodes: int | None = None, mix: float = 0.0, playout_turns: int = 6) -> SearchResult:
+    """The network-guided information-set search for the player to move."""
+
 def simulate(games: int, players: int, teams: int | None, seed: int, threads: int = 1, max_turns: int | None = None) -> dict[str, typing.Any]:
     """
     Plays games of uniformly random legal moves; {games, wins[team], draws, total_turns, seconds}. Releases the GIL; Ctrl-C raises KeyboardInterrupt.

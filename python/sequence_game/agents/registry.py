@@ -10,6 +10,7 @@ from .. import _core
 from ..errors import short_repr
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
+from .net import NetAgent, NetSearchAgent
 from .presets import ALIASES as PRESET_ALIASES
 from .presets import PRESETS, preset_factory
 from .rollout import RolloutAgent
@@ -51,6 +52,8 @@ def _mcts(iterations: Optional[int] = None, time_limit: Optional[float] = None, 
 
 register_agent("mcts", _mcts, _BUDGET_KEYS)
 register_agent("rollout", RolloutAgent, _BUDGET_KEYS)
+register_agent("net", NetAgent)
+register_agent("net-search", NetSearchAgent, _BUDGET_KEYS)
 
 #: ``mcts-v1``: MCTSAgent as of 2026-11-30 (10,000 iterations unless a budget is given), every option
 #: written out so that later changes to the defaults leave it alone: the yardstick that changes to

@@ -14,6 +14,7 @@
     sequence-game bench [--quick] [--only play|simulate|to_dict]
     sequence-game tune screen|spsa --base SPEC ...
     sequence-game fit-eval --out FILE [--games N] [--agents SPEC ...]
+    sequence-game train --out DIR [--generations N] [--seed S] [--export FILE]
 
 ``play`` reads one command a line from standard input, so it can be scripted (``EOF`` ends the
 game cleanly): a move in the text notation (``7H@d6``, ``JSxe5``, ``trade 7H``, ``pass``; a card
@@ -33,13 +34,13 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from . import arena, bot, demo, ladder, play, replay, review, selfplay, serve, tools
+from . import arena, bot, demo, ladder, play, replay, review, selfplay, serve, tools, train
 from .common import EXIT_ERROR, EXIT_USAGE, CLIError, parent_parsers, printable
 
 __all__ = ["build_parser", "main"]
 
 #: The subcommands in the order ``--help`` lists them.
-COMMANDS = (play, demo, arena, ladder, selfplay, replay, review, serve, bot, tools)
+COMMANDS = (play, demo, arena, ladder, selfplay, train, replay, review, serve, bot, tools)
 
 
 def build_parser() -> argparse.ArgumentParser:

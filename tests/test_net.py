@@ -1,0 +1,338 @@
+"""The learned player: the weights file, the core's network against a reference implementation
+(numpy always, PyTorch when installed), the `net` and `net-search` agents (R9: they read only the
+seat's view), bad input, and the trainer's resume and reproducibility (with torch)."""
+
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+
+import numpy as np
+import pytest
+import sequence_game
+from sequence_game import _core
+from sequence_game.actions import ACTION_COUNT
+from sequence_game.agents import agent_from_spec
+from sequence_game.agents.net import NetAgent, NetSearchAgent, load_net
+from sequence_game.netfile import HEADER_SIZE, read_weights, weights_bytes, write_weights
+from sequence_game.observation import OBSERVATION_SIZE
+
+H1, H2 = 32, 16
+
+
+def random_arrays(seed: int = 0) -> dict:
+    rng = np.random.default_rng(seed)
+    shapes = {"W1T": (OBSERVATION_SIZE, H1), "b1": (H1,), "W2": (H2, H1), "b2": (H2,), "Wp": (ACTION_COUNT, H2),
+              "bp": (ACTION_COUNT,), "Wv": (3, H2), "bv": (3,)}
+    return {k: (rng.standard_normal(s) * 0.2).astype(np.float32) for k, s in shapes.items()}
+
+
+@pytest.fixture(scope="module")
+def weights_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = str(tmp_path_factory.mktemp("net") / "small.sqnet")
+    write_weights(path, random_arrays())
+    return path
+
+
+def reference_forward(a: dict, obs: np.ndarray, actions: np.ndarray) -> tuple:
+    """The network in float64 numpy, as the file's docstring writes it."""
+    h1 = np.maximum(obs.astype(np.float64) @ a["W1T"] + a["b1"], 0)
+    h2 = np.maximum(a["W2"] @ h1 + a["b2"], 0)
+    logits = a["Wp"][actions] @ h2 + a["bp"][actions]
+    teams = 3 if obs[836] > 2.5 else 2
+    v = (a["Wv"] @ h2 + a["bv"])[:teams]
+    v = np.exp(v - v.max())
+    value = np.zeros(3)
+    value[:teams] = v / v.sum()
+    return logits, value
+
+
+def positions(count: int = 12, players: int = 2) -> list:
+    out = []
+    for seed in range(count):
+        g = sequence_game.Game(players=players, seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(int(rng.integers(0, 40))):
+            if g.is_over:
+                break
+            ids = g.legal_move_ids()
+            g.play_id(int(ids[rng.integers(len(ids))]))
+        if not g.is_over:
+            out.append(g)
+    return out
+
+
+# ------------------------------------------------------------------ the file
+
+def test_weights_round_trip(tmp_path) -> None:
+    arrays = random_arrays(1)
+    path = str(tmp_path / "w.sqnet")
+    write_weights(path, arrays)
+    back = read_weights(path)
+    for k, v in arrays.items():
+        np.testing.assert_array_equal(back[k], v)
+    net = _core.Net(path)
+    assert (net.hidden1, net.hidden2) == (H1, H2)
+    assert net.parameters == sum(v.size for v in arrays.values())
+    with open(path, "rb") as f:
+        assert _core.Net(f.read()).hidden1 == H1
+
+
+def damaged_variants() -> dict:
+    good = weights_bytes(random_arrays(2))
+    flipped = bytearray(good)
+    flipped[HEADER_SIZE + 100] ^= 0x40
+    version = bytearray(good)
+    version[8:12] = struct.pack("<I", 2)
+    shapes = bytearray(good)
+    shapes[12:16] = struct.pack("<I", 889)
+    hidden = bytearray(good)
+    hidden[16:20] = struct.pack("<I", 0)
+    nan = bytearray(good[:-4])
+    nan[HEADER_SIZE:HEADER_SIZE + 4] = struct.pack("<f", float("nan"))
+    nan += struct.pack("<I", zlib.crc32(bytes(nan)) & 0xFFFFFFFF)
+    return {"empty": b"", "magic": b"XXXXXXXX" + good[8:], "truncated": good[:-100], "longer": good + b"\0",
+            "checksum": bytes(flipped), "version": bytes(version), "shapes": bytes(shapes),
+            "hidden": bytes(hidden), "nan": bytes(nan), "header only": good[:HEADER_SIZE]}
+
+
+@pytest.mark.parametrize("name", sorted(damaged_variants()))
+def test_damaged_file_is_a_clear_error(tmp_path, name: str) -> None:
+    data = damaged_variants()[name]
+    path = str(tmp_path / "bad.sqnet")
+    with open(path, "wb") as f:
+        f.write(data)
+    with pytest.raises(ValueError) as core_error:
+        _core.Net(path)
+    assert "\n" not in str(core_error.value)
+    with pytest.raises(ValueError):
+        _core.Net(data)
+    with pytest.raises(ValueError):
+        read_weights(path)
+    with pytest.raises(ValueError, match=r"bad\.sqnet"):
+        load_net(path)
+
+
+def test_net_argument_errors(tmp_path, weights_file: str) -> None:
+    with pytest.raises(TypeError, match="path"):
+        _core.Net(3)
+    with pytest.raises(ValueError, match="cannot open"):
+        _core.Net(str(tmp_path / "missing.sqnet"))
+    with pytest.raises(FileNotFoundError):
+        load_net(str(tmp_path / "missing.sqnet"))
+    net = _core.Net(weights_file)
+    obs = np.zeros(OBSERVATION_SIZE, np.float32)
+    with pytest.raises(ValueError, match="shape"):
+        net.evaluate(obs[:10], [1])
+    with pytest.raises(ValueError, match="5252"):
+        net.evaluate(obs, [5253])
+    with pytest.raises(ValueError, match="5252"):
+        net.evaluate(obs, [-1])
+    bad = obs.copy()
+    bad[3] = np.inf
+    with pytest.raises(ValueError, match="non-finite"):
+        net.evaluate(bad, [1])
+    with pytest.raises(ValueError, match="shape"):
+        weights_bytes({**random_arrays(), "Wv": np.zeros((2, H2), np.float32)})
+
+
+# ------------------------------------------------------------------ the forward pass
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_core_matches_reference(weights_file: str, players: int) -> None:
+    arrays = read_weights(weights_file)
+    net = _core.Net(weights_file)
+    for g in positions(6, players):
+        obs = g.observation_tensor(g.current_player)
+        actions = np.flatnonzero(g.legal_mask())
+        logits, value = net.evaluate(obs, actions)
+        ref_logits, ref_value = reference_forward(arrays, obs, actions)
+        np.testing.assert_allclose(logits, ref_logits, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(value, ref_value, rtol=1e-4, atol=1e-5)
+        assert abs(value.sum() - 1) < 1e-5
+
+
+def test_core_matches_pytorch() -> None:
+    torch = pytest.importorskip("torch")
+    from sequence_game.training.net.model import PolicyValueNet
+
+    torch.manual_seed(0)
+    model = PolicyValueNet(H1, H2)
+    net = _core.Net(weights_bytes(model.export_arrays()))
+    games = positions(10, 2) + positions(4, 3)
+    obs = np.stack([g.observation_tensor(g.current_player) for g in games])
+    with torch.no_grad():
+        logits, vlog = model(torch.from_numpy(obs))
+        probs = torch.softmax(vlog, dim=1).numpy()
+    for i, g in enumerate(games):
+        actions = np.flatnonzero(g.legal_mask())
+        got, value = net.evaluate(obs[i], actions)
+        np.testing.assert_allclose(got, logits[i, actions].numpy(), rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(value, probs[i], rtol=1e-4, atol=1e-4)
+
+
+def test_shipped_format_loads_back_into_pytorch(weights_file: str) -> None:
+    torch = pytest.importorskip("torch")
+    from sequence_game.training.net.model import PolicyValueNet
+
+    arrays = read_weights(weights_file)
+    model = PolicyValueNet.from_arrays(arrays)
+    back = model.export_arrays()
+    for k, v in arrays.items():
+        np.testing.assert_allclose(back[k], v, rtol=1e-6, atol=1e-7)
+    g = positions(1)[0]
+    obs = g.observation_tensor(g.current_player)
+    actions = np.flatnonzero(g.legal_mask())
+    with torch.no_grad():
+        logits, _ = model(torch.from_numpy(obs[None, :]))
+    np.testing.assert_allclose(_core.Net(weights_file).evaluate(obs, actions)[0], logits[0, actions].numpy(),
+                               rtol=1e-4, atol=1e-4)
+
+
+# ------------------------------------------------------------------ the agents
+
+def redealt(g: sequence_game.Game, seed: int) -> sequence_game.Game:
+    """The same game with every card the player to move cannot see dealt again (R9)."""
+    d = g.to_dict()
+    me = d["current_player"]
+    hidden = [c for p, hand in enumerate(d["hands"]) if p != me for c in hand] + list(d["draw_pile"])
+    rng = np.random.default_rng(seed)
+    rng.shuffle(hidden)
+    k = 0
+    for p, hand in enumerate(d["hands"]):
+        if p != me:
+            d["hands"][p] = hidden[k:k + len(hand)]
+            k += len(hand)
+    d["draw_pile"] = hidden[k:]
+    d["rng"] = f"{rng.integers(1 << 62):016x}"
+    d["last_draw"] = None
+    return sequence_game.Game.from_dict(d)
+
+
+def test_net_agent_plays_legal_moves_and_reads_only_its_view(weights_file: str) -> None:
+    agent = NetAgent(weights=weights_file)
+    for g in positions(8, 2):
+        move = agent.select_move(g)
+        assert move in g.legal_moves()
+        ids, probs, value = agent.policy(g)
+        assert abs(sum(probs) - 1) < 1e-4 and len(value) == g.teams
+        other = redealt(g, 5)
+        assert agent.policy(other) == (ids, probs, value)
+    assert agent.analyze(positions(1)[0]).moves
+
+
+@pytest.mark.parametrize("mix", [0.0, 0.5])
+def test_net_search_is_seeded_and_reads_only_its_view(weights_file: str, mix: float) -> None:
+    for g in positions(4, 2):
+        a = NetSearchAgent(iterations=60, seed=7, weights=weights_file, mix=mix).analyze(g)
+        b = NetSearchAgent(iterations=60, seed=7, weights=weights_file, mix=mix).analyze(redealt(g, 9))
+        assert a.move in g.legal_moves()
+        assert a.iterations == 60
+        assert [(m.move, m.visits) for m in a.moves] == [(m.move, m.visits) for m in b.moves]
+        assert sum(m.visits for m in a.moves) <= 60
+    g = positions(1)[0]
+    r = _core.net_search(g._state, load_net(weights_file), None, 0.05, 1.5, 1, None)
+    assert r.iterations >= 1 and r.seconds < 2
+
+
+def test_agent_specs_and_bad_arguments(weights_file: str) -> None:
+    g = positions(1)[0]
+    agent = agent_from_spec(f"net-search:iters=30,seed=1,weights={weights_file}")
+    assert isinstance(agent, NetSearchAgent) and agent.iterations == 30
+    assert agent.select_move(g) in g.legal_moves()
+    assert isinstance(agent_from_spec(f"net:weights={weights_file},temperature=0.5,seed=2"), NetAgent)
+    with pytest.raises(ValueError, match="temperature"):
+        NetAgent(weights=weights_file, temperature=-1)
+    with pytest.raises(ValueError, match="iterations"):
+        NetSearchAgent(iterations=0, weights=weights_file)
+    with pytest.raises(ValueError, match="time"):
+        NetSearchAgent(time_limit=-1, weights=weights_file)
+    with pytest.raises(ValueError, match="c_puct"):
+        NetSearchAgent(c_puct=0, weights=weights_file)
+    with pytest.raises(ValueError, match="mix"):
+        NetSearchAgent(mix=1.5, weights=weights_file)
+    with pytest.raises(ValueError, match="playout_turns"):
+        NetSearchAgent(playout_turns=-1, weights=weights_file)
+    with pytest.raises(TypeError, match="weights"):
+        NetAgent(weights=3)  # type: ignore[arg-type]
+    net = load_net(weights_file)
+    with pytest.raises(ValueError, match="iterations"):
+        _core.net_search(g._state, net, None, None, 1.5, 1, None)
+    with pytest.raises(ValueError, match="c_puct"):
+        _core.net_search(g._state, net, 10, None, -1.0, 1, None)
+    with pytest.raises(ValueError, match="mix"):
+        _core.net_search(g._state, net, 10, None, 1.5, 1, None, float("nan"))
+    over = sequence_game.Game(players=2, seed=1)
+    while not over.is_over:
+        over.play_id(over.legal_move_ids()[0])
+    with pytest.raises(ValueError, match="over"):
+        _core.net_search(over._state, net, 10, None, 1.5, 1, None)
+    with pytest.raises(ValueError, match="over"):
+        NetAgent(weights=weights_file).select_move(over)
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(os.path.dirname(sequence_game.__file__), "agents", "data",
+                                                    "net.sqnet")), reason="no shipped network")
+def test_shipped_network_loads_and_plays() -> None:
+    g = positions(1)[0]
+    assert agent_from_spec("net").select_move(g) in g.legal_moves()
+    assert agent_from_spec("net-search:iters=20,seed=1").select_move(g) in g.legal_moves()
+
+
+# ------------------------------------------------------------------ the trainer
+
+def test_training_resumes_and_reproduces(tmp_path) -> None:
+    pytest.importorskip("torch")
+    from sequence_game.training.net.trainer import TrainConfig, train
+
+    def config(out: str, generations: int) -> TrainConfig:
+        return TrainConfig(out=out, generations=generations, seed=3, bootstrap_games=3, games=4, batch=4,
+                           eval_games=2, epochs=1, hidden1=16, hidden2=8, max_turns=60)
+
+    quiet = lambda text: None  # noqa: E731
+    a, b = str(tmp_path / "a"), str(tmp_path / "b")
+    train(config(a, 1), quiet)
+    last = train(config(a, 2), quiet)  # continues after generation 0
+    assert last.endswith("gen-0001.sqnet")
+    with open(os.path.join(a, "log.jsonl")) as f:
+        lines = f.read().splitlines()
+    assert len(lines) == 2
+    assert train(config(b, 2), quiet).endswith("gen-0001.sqnet")
+    with open(last, "rb") as fa, open(os.path.join(b, "gen-0001.sqnet"), "rb") as fb:
+        assert fa.read() == fb.read()
+    with pytest.raises(ValueError, match="other settings"):
+        train(TrainConfig(out=a, generations=3, seed=4), quiet)
+    _core.Net(last)
+
+
+def test_training_can_start_from_a_weights_file(tmp_path, weights_file: str) -> None:
+    pytest.importorskip("torch")
+    from sequence_game.training.net.trainer import TrainConfig, train
+
+    out = str(tmp_path / "tune")
+    last = train(TrainConfig(out=out, generations=2, seed=1, init=weights_file, bootstrap_games=2, games=4, batch=4,
+                             eval_games=2, epochs=1, max_turns=60), lambda text: None)
+    gen0 = read_weights(os.path.join(out, "gen-0000.sqnet"))
+    for k, v in read_weights(weights_file).items():
+        np.testing.assert_allclose(gen0[k], v, rtol=1e-6, atol=1e-7)
+    assert _core.Net(last).hidden1 == H1
+    example = os.path.join(os.path.dirname(__file__), "..", "examples", "finetune_net.py")
+    with open(example) as f:
+        compile(f.read(), example, "exec")
+
+
+def test_a_run_without_a_newer_setting_still_resumes(tmp_path) -> None:
+    pytest.importorskip("torch")
+    import json
+    from dataclasses import asdict
+
+    from sequence_game.training.net.trainer import TrainConfig, train
+
+    cfg = TrainConfig(out=str(tmp_path), generations=0)
+    saved = {k: v for k, v in asdict(cfg).items() if k not in ("init", "bootstrap_epochs")}
+    with open(tmp_path / "config.json", "w") as f:
+        json.dump(saved, f)
+    assert train(cfg, lambda text: None) == ""
+    with pytest.raises(ValueError, match="seed"):
+        train(TrainConfig(out=str(tmp_path), generations=0, seed=9), lambda text: None)
