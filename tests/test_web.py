@@ -458,13 +458,20 @@ def test_openapi_documents_the_api(client):
 
 def test_presets_come_from_the_agent_registry(client):
     """One home for the AI strengths: the API enum, GET /api/presets and the seats' agents are the
-    registry's presets (agents/presets.py), plus `random`."""
-    from sequence_game.agents.presets import DIFFICULTIES, PRESETS
+    ladder's eight levels (agents/levels.py; easy, medium and hard under those names), `rules` and
+    `random`, each with its packaged rating (agents/data/ladder.json)."""
+    from sequence_game.agents.levels import LEVELS, packaged_ratings
+    from sequence_game.agents.presets import PRESETS
     from sequence_game.web.tables import AI_PRESETS
 
     listed = client.get("/api/presets").json()
-    assert [p["name"] for p in listed] == list(DIFFICULTIES) + ["random"]
-    assert set(AI_PRESETS) == {p["name"] for p in listed} | {"max"}  # max: another name of hard, not listed
+    assert [p["level"] for p in listed] == [1, 2, 3, 4, 5, 6, 7, 8, None, None]
+    assert [p["name"] for p in listed] == ["level:1", "level:2", "level:3", "level:4", "easy", "medium", "level:7",
+                                           "hard", "rules", "random"]
+    ratings = packaged_ratings()
+    assert [p["rating"] for p in listed[:8]] == [ratings[lv.name]["rating"] for lv in LEVELS]
+    # every name a seat may ask for: those listed, the other names of levels 5, 6, 8 and max
+    assert set(AI_PRESETS) == {p["name"] for p in listed} | {"max", "level:5", "level:6", "level:8"}
     enum = str(client.get("/openapi.json").json()["components"]["schemas"]["SeatSpec"]["properties"]["ai"])
     assert all(repr(name) in enum for name in AI_PRESETS), enum  # every preset in the documented enum
     # a search preset is cut to the table's think time; the heuristic ones need none

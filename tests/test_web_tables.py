@@ -399,3 +399,16 @@ def test_the_stranger_joining_an_open_seat_gets_a_hand_the_creator_cannot_predic
     assert len(hands) == 4 and len(piles) == 4
     guessable = {tuple(Game(players=2, seed=s, max_turns=500).to_dict()["hands"][1]) for s in range(64)}
     assert not hands & guessable
+
+
+@pytest.mark.parametrize("level", ["level:1", "level:4", "level:7"])
+def test_a_level_plays_at_a_table(client, level):
+    """A seat of each kind of level: the weak human-like levels (Python, in a worker process) and a
+    search level (in a thread, its time cut to the table's budget) move on their turn."""
+    tid, _ = new_table(client, players=2, seed=4, ai_seconds=0.5,
+                       seats=[{"kind": "ai", "ai": level}, {"kind": "ai", "ai": "easy"}])
+    table = service_of(client).tables[tid]
+    wait_for(lambda: len(table.movers) >= 2, timeout=60)
+    assert table.record.agents[0].startswith("mcts-v1" if level == "level:7" else "humanlike")
+    if level == "level:7":
+        assert "time_limit=0.5" in table.record.agents[0]

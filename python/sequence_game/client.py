@@ -233,12 +233,17 @@ class Preset:
     name: str
     summary: str
     time_cap: Optional[float]
+    #: its level on the ladder (1-8) and measured rating (random = 0); None when it has none
+    level: Optional[int] = None
+    rating: Optional[float] = None
 
     @classmethod
     def from_json(cls, d: Any) -> Preset:
         d = _obj(d, "a preset")
         return cls(name=_str(d, "name", "a preset"), summary=_str(d, "summary", "a preset"),
-                   time_cap=_num(d, "time_cap", "a preset", null=True))
+                   time_cap=_num(d, "time_cap", "a preset", null=True),
+                   level=_int(d, "level", "a preset", null=True, default=None),
+                   rating=_num(d, "rating", "a preset", null=True, default=None))
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,11 @@ class PresetInfo(BaseModel):
     """An AI strength a seat may ask for."""
 
     name: AIPreset
-    summary: str = Field(description="what plays (agents/presets.py; the measured ladder: docs/measurements.md)")
+    level: Optional[int] = Field(description="its level on the ladder, 1 (a beginner) to 8 (the strongest); null: "
+                                             "not a level")
+    rating: Optional[float] = Field(description="its measured rating on the ladder's scale (random = 0; "
+                                              "docs/measurements.md), null when not measured")
+    summary: str = Field(description="what plays (agents/levels.py; the measured ladder: docs/measurements.md)")
     time_cap: Optional[float] = Field(description="the longest it thinks per move, in seconds (null: at once)")
 
 

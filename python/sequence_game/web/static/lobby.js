@@ -3,7 +3,7 @@
 
 const VALID = [2, 3, 4, 6, 8, 9, 10, 12];
 const TEAM_CHOICES = { 2: [2], 3: [3], 4: [2], 6: [2, 3], 8: [2], 9: [3], 10: [2], 12: [2, 3] };
-let PRESETS = [["medium", ""]];  // [name, summary] from GET /api/presets (agents/presets.py), weakest first
+let PRESETS = [["medium", "", "medium"]];  // [name, summary, label] from GET /api/presets (the levels), weakest first
 const $ = (id) => document.getElementById(id);
 
 for (const n of VALID) $("players").add(new Option(String(n), String(n)));
@@ -41,7 +41,7 @@ function updateSeats() {
     const ai = document.createElement("select");
     ai.className = "ai";
     ai.setAttribute("aria-label", `seat ${p + 1} AI strength`);
-    for (const [v, t] of PRESETS) { const o = new Option(v, v); o.title = t; ai.add(o); }
+    for (const [v, t, label] of PRESETS) { const o = new Option(label, v); o.title = t; ai.add(o); }
     ai.value = "medium";
     const name = document.createElement("input");
     name.className = "name";
@@ -238,7 +238,10 @@ async function loadHistory() {
 async function loadPresets() {
   try {
     const res = await fetch("/api/presets");
-    if (res.ok) PRESETS = (await res.json()).map(p => [p.name, p.summary]);
+    // "level 5 · easy (593)": the level, its name, its measured rating (random = 0)
+    if (res.ok) PRESETS = (await res.json()).map(p => [p.name, p.summary,
+      (p.level ? `level ${p.level} \u00b7 ` : "") + p.name.replace(/^level:\d+$/, t => p.summary.split(":")[0].split(", ")[1] || t)
+      + (p.rating !== null && p.rating !== undefined ? ` (${Math.round(p.rating)})` : "")]);
   } catch (e) { /* the lobby still works with the default preset */ }
   updateTeams();
 }

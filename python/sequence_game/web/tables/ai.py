@@ -27,7 +27,7 @@ from ...seeds import fresh_seed
 from ..errors import BusyError, InvalidRequestError, NotAllowedError, NotNowError, NotSavedError, ServerFullError
 from ..fair import FairQueue
 from ..limits import ServerLimits
-from ..presets import PROCESS_AGENTS, seat_spec
+from ..presets import PROCESS_AGENTS, runs_in_process, seat_spec
 from .table import Next, StaleError, Table
 from .views import shown_seat
 
@@ -149,7 +149,7 @@ class AIWork:
         try:
             spec = seat_spec(table.seats[seat].ai, table.options.ai_seconds)
             choice: Union[str, Move]
-            if spec.split(":")[0] in PROCESS_AGENTS:
+            if runs_in_process(spec):
                 choice = await self.process_queue.run(table.owner, _agent_move_in_process, spec, fresh_seed(),
                                                       table.game.to_dict())
                 self._process_ran = True
