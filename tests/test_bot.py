@@ -38,7 +38,10 @@ def server(tmp_path_factory):
     port = _free_port()
     db = tmp_path_factory.mktemp("serve") / "tables.sqlite3"
     proc = subprocess.Popen([sys.executable, "-m", "sequence_game", "serve", "--port", str(port), "--db", str(db),
-                             "--no-browser", "--ai-workers", "1"], env=ENV, stdout=subprocess.PIPE,
+                             "--no-browser", "--ai-workers", "1",
+                             # this one address creates every table of the module
+                             "--limit", "create_burst=200", "--limit", "create_per_minute=600",
+                             "--limit", "max_tables_per_client=200"], env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -101,8 +104,8 @@ def test_client_reads_and_plays_a_table(server):
     assert e.value.status == 409 and e.value.detail
     spectator = Client(server).table(table)
     assert spectator.seat is None and spectator.legal == []
-    with pytest.raises(ClientError) as e:  # seat 1 to move, with a play: the engine's refusal, named
-        Client(server, token=tokens[1]).play(table, "pass")
+    with pytest.raises(ClientError) as e:  # the other seat to move, with a play: the engine's refusal, named
+        Client(server, token=tokens[1 - first]).play(table, "pass")
     assert e.value.error == "IllegalMoveError" and "R5" in e.value.detail
     with pytest.raises(ClientError) as e:
         me.play(table, after.legal[0] if after.legal else "pass")

@@ -536,9 +536,13 @@ SAMPLES = {
                                                                                "value": 0.5}]},
     "Rematch": {"table": "y", "url": "http://127.0.0.1/table/y"},
     "MoveList": {"version": 2, "moves": [{"player": 0, "move": "7H@d6"}, {"player": 1, "move": "pass"}]},
-    "ReviewStatus": {"status": "ready", "review": {"iterations": 5, "seed": 0, "mistake": 0.1, "moves": [
-        {"index": 1, "player": 0, "team": 0, "move": "7H@d6", "before": 0.5, "after": 0.4, "best": "8H@e6",
-         "loss": 0.1, "mistake": True}]}},
+    "ReviewStatus": {"status": "ready", "review": {
+        "method": "win-chance/1", "teams": 2, "tiers": {"inaccuracy": 0.04, "mistake": 0.08, "blunder": 0.12},
+        "moves": [{"index": 1, "player": 0, "team": 0, "move": "7H@d6", "kind": "move", "before": 0.5, "after": 0.4,
+                   "best": "8H@e6", "loss": 0.1, "tier": "mistake", "accuracy": 70.0, "chances": [0.4, 0.6]}],
+        "curve": [[0.5, 0.5], [0.4, 0.6]], "events": [],
+        "players": [{"player": 0, "team": 0, "graded": 1, "accuracy": 70.0, "inaccuracy": 0, "mistake": 1,
+                     "blunder": 0}]}},
     "Replay": {"record": {}, "names": ["a", "b"], "steps": [{"index": 0, "player": None, "move": None, "state": {}}]},
     "Preset": {"name": "easy", "summary": "greedy", "time_cap": None},
     "TableSummary": {"table": "x", "players": 2, "teams": 2, "created": "2026-01-01T00:00:00Z", "turn": 3,

@@ -23,9 +23,13 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .client import BadAnswerError, Client, ClientError, TableView
+from .seeds import fresh_seed
 
 __all__ = ["Backoff", "BotResult", "load_agent", "run_bot"]
 
+
+#: The backoff's jitter (not a seed of anything a game replays), from the one home of fresh entropy.
+_JITTER = random.Random(fresh_seed())
 
 @dataclass(frozen=True)
 class BotResult:
@@ -93,7 +97,7 @@ class Backoff:
 
     def delay(self, failures: int) -> float:
         """The pause after the ``failures``-th failure in a row (from 1)."""
-        return min(self.cap, self.first * 2.0 ** min(failures - 1, 60)) * random.uniform(0.5, 1.0)
+        return min(self.cap, self.first * 2.0 ** min(failures - 1, 60)) * _JITTER.uniform(0.5, 1.0)
 
 
 def _transient(e: ClientError) -> bool:

@@ -40,6 +40,7 @@ from urllib.parse import quote, urlencode, urljoin, urlsplit
 
 from .cards import RANKS, SUITS
 from .errors import short_repr
+from .seeds import fresh_seed
 
 __all__ = [
     "Analysis", "BadAnswerError", "Client", "ClientError", "Hint", "MoveList", "Preset", "PublicMove", "Rematch",
@@ -171,6 +172,10 @@ def _strs(d: Dict[str, Any], key: str, what: str, default: Any = ...) -> List[st
 
 def _ints(d: Dict[str, Any], key: str, what: str, default: Any = ...) -> List[int]:
     return _list(d, key, what, _is_int, "a list of integers", default)
+
+
+def _numbers(d: Dict[str, Any], key: str, what: str) -> List[float]:
+    return [float(v) for v in _list(d, key, what, _is_num, "a list of numbers")]
 
 
 def _objs(d: Dict[str, Any], key: str, what: str) -> List[Dict[str, Any]]:
@@ -484,28 +489,52 @@ class Rematch:
 
 @dataclass(frozen=True)
 class ReviewedMove:
-    """One move of a review: the mover's team's chance of winning with the AI's preferred move
-    (``before``) and with the move played (``after``)."""
+    """One entry of a review (docs/review.md): the mover's team's chance of winning with the best
+    move (``before``) and with the move played (``after``), valued the same way; ``loss`` (never
+    negative), its ``tier`` (inaccuracy, mistake, blunder or None) and ``accuracy``; ``kind`` says
+    whether it was graded (``move``) or not (``forced``, ``trade``, ``timeout``, ``referee``);
+    ``chances``: every team's chance after it, as a spectator sees it."""
 
     index: int
     player: int
     team: int
     move: str
-    before: float
+    kind: str
+    before: Optional[float]
     after: Optional[float]
-    best: str
+    best: Optional[str]
     loss: Optional[float]
-    mistake: bool
+    tier: Optional[str]
+    accuracy: Optional[float]
+    chances: List[float]
+
+
+@dataclass(frozen=True)
+class ReviewPlayer:
+    """A player's grades over the game: moves graded, mean accuracy, and the count of each tier."""
+
+    player: int
+    team: int
+    graded: int
+    accuracy: Optional[float]
+    inaccuracy: int
+    mistake: int
+    blunder: int
 
 
 @dataclass(frozen=True)
 class Review:
-    """The AI's review of a finished game (docs/web.md)."""
+    """The review of a finished game (docs/review.md): how it was made (``method``), the tiers'
+    thresholds, every entry, every team's chance after each (``curve``), the events that ended the
+    game (a resignation, the turn cap) and each player's grades."""
 
-    iterations: int
-    seed: int
-    mistake: float
+    method: str
+    teams: int
+    tiers: Dict[str, float]
     moves: List[ReviewedMove]
+    curve: List[List[float]]
+    events: List[Dict[str, Any]]
+    players: List[ReviewPlayer]
 
 
 @dataclass(frozen=True)
@@ -530,13 +559,26 @@ class ReviewStatus:
         review = None
         if r is not None:
             m = f"{w}'s move"
+            p = f"{w}'s player"
+            tiers = _dict(r, "tiers", w)
+            if not all(_is_num(v) for v in tiers.values()):
+                raise BadAnswerError(f"{w}: 'tiers' must map names to numbers")
             review = Review(
-                iterations=_int(r, "iterations", w), seed=_int(r, "seed", w), mistake=_num(r, "mistake", w),
+                method=_str(r, "method", w), teams=_int(r, "teams", w), tiers={k: float(v) for k, v in tiers.items()},
                 moves=[ReviewedMove(index=_int(x, "index", m), player=_int(x, "player", m), team=_int(x, "team", m),
-                                    move=_str(x, "move", m), before=_num(x, "before", m),
-                                    after=_num(x, "after", m, null=True), best=_str(x, "best", m),
-                                    loss=_num(x, "loss", m, null=True), mistake=_bool(x, "mistake", m))
-                       for x in _objs(r, "moves", w)])
+                                    move=_str(x, "move", m), kind=_str(x, "kind", m),
+                                    before=_num(x, "before", m, null=True), after=_num(x, "after", m, null=True),
+                                    best=_str(x, "best", m, null=True), loss=_num(x, "loss", m, null=True),
+                                    tier=_str(x, "tier", m, null=True), accuracy=_num(x, "accuracy", m, null=True),
+                                    chances=_numbers(x, "chances", m))
+                       for x in _objs(r, "moves", w)],
+                curve=[_numbers({"chances": c}, "chances", f"{w}'s curve") for c in _list(r, "curve", w)],
+                events=_objs(r, "events", w),
+                players=[ReviewPlayer(player=_int(x, "player", p), team=_int(x, "team", p), graded=_int(x, "graded", p),
+                                      accuracy=_num(x, "accuracy", p, null=True),
+                                      inaccuracy=_int(x, "inaccuracy", p), mistake=_int(x, "mistake", p),
+                                      blunder=_int(x, "blunder", p))
+                         for x in _objs(r, "players", w)])
         if status == "ready" and review is None:
             raise BadAnswerError(f"{w}: a ready review without 'review'")
         return cls(status=status, review=review, done=_int(d, "done", w, null=True, default=None),
@@ -737,9 +779,14 @@ def _origin(url: str) -> Tuple[str, str, int]:
 _BROKEN = (OSError, http.client.HTTPException)
 
 
+#: The retries' jitter (not a seed of anything a game replays): drawn from the one home of fresh
+#: entropy, so that clients started together still retry apart.
+_JITTER = random.Random(fresh_seed())
+
+
 def _jitter(pause: float) -> float:
     """``pause`` with full jitter in its upper half, so clients that failed together retry apart."""
-    return pause * random.uniform(0.5, 1.0)
+    return pause * _JITTER.uniform(0.5, 1.0)
 
 
 class Client:

@@ -396,6 +396,12 @@ def _cell(v: List[float]) -> str:
     return f"{v[0]:.3f} [{v[1]:.3f}, {v[2]:.3f}]"
 
 
+#: How to reproduce the section (kept outside the generated block, which a rerun replaces).
+COMMAND_NOTE = ("Command: `nice -n 19 python -m sequence_game.training.fit_win_chance --data DIR` (seeded and "
+                "resumable: it makes the self-play games, fits the estimator and rewrites this section, the "
+                "packaged model and the diagram). CPU: Intel(R) Xeon(R) Processor @ 2.60GHz, 2 cores, shared.")
+
+
 def _write_table(path: str, report: Dict[str, Any], grading: Dict[str, float]) -> None:
     lines = [BEGIN, "", "Held-out games (every 5th game of each run), 95% intervals from a bootstrap over games. "
              "Public: the spectator's view (the review's graph); mover: the player to move's view (its hand).", "",
@@ -434,7 +440,7 @@ def _write_table(path: str, report: Dict[str, Any], grading: Dict[str, float]) -
     if BEGIN in text and END in text:
         text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
     else:
-        text = text.rstrip("\n") + "\n\n## The review's win chance: calibration\n\n" + block + "\n"
+        text = text.rstrip("\n") + "\n\n## The review's win chance: calibration\n\n" + COMMAND_NOTE + "\n\n" + block + "\n"
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
 

@@ -64,7 +64,8 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
         full = g.to_dict()
     state = observation_dict(full, shown) if shown is not None else _public(full)
     over = table.over
-    to_move = shown is not None and not over and g.current_player == shown
+    # while a seat is open the table waits for its players: nobody has a move to make yet
+    to_move = shown is not None and not over and g.current_player == shown and not any(s.open for s in table.seats)
     tail = [(p, str(entry)) for p, entry in table.history[-HISTORY_TAIL:]]
     last = tail[-1] if tail else None
     return models.TableView(
