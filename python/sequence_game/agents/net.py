@@ -31,7 +31,7 @@ from .._args import check_seed, is_int, seed_or_random
 from ..game import move_from_id
 from ..move import Move
 from .base import spec_name
-from .control import AgentBase, Limit
+from .control import AgentBase, Limit, StopToken
 from .search import MoveStats, SearchResult, core_game, hint_generator
 
 __all__ = ["DEFAULT_WEIGHTS", "NetAgent", "NetSearchAgent", "load_net"]
@@ -94,9 +94,9 @@ class NetAgent(AgentBase):
         weights = [math.exp(math.log(max(p, 1e-30)) / self.temperature) for p in probs]
         return move_from_id(self._rng.choices(ids, weights=weights)[0])
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """The policy as a :class:`SearchResult`: every legal move with its probability (as
-        ``value``, highest first) and no visits."""
+        ``value``, highest first) and no visits. One evaluation: ``stop`` has nothing to end."""
         ids, probs, _ = self.policy(game)
         order = sorted(range(len(ids)), key=lambda i: (-probs[i], ids[i]))
         moves = tuple(MoveStats(move_from_id(ids[i]), 0, float(probs[i])) for i in order)
@@ -160,8 +160,9 @@ class NetSearchAgent(AgentBase):
         _, r = self._search(game, limit, self._rng.getrandbits(64))
         return move_from_id(r.best)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None) -> SearchResult:
-        """The root statistics (visits order) of a search seeded from the hint generator."""
+    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
+        """The root statistics (visits order) of a search seeded from the hint generator. The search
+        runs to its budget: ``stop`` is accepted for the common interface but does not end it early."""
         _, r = self._search(game, limit, self._hint_rng.getrandbits(64))
         moves = tuple(MoveStats(move_from_id(m), int(v), float(q)) for m, v, q in r.moves)
         return SearchResult(move_from_id(r.best), moves, int(r.iterations), float(r.seconds), int(r.nodes),
