@@ -264,10 +264,21 @@ LearnedWeights learned_from(const py::handle& v) {
     return w;
 }
 
-const std::vector<Choice<PlayoutKind>> kPlayouts = {
-    {"random", PlayoutKind::Random}, {"informed", PlayoutKind::Informed}, {"greedy", PlayoutKind::Greedy}};
-const std::vector<Choice<InferenceKind>> kInferences = {{"off", InferenceKind::Off}, {"recent", InferenceKind::Recent}};
-const std::vector<Choice<Evaluation>> kEvaluations = {{"handset", Evaluation::Handset}, {"learned", Evaluation::Learned}};
+// Built on first use, never at load: every instruction-set path's copy of this file is in the
+// module, and a namespace-scope initializer of the AVX-512 copy would run on any processor.
+const std::vector<Choice<PlayoutKind>>& playouts() {
+    static const std::vector<Choice<PlayoutKind>> v = {
+        {"random", PlayoutKind::Random}, {"informed", PlayoutKind::Informed}, {"greedy", PlayoutKind::Greedy}};
+    return v;
+}
+const std::vector<Choice<InferenceKind>>& inferences() {
+    static const std::vector<Choice<InferenceKind>> v = {{"off", InferenceKind::Off}, {"recent", InferenceKind::Recent}};
+    return v;
+}
+const std::vector<Choice<Evaluation>>& evaluations() {
+    static const std::vector<Choice<Evaluation>> v = {{"handset", Evaluation::Handset}, {"learned", Evaluation::Learned}};
+    return v;
+}
 
 std::vector<Field<SearchOptions>> search_fields() {
     using S = SearchOptions;
@@ -278,7 +289,7 @@ std::vector<Field<SearchOptions>> search_fields() {
         integer<S>("playout_turns", at(&S::playout_turns), 1, L::kMaxTurns),
         boolean<S>("evaluate", at(&S::evaluate)),
         boolean<S>("align_playouts", at(&S::align_playouts)),
-        choice<S>("playout", at(&S::playout), kPlayouts, "PlayoutKind"),
+        choice<S>("playout", at(&S::playout), playouts(), "PlayoutKind"),
         integer<S>("playout_candidates", [](auto& o) -> auto& { return o.policy.candidates; }, 0, L::kMaxPlayoutCandidates),
         real<S>("playout_epsilon", at(&S::playout_epsilon)),
         integer<S>("playout_block_chance", [](auto& o) -> auto& { return o.policy.block_chance; }, 0, L::kMaxBlockChance),
@@ -287,7 +298,7 @@ std::vector<Field<SearchOptions>> search_fields() {
         real<S>("playout_one_eyed_cost", [](auto& o) -> auto& { return o.policy.one_eyed_cost; }, Read::Shortest),
         boolean<S>("decisive", at(&S::decisive)),
         weights<S>("weights", at(&S::weights), &weights_from),
-        choice<S>("evaluation", at(&S::evaluation), kEvaluations),
+        choice<S>("evaluation", at(&S::evaluation), evaluations()),
         weights<S>("learned_weights", at(&S::learned), &learned_from),
         integer<S>("expansion_candidates", at(&S::expansion_candidates), 0, L::kMaxCandidates),
         boolean<S>("ordered_expansion", at(&S::ordered_expansion)),
@@ -295,7 +306,7 @@ std::vector<Field<SearchOptions>> search_fields() {
         real<S>("widen_base", at(&S::widen_base)),
         real<S>("widen_coef", at(&S::widen_coef)),
         real<S>("widen_exponent", at(&S::widen_exponent)),
-        choice<S>("inference", at(&S::inference), kInferences, "InferenceKind"),
+        choice<S>("inference", at(&S::inference), inferences(), "InferenceKind"),
         integer<S>("inference_plays", at(&S::inference_plays), 1, L::kMaxInferencePlays),
         real<S>("inference_strength", at(&S::inference_strength)),
         real<S>("inference_margin", at(&S::inference_margin)),
