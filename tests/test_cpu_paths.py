@@ -177,3 +177,18 @@ def test_every_namespace_of_the_core_and_bindings_is_inside_the_path_namespace()
         "a nested namespace definition (a::b) skips the path namespace"
     cmake = (ROOT / "CMakeLists.txt").read_text(encoding="utf-8")
     assert "sequence=sequence_" not in cmake, "the paths are namespaces, not -D renames"
+
+
+# Every path's copy of the core and the bindings is linked into the module, and the dynamic
+# initializers of namespace-scope objects run when it loads, on any processor: one in the AVX-512
+# copy would run AVX-512 code on a processor without it (SIGILL at import). Such tables are
+# function-local statics instead, built on first use on the path chosen.
+# (std::atomic is constant-initialized: no code runs for it at load)
+_DYNAMIC_GLOBAL = re.compile(r"^(?:static\s+)?(?:const\s+)?std::(?!atomic<)[^\s(]+\s+\w+\s*(?:=|\{)", re.M)
+
+
+def test_no_namespace_scope_object_is_built_at_load():
+    found = [f"{p.relative_to(ROOT)}: {m.group(0)}" for p in _sources()
+             for m in _DYNAMIC_GLOBAL.finditer(p.read_text(encoding="utf-8"))]
+    assert not found, found
+    assert _DYNAMIC_GLOBAL.search("const std::vector<Choice<PlayoutKind>> kPlayouts = {")  # what it catches
