@@ -8,6 +8,7 @@ serves every test that needs it.
 from __future__ import annotations
 
 import sys
+import types
 
 import pytest
 from sequence_game.arena import match, read_results, run_job
@@ -28,7 +29,6 @@ def test_without_the_extra_the_error_names_it(monkeypatch):
 def test_ray_errors_are_one_line_that_says_what_to_do(monkeypatch):
     """A task a node could not run (here: the package missing on that node) and a cluster that
     refuses this process's token (Ray's token authentication) each end the run with one line."""
-    import types
 
     from sequence_game.arena import ray_runner
     from sequence_game.arena.pool import JobError
@@ -63,6 +63,41 @@ def test_ray_errors_are_one_line_that_says_what_to_do(monkeypatch):
     fake.init = unreachable
     with pytest.raises(JobError, match=r"^cannot join the Ray cluster at h:1: Failed to connect to Ray cluster at h:1$"):
         ray_runner.connect("h:1")
+
+
+def test_a_dead_clusters_address_file_starts_a_fresh_local_instance(monkeypatch, tmp_path):
+    """Ray joins whatever address the last `ray start` wrote to its temp folder, even a cluster
+    killed long ago; connect() starts a local instance unless that address answers."""
+    import socket
+
+    from sequence_game.arena import ray_runner
+
+    calls = []
+    fake = types.SimpleNamespace(is_initialized=lambda: False, init=lambda **kw: calls.append(kw),
+                                 exceptions=types.SimpleNamespace())
+    monkeypatch.setattr(ray_runner, "import_ray", lambda: fake)
+    monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    (tmp_path / "ray").mkdir()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    listener.close()  # a port nobody listens on: the recorded cluster is dead
+    (tmp_path / "ray" / "ray_current_cluster").write_text(f"127.0.0.1:{port}")
+    ray_runner.connect(num_cpus=2)
+    assert calls[-1]["address"] == "local" and calls[-1]["num_cpus"] == 2
+
+    with socket.socket() as live:  # now something answers there: join it, as Ray would
+        live.bind(("127.0.0.1", 0))
+        live.listen()
+        (tmp_path / "ray" / "ray_current_cluster").write_text(f"127.0.0.1:{live.getsockname()[1]}")
+        ray_runner.connect(num_cpus=2)
+    assert "address" not in calls[-1] and "num_cpus" not in calls[-1]
+
+    monkeypatch.setenv("RAY_ADDRESS", "10.77.0.1:6379")  # the user's choice wins
+    (tmp_path / "ray" / "ray_current_cluster").unlink()
+    ray_runner.connect(num_cpus=2)
+    assert "address" not in calls[-1] and "num_cpus" not in calls[-1]
 
 
 @pytest.fixture(scope="module")

@@ -75,14 +75,42 @@ def connect(address: Optional[str] = None, num_cpus: Optional[int] = None) -> An
                                   "configure_logging": True, "logging_level": "warning"}
         if address:
             kwargs["address"] = address
-        elif num_cpus is not None:
-            kwargs["num_cpus"] = num_cpus
+        elif not os.environ.get("RAY_ADDRESS") and not _local_cluster_answers():
+            # Ray itself would join the address a `ray start` left in its temp folder even when
+            # that cluster is long dead (and refuse num_cpus for it): start a fresh one instead.
+            kwargs["address"] = "local"
+            if num_cpus is not None:
+                kwargs["num_cpus"] = num_cpus
         refused = tuple(c for c in (ConnectionError, getattr(ray.exceptions, "AuthenticationError", None)) if c)
         try:
             ray.init(**kwargs)
         except refused as e:
             raise JobError(_join_error(address, e)) from None
     return ray
+
+
+def _local_cluster_answers(timeout: float = 1.0) -> bool:
+    """Whether the cluster that the last ``ray start`` on this machine recorded (Ray's
+    ``ray_current_cluster`` file) still accepts connections at its address."""
+    import socket
+    import sys
+    import tempfile
+
+    base = os.environ.get("RAY_TMPDIR")  # where Ray keeps it (ray._common.utils)
+    if base is None:
+        if sys.platform.startswith("linux") and "TMPDIR" in os.environ:
+            base = os.environ["TMPDIR"]
+        elif sys.platform.startswith(("linux", "darwin")):
+            base = "/tmp"
+        else:
+            base = tempfile.gettempdir()
+    try:
+        with open(os.path.join(base, "ray", "ray_current_cluster"), encoding="utf-8") as f:
+            host, _, port = f.read().strip().rpartition(":")
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            return True
+    except (OSError, ValueError):
+        return False
 
 
 _COLOURS = re.compile(r"\x1b\[[0-9;]*m")
