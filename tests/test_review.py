@@ -208,3 +208,16 @@ def test_a_timeout_move_is_an_event_and_not_graded():
     for bad in (0, len(rec.moves) + 1, True, "5"):
         with pytest.raises(ValueError, match="timeouts must be move numbers"):
             review_game(rec, timeouts=[bad])  # type: ignore[list-item]
+
+
+def test_a_records_timeouts_are_read_back_checked_and_reviewed():
+    rec = _record(3)
+    rec.timeouts = [2, 5]
+    back = GameRecord.from_json(rec.to_json())
+    assert back.timeouts == [2, 5] and "timeouts" not in _record(3).to_dict()
+    assert [m.kind for m in review_game(back).moves][1] == "timeout"  # the record's own, by default
+    assert review_game(back, timeouts=[]).moves[1].kind != "timeout"
+    for bad in ([0], [len(rec.moves) + 1], [5, 2], [2, 2], "2", [True]):
+        data = dict(rec.to_dict(), timeouts=bad)
+        with pytest.raises(ValueError, match="timeouts"):
+            GameRecord.from_dict(data)

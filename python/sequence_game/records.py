@@ -78,7 +78,7 @@ _MIN_KEY_BYTES = 16
 MAX_RECORD_BYTES = 32 * 2**20
 
 _REQUIRED = ("players", "teams", "seed", "moves")
-_OPTIONAL = ("max_turns", "agents", "result", "started", "finished", "redeals", "resigned")
+_OPTIONAL = ("max_turns", "agents", "result", "started", "finished", "redeals", "resigned", "timeouts")
 
 
 def utc_now() -> str:
@@ -168,6 +168,9 @@ class GameRecord:
     - ``resigned``: the seat that resigned (two teams only: its team loses at once, and ``result``
       names the other team), or None. Resigning is not a rule of the game but a table's convention
       (as at any game site); the moves replay to a game still going.
+    - ``timeouts``: the numbers (from 1, into ``moves``) of the moves a table's turn timer played
+      for a player who did not move in time (not the player's choice: the review shows them as
+      events, docs/review.md). Empty for most games (and then left out of the file).
     """
 
     players: int
@@ -181,6 +184,7 @@ class GameRecord:
     finished: Optional[str] = None
     redeals: List[Dict[str, Any]] = field(default_factory=list)
     resigned: Optional[int] = None
+    timeouts: List[int] = field(default_factory=list)
 
     @classmethod
     def from_game(
@@ -235,6 +239,7 @@ class GameRecord:
             "finished": self.finished,
             **({"redeals": [dict(r, keep=list(r["keep"])) for r in self.redeals]} if self.redeals else {}),
             **({} if self.resigned is None else {"resigned": self.resigned}),
+            **({"timeouts": list(self.timeouts)} if self.timeouts else {}),
         }
 
     @classmethod
@@ -326,9 +331,17 @@ class GameRecord:
         if resigned is not None and (result is None or result["winner"] != 1 - resigned % 2):
             raise ValueError(f"game record: seat {resigned} resigned, so 'result' must name team {1 - resigned % 2} "
                              "the winner")
+        timeouts = d.get("timeouts") or []
+        if not isinstance(timeouts, list):
+            raise ValueError("game record: 'timeouts' must be a list of move numbers (from 1), not "
+                             f"{short_repr(timeouts)}")
+        numbers = [integer("timeouts", n) for n in list.__iter__(timeouts)]
+        if any(not 1 <= n <= len(moves) for n in numbers) or numbers != sorted(set(numbers)):
+            raise ValueError(f"game record: 'timeouts' must be increasing move numbers from 1 to {len(moves)}, "
+                             f"not {short_repr(timeouts)}")
         return cls(
             players=players, teams=teams, seed=seed, max_turns=max_turns, agents=list(agents),
-            moves=list(moves), result=result, **stamps, redeals=checked, resigned=resigned,
+            moves=list(moves), result=result, **stamps, redeals=checked, resigned=resigned, timeouts=numbers,
         )
 
     def to_json(self, indent: Optional[int] = 1) -> str:

@@ -184,16 +184,18 @@ def _rounded(values: Sequence[float]) -> Tuple[float, ...]:
 
 
 def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
-                progress: Optional[Callable[[int, int], None]] = None, timeouts: Sequence[int] = ()) -> GameReview:
+                progress: Optional[Callable[[int, int], None]] = None,
+                timeouts: Optional[Sequence[int]] = None) -> GameReview:
     """Review ``record`` (a finished or unfinished :class:`~sequence_game.GameRecord`) with
     ``model`` (None: the packaged estimator). ``progress(done, total)`` is called after each entry.
     ``timeouts``: the numbers (from 1) of the moves a turn timer played for a player who did not
-    move in time: shown as ``"timeout"`` entries and events, not graded (not the player's choice).
+    move in time (None: the record's own ``timeouts``, kept by the web's tables): shown as
+    ``"timeout"`` entries and events, not graded (not the player's choice).
     Raises ``ValueError`` for a record that does not replay or a timeout that is not a move of it."""
     if not isinstance(record, GameRecord):
         raise TypeError(f"review_game needs a GameRecord, not {type(record).__name__}")
     timed_out = set()
-    for n in timeouts:
+    for n in record.timeouts if timeouts is None else timeouts:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(record.moves):
             raise ValueError(f"timeouts must be move numbers from 1 to {len(record.moves)}, not {n!r}")
         timed_out.add(n)

@@ -28,11 +28,13 @@ Db = Callable[..., Awaitable[Any]]
 
 
 def record_for(table: Table, game: GameBase, prefix: Optional[List[HistoryEntry]] = None,
-               redeals: Optional[List[Dict[str, Any]]] = None, resigned: Optional[int] = None) -> GameRecord:
+               redeals: Optional[List[Dict[str, Any]]] = None, resigned: Optional[int] = None,
+               timeout: bool = False) -> GameRecord:
     """``game``'s record (moves and result) with the table's agents and start time; the finish
     time is set when the game ends (and cleared by an undo). ``prefix`` and ``redeals``: the
     history before the game's own and the redeals after undos (default: the table's);
-    ``resigned``: the seat that resigned (the result then says so)."""
+    ``resigned``: the seat that resigned (the result then says so); ``timeout``: the turn timer
+    played the last entry (the record's ``timeouts`` keeps such moves, dropping those an undo took back)."""
     rec = table.record
     prefix = table.prefix if prefix is None else prefix
     redeals = rec.redeals if redeals is None else redeals
@@ -48,6 +50,7 @@ def record_for(table: Table, game: GameBase, prefix: Optional[List[HistoryEntry]
                          redeals=[dict(r) for r in redeals])
     if resigned is not None:
         new.resigned, new.result = resigned, resignation_result(game, resigned)
+    new.timeouts = [n for n in rec.timeouts if n <= len(new.moves)] + ([len(new.moves)] if timeout else [])
     return new
 
 
@@ -106,7 +109,7 @@ class Changes:
         """Write ``nxt`` as ``table``'s next version, then make it the table's game (call with
         ``table.lock`` held). Raises StoreError, with the table unchanged, if the write fails."""
         game = nxt.game
-        record = record_for(table, game, nxt.prefix, nxt.redeals, nxt.resigned)
+        record = record_for(table, game, nxt.prefix, nxt.redeals, nxt.resigned, nxt.timeout)
         version = table.version + 1
         await self.db(self.store.update_game, table.id, record.to_dict(), version,
                       game.is_over or nxt.resigned is not None, utc_now())

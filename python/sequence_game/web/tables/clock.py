@@ -53,7 +53,7 @@ class Clock:
             game = table.game.copy()
             move = game.parse_move(str(agent.select_move(game.copy())))
             game.play(move)
-            return Next(game, [*table.movers, seat], table.prefix, table.record.redeals, move)
+            return Next(game, [*table.movers, seat], table.prefix, table.record.redeals, move, timeout=True)
 
         if table.clock is asyncio.current_task():
             # this turn's clock has run out: the change below starts the next seat's clock

@@ -166,6 +166,7 @@ class Next(Generic[_R]):
     redeals: List[Dict[str, Any]]
     answer: _R
     resigned: Optional[int] = None  # a resignation: the seat
+    timeout: bool = False  # the turn timer played the move for an absent seat (the record keeps it)
 
 
 class StaleError(Exception):
