@@ -20,6 +20,8 @@ from sequence_game.review.estimator import (
     PUBLIC_FEATURES,
     load_win_chance_model,
     parse_win_chance_model,
+    seat_rating,
+    seat_ratings,
 )
 from sequence_game.training.fit_win_chance import BEGIN, END, StrengthSet, _write_table, calibration, fit_softmax, fit_win_chance
 
@@ -84,6 +86,8 @@ def _model_json() -> dict:
      r"player\.2 must be"),
     (lambda d: d.update(player={"5": []}), "number of teams"),
     (lambda d: d.update(grading={"mistake": "big"}), "grading"),
+    (lambda d: d["rated_public"].update({"2": [1.0] * len(PUBLIC_FEATURES)}), r"rated_public\.2 must be"),
+    (lambda d: d.update(rating_centre=0), "refit it"),
 ])
 def test_a_bad_model_file_is_refused_by_field(change, message):
     data = _model_json()
@@ -118,7 +122,9 @@ def test_the_fit_command_writes_the_model_table_and_picture_from_its_own_numbers
     assert report["calibration"]["mixed"]["public"]["games"] == 10  # every second game of 20 held out
     assert sets[2].runs()[1] == ("mixed-r1", ("medium", "random"), 10, 1004)
     svg = (docs / "images" / "win-chance-reliability.svg").read_text()
-    assert svg.startswith("<svg") and svg.count("<polyline") == len(sets)
+    assert svg.startswith("<svg") and svg.count("<polyline") == 2 * len(sets)  # rated solid, unrated dashed
+    assert set(report["calibration"]["mixed"]) == {"public", "public, rated", "mover", "mover, rated"}
+    assert set(model.rated_public) == {"2", "3"} and set(model.rated_player) == {"2", "3"}
     # a second run resumes the data (no new games) and rewrites the same section in place
     fit_win_chance(str(tmp_path / "data"), out=str(out), docs=str(docs), holdout=2, search_positions=0, sets=sets)
     again = (docs / "measurements.md").read_text()
@@ -142,3 +148,34 @@ def test_the_documented_calibration_is_the_packaged_models_own():
         with open(tmp, encoding="utf-8") as f:
             regenerated = re.search(re.escape(BEGIN) + ".*?" + re.escape(END), f.read(), re.S)
     assert regenerated is not None and regenerated.group(0) == section.group(0)
+
+
+def test_seats_ratings_come_from_the_ladder_and_a_person_has_none():
+    from sequence_game.agents.levels import packaged_ratings
+
+    ladder = packaged_ratings()
+    assert seat_rating("random") == ladder["random"]["rating"]
+    assert seat_rating("hard") == seat_rating("level:8") == seat_rating("hard:time=1") == ladder["level:8"]["rating"]
+    assert seat_rating("easy") == ladder["level:5"]["rating"] and seat_rating("level:2") == ladder["level:2"]["rating"]
+    for unknown in ("human", "mcts:iterations=5", "easy:temperature=3", "", None, 3):
+        assert seat_rating(unknown) is None
+    assert seat_ratings(["easy", "random"]) == [seat_rating("easy"), 0.0]
+    assert seat_ratings(["easy", "human"]) is None and seat_ratings([]) is None
+
+
+def test_known_strengths_move_the_chances_and_unknown_ones_are_symmetric():
+    model = load_win_chance_model()
+    g = Game(players=2, seed=5)
+    for _ in range(6):
+        g.play(g.legal_moves()[0])
+    strong, weak = seat_rating("hard"), seat_rating("random")
+    first = model.chances(g, ratings=[strong, weak])
+    second = model.chances(g, ratings=[weak, strong])
+    assert first[0] > 0.7 and second[0] < 0.3 and abs(sum(first) - 1) < 1e-9
+    # an unknown seat (a person): no information about anybody, the unrated weights
+    assert model.chances(g, ratings=[strong, None]) == model.chances(g) == model.chances(g, ratings=None)
+    assert abs(sum(model.chances(g, viewer=0, ratings=[strong, weak])) - 1) < 1e-9
+    for bad, message in (([1.0], "one rating"), ("ab", "one rating"), ([1.0, float("nan")], "finite"),
+                         ([True, 1.0], "finite")):
+        with pytest.raises(ValueError, match=message):
+            model.chances(g, ratings=bad)

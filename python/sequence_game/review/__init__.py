@@ -38,13 +38,13 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ..actions import move_id as _move_id
 from ..move import Move
 from ..records import GameRecord
-from .estimator import WinChanceModel, core_state, load_win_chance_model
+from .estimator import Ratings, WinChanceModel, core_state, load_win_chance_model, seat_ratings
 
 __all__ = ["METHOD", "TIERS", "GameReview", "ReviewedMove", "analyze", "curve", "move_values", "review_game",
            "tier_of", "win_chance", "win_chances"]
 
 #: The review's method, stored with every review (a review made another way is not reused).
-METHOD = "win-chance/1"
+METHOD = "win-chance/2"
 
 
 def _tiers(model: WinChanceModel) -> Tuple[Tuple[str, float], ...]:
@@ -76,14 +76,18 @@ def move_accuracy(loss: float) -> float:
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100.0 * loss) - 3.1669))
 
 
-def win_chances(game: Any, viewer: Optional[int] = None, model: Optional[WinChanceModel] = None) -> List[float]:
+def win_chances(game: Any, viewer: Optional[int] = None, model: Optional[WinChanceModel] = None,
+                ratings: Ratings = None) -> List[float]:
     """Every team's chance of winning ``game`` (a :class:`sequence_game.Game`), summing to 1: in the
     public view (a spectator's: no hand is read, R9), or with ``viewer`` in that player's view (the
-    public information and its own hand). Exact for a finished game."""
-    return (model or load_win_chance_model()).chances(game, viewer)
+    public information and its own hand). Exact for a finished game. ``ratings``: every seat's
+    measured rating when known (``estimator.seat_ratings(agent specs)``; None: unknown, as for a
+    person)."""
+    return (model or load_win_chance_model()).chances(game, viewer, ratings=ratings)
 
 
-def win_chance(game: Any, team: int, viewer: Optional[int] = None, model: Optional[WinChanceModel] = None) -> float:
+def win_chance(game: Any, team: int, viewer: Optional[int] = None, model: Optional[WinChanceModel] = None,
+               ratings: Ratings = None) -> float:
     """``team``'s chance of winning ``game`` (see :func:`win_chances`): the public view by default,
     ``viewer=p`` for player ``p``'s view.
 
@@ -95,25 +99,30 @@ def win_chance(game: Any, team: int, viewer: Optional[int] = None, model: Option
     state = core_state(game)
     if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < state.teams:
         raise ValueError(f"team must be from 0 to {state.teams - 1}, not {team!r}")
-    return win_chances(game, viewer, model)[team]
+    return win_chances(game, viewer, model, ratings)[team]
 
 
-def analyze(game: Any, model: Optional[WinChanceModel] = None) -> Dict[str, Any]:
-    """The ``analyze`` field for apps: ``{"chances": [...], "view": "public"}`` for ``game``, read
-    from public information only (offer it to spectators of finished or AI-only games and in
-    replays, never at a table where people are playing)."""
-    return {"chances": [round(p, 4) for p in win_chances(game, None, model)], "view": "public", "method": METHOD}
+def analyze(game: Any, model: Optional[WinChanceModel] = None, ratings: Ratings = None) -> Dict[str, Any]:
+    """The ``analyze`` field for apps: ``{"chances": [...], "view": "public", "rated": bool}`` for
+    ``game``, read from public information only (offer it to spectators of finished or AI-only
+    games and in replays, never at a table where people are playing). ``ratings``: as
+    :func:`win_chances` (``rated`` says whether they were all known)."""
+    rated = ratings is not None and all(r is not None for r in ratings)
+    return {"chances": [round(p, 4) for p in win_chances(game, None, model, ratings)], "view": "public",
+            "rated": rated, "method": METHOD}
 
 
-def curve(record: GameRecord, model: Optional[WinChanceModel] = None) -> List[List[float]]:
+def curve(record: GameRecord, model: Optional[WinChanceModel] = None, ratings: Ratings = None) -> List[List[float]]:
     """Every team's chance of winning in the public view after the deal and after every entry of
     ``record`` (each list sums to 1; the last is the result of a finished game, a resignation
     included): the review's graph alone, without grading (a live evaluation bar for replays and
-    AI-only games; about 10 microseconds a position)."""
+    AI-only games; about 10 microseconds a position). ``ratings``: every seat's (None: from the
+    record's agents when all are rated AI specs, else unknown)."""
     if not isinstance(record, GameRecord):
         raise TypeError(f"curve needs a GameRecord, not {type(record).__name__}")
     model = model or load_win_chance_model()
-    points = [list(_rounded(model.chances(step.game))) for step in record.positions()]
+    ratings = seat_ratings(record.agents) if ratings is None else ratings
+    points = [list(_rounded(model.chances(step.game, ratings=ratings))) for step in record.positions()]
     if record.resigned is not None and record.result is not None:
         points.append([1.0 if t == record.result["winner"] else 0.0 for t in range(record.teams)])
     return points
@@ -185,12 +194,15 @@ def _rounded(values: Sequence[float]) -> Tuple[float, ...]:
 
 def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
                 progress: Optional[Callable[[int, int], None]] = None,
-                timeouts: Optional[Sequence[int]] = None) -> GameReview:
+                timeouts: Optional[Sequence[int]] = None, ratings: Ratings = None) -> GameReview:
     """Review ``record`` (a finished or unfinished :class:`~sequence_game.GameRecord`) with
     ``model`` (None: the packaged estimator). ``progress(done, total)`` is called after each entry.
     ``timeouts``: the numbers (from 1) of the moves a turn timer played for a player who did not
     move in time (None: the record's own ``timeouts``, kept by the web's tables): shown as
-    ``"timeout"`` entries and events, not graded (not the player's choice).
+    ``"timeout"`` entries and events, not graded (not the player's choice). ``ratings``: every
+    seat's rating for the curve (None: from the record's agents when all are rated AI specs; a
+    person's is unknown); decisions are graded without ratings (a move is judged the same whoever
+    plays it).
     Raises ``ValueError`` for a record that does not replay or a timeout that is not a move of it."""
     if not isinstance(record, GameRecord):
         raise TypeError(f"review_game needs a GameRecord, not {type(record).__name__}")
@@ -200,16 +212,17 @@ def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
             raise ValueError(f"timeouts must be move numbers from 1 to {len(record.moves)}, not {n!r}")
         timed_out.add(n)
     model = model or load_win_chance_model()
+    ratings = seat_ratings(record.agents) if ratings is None else ratings
     tiers = _tiers(model)
     steps = list(record.positions())  # the deal, then the game after each entry (each a copy)
     total = len(record.moves)
-    curve = [_rounded(model.chances(steps[0].game))]
+    curve = [_rounded(model.chances(steps[0].game, ratings=ratings))]
     moves: List[ReviewedMove] = []
     for k in range(total):
         game, entry = steps[k].game, steps[k + 1].move
         player = game.current_player
         team = player % record.teams  # R2
-        chances = _rounded(model.chances(steps[k + 1].game))
+        chances = _rounded(model.chances(steps[k + 1].game, ratings=ratings))
         curve.append(chances)
         text = record.moves[k]
         common = {"index": k + 1, "player": player, "team": team, "move": text, "chances": chances}

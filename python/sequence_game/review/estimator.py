@@ -16,6 +16,13 @@ are built from the core's per-team features (``_core.eval_features``,
 player's view, the hand features of the viewer's row only (computed on a copy of the position in
 which the viewer's partners' hands are put back among the unseen cards).
 
+**The players' strengths.** The same position means more for a strong team against a weak one
+than for two equal teams: when every seat's measured rating is known (an AI level's rating on the
+ladder, :func:`seat_rating`), the *rated* weights read the row together with the team's rating
+against the table's mean and the row's interactions with the table's strength
+(:func:`rated_rows`); when any seat is unknown (a person), the unrated weights, fitted on games of
+every strength pooled: no information about who plays, the same for every team.
+
 >>> from sequence_game import Game
 >>> g = Game(players=2, seed=3)
 >>> p = load_win_chance_model().chances(g)
@@ -35,10 +42,11 @@ import numpy as np
 
 from .. import _core
 
-__all__ = ["HAND_FEATURES", "MODEL_FORMAT", "PUBLIC_FEATURES", "WinChanceModel", "core_state",
-           "feature_rows", "load_win_chance_model", "parse_win_chance_model"]
+__all__ = ["HAND_FEATURES", "MODEL_FORMAT", "PUBLIC_FEATURES", "RATED_FEATURES", "WinChanceModel", "core_state",
+           "feature_rows", "load_win_chance_model", "parse_win_chance_model", "rated_rows", "seat_rating",
+           "seat_ratings", "team_ratings"]
 
-MODEL_FORMAT = "sequence-game-win-chance/1"
+MODEL_FORMAT = "sequence-game-win-chance/2"
 DEFAULT_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "win_chance.json")
 
 _CORE = list(_core.EVAL_FEATURES)
@@ -54,6 +62,82 @@ PUBLIC_FEATURES: Tuple[str, ...] = (*_BOARD, "threats_to_move", "last_open4", "l
                                     "last_threats_to_move")
 #: The viewer's team row adds the viewer's hand features (zero in the other rows).
 HAND_FEATURES: Tuple[str, ...] = (*_HAND, "last_can_complete", "last_complete_on_move")
+
+
+#: The rated rows: the unrated row ``x``, then ``rating`` (the team's mean rating less the table's,
+#: in units of 400 ladder points), then ``x * g`` and ``x * g**2`` with ``g`` the table's mean rating
+#: in the same units less :data:`RATING_CENTRE` (the weights change with the table's strength).
+RATED_FEATURES: Tuple[str, ...] = ("rating", "x*strength", "x*strength^2")
+RATING_SCALE = 400.0
+RATING_CENTRE = 1.5  # about the presets' level (easy, medium, hard: 593 to 741 on the ladder)
+
+Ratings = Optional[Sequence[Optional[float]]]
+
+
+def seat_rating(spec: Any) -> Optional[float]:
+    """The measured rating of an agent spec on the ladder (``agents/data/ladder.json``, ``random`` =
+    0): ``"random"``, ``"level:N"``, ``"easy"``, ``"medium"``, ``"hard"`` (with at most ``seed`` and
+    ``time`` options, as the web's seats carry them); None for a person or any other spec (its
+    strength is unknown).
+
+    >>> seat_rating("random"), seat_rating("human"), seat_rating("hard:time=1") is not None
+    (0.0, None, True)
+    """
+    from ..agents.levels import level_of, packaged_ratings
+
+    if not isinstance(spec, str):
+        return None
+    name, _, options = spec.strip().lower().partition(":")
+    if name == "level":
+        number, _, options = options.partition(",")
+        name = f"level:{number.strip()}"
+    if any(o.partition("=")[0].strip() not in ("", "seed", "time") for o in options.split(",")):
+        return None
+    ratings = packaged_ratings()
+    if name != "random":
+        try:
+            name = level_of(name).name
+        except ValueError:
+            return None
+    rated = ratings.get(name)
+    return None if rated is None else float(rated["rating"])
+
+
+def seat_ratings(agents: Sequence[Any]) -> Optional[List[float]]:
+    """Every seat's rating (:func:`seat_rating`) when all are known, else None."""
+    out = [seat_rating(a) for a in agents]
+    return None if not out or any(r is None for r in out) else [float(r) for r in out if r is not None]
+
+
+def team_ratings(ratings: Sequence[float], teams: int) -> np.ndarray:
+    """Each team's mean seat rating (seat ``p`` plays for team ``p mod teams``, R2)."""
+    r = np.asarray(ratings, dtype=np.float64)
+    return np.array([r[t::teams].mean() for t in range(teams)])
+
+
+def rated_rows(x: np.ndarray, teams_rating: np.ndarray) -> np.ndarray:
+    """The rated rows (:data:`RATED_FEATURES`) of unrated rows ``x`` (``(..., teams, k)``) and the
+    teams' ratings ``teams_rating`` (``(..., teams)``)."""
+    tr = np.asarray(teams_rating, dtype=np.float64) / RATING_SCALE
+    d = (tr - tr.mean(axis=-1, keepdims=True))[..., None]
+    g = (tr.mean(axis=-1) - RATING_CENTRE)[..., None, None]
+    return np.concatenate([x, d, x * g, x * g * g], axis=-1)
+
+
+def _check_ratings(ratings: Ratings, players: int) -> Optional[List[float]]:
+    """``ratings`` checked: one number (or None) per seat; None unless every seat's is known."""
+    if ratings is None:
+        return None
+    if isinstance(ratings, (str, bytes)) or not isinstance(ratings, Sequence) or len(ratings) != players:
+        raise ValueError(f"ratings must be one rating (or None) per seat, {players} in all, not {ratings!r:.80}")
+    out: List[float] = []
+    for r in ratings:
+        if r is None:
+            return None
+        if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r):
+            raise ValueError(f"a seat's rating must be a finite number or None, not {r!r:.40}")
+        out.append(float(r))
+    return out
 
 
 def core_state(game: Any) -> Any:
@@ -133,36 +217,51 @@ def _result_chances(state: Any) -> List[float]:
 @dataclass(frozen=True)
 class WinChanceModel:
     """A validated model: one weight vector per view and per number of teams (``"2"``, ``"3"``),
-    the review's grading thresholds, and how it was made (``training``, free-form)."""
+    unrated (``public``, ``player``) and rated (``rated_public``, ``rated_player``: read when every
+    seat's rating is known), the review's grading thresholds, and how it was made (``training``,
+    free-form)."""
 
     public: Mapping[str, Sequence[float]]
     player: Mapping[str, Sequence[float]]
     grading: Mapping[str, float] = field(default_factory=dict)
     training: Mapping[str, Any] = field(default_factory=dict)
+    rated_public: Mapping[str, Sequence[float]] = field(default_factory=dict)
+    rated_player: Mapping[str, Sequence[float]] = field(default_factory=dict)
 
-    def weights(self, teams: int, viewer: Optional[int]) -> np.ndarray:
-        table = self.public if viewer is None else self.player
+    def weights(self, teams: int, viewer: Optional[int], rated: bool = False) -> np.ndarray:
+        if rated:
+            table = self.rated_public if viewer is None else self.rated_player
+        else:
+            table = self.public if viewer is None else self.player
         key = "2" if teams == 2 else "3"
         if key not in table:  # a model fitted on two-team games only: the closest rule set
             key = next(iter(table))
         return np.asarray(table[key], dtype=np.float64)
 
-    def chances(self, game: Any, viewer: Optional[int] = None, hide_last_draw: bool = False) -> List[float]:
+    def chances(self, game: Any, viewer: Optional[int] = None, hide_last_draw: bool = False,
+                ratings: Ratings = None) -> List[float]:
         """Every team's chance of winning (a list summing to 1): exact once the game is over (1 for
         the winner, an equal share each for a draw), else the softmax of the teams' scores in the
-        public view (``viewer`` None) or player ``viewer``'s."""
+        public view (``viewer`` None) or player ``viewer``'s. ``ratings``: every seat's rating
+        (:func:`seat_rating`; None, or any seat's None: unknown, the unrated weights)."""
         state = core_state(game)
+        known = _check_ratings(ratings, state.players)
         if state.is_over:
             return _result_chances(state)
         x = feature_rows(state, viewer, hide_last_draw)
-        p = softmax_rows(x @ self.weights(state.teams, viewer))
+        if known is not None and (self.rated_public if viewer is None else self.rated_player):
+            x = rated_rows(x, team_ratings(known, state.teams))
+            p = softmax_rows(x @ self.weights(state.teams, viewer, rated=True))
+        else:
+            p = softmax_rows(x @ self.weights(state.teams, viewer))
         return [float(v) for v in p]
 
     def to_json(self) -> Dict[str, Any]:
         return {"format": MODEL_FORMAT, "public_features": list(PUBLIC_FEATURES),
-                "hand_features": list(HAND_FEATURES),
-                "public": {k: [float(v) for v in w] for k, w in self.public.items()},
-                "player": {k: [float(v) for v in w] for k, w in self.player.items()},
+                "hand_features": list(HAND_FEATURES), "rated_features": list(RATED_FEATURES),
+                "rating_scale": RATING_SCALE, "rating_centre": RATING_CENTRE,
+                **{view: {k: [float(v) for v in w] for k, w in getattr(self, view).items()}
+                   for view in ("public", "player", "rated_public", "rated_player")},
                 "grading": dict(self.grading), "training": dict(self.training)}
 
 
@@ -173,10 +272,13 @@ def parse_win_chance_model(data: Any, source: str = "the model") -> WinChanceMod
         raise ValueError(f"{source}: a win-chance model is a JSON object, not {type(data).__name__}")
     if data.get("format") != MODEL_FORMAT:
         raise ValueError(f"{source}: format must be {MODEL_FORMAT!r}, not {data.get('format')!r:.60}")
-    if data.get("public_features") != list(PUBLIC_FEATURES) or data.get("hand_features") != list(HAND_FEATURES):
-        raise ValueError(f"{source}: public_features/hand_features differ from this version's "
+    if (data.get("public_features") != list(PUBLIC_FEATURES) or data.get("hand_features") != list(HAND_FEATURES)
+            or data.get("rated_features") != list(RATED_FEATURES) or data.get("rating_scale") != RATING_SCALE
+            or data.get("rating_centre") != RATING_CENTRE):
+        raise ValueError(f"{source}: public_features/hand_features/rated_features differ from this version's "
                          "(refit it: python -m sequence_game.training.fit_win_chance)")
-    sizes = {"public": len(PUBLIC_FEATURES), "player": len(PUBLIC_FEATURES) + len(HAND_FEATURES)}
+    pub, ply = len(PUBLIC_FEATURES), len(PUBLIC_FEATURES) + len(HAND_FEATURES)
+    sizes = {"public": pub, "player": ply, "rated_public": 3 * pub + 1, "rated_player": 3 * ply + 1}
     views: Dict[str, Dict[str, List[float]]] = {}
     for view, size in sizes.items():
         table = data.get(view)
@@ -193,7 +295,8 @@ def parse_win_chance_model(data: Any, source: str = "the model") -> WinChanceMod
     training = data.get("training", {})
     if not isinstance(training, dict):
         raise ValueError(f"{source}: training must be an object")
-    return WinChanceModel(views["public"], views["player"], {k: float(v) for k, v in grading.items()}, training)
+    return WinChanceModel(views["public"], views["player"], {k: float(v) for k, v in grading.items()}, training,
+                          views["rated_public"], views["rated_player"])
 
 
 _DEFAULT: Optional[WinChanceModel] = None

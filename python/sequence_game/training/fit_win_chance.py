@@ -14,8 +14,9 @@ table and the reliability diagram: one command (docs/review.md)::
 3. **Fit**: a multinomial logistic regression (softmax over the teams' scores, one weight vector
    shared by the teams, no intercept: symmetric between teams) by Newton's method with a small L2
    penalty, on the games whose index is not a multiple of ``--holdout``; one model per view and per
-   number of teams.
-4. **Calibration** on the held-out games of every set: Brier score, log-loss, expected calibration
+   number of teams, unrated (the players' strengths unknown: every set pooled) and rated (the rows
+   with the seats' ladder ratings, :func:`sequence_game.review.estimator.rated_rows`).
+4. **Calibration** on the held-out games of every set, in every view: Brier score, log-loss, expected calibration
    error (10 equal bins) and Brier skill score against the base rate, each with a 95% interval from
    a bootstrap over games (positions of one game are not independent); the reliability diagram
    (deciles) as an SVG.
@@ -45,7 +46,15 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import _core
-from ..review.estimator import DEFAULT_PATH, WinChanceModel, feature_rows, softmax_rows
+from ..review.estimator import (
+    DEFAULT_PATH,
+    WinChanceModel,
+    feature_rows,
+    rated_rows,
+    seat_ratings,
+    softmax_rows,
+    team_ratings,
+)
 from ..selfplay import LOG_NAME, load_dataset, selfplay
 
 __all__ = ["SETS", "StrengthSet", "calibration", "fit_softmax", "fit_win_chance", "main"]
@@ -76,15 +85,16 @@ class StrengthSet:
                 for r in range(k)]
 
 
+HARD_GAMES = 40  # the search's games cost about 7 s of CPU each
 #: The strength sets (the presets: ``easy``, ``medium`` the one-ply heuristic, ``hard`` the search).
 SETS: Tuple[StrengthSet, ...] = (
-    StrengthSet("random", ("random",), 1000, 11),
-    StrengthSet("easy", ("easy",), 1000, 12),
-    StrengthSet("medium", ("medium",), 1000, 13),
-    StrengthSet("hard", ("hard",), 40, 14),
-    StrengthSet("mixed", ("random", "easy"), 1000, 15, rotate=True),
+    StrengthSet("random", ("random",), 2000, 11),
+    StrengthSet("easy", ("easy",), 2000, 12),
+    StrengthSet("medium", ("medium",), 2000, 13),
+    StrengthSet("hard", ("hard",), HARD_GAMES, 14),
+    StrengthSet("mixed", ("random", "easy"), 2000, 15, rotate=True),
     StrengthSet("mixed-hard", ("medium", "hard"), 30, 16),
-    StrengthSet("3 teams", ("medium", "easy", "random"), 600, 17, players=3, rotate=True),
+    StrengthSet("3 teams", ("medium", "easy", "random"), 1200, 17, players=3, rotate=True),
 )
 SHARD_GAMES = 10
 SEARCH_ITERATIONS = 2000  # the former review's budget per position
@@ -201,9 +211,11 @@ def _deciles(p: np.ndarray, y: np.ndarray, bins: int = 10) -> List[Tuple[float, 
             for b in range(bins) if (which == b).any()]
 
 
-def _svg(curves: Dict[str, List[Tuple[float, float, int]]]) -> str:
+def _svg(curves: Dict[str, List[Tuple[float, float, int]]],
+         unrated: Optional[Dict[str, List[Tuple[float, float, int]]]] = None) -> str:
     """The reliability diagram: predicted chance (x) against observed frequency (y) per decile, one
-    line per held-out set, the diagonal for perfect calibration."""
+    line per held-out set (solid: the rated view; dashed: ``unrated``, the players' strengths
+    unknown), the diagonal for perfect calibration."""
     colours = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#999999"]  # Okabe-Ito
     size, pad = 360, 44
 
@@ -223,6 +235,7 @@ def _svg(curves: Dict[str, List[Tuple[float, float, int]]]) -> str:
         out.append(f'<text x="{x(v)}" y="{size - pad + 14}" text-anchor="middle">{v:.1f}</text>')
         out.append(f'<text x="{pad - 6}" y="{y(v) + 4}" text-anchor="end">{v:.1f}</text>')
     out.append(f'<text x="{size / 2}" y="{size - 8}" text-anchor="middle">predicted chance of winning (public view)</text>')
+    out.append(f'<text x="{size - 20}" y="{size - pad + 30}" font-size="10">solid: strengths known; dashed: unknown</text>')
     out.append(f'<text transform="translate(12 {size / 2}) rotate(-90)" text-anchor="middle">observed frequency</text>')
     out.append(f'<text x="{size / 2}" y="20" text-anchor="middle" font-size="13">Reliability of the win chance, '
                'held-out games (deciles)</text>')
@@ -230,6 +243,9 @@ def _svg(curves: Dict[str, List[Tuple[float, float, int]]]) -> str:
         c = colours[i % len(colours)]
         line = " ".join(f"{x(a):.1f},{y(b):.1f}" for a, b, _ in pts)
         out.append(f'<polyline points="{line}" fill="none" stroke="{c}" stroke-width="1.8"/>')
+        if unrated and unrated.get(name):
+            dashed = " ".join(f"{x(a):.1f},{y(b):.1f}" for a, b, _ in unrated[name])
+            out.append(f'<polyline points="{dashed}" fill="none" stroke="{c}" stroke-width="1" stroke-dasharray="3 3"/>')
         out.extend(f'<circle cx="{x(a):.1f}" cy="{y(b):.1f}" r="2.5" fill="{c}"/>' for a, b, _ in pts)
         out.append(f'<line x1="{size - 20}" y1="{pad + 8 + 16 * i}" x2="{size}" y2="{pad + 8 + 16 * i}" stroke="{c}" '
                    'stroke-width="2"/>')
@@ -258,7 +274,9 @@ def _search_brier(sets: Dict[str, Dict[str, np.ndarray]], per_set: int, seed: in
         seeds = dict(zip(loaded["game_index"].tolist(), loaded["game_seed"].tolist()))
         candidates = np.flatnonzero(rows["held"] & rows["first_run"])  # spread over the first run's held-out games
         held = np.unique(candidates[np.linspace(0, candidates.size - 1, min(per_set, candidates.size)).astype(int)])
-        search_p, est_pub, est_mover, ys = [], [], [], []
+        agents = spec.runs()[0][1]
+        ratings = seat_ratings([agents[p % len(agents)] for p in range(spec.players)])
+        search_p, est_pub, est_rated, est_mover, ys = [], [], [], [], []
         for i in held.tolist():
             g = int(rows["game"][i])
             first = int(np.flatnonzero(loaded["game"] == g)[0])
@@ -270,9 +288,11 @@ def _search_brier(sets: Dict[str, Dict[str, np.ndarray]], per_set: int, seed: in
             v = next(m.value for m in result.moves if m.move == result.move)
             search_p.append(v if mover_team == 0 else 1 - v)
             est_pub.append(model.chances(game)[0])
+            est_rated.append(model.chances(game, ratings=ratings)[0])
             est_mover.append(model.chances(game, viewer=game.current_player)[0])
             ys.append(rows["label"][i][0])
         out[name] = {"positions": len(ys), "search_brier": _brier(search_p, ys), "public_brier": _brier(est_pub, ys),
+                     "rated_brier": _brier(est_rated, ys),
                      "mover_brier": _brier(est_mover, ys)}
     return out
 
@@ -300,6 +320,10 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
                                 shard_games=SHARD_GAMES, resume=os.path.exists(os.path.join(path, LOG_NAME)))
             selfplay_cpu += manifest["cpu_seconds"]
             part = _rows_of_set(path, s.players, games)
+            ratings = seat_ratings([agents[p % len(agents)] for p in range(s.players)])
+            if ratings is None:
+                raise ValueError(f"set {s.name!r}: every agent needs a rating on the ladder, not {agents}")
+            part["ratings"] = np.tile(team_ratings(ratings, part["label"].shape[1]), (part["game"].size, 1))
             part["first_run"] = np.full(part["game"].size, k == 0)
             part["game"] = part["game"] + k * games  # one numbering over the set's runs
             parts.append(part)
@@ -309,6 +333,8 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
         rows[s.name] = r
     public: Dict[str, List[float]] = {}
     player: Dict[str, List[float]] = {}
+    rated_public: Dict[str, List[float]] = {}
+    rated_player: Dict[str, List[float]] = {}
     base: Dict[str, np.ndarray] = {}
     for teams in (2, 3):
         names = [s.name for s in sets if (2 if s.players % 2 == 0 else 3) == teams]
@@ -320,19 +346,27 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
         # the player's view: both the decision view and the after-move view, one model
         xp = np.concatenate([_pick(train, "decide"), _pick(train, "after")])
         player[str(teams)] = fit_softmax(xp, np.concatenate([y, y]), l2).round(6).tolist()
+        tr = _pick(train, "ratings")
+        rated_public[str(teams)] = fit_softmax(rated_rows(_pick(train, "public"), tr), y, l2).round(6).tolist()
+        rated_player[str(teams)] = fit_softmax(rated_rows(xp, np.concatenate([tr, tr])), np.concatenate([y, y]),
+                                               l2).round(6).tolist()
         base[str(teams)] = y.mean(axis=0)
-    model = WinChanceModel(public, player)
+    model = WinChanceModel(public, player, rated_public=rated_public, rated_player=rated_player)
     table: Dict[str, Any] = {}
     curves: Dict[str, List[Tuple[float, float, int]]] = {}
+    unrated_curves: Dict[str, List[Tuple[float, float, int]]] = {}
     for s in sets:
         r = rows[s.name]
         h = r["held"]
         key = str(r["label"].shape[1])
-        p_pub = softmax_rows(r["public"][h] @ np.array(public[key]))
-        p_dec = softmax_rows(r["decide"][h] @ np.array(player[key]))
-        table[s.name] = {"public": calibration(p_pub, r["label"][h], r["game"][h], base[key]),
-                         "mover": calibration(p_dec, r["label"][h], r["game"][h], base[key])}
-        curves[s.name] = _deciles(p_pub, r["label"][h])
+        tr = r["ratings"][h]
+        forecasts = {"public": softmax_rows(r["public"][h] @ np.array(public[key])),
+                     "public, rated": softmax_rows(rated_rows(r["public"][h], tr) @ np.array(rated_public[key])),
+                     "mover": softmax_rows(r["decide"][h] @ np.array(player[key])),
+                     "mover, rated": softmax_rows(rated_rows(r["decide"][h], tr) @ np.array(rated_player[key]))}
+        table[s.name] = {view: calibration(p, r["label"][h], r["game"][h], base[key]) for view, p in forecasts.items()}
+        curves[s.name] = _deciles(forecasts["public, rated"], r["label"][h])
+        unrated_curves[s.name] = _deciles(forecasts["public"], r["label"][h])
     # grading noise: the loss of every graded move of the held-out games (replayed)
     losses: Dict[str, List[float]] = {}
     for s in sets:
@@ -355,7 +389,7 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
         "search_comparison": search,
         "cpu_seconds": {"selfplay": round(selfplay_cpu, 1), "features_fit_measure": round(time.process_time() - t0, 1)},
     }
-    model = WinChanceModel(public, player, grading, report)
+    model = WinChanceModel(public, player, grading, report, rated_public, rated_player)
     tmp = out + f".tmp{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(model.to_json(), f, indent=1)
@@ -364,7 +398,7 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
     if docs:
         os.makedirs(os.path.join(docs, "images"), exist_ok=True)
         with open(os.path.join(docs, "images", "win-chance-reliability.svg"), "w", encoding="utf-8") as f:
-            f.write(_svg(curves))
+            f.write(_svg(curves, unrated_curves))
         _write_table(os.path.join(docs, "measurements.md"), report, grading)
     return report
 
@@ -404,7 +438,10 @@ COMMAND_NOTE = ("Command: `nice -n 19 python -m sequence_game.training.fit_win_c
 
 def _write_table(path: str, report: Dict[str, Any], grading: Dict[str, float]) -> None:
     lines = [BEGIN, "", "Held-out games (every 5th game of each run), 95% intervals from a bootstrap over games. "
-             "Public: the spectator's view (the review's graph); mover: the player to move's view (its hand).", "",
+             "Public: the spectator's view (the review's graph); mover: the player to move's view (its hand). "
+             "Rated: with every seat's ladder rating (the view used when all seats are rated AIs); unrated: the "
+             "players' strengths unknown (a person at the table): every set pooled, so a set whose strengths "
+             "differ from the pool's (random against easy) is read as an average table.", "",
              "| set | games / positions | view | Brier | log-loss | ECE | Brier skill |",
              "|---|---|---|---|---|---|---|"]
     for name, views in report["calibration"].items():
@@ -415,10 +452,12 @@ def _write_table(path: str, report: Dict[str, Any], grading: Dict[str, float]) -
         lines += ["", "The same held-out positions valued by the former review (the best move's value in a "
                   f"{SEARCH_ITERATIONS}-iteration search from the mover's seat) and by the estimator (Brier, "
                   "team 0's chance):", "",
-                  "| set | positions | search | estimator, public | estimator, mover |", "|---|---|---|---|---|"]
+                  "| set | positions | search | estimator, public | estimator, public, rated | estimator, mover |",
+                  "|---|---|---|---|---|---|"]
         for name, c in report["search_comparison"].items():
+            rated = f"{c['rated_brier']:.3f}" if "rated_brier" in c else "-"
             lines.append(f"| {name} | {c['positions']} | {c['search_brier']:.3f} | {c['public_brier']:.3f} | "
-                         f"{c['mover_brier']:.3f} |")
+                         f"{rated} | {c['mover_brier']:.3f} |")
     noise = report["grading_noise"]
     lines += ["", "Loss of the played move against the best (mover's view) on held-out games, and the tiers "
               f"chosen from it (inaccuracy: the 90th percentile of the {noise['set']} set's losses, rounded up; "
