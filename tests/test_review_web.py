@@ -51,3 +51,24 @@ def test_a_timeout_move_is_recorded_and_the_review_shows_it(tmp_path):
         assert {"kind": "timeout", "after": 1, "player": late, "move": record.moves[1]} in review["events"]
     with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:  # the stored record keeps it
         assert GameRecord.from_json(c.get(f"/api/tables/{tid}/record").text).timeouts == [2]
+
+
+def test_the_evaluation_bar_is_for_ai_tables_finished_games_and_replays_only():
+    with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
+        tid, tokens = new_table(c, players=2, seed=4, seats=[{"kind": "human", "name": "Ann"}, {"kind": "ai"}])
+        table = service_of(c).tables[tid]
+        # a person plays a live game: no bar for the player, nor for a spectator who could tell them
+        assert c.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()["chances"] is None
+        assert c.get(f"/api/tables/{tid}").json()["chances"] is None
+        c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
+        assert c.get(f"/api/tables/{tid}").json()["chances"] == [0.0, 1.0]  # over: the result
+        steps = c.get(f"/api/tables/{tid}/replay").json()["steps"]
+        assert steps[-1]["chances"] == [0.0, 1.0] and len(steps) == len(table.record.moves) + 1
+        assert all(abs(sum(s["chances"]) - 1) < 1e-3 for s in steps)
+        seats = [{"kind": "ai", "ai": "easy"}, {"kind": "ai", "ai": "random"}, {"kind": "ai", "ai": "medium"}]
+        tid, _ = new_table(c, players=3, seed=4, seats=seats)
+        wait_for(lambda: len(service_of(c).tables[tid].movers) >= 3)
+        view = c.get(f"/api/tables/{tid}").json()
+        chances = view["chances"]
+        assert len(chances) == 3 and abs(sum(chances) - 1) < 1e-3
+        assert view["over"] or all(0 < p < 1 for p in chances)

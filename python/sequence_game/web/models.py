@@ -221,6 +221,10 @@ class TableView(BaseModel):
     turn_left: Optional[float] = Field(description="seconds left on the running turn timer, or null")
     over: bool
     result: Optional[Result] = Field(description="null until the game is over")
+    chances: Optional[List[float]] = Field(
+        None, description="the live evaluation bar: every team's chance of winning, in the public view (R9: no hand "
+                          "is read), for a finished game or a table where only AIs play; null at a table where a "
+                          "person plays a game still going (no help in a live game)")
 
 
 class MoveResponse(BaseModel):
@@ -282,6 +286,9 @@ class ReplayStep(BaseModel):
     move: Optional[str] = Field(description="the move just replayed (null at the deal)")
     state: Dict[str, Any] = Field(description="the whole position, format sequence-game/1 (docs/state-format.md) "
                                               "without rng: the game is over, every card may be shown")
+    chances: Optional[List[float]] = Field(
+        None, description="every team's chance of winning at this position, in the public view (the evaluation "
+                          "bar; the last step of a finished game: its result)")
 
 
 class Replay(BaseModel):
@@ -341,7 +348,7 @@ class ReviewPlayer(BaseModel):
 
 
 class ReviewData(BaseModel):
-    method: str = Field(description="how the review was made (win-chance/1: the calibrated estimator)")
+    method: str = Field(description="how the review was made (win-chance/2: the calibrated estimator)")
     teams: int
     tiers: Dict[str, float] = Field(description="the least loss of each tier")
     moves: List[ReviewedMoveModel]

@@ -9,6 +9,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from ...gamebase import GameClass
+from ...review import curve
 from .. import models
 from ..deps import ERRORS, Service, TableDep
 from ..errors import NotNowError
@@ -36,11 +37,18 @@ async def record(table: TableDep) -> Response:
 def _replay(table: Table, game_class: GameClass) -> Dict[str, Any]:
     steps = []
     players: List[Optional[int]] = [None, *table.movers]
+    try:  # the evaluation bar: public chances at each step (a resignation's last point: the result)
+        chances: List[Optional[List[float]]] = list(curve(table.record))
+    except TypeError:  # a game class other than the compiled core's: no estimator
+        chances = [None] * (len(table.record.moves) + 1)
+    if table.record.resigned is not None and len(chances) > len(table.record.moves) + 1:
+        chances[-2:] = chances[-1:]
     for step in table.record.positions(game_class):
         state = step.game.to_dict()  # the game is over: every card may be shown now
         del state["rng"]
         steps.append({"index": step.index, "player": players[step.index],
-                      "move": None if step.move is None else str(step.move), "state": state})
+                      "move": None if step.move is None else str(step.move), "state": state,
+                      "chances": chances[step.index]})
     return {"record": table.record.to_dict(), "names": [s.name for s in table.seats], "steps": steps}
 
 

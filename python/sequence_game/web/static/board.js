@@ -345,3 +345,31 @@ class Board {
 
   clearChoices() { this.choiceLayer.replaceChildren(); }
 }
+
+// The evaluation bar (docs/review.md): every team's chance of winning as its share of one bar, in
+// the public view; the server sends it only where it helps nobody (a finished game, an AI-only
+// table, a replay). `box` is hidden when `chances` is null.
+function renderChances(box, chances) {
+  const el = box.querySelector(".chances");
+  el.replaceChildren();
+  box.hidden = !chances;
+  if (!chances) return;
+  const pct = (p) => `${Math.round(p * 100)}%`;
+  const bar = document.createElement("div");
+  bar.className = "chance-bar";
+  bar.setAttribute("role", "img");
+  bar.setAttribute("aria-label", "chance of winning: " + chances.map((p, t) => `${TEAM_NAMES[t]} ${pct(p)}`).join(", "));
+  const legend = document.createElement("div");
+  legend.className = "chance-legend";
+  chances.forEach((p, t) => {
+    const seg = document.createElement("div");
+    seg.className = "seg t" + t;
+    seg.style.width = `${(p * 100).toFixed(1)}%`;
+    bar.appendChild(seg);
+    const item = document.createElement("span");
+    item.dataset.team = t;
+    item.append(teamBadge(t), ` ${TEAM_NAMES[t]} ${pct(p)}`);
+    legend.appendChild(item);
+  });
+  el.append(bar, legend);
+}

@@ -11,6 +11,7 @@ function show(i) {
   const step = data.steps[index], st = step.state;
   $("slider").value = index;
   board.render(st, step.move ? { player: step.player, move: step.move } : null);
+  renderChances($("chancebox"), step.chances);
   const r = data.record.result;
   $("status").textContent = index === 0 ? "The deal" :
     `Move ${index} of ${data.steps.length - 1}: ${data.names[step.player]}: ${humanMove(step.move)}` +

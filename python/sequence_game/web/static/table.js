@@ -236,6 +236,7 @@ function render(animate) {
   } else {
     status.textContent = `${seatLabel(st.current_player)} to move`;
   }
+  renderChances($("chancebox"), v.chances);
   renderHand();
   renderActions();
   renderSeats();

@@ -14,11 +14,13 @@ from typing import Any, Dict, FrozenSet, List, Optional
 from ...game_setup import TEAM_NAMES, sequences_to_win
 from ...gamebase import GameBase
 from ...position import observation_dict
+from ...review import win_chances
+from ...review.estimator import seat_ratings
 from .. import models
 from ..store import TableRow
 from .table import Seat, Table
 
-__all__ = ["HISTORY_TAIL", "public_observation", "shown_seat", "stored_summary", "summary", "view"]
+__all__ = ["HISTORY_TAIL", "live_chances", "public_observation", "shown_seat", "stored_summary", "summary", "view"]
 
 HISTORY_TAIL = 40  # moves of the move list in each view (the whole list: the record, after the game)
 
@@ -96,7 +98,26 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
         turn_left=None if over or table.deadline is None else max(0.0, table.deadline - time.time()),
         over=over,
         result=result(table),
+        chances=live_chances(table),
     )
+
+
+def live_chances(table: Table) -> Optional[List[float]]:
+    """The live evaluation bar: every team's chance of winning in the public view (R9: no hand is
+    read), with the seats' ratings when every seat is a rated AI; only once the game is over or at
+    a table where no person plays. None at a table where a person plays a live game: it would help
+    them (docs/review.md)."""
+    if not table.over and any(s.kind != "ai" for s in table.seats):
+        return None
+    res = table.record.result
+    if table.over and res is not None:  # the result, a resignation included
+        teams = table.game.teams
+        return [1.0 / teams] * teams if res["winner"] is None else [float(t == res["winner"]) for t in range(teams)]
+    try:
+        chances = win_chances(table.game, ratings=seat_ratings(table.record.agents))
+    except TypeError:  # a game class other than the compiled core's: no estimator
+        return None
+    return [round(p, 4) for p in chances]
 
 
 def result(table: Table) -> Optional[models.Result]:
