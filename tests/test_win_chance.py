@@ -175,6 +175,8 @@ def test_known_strengths_move_the_chances_and_unknown_ones_are_symmetric():
     # an unknown seat (a person): no information about anybody, the unrated weights
     assert model.chances(g, ratings=[strong, None]) == model.chances(g) == model.chances(g, ratings=None)
     assert abs(sum(model.chances(g, viewer=0, ratings=[strong, weak])) - 1) < 1e-9
+    three = Game(players=3, seed=5)  # three teams: read unrated (RATED_TEAMS)
+    assert model.chances(three, ratings=[strong, weak, weak]) == model.chances(three)
     for bad, message in (([1.0], "one rating"), ("ab", "one rating"), ([1.0, float("nan")], "finite"),
                          ([True, 1.0], "finite")):
         with pytest.raises(ValueError, match=message):

@@ -106,10 +106,11 @@ def analyze(game: Any, model: Optional[WinChanceModel] = None, ratings: Ratings 
     """The ``analyze`` field for apps: ``{"chances": [...], "view": "public", "rated": bool}`` for
     ``game``, read from public information only (offer it to spectators of finished or AI-only
     games and in replays, never at a table where people are playing). ``ratings``: as
-    :func:`win_chances` (``rated`` says whether they were all known)."""
-    rated = ratings is not None and all(r is not None for r in ratings)
-    return {"chances": [round(p, 4) for p in win_chances(game, None, model, ratings)], "view": "public",
-            "rated": rated, "method": METHOD}
+    :func:`win_chances` (``rated`` says whether they were read: all known, two teams)."""
+    model = model or load_win_chance_model()
+    chances = win_chances(game, None, model, ratings)
+    return {"chances": [round(p, 4) for p in chances], "view": "public",
+            "rated": model.uses_ratings(core_state(game).teams, ratings), "method": METHOD}
 
 
 def curve(record: GameRecord, model: Optional[WinChanceModel] = None, ratings: Ratings = None) -> List[List[float]]:

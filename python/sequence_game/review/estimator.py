@@ -42,7 +42,7 @@ import numpy as np
 
 from .. import _core
 
-__all__ = ["HAND_FEATURES", "MODEL_FORMAT", "PUBLIC_FEATURES", "RATED_FEATURES", "WinChanceModel", "core_state",
+__all__ = ["HAND_FEATURES", "MODEL_FORMAT", "PUBLIC_FEATURES", "RATED_FEATURES", "RATED_TEAMS", "WinChanceModel", "core_state",
            "feature_rows", "load_win_chance_model", "parse_win_chance_model", "rated_rows", "seat_rating",
            "seat_ratings", "team_ratings"]
 
@@ -72,6 +72,11 @@ RATING_SCALE = 400.0
 RATING_CENTRE = 1.5  # about the presets' level (easy, medium, hard: 593 to 741 on the ladder)
 
 Ratings = Optional[Sequence[Optional[float]]]
+#: The numbers of teams whose tables are read with the rated weights. Three-team tables are read
+#: unrated: the three-team games the fit learns from always seat the same three strengths (rotated),
+#: so the table-strength interactions are not identified there, and the rated weights calibrated
+#: worse on held-out three-team games than the unrated ones (docs/measurements.md).
+RATED_TEAMS: Tuple[int, ...] = (2,)
 
 
 def seat_rating(spec: Any) -> Optional[float]:
@@ -238,18 +243,25 @@ class WinChanceModel:
             key = next(iter(table))
         return np.asarray(table[key], dtype=np.float64)
 
+    def uses_ratings(self, teams: int, ratings: Ratings, viewer: Optional[int] = None) -> bool:
+        """Whether :meth:`chances` reads ``ratings`` at a table of ``teams`` teams: every seat's is
+        known, the model has rated weights for the view, and ``teams`` is in :data:`RATED_TEAMS`."""
+        known = ratings is not None and all(r is not None for r in ratings)
+        return known and teams in RATED_TEAMS and bool(self.rated_public if viewer is None else self.rated_player)
+
     def chances(self, game: Any, viewer: Optional[int] = None, hide_last_draw: bool = False,
                 ratings: Ratings = None) -> List[float]:
         """Every team's chance of winning (a list summing to 1): exact once the game is over (1 for
         the winner, an equal share each for a draw), else the softmax of the teams' scores in the
         public view (``viewer`` None) or player ``viewer``'s. ``ratings``: every seat's rating
-        (:func:`seat_rating`; None, or any seat's None: unknown, the unrated weights)."""
+        (:func:`seat_rating`; None, or any seat's None: unknown, the unrated weights; read at
+        two-team tables only, :data:`RATED_TEAMS`)."""
         state = core_state(game)
         known = _check_ratings(ratings, state.players)
         if state.is_over:
             return _result_chances(state)
         x = feature_rows(state, viewer, hide_last_draw)
-        if known is not None and (self.rated_public if viewer is None else self.rated_player):
+        if known is not None and self.uses_ratings(state.teams, known, viewer):
             x = rated_rows(x, team_ratings(known, state.teams))
             p = softmax_rows(x @ self.weights(state.teams, viewer, rated=True))
         else:

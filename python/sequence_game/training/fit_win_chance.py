@@ -85,7 +85,7 @@ class StrengthSet:
                 for r in range(k)]
 
 
-HARD_GAMES = 40  # the search's games cost about 7 s of CPU each
+HARD_GAMES = 80  # the search's games cost about 7 s of CPU each
 #: The strength sets (the presets: ``easy``, ``medium`` the one-ply heuristic, ``hard`` the search).
 SETS: Tuple[StrengthSet, ...] = (
     StrengthSet("random", ("random",), 2000, 11),
