@@ -235,7 +235,9 @@ def _svg(curves: Dict[str, List[Tuple[float, float, int]]],
         out.append(f'<text x="{x(v)}" y="{size - pad + 14}" text-anchor="middle">{v:.1f}</text>')
         out.append(f'<text x="{pad - 6}" y="{y(v) + 4}" text-anchor="end">{v:.1f}</text>')
     out.append(f'<text x="{size / 2}" y="{size - 8}" text-anchor="middle">predicted chance of winning (public view)</text>')
-    out.append(f'<text x="{size - 20}" y="{size - pad + 30}" font-size="10">solid: strengths known; dashed: unknown</text>')
+    below = pad + 12 + 16 * (len(curves) + 1)  # under the legend
+    out.append(f'<text x="{size - 20}" y="{below}" font-size="10">solid: strengths known</text>')
+    out.append(f'<text x="{size - 20}" y="{below + 14}" font-size="10">dashed: strengths unknown</text>')
     out.append(f'<text transform="translate(12 {size / 2}) rotate(-90)" text-anchor="middle">observed frequency</text>')
     out.append(f'<text x="{size / 2}" y="20" text-anchor="middle" font-size="13">Reliability of the win chance, '
                'held-out games (deciles)</text>')
