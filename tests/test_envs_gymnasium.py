@@ -238,6 +238,56 @@ def test_spawn_workers_make_the_env_in_every_documented_form(tmp_path, forms, to
     assert done.stdout.split() == [x for form in forms for x in (form, "890")]
 
 
+_COLD_SCRIPT = """
+import sys
+
+import gymnasium
+from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import SubprocVecEnv
+
+SPAWN_ID = "sequence_game.envs.gymnasium:sequence_game/Sequence-v0"  # written out: nothing imports the package
+
+
+def main():
+    venv = make_vec_env(SPAWN_ID, n_envs=1, seed=0, vec_env_cls=SubprocVecEnv,
+                        vec_env_kwargs={"start_method": "spawn"}, env_kwargs={"opponents": "random"})
+    try:
+        print("sb3", venv.reset().shape[1], "sequence_game" in sys.modules)
+    finally:
+        venv.close()
+    env = gymnasium.make_vec(SPAWN_ID, num_envs=1, vectorization_mode="async", vector_kwargs={"context": "spawn"},
+                             opponents="random")
+    try:
+        print("async", env.reset(seed=0)[0].shape[1])
+    finally:
+        env.close()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_spawn_workers_make_the_env_from_a_script_that_never_imports_the_package(tmp_path):
+    """The module-qualified id, written out as a string, is the one form Gymnasium 1.x resolves in a
+    fresh interpreter: the script imports only Gymnasium and SB3, and SB3's parent process never
+    imports sequence_game at all (its spawn workers make every env)."""
+    import os
+    import subprocess
+    import sys
+
+    from sequence_game.envs.gymnasium import SPAWN_ID
+
+    pytest.importorskip("stable_baselines3", reason="the [train] extra is not installed")
+    assert SPAWN_ID in _COLD_SCRIPT
+    script = tmp_path / "train.py"
+    script.write_text(_COLD_SCRIPT)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["sb3", "890", "False", "async", "890"]
+
+
 def test_gymnasium_make_vec_stacks_infos_across_episode_ends():
     """Every info key holds one type in every step (winner only once won), so Gymnasium's vector
     envs can stack the infos of games that end at different times."""
