@@ -72,6 +72,29 @@ def test_reset_seed_reproduces_the_episode_and_opponents():
     assert len(tc) != len(ta) or not all(np.array_equal(x, y) for x, y in zip(ta, tc))
 
 
+@pytest.mark.parametrize("opponents", ["net", "level:2", {1: "level:1", 2: "net", 3: "random"}])
+def test_the_shipped_network_and_the_ladder_levels_are_opponents(opponents):
+    """Every agent name the arena takes is an opponent here: the shipped network (``net``) and the
+    ladder's levels (``level:N``) play in Python, reproducibly from ``reset(seed=)``."""
+    a = gymnasium.make(ENV_ID, players=4, opponents=opponents, max_turns=120)
+    b = gymnasium.make(ENV_ID, players=4, opponents=opponents, max_turns=120)
+    assert a.unwrapped._vg is None  # not a seat the core plays
+    ta, ra, *_ = _episode(a, seed=5)
+    tb, rb, *_ = _episode(b, seed=5)
+    assert ra == rb and len(ta) == len(tb) and all(np.array_equal(x, y) for x, y in zip(ta, tb))
+    assert a.unwrapped.game.turn > 4  # the opponents moved
+
+
+def test_batched_envs_name_where_python_opponents_play():
+    """The batched forms step every game in one core call, so their opponents are the core's own
+    seats: a Python agent (the network, a level) is refused with a message naming the env that plays it."""
+    from sequence_game.envs.vector import SequenceVectorEnv
+
+    for spec in ("net", "level:3"):
+        with pytest.raises(ValueError, match=r"core plays only 'random', 'greedy'.*SequenceEnv"):
+            SequenceVectorEnv(2, opponents=spec)
+
+
 @pytest.mark.parametrize("players,teams,seat", [(2, None, 1), (6, 3, 2), (4, 2, 3)])
 def test_r8_reward_is_the_seats_team_result(players, teams, seat):
     e = SequenceEnv(players=players, teams=teams, seat=seat, opponents="random")
