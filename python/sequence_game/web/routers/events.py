@@ -115,10 +115,13 @@ def document_frames(schema: Dict[str, Any]) -> Dict[str, Any]:
     op = paths.get("/api/tables/{table_id}/ws", {}).get("get")
     if op is not None:
         op.update(frames)
-    op = paths.get("/api/tables/{table_id}/stream", {}).get("get")
-    if op is not None:  # one line: a state or a presence frame
-        lines = TypeAdapter(models.StreamLine).json_schema(ref_template=refs)
-        lines.pop("$defs", None)
+    for path, method, line in (("/api/tables/{table_id}/stream", "get", models.StreamLine),
+                               ("/api/tables/{table_id}/analysis/stream", "post", models.AnalysisLine)):
+        op = paths.get(path, {}).get(method)
+        if op is None:
+            continue
+        lines = TypeAdapter(line).json_schema(ref_template=refs)
+        components.update(lines.pop("$defs", {}))
         op["responses"]["200"] = {"description": "one JSON object a line (NDJSON), as the websocket's frames",
                                   "content": {NDJSONResponse.media_type: {"schema": lines}}}
         for code, response in op["responses"].items():  # refusals are JSON, before the stream starts
