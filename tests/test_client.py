@@ -534,6 +534,8 @@ SAMPLES = {
     "Hint": {"move": "7H@d6", "version": 3},
     "Analysis": {"best": "7H@d6", "iterations": 10, "seconds": 0.1, "moves": [{"move": "7H@d6", "visits": 9,
                                                                                "value": 0.5}]},
+    "AnalysisInfo": {"type": "analysis", "version": 3, "best": "7H@d6", "iterations": 10, "seconds": 0.1,
+                     "moves": [{"move": "7H@d6", "visits": 9, "value": 0.5}], "done": False, "interrupted": False},
     "Rematch": {"table": "y", "url": "http://127.0.0.1/table/y"},
     "MoveList": {"version": 2, "moves": [{"player": 0, "move": "7H@d6"}, {"player": 1, "move": "pass"}]},
     "ReviewStatus": {"status": "ready", "review": {
@@ -589,6 +591,7 @@ METHODS = {
     ("POST", "/api/tables/{}/rematch"): "rematch",
     ("POST", "/api/tables/{}/hint"): "hint",
     ("POST", "/api/tables/{}/analysis"): "analysis",
+    ("POST", "/api/tables/{}/analysis/stream"): "analysis_stream",
     ("GET", "/api/tables/{}/record"): "record",
     ("GET", "/api/tables/{}/replay"): "replay",
     ("GET", "/api/tables/{}/review"): "review",

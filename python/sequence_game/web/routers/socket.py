@@ -2,12 +2,14 @@
 
 - client first: ``{"type": "hello", "token": "<seat token>"}`` (``null``: spectator);
 - client then: ``{"type": "move", "move": "7H@d6", "version": 12}``, ``{"type": "undo"}``,
-  ``{"type": "hint"}``, ``{"type": "reveal"}`` (hot seat), ``{"type": "resign"}`` (two teams),
+  ``{"type": "hint"}``, ``{"type": "analysis", "seconds": 5, "every": 0.25}`` (a streaming
+  analysis), ``{"type": "stop"}`` (ends it), ``{"type": "reveal"}`` (hot seat), ``{"type": "resign"}`` (two teams),
   ``{"type": "rematch"}`` (after the game), ``{"type": "ping"}``;
 - server: ``{"type": "state", "view": {...}}`` on connecting and after every change
   (``TableService.view``: what this connection may see and nothing else, R9; changes close together
   are sent as one state), ``{"type": "presence", "connected": [...]}`` when a seat comes or goes
   (one flag per seat), ``{"type": "hint", "move": ..., "version": N}`` to the asker only,
+  ``{"type": "analysis", ...}`` updates (``models.AnalysisInfo``) to the asking connection only,
   ``{"type": "rematch", "table": "<new id>"}`` when a rematch table exists (the same seat tokens
   work there), ``{"type": "timeout", "seat": p, "move": ...}`` when a turn timer ran out and the AI
   moved for that seat,
@@ -15,7 +17,7 @@
 
 Frames are handled in the order sent; a hint runs while later frames are read, but a later frame
 other than ``ping`` waits for its answer (hint then move: the hint is for the position it was asked
-in). An ``error`` frame means nothing changed: no ``state`` follows it. A websocket refused for
+in). A streaming analysis holds no frame back; a change of the table ends it. An ``error`` frame means nothing changed: no ``state`` follows it. A websocket refused for
 what is known before its hello (no such table, an expired one, over the caps) is refused in the
 handshake with the HTTP status (``http.deny_websocket``); one refused at its hello (a wrong token, a
 bad or late hello) gets one error message, then closes with code ``4000 + HTTP status``. The
