@@ -85,13 +85,13 @@ def _next_info(analysis: Any) -> Any:
     return next(analysis, None)
 
 
-def _update(info: Any, version: int, done: bool) -> Dict[str, Any]:
+def _update(info: Any, version: int, done: bool, interrupted: bool = False) -> Dict[str, Any]:
     """An analysis update as the API sends it (``models.AnalysisInfo``)."""
     return {"type": "analysis", "version": version, "best": None if info is None else str(info.move),
             "iterations": 0 if info is None else info.iterations, "seconds": 0.0 if info is None else info.seconds,
             "moves": [] if info is None else [{"move": str(m.move), "visits": m.visits, "value": m.value}
                                               for m in info.moves],
-            "done": done, "interrupted": True if info is None else bool(info.interrupted)}
+            "done": done, "interrupted": interrupted or info is None or bool(info.interrupted)}
 
 
 class AnalysisRun:
@@ -324,7 +324,10 @@ class AIWork:
                     finally:
                         if not step.done():  # the caller went away: the queue drops or frees the job
                             step.cancel()
-                    info = step.result()
+                    try:
+                        info = None if step.cancelled() else step.result()
+                    except RuntimeError:  # the work queue closed: the server stops
+                        info = None
                     if info is None:
                         break
                     yield _update(info, version, analysis.done)
@@ -332,8 +335,8 @@ class AIWork:
                         return
             finally:
                 analysis.stop()
-        # stopped between two slices: the last update again, marked done (and interrupted)
-        yield _update(analysis.info, version, True)
+        # stopped between two slices: the last update again, marked done and interrupted
+        yield _update(analysis.info, version, True, interrupted=True)
 
     def _check_seconds(self, seconds: float) -> None:
         most = self.limits.max_ai_seconds
