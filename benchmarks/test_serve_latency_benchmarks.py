@@ -97,8 +97,11 @@ def time_websocket(url: str, preset: str, moves: int, seed: int = 0) -> List[flo
         with connect(f"ws://{url.split('://', 1)[1]}/api/tables/{created.table}/ws") as ws:
             ws.send(json.dumps({"type": "hello", "token": created.seats[0].token}))
             sent: Optional[float] = None
+            moved_at = -1  # the version of our last move: one move per version
             while len(out) < moves:
                 frame = json.loads(ws.recv(timeout=120))
+                if frame["type"] == "error":
+                    raise RuntimeError(f"the server refused a move: {frame['detail']}")
                 if frame["type"] != "state":
                     continue
                 view = TableView.from_json(frame["view"])
@@ -108,9 +111,9 @@ def time_websocket(url: str, preset: str, moves: int, seed: int = 0) -> List[flo
                 if sent is not None and last is not None and last["player"] == 1:
                     out.append(time.perf_counter() - sent)
                     sent = None
-                if view.legal and sent is None:
+                if view.legal and view.version != moved_at:  # our turn (again after a dead card's trade)
                     move = str(human.select_move(view.game(seed=view.version)))
-                    sent = time.perf_counter()
+                    sent, moved_at = time.perf_counter(), view.version
                     ws.send(json.dumps({"type": "move", "move": move, "version": view.version}))
         if len(out) >= moves:
             return out
@@ -126,17 +129,17 @@ def time_bot(url: str, preset: str, moves: int, seed: int = 0) -> List[float]:
     for created in _tables(url, preset, seed):
         me = Client(url, token=created.seats[0].token)
         view = me.table(created.table)
+        sent: Optional[float] = None
         while not view.over and len(out) < moves:
-            if not view.legal:  # the AI opens the game
+            if not view.legal:  # the AI's turn
                 view = me.wait(created.table, after_version=view.version)
                 continue
-            move = str(human.select_move(view.game(seed=view.version)))
-            t = time.perf_counter()
+            last = view.last_move
+            if sent is not None and last is not None and last["player"] == 1:
+                out.append(time.perf_counter() - sent)
+            move = str(human.select_move(view.game(seed=view.version)))  # (again after a dead card's trade)
+            sent = time.perf_counter()
             view = me.play(created.table, move, version=view.version)
-            while not view.over and not view.legal:
-                view = me.wait(created.table, after_version=view.version)
-            if not view.over:
-                out.append(time.perf_counter() - t)
         if len(out) >= moves:
             return out
     raise AssertionError("unreachable")  # pragma: no cover
