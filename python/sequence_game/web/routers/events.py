@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, AsyncIterator, Dict
+from typing import Any, AsyncIterator, Dict, Tuple
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
@@ -118,12 +118,14 @@ def document_frames(schema: Dict[str, Any]) -> Dict[str, Any]:
     op = paths.get("/api/tables/{table_id}/ws", {}).get("get")
     if op is not None:
         op.update(frames)
-    for path, method, line in (("/api/tables/{table_id}/stream", "get", models.StreamLine),
-                               ("/api/tables/{table_id}/analysis/stream", "post", models.AnalysisLine)):
+    streams: Tuple[Tuple[str, str, TypeAdapter[Any]], ...] = (
+        ("/api/tables/{table_id}/stream", "get", TypeAdapter(models.StreamLine)),
+        ("/api/tables/{table_id}/analysis/stream", "post", TypeAdapter(models.AnalysisLine)))
+    for path, method, line in streams:
         op = paths.get(path, {}).get(method)
         if op is None:
             continue
-        lines = TypeAdapter(line).json_schema(ref_template=refs)
+        lines = line.json_schema(ref_template=refs)
         components.update(lines.pop("$defs", {}))
         op["responses"]["200"] = {"description": "one JSON object a line (NDJSON), as the websocket's frames",
                                   "content": {NDJSONResponse.media_type: {"schema": lines}}}
