@@ -114,6 +114,22 @@ class AnalyzeRequest(Strict):
                                        "caps it further)")
 
 
+#: Seconds between two lines of a streaming analysis, the least and the default.
+ANALYSIS_EVERY_MIN, ANALYSIS_EVERY_DEFAULT = 0.05, 0.25
+
+
+class AnalysisStreamRequest(Strict):
+    """The body of POST /api/tables/{id}/analysis/stream and of the websocket's ``analysis`` frame
+    (``{}`` for the defaults)."""
+
+    seconds: float = Field(AI_SECONDS_MAX, ge=0.01, le=AI_SECONDS_MAX,
+                           description=f"the whole search's time budget, 0.01 to {AI_SECONDS_MAX:g} s (a server "
+                                       "configured lower caps it further); stop it sooner by closing the "
+                                       "stream or with a `stop` frame")
+    every: float = Field(ANALYSIS_EVERY_DEFAULT, ge=ANALYSIS_EVERY_MIN, le=AI_SECONDS_MAX,
+                         description=f"seconds between two updates, {ANALYSIS_EVERY_MIN:g} to {AI_SECONDS_MAX:g}")
+
+
 class SequenceView(BaseModel):
     """A completed sequence (R7)."""
 
@@ -249,6 +265,22 @@ class Analysis(BaseModel):
     iterations: int = Field(description="search iterations run")
     seconds: float = Field(description="time searched")
     moves: List[RootMove] = Field(description="every root move, most visited first")
+
+
+class AnalysisInfo(BaseModel):
+    """One update of a streaming analysis (a line of POST /api/tables/{id}/analysis/stream, a
+    websocket frame): the search so far, to the asking seat only (R9: it reads that seat's hand)."""
+
+    type: Literal["analysis"]
+    version: int = Field(description="the table version of the position analysed")
+    best: Optional[str] = Field(description="the best move so far (text notation); null only on a last "
+                                            "update of a search stopped before its first")
+    iterations: int = Field(description="search iterations so far")
+    seconds: float = Field(description="time searched so far")
+    moves: List[RootMove] = Field(description="every root move so far, most visited first")
+    done: bool = Field(description="the last update: the budget is spent or the search was stopped")
+    interrupted: bool = Field(description="the search was stopped before its budget was spent (a `stop`, "
+                                          "the table changed, the server stopping)")
 
 
 class SummarySeat(BaseModel):
@@ -419,6 +451,10 @@ class PongFrame(BaseModel):
     type: Literal["pong"]
 
 
-ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, RematchFrame, TimeoutFrame, ErrorFrame, PongFrame],
+ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, AnalysisInfo, RematchFrame, TimeoutFrame, ErrorFrame,
+                              PongFrame],
                         Field(discriminator="type")]
 StreamLine = Annotated[Union[StateFrame, PresenceFrame, RematchFrame, TimeoutFrame], Field(discriminator="type")]
+#: A line of POST /api/tables/{id}/analysis/stream: an update, or the one refusal that can come
+#: after the stream started.
+AnalysisLine = Annotated[Union[AnalysisInfo, ErrorFrame], Field(discriminator="type")]

@@ -86,6 +86,7 @@ class TableService:
         self.play, self.undo, self.resign = self.changes.play, self.changes.undo, self.changes.resign
         self.reveal, self.join = self.changes.reveal, self.changes.join
         self.hint, self.analyze = self.ai.hint, self.ai.analyze
+        self.analysis_stream, self.check_analysis = self.ai.analysis_stream, self.ai.check_analysis
         self.admit, self.release = self.connections.admit, self.connections.release
         self.attach, self.detach = self.connections.attach, self.connections.detach
         self.connect, self.disconnect = self.connections.connect, self.connections.disconnect
