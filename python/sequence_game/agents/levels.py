@@ -212,12 +212,12 @@ class Level:
 #: search at a lower budget is not a level: it measured no stronger than ``medium`` (the heuristic
 #: it is built on), so it would be a step that is not one.
 LEVELS: Tuple[Level, ...] = (
-    Level(1, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=40,spot=0.25", "beginner",
+    Level(1, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=40,spot=0.2", "beginner",
           "plays almost any move that adds to one of its lines, hardly weighing one against another; "
-          "spots a sequence in its own hand only about one turn in four; never looks at the other "
+          "spots a sequence in its own hand only one turn in five; never looks at the other "
           "side's lines, so it blocks only by chance; spends jacks on ordinary moves", "under 5 ms"),
-    Level(2, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=40,spot=0.65", "novice",
-          "as the beginner, but spots a sequence in its own hand about two turns in three", "under 5 ms"),
+    Level(2, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=40,spot=0.5", "novice",
+          "as the beginner, but spots a sequence in its own hand one turn in two", "under 5 ms"),
     Level(3, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=40", "learner",
           "completes a sequence whenever it has one in hand, otherwise plays almost any move that adds "
           "to one of its lines; never looks at the other side's lines; spends jacks on ordinary moves",
