@@ -75,7 +75,7 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
         teams=g.teams,
         to_win=sequences_to_win(g.teams),
         seats=[models.SeatView(seat=p, team=g.team_of(p), kind=s.kind, name=s.name or "(open seat)",
-                               ai=s.ai, connected=p in table.present, open=s.open)
+                               ai=s.ai, connected=p in table.present, open=s.open, account=s.account)
                for p, s in enumerate(table.seats)],
         you=sorted(seats),
         seat=shown,
