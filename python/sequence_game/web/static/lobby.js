@@ -75,6 +75,7 @@ $("newtable").addEventListener("submit", async (ev) => {
   if ($("turnseconds").value) body.turn_seconds = +$("turnseconds").value;
   if ($("hints").value !== "auto") body.hints = $("hints").value === "on";
   if ($("seed").value !== "") body.seed = +$("seed").value;
+  if ($("rated").checked) body.rated = true;
   let res, data;
   try {
     res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
