@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from ..club import Club
-from ..club.accounts import NAME, LoginError, name_key
+from ..club.accounts import NAME, LoginError, check_name, check_password, name_key
 from ..club.sessions import COOKIE
 from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, set_cookie
 from ..deps import Client, errors_for
@@ -39,6 +39,8 @@ def _me(club: Optional[Club], name: Optional[str], rating: Optional[int] = None,
 
 @router.get("/api/session", response_model=Me, summary="Who is signed in (the session cookie)")
 async def who(request: Request, account: OptionalAccount) -> Me:
+    """The account the session cookie signs in (`name` null: a guest), and whether this server has
+    accounts at all."""
     club: Optional[Club] = request.app.state.club
     if account is None:
         return _me(club, None)
@@ -52,6 +54,8 @@ async def sign_up(body: Credentials, request: Request, response: Response, club:
                   _: AccountWrite) -> Me:
     """A new account (names are public: the player list shows them), signed in at once. Limited per
     client address (429)."""
+    check_name(body.name)
+    check_password(body.password)  # a refused name or password spends none of the address's sign-ups
     club.signups.take(client)
     account = await asyncio.to_thread(club.accounts.create, body.name, body.password)
     sid = await asyncio.to_thread(club.sessions.start, account.key, request.cookies.get(COOKIE))

@@ -46,10 +46,8 @@ class Seat:
     account: Optional[str] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        out = {"kind": self.kind, "ai": self.ai, "name": self.name, "token_hash": self.token_hash, "open": self.open}
-        if self.account is not None:
-            out["account"] = self.account
-        return out
+        return {"kind": self.kind, "ai": self.ai, "name": self.name, "token_hash": self.token_hash, "open": self.open,
+                "account": self.account}
 
 
 @dataclass
