@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("openskill")
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from sequence_game.game_setup import VALID_PLAYERS, check_players_teams  # noqa: E402
-from sequence_game.web.club import ratings  # noqa: E402
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sequence_game.game_setup import VALID_PLAYERS, check_players_teams
+from sequence_game.web.club import ratings
 
 NEW = (ratings.MU0, ratings.SIGMA0)
 

@@ -12,13 +12,13 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 pytest.importorskip("openskill")
 
-import httpx  # noqa: E402
-from fastapi.testclient import TestClient  # noqa: E402
-from sequence_game.web.app import create_app  # noqa: E402
-from sequence_game.web.club import ClubSettings  # noqa: E402
-from sequence_game.web.club.accounts import HASH_PARAMETERS, hasher  # noqa: E402
-from sequence_game.web.club.sessions import COOKIE  # noqa: E402
-from web_support import BASE, auth  # noqa: E402
+import httpx
+from fastapi.testclient import TestClient
+from sequence_game.web.app import create_app
+from sequence_game.web.club import ClubSettings
+from sequence_game.web.club.accounts import HASH_PARAMETERS, hasher
+from sequence_game.web.club.sessions import COOKIE
+from web_support import BASE, auth
 
 #: cheap argon2 for the tests that are not about hashing (the real parameters are tested below)
 CHEAP = (("time_cost", 1), ("memory_cost", 8), ("parallelism", 1))
@@ -384,7 +384,7 @@ def test_a_signed_in_creator_takes_the_first_seat_under_the_account_name(app):
         r = c.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": "Queen"},
                                                                 {"kind": "ai", "ai": "random"}]})
         v = c.get(f"/api/tables/{r.json()['table']}").json()
-    assert [(s["name"], s["account"]) for s in v["seats"]][0] == ("Alice", "alice")
+    assert (v["seats"][0]["name"], v["seats"][0]["account"]) == ("Alice", "alice")
 
 
 # ------------------------------------------------------------------ rated games
