@@ -67,6 +67,7 @@ const club = {
       ul.appendChild(li);
     }
     ul.hidden = rows.length === 0;
+    if (rows.length && club.me && club.me.name) club.load();  // the header's rating, after the change
     return rows;
   },
 };

@@ -48,9 +48,12 @@ function graph(p) {
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", width: "100%" });
   svg.appendChild(svgEl("title", {}, `Rating of ${p.name} after each rated game: now ${p.rating}`));
   svg.appendChild(svgEl("rect", { x: 0, y: 0, width: W, height: H, fill: "#fffdf5" }));
-  for (const l of levels) {
+  let lastLabel = -Infinity;  // the strongest first: a label too close to the one above it is left out
+  for (const l of [...levels].sort((p, q) => q.rating - p.rating)) {
     if (l.rating < lo || l.rating > hi) continue;
     svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y(l.rating), y2: y(l.rating), stroke: "#8a8a8a", "stroke-dasharray": "4 4" }));
+    if (y(l.rating) - lastLabel < 13) continue;
+    lastLabel = y(l.rating);
     svg.appendChild(svgEl("text", { x: W - R + 4, y: y(l.rating) + 4, "font-size": 11, fill: "#444" }, `AI level ${l.level} (${Math.round(l.rating)})`));
   }
   for (const r of [lo, hi]) {
