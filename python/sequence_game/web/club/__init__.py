@@ -174,7 +174,8 @@ class Club:
                        "WHERE account = ? AND counted = 1 ORDER BY at, table_id", (account.key,))]
         changes = {t: (ratings.display(mu1) - ratings.display(mu0), bool(c)) for t, mu0, mu1, c in self.store.fetch(
             "SELECT table_id, mu_before, mu_after, counted FROM club_ratings WHERE account = ?", (account.key,))}
-        games, vs_ai = [], {}
+        games: List[Dict[str, Any]] = []
+        vs_ai: Dict[str, Dict[str, Any]] = {}
         presets = {p["name"]: p for p in preset_list()}
         for t, seat, team, outcome, info_text, rated, finished in self.store.fetch(
                 "SELECT table_id, seat, team, outcome, info, rated, finished FROM club_games WHERE account = ? "

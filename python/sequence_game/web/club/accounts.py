@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -158,7 +158,8 @@ class Accounts:
     def set_disabled(self, name: str, disabled: bool) -> Account:
         """Disable (its sessions end) or enable an account; ``KeyError`` for an unknown name."""
         account = self._existing(name)
-        statements = [("UPDATE accounts SET disabled = ? WHERE key = ?", (int(disabled), account.key))]
+        statements: List[Tuple[str, Tuple[Any, ...]]] = [
+            ("UPDATE accounts SET disabled = ? WHERE key = ?", (int(disabled), account.key))]
         if disabled:
             statements.append(("DELETE FROM sessions WHERE account = ?", (account.key,)))
         self.store.write(*statements)

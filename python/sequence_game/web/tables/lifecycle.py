@@ -102,9 +102,9 @@ class Lifecycle:
             raise InvalidRequestError(str(e)) from None
         built, tokens = (_built_seats(seats, options.hot_seat) if same_seats is None
                          else ([Seat(s.kind, s.ai, s.name, s.token_hash, s.open, s.account) for s in same_seats], {}))
-        mine = next((s for s in built if s.kind == "human" and not s.open), None)
-        if account is not None and same_seats is None and mine is not None:
-            mine.account, mine.name = account
+        creators = next((s for s in built if s.kind == "human" and not s.open), None)
+        if account is not None and same_seats is None and creators is not None:
+            creators.account, creators.name = account
         record.agents = [s.kind if s.kind == "human" else seat_spec(s.ai, options.ai_seconds) for s in built]
         if hints is None:
             hints = sum(s.kind == "human" for s in built) <= 1
