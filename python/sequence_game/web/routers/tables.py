@@ -40,7 +40,7 @@ TABLE_LINKS = {name: _link(path, method) for name, path, method in [
 
 
 @router.post("/api/tables", status_code=201, response_model=models.TableCreated,
-             responses={**errors_for(409, 422, 429, 503), 201: {"description": "the table, its join links",
+             responses={**errors_for(401, 403, 409, 422, 429, 503), 201: {"description": "the table, its join links",
                                                                  "links": TABLE_LINKS}},
              summary="Create a table")
 async def create_table(body: models.CreateTable, request: Request, service: Service,
@@ -83,7 +83,7 @@ async def list_tables(service: Service, finished: Optional[bool] = None,
 
 
 @router.post("/api/tables/{table_id}/join", status_code=201, response_model=models.SeatLink,
-             responses=errors_for(404, 409, 422, 429, 503),
+             responses=errors_for(401, 403, 404, 409, 422, 429, 503),
              summary="Take an open seat: the answer carries its token (the only time it is sent)")
 async def join(body: models.JoinRequest, table: TableDep, request: Request, service: Service,
                client: Client, account: AccountWrite) -> models.SeatLink:
