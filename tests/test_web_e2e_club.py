@@ -184,7 +184,7 @@ def test_a_rated_game_between_two_accounts_to_the_end_updates_both_ratings(serve
     a.wait_for_selector("#resign:not([hidden])")
     a.once("dialog", lambda d: d.accept())
     a.click("#resign")
-    for page, name in ((a, "alice"), (b, "bob")):
+    for page in (a, b):
         page.wait_for_selector("dialog#gameover[open]")
         page.wait_for_selector("#gameover-ratings li")
         text = page.inner_text("#gameover-ratings")
@@ -260,3 +260,26 @@ def test_no_serious_accessibility_violations_on_the_club_pages(server, people, w
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found
            if v["impact"] in ("serious", "critical") and v["nodes"]]
     assert not bad, bad
+
+
+def test_login_returns_to_this_site_only_and_never_carries_a_seat_token(server, people):
+    page = people().page
+    sign_up(server, page, "erin")
+    page.click("#logout")
+    page.wait_for_selector("#login-link")
+    for hostile in ("//example.org/x", "/\\example.org/x", "https://example.org/"):
+        page.goto(server + "/login?next=" + urllib.request.quote(hostile, safe=""))
+        page.fill("#login-name", "erin")
+        page.fill("#login-password", "password1")
+        page.click("#login-submit")
+        page.wait_for_selector("#account #logout")
+        assert page.url == server + "/", page.url
+        page.click("#logout")
+        page.wait_for_selector("#login-link")
+    # at a table (its join link's #seat= token in the address), the login link names the path only
+    r = page.evaluate("""async () => (await fetch('/api/tables', {method: 'POST', headers: {'Content-Type':
+        'application/json'}, body: JSON.stringify({players: 2, seats: [{kind: 'human'}, {kind: 'ai', ai: 'random'}]})})).json()""")
+    page.goto(r["seats"][0]["url"])
+    page.wait_for_selector("#login-link")
+    href = page.get_attribute("#login-link", "href")
+    assert href == f"/login?next=%2Ftable%2F{r['table']}" and r["seats"][0]["token"] not in href

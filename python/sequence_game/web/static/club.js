@@ -43,7 +43,8 @@ const club = {
       bar.append(out);
     } else {
       const a = document.createElement("a");
-      a.href = `/login?next=${encodeURIComponent(location.pathname + location.hash)}`;
+      // the path only: a join link's #seat= token must never ride in a URL the server (or a proxy) logs
+      a.href = `/login?next=${encodeURIComponent(location.pathname)}`;
       a.id = "login-link";
       a.textContent = "Log in or sign up";
       bar.append(a);

@@ -4,7 +4,8 @@
 
 function nextPage() {
   const next = new URLSearchParams(location.search).get("next") || "/";
-  return next.startsWith("/") && !next.startsWith("//") ? next : "/";
+  // a path of this site only ("//host" and "/\host" would leave it)
+  return /^\/(?![\/\\])/.test(next) ? next : "/";
 }
 
 function wire(formId, url, prefix) {
