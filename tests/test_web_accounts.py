@@ -400,6 +400,7 @@ def test_a_rated_game_changes_both_ratings_and_is_filed_with_the_game(tmp_path):
         v = a.get(f"/api/tables/{table}").json()
         assert [(s["name"], s["account"]) for s in v["seats"]] == [("alice", "alice"), ("bob", "bob")]
         assert a.get(f"/api/tables/{table}/ratings").json() == []  # not over yet
+        assert [t["rated"] for t in a.get("/api/tables").json() if t["table"] == table] == [True]
         play_round_then_resign(a, table, tokens, 0)
         changes = {r["name"]: r for r in a.get(f"/api/tables/{table}/ratings").json()}
         assert changes["alice"]["change"] < 0 < changes["bob"]["change"]

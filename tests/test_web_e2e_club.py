@@ -167,6 +167,7 @@ def test_a_rated_game_between_two_accounts_to_the_end_updates_both_ratings(serve
     b.goto(server + "/")
     row = b.locator("#opentables tr", has_text=table)
     row.wait_for()
+    assert "rated (accounts only)" in row.inner_text()
     b.once("dialog", lambda d: d.accept())  # the name prompt: an account plays under its own name
     row.locator("button").click()
     b.wait_for_url(f"**/table/{table}#**")

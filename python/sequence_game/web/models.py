@@ -273,6 +273,7 @@ class TableSummary(BaseModel):
     over: bool
     result: Optional[Result] = Field(description="null until the game is over")
     seats: List[SummarySeat]
+    rated: bool = Field(False, description="a rated table: its seats are for signed-in accounts (docs/club.md)")
 
 
 class ErrorBody(BaseModel):
