@@ -525,3 +525,32 @@ def test_the_accounts_command_works_on_the_servers_database(tmp_path, monkeypatc
     capsys.readouterr()
     assert main(["accounts", "disable", "nobody", "--db", db]) != 0
     assert "no account named 'nobody'" in capsys.readouterr().err
+
+
+def test_password_hashing_waits_its_turn_on_the_event_loop_and_a_full_queue_is_refused():
+    import asyncio
+    import threading
+
+    from sequence_game.web.club import Club
+    from sequence_game.web.errors import ServerFullError
+
+    club = Club(":memory:", ClubSettings(hash_overrides=CHEAP, max_hashing=1, max_hash_queue=2))
+    gate, running = threading.Event(), []
+
+    def slow():
+        running.append(threading.current_thread().name)
+        gate.wait(10)
+        return len(running)
+
+    async def main():
+        first = asyncio.ensure_future(club.hashing(slow))
+        second = asyncio.ensure_future(club.hashing(slow))
+        await asyncio.sleep(0.2)
+        assert len(running) == 1  # one turn: the second waits on the loop, holding no thread
+        with pytest.raises(ServerFullError, match="too many passwords"):
+            await club.hashing(slow)
+        gate.set()
+        return await first, await second
+
+    assert asyncio.run(main()) == (1, 2)
+    club.close()

@@ -9,12 +9,14 @@ changes the ratings in the same transaction.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, TypeVar
 
 from argon2 import PasswordHasher
 
+from ..errors import ServerFullError
 from ..tables.table import Table
 from . import ratings
 from .accounts import Account, Accounts, hasher
@@ -22,6 +24,8 @@ from .sessions import Bucket, Sessions
 from .store import ClubStore
 
 __all__ = ["Club", "ClubSettings"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -39,8 +43,10 @@ class ClubSettings:
     signup_per_hour: float = 3.0
     #: argon2id's parameters, each replacing one of accounts.HASH_PARAMETERS (tests make them cheap)
     hash_overrides: tuple[tuple[str, int], ...] = ()
-    #: passwords hashed at once (each takes accounts.HASH_PARAMETERS' 64 MiB)
+    #: passwords hashed at once (each takes accounts.HASH_PARAMETERS' 64 MiB), and logins and
+    #: sign-ups waiting for their turn; beyond that a login or sign-up is refused (503)
     max_hashing: int = 2
+    max_hash_queue: int = 32
 
 
 class Club:
@@ -56,6 +62,21 @@ class Club:
         self.login_by_address = Bucket(s.login_burst, s.login_per_hour, "logins from your address")
         self.login_by_name = Bucket(s.name_burst, s.name_per_hour, "logins to this account")
         self.signups = Bucket(s.signup_burst, s.signup_per_hour, "new accounts from your address")
+        # the turns at argon2 are taken on the event loop: a waiting login holds no worker thread
+        self._hash_slots = asyncio.Semaphore(s.max_hashing)
+        self._hash_waiting = 0
+
+    async def hashing(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` (a login or sign-up, which hashes a password) in a worker thread once one
+        of ``max_hashing`` turns is free; ServerFullError (503) when ``max_hash_queue`` wait already."""
+        if self._hash_waiting >= self.settings.max_hash_queue:
+            raise ServerFullError("the server is checking too many passwords at once; try again in a moment")
+        self._hash_waiting += 1
+        try:
+            async with self._hash_slots:
+                return await asyncio.to_thread(call, *args)
+        finally:
+            self._hash_waiting -= 1
 
     def close(self) -> None:
         self.store.close()

@@ -48,7 +48,7 @@ async def who(request: Request, account: OptionalAccount) -> Me:
     return _me(club, account.name, s["rating"], s["provisional"])
 
 
-@router.post("/api/accounts", status_code=201, response_model=Me, responses=errors_for(403, 404, 422, 429),
+@router.post("/api/accounts", status_code=201, response_model=Me, responses=errors_for(403, 404, 422, 429, 503),
              summary="Sign up: a new account, signed in")
 async def sign_up(body: Credentials, request: Request, response: Response, club: ClubDep, client: Client,
                   _: AccountWrite) -> Me:
@@ -57,14 +57,14 @@ async def sign_up(body: Credentials, request: Request, response: Response, club:
     check_name(body.name)
     check_password(body.password)  # a refused name or password spends none of the address's sign-ups
     club.signups.take(client)
-    account = await asyncio.to_thread(club.accounts.create, body.name, body.password)
+    account = await club.hashing(club.accounts.create, body.name, body.password)
     sid = await asyncio.to_thread(club.sessions.start, account.key, request.cookies.get(COOKIE))
     set_cookie(request, response, sid)
     s = Club.summary(account)
     return _me(club, account.name, s["rating"], s["provisional"])
 
 
-@router.post("/api/session", response_model=Me, responses=errors_for(401, 403, 404, 422, 429),
+@router.post("/api/session", response_model=Me, responses=errors_for(401, 403, 404, 422, 429, 503),
              summary="Log in: a new session cookie")
 async def log_in(body: Credentials, request: Request, response: Response, club: ClubDep, client: Client,
                  _: AccountWrite) -> Me:
@@ -74,7 +74,7 @@ async def log_in(body: Credentials, request: Request, response: Response, club: 
     club.login_by_address.take(client)
     club.login_by_name.take(name_key(body.name) if NAME.fullmatch(body.name) else "(not a name)")
     try:
-        account = await asyncio.to_thread(club.accounts.login, body.name, body.password)
+        account = await club.hashing(club.accounts.login, body.name, body.password)
     except LoginError as e:
         raise NeedsAccountError(str(e)) from None
     sid = await asyncio.to_thread(club.sessions.start, account.key, request.cookies.get(COOKIE))
