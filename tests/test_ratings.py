@@ -105,3 +105,64 @@ def test_bad_shapes_and_winners_are_refused():
         ratings.rate([[NEW], []], winner=0)
     with pytest.raises(ValueError, match="winner must be a team from 0 to 1"):
         ratings.rate([[NEW], [NEW]], winner=2)
+
+
+def _finished(table_id, accounts, teams, winner, movers=None, rated=True, ai=None):
+    """A finished table as Club.game_over reads it (seat p in team p % teams)."""
+    from types import SimpleNamespace
+
+    from sequence_game.web.tables.table import Seat
+
+    seats = [Seat("ai", ai, f"AI {p}") if a is None else Seat("human", None, a, "h", account=a.lower())
+             for p, a in enumerate(accounts)]
+    return SimpleNamespace(
+        id=table_id, seats=seats, created="2026-01-01T00:00:00Z", movers=list(range(len(seats))) if movers is None else movers,
+        options=SimpleNamespace(rated=rated), game=SimpleNamespace(teams=teams, players=len(seats)),
+        record=SimpleNamespace(result={"winner": winner, "is_draw": winner is None, "turns": 40}, resigned=None,
+                               finished="2026-01-01T01:00:00Z"))
+
+
+@pytest.fixture
+def club():
+    pytest.importorskip("argon2")
+    from sequence_game.web.club import Club, ClubSettings
+
+    c = Club(":memory:", ClubSettings(hash_overrides=(("time_cost", 1), ("memory_cost", 8), ("parallelism", 1))))
+    for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay"):
+        c.accounts.create(name, "password1")
+    yield c
+    c.close()
+
+
+def test_a_three_team_game_raises_the_winner_and_lowers_both_others(club):
+    club.game_over(_finished("t3", ["Ann", "Ben", "Cat"], teams=3, winner=2))
+    change = {r["name"]: r["change"] for r in club.rating_changes("t3")}
+    assert change["Cat"] > 0 > change["Ann"] and change["Ann"] == change["Ben"]
+    outcomes = {k: club.player(club.accounts.get(k))["games"][0]["outcome"] for k in ("ann", "cat")}
+    assert outcomes == {"ann": "loss", "cat": "win"}
+
+
+def test_three_teams_of_two_and_a_draw(club):
+    club.game_over(_finished("t6", ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"], teams=3, winner=1))
+    change = {r["name"]: r["change"] for r in club.rating_changes("t6")}
+    assert change["Ben"] > 0 and change["Eve"] > 0  # seats 1 and 4: team 1
+    assert all(change[n] < 0 for n in ("Ann", "Dan", "Cat", "Fay"))
+    club.game_over(_finished("d", ["Ann", "Ben"], teams=2, winner=None))
+    assert all(r["counted"] for r in club.rating_changes("d"))
+    assert club.player(club.accounts.get("ann"))["games"][0]["outcome"] == "draw"
+
+
+def test_what_is_filed_but_not_rated(club):
+    club.game_over(_finished("ai", ["Ann", None], teams=2, winner=0, ai="easy"))
+    club.game_over(_finished("casual", ["Ann", "Ben"], teams=2, winner=0, rated=False))
+    club.game_over(_finished("aborted", ["Ann", "Ben"], teams=2, winner=0, movers=[0]))
+    club.game_over(_finished("twice", ["Ann", "Ann"], teams=2, winner=0))
+    for t in ("ai", "casual", "aborted", "twice"):
+        assert club.rating_changes(t) == []
+    games = {g["table"]: g for g in club.player(club.accounts.get("ann"))["games"]}
+    assert set(games) == {"ai", "casual", "aborted", "twice"} and not any(g["rated"] for g in games.values())
+    assert club.accounts.get("ann").games == 0
+    assert club.player(club.accounts.get("ann"))["vs_ai"][0] == {"ai": "easy", "wins": 1, "losses": 0, "draws": 0,
+                                                                 "level": 5, "rating": 593.0}
+    club.game_over(_finished("ai", ["Ann", None], teams=2, winner=1, ai="easy"))  # filed once
+    assert club.player(club.accounts.get("ann"))["vs_ai"][0]["wins"] == 1
