@@ -8,6 +8,8 @@ import math
 import pytest
 
 pytest.importorskip("openskill")
+pytest.importorskip("argon2")
+pytest.importorskip("fastapi")
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

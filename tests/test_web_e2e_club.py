@@ -208,6 +208,10 @@ def test_a_rated_game_between_two_accounts_to_the_end_updates_both_ratings(serve
     b.goto(server + "/players")
     b.wait_for_selector("#players a")
     assert b.locator("#players tr").first.inner_text().startswith("bob")
+    shot(b, "club-05-player-list")
+    b.goto(server + "/")
+    b.wait_for_selector(".seat-row")
+    shot(b, "club-06-lobby-with-rated")
 
 
 def test_hostile_names_are_shown_as_text_on_the_player_page(server, people):
