@@ -1075,6 +1075,22 @@ class Client:
         running or done)."""
         return self._typed(ReviewStatus.from_json, "POST", f"/api/tables/{_id(table_id)}/review", {})
 
+    def players(self, limit: int = 100, offset: int = 0) -> List[Dict[str, Any]]:
+        """``GET /api/players``: the club's players, strongest first (name, rating, provisional,
+        rated games; docs/club.md); empty on a server without accounts."""
+        return self._typed(_list_of(_object("a player"), "the player list"), "GET",
+                           f"/api/players?limit={int(limit)}&offset={int(offset)}")
+
+    def player(self, name: str) -> Dict[str, Any]:
+        """``GET /api/players/{name}``: a player's page: rating and its history, games, record
+        against each AI level (docs/club.md)."""
+        return self._typed(_object("the player"), "GET", f"/api/players/{_id(name)}")
+
+    def ratings(self, table_id: str) -> List[Dict[str, Any]]:
+        """``GET /api/tables/{id}/ratings``: a finished rated game's rating changes (empty: none)."""
+        return self._typed(_list_of(_object("a rating change"), "the rating changes"), "GET",
+                           f"/api/tables/{_id(table_id)}/ratings")
+
     def wait(self, table_id: str, after_version: int, wait: float = 25.0) -> TableView:
         """The table once its version is past ``after_version`` or the table is over (resigned
         included): a long-poll (``GET /api/tables/{id}?after_version=N&wait=S``), asked again
@@ -1202,6 +1218,15 @@ def _list_of(parse: Callable[[Any], T], what: str) -> Callable[[Any], List[T]]:
         return [parse(x) for x in d]
 
     return parse_list
+
+
+def _object(what: str) -> Callable[[Any], Dict[str, Any]]:
+    def parse(d: Any) -> Dict[str, Any]:
+        if not isinstance(d, dict):
+            raise BadAnswerError(f"{what} must be a JSON object, not {_kind(d)}")
+        return d
+
+    return parse
 
 
 def _view_of(what: str) -> Callable[[Any], TableView]:

@@ -81,6 +81,8 @@ class CreateTable(Strict):
     hints: Optional[bool] = Field(
         None, description="whether seats may ask the AI for a hint or an analysis; null: only when at most one "
                           "human sits at the table (no engine help in games between people)")
+    rated: bool = Field(False, description="the game changes its players' ratings (docs/club.md): made by a "
+                                           "signed-in account, no AI seat, every other seat open for accounts")
     moves: List[Annotated[str, Field(max_length=MOVE_TEXT_MAX)]] = Field(
         [], max_length=MAX_PRESET_MOVES,
         description="moves to play first (text notation), to go on with a saved game: "
@@ -189,6 +191,8 @@ class SeatView(BaseModel):
     ai: Optional[str] = Field(description="the AI seat's preset, null for a person")
     connected: bool = Field(description="a websocket or event stream of this seat is open")
     open: bool = Field(description="a human seat nobody has taken yet (POST /api/tables/{table_id}/join)")
+    account: Optional[str] = Field(None, description="the account that took the seat (/players/{name}); null: a "
+                                                     "guest or the computer")
 
 
 class LastMove(BaseModel):
@@ -301,6 +305,7 @@ class TableSummary(BaseModel):
     over: bool
     result: Optional[Result] = Field(description="null until the game is over")
     seats: List[SummarySeat]
+    rated: bool = Field(False, description="a rated table: its seats are for signed-in accounts (docs/club.md)")
 
 
 class ErrorBody(BaseModel):
