@@ -95,7 +95,7 @@ def test_humanlike_completes_its_own_sequence_when_it_spots_it(Game):
         move = agent_from_spec("level:3", seed=seed).select_move(g)
         assert move.declares, (seed, move)
     completed = [bool(agent_from_spec("level:1", seed=s).select_move(g).declares) for s in range(200)]
-    assert 0.1 < sum(completed) / 200 < 0.4  # spot=0.2, plus the odd chance pick of that cell
+    assert 0.03 < sum(completed) / 200 < 0.3  # spot=0.1, plus the odd chance pick of that cell
     assert sum(bool(HumanLikeAgent(notice=0, temperature=1000, candidates=40, spot=0, seed=s).select_move(g).declares)
                for s in range(200)) < 30
 

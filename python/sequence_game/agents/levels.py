@@ -212,12 +212,13 @@ class Level:
 #: search at a lower budget is not a level: it measured no stronger than ``medium`` (the heuristic
 #: it is built on), so it would be a step that is not one.
 LEVELS: Tuple[Level, ...] = (
-    Level(1, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=40,spot=0.2", "beginner",
-          "plays almost any move that adds to one of its lines, hardly weighing one against another; "
-          "spots a sequence in its own hand only one turn in five; never looks at the other "
+    Level(1, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=64,spot=0.1", "beginner",
+          "plays almost any move, with a slight leaning to those that add to its lines; spots a "
+          "sequence in its own hand only one turn in ten; never looks at the other "
           "side's lines, so it blocks only by chance; spends jacks on ordinary moves", "under 5 ms"),
-    Level(2, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=40,spot=0.5", "novice",
-          "as the beginner, but spots a sequence in its own hand one turn in two", "under 5 ms"),
+    Level(2, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=40,spot=0.4", "novice",
+          "as the beginner, but weighs its own lines a little more and spots a sequence in its own hand "
+          "about two turns in five", "under 5 ms"),
     Level(3, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=40", "learner",
           "completes a sequence whenever it has one in hand, otherwise plays almost any move that adds "
           "to one of its lines; never looks at the other side's lines; spends jacks on ordinary moves",
