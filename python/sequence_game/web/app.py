@@ -43,13 +43,13 @@ MAX_BODY = 256 * 1024  # bytes of an HTTP request body (a long record's moves fi
 
 def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float] = None, ai_workers: Optional[int] = None,
                max_ai_seconds: Optional[float] = None, game_class: Optional[GameClass] = None,
-               limits: Optional[ServerLimits] = None) -> FastAPI:
+               limits: Optional[ServerLimits] = None, chat: bool = True) -> FastAPI:
     """The web app over the table database at ``db_path`` (``":memory:"``: nothing kept).
 
     ``limits``: every bound the server enforces (:class:`~sequence_game.web.limits.ServerLimits`,
     docs/security.md); ``ai_pause`` (the least time an AI move takes, so people can follow the play:
     ``ServerLimits.ai_pause``, 0.4 s by default), ``ai_workers`` and ``max_ai_seconds``, if given,
-    replace those of ``limits``.
+    replace those of ``limits``. ``chat``: the tables' chat is on (``serve --no-chat`` switches it off).
 
     Embedded in a script of your own, call it under ``if __name__ == "__main__":`` (docs/web.md,
     "Embedding the app"): the AI's worker processes start by importing your script again, and a
@@ -74,6 +74,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
 
     store = TableStore(db_path)
     service = TableService(store, game_class=game_class, limits=limits)
+    service.chat.enabled = chat
     resumed = service.resume()
     if resumed:
         log.info("resumed %d unfinished table(s) from %s", resumed, db_path)

@@ -78,6 +78,8 @@ class CreateTable(Strict):
     turn_seconds: Optional[float] = Field(
         None, ge=10, le=86400, description="a turn timer for the human seats: when it runs out, the 'medium' AI "
                                            "plays one move for that seat and the game goes on; null: no timer")
+    clock: Optional[TimeControl] = Field(
+        None, description="a game clock per human seat instead of a turn timer (Fischer or a time bank); null: none")
     hints: Optional[bool] = Field(
         None, description="whether seats may ask the AI for a hint or an analysis; null: only when at most one "
                           "human sits at the table (no engine help in games between people)")
@@ -86,6 +88,32 @@ class CreateTable(Strict):
         description="moves to play first (text notation), to go on with a saved game: "
                     "the 'moves' of a sequence-game-record/1 with its seed (refused, like seed, where anyone "
                     "but the creator may sit)")
+
+
+class TimeControl(Strict):
+    """A game clock per human seat (tables/clock.py; docs/web.md, "Time controls")."""
+
+    kind: Literal["fischer", "bank"] = Field(
+        description="fischer: `seconds` for the game, `increment` added after each of your moves; bank (as on "
+                    "Board Game Arena): a bank of `seconds`, `increment` added at the start of each of your turns, "
+                    "never past `seconds`")
+    seconds: float = Field(ge=10, le=86400, description="each human seat's time for the game (the bank), in seconds")
+    increment: float = Field(0.0, ge=0, le=3600, description="seconds added per move (fischer) or per turn (bank)")
+    at_zero: Literal["ai", "lose"] = Field(
+        "ai", description="when a seat's time runs out: the AI moves for it (ai), or its team loses on time "
+                          "(lose; two-team games only)")
+
+
+class ClockView(BaseModel):
+    """A table's game clocks (public)."""
+
+    kind: Literal["fischer", "bank"]
+    seconds: float
+    increment: float
+    at_zero: Literal["ai", "lose"]
+    left: List[Optional[float]] = Field(description="per seat: its time left in seconds (null: an AI seat, no clock)")
+    running: Optional[int] = Field(description="the seat whose clock runs now, or null")
+    flagged: Optional[int] = Field(description="the seat that ran out of time and lost, or null")
 
 
 class SeatLink(BaseModel):
@@ -219,6 +247,7 @@ class TableView(BaseModel):
     rematch_allowed: bool = Field(description="you may ask for a rematch (the game is over)")
     turn_seconds: Optional[float] = Field(description="the table's turn timer for human seats, or null")
     turn_left: Optional[float] = Field(description="seconds left on the running turn timer, or null")
+    clock: Optional[ClockView] = Field(None, description="the game clocks, or null (a turn timer, or none)")
     over: bool
     result: Optional[Result] = Field(description="null until the game is over")
 
@@ -413,12 +442,50 @@ class TimeoutFrame(BaseModel):
     move: str = Field(description="the move played for that seat (text notation)")
 
 
+class FlagFrame(BaseModel):
+    """A human seat's game clock ran out and its team lost on time (a state follows)."""
+
+    type: Literal["flag"]
+    seat: int
+
+
+class ChatFrame(BaseModel):
+    """A chat message of a room this connection reads (tables/chat.py): plain text, never HTML."""
+
+    type: Literal["chat"]
+    id: int = Field(description="the message's number at this table (send it in a report frame)")
+    channel: Literal["players", "spectators"]
+    from_: str = Field(alias="from", description="the writer: a seat's name, or 'Spectator N'")
+    seat: Optional[int] = Field(description="the writer's seat, null for a spectator")
+    text: str = Field(description="plain text: show it as text, never as HTML")
+    at: float = Field(description="when it was sent, seconds since the epoch")
+
+
+class ChatLogFrame(BaseModel):
+    """After the first state: whether the chat is on, the chat box's notice, and the kept messages
+    this connection may read."""
+
+    type: Literal["chat-log"]
+    enabled: bool
+    notice: str
+    messages: List[ChatFrame]
+
+
+class ReportedFrame(BaseModel):
+    """A report frame was taken: the operator will read the message."""
+
+    type: Literal["reported"]
+    message: int
+
+
 class PongFrame(BaseModel):
     """The answer to a ``ping`` frame."""
 
     type: Literal["pong"]
 
 
-ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, RematchFrame, TimeoutFrame, ErrorFrame, PongFrame],
+ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, RematchFrame, TimeoutFrame, FlagFrame, ChatFrame,
+                              ChatLogFrame, ReportedFrame, ErrorFrame, PongFrame],
                         Field(discriminator="type")]
-StreamLine = Annotated[Union[StateFrame, PresenceFrame, RematchFrame, TimeoutFrame], Field(discriminator="type")]
+StreamLine = Annotated[Union[StateFrame, PresenceFrame, RematchFrame, TimeoutFrame, FlagFrame],
+                       Field(discriminator="type")]

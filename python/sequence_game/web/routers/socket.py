@@ -3,14 +3,19 @@
 - client first: ``{"type": "hello", "token": "<seat token>"}`` (``null``: spectator);
 - client then: ``{"type": "move", "move": "7H@d6", "version": 12}``, ``{"type": "undo"}``,
   ``{"type": "hint"}``, ``{"type": "reveal"}`` (hot seat), ``{"type": "resign"}`` (two teams),
-  ``{"type": "rematch"}`` (after the game), ``{"type": "ping"}``;
+  ``{"type": "rematch"}`` (after the game), ``{"type": "ping"}``, ``{"type": "chat", "text": "..."}``
+  (to the players' room from a seat, the spectators' from a spectator: ``tables/chat.py``),
+  ``{"type": "report", "message": N}`` (flag chat message N for the operator);
 - server: ``{"type": "state", "view": {...}}`` on connecting and after every change
   (``TableService.view``: what this connection may see and nothing else, R9; changes close together
   are sent as one state), ``{"type": "presence", "connected": [...]}`` when a seat comes or goes
   (one flag per seat), ``{"type": "hint", "move": ..., "version": N}`` to the asker only,
   ``{"type": "rematch", "table": "<new id>"}`` when a rematch table exists (the same seat tokens
   work there), ``{"type": "timeout", "seat": p, "move": ...}`` when a turn timer ran out and the AI
-  moved for that seat,
+  moved for that seat, ``{"type": "flag", "seat": p}`` when a seat's game clock ran out and its team
+  lost on time, ``{"type": "chat-log", ...}`` after the first state (the chat's notice and the
+  messages this connection may read), ``{"type": "chat", ...}`` for each new one it may read,
+  ``{"type": "reported", "message": N}``,
   ``{"type": "error", "error": "IllegalMoveError", "detail": "..."}``, ``{"type": "pong"}``.
 
 Frames are handled in the order sent; a hint runs while later frames are read, but a later frame
@@ -34,6 +39,7 @@ from .. import models
 from ..errors import BadMessageError, NotAllowedError, TableError, TooLargeError, TooSlowError
 from ..http import client_of, deny_websocket, error_body, status_of
 from ..tables import Connection, Table, TableService
+from ..tables.chat import MAX_CHAT_TEXT
 
 MAX_WS_MESSAGE = 4096  # bytes of a websocket message from a client
 HELLO_TIMEOUT = 10.0  # seconds a new websocket has to say who it is
@@ -60,7 +66,18 @@ class SimpleMsg(_Msg):
     type: Literal["undo", "hint", "reveal", "ping", "resign", "rematch"]
 
 
-ClientMessage = TypeAdapter(Annotated[Union[PlayMsg, SimpleMsg, Hello], Field(discriminator="type")])
+class ChatMsg(_Msg):
+    type: Literal["chat"]
+    text: str = Field(max_length=MAX_CHAT_TEXT)
+
+
+class ReportMsg(_Msg):
+    type: Literal["report"]
+    message: int = Field(ge=1, le=models.VERSION_MAX)
+
+
+ClientMessage = TypeAdapter(Annotated[Union[PlayMsg, SimpleMsg, Hello, ChatMsg, ReportMsg],
+                                      Field(discriminator="type")])
 
 
 def _error(e: Exception) -> Dict[str, str]:
@@ -94,6 +111,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         except WebSocketDisconnect:
             return
         service.attach(table, conn)
+        service.chat.welcome(table, conn)
         await _serve(websocket, service, table, conn)
     finally:
         if conn is not None:
@@ -122,6 +140,10 @@ async def _serve(websocket: WebSocket, service: TableService, table: Table, conn
                     if not seats:
                         raise NotAllowedError("spectators cannot move")
                     await service.play(table, seats, msg.move, msg.version)
+                elif msg.type == "chat":
+                    service.chat.say(table, conn, msg.text)
+                elif msg.type == "report":
+                    conn.send(service.chat.report(table, conn, msg.message))
                 elif msg.type == "undo":
                     await service.undo(table, seats)
                 elif msg.type == "reveal":

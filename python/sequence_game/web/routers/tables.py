@@ -57,7 +57,8 @@ async def create_table(body: models.CreateTable, request: Request, service: Serv
     table, tokens = await service.create(
         body.players, body.teams, [s.model_dump() for s in seats], seed=body.seed, max_turns=body.max_turns,
         hot_seat=body.hot_seat, ai_seconds=min(body.ai_seconds, service.max_ai_seconds), moves=body.moves,
-        client=client, hints=body.hints, turn_seconds=body.turn_seconds)
+        client=client, hints=body.hints, turn_seconds=body.turn_seconds,
+        clock=None if body.clock is None else body.clock.model_dump())
     base = str(request.base_url).rstrip("/")
     links, seen = [], set()
     for seat, token in sorted(tokens.items()):
