@@ -29,8 +29,9 @@ from .errors import TableError
 from .http import BodyLimit, CreationQuota, HostGuard, error_body, status_of
 from .limits import ServerLimits
 from .reviews import ReviewService
-from .routers import ai, events, pages, play, records, review, socket, tables
+from .routers import ai, events, pages, play, records, review, seeks, socket, tables
 from .routers.socket import MAX_WS_MESSAGE
+from .seeks import SeekBoard
 from .store import TableStore
 from .tables import TableService
 
@@ -103,6 +104,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.state.store = store
     app.state.limits = limits
     app.state.quota = CreationQuota(limits)
+    app.state.seeks = SeekBoard(limits)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(HostGuard, limits=limits)  # added last: runs first
 
@@ -151,7 +153,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.include_router(pages.router)
     app.include_router(pages.board_svg_route(_empty_board_svg(service.game_class)))
     for router in (tables.router, play.router, ai.router, records.router, review.router, events.router,
-                   socket.router):
+                   seeks.router, socket.router):
         app.include_router(router)
     return app
 
