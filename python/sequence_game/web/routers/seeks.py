@@ -108,12 +108,13 @@ async def play_computer(body: models.PlayComputer, request: Request, service: Se
     """A table of you against the AI at `level` (1 to 8, the ladder of GET /api/presets), at your
     `seat` (null: a random one): its team's colour (seat p plays for team p mod teams, R2). The
     answer carries your seat's link. Limited per client address like creating a table (429)."""
-    request.app.state.quota.take(client)
     if body.clock is not None and body.turn_seconds is not None:
         raise InvalidRequestError("one time control: a turn timer (turn_seconds) or a game clock (clock), not both")
     seat = secrets.randbelow(body.players) if body.seat is None else body.seat
     if seat >= body.players:
         raise InvalidRequestError(f"seat must be from 0 to {body.players - 1} at a table of {body.players}, not {seat}")
+    quota: CreationQuota = request.app.state.quota
+    quota.take(client)
     ai = {"kind": "ai", "ai": f"level:{body.level}"}
     seats = [{"kind": "human", "name": (body.name or "").strip() or "You"} if p == seat else dict(ai)
              for p in range(body.players)]
