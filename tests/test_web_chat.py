@@ -28,7 +28,7 @@ def client():
 def _open(client, table, token):
     ws = client.websocket_connect(f"ws://127.0.0.1/api/tables/{table}/ws")
     sock = ws.__enter__()
-    sock.send_json({"type": "hello", "token": token})
+    sock.send_json({"type": "hello", "token": token, "chat": True})
     assert sock.receive_json()["type"] == "state"
     log = sock.receive_json()
     assert log["type"] == "chat-log"
@@ -132,6 +132,21 @@ def test_hostile_chat_frames_are_refused_with_a_reason(client, frame, words):
     assert words in err["detail"], err
     p0.send_json({"type": "ping"})  # the socket still serves
     assert _next(p0, "pong")
+    ws0.__exit__(None, None, None)
+
+
+def test_a_connection_that_did_not_ask_for_the_chat_gets_none(client):
+    # bots and older clients: no chat frame unless the hello asks for the chat
+    table, tokens = new_table(client, **TWO_HUMANS)
+    ws0, p0, _ = _open(client, table, tokens[0])
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{table}/ws") as ws:
+        ws.send_json({"type": "hello", "token": tokens[1]})
+        assert ws.receive_json()["type"] == "state"
+        p0.send_json({"type": "chat", "text": "hi"})
+        _next(p0, "chat")
+        assert _no_chat(ws)
+        ws.send_json({"type": "chat", "text": "hi"})
+        assert "not in the chat" in _next(ws, "error")["detail"]
     ws0.__exit__(None, None, None)
 
 

@@ -1,6 +1,7 @@
 """The table websocket (``/api/tables/{id}/ws``), JSON text frames of at most 4 KiB.
 
-- client first: ``{"type": "hello", "token": "<seat token>"}`` (``null``: spectator);
+- client first: ``{"type": "hello", "token": "<seat token>"}`` (``null``: spectator), with
+  ``"chat": true`` to take part in the table's chat;
 - client then: ``{"type": "move", "move": "7H@d6", "version": 12}``, ``{"type": "undo"}``,
   ``{"type": "hint"}``, ``{"type": "reveal"}`` (hot seat), ``{"type": "resign"}`` (two teams),
   ``{"type": "rematch"}`` (after the game), ``{"type": "ping"}``, ``{"type": "chat", "text": "..."}``
@@ -13,8 +14,8 @@
   ``{"type": "rematch", "table": "<new id>"}`` when a rematch table exists (the same seat tokens
   work there), ``{"type": "timeout", "seat": p, "move": ...}`` when a turn timer ran out and the AI
   moved for that seat, ``{"type": "flag", "seat": p}`` when a seat's game clock ran out and its team
-  lost on time, ``{"type": "chat-log", ...}`` after the first state (the chat's notice and the
-  messages this connection may read), ``{"type": "chat", ...}`` for each new one it may read,
+  lost on time, ``{"type": "chat-log", ...}`` after the first state to a hello with ``"chat": true`` (the
+  chat's notice and the messages this connection may read), ``{"type": "chat", ...}`` for each new one it may read,
   ``{"type": "reported", "message": N}``,
   ``{"type": "error", "error": "IllegalMoveError", "detail": "..."}``, ``{"type": "pong"}``.
 
@@ -54,6 +55,7 @@ class _Msg(BaseModel):
 class Hello(_Msg):
     type: Literal["hello"]
     token: Optional[str] = Field(None, max_length=128)
+    chat: bool = False  # take part in the table's chat (tables/chat.py)
 
 
 class PlayMsg(_Msg):
@@ -111,7 +113,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         except WebSocketDisconnect:
             return
         service.attach(table, conn)
-        service.chat.welcome(table, conn)
+        if hello.chat:
+            service.chat.welcome(table, conn)
         await _serve(websocket, service, table, conn)
     finally:
         if conn is not None:

@@ -108,6 +108,8 @@ class Chat:
         spectators (everyone once the game is over). Returns the message sent."""
         if not self.enabled:
             raise NotNowError(OFF)
+        if not getattr(conn, "chat", False):
+            raise NotNowError('this connection is not in the chat: say {"type": "hello", ..., "chat": true} first')
         text = clean_text(text)
         self._take(conn.client)
         room = self._room(table)
