@@ -152,7 +152,13 @@ class SeekBoard:
         self.expire()
         if seek.status != "open":
             raise NotNowError(f"seek {seek.id} is {seek.status}: it can no longer be accepted")
-        self._close(seek, "accepted", time.monotonic())
+        # nobody is woken yet: the poster's long-poll wakes with its seat (:meth:`made`)
+        seek.status, seek.closed = "accepted", time.monotonic()
+
+    def made(self, seek: Seek, table: str, poster_token: str) -> None:
+        """The table of an accepted seek exists: its poster's long-poll answers with the seat."""
+        seek.table, seek.poster_token = table, poster_token
+        self._bump()
 
     def reopen(self, seek: Seek) -> None:
         """The table of an acceptance could not be made: the seek is open again."""

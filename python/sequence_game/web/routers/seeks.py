@@ -97,7 +97,7 @@ async def _table_for(service: TableService, board: SeekBoard, seek: Seek, name: 
     except BaseException:
         board.reopen(seek)
         raise
-    seek.table, seek.poster_token = table.id, tokens[0]
+    board.made(seek, table.id, tokens[0])
     return models.SeatLink(seat=1, token=tokens[1], url=f"{base}/table/{table.id}#seat={tokens[1]}")
 
 

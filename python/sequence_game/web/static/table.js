@@ -433,6 +433,7 @@ function renderSeats() {
       const c = document.createElement("span");
       c.className = "seat-clock" + (v.clock.flagged === p ? " flagged" : "");
       c.dataset.seat = String(p);
+      c.setAttribute("role", "timer");
       c.setAttribute("aria-label", `${s.name}'s clock`);
       c.textContent = clockText(clockLeft(p));
       li.appendChild(c);
