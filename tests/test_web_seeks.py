@@ -85,10 +85,10 @@ def test_a_larger_seek_leaves_the_other_seats_open(client):
 def test_only_the_poster_reads_its_seek_and_cancels_it(client):
     posted = _post(client)
     sid = posted["seek"]
-    assert client.get(f"/api/seeks/{sid}").status_code == 403
+    assert client.get(f"/api/seeks/{sid}").status_code == 401
     assert client.get(f"/api/seeks/{sid}", headers=auth("x" * 32)).status_code == 403
     assert client.get(f"/api/seeks/{sid}", headers=auth("x" * 500)).status_code == 403
-    assert client.delete(f"/api/seeks/{sid}").status_code == 403
+    assert client.delete(f"/api/seeks/{sid}").status_code == 401
     assert client.delete(f"/api/seeks/{sid}", headers=auth(posted["token"])).status_code == 204
     assert client.get(f"/api/seeks/{sid}", headers=auth(posted["token"])).json()["status"] == "cancelled"
     assert client.post(f"/api/seeks/{sid}/accept", json={}).status_code == 409
@@ -192,6 +192,8 @@ def test_the_lobby_long_polls_the_list(client):
     r = client.get(f"/api/seeks?after_version={version}&wait=5")
     assert r.json()["version"] > version and len(r.json()["seeks"]) == 1
     assert not service_of(client).sockets  # the long-poll's place was given back
+    ahead = client.get(f"/api/seeks?after_version={r.json()['version'] + 1}")
+    assert ahead.status_code == 422 and "ahead" in ahead.json()["detail"]
 
 
 def test_no_seek_answer_carries_a_hand(client):

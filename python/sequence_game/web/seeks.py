@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
-from .errors import BusyError, NoSuchTableError, NotAllowedError, NotNowError, ServerFullError
+from .errors import BusyError, NeedsSeatError, NoSuchTableError, NotAllowedError, NotNowError, ServerFullError
 from .limits import ServerLimits
 from .tables.table import token_hash
 
@@ -135,9 +135,12 @@ class SeekBoard:
         return seek
 
     def owned(self, seek_id: str, token: Optional[str]) -> Seek:
-        """The seek ``seek_id`` if ``token`` is its poster's (403 otherwise); asking keeps it open."""
+        """The seek ``seek_id`` if ``token`` is its poster's (401 without one, 403 for another);
+        asking keeps it open."""
         seek = self.get(seek_id)
-        if not token or len(token) > 128 or not secrets.compare_digest(seek.token_hash, token_hash(token)):
+        if not token:
+            raise NeedsSeatError("this needs the seek's token (from POST /api/seeks) as 'Authorization: Bearer <token>'")
+        if len(token) > 128 or not secrets.compare_digest(seek.token_hash, token_hash(token)):
             raise NotAllowedError("this needs the seek's own token (from POST /api/seeks) as "
                                   "'Authorization: Bearer <token>'")
         seek.seen = time.monotonic()

@@ -93,6 +93,7 @@ async def _table_for(service: TableService, board: SeekBoard, seek: Seek, name: 
     seats += [{"kind": "human", "open": True} for _ in range(seek.players - 2)]
     try:
         table, tokens = await service.create(seek.players, seek.teams, seats, client=client,
+                                             ai_seconds=min(2.0, service.max_ai_seconds),
                                              turn_seconds=seek.turn_seconds, clock=seek.clock)
     except BaseException:
         board.reopen(seek)
@@ -119,6 +120,7 @@ async def play_computer(body: models.PlayComputer, request: Request, service: Se
     seats = [{"kind": "human", "name": (body.name or "").strip() or "You"} if p == seat else dict(ai)
              for p in range(body.players)]
     table, tokens = await service.create(body.players, None, seats, client=client, turn_seconds=body.turn_seconds,
+                                         ai_seconds=min(2.0, service.max_ai_seconds),
                                          clock=None if body.clock is None else body.clock.model_dump())
     base = _base(request)
     link = models.SeatLink(seat=seat, token=tokens[seat], url=f"{base}/table/{table.id}#seat={tokens[seat]}")
@@ -151,7 +153,10 @@ async def list_seeks(board: Board, service: Service, client: Client,
     address). With `after_version=N` the answer waits for the next change after version N (at most
     `wait` seconds), counted among the client's open connections (429 past the cap)."""
     board.expire()
-    if after_version is not None and after_version >= board.version:
+    if after_version is not None and after_version > board.version:
+        raise InvalidRequestError(f"after_version {after_version} is ahead of the list's version {board.version}: "
+                                  "send a version you read from this list")
+    if after_version is not None and after_version == board.version:
         service.connections.hold(client)
         try:
             await _wait(board, after_version, wait)
@@ -174,7 +179,7 @@ async def _wait(board: SeekBoard, after_version: int, seconds: float) -> None:
             board.expire()  # a seek whose poster went away leaves the list while the lobby waits
 
 
-@router.get("/api/seeks/{seek_id}", response_model=models.SeekStatus, responses=errors_for(403, 404, 422, 429),
+@router.get("/api/seeks/{seek_id}", response_model=models.SeekStatus, responses=errors_for(401, 403, 404, 422, 429),
             summary="Your seek (its token): open, or accepted with your seat; a long-poll that keeps it open")
 async def seek_status(seek_id: SeekId, board: Board, service: Service, client: Client, credentials: Bearer,
                       request: Request,
@@ -204,7 +209,7 @@ async def seek_status(seek_id: SeekId, board: Board, service: Service, client: C
     return models.SeekStatus(seek=seek.id, status=seek.status, table=seek.table, seat=seat)  # type: ignore[arg-type]
 
 
-@router.delete("/api/seeks/{seek_id}", status_code=204, responses=errors_for(403, 404, 422),
+@router.delete("/api/seeks/{seek_id}", status_code=204, responses=errors_for(401, 403, 404, 422),
                summary="Cancel your seek (its token)")
 async def cancel_seek(seek_id: SeekId, board: Board, credentials: Bearer) -> Response:
     """Take your open seek off the lobby (a taken one stays taken)."""
@@ -214,7 +219,8 @@ async def cancel_seek(seek_id: SeekId, board: Board, credentials: Bearer) -> Res
 
 @router.post("/api/seeks/{seek_id}/accept", status_code=201, response_model=models.SeatLink,
              responses=errors_for(403, 404, 409, 422, 429, 503),
-             summary="Accept a seek: a table with its poster, your seat's link")
+             summary="Accept a seek: a table with its poster, your seat's link",
+             openapi_extra={"security": [{}]})  # a seek token is optional here (your own seek is refused)
 async def accept_seek(seek_id: SeekId, body: models.AcceptSeek, request: Request, board: Board, service: Service,
                       client: Client, credentials: Bearer) -> models.SeatLink:
     """Take the open seek `seek_id`: a new table with its poster at seat 0 and you at seat 1
@@ -239,7 +245,8 @@ def _is_own(seek: Seek, token: str) -> bool:
 
 
 @router.post("/api/seeks/quick", status_code=201, response_model=models.QuickPairing,
-             responses=errors_for(403, 422, 429, 503), summary="Quick pairing: a compatible seek at once, or yours waits")
+             responses=errors_for(403, 422, 429, 503), summary="Quick pairing: a compatible seek at once, or yours waits",
+             openapi_extra={"security": [{}]})  # a seek token is optional here (never paired with it)
 async def quick_pairing(body: models.SeekRequest, request: Request, board: Board, service: Service, client: Client,
                         credentials: Bearer) -> models.QuickPairing:
     """If an open seek wants the same game (players, teams, rated, time control) and its range
