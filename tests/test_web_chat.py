@@ -9,11 +9,11 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient  # noqa: E402
-from sequence_game.web import create_app  # noqa: E402
-from sequence_game.web.limits import ServerLimits  # noqa: E402
-from sequence_game.web.tables.chat import MAX_CHAT_TEXT, NOTICE, clean_text  # noqa: E402
-from web_support import BASE, new_table  # noqa: E402
+from fastapi.testclient import TestClient
+from sequence_game.web import create_app
+from sequence_game.web.limits import ServerLimits
+from sequence_game.web.tables.chat import MAX_CHAT_TEXT, NOTICE, clean_text
+from web_support import BASE, new_table
 
 TWO_HUMANS = dict(players=2, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
 FOUR_HUMANS = dict(players=4, seats=[{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy", "Di")])

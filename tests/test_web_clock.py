@@ -10,9 +10,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient  # noqa: E402
-from sequence_game.web import create_app  # noqa: E402
-from web_support import BASE, auth, new_table, service_of, wait_for  # noqa: E402
+from fastapi.testclient import TestClient
+from sequence_game.web import create_app
+from web_support import BASE, auth, new_table, service_of, wait_for
 
 TWO_HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 

@@ -2,6 +2,7 @@
 pairing), a game clock running out, the players' and spectators' chats; axe on the new parts.
 Screenshots go where tests/test_web_e2e.py puts them (``$SEQUENCE_WEB_SCREENSHOTS``)."""
 
+# ruff: noqa: F811  (the fixtures of test_web_e2e.py are imported, then named as test arguments)
 from __future__ import annotations
 
 import pytest
@@ -10,7 +11,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
-from test_web_e2e import TIMEOUT, api, browser, page, server, shot  # noqa: E402,F401
+from test_web_e2e import TIMEOUT, api, browser, page, server, shot  # noqa: F401
 
 pytestmark = pytest.mark.e2e
 
@@ -133,7 +134,7 @@ def test_chat_between_players_and_spectators_stays_apart(server, browser):
         assert "gg" not in ann.inner_text("#chatlog")
         shot(bob, "35-players-chat")
         shot(fan, "36-spectators-chat")
-        for _, pg, errors in pages:
+        for _, _pg, errors in pages:
             assert not errors, errors
     finally:
         for ctx, _, _ in pages:

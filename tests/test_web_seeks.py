@@ -10,10 +10,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from fastapi.testclient import TestClient  # noqa: E402
-from sequence_game.web import create_app  # noqa: E402
-from sequence_game.web.limits import ServerLimits  # noqa: E402
-from web_support import BASE, auth, service_of  # noqa: E402
+from fastapi.testclient import TestClient
+from sequence_game.web import create_app
+from sequence_game.web.limits import ServerLimits
+from web_support import BASE, auth, service_of
 
 LIMITS = ServerLimits(create_burst=100, create_per_minute=600.0, max_tables_per_client=100)
 

@@ -206,7 +206,7 @@ async def seek_status(seek_id: SeekId, board: Board, service: Service, client: C
     if seek.status == "accepted" and seek.table is not None and seek.poster_token is not None:
         token = seek.poster_token
         seat = models.SeatLink(seat=0, token=token, url=f"{_base(request)}/table/{seek.table}#seat={token}")
-    return models.SeekStatus(seek=seek.id, status=seek.status, table=seek.table, seat=seat)  # type: ignore[arg-type]
+    return models.SeekStatus(seek=seek.id, status=seek.status, table=seek.table, seat=seat)
 
 
 @router.delete("/api/seeks/{seek_id}", status_code=204, responses=errors_for(401, 403, 404, 422),

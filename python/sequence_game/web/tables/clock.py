@@ -28,7 +28,7 @@ import asyncio
 import logging
 import math
 import time
-from typing import Any, Awaitable, Callable, Dict, List, Optional
+from typing import Any, Callable, Coroutine, Dict, List, Optional
 
 from ...agents import agent_from_spec
 from ...move import Move
@@ -47,7 +47,7 @@ MIN_CLOCK_SECONDS, MAX_CLOCK_SECONDS = 10.0, 86400.0  # a seat's time for the ga
 MAX_INCREMENT = 3600.0
 
 #: ``save(table_id, clock_state)``: store a table's clock state (``TableStore.set_clock``) off the loop
-Save = Callable[[str, Dict[str, Any]], Awaitable[None]]
+Save = Callable[[str, Dict[str, Any]], Coroutine[Any, Any, None]]
 
 
 def check_clock(clock: Optional[Dict[str, Any]], teams: int) -> Optional[Dict[str, Any]]:
@@ -55,7 +55,8 @@ def check_clock(clock: Optional[Dict[str, Any]], teams: int) -> Optional[Dict[st
     if clock is None:
         return None
     kind, at_zero = clock.get("kind"), clock.get("at_zero", "ai")
-    seconds, increment = clock.get("seconds"), clock.get("increment", 0.0)
+    seconds: Any = clock.get("seconds")
+    increment: Any = clock.get("increment", 0.0)
     if kind not in CLOCK_KINDS:
         raise InvalidRequestError(f"clock.kind must be one of {', '.join(CLOCK_KINDS)}, not {kind!r}")
     if at_zero not in AT_ZERO:
@@ -87,7 +88,7 @@ def _left(table: Table) -> Optional[List[float]]:
     n = len(table.seats)
     if not (isinstance(left, list) and len(left) == n and all(_number(x) and x >= 0 for x in left)):
         left = state["left"] = [float(clock["seconds"])] * n
-    return left  # type: ignore[no-any-return]
+    return left
 
 
 def clock_view(table: Table) -> Optional[Dict[str, Any]]:
