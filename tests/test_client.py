@@ -593,6 +593,13 @@ METHODS = {
     ("GET", "/api/tables/{}/replay"): "replay",
     ("GET", "/api/tables/{}/review"): "review",
     ("POST", "/api/tables/{}/review"): "start_review",
+    ("POST", "/api/play-computer"): "play_computer",
+    ("POST", "/api/seeks"): "post_seek",
+    ("GET", "/api/seeks"): "seeks",
+    ("GET", "/api/seeks/{}"): "seek",
+    ("DELETE", "/api/seeks/{}"): "cancel_seek",
+    ("POST", "/api/seeks/{}/accept"): "accept_seek",
+    ("POST", "/api/seeks/quick"): "quick_pairing",
 }
 
 

@@ -210,3 +210,47 @@ def test_the_seek_endpoints_are_in_the_openapi_document(client):
     for path in ("/api/seeks", "/api/seeks/quick", "/api/seeks/{seek_id}", "/api/seeks/{seek_id}/accept",
                  "/api/play-computer"):
         assert path in paths
+
+
+def test_the_client_finds_a_game_over_http(tmp_path):
+    """sequence_game.client: every seek endpoint through the typed client, on a real server."""
+    import socket
+    import threading
+    import time
+
+    uvicorn = pytest.importorskip("uvicorn")
+    from sequence_game.client import Client, ClientError
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(ai_pause=0, limits=LIMITS), host="127.0.0.1", port=port,
+                                        log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < end and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    try:
+        client = Client(f"http://127.0.0.1:{port}")
+        created = client.play_computer(level=1, seat=0)
+        assert created.seats[0].seat == 0
+        posted = client.post_seek(2, name="Ann", turn_seconds=60)
+        listed = client.seeks()
+        assert [s.name for s in listed.seeks] == ["Ann"] and listed.seeks[0].turn_seconds == 60
+        mine = client.with_token(posted.token)
+        assert mine.seek(posted.seek).status == "open"
+        waiting = client.quick_pairing(2, turn_seconds=30)
+        assert waiting.status == "waiting" and waiting.seek is not None
+        client.with_token(waiting.seek.token).cancel_seek(waiting.seek.seek)
+        link = client.accept_seek(posted.seek, name="Bob")
+        status = mine.seek(posted.seek, wait=1)
+        assert status.status == "accepted" and status.seat is not None and status.table is not None
+        assert client.with_token(link.token).table(status.table).you == [1]
+        with pytest.raises(ClientError) as e:
+            client.accept_seek(posted.seek)
+        assert e.value.status == 409
+    finally:
+        srv.should_exit = True
+        thread.join(10)
