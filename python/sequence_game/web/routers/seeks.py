@@ -12,13 +12,14 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials
 
 from ...game_setup import check_players_teams
+from ...seeds import fresh_seed
 from .. import models
 from ..deps import Client, Service, bearer, errors_for
 from ..errors import InvalidRequestError, NotAllowedError
 from ..http import CreationQuota
 from ..seeks import Seek, SeekBoard
 from ..tables import TableService
-from ..tables.clock import check_clock
+from ..tables.clockstate import check_clock
 from ..tables.table import token_hash
 
 router = APIRouter(tags=["seeks"])
@@ -111,7 +112,7 @@ async def play_computer(body: models.PlayComputer, request: Request, service: Se
     answer carries your seat's link. Limited per client address like creating a table (429)."""
     if body.clock is not None and body.turn_seconds is not None:
         raise InvalidRequestError("one time control: a turn timer (turn_seconds) or a game clock (clock), not both")
-    seat = secrets.randbelow(body.players) if body.seat is None else body.seat
+    seat = fresh_seed() % body.players if body.seat is None else body.seat
     if seat >= body.players:
         raise InvalidRequestError(f"seat must be from 0 to {body.players - 1} at a table of {body.players}, not {seat}")
     quota: CreationQuota = request.app.state.quota

@@ -1,5 +1,5 @@
 """The time controls of a table's human seats: the turn timer (``turn_seconds``) or a game clock
-per seat (``options.clock``), docs/web.md "Time controls".
+per seat (``options.clock``), docs/web.md, "Game clocks" in "At the table".
 
 - **Turn timer**: each turn of a human seat has ``turn_seconds``; when they run out the ``medium``
   AI plays that one move for the seat and the game goes on.
@@ -26,85 +26,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
-from typing import Any, Callable, Coroutine, Dict, List, Optional
+from typing import Any, Callable, Coroutine, Dict, Optional
 
 from ...agents import agent_from_spec
 from ...move import Move
 from ...seeds import fresh_seed
-from ..errors import InvalidRequestError, TableError
+from ..errors import TableError
 from .ai import Change
+from .clockstate import CLOCK_KINDS, check_clock, clock_left, clock_view
 from .table import Next, StaleError, Table
 
 __all__ = ["CLOCK_KINDS", "Clock", "check_clock", "clock_view"]
 
 log = logging.getLogger("sequence_game.web")
 
-CLOCK_KINDS = ("fischer", "bank")
-AT_ZERO = ("ai", "lose")
-MIN_CLOCK_SECONDS, MAX_CLOCK_SECONDS = 10.0, 86400.0  # a seat's time for the game: ten seconds to a day
-MAX_INCREMENT = 3600.0
-
 #: ``save(table_id, clock_state)``: store a table's clock state (``TableStore.set_clock``) off the loop
 Save = Callable[[str, Dict[str, Any]], Coroutine[Any, Any, None]]
-
-
-def check_clock(clock: Optional[Dict[str, Any]], teams: int) -> Optional[Dict[str, Any]]:
-    """``clock`` as a table stores it, checked (ValueError saying what is wrong); None: no clock."""
-    if clock is None:
-        return None
-    kind, at_zero = clock.get("kind"), clock.get("at_zero", "ai")
-    seconds: Any = clock.get("seconds")
-    increment: Any = clock.get("increment", 0.0)
-    if kind not in CLOCK_KINDS:
-        raise InvalidRequestError(f"clock.kind must be one of {', '.join(CLOCK_KINDS)}, not {kind!r}")
-    if at_zero not in AT_ZERO:
-        raise InvalidRequestError(f"clock.at_zero must be one of {', '.join(AT_ZERO)}, not {at_zero!r}")
-    if not _number(seconds) or not MIN_CLOCK_SECONDS <= seconds <= MAX_CLOCK_SECONDS:
-        raise InvalidRequestError(f"clock.seconds must be from {MIN_CLOCK_SECONDS:g} to {MAX_CLOCK_SECONDS:g}, "
-                                  f"not {seconds!r}")
-    if not _number(increment) or not 0 <= increment <= MAX_INCREMENT:
-        raise InvalidRequestError(f"clock.increment must be from 0 to {MAX_INCREMENT:g}, not {increment!r}")
-    if at_zero == "lose" and teams != 2:
-        raise InvalidRequestError("clock.at_zero 'lose' is for two-team games: with three teams the game would "
-                                  "go on without a team (as with resigning); choose 'ai'")
-    return {"kind": kind, "seconds": float(seconds), "increment": float(increment), "at_zero": at_zero}
-
-
-def _number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
-def _left(table: Table) -> Optional[List[float]]:
-    """The seats' time left, as stored (None: no usable clock; a damaged stored state starts full)."""
-    clock = table.options.clock
-    if clock is None:
-        return None
-    state = table.options.clock_state
-    if state is None:
-        state = table.options.clock_state = {}
-    left = state.get("left")
-    n = len(table.seats)
-    if not (isinstance(left, list) and len(left) == n and all(_number(x) and x >= 0 for x in left)):
-        left = state["left"] = [float(clock["seconds"])] * n
-    return left
-
-
-def clock_view(table: Table) -> Optional[Dict[str, Any]]:
-    """The clock as every viewer sees it (public): the spec, each seat's time left (None for an AI
-    seat), the seat whose clock runs, and the seat that lost on time."""
-    left = _left(table)
-    clock, running = table.options.clock, table.clock_running
-    if left is None or clock is None:
-        return None
-    shown: List[Optional[float]] = [None if s.kind == "ai" else round(x, 2) for s, x in zip(table.seats, left)]
-    if running is not None and not table.over:
-        seat, began = running
-        shown[seat] = round(max(0.0, left[seat] - (time.monotonic() - began)), 2)
-    state = table.options.clock_state or {}
-    return {**clock, "left": shown, "running": None if running is None or table.over else running[0],
-            "flagged": state.get("flagged")}
 
 
 class Clock:
@@ -123,7 +61,7 @@ class Clock:
         """Start the timer of ``seat``, the human to move (nothing without a time control, or if it runs)."""
         if table.clock is not None:
             return
-        left = _left(table)
+        left = clock_left(table)
         if left is not None and table.options.clock is not None:
             clock = table.options.clock
             if clock["kind"] == "bank":  # BGA: time added at the start of the turn, the bank capped
@@ -145,7 +83,7 @@ class Clock:
             table.clock = None
         table.deadline = None
         running, table.clock_running = table.clock_running, None
-        left = _left(table)
+        left = clock_left(table)
         if running is None or left is None or table.options.clock is None:
             return
         seat, began = running

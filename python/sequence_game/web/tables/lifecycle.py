@@ -26,7 +26,7 @@ from ..limits import ServerLimits
 from ..presets import AI_PRESETS, seat_spec
 from ..store import StoreError, TableRow, TableStore
 from .changes import record_for
-from .clock import check_clock
+from .clockstate import check_clock
 from .table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Seat, Table, TableOptions, epoch, token_hash
 from .views import stored_summary, summary
 

@@ -16,6 +16,7 @@ from ...gamebase import GameBase
 from ...position import observation_dict
 from .. import models
 from ..store import TableRow
+from .clockstate import clock_view
 from .table import Seat, Table
 
 __all__ = ["HISTORY_TAIL", "public_observation", "shown_seat", "stored_summary", "summary", "view"]
@@ -58,8 +59,6 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
     """The whole message a connection gets about ``table``: ``state`` is exactly
     ``game.observation(seat)`` (or :func:`public_observation`), the rest is public table data.
     ``full``: ``game.to_dict()`` if the caller has it (one per broadcast, not one per view)."""
-    from .clock import clock_view  # clock.py builds on the table's changes, which build on this module
-
     clock = clock_view(table)
     g = table.game
     shown = shown_seat(table, seats)
