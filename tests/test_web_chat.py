@@ -102,6 +102,21 @@ def test_after_the_game_players_read_the_spectators_room(client):
         ws.__exit__(None, None, None)
 
 
+def test_at_the_end_connected_players_get_the_spectators_room(client):
+    table, tokens = new_table(client, **TWO_HUMANS)
+    ws0, p0, _ = _open(client, table, tokens[0])
+    wa, a, _ = _open(client, table, None)
+    a.send_json({"type": "chat", "text": "nice block"})
+    _next(a, "chat")
+    p0.send_json({"type": "resign"})
+    log = _next(p0, "chat-log")
+    assert [m["text"] for m in log["messages"]] == ["nice block"]
+    a.send_json({"type": "chat", "text": "gg"})
+    assert _next(p0, "chat")["text"] == "gg"
+    for ws in (ws0, wa):
+        ws.__exit__(None, None, None)
+
+
 @pytest.mark.parametrize("text", ["<img src=x onerror=alert(1)>", "<script>alert('x')</script>", "&lt;b&gt;"])
 def test_markup_is_sent_as_the_text_typed(client, text):
     # the page shows it with textContent (the browser test checks no element is made); the server

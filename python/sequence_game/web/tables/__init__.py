@@ -11,7 +11,8 @@ One module per concern, behind the facade :class:`TableService` that the routers
 - ``changes.py``: play, undo, resign, reveal, join, and the commit every change goes through;
 - ``views.py``: what a seat, a spectator and the lobby may see (R9), as the typed models;
 - ``ai.py``: the AI seats' searches, hints and analyses, and their pools;
-- ``clock.py``: the human seats' time controls (a turn timer, or a game clock per seat);
+- ``clock.py``: the human seats' time controls (a turn timer, or a game clock per seat), their
+  data in ``clockstate.py``;
 - ``chat.py``: the players' chat and the spectators' chat of each table;
 - ``connections.py``: websockets and streams, their caps, the broadcast;
 - ``rematch.py``: the rematch, made once;
@@ -196,6 +197,8 @@ class TableService:
             table.thinking = None
         self.clock.stop(table)  # the turn it timed is over
         self.connections.broadcast(table)
+        if table.over:
+            self.chat.game_over(table)  # the players read the spectators' room from now on
         if table.over and not table.connections:
             self.life.leave(table)
         self._schedule(table)

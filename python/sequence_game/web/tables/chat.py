@@ -103,6 +103,13 @@ class Chat:
             messages = list(room.spectators)
         conn.send({"type": "chat-log", "enabled": True, "notice": NOTICE, "messages": messages})
 
+    def game_over(self, table: Table) -> None:
+        """The game ended: the players now read the spectators' room too (a new ``chat-log``)."""
+        if self.enabled and table.id in self.rooms:
+            for conn in list(table.connections):
+                if getattr(conn, "chat", False) and conn.seats:
+                    self.welcome(table, conn)
+
     def say(self, table: Table, conn: Any, text: str) -> Dict[str, Any]:
         """Post ``text`` from ``conn`` to its room: a seat's to the players, a spectator's to the
         spectators (everyone once the game is over). Returns the message sent."""
