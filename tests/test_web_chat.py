@@ -12,7 +12,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 from sequence_game.web import create_app
 from sequence_game.web.limits import ServerLimits
-from sequence_game.web.tables.chat import MAX_CHAT_TEXT, NOTICE, clean_text
+from sequence_game.web.tables.chat import MAX_CHAT_TEXT, NOTICE, SPECTATORS_NOTICE, clean_text
 from web_support import BASE, new_table
 
 TWO_HUMANS = dict(players=2, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
@@ -56,6 +56,8 @@ def test_players_chat_reaches_every_seat_but_no_spectator(client):
     table, tokens = new_table(client, **FOUR_HUMANS)
     socks = [_open(client, table, tokens[p]) for p in range(4)]
     watcher = _open(client, table, None)
+    assert watcher[2]["notice"] == SPECTATORS_NOTICE and watcher[2]["you"] == "Spectator 1"
+    assert socks[0][2]["you"] is None
     assert socks[0][2]["notice"] == NOTICE and "table talk" in NOTICE and socks[0][2]["enabled"] is True
     socks[0][1].send_json({"type": "chat", "text": "good luck all"})
     for _, sock, _ in socks:  # both teams: no private channel between teammates (R10)

@@ -112,7 +112,7 @@ def test_chat_between_players_and_spectators_stays_apart(server, browser):
         for pg in (ann, bob, fan):
             pg.wait_for_selector("#chatbox:not([hidden])")
         assert "table talk" in ann.inner_text("#chat-notice") and ann.inner_text("#chat-title") == "Players' chat"
-        assert fan.inner_text("#chat-title") == "Spectators' chat"
+        assert fan.inner_text("#chat-title") == "Spectators' chat" and "do not read" in fan.inner_text("#chat-notice")
         hostile = "<img src=x onerror=\"window.__xss=1\">hello"
         ann.fill("#chattext", hostile)
         ann.press("#chattext", "Enter")
@@ -122,6 +122,7 @@ def test_chat_between_players_and_spectators_stays_apart(server, browser):
         fan.fill("#chattext", "Ann should block")
         fan.click("#chatsend")
         fan.locator("#chatlog li", has_text="Ann should block").wait_for()
+        assert fan.locator("#chatlog li button").count() == 0  # no mute or report of one's own message
         bob.fill("#chattext", "gg")
         bob.press("#chattext", "Enter")
         ann.locator("#chatlog li", has_text="gg").wait_for()

@@ -543,7 +543,8 @@ class ChatLogFrame(BaseModel):
 
     type: Literal["chat-log"]
     enabled: bool
-    notice: str
+    notice: str = Field(description="what the chat box says: who reads this room (no table talk, R10)")
+    you: Optional[str] = Field(description="a spectator's name in its room ('Spectator N'); null for a seat")
     messages: List[ChatFrame]
 
 

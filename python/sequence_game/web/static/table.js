@@ -20,6 +20,7 @@ let timeoutNote = null;     // shown once with the next position
 let deadline = null, clockTimer = null;  // this turn's time-out (local clock), from the view's turn_left
 let clockAt = Date.now();   // when the view's game clocks were read
 const muted = new Set();    // chat writers this page does not show (muting is the reader's own)
+let chatName = null;        // a spectator's own name in the spectators' chat
 
 // A rematch is a new table with the same seats: the same token opens it (kept per table).
 function goToRematch(id) {
@@ -657,6 +658,7 @@ function onChatLog(msg) {
   box.hidden = false;
   $("chat-title").textContent = token ? "Players' chat" : "Spectators' chat";
   $("chat-notice").textContent = msg.notice;
+  chatName = msg.you;
   $("chatform").hidden = !msg.enabled;
   $("chatlog").replaceChildren();
   for (const m of msg.messages) addChat(m);
@@ -672,7 +674,7 @@ function addChat(m) {
   text.className = "chat-text";
   text.textContent = m.text;  // text only: markup in a message stays characters
   li.append(who, text);
-  const mine = view && m.seat !== null && view.you.includes(m.seat);
+  const mine = m.seat === null ? m.from === chatName : Boolean(view && view.you.includes(m.seat));
   if (!mine) {
     const mute = document.createElement("button");
     mute.type = "button";

@@ -29,7 +29,7 @@ from ..errors import BusyError, InvalidRequestError, NotNowError
 from ..limits import ServerLimits
 from .table import Table
 
-__all__ = ["KEEP", "MAX_CHAT_TEXT", "NOTICE", "Chat", "clean_text"]
+__all__ = ["KEEP", "MAX_CHAT_TEXT", "NOTICE", "SPECTATORS_NOTICE", "Chat", "clean_text"]
 
 log = logging.getLogger("sequence_game.web")
 
@@ -37,6 +37,8 @@ MAX_CHAT_TEXT = 200  # characters of one message
 KEEP = 50  # messages of each room kept for those who connect later
 NOTICE = ("Everyone at the table reads the players' chat, opponents included: there is no private channel. "
           "Advising a teammate is table talk, which the rules do not allow (R10).")
+SPECTATORS_NOTICE = ("Spectators' chat: the players do not read it while the game goes on (they may once it is over), "
+                     "so nothing here can advise them.")
 OFF = "the chat is switched off on this server (its operator started it with --no-chat)"
 
 
@@ -92,16 +94,20 @@ class Chat:
         of the rooms it may read (a ``chat-log`` frame) and the notice of the chat box."""
         conn.chat = True
         if not self.enabled:
-            conn.send({"type": "chat-log", "enabled": False, "notice": OFF, "messages": []})
+            conn.send({"type": "chat-log", "enabled": False, "notice": OFF, "you": None, "messages": []})
             return
         room = self._room(table)
+        if not conn.seats and getattr(conn, "chat_name", None) is None:
+            conn.chat_name = f"Spectator {room.next_spectator}"
+            room.next_spectator += 1
         if conn.seats and not table.over:
             messages = list(room.players)
         elif conn.seats:
             messages = sorted([*room.players, *room.spectators], key=lambda m: int(m["id"]))
         else:
             messages = list(room.spectators)
-        conn.send({"type": "chat-log", "enabled": True, "notice": NOTICE, "messages": messages})
+        conn.send({"type": "chat-log", "enabled": True, "notice": NOTICE if conn.seats else SPECTATORS_NOTICE,
+                   "you": None if conn.seats else conn.chat_name, "messages": messages})
 
     def game_over(self, table: Table) -> None:
         """The game ended: the players now read the spectators' room too (a new ``chat-log``)."""
