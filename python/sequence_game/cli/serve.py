@@ -33,6 +33,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
                    help="the SQLite database of tables (default: sequence-game/tables.sqlite3 in the user's "
                         "data directory)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--no-accounts", action="store_true",
+                   help="no sign-up, login, ratings or player pages: everyone plays as a guest (docs/club.md)")
     p.add_argument("--ai-workers", type=int_arg(1, None, "--ai-workers"), default=None, metavar="N",
                    help="threads for AI searches (default: one per CPU)")
     p.add_argument("--allowed-host", action="append", metavar="NAME",

@@ -83,6 +83,8 @@ class CreateTable(Strict):
     hints: Optional[bool] = Field(
         None, description="whether seats may ask the AI for a hint or an analysis; null: only when at most one "
                           "human sits at the table (no engine help in games between people)")
+    rated: bool = Field(False, description="the game changes its players' ratings (docs/club.md): made by a "
+                                           "signed-in account, no AI seat, every other seat open for accounts")
     moves: List[Annotated[str, Field(max_length=MOVE_TEXT_MAX)]] = Field(
         [], max_length=MAX_PRESET_MOVES,
         description="moves to play first (text notation), to go on with a saved game: "
@@ -218,6 +220,22 @@ class AnalyzeRequest(Strict):
                                        "caps it further)")
 
 
+#: Seconds between two lines of a streaming analysis, the least and the default.
+ANALYSIS_EVERY_MIN, ANALYSIS_EVERY_DEFAULT = 0.05, 0.25
+
+
+class AnalysisStreamRequest(Strict):
+    """The body of POST /api/tables/{id}/analysis/stream and of the websocket's ``analysis`` frame
+    (``{}`` for the defaults)."""
+
+    seconds: float = Field(AI_SECONDS_MAX, ge=0.01, le=AI_SECONDS_MAX,
+                           description=f"the whole search's time budget, 0.01 to {AI_SECONDS_MAX:g} s (a server "
+                                       "configured lower caps it further); stop it sooner by closing the "
+                                       "stream or with a `stop` frame")
+    every: float = Field(ANALYSIS_EVERY_DEFAULT, ge=ANALYSIS_EVERY_MIN, le=AI_SECONDS_MAX,
+                         description=f"seconds between two updates, {ANALYSIS_EVERY_MIN:g} to {AI_SECONDS_MAX:g}")
+
+
 class SequenceView(BaseModel):
     """A completed sequence (R7)."""
 
@@ -277,6 +295,8 @@ class SeatView(BaseModel):
     ai: Optional[str] = Field(description="the AI seat's preset, null for a person")
     connected: bool = Field(description="a websocket or event stream of this seat is open")
     open: bool = Field(description="a human seat nobody has taken yet (POST /api/tables/{table_id}/join)")
+    account: Optional[str] = Field(None, description="the account that took the seat (/players/{name}); null: a "
+                                                     "guest or the computer")
 
 
 class LastMove(BaseModel):
@@ -356,6 +376,22 @@ class Analysis(BaseModel):
     moves: List[RootMove] = Field(description="every root move, most visited first")
 
 
+class AnalysisInfo(BaseModel):
+    """One update of a streaming analysis (a line of POST /api/tables/{id}/analysis/stream, a
+    websocket frame): the search so far, to the asking seat only (R9: it reads that seat's hand)."""
+
+    type: Literal["analysis"]
+    version: int = Field(description="the table version of the position analysed")
+    best: Optional[str] = Field(description="the best move so far (text notation); null only on a last "
+                                            "update of a search stopped before its first")
+    iterations: int = Field(description="search iterations so far")
+    seconds: float = Field(description="time searched so far")
+    moves: List[RootMove] = Field(description="every root move so far, most visited first")
+    done: bool = Field(description="the last update: the budget is spent or the search was stopped")
+    interrupted: bool = Field(description="the search was stopped before its budget was spent (a `stop`, "
+                                          "the table changed, the server stopping)")
+
+
 class SummarySeat(BaseModel):
     kind: Literal["human", "ai"]
     name: Optional[str] = Field(description="the seat's name (null: an open seat without one)")
@@ -374,6 +410,7 @@ class TableSummary(BaseModel):
     over: bool
     result: Optional[Result] = Field(description="null until the game is over")
     seats: List[SummarySeat]
+    rated: bool = Field(False, description="a rated table: its seats are for signed-in accounts (docs/club.md)")
 
 
 class ErrorBody(BaseModel):
@@ -561,8 +598,11 @@ class PongFrame(BaseModel):
     type: Literal["pong"]
 
 
-ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, RematchFrame, TimeoutFrame, FlagFrame, ChatFrame,
-                              ChatLogFrame, ReportedFrame, ErrorFrame, PongFrame],
+ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, AnalysisInfo, RematchFrame, TimeoutFrame, FlagFrame,
+                              ChatFrame, ChatLogFrame, ReportedFrame, ErrorFrame, PongFrame],
                         Field(discriminator="type")]
 StreamLine = Annotated[Union[StateFrame, PresenceFrame, RematchFrame, TimeoutFrame, FlagFrame],
                        Field(discriminator="type")]
+#: A line of POST /api/tables/{id}/analysis/stream: an update, or the one refusal that can come
+#: after the stream started.
+AnalysisLine = Annotated[Union[AnalysisInfo, ErrorFrame], Field(discriminator="type")]

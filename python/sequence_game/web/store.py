@@ -385,7 +385,7 @@ class TableStore:
 
 
 #: The keys a stored seat may have (``tables.Seat``).
-SEAT_KEYS = frozenset({"kind", "ai", "name", "token_hash", "open"})
+SEAT_KEYS = frozenset({"kind", "ai", "name", "token_hash", "open", "account"})
 
 
 def decode_row(raw: Tuple[Any, ...]) -> TableRow:

@@ -283,6 +283,10 @@ function render(animate) {
   renderLog();
   renderTargets();
   const banner = $("banner");
+  if (v.over && $("ratings").dataset.table !== v.table) {
+    $("ratings").dataset.table = v.table;
+    club.showRatings(v.table, $("ratings"));
+  }
   if (v.over) {
     banner.hidden = false;
     banner.innerHTML = "";
@@ -349,6 +353,7 @@ function showGameOver() {
   $("gameover-rematch").hidden = !v.rematch_allowed;
   $("gameover-rematch").textContent = v.rematch ? "Go to the rematch" : "Rematch";
   $("gameover-review").href = `/review/${encodeURIComponent(v.table)}`;
+  club.showRatings(v.table, $("gameover-ratings"));  // a rated game's rating changes (docs/club.md)
   if (typeof dlg.showModal === "function" && !dlg.open) dlg.showModal();
 }
 
@@ -424,6 +429,7 @@ function renderSeats() {
     li.appendChild(teamBadge(s.team));
     const name = document.createElement("span");
     name.textContent = seatLabel(p);
+    if (s.account) name.replaceChildren(club.playerLink(s.name), seatLabel(p).slice(s.name.length));  // an account links to its page
     li.appendChild(name);
     const info = document.createElement("span");
     info.className = "dim";

@@ -91,6 +91,7 @@ class TableService:
         self.play, self.undo, self.resign = self.changes.play, self.changes.undo, self.changes.resign
         self.reveal, self.join = self.changes.reveal, self.changes.join
         self.hint, self.analyze = self.ai.hint, self.ai.analyze
+        self.analysis_stream, self.check_analysis = self.ai.analysis_stream, self.ai.check_analysis
         self.admit, self.release = self.connections.admit, self.connections.release
         self.attach, self.detach = self.connections.attach, self.connections.detach
         self.connect, self.disconnect = self.connections.connect, self.connections.disconnect
@@ -105,19 +106,21 @@ class TableService:
                      seed: Optional[int] = None, max_turns: Optional[int] = None, hot_seat: bool = False,
                      ai_seconds: float = 2.0, moves: Optional[List[str]] = None,
                      client: Optional[str] = None, hints: Optional[bool] = None,
-                     turn_seconds: Optional[float] = None,
-                     clock: Optional[Dict[str, Any]] = None) -> Tuple[Table, Dict[int, str]]:
+                     turn_seconds: Optional[float] = None, account: Optional[Tuple[str, str]] = None,
+                     rated: bool = False, clock: Optional[Dict[str, Any]] = None) -> Tuple[Table, Dict[int, str]]:
         """A new table; returns it and the join token of every human seat (``{seat: token}``;
         with ``hot_seat`` every human seat has the same token). ``moves``: play these first (to go
         on with a saved game). Bad arguments raise ``ValueError`` saying what is wrong; a database
         that refuses the new row, a 503 (and no table). ``hints``: whether a seat may ask the AI for
         a hint or an analysis; by default only with at most one human at the table (as on lichess,
         no engine help in a game between people). ``turn_seconds``: a turn timer for the human seats;
-        ``clock``: a game clock per human seat instead (``clock.py``)."""
+        ``clock``: a game clock per human seat instead (``clock.py``). ``account``: the creator's
+        (key, name) if signed in; ``rated``: checked by the club (web/club) before this call."""
         options = TableOptions(hot_seat=hot_seat, ai_seconds=float(ai_seconds),
-                               turn_seconds=None if turn_seconds is None else float(turn_seconds), clock=clock)
+                               turn_seconds=None if turn_seconds is None else float(turn_seconds), rated=rated,
+                               clock=clock)
         return await self.life.create(players, teams, seats, options, hints=hints, seed=seed, max_turns=max_turns,
-                                      moves=moves, client=client)
+                                      moves=moves, client=client, account=account)
 
     def seats_of(self, table: Table, token: Optional[str], via: str = "the bearer token") -> FrozenSet[int]:
         """The seats ``token`` acts for at ``table`` (empty for no token: a spectator). A wrong

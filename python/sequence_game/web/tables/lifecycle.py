@@ -57,12 +57,14 @@ class Lifecycle:
     async def create(self, players: int, teams: Optional[int], seats: List[Dict[str, Any]], options: TableOptions,
                      hints: Optional[bool] = None, seed: Optional[int] = None, max_turns: Optional[int] = None,
                      moves: Optional[List[str]] = None, client: Optional[str] = None,
-                     same_seats: Optional[List[Seat]] = None) -> Tuple[Table, Dict[int, str]]:
+                     same_seats: Optional[List[Seat]] = None,
+                     account: Optional[Tuple[str, str]] = None) -> Tuple[Table, Dict[int, str]]:
         """A new table; see ``TableService.create``. ``options``: checked here; ``hints`` None: the
         default for the seats (at most one human). ``same_seats``: a rematch's seats (the same
         people, the same tokens: none is returned); with ``options.rematch_of`` the rematch is made
         once in the database (``TableStore.save_rematch``): if that table has one already, it is
-        returned instead of this new one."""
+        returned instead of this new one. ``account``: the creator's (key, name) when signed in: it
+        takes the first human seat that is not open (web/club)."""
         cap = self.limits.max_tables
         if self.playing() >= cap:
             self.evict_finished()
@@ -106,7 +108,10 @@ class Lifecycle:
         except ValueError as e:
             raise InvalidRequestError(str(e)) from None
         built, tokens = (_built_seats(seats, options.hot_seat) if same_seats is None
-                         else ([Seat(s.kind, s.ai, s.name, s.token_hash, s.open) for s in same_seats], {}))
+                         else ([Seat(s.kind, s.ai, s.name, s.token_hash, s.open, s.account) for s in same_seats], {}))
+        creators = next((s for s in built if s.kind == "human" and not s.open), None)
+        if account is not None and same_seats is None and creators is not None:
+            creators.account, creators.name = account
         record.agents = [s.kind if s.kind == "human" else seat_spec(s.ai, options.ai_seconds) for s in built]
         if hints is None:
             hints = sum(s.kind == "human" for s in built) <= 1

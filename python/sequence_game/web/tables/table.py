@@ -35,16 +35,19 @@ def epoch(iso: str) -> float:
 @dataclass
 class Seat:
     """One seat: ``kind`` ``"human"`` or ``"ai"``; ``ai`` the preset; ``token_hash`` for humans;
-    ``open``: a human seat offered in the lobby, whose token the first person to join it gets."""
+    ``open``: a human seat offered in the lobby, whose token the first person to join it gets;
+    ``account``: the account signed in when the seat was taken (web/club; None: a guest)."""
 
     kind: str
     ai: Optional[str] = None
     name: str = ""
     token_hash: Optional[str] = None
     open: bool = False
+    account: Optional[str] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"kind": self.kind, "ai": self.ai, "name": self.name, "token_hash": self.token_hash, "open": self.open}
+        return {"kind": self.kind, "ai": self.ai, "name": self.name, "token_hash": self.token_hash, "open": self.open,
+                "account": self.account}
 
 
 @dataclass
@@ -54,9 +57,10 @@ class TableOptions:
     ``hints``: whether a seat may ask the AI for a hint or an analysis (tables stored before the
     option existed allowed them); ``turn_seconds``: the human seats' turn timer (None: none);
     ``rematch_of``: the table this one is the rematch of; ``rematch``: this table's rematch, once
-    made. ``clock``: a game clock per human seat (``clock.py``: ``{"kind": "fischer" or "bank",
-    "seconds", "increment", "at_zero": "ai" or "lose"}``), None: none; ``clock_state``: its seats'
-    time left and the seat that ran out (``{"left": [...], "flagged": seat or None}``)."""
+    made; ``rated``: the game changes its players' ratings (web/club, docs/club.md). ``clock``: a
+    game clock per human seat (``clock.py``: ``{"kind": "fischer" or "bank", "seconds",
+    "increment", "at_zero": "ai" or "lose"}``), None: none; ``clock_state``: its seats' time left
+    and the seat that ran out (``{"left": [...], "flagged": seat or None}``)."""
 
     hot_seat: bool = False
     ai_seconds: float = DEFAULT_AI_SECONDS
@@ -64,6 +68,7 @@ class TableOptions:
     turn_seconds: Optional[float] = None
     rematch_of: Optional[str] = None
     rematch: Optional[str] = None
+    rated: bool = False
     clock: Optional[Dict[str, Any]] = None
     clock_state: Optional[Dict[str, Any]] = None
 
@@ -74,6 +79,8 @@ class TableOptions:
             out["rematch_of"] = self.rematch_of
         if self.rematch is not None:
             out["rematch"] = self.rematch
+        if self.rated:
+            out["rated"] = True
         if self.clock is not None:
             out["clock"], out["clock_state"] = dict(self.clock), dict(self.clock_state or {})
         return out
@@ -85,7 +92,7 @@ class TableOptions:
         return cls(hot_seat=bool(d.get("hot_seat", False)), ai_seconds=float(d.get("ai_seconds", DEFAULT_AI_SECONDS)),
                    hints=bool(d.get("hints", True)), turn_seconds=None if turn is None else float(turn),
                    rematch_of=_text(d.get("rematch_of")), rematch=_text(d.get("rematch")),
-                   clock=_dict(d.get("clock")), clock_state=_dict(d.get("clock_state")))
+                   rated=d.get("rated") is True, clock=_dict(d.get("clock")), clock_state=_dict(d.get("clock_state")))
 
 
 def _dict(value: Any) -> Optional[Dict[str, Any]]:

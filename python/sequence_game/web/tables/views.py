@@ -77,7 +77,7 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
         teams=g.teams,
         to_win=sequences_to_win(g.teams),
         seats=[models.SeatView(seat=p, team=g.team_of(p), kind=s.kind, name=s.name or "(open seat)",
-                               ai=s.ai, connected=p in table.present, open=s.open)
+                               ai=s.ai, connected=p in table.present, open=s.open, account=s.account)
                for p, s in enumerate(table.seats)],
         you=sorted(seats),
         seat=shown,
@@ -123,7 +123,7 @@ def summary(table: Table) -> models.TableSummary:
         table=table.id, players=g.players, teams=g.teams, created=table.created, turn=g.turn, over=table.over,
         result=result(table),
         seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=s.open and not table.over)
-               for s in table.seats])
+               for s in table.seats], rated=table.options.rated)
 
 
 def stored_summary(row: TableRow) -> models.TableSummary:
@@ -136,7 +136,7 @@ def stored_summary(row: TableRow) -> models.TableSummary:
         result=None if res is None else _result_of(res, rec["teams"], seats, len(rec["moves"]), rec.get("resigned"),
                                                    _flagged(row.options.get("clock_state"))),
         seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=False)
-               for s in seats])
+               for s in seats], rated=row.options.get("rated") is True)
 
 
 def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat], moves: int,
