@@ -45,9 +45,10 @@ from .errors import short_repr
 from .seeds import fresh_seed
 
 __all__ = [
-    "Analysis", "AnalysisInfo", "BadAnswerError", "Client", "ClientError", "Hint", "MoveList", "Preset", "PublicMove", "Rematch",
-    "Replay", "ReplayStep", "Review", "ReviewStatus", "ReviewedMove", "RootMove", "SeatInfo", "SeatLink",
-    "SummarySeat", "TableCreated", "TableSummary", "TableView", "game_from_observation",
+    "Analysis", "AnalysisInfo", "BadAnswerError", "Client", "ClientError", "Hint", "MoveList", "Preset", "PublicMove",
+    "QuickPairing", "Rematch", "Replay", "ReplayStep", "Review", "ReviewStatus", "ReviewedMove", "RootMove",
+    "SeatInfo", "SeatLink", "Seek", "SeekList", "SeekPosted", "SeekStatus", "SummarySeat", "TableCreated",
+    "TableSummary", "TableView", "game_from_observation",
 ]
 
 #: Every card of the two decks (R1): each of the 52 twice.
@@ -231,6 +232,97 @@ class TableCreated:
         return cls(table=_str(d, "table", "a created table"),
                    seats=[SeatLink.from_json(s) for s in _objs(d, "seats", "a created table")],
                    spectate_url=_str(d, "spectate_url", "a created table"))
+
+
+@dataclass(frozen=True)
+class SeekPosted:
+    """``POST /api/seeks``: the seek's id and its token (ask about it with
+    ``client.with_token(token).seek(id)`` often enough, or it expires)."""
+
+    seek: str
+    token: str
+    expires_in: float
+
+    @classmethod
+    def from_json(cls, d: Any) -> SeekPosted:
+        w = "a posted seek"
+        d = _obj(d, w)
+        return cls(seek=_str(d, "seek", w), token=_str(d, "token", w), expires_in=_num(d, "expires_in", w))
+
+
+@dataclass(frozen=True)
+class Seek:
+    """An open seek of the lobby: the game its poster wants (``clock``: a game clock, or None)."""
+
+    seek: str
+    players: int
+    teams: int
+    rated: bool
+    turn_seconds: Optional[float]
+    clock: Optional[Dict[str, Any]]
+    rating_min: Optional[int]
+    rating_max: Optional[int]
+    name: str
+    age: float
+
+    @classmethod
+    def from_json(cls, d: Any) -> Seek:
+        w = "a seek"
+        d = _obj(d, w)
+        return cls(seek=_str(d, "seek", w), players=_int(d, "players", w), teams=_int(d, "teams", w),
+                   rated=_bool(d, "rated", w), turn_seconds=_num(d, "turn_seconds", w, null=True),
+                   clock=_dict(d, "clock", w, null=True), rating_min=_int(d, "rating_min", w, null=True),
+                   rating_max=_int(d, "rating_max", w, null=True), name=_str(d, "name", w), age=_num(d, "age", w))
+
+
+@dataclass(frozen=True)
+class SeekList:
+    """``GET /api/seeks``: the open seeks and the list's version (for the long-poll)."""
+
+    version: int
+    seeks: List[Seek]
+
+    @classmethod
+    def from_json(cls, d: Any) -> SeekList:
+        d = _obj(d, "the seek list")
+        return cls(version=_int(d, "version", "the seek list"),
+                   seeks=[Seek.from_json(x) for x in _objs(d, "seeks", "the seek list")])
+
+
+@dataclass(frozen=True)
+class SeekStatus:
+    """``GET /api/seeks/{id}``: your seek: ``open``, ``accepted`` (with your ``seat``), ``cancelled``
+    or ``expired``."""
+
+    seek: str
+    status: str
+    table: Optional[str]
+    seat: Optional[SeatLink]
+
+    @classmethod
+    def from_json(cls, d: Any) -> SeekStatus:
+        w = "a seek's status"
+        d = _obj(d, w)
+        seat = _dict(d, "seat", w, null=True)
+        return cls(seek=_str(d, "seek", w), status=_str(d, "status", w), table=_str(d, "table", w, null=True),
+                   seat=None if seat is None else SeatLink.from_json(seat))
+
+
+@dataclass(frozen=True)
+class QuickPairing:
+    """``POST /api/seeks/quick``: ``paired`` with your ``seat``, or ``waiting`` with your new ``seek``."""
+
+    status: str
+    seat: Optional[SeatLink]
+    seek: Optional[SeekPosted]
+
+    @classmethod
+    def from_json(cls, d: Any) -> QuickPairing:
+        w = "a quick pairing"
+        d = _obj(d, w)
+        seat, seek = _dict(d, "seat", w, null=True), _dict(d, "seek", w, null=True)
+        return cls(status=_str(d, "status", w), seat=None if seat is None else SeatLink.from_json(seat),
+                   seek=None if seek is None else SeekPosted.from_json(seek))
 
 
 @dataclass(frozen=True)
@@ -1074,6 +1166,45 @@ class Client:
         """``POST /api/tables/{id}/review``: start the review (once; asking again answers the one
         running or done)."""
         return self._typed(ReviewStatus.from_json, "POST", f"/api/tables/{_id(table_id)}/review", {})
+
+    def play_computer(self, level: int = 4, seat: Optional[int] = None, players: int = 2,
+                      **options: Any) -> TableCreated:
+        """``POST /api/play-computer``: a table against the AI at ``level`` (1 to 8) with you at
+        ``seat`` (None: a random one); ``options``: ``turn_seconds``, ``clock``, ``name``."""
+        body: Dict[str, Any] = {"level": level, "players": players, **options}
+        if seat is not None:
+            body["seat"] = seat
+        return self._typed(TableCreated.from_json, "POST", "/api/play-computer", body)
+
+    def post_seek(self, players: int = 2, **options: Any) -> SeekPosted:
+        """``POST /api/seeks``: a seek for the game you want; ``options``: ``teams``, ``rated``,
+        ``turn_seconds``, ``clock``, ``rating_min``, ``rating_max``, ``name``."""
+        return self._typed(SeekPosted.from_json, "POST", "/api/seeks", {"players": players, **options})
+
+    def seeks(self, after_version: Optional[int] = None, wait: float = 25.0) -> SeekList:
+        """``GET /api/seeks``: the open seeks; with ``after_version``, a long-poll for the next change."""
+        path = "/api/seeks" if after_version is None else f"/api/seeks?after_version={int(after_version)}&wait={wait:g}"
+        return self._typed(SeekList.from_json, "GET", path, timeout=None if after_version is None else wait + self.timeout)
+
+    def seek(self, seek_id: str, wait: float = 0.0) -> SeekStatus:
+        """``GET /api/seeks/{id}`` with this client's token (the seek's, ``with_token``): its status;
+        asking keeps it open. ``wait``: while it is open, wait up to this long for it to be taken."""
+        return self._typed(SeekStatus.from_json, "GET", f"/api/seeks/{_id(seek_id)}?wait={wait:g}",
+                           timeout=wait + self.timeout)
+
+    def cancel_seek(self, seek_id: str) -> None:
+        """``DELETE /api/seeks/{id}`` with the seek's token: take it off the lobby."""
+        self.request("DELETE", f"/api/seeks/{_id(seek_id)}")
+
+    def accept_seek(self, seek_id: str, name: Optional[str] = None) -> SeatLink:
+        """``POST /api/seeks/{id}/accept``: a table with the seek's poster; your seat's link."""
+        return self._typed(SeatLink.from_json, "POST", f"/api/seeks/{_id(seek_id)}/accept",
+                           {} if name is None else {"name": name})
+
+    def quick_pairing(self, players: int = 2, **options: Any) -> QuickPairing:
+        """``POST /api/seeks/quick``: paired at once with a compatible seek, or your seek waits;
+        ``options`` as for :meth:`post_seek`."""
+        return self._typed(QuickPairing.from_json, "POST", "/api/seeks/quick", {"players": players, **options})
 
     def players(self, limit: int = 100, offset: int = 0) -> List[Dict[str, Any]]:
         """``GET /api/players``: the club's players, strongest first (name, rating, provisional,

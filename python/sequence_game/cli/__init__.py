@@ -9,7 +9,7 @@
     sequence-game selfplay [AGENT ...] --games N --out DIR [--workers N | --ray [ADDRESS]]
     sequence-game replay FILE [--step]
     sequence-game review FILE [--iterations N] [--seed S] [--json]
-    sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser] [--no-accounts]
+    sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser] [--no-accounts] [--no-chat]
     sequence-game accounts create|disable|enable|reset-password NAME [--db FILE] | accounts list
     sequence-game bot --server URL --table ID --token T [--agent hard | module:Class]
     sequence-game bench [--quick] [--only play|simulate|to_dict]

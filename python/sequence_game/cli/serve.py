@@ -45,4 +45,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--limit", action="append", metavar="NAME=VALUE",
                    help="change one of the server's limits, e.g. idle_seconds=3600 or max_tables_per_client=5 "
                         "(repeatable; docs/security.md lists every NAME with its default)")
+    p.add_argument("--no-chat", action="store_true",
+                   help="switch the tables' chat off (players' and spectators'; docs/web.md, \"Chat\")")
     p.set_defaults(func=cmd_serve)

@@ -1,10 +1,13 @@
 """The table websocket (``/api/tables/{id}/ws``), JSON text frames of at most 4 KiB.
 
-- client first: ``{"type": "hello", "token": "<seat token>"}`` (``null``: spectator);
+- client first: ``{"type": "hello", "token": "<seat token>"}`` (``null``: spectator), with
+  ``"chat": true`` to take part in the table's chat;
 - client then: ``{"type": "move", "move": "7H@d6", "version": 12}``, ``{"type": "undo"}``,
   ``{"type": "hint"}``, ``{"type": "analysis", "seconds": 5, "every": 0.25}`` (a streaming
   analysis), ``{"type": "stop"}`` (ends it), ``{"type": "reveal"}`` (hot seat), ``{"type": "resign"}`` (two teams),
-  ``{"type": "rematch"}`` (after the game), ``{"type": "ping"}``;
+  ``{"type": "rematch"}`` (after the game), ``{"type": "ping"}``, ``{"type": "chat", "text": "..."}``
+  (to the players' room from a seat, the spectators' from a spectator: ``tables/chat.py``),
+  ``{"type": "report", "message": N}`` (flag chat message N for the operator);
 - server: ``{"type": "state", "view": {...}}`` on connecting and after every change
   (``TableService.view``: what this connection may see and nothing else, R9; changes close together
   are sent as one state), ``{"type": "presence", "connected": [...]}`` when a seat comes or goes
@@ -12,7 +15,10 @@
   ``{"type": "analysis", ...}`` updates (``models.AnalysisInfo``) to the asking connection only,
   ``{"type": "rematch", "table": "<new id>"}`` when a rematch table exists (the same seat tokens
   work there), ``{"type": "timeout", "seat": p, "move": ...}`` when a turn timer ran out and the AI
-  moved for that seat,
+  moved for that seat, ``{"type": "flag", "seat": p}`` when a seat's game clock ran out and its team
+  lost on time, ``{"type": "chat-log", ...}`` after the first state to a hello with ``"chat": true`` (the
+  chat's notice and the messages this connection may read), ``{"type": "chat", ...}`` for each new one it may read,
+  ``{"type": "reported", "message": N}``,
   ``{"type": "error", "error": "IllegalMoveError", "detail": "..."}``, ``{"type": "pong"}``.
 
 Frames are handled in the order sent; a hint runs while later frames are read, but a later frame
@@ -37,6 +43,7 @@ from ..errors import BadMessageError, BusyError, NotAllowedError, TableError, To
 from ..http import client_of, deny_websocket, error_body, status_of
 from ..tables import Connection, Table, TableService
 from ..tables.ai import AnalysisRun
+from ..tables.chat import MAX_CHAT_TEXT
 
 MAX_WS_MESSAGE = 4096  # bytes of a websocket message from a client
 HELLO_TIMEOUT = 10.0  # seconds a new websocket has to say who it is
@@ -51,6 +58,7 @@ class _Msg(BaseModel):
 class Hello(_Msg):
     type: Literal["hello"]
     token: Optional[str] = Field(None, max_length=128)
+    chat: bool = False  # take part in the table's chat (tables/chat.py)
 
 
 class PlayMsg(_Msg):
@@ -69,7 +77,18 @@ class AnalysisMsg(models.AnalysisStreamRequest):
     type: Literal["analysis"]
 
 
-ClientMessage = TypeAdapter(Annotated[Union[PlayMsg, SimpleMsg, AnalysisMsg, Hello], Field(discriminator="type")])
+class ChatMsg(_Msg):
+    type: Literal["chat"]
+    text: str = Field(max_length=MAX_CHAT_TEXT)
+
+
+class ReportMsg(_Msg):
+    type: Literal["report"]
+    message: int = Field(ge=1, le=models.VERSION_MAX)
+
+
+ClientMessage = TypeAdapter(Annotated[Union[PlayMsg, SimpleMsg, AnalysisMsg, Hello, ChatMsg, ReportMsg],
+                                      Field(discriminator="type")])
 
 
 def _error(e: Exception) -> Dict[str, str]:
@@ -103,6 +122,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         except WebSocketDisconnect:
             return
         service.attach(table, conn)
+        if hello.chat:
+            service.chat.welcome(table, conn)
         await _serve(websocket, service, table, conn)
     finally:
         if conn is not None:
@@ -136,6 +157,10 @@ async def _serve(websocket: WebSocket, service: TableService, table: Table, conn
                     if not seats:
                         raise NotAllowedError("spectators cannot move")
                     await service.play(table, seats, msg.move, msg.version)
+                elif msg.type == "chat":
+                    service.chat.say(table, conn, msg.text)
+                elif msg.type == "report":
+                    conn.send(service.chat.report(table, conn, msg.message))
                 elif msg.type == "undo":
                     await service.undo(table, seats)
                 elif msg.type == "reveal":

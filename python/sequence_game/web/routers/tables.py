@@ -61,7 +61,7 @@ async def create_table(body: models.CreateTable, request: Request, service: Serv
         body.players, body.teams, [s.model_dump() for s in seats], seed=body.seed, max_turns=body.max_turns,
         hot_seat=body.hot_seat, ai_seconds=min(body.ai_seconds, service.max_ai_seconds), moves=body.moves,
         client=client, hints=body.hints, turn_seconds=body.turn_seconds, account=seat_account(account),
-        rated=body.rated)
+        rated=body.rated, clock=None if body.clock is None else body.clock.model_dump())
     base = str(request.base_url).rstrip("/")
     links, seen = [], set()
     for seat, token in sorted(tokens.items()):

@@ -26,6 +26,7 @@ from ..limits import ServerLimits
 from ..presets import AI_PRESETS, seat_spec
 from ..store import StoreError, TableRow, TableStore
 from .changes import record_for
+from .clockstate import check_clock
 from .table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Seat, Table, TableOptions, epoch, token_hash
 from .views import stored_summary, summary
 
@@ -83,6 +84,12 @@ class Lifecycle:
         if turn_seconds is not None and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
             raise InvalidRequestError(f"turn_seconds must be from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} "
                                       f"(or null: no timer), not {turn_seconds}")
+        if options.clock is not None:
+            if turn_seconds is not None:
+                raise InvalidRequestError("a table has one time control: a turn timer (turn_seconds) or a game "
+                                          "clock (clock), not both")
+            options.clock = check_clock(options.clock, teams)
+            options.clock_state = {"left": [options.clock["seconds"] if options.clock else 0.0] * players}
         if same_seats is None and (seed is not None or moves) and _shared(seats, options.hot_seat):
             # R9: whoever chooses the seed knows every hand and the draw pile; saved moves replay from
             # the creator's seed too. Where anyone but the creator may sit, the deal is the server's.

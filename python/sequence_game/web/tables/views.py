@@ -16,6 +16,7 @@ from ...gamebase import GameBase
 from ...position import observation_dict
 from .. import models
 from ..store import TableRow
+from .clockstate import clock_view
 from .table import Seat, Table
 
 __all__ = ["HISTORY_TAIL", "public_observation", "shown_seat", "stored_summary", "summary", "view"]
@@ -58,6 +59,7 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
     """The whole message a connection gets about ``table``: ``state`` is exactly
     ``game.observation(seat)`` (or :func:`public_observation`), the rest is public table data.
     ``full``: ``game.to_dict()`` if the caller has it (one per broadcast, not one per view)."""
+    clock = clock_view(table)
     g = table.game
     shown = shown_seat(table, seats)
     if full is None:
@@ -94,6 +96,7 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
         rematch_allowed=bool(seats) and over,
         turn_seconds=table.options.turn_seconds,
         turn_left=None if over or table.deadline is None else max(0.0, table.deadline - time.time()),
+        clock=None if clock is None else models.ClockView.model_validate(clock),
         over=over,
         result=result(table),
     )
@@ -104,7 +107,13 @@ def result(table: Table) -> Optional[models.Result]:
     res = table.record.result
     if res is None:
         return None
-    return _result_of(res, table.game.teams, table.seats, len(table.movers), table.record.resigned)
+    return _result_of(res, table.game.teams, table.seats, len(table.movers), table.record.resigned,
+                      _flagged(table.options.clock_state))
+
+
+def _flagged(state: Any) -> bool:
+    """Whether a table's resignation was its clock running out (tables/clock.py)."""
+    return isinstance(state, dict) and isinstance(state.get("flagged"), int)
 
 
 def summary(table: Table) -> models.TableSummary:
@@ -124,13 +133,14 @@ def stored_summary(row: TableRow) -> models.TableSummary:
     return models.TableSummary(
         table=row.id, players=rec["players"], teams=rec["teams"], created=row.created,
         turn=res["turns"] if res else len(rec["moves"]), over=res is not None,
-        result=None if res is None else _result_of(res, rec["teams"], seats, len(rec["moves"]), rec.get("resigned")),
+        result=None if res is None else _result_of(res, rec["teams"], seats, len(rec["moves"]), rec.get("resigned"),
+                                                   _flagged(row.options.get("clock_state"))),
         seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=False)
                for s in seats], rated=row.options.get("rated") is True)
 
 
 def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat], moves: int,
-               resigned: Optional[int] = None) -> models.Result:
+               resigned: Optional[int] = None, flagged: bool = False) -> models.Result:
     """A record's result with a line of text naming the winners (seat p is on team p mod teams, R2).
     It counts the moves of the move list (a dead-card trade is one, in the same turn as the card
     played after it, R4), so the text and the list agree."""
@@ -139,7 +149,7 @@ def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat], moves: int,
         return models.Result(winner=None, is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=None,
                              text=f"Draw after {count}.")
     winners = [s.name for p, s in enumerate(seats) if p % teams == res["winner"]]
-    how = "" if resigned is None else f", {seats[resigned].name} resigned"
+    how = "" if resigned is None else f", {seats[resigned].name} {'ran out of time' if flagged else 'resigned'}"
     # the winners' names after the sentence, not in brackets: a name may hold brackets itself
     # ("AI 2 (easy)"), and brackets in brackets read badly
     return models.Result(winner=res["winner"], is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=resigned,
