@@ -243,8 +243,13 @@ async function loadPresets() {
     // "level 6 · easy (593)": the level, its name, its measured rating (random = 0)
     if (res.ok) PRESETS = (await res.json()).map(p => [p.name, p.summary,
       (p.level ? `level ${p.level} \u00b7 ` : "") + p.name.replace(/^level:\d+$/, t => p.summary.split(":")[0].split(", ")[1] || t)
-      + (p.rating !== null && p.rating !== undefined ? ` (${Math.round(p.rating)})` : "")]);
+      + (p.rating !== null && p.rating !== undefined ? ` (${Math.round(p.rating)})` : ""), p.level]);
   } catch (e) { /* the lobby still works with the default preset */ }
+  // "Play the computer" offers the same levels, with the same names and ratings
+  for (const o of $("pc-level") ? $("pc-level").options : []) {
+    const p = PRESETS.find(q => q[3] === +o.value);
+    if (p) { o.textContent = p[2]; o.title = p[1]; }
+  }
   updateTeams();
 }
 
