@@ -213,6 +213,39 @@ def test_arena_tables_show_whole_agent_names_on_a_narrow_terminal():
         assert all(name in cells for name in names)
 
 
+def test_the_live_progress_line_shows_whole_agent_names_on_a_narrow_terminal():
+    """The progress display's win rates name the agents too: folded over lines, not cut."""
+    from rich.console import Console
+    from sequence_game.arena.runner import RichProgress
+
+    names = ["policy:/data/models/gym_greedy_run_a.npz", "policy:/data/models/gym_greedy_run_b.npz"]
+
+    class Job:
+        title = "match"
+
+        def progress_text(self, entries):
+            return "  ".join(f"{n} 50% [30-70]" for n in names)
+
+    console = Console(width=60, record=True, file=io.StringIO(), force_terminal=False)
+    progress = RichProgress(Job(), console=console)
+    progress.start([], 10)
+    progress.update([{}] * 3)
+    progress.stop()
+    text = console.export_text()
+    assert "…" not in text
+    lines = text.rstrip("\n").splitlines()
+    last = [line for line in lines if "3/10" in line][-1]
+    column = last.index("policy:")  # the statistics column: its folded rows start where its first does
+    block = "".join(line[column:].strip() for line in lines[lines.index(last):])
+    assert all(name in block for name in names)
+
+
+@pytest.mark.parametrize("spec", ["net", "level:2"])
+def test_the_shipped_network_and_the_ladder_levels_play_in_a_match(spec):
+    r = match([spec, "random"], games=2, seed=1, max_turns=200)
+    assert r.names == [spec, "random"] and sum(r.wins) + r.draws == 2
+
+
 # --------------------------------------------------------------------------- the multi-player rating fit
 
 

@@ -400,6 +400,33 @@ def test_the_client_covers_every_endpoint_against_a_live_server(server):
     assert undone.to_move and undone.moves < answered.moves
 
 
+def test_the_client_streams_an_analysis_and_leaving_the_loop_stops_it(server):
+    """``Client.analysis_stream`` against a live server: typed updates to the end of a short
+    budget; a ``break`` out of a long one closes the stream and the server frees the seat's
+    analysis at once (a hint, one at a time per seat with analyses, is answered right after)."""
+    from sequence_game.client import AnalysisInfo
+
+    created = Client(server).create_table(players=2, seats=[{"kind": "human"}, {"kind": "human"}], hints=True)
+    seats = {s.seat: Client(server, token=s.token) for s in created.seats}
+    view = seats[0].table(created.table)
+    me, other = seats[view.state["current_player"]], seats[1 - view.state["current_player"]]
+    view = me.table(created.table)
+    infos = list(me.analysis_stream(created.table, seconds=0.3, every=0.1))
+    assert len(infos) >= 2 and all(isinstance(i, AnalysisInfo) for i in infos)
+    assert [i.done for i in infos] == [False] * (len(infos) - 1) + [True] and not infos[-1].interrupted
+    assert infos[-1].best in view.legal and infos[-1].best == infos[-1].moves[0].move
+    assert [i.iterations for i in infos] == sorted(i.iterations for i in infos) and infos[-1].version == view.version
+    started = time.monotonic()
+    for info in me.analysis_stream(created.table, seconds=5, every=0.05):
+        assert not info.done
+        break
+    assert me.hint(created.table).move in view.legal
+    assert time.monotonic() - started < 3
+    with pytest.raises(ClientError) as e:  # the other seat is not to move: its hand is not asked about
+        next(other.analysis_stream(created.table))
+    assert e.value.status == 409 and "seat to move" in e.value.detail
+
+
 def test_the_tutorials_python_client_plays_an_open_seat_to_the_end(server, capsys):
     """The Python block of docs/tutorials/http-bot.md, run against the live server: it finds the
     table with an open seat in the lobby, joins it and plays to the end."""

@@ -272,6 +272,40 @@ def test_a_long_stream_lives_while_lines_keep_coming(hostile, real_view):
     assert [TableView.from_json(f["view"]).over for f in frames] == [False, True]
 
 
+def _info(done, **change):
+    return {"type": "analysis", "version": 4, "best": "7H@d6", "iterations": 100, "seconds": 0.25,
+            "moves": [{"move": "7H@d6", "visits": 60, "value": 0.5}], "done": done, "interrupted": False, **change}
+
+
+def test_the_analysis_stream_ends_at_its_last_update(hostile):
+    """The client stops reading at the update marked ``done``, whatever follows it."""
+    server = hostile(stream_of([_info(False), b"\n", _info(True, iterations=200), _info(False)]))
+    infos = list(Client(server.url, token=TOKEN).analysis_stream("t1", seconds=1))
+    assert [(i.iterations, i.done) for i in infos] == [(100, False), (200, True)]
+    assert infos[0].moves[0].visits == 60 and infos[0].best == "7H@d6"
+
+
+def test_an_error_line_of_the_analysis_stream_is_a_client_error(hostile):
+    server = hostile(stream_of([{"type": "error", "error": "BusyError", "detail": "a hint runs already"}]))
+    with pytest.raises(ClientError) as e:
+        next(Client(server.url, token=TOKEN).analysis_stream("t1"))
+    assert e.value.error == "BusyError" and "a hint runs already" in str(e.value)
+
+
+def test_a_wrong_analysis_update_is_a_bad_answer_naming_the_request(hostile):
+    server = hostile(stream_of([_info(False, iterations="many")]))
+    with pytest.raises(BadAnswerError) as e:
+        next(Client(server.url, token=TOKEN).analysis_stream("t1"))
+    assert "analysis/stream" in str(e.value) and "iterations" in str(e.value)
+
+
+@pytest.mark.parametrize("kwargs", [{"seconds": 0}, {"seconds": float("nan")}, {"every": -1}, {"every": "1"}])
+def test_the_analysis_stream_names_a_bad_setting(kwargs):
+    with pytest.raises(ValueError) as e:
+        Client("http://127.0.0.1:1").analysis_stream("t1", **kwargs)
+    assert next(iter(kwargs)) in str(e.value)
+
+
 # --------------------------------------------------------------------------- size caps
 
 
@@ -534,6 +568,8 @@ SAMPLES = {
     "Hint": {"move": "7H@d6", "version": 3},
     "Analysis": {"best": "7H@d6", "iterations": 10, "seconds": 0.1, "moves": [{"move": "7H@d6", "visits": 9,
                                                                                "value": 0.5}]},
+    "AnalysisInfo": {"type": "analysis", "version": 3, "best": "7H@d6", "iterations": 10, "seconds": 0.1,
+                     "moves": [{"move": "7H@d6", "visits": 9, "value": 0.5}], "done": False, "interrupted": False},
     "Rematch": {"table": "y", "url": "http://127.0.0.1/table/y"},
     "MoveList": {"version": 2, "moves": [{"player": 0, "move": "7H@d6"}, {"player": 1, "move": "pass"}]},
     "ReviewStatus": {"status": "ready", "review": {
@@ -589,10 +625,26 @@ METHODS = {
     ("POST", "/api/tables/{}/rematch"): "rematch",
     ("POST", "/api/tables/{}/hint"): "hint",
     ("POST", "/api/tables/{}/analysis"): "analysis",
+    ("POST", "/api/tables/{}/analysis/stream"): "analysis_stream",
     ("GET", "/api/tables/{}/record"): "record",
     ("GET", "/api/tables/{}/replay"): "replay",
     ("GET", "/api/tables/{}/review"): "review",
     ("POST", "/api/tables/{}/review"): "start_review",
+    ("POST", "/api/play-computer"): "play_computer",
+    ("POST", "/api/seeks"): "post_seek",
+    ("GET", "/api/seeks"): "seeks",
+    ("GET", "/api/seeks/{}"): "seek",
+    ("DELETE", "/api/seeks/{}"): "cancel_seek",
+    ("POST", "/api/seeks/{}/accept"): "accept_seek",
+    ("POST", "/api/seeks/quick"): "quick_pairing",
+    ("GET", "/api/players"): "players",
+    ("GET", "/api/players/{}"): "player",
+    ("GET", "/api/tables/{}/ratings"): "ratings",
+    # a browser's, signed in by its cookie (docs/club.md): a bot plays with seat tokens
+    ("POST", "/api/accounts"): None,
+    ("GET", "/api/session"): None,
+    ("POST", "/api/session"): None,
+    ("DELETE", "/api/session"): None,
 }
 
 
@@ -644,7 +696,7 @@ def test_the_tutorials_table_names_the_client_method_of_each_request():
         if cell:
             named = re.findall(r"`(\w+)`", cell.group(3))
             expected = METHODS[(cell.group(1), _norm(cell.group(2)))]
-            assert expected in named if expected else "(use `stream`)" in line, line
+            assert expected in named if expected else ("(use `stream`)" in line or "(a browser's)" in line), line
 
 
 # --------------------------------------------------------------------------- siblings

@@ -72,6 +72,29 @@ def test_reset_seed_reproduces_the_episode_and_opponents():
     assert len(tc) != len(ta) or not all(np.array_equal(x, y) for x, y in zip(ta, tc))
 
 
+@pytest.mark.parametrize("opponents", ["net", "level:2", {1: "level:1", 2: "net", 3: "random"}])
+def test_the_shipped_network_and_the_ladder_levels_are_opponents(opponents):
+    """Every agent name the arena takes is an opponent here: the shipped network (``net``) and the
+    ladder's levels (``level:N``) play in Python, reproducibly from ``reset(seed=)``."""
+    a = gymnasium.make(ENV_ID, players=4, opponents=opponents, max_turns=120)
+    b = gymnasium.make(ENV_ID, players=4, opponents=opponents, max_turns=120)
+    assert a.unwrapped._vg is None  # not a seat the core plays
+    ta, ra, *_ = _episode(a, seed=5)
+    tb, rb, *_ = _episode(b, seed=5)
+    assert ra == rb and len(ta) == len(tb) and all(np.array_equal(x, y) for x, y in zip(ta, tb))
+    assert a.unwrapped.game.turn > 4  # the opponents moved
+
+
+def test_batched_envs_name_where_python_opponents_play():
+    """The batched forms step every game in one core call, so their opponents are the core's own
+    seats: a Python agent (the network, a level) is refused with a message naming the env that plays it."""
+    from sequence_game.envs.vector import SequenceVectorEnv
+
+    for spec in ("net", "level:3"):
+        with pytest.raises(ValueError, match=r"core plays only 'random', 'greedy'.*SequenceEnv"):
+            SequenceVectorEnv(2, opponents=spec)
+
+
 @pytest.mark.parametrize("players,teams,seat", [(2, None, 1), (6, 3, 2), (4, 2, 3)])
 def test_r8_reward_is_the_seats_team_result(players, teams, seat):
     e = SequenceEnv(players=players, teams=teams, seat=seat, opponents="random")
@@ -236,6 +259,56 @@ def test_spawn_workers_make_the_env_in_every_documented_form(tmp_path, forms, to
                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == [x for form in forms for x in (form, "890")]
+
+
+_COLD_SCRIPT = """
+import sys
+
+import gymnasium
+from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import SubprocVecEnv
+
+SPAWN_ID = "sequence_game.envs.gymnasium:sequence_game/Sequence-v0"  # written out: nothing imports the package
+
+
+def main():
+    venv = make_vec_env(SPAWN_ID, n_envs=1, seed=0, vec_env_cls=SubprocVecEnv,
+                        vec_env_kwargs={"start_method": "spawn"}, env_kwargs={"opponents": "random"})
+    try:
+        print("sb3", venv.reset().shape[1], "sequence_game" in sys.modules)
+    finally:
+        venv.close()
+    env = gymnasium.make_vec(SPAWN_ID, num_envs=1, vectorization_mode="async", vector_kwargs={"context": "spawn"},
+                             opponents="random")
+    try:
+        print("async", env.reset(seed=0)[0].shape[1])
+    finally:
+        env.close()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_spawn_workers_make_the_env_from_a_script_that_never_imports_the_package(tmp_path):
+    """The module-qualified id, written out as a string, is the one form Gymnasium 1.x resolves in a
+    fresh interpreter: the script imports only Gymnasium and SB3, and SB3's parent process never
+    imports sequence_game at all (its spawn workers make every env)."""
+    import os
+    import subprocess
+    import sys
+
+    from sequence_game.envs.gymnasium import SPAWN_ID
+
+    pytest.importorskip("stable_baselines3", reason="the [train] extra is not installed")
+    assert SPAWN_ID in _COLD_SCRIPT
+    script = tmp_path / "train.py"
+    script.write_text(_COLD_SCRIPT)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["sb3", "890", "False", "async", "890"]
 
 
 def test_gymnasium_make_vec_stacks_infos_across_episode_ends():

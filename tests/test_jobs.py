@@ -556,3 +556,21 @@ def test_unattended_runs_are_capped_by_default_and_capped_games_are_draws(tmp_pa
     assert main(["arena", "greedy", "random", "--games", "1", "--results", str(tmp_path / "new.jsonl"),
                  "--no-progress"]) == 0
     assert read_results(tmp_path / "new.jsonl")[0]["max_turns"] == RUN_MAX_TURNS
+
+
+def test_a_worker_whose_parent_was_killed_ends_quietly():
+    """A pool worker that finishes a unit after its parent is gone (the run was killed) has nobody
+    to tell: it ends without a traceback instead of printing a BrokenPipeError."""
+    import types
+
+    from sequence_game.arena.pool import _worker_main
+
+    parent, child = multiprocessing.Pipe()
+    parent.send(0)
+    parent.close()
+    job = types.SimpleNamespace(execute=lambda index: {"index": index})
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        _worker_main(child, job)  # returns: the send to the dead parent is not an error here
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -84,14 +84,20 @@ def test_humanlike_that_never_notices_does_not_block(Game):
     assert all(m.cell == (2, 4) for m in blind)  # it extends its own line to four instead
 
 
-def test_humanlike_always_completes_its_own_sequence(Game):
+def test_humanlike_completes_its_own_sequence_when_it_spots_it(Game):
+    """``spot`` is the chance of seeing the sequence in one's own hand (R7): 1 always completes
+    it (level 3 and up); the beginner levels overlook it on most of their turns."""
     chips = {(2, c): "B" for c in range(1, 5)}  # blue b3-e3: 4D... f3 (5D) completes it
     chips.update({(5, c): "G" for c in range(4)})
     g = Game.from_dict({"players": 3, "board": board_rows(chips),
                         "hands": [["2S", "3S", "5D", "9H", "2H", "JD"], ["6S"], ["7S"]]})
     for seed in range(20):
-        move = agent_from_spec("level:1", seed=seed).select_move(g)
+        move = agent_from_spec("level:3", seed=seed).select_move(g)
         assert move.declares, (seed, move)
+    completed = [bool(agent_from_spec("level:1", seed=s).select_move(g).declares) for s in range(200)]
+    assert 0.03 < sum(completed) / 200 < 0.3  # spot=0.1, plus the odd chance pick of that cell
+    assert sum(bool(HumanLikeAgent(notice=0, temperature=1000, candidates=40, spot=0, seed=s).select_move(g).declares)
+               for s in range(200)) < 30
 
 
 def test_humanlike_without_jack_care_spends_a_wild_jack_on_an_ordinary_move(Game):
@@ -116,7 +122,8 @@ def test_humanlike_is_deterministic_and_its_hint_is_its_own_move(Game):
 
 @pytest.mark.parametrize("bad, err", [({"notice": 2}, ValueError), ({"notice": "x"}, TypeError),
                                       ({"jack_care": -1}, ValueError), ({"temperature": float("nan")}, ValueError),
-                                      ({"candidates": 0}, ValueError), ({"seed": -1}, ValueError)])
+                                      ({"candidates": 0}, ValueError), ({"seed": -1}, ValueError),
+                                      ({"spot": 1.5}, ValueError), ({"spot": None}, TypeError)])
 def test_humanlike_refuses_bad_options(bad, err):
     with pytest.raises(err):
         HumanLikeAgent(**bad)
@@ -154,7 +161,7 @@ def test_rules_and_humanlike_ignore_hidden_information(Game, spec):
 
 def test_eight_levels_with_easy_medium_hard_among_them():
     assert [lv.number for lv in LEVELS] == list(range(1, 9))
-    assert (level_of("easy").number, level_of("medium").number, level_of("hard").number) == (5, 6, 8)
+    assert (level_of("easy").number, level_of("medium").number, level_of("hard").number) == (6, 7, 8)
     assert level_of("level:3") is level_of(3) is LEVELS[2]
     for bad in (0, 9, "level:x", "hardest", None, 2.5):
         with pytest.raises(ValueError, match="a level is a number from 1 to 8"):
@@ -171,7 +178,7 @@ def test_level_spec_builds_the_level_and_keeps_its_name(n):
 
 def test_level_options_override_the_level():
     assert agent_from_spec("level:8,time=0.25").options.time_limit == 0.25
-    assert agent_from_spec("level:7,iters=50").options.iterations == 50
+    assert agent_from_spec("level:8,iters=50").options.iterations == 50
     assert agent_from_spec("level:2,seed=9").seed == 9
     with pytest.raises(ValueError, match="level:N"):
         agent_from_spec("level")
@@ -179,7 +186,7 @@ def test_level_options_override_the_level():
         agent_from_spec("level:12")
 
 
-@pytest.mark.parametrize("spec", ["rules", "level:1", "level:4", "level:5", "level:6", "level:7,iters=200"])
+@pytest.mark.parametrize("spec", ["rules", "level:1", "level:4", "level:6", "level:7", "level:8,iters=200"])
 @pytest.mark.parametrize("players, teams", [(2, None), (3, None), (4, None), (6, 3)])
 def test_levels_play_legal_moves_in_every_table(Game, spec, players, teams):
     g = Game(players=players, teams=teams, seed=11)
@@ -269,7 +276,7 @@ def test_ladder_command_refuses_bad_input(capsys, tmp_path):
 def test_rating_note_names_the_level():
     from sequence_game.agents.levels import rating_note
 
-    assert rating_note("level:3").startswith("level 3, casual")
+    assert rating_note("level:3").startswith("level 3, learner")
     assert rating_note("hard").startswith("level 8, hard")
     assert rating_note("level:3,notice=1") == "" and rating_note("mcts:iters=5") == ""
 
@@ -281,5 +288,5 @@ def test_an_uncapped_search_is_rated_under_its_level(tmp_path):
     assert rated_name("level:8,time=none") == "level:8"
     assert rated_name("level:8,time=0.5") == "level:8,time=0.5"  # a cap that binds is another player
     assert rated_name("random") == "random"
-    match(["random", "level:7,iters=30,time=none"], games=2, seed=1, results=str(tmp_path / "a.jsonl"))
-    assert set(fit_folder(str(tmp_path)).names) == {"random", "level:7,iters=30"}
+    match(["random", "level:8,iters=30,time=none"], games=2, seed=1, results=str(tmp_path / "a.jsonl"))
+    assert set(fit_folder(str(tmp_path)).names) == {"random", "level:8,iters=30"}

@@ -23,7 +23,7 @@ from web_support import BASE, auth, new_table, service_of, wait_for
 
 VIEW_KEYS = {"table", "version", "players", "teams", "to_win", "seats", "you", "seat", "hot_seat", "hand_hidden",
              "state", "legal", "moves", "history", "last_move", "thinking", "can_undo", "over", "result",
-             "hints", "can_resign", "rematch", "rematch_allowed", "turn_seconds", "turn_left", "chances"}
+             "hints", "can_resign", "rematch", "rematch_allowed", "turn_seconds", "turn_left", "clock", "chances"}
 
 
 WS = "ws://127.0.0.1"
@@ -466,12 +466,12 @@ def test_presets_come_from_the_agent_registry(client):
 
     listed = client.get("/api/presets").json()
     assert [p["level"] for p in listed] == [1, 2, 3, 4, 5, 6, 7, 8, None, None]
-    assert [p["name"] for p in listed] == ["level:1", "level:2", "level:3", "level:4", "easy", "medium", "level:7",
+    assert [p["name"] for p in listed] == ["level:1", "level:2", "level:3", "level:4", "level:5", "easy", "medium",
                                            "hard", "rules", "random"]
     ratings = packaged_ratings()
     assert [p["rating"] for p in listed[:8]] == [ratings[lv.name]["rating"] for lv in LEVELS]
-    # every name a seat may ask for: those listed, the other names of levels 5, 6, 8 and max
-    assert set(AI_PRESETS) == {p["name"] for p in listed} | {"max", "level:5", "level:6", "level:8"}
+    # every name a seat may ask for: those listed, the other names of levels 6, 7, 8 and max
+    assert set(AI_PRESETS) == {p["name"] for p in listed} | {"max", "level:6", "level:7", "level:8"}
     enum = str(client.get("/openapi.json").json()["components"]["schemas"]["SeatSpec"]["properties"]["ai"])
     assert all(repr(name) in enum for name in AI_PRESETS), enum  # every preset in the documented enum
     # a search preset is cut to the table's think time; the heuristic ones need none

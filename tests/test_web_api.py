@@ -70,14 +70,14 @@ def test_the_websocket_and_the_stream_are_in_the_document(client):
     for word in ("hello", "error", "no `state` follows", "hint", "version", "4000"):
         assert word in ws["description"]
     server = {ref["$ref"].rsplit("/", 1)[1] for ref in ws["x-server-frames"]["oneOf"]}
-    assert server == {"StateFrame", "PresenceFrame", "HintFrame", "RematchFrame", "TimeoutFrame", "ErrorFrame",
-                      "PongFrame"}
+    assert server == {"StateFrame", "PresenceFrame", "HintFrame", "AnalysisInfo", "RematchFrame", "TimeoutFrame",
+                      "ErrorFrame", "PongFrame", "FlagFrame", "ChatFrame", "ChatLogFrame", "ReportedFrame"}
     assert "version" in doc["components"]["schemas"]["HintFrame"]["properties"]
-    assert len(ws["x-client-frames"]["oneOf"]) == 3
+    assert len(ws["x-client-frames"]["oneOf"]) == 6  # move, the simple ones, hello, analysis, chat, report
     stream = doc["paths"]["/api/tables/{table_id}/stream"]["get"]
     lines = stream["responses"]["200"]["content"]["application/x-ndjson"]["schema"]
     assert {ref["$ref"].rsplit("/", 1)[1] for ref in lines["oneOf"]} == {"StateFrame", "PresenceFrame", "RematchFrame",
-                                                                    "TimeoutFrame"}
+                                                                    "TimeoutFrame", "FlagFrame"}
     assert client.get("/api/tables/abc/ws").status_code == 426
 
 

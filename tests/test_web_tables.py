@@ -401,7 +401,7 @@ def test_the_stranger_joining_an_open_seat_gets_a_hand_the_creator_cannot_predic
     assert not hands & guessable
 
 
-@pytest.mark.parametrize("level", ["level:1", "level:4", "level:7"])
+@pytest.mark.parametrize("level", ["level:1", "level:4", "level:8"])
 def test_a_level_plays_at_a_table(client, level):
     """A seat of each kind of level: the weak human-like levels (Python, in a worker process) and a
     search level (in a thread, its time cut to the table's budget) move on their turn."""
@@ -409,6 +409,6 @@ def test_a_level_plays_at_a_table(client, level):
                        seats=[{"kind": "ai", "ai": level}, {"kind": "ai", "ai": "easy"}])
     table = service_of(client).tables[tid]
     wait_for(lambda: len(table.movers) >= 2, timeout=60)
-    assert table.record.agents[0].startswith("mcts-v1" if level == "level:7" else "humanlike")
-    if level == "level:7":
-        assert "time_limit=0.5" in table.record.agents[0]
+    assert table.record.agents[0].startswith("hard" if level == "level:8" else "humanlike")
+    if level == "level:8":
+        assert table.record.agents[0] == "hard:time=0.5"

@@ -9,7 +9,8 @@ only (``http.client``), so a bot needs nothing beyond the base install.
 ...     else:
 ...         view = client.wait(view.table, after_version=view.version)  # a long-poll
 
-``Client.stream(table)`` yields every change as it happens (the NDJSON event stream). Every
+``Client.stream(table)`` yields every change as it happens (the NDJSON event stream), and
+``Client.analysis_stream(table)`` the AI's analysis of your position as it goes. Every
 endpoint of the server has a method here (docs/web.md lists them), each returning a typed value.
 
 The server is not trusted (docs/security.md, "The client and the bot"): the seat token is never
@@ -27,6 +28,7 @@ The bot runner (``sequence-game bot``, :mod:`sequence_game.bot`) is built on thi
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import io
 import json
@@ -43,9 +45,10 @@ from .errors import short_repr
 from .seeds import fresh_seed
 
 __all__ = [
-    "Analysis", "BadAnswerError", "Client", "ClientError", "Hint", "MoveList", "Preset", "PublicMove", "Rematch",
-    "Replay", "ReplayStep", "Review", "ReviewStatus", "ReviewedMove", "RootMove", "SeatInfo", "SeatLink",
-    "SummarySeat", "TableCreated", "TableSummary", "TableView", "game_from_observation",
+    "Analysis", "AnalysisInfo", "BadAnswerError", "Client", "ClientError", "Hint", "MoveList", "Preset", "PublicMove",
+    "QuickPairing", "Rematch", "Replay", "ReplayStep", "Review", "ReviewStatus", "ReviewedMove", "RootMove",
+    "SeatInfo", "SeatLink", "Seek", "SeekList", "SeekPosted", "SeekStatus", "SummarySeat", "TableCreated",
+    "TableSummary", "TableView", "game_from_observation",
 ]
 
 #: Every card of the two decks (R1): each of the 52 twice.
@@ -229,6 +232,97 @@ class TableCreated:
         return cls(table=_str(d, "table", "a created table"),
                    seats=[SeatLink.from_json(s) for s in _objs(d, "seats", "a created table")],
                    spectate_url=_str(d, "spectate_url", "a created table"))
+
+
+@dataclass(frozen=True)
+class SeekPosted:
+    """``POST /api/seeks``: the seek's id and its token (ask about it with
+    ``client.with_token(token).seek(id)`` often enough, or it expires)."""
+
+    seek: str
+    token: str
+    expires_in: float
+
+    @classmethod
+    def from_json(cls, d: Any) -> SeekPosted:
+        w = "a posted seek"
+        d = _obj(d, w)
+        return cls(seek=_str(d, "seek", w), token=_str(d, "token", w), expires_in=_num(d, "expires_in", w))
+
+
+@dataclass(frozen=True)
+class Seek:
+    """An open seek of the lobby: the game its poster wants (``clock``: a game clock, or None)."""
+
+    seek: str
+    players: int
+    teams: int
+    rated: bool
+    turn_seconds: Optional[float]
+    clock: Optional[Dict[str, Any]]
+    rating_min: Optional[int]
+    rating_max: Optional[int]
+    name: str
+    age: float
+
+    @classmethod
+    def from_json(cls, d: Any) -> Seek:
+        w = "a seek"
+        d = _obj(d, w)
+        return cls(seek=_str(d, "seek", w), players=_int(d, "players", w), teams=_int(d, "teams", w),
+                   rated=_bool(d, "rated", w), turn_seconds=_num(d, "turn_seconds", w, null=True),
+                   clock=_dict(d, "clock", w, null=True), rating_min=_int(d, "rating_min", w, null=True),
+                   rating_max=_int(d, "rating_max", w, null=True), name=_str(d, "name", w), age=_num(d, "age", w))
+
+
+@dataclass(frozen=True)
+class SeekList:
+    """``GET /api/seeks``: the open seeks and the list's version (for the long-poll)."""
+
+    version: int
+    seeks: List[Seek]
+
+    @classmethod
+    def from_json(cls, d: Any) -> SeekList:
+        d = _obj(d, "the seek list")
+        return cls(version=_int(d, "version", "the seek list"),
+                   seeks=[Seek.from_json(x) for x in _objs(d, "seeks", "the seek list")])
+
+
+@dataclass(frozen=True)
+class SeekStatus:
+    """``GET /api/seeks/{id}``: your seek: ``open``, ``accepted`` (with your ``seat``), ``cancelled``
+    or ``expired``."""
+
+    seek: str
+    status: str
+    table: Optional[str]
+    seat: Optional[SeatLink]
+
+    @classmethod
+    def from_json(cls, d: Any) -> SeekStatus:
+        w = "a seek's status"
+        d = _obj(d, w)
+        seat = _dict(d, "seat", w, null=True)
+        return cls(seek=_str(d, "seek", w), status=_str(d, "status", w), table=_str(d, "table", w, null=True),
+                   seat=None if seat is None else SeatLink.from_json(seat))
+
+
+@dataclass(frozen=True)
+class QuickPairing:
+    """``POST /api/seeks/quick``: ``paired`` with your ``seat``, or ``waiting`` with your new ``seek``."""
+
+    status: str
+    seat: Optional[SeatLink]
+    seek: Optional[SeekPosted]
+
+    @classmethod
+    def from_json(cls, d: Any) -> QuickPairing:
+        w = "a quick pairing"
+        d = _obj(d, w)
+        seat, seek = _dict(d, "seat", w, null=True), _dict(d, "seek", w, null=True)
+        return cls(status=_str(d, "status", w), seat=None if seat is None else SeatLink.from_json(seat),
+                   seek=None if seek is None else SeekPosted.from_json(seek))
 
 
 @dataclass(frozen=True)
@@ -472,6 +566,32 @@ class Analysis:
         return cls(best=_str(d, "best", w), iterations=_int(d, "iterations", w), seconds=_num(d, "seconds", w),
                    moves=[RootMove(move=_str(m, "move", f"{w} move"), visits=_int(m, "visits", f"{w} move"),
                                    value=_num(m, "value", f"{w} move")) for m in _objs(d, "moves", w)])
+
+
+@dataclass(frozen=True)
+class AnalysisInfo:
+    """One update of :meth:`Client.analysis_stream` (``POST /api/tables/{id}/analysis/stream``):
+    the search so far. ``best`` is None only on the last update of a search stopped before its
+    first; ``done`` marks the last update, ``interrupted`` one stopped before its budget (the
+    table changed, or the stream was stopped)."""
+
+    version: int
+    best: Optional[str]
+    iterations: int
+    seconds: float
+    moves: List[RootMove]
+    done: bool
+    interrupted: bool
+
+    @classmethod
+    def from_json(cls, d: Any) -> AnalysisInfo:
+        w = "an analysis update"
+        d = _obj(d, w)
+        return cls(version=_int(d, "version", w), best=_str(d, "best", w, null=True),
+                   iterations=_int(d, "iterations", w), seconds=_num(d, "seconds", w),
+                   moves=[RootMove(move=_str(m, "move", f"{w} move"), visits=_int(m, "visits", f"{w} move"),
+                                   value=_num(m, "value", f"{w} move")) for m in _objs(d, "moves", w)],
+                   done=_bool(d, "done", w), interrupted=_bool(d, "interrupted", w))
 
 
 @dataclass(frozen=True)
@@ -1047,6 +1167,61 @@ class Client:
         running or done)."""
         return self._typed(ReviewStatus.from_json, "POST", f"/api/tables/{_id(table_id)}/review", {})
 
+    def play_computer(self, level: int = 4, seat: Optional[int] = None, players: int = 2,
+                      **options: Any) -> TableCreated:
+        """``POST /api/play-computer``: a table against the AI at ``level`` (1 to 8) with you at
+        ``seat`` (None: a random one); ``options``: ``turn_seconds``, ``clock``, ``name``."""
+        body: Dict[str, Any] = {"level": level, "players": players, **options}
+        if seat is not None:
+            body["seat"] = seat
+        return self._typed(TableCreated.from_json, "POST", "/api/play-computer", body)
+
+    def post_seek(self, players: int = 2, **options: Any) -> SeekPosted:
+        """``POST /api/seeks``: a seek for the game you want; ``options``: ``teams``, ``rated``,
+        ``turn_seconds``, ``clock``, ``rating_min``, ``rating_max``, ``name``."""
+        return self._typed(SeekPosted.from_json, "POST", "/api/seeks", {"players": players, **options})
+
+    def seeks(self, after_version: Optional[int] = None, wait: float = 25.0) -> SeekList:
+        """``GET /api/seeks``: the open seeks; with ``after_version``, a long-poll for the next change."""
+        path = "/api/seeks" if after_version is None else f"/api/seeks?after_version={int(after_version)}&wait={wait:g}"
+        return self._typed(SeekList.from_json, "GET", path, timeout=None if after_version is None else wait + self.timeout)
+
+    def seek(self, seek_id: str, wait: float = 0.0) -> SeekStatus:
+        """``GET /api/seeks/{id}`` with this client's token (the seek's, ``with_token``): its status;
+        asking keeps it open. ``wait``: while it is open, wait up to this long for it to be taken."""
+        return self._typed(SeekStatus.from_json, "GET", f"/api/seeks/{_id(seek_id)}?wait={wait:g}",
+                           timeout=wait + self.timeout)
+
+    def cancel_seek(self, seek_id: str) -> None:
+        """``DELETE /api/seeks/{id}`` with the seek's token: take it off the lobby."""
+        self.request("DELETE", f"/api/seeks/{_id(seek_id)}")
+
+    def accept_seek(self, seek_id: str, name: Optional[str] = None) -> SeatLink:
+        """``POST /api/seeks/{id}/accept``: a table with the seek's poster; your seat's link."""
+        return self._typed(SeatLink.from_json, "POST", f"/api/seeks/{_id(seek_id)}/accept",
+                           {} if name is None else {"name": name})
+
+    def quick_pairing(self, players: int = 2, **options: Any) -> QuickPairing:
+        """``POST /api/seeks/quick``: paired at once with a compatible seek, or your seek waits;
+        ``options`` as for :meth:`post_seek`."""
+        return self._typed(QuickPairing.from_json, "POST", "/api/seeks/quick", {"players": players, **options})
+
+    def players(self, limit: int = 100, offset: int = 0) -> List[Dict[str, Any]]:
+        """``GET /api/players``: the club's players, strongest first (name, rating, provisional,
+        rated games; docs/club.md); empty on a server without accounts."""
+        return self._typed(_list_of(_object("a player"), "the player list"), "GET",
+                           f"/api/players?limit={int(limit)}&offset={int(offset)}")
+
+    def player(self, name: str) -> Dict[str, Any]:
+        """``GET /api/players/{name}``: a player's page: rating and its history, games, record
+        against each AI level (docs/club.md)."""
+        return self._typed(_object("the player"), "GET", f"/api/players/{_id(name)}")
+
+    def ratings(self, table_id: str) -> List[Dict[str, Any]]:
+        """``GET /api/tables/{id}/ratings``: a finished rated game's rating changes (empty: none)."""
+        return self._typed(_list_of(_object("a rating change"), "the rating changes"), "GET",
+                           f"/api/tables/{_id(table_id)}/ratings")
+
     def wait(self, table_id: str, after_version: int, wait: float = 25.0) -> TableView:
         """The table once its version is past ``after_version`` or the table is over (resigned
         included): a long-poll (``GET /api/tables/{id}?after_version=N&wait=S``), asked again
@@ -1079,11 +1254,55 @@ class Client:
         sends an empty keep-alive line every 20 s), or the stream ends with ``ClientError``. A
         line longer than ``max_line`` bytes, or one that is not a JSON object with a ``type``, is
         a :class:`BadAnswerError`."""
-        path = f"/api/tables/{_id(table_id)}/stream"
-        what = f"GET {path}"
+        return self._lines("GET", f"/api/tables/{_id(table_id)}/stream", None, f"the event stream of table {table_id}")
+
+    def analysis_stream(self, table_id: str, seconds: float = 5.0,
+                        every: float = 0.25) -> Generator[AnalysisInfo, None, None]:
+        """Your seat's position analysed as the search goes (``POST /api/tables/{id}/analysis/stream``,
+        NDJSON), like a chess engine's ``info`` lines: an :class:`AnalysisInfo` about every ``every``
+        seconds for ``seconds`` of search (capped by the server), the last with ``done`` set. Leave
+        the loop (``break``) or ``close()`` the generator to stop the search: the connection closes
+        and the server stops it. A refusal before the first update (not the seat to move, hints off,
+        one analysis at a time per seat) raises :class:`ClientError` with its status.
+
+        ::
+
+            for info in client.analysis_stream(table, seconds=5):
+                print(info.best, info.iterations, [(m.move, m.visits) for m in info.moves[:3]])
+                if info.iterations > 20000:
+                    break                      # stops the server's search
+        """
+        for name, value in (("seconds", seconds), ("every", every)):
+            if not _is_num(value) or not 0 < value < float("inf"):
+                raise ValueError(f"{name} must be a number of seconds above 0, not {value!r}")
+        path = f"/api/tables/{_id(table_id)}/analysis/stream"
+        return self._analysis_infos(self._lines("POST", path, {"seconds": float(seconds), "every": float(every)},
+                                                f"the analysis stream of table {table_id}"), f"POST {path}")
+
+    @staticmethod
+    def _analysis_infos(frames: Generator[Dict[str, Any], None, None],
+                        what: str) -> Generator[AnalysisInfo, None, None]:
+        with contextlib.closing(frames):
+            for frame in frames:
+                if frame["type"] == "error":  # refused after the stream started (docs/web.md)
+                    raise _refusal(200, "refused", json.dumps(frame).encode())
+                try:
+                    info = AnalysisInfo.from_json(frame)
+                except BadAnswerError as e:
+                    raise BadAnswerError(f"{what}: {e.detail}", 200) from None
+                yield info
+                if info.done:
+                    return
+
+    def _lines(self, method: str, path: str, body: Optional[Dict[str, Any]],
+               name: str) -> Generator[Dict[str, Any], None, None]:
+        """The JSON objects of an NDJSON answer, one a line (empty keep-alive lines skipped); see
+        :meth:`stream` for the time limits and the checks."""
+        what = f"{method} {path}"
         deadline = _Deadline(self.timeout)
+        data = None if body is None else json.dumps(body).encode()
         try:
-            conn, resp = self._open("GET", path, None, deadline, "application/x-ndjson")
+            conn, resp = self._open(method, path, data, deadline, "application/x-ndjson")
         except _BROKEN as e:
             raise ClientError(0, f"{what}: cannot reach {self.server}: {_broken(e, deadline)}") from None
         try:
@@ -1099,7 +1318,7 @@ class Client:
                         raise BadAnswerError(f"{what}: a stream line longer than the {self.max_line:,} bytes this "
                                              "client reads (Client(max_line=...))", resp.status)
                     if not line.endswith(b"\n"):  # the connection ended inside a line: cut, not wrong
-                        raise ClientError(0, f"the event stream of table {table_id} broke off inside a line")
+                        raise ClientError(0, f"{name} broke off inside a line")
                     if not line.strip():
                         continue
                     try:
@@ -1111,7 +1330,7 @@ class Client:
                     _str(frame, "type", f"{what}: a stream line")
                     yield frame
             except _BROKEN as e:
-                raise ClientError(0, f"the event stream of table {table_id} broke: {_broken(e, deadline)}") from None
+                raise ClientError(0, f"{name} broke: {_broken(e, deadline)}") from None
         finally:
             resp.close()
             conn.close()
@@ -1130,6 +1349,15 @@ def _list_of(parse: Callable[[Any], T], what: str) -> Callable[[Any], List[T]]:
         return [parse(x) for x in d]
 
     return parse_list
+
+
+def _object(what: str) -> Callable[[Any], Dict[str, Any]]:
+    def parse(d: Any) -> Dict[str, Any]:
+        if not isinstance(d, dict):
+            raise BadAnswerError(f"{what} must be a JSON object, not {_kind(d)}")
+        return d
+
+    return parse
 
 
 def _view_of(what: str) -> Callable[[Any], TableView]:

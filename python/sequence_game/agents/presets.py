@@ -50,7 +50,7 @@ class Preset:
         return opts
 
 
-#: The presets, weakest first, and levels 5, 6 and 8 of the ladder (agents/levels.py, docs/agents.md;
+#: The presets, weakest first, and levels 6, 7 and 8 of the ladder (agents/levels.py, docs/agents.md;
 #: the measured ladder: docs/measurements.md); ``hard``'s cap of 1 s is the top level's bound. ``easy`` is
 #: the one-ply heuristic choosing softly among its five best moves (it still wins, completes and
 #: blocks whenever it can); ``medium`` the heuristic itself; ``hard`` the ISMCTS at 30,000

@@ -152,7 +152,7 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     ``easy``, ``medium``, ``hard`` (``presets.PRESETS``; the keys of the agent they build,
     e.g. ``hard:time=0.5``; ``max`` is another name of ``hard``), and ``policy:path/to/model`` (a saved policy, ``PolicyAgent``; keys
     ``sample``, ``seed``, ``normalize``), ``rules`` (the rule-based reference player, ``RuleBasedAgent``;
-    key ``seed``), ``humanlike`` (``HumanLikeAgent``: keys ``notice``, ``jack_care``, ``temperature``,
+    key ``seed``), ``humanlike`` (``HumanLikeAgent``: keys ``notice``, ``jack_care``, ``temperature``, ``spot``,
     ``candidates``, ``seed``) and the ladder's levels ``level:1`` .. ``level:8`` (``levels.LEVELS``;
     the keys of the agent the level builds). Values are read as int, float,
     true/false or none where they look like one. ``defaults`` are keyword arguments used when the

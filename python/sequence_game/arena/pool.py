@@ -55,9 +55,14 @@ def _worker_main(conn: Any, job: Any) -> None:
         if index is None:
             return
         try:
-            conn.send(("ok", index, job.execute(index)))
-        except BaseException as e:  # noqa: BLE001 (anything a unit raises stops the job, in the parent)
-            conn.send(("error", index, f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
+            try:
+                conn.send(("ok", index, job.execute(index)))
+            except (BrokenPipeError, ConnectionResetError):
+                raise
+            except BaseException as e:  # noqa: BLE001 (anything a unit raises stops the job, in the parent)
+                conn.send(("error", index, f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
+        except (BrokenPipeError, ConnectionResetError):  # the parent was killed: nobody to tell
+            return
 
 
 class _Worker:

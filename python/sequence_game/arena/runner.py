@@ -25,11 +25,14 @@ class RichProgress:
 
     def __init__(self, job: Any, console: Any = None, unit: str = "games") -> None:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        from rich.table import Column
 
         self.job, self.unit = job, unit
+        # The statistics name the agents: on a narrow terminal they fold over lines, never cut with an
+        # ellipsis (two policy files that share a prefix would both read "policy:gym_g...").
+        stats = TextColumn("{task.fields[stats]}", table_column=Column(overflow="fold", ratio=1))
         self.bar = Progress(BarColumn(bar_width=20), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-                            TextColumn("ETA"), TimeRemainingColumn(), TextColumn("{task.fields[stats]}"),
-                            console=console, transient=False)
+                            TextColumn("ETA"), TimeRemainingColumn(), stats, console=console, transient=False)
         self.task: Any = None
         self._t0 = 0.0
         self._resumed = 0

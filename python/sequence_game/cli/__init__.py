@@ -9,7 +9,8 @@
     sequence-game selfplay [AGENT ...] --games N --out DIR [--workers N | --ray [ADDRESS]]
     sequence-game replay FILE [--step]
     sequence-game review FILE [--iterations N] [--seed S] [--json]
-    sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser]
+    sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser] [--no-accounts] [--no-chat]
+    sequence-game accounts create|disable|enable|reset-password NAME [--db FILE] | accounts list
     sequence-game bot --server URL --table ID --token T [--agent hard | module:Class]
     sequence-game bench [--quick] [--only play|simulate|to_dict]
     sequence-game tune screen|spsa --base SPEC ...
@@ -34,13 +35,13 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from . import arena, bot, demo, ladder, play, replay, review, selfplay, serve, tools, train
+from . import accounts, arena, bot, demo, ladder, play, replay, review, selfplay, serve, tools, train
 from .common import EXIT_ERROR, EXIT_USAGE, CLIError, parent_parsers, printable
 
 __all__ = ["build_parser", "main"]
 
 #: The subcommands in the order ``--help`` lists them.
-COMMANDS = (play, demo, arena, ladder, selfplay, train, replay, review, serve, bot, tools)
+COMMANDS = (play, demo, arena, ladder, selfplay, train, replay, review, serve, accounts, bot, tools)
 
 
 def build_parser() -> argparse.ArgumentParser:

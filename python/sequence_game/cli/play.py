@@ -300,7 +300,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
                    help="a seat played by a human (repeat for several; default 0)")
     p.add_argument("--ai", default=None, metavar="SPEC",
                    help="AI opponents: a level, level:1 (a beginner) to level:8 (the strongest), shown with its "
-                        "rating; easy, medium, hard are levels 5, 6, 8 (docs/agents.md); or an agent spec "
+                        "rating; easy, medium, hard are levels 6, 7, 8 (docs/agents.md); or an agent spec "
                         "(greedy, mcts:time=1, ...); default: hard")
     p.add_argument("--hint-ai", default=None, metavar="SPEC", help="the agent behind `hint` (default: hard)")
     p.add_argument("--save", metavar="FILE", help="save the finished game as a record (JSON)")

@@ -33,6 +33,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
                    help="the SQLite database of tables (default: sequence-game/tables.sqlite3 in the user's "
                         "data directory)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--no-accounts", action="store_true",
+                   help="no sign-up, login, ratings or player pages: everyone plays as a guest (docs/club.md)")
     p.add_argument("--ai-workers", type=int_arg(1, None, "--ai-workers"), default=None, metavar="N",
                    help="threads for AI searches (default: one per CPU)")
     p.add_argument("--allowed-host", action="append", metavar="NAME",
@@ -43,4 +45,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--limit", action="append", metavar="NAME=VALUE",
                    help="change one of the server's limits, e.g. idle_seconds=3600 or max_tables_per_client=5 "
                         "(repeatable; docs/security.md lists every NAME with its default)")
+    p.add_argument("--no-chat", action="store_true",
+                   help="switch the tables' chat off (players' and spectators'; docs/web.md, \"Chat\")")
     p.set_defaults(func=cmd_serve)

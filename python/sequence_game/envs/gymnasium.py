@@ -37,10 +37,12 @@ Importing this module registers ``sequence_game/Sequence-v0``:
   printed after every step, once the opponents replied; ``render()`` returns None, Gymnasium's
   convention) or ``"rgb_array"`` (the board as an image, ``uint8 (240, 240, 3)``).
 - In worker processes started with ``spawn`` (Stable-Baselines3's ``SubprocVecEnv``) nothing has
-  imported this module unless the main script does so at its top level: give SB3's
-  ``make_vec_env`` the class ``SequenceEnv`` or the id ``SPAWN_ID``,
+  imported this module unless the main script does so at its top level, and Gymnasium 1.x reads
+  no entry points that could register the id: give SB3's ``make_vec_env`` (or
+  ``gymnasium.make_vec``) the class ``SequenceEnv`` or the id ``SPAWN_ID``,
   ``"sequence_game.envs.gymnasium:sequence_game/Sequence-v0"``, with which ``gymnasium.make``
-  imports it first (``gymnasium.make_vec`` hands its workers the spec and needs neither).
+  imports this module first: written out as text it works from a script that never imports
+  ``sequence_game``.
 - ``reset(options={"game_seed": s})`` deals ``Game(seed=s)``; ``game_seed`` is the seed of the
   current deal (docs/environments.md, seeds in every form).
 """
@@ -72,7 +74,8 @@ __all__ = ["ENV_ID", "SPAWN_ID", "SequenceEnv"]
 #: The id this module registers with Gymnasium.
 ENV_ID = "sequence_game/Sequence-v0"
 #: The same id with the module that registers it: ``gymnasium.make`` imports the module first, so
-#: it works in a fresh process (``SubprocVecEnv`` workers started with ``spawn``).
+#: it works in a fresh process (``SubprocVecEnv`` workers started with ``spawn``) and from a script
+#: that never imports this package (docs/environments.md).
 SPAWN_ID = f"{__name__}:{ENV_ID}"
 _TURN = LAYOUT["turn"][0]
 

@@ -82,7 +82,8 @@ def core_opponents(opponents: Union[str, Mapping[int, str], None], players: int,
     core = _common.core_seats(table)
     if core is None:
         raise ValueError(f"{where}: the core plays only {', '.join(map(repr, OPPONENTS))} opponents, not "
-                         f"{table!r}; other agents play in sequence_game.envs.gymnasium.SequenceEnv")
+                         f"{table!r}; other agents (any agent spec or object) play in sequence_game.envs.gymnasium.SequenceEnv, "
+                         "gymnasium.make_vec for many games")
     return core
 
 

@@ -5,6 +5,7 @@
 - :mod:`~sequence_game.web.fair`: the AI's threads shared fairly among client addresses;
 - :mod:`~sequence_game.web.store`: the SQLite database of tables (``sequence-game-record/1`` records);
 - :mod:`~sequence_game.web.models`: the HTTP API's request/response models;
+- :mod:`~sequence_game.web.club`: optional accounts, ratings for team games, the player pages;
 - :mod:`~sequence_game.web.app`: the FastAPI app (pages, API, websockets): ``create_app(db_path)``;
 - ``static/``: the page (plain HTML, CSS and JavaScript, no build step).
 
@@ -26,7 +27,8 @@ def missing_dependencies() -> List[str]:
     import importlib.util
 
     # fastapi_offline: the Swagger UI and ReDoc files of /docs and /redoc, served locally (no CDN)
-    return [m for m in ("fastapi", "uvicorn", "websockets", "pydantic", "fastapi_offline")
+    # argon2 (passwords) and openskill (ratings): the accounts (web/club, docs/club.md)
+    return [m for m in ("fastapi", "uvicorn", "websockets", "pydantic", "fastapi_offline", "argon2", "openskill")
             if importlib.util.find_spec(m) is None]
 
 

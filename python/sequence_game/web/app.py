@@ -24,13 +24,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..gamebase import GameClass
+from .club import Club, ClubSettings
 from .deps import errors_for
 from .errors import TableError
 from .http import BodyLimit, CreationQuota, HostGuard, error_body, status_of
 from .limits import ServerLimits
 from .reviews import ReviewService
-from .routers import ai, events, pages, play, records, review, socket, tables
+from .routers import accounts as accounts_routes
+from .routers import ai, events, pages, play, players, records, review, seeks, socket, tables
 from .routers.socket import MAX_WS_MESSAGE
+from .seeks import SeekBoard
 from .store import TableStore
 from .tables import TableService
 
@@ -43,13 +46,16 @@ MAX_BODY = 256 * 1024  # bytes of an HTTP request body (a long record's moves fi
 
 def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float] = None, ai_workers: Optional[int] = None,
                max_ai_seconds: Optional[float] = None, game_class: Optional[GameClass] = None,
-               limits: Optional[ServerLimits] = None) -> FastAPI:
+               limits: Optional[ServerLimits] = None, accounts: bool = True,
+               club: Optional[ClubSettings] = None, chat: bool = True) -> FastAPI:
     """The web app over the table database at ``db_path`` (``":memory:"``: nothing kept).
 
     ``limits``: every bound the server enforces (:class:`~sequence_game.web.limits.ServerLimits`,
     docs/security.md); ``ai_pause`` (the least time an AI move takes, so people can follow the play:
     ``ServerLimits.ai_pause``, 0.4 s by default), ``ai_workers`` and ``max_ai_seconds``, if given,
-    replace those of ``limits``.
+    replace those of ``limits``. ``accounts``: sign-up, login, ratings and player pages (docs/club.md;
+    False: everyone is a guest, ``serve --no-accounts``); ``club``: their settings. ``chat``: the
+    tables' chat is on (``serve --no-chat`` switches it off).
 
     Embedded in a script of your own, call it under ``if __name__ == "__main__":`` (docs/web.md,
     "Embedding the app"): the AI's worker processes start by importing your script again, and a
@@ -71,9 +77,15 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
         yield
         app.state.reviews.close()
         await service.close()
+        if app.state.club is not None:
+            app.state.club.close()
 
     store = TableStore(db_path)
     service = TableService(store, game_class=game_class, limits=limits)
+    service.chat.enabled = chat
+    club_service = Club(db_path, club) if accounts else None
+    if club_service is not None:
+        service.changes.on_over = club_service.game_over  # files each finished game, rates the rated ones
     resumed = service.resume()
     if resumed:
         log.info("resumed %d unfinished table(s) from %s", resumed, db_path)
@@ -100,8 +112,10 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.state.service = service
     app.state.reviews = ReviewService(service)
     app.state.store = store
+    app.state.club = club_service
     app.state.limits = limits
     app.state.quota = CreationQuota(limits)
+    app.state.seeks = SeekBoard(limits)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(HostGuard, limits=limits)  # added last: runs first
 
@@ -150,7 +164,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.include_router(pages.router)
     app.include_router(pages.board_svg_route(_empty_board_svg(service.game_class)))
     for router in (tables.router, play.router, ai.router, records.router, review.router, events.router,
-                   socket.router):
+                   seeks.router, socket.router, accounts_routes.router, players.router):
         app.include_router(router)
     return app
 

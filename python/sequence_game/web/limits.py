@@ -73,6 +73,18 @@ class ServerLimits:
     #: (every legal move of every decision is valued), so it is bounded here
     max_review_moves: int = 600
 
+    # --- seeks (seeks.py) and table chat (tables/chat.py)
+    #: open seeks on the whole server, and posted from one client address
+    max_seeks: int = 500
+    max_seeks_per_client: int = 3
+    #: the longest a seek stays open, and how long it stays open without its poster asking about it
+    #: (the poster's page long-polls it: a closed page lets its seek expire)
+    seek_seconds: float = 15 * 60.0
+    seek_idle_seconds: float = 60.0
+    #: chat messages per client address: a bucket of ``chat_burst`` that refills at ``chat_per_minute``
+    chat_burst: int = 5
+    chat_per_minute: float = 20.0
+
     # --- who may talk to the server
     #: Host header names accepted (without port); empty: the loopback names when the server listens
     #: on loopback. A server on a public address must name its hosts (``serve --allowed-host``).

@@ -78,14 +78,44 @@ class CreateTable(Strict):
     turn_seconds: Optional[float] = Field(
         None, ge=10, le=86400, description="a turn timer for the human seats: when it runs out, the 'medium' AI "
                                            "plays one move for that seat and the game goes on; null: no timer")
+    clock: Optional[TimeControl] = Field(
+        None, description="a game clock per human seat instead of a turn timer (Fischer or a time bank); null: none")
     hints: Optional[bool] = Field(
         None, description="whether seats may ask the AI for a hint or an analysis; null: only when at most one "
                           "human sits at the table (no engine help in games between people)")
+    rated: bool = Field(False, description="the game changes its players' ratings (docs/club.md): made by a "
+                                           "signed-in account, no AI seat, every other seat open for accounts")
     moves: List[Annotated[str, Field(max_length=MOVE_TEXT_MAX)]] = Field(
         [], max_length=MAX_PRESET_MOVES,
         description="moves to play first (text notation), to go on with a saved game: "
                     "the 'moves' of a sequence-game-record/1 with its seed (refused, like seed, where anyone "
                     "but the creator may sit)")
+
+
+class TimeControl(Strict):
+    """A game clock per human seat (tables/clock.py; docs/web.md, "Time controls")."""
+
+    kind: Literal["fischer", "bank"] = Field(
+        description="fischer: `seconds` for the game, `increment` added after each of your moves; bank (as on "
+                    "Board Game Arena): a bank of `seconds`, `increment` added at the start of each of your turns, "
+                    "never past `seconds`")
+    seconds: float = Field(ge=10, le=86400, description="each human seat's time for the game (the bank), in seconds")
+    increment: float = Field(0.0, ge=0, le=3600, description="seconds added per move (fischer) or per turn (bank)")
+    at_zero: Literal["ai", "lose"] = Field(
+        "ai", description="when a seat's time runs out: the AI moves for it (ai), or its team loses on time "
+                          "(lose; two-team games only)")
+
+
+class ClockView(BaseModel):
+    """A table's game clocks (public)."""
+
+    kind: Literal["fischer", "bank"]
+    seconds: float
+    increment: float
+    at_zero: Literal["ai", "lose"]
+    left: List[Optional[float]] = Field(description="per seat: its time left in seconds (null: an AI seat, no clock)")
+    running: Optional[int] = Field(description="the seat whose clock runs now, or null")
+    flagged: Optional[int] = Field(description="the seat that ran out of time and lost, or null")
 
 
 class SeatLink(BaseModel):
@@ -100,6 +130,82 @@ class TableCreated(BaseModel):
     spectate_url: str
 
 
+class SeekRequest(Strict):
+    """The game a player wants (POST /api/seeks, POST /api/seeks/quick)."""
+
+    players: int = Field(2, ge=min(VALID_PLAYERS), le=max(VALID_PLAYERS), json_schema_extra={"enum": list(VALID_PLAYERS)},
+                         description=f"one of {', '.join(map(str, VALID_PLAYERS))} (R2): the poster and the accepter "
+                                     "sit at seats 0 and 1 (opponents), further seats are open seats")
+    teams: Optional[int] = Field(None, ge=2, le=3, description="2 or 3 where the player count allows both; null: default")
+    rated: bool = Field(False, description="a rated game: needs an account (a guest's seek is casual)")
+    turn_seconds: Optional[float] = Field(None, ge=10, le=86400, description="a turn timer (as for a table); null: none")
+    clock: Optional[TimeControl] = Field(None, description="a game clock per seat instead of a turn timer")
+    rating_min: Optional[int] = Field(None, ge=0, le=5000, description="the lowest rating of an opponent (players "
+                                                                        "with a rating; null: any)")
+    rating_max: Optional[int] = Field(None, ge=0, le=5000, description="the highest rating of an opponent (null: any)")
+    name: Optional[str] = Field(None, max_length=32, description="your name at the table")
+
+
+class SeekPosted(BaseModel):
+    seek: str = Field(description="the seek's id")
+    token: str = Field(description="the seek's secret: ask about it with 'Authorization: Bearer <token>' (GET "
+                                   "/api/seeks/{seek_id}) at least every seek_idle_seconds, or it expires")
+    expires_in: float = Field(description="seconds until it expires anyway")
+
+
+class SeekSummary(BaseModel):
+    """An open seek, as the lobby lists it (public: no token, no address)."""
+
+    seek: str
+    players: int
+    teams: int
+    rated: bool
+    turn_seconds: Optional[float]
+    clock: Optional[TimeControl]
+    rating_min: Optional[int]
+    rating_max: Optional[int]
+    name: str = Field(description="the poster's name")
+    age: float = Field(description="seconds since it was posted")
+
+
+class SeekList(BaseModel):
+    version: int = Field(description="counts the changes of the list: send it as after_version to wait for the next")
+    seeks: List[SeekSummary]
+
+
+class SeekStatus(BaseModel):
+    """A seek as its poster sees it."""
+
+    seek: str
+    status: Literal["open", "accepted", "cancelled", "expired"]
+    table: Optional[str] = Field(description="the table made when it was accepted")
+    seat: Optional[SeatLink] = Field(description="the poster's seat at that table (to the poster only)")
+
+
+class AcceptSeek(Strict):
+    name: Optional[str] = Field(None, max_length=32, description="your name at the table")
+
+
+class QuickPairing(BaseModel):
+    """Quick pairing: a table with a compatible seek's poster at once, or a seek of yours that waits."""
+
+    status: Literal["paired", "waiting"]
+    seat: Optional[SeatLink] = Field(description="paired: your seat at the new table")
+    seek: Optional[SeekPosted] = Field(description="waiting: your new seek (ask about it with its token)")
+
+
+class PlayComputer(Strict):
+    """One click against the computer: a level, your seat (your colour: team seat mod teams, R2)."""
+
+    level: int = Field(4, ge=1, le=8, description="the AI's level on the ladder, 1 (a beginner) to 8 (the strongest)")
+    players: int = Field(2, ge=2, le=3, description="2 (you and one AI) or 3 (you and two AIs, three teams)")
+    seat: Optional[int] = Field(None, ge=0, le=2, description="your seat: 0 moves first after the deal's first "
+                                                              "player, ... (its team's colour); null: a random seat")
+    turn_seconds: Optional[float] = Field(None, ge=10, le=86400, description="a turn timer; null: none")
+    clock: Optional[TimeControl] = Field(None, description="a game clock for your seat; null: none")
+    name: Optional[str] = Field(None, max_length=32, description="your name at the table")
+
+
 class MoveRequest(Strict):
     move: str = Field(max_length=MOVE_TEXT_MAX, description="text notation: 7H@d6, JSxe5, 'trade 7H', pass")
     version: Optional[int] = Field(None, ge=0, le=VERSION_MAX,
@@ -112,6 +218,22 @@ class AnalyzeRequest(Strict):
     seconds: float = Field(1.0, ge=0.01, le=AI_SECONDS_MAX,
                            description=f"search time budget, 0.01 to {AI_SECONDS_MAX:g} s (a server configured lower "
                                        "caps it further)")
+
+
+#: Seconds between two lines of a streaming analysis, the least and the default.
+ANALYSIS_EVERY_MIN, ANALYSIS_EVERY_DEFAULT = 0.05, 0.25
+
+
+class AnalysisStreamRequest(Strict):
+    """The body of POST /api/tables/{id}/analysis/stream and of the websocket's ``analysis`` frame
+    (``{}`` for the defaults)."""
+
+    seconds: float = Field(AI_SECONDS_MAX, ge=0.01, le=AI_SECONDS_MAX,
+                           description=f"the whole search's time budget, 0.01 to {AI_SECONDS_MAX:g} s (a server "
+                                       "configured lower caps it further); stop it sooner by closing the "
+                                       "stream or with a `stop` frame")
+    every: float = Field(ANALYSIS_EVERY_DEFAULT, ge=ANALYSIS_EVERY_MIN, le=AI_SECONDS_MAX,
+                         description=f"seconds between two updates, {ANALYSIS_EVERY_MIN:g} to {AI_SECONDS_MAX:g}")
 
 
 class SequenceView(BaseModel):
@@ -173,6 +295,8 @@ class SeatView(BaseModel):
     ai: Optional[str] = Field(description="the AI seat's preset, null for a person")
     connected: bool = Field(description="a websocket or event stream of this seat is open")
     open: bool = Field(description="a human seat nobody has taken yet (POST /api/tables/{table_id}/join)")
+    account: Optional[str] = Field(None, description="the account that took the seat (/players/{name}); null: a "
+                                                     "guest or the computer")
 
 
 class LastMove(BaseModel):
@@ -219,6 +343,7 @@ class TableView(BaseModel):
     rematch_allowed: bool = Field(description="you may ask for a rematch (the game is over)")
     turn_seconds: Optional[float] = Field(description="the table's turn timer for human seats, or null")
     turn_left: Optional[float] = Field(description="seconds left on the running turn timer, or null")
+    clock: Optional[ClockView] = Field(None, description="the game clocks, or null (a turn timer, or none)")
     over: bool
     result: Optional[Result] = Field(description="null until the game is over")
     chances: Optional[List[float]] = Field(
@@ -255,6 +380,22 @@ class Analysis(BaseModel):
     moves: List[RootMove] = Field(description="every root move, most visited first")
 
 
+class AnalysisInfo(BaseModel):
+    """One update of a streaming analysis (a line of POST /api/tables/{id}/analysis/stream, a
+    websocket frame): the search so far, to the asking seat only (R9: it reads that seat's hand)."""
+
+    type: Literal["analysis"]
+    version: int = Field(description="the table version of the position analysed")
+    best: Optional[str] = Field(description="the best move so far (text notation); null only on a last "
+                                            "update of a search stopped before its first")
+    iterations: int = Field(description="search iterations so far")
+    seconds: float = Field(description="time searched so far")
+    moves: List[RootMove] = Field(description="every root move so far, most visited first")
+    done: bool = Field(description="the last update: the budget is spent or the search was stopped")
+    interrupted: bool = Field(description="the search was stopped before its budget was spent (a `stop`, "
+                                          "the table changed, the server stopping)")
+
+
 class SummarySeat(BaseModel):
     kind: Literal["human", "ai"]
     name: Optional[str] = Field(description="the seat's name (null: an open seat without one)")
@@ -273,6 +414,7 @@ class TableSummary(BaseModel):
     over: bool
     result: Optional[Result] = Field(description="null until the game is over")
     seats: List[SummarySeat]
+    rated: bool = Field(False, description="a rated table: its seats are for signed-in accounts (docs/club.md)")
 
 
 class ErrorBody(BaseModel):
@@ -420,12 +562,54 @@ class TimeoutFrame(BaseModel):
     move: str = Field(description="the move played for that seat (text notation)")
 
 
+class FlagFrame(BaseModel):
+    """A human seat's game clock ran out and its team lost on time (a state follows)."""
+
+    type: Literal["flag"]
+    seat: int
+
+
+class ChatFrame(BaseModel):
+    """A chat message of a room this connection reads (tables/chat.py): plain text, never HTML."""
+
+    type: Literal["chat"]
+    id: int = Field(description="the message's number at this table (send it in a report frame)")
+    channel: Literal["players", "spectators"]
+    from_: str = Field(alias="from", description="the writer: a seat's name, or 'Spectator N'")
+    seat: Optional[int] = Field(description="the writer's seat, null for a spectator")
+    text: str = Field(description="plain text: show it as text, never as HTML")
+    at: float = Field(description="when it was sent, seconds since the epoch")
+
+
+class ChatLogFrame(BaseModel):
+    """After the first state: whether the chat is on, the chat box's notice, and the kept messages
+    this connection may read."""
+
+    type: Literal["chat-log"]
+    enabled: bool
+    notice: str = Field(description="what the chat box says: who reads this room (no table talk, R10)")
+    you: Optional[str] = Field(description="a spectator's name in its room ('Spectator N'); null for a seat")
+    messages: List[ChatFrame]
+
+
+class ReportedFrame(BaseModel):
+    """A report frame was taken: the operator will read the message."""
+
+    type: Literal["reported"]
+    message: int
+
+
 class PongFrame(BaseModel):
     """The answer to a ``ping`` frame."""
 
     type: Literal["pong"]
 
 
-ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, RematchFrame, TimeoutFrame, ErrorFrame, PongFrame],
+ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, AnalysisInfo, RematchFrame, TimeoutFrame, FlagFrame,
+                              ChatFrame, ChatLogFrame, ReportedFrame, ErrorFrame, PongFrame],
                         Field(discriminator="type")]
-StreamLine = Annotated[Union[StateFrame, PresenceFrame, RematchFrame, TimeoutFrame], Field(discriminator="type")]
+StreamLine = Annotated[Union[StateFrame, PresenceFrame, RematchFrame, TimeoutFrame, FlagFrame],
+                       Field(discriminator="type")]
+#: A line of POST /api/tables/{id}/analysis/stream: an update, or the one refusal that can come
+#: after the stream started.
+AnalysisLine = Annotated[Union[AnalysisInfo, ErrorFrame], Field(discriminator="type")]

@@ -11,7 +11,7 @@ from ..agents.presets import ALIASES, DIFFICULTIES, PRESETS
 __all__ = ["AI_PRESETS", "PROCESS_AGENTS", "AIPreset", "preset_list", "runs_in_process", "seat_spec"]
 
 #: The AI strengths a seat may ask for (the web API's enum): the eight levels of the ladder
-#: (``agents/levels.py``: ``level:1`` .. ``level:8``; ``easy``, ``medium`` and ``hard`` are levels 5, 6
+#: (``agents/levels.py``: ``level:1`` .. ``level:8``; ``easy``, ``medium`` and ``hard`` are levels 6, 7
 #: and 8, ``max`` another name of ``hard``), the rule-based reference player ``rules`` and
 #: ``random``. A search is cut to the table's time budget.
 AIPreset = Literal["random", "rules", "easy", "medium", "hard", "max", "level:1", "level:2", "level:3", "level:4",

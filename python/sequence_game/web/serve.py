@@ -16,13 +16,16 @@ from .store import UnusableDatabaseError, default_db_path
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, open_browser: bool = True,
           ai_workers: Optional[int] = None, log_level: str = "info", allowed_hosts: Sequence[str] = (),
-          trusted_proxies: Sequence[str] = (), limit_settings: Sequence[str] = ()) -> int:
+          trusted_proxies: Sequence[str] = (), limit_settings: Sequence[str] = (), accounts: bool = True,
+          chat: bool = True) -> int:
     """Serve until interrupted; returns the exit status.
 
     ``allowed_hosts``: the host names clients use to reach the server (the Host header; default:
     the loopback names, and required when ``host`` is not loopback); ``trusted_proxies``: addresses
     of reverse proxies whose X-Forwarded-For names the client (docs/security.md);
-    ``limit_settings``: ``"NAME=VALUE"`` changes to :class:`~sequence_game.web.limits.ServerLimits`."""
+    ``limit_settings``: ``"NAME=VALUE"`` changes to :class:`~sequence_game.web.limits.ServerLimits`;
+    ``accounts``: sign-up, login and ratings (False: ``--no-accounts``, docs/club.md); ``chat``: the
+    tables' chat is on (``--no-chat`` switches it off)."""
     import uvicorn
 
     from .app import create_app
@@ -44,7 +47,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
         print(f"sequence-game serve: error: {printable(str(e))}", file=sys.stderr)
         return 2
     try:
-        app = create_app(path, ai_workers=ai_workers, limits=limits)
+        app = create_app(path, ai_workers=ai_workers, limits=limits, accounts=accounts, chat=chat)
     except UnusableDatabaseError as e:  # one line, status 2 like the other usage errors of the CLI
         print(f"sequence-game serve: error: --db {printable(str(e))}", file=sys.stderr)
         return 2
@@ -104,4 +107,5 @@ def _log_to_stderr(level: int, name: str = "sequence_game") -> None:
 def main(args: Any) -> int:
     return serve(host=args.host, port=args.port, db=args.db, open_browser=not args.no_browser,
                  ai_workers=args.ai_workers, allowed_hosts=args.allowed_host or (),
-                 trusted_proxies=args.trusted_proxy or (), limit_settings=args.limit or ())
+                 trusted_proxies=args.trusted_proxy or (), limit_settings=args.limit or (),
+                 accounts=not getattr(args, "no_accounts", False), chat=not getattr(args, "no_chat", False))

@@ -272,6 +272,20 @@ class TableStore:
                        (json.dumps(seats), table_id, PLAYING)) != 1:
             raise StoreError(f"table {table_id} is not stored as playing")
 
+    def set_clock(self, table_id: str, clock: Dict[str, Any]) -> None:
+        """Store a table's game clocks (``options.clock_state``, tables/clock.py) beside its other
+        options. Raises StoreError, with nothing written."""
+        with self._lock:
+            try:
+                found = self._db.execute("SELECT options FROM tables WHERE id = ?", (table_id,)).fetchone()
+                options = json.loads(found[0]) if found else None
+                if not isinstance(options, dict):
+                    raise StoreError(f"table {table_id} is not stored")
+                options["clock_state"] = clock
+                self._db.execute("UPDATE tables SET options = ? WHERE id = ?", (json.dumps(options), table_id))
+            except (sqlite3.Error, ValueError) as e:
+                raise StoreError(f"the database refused the write ({e})") from None
+
     def save_review(self, table_id: str, review: Dict[str, Any], created: str) -> None:
         """Keep the review of a finished table (one per table). Raises StoreError."""
         self._write("INSERT OR REPLACE INTO reviews (id, review, created) VALUES (?, ?, ?)",
@@ -371,7 +385,7 @@ class TableStore:
 
 
 #: The keys a stored seat may have (``tables.Seat``).
-SEAT_KEYS = frozenset({"kind", "ai", "name", "token_hash", "open"})
+SEAT_KEYS = frozenset({"kind", "ai", "name", "token_hash", "open", "account"})
 
 
 def decode_row(raw: Tuple[Any, ...]) -> TableRow:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, AsyncIterator, Dict
+from typing import Any, AsyncIterator, Dict, Tuple
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
@@ -70,13 +70,16 @@ JSON text frames, at most 4 KiB from the client.
 
 1. `{"type": "hello", "token": "<seat token>"}` (`null`: a spectator) within 10 s of connecting;
 2. then any of `{"type": "move", "move": "7H@d6", "version": 12}` (version optional: a stale one is
-   refused), `{"type": "undo"}`, `{"type": "hint"}`, `{"type": "reveal"}` (hot seat: show the hand
-   of the seat to move), `{"type": "ping"}`.
+   refused), `{"type": "undo"}`, `{"type": "hint"}`, `{"type": "analysis", "seconds": 5, "every":
+   0.25}` (a streaming analysis of your position, both fields optional), `{"type": "stop"}` (ends
+   it), `{"type": "reveal"}` (hot seat: show the hand of the seat to move), `{"type": "resign"}`,
+   `{"type": "rematch"}`, `{"type": "ping"}`.
 
 **Server frames** (their schemas: `x-server-frames` of this operation, `x-client-frames` for the
 client's): `state` on connecting and after every change
 (changes close together come as one state), `presence` when a seat comes or goes, `hint` to the
-asker only, `error` for a refused frame, `pong`.
+asker only, `analysis` updates to the asking connection only (the last has `done`; a `stop`, a
+closed socket or a change of the table ends the search), `error` for a refused frame, `pong`.
 
 **Order.** Frames of one connection are handled in the order they were sent, and a `hint` is
 answered before any later frame of that connection is handled: `hint` then `move` gives the hint
@@ -115,10 +118,15 @@ def document_frames(schema: Dict[str, Any]) -> Dict[str, Any]:
     op = paths.get("/api/tables/{table_id}/ws", {}).get("get")
     if op is not None:
         op.update(frames)
-    op = paths.get("/api/tables/{table_id}/stream", {}).get("get")
-    if op is not None:  # one line: a state or a presence frame
-        lines = TypeAdapter(models.StreamLine).json_schema(ref_template=refs)
-        lines.pop("$defs", None)
+    streams: Tuple[Tuple[str, str, TypeAdapter[Any]], ...] = (
+        ("/api/tables/{table_id}/stream", "get", TypeAdapter(models.StreamLine)),
+        ("/api/tables/{table_id}/analysis/stream", "post", TypeAdapter(models.AnalysisLine)))
+    for path, method, line in streams:
+        op = paths.get(path, {}).get(method)
+        if op is None:
+            continue
+        lines = line.json_schema(ref_template=refs)
+        components.update(lines.pop("$defs", {}))
         op["responses"]["200"] = {"description": "one JSON object a line (NDJSON), as the websocket's frames",
                                   "content": {NDJSONResponse.media_type: {"schema": lines}}}
         for code, response in op["responses"].items():  # refusals are JSON, before the stream starts

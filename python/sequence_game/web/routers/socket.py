@@ -1,21 +1,29 @@
 """The table websocket (``/api/tables/{id}/ws``), JSON text frames of at most 4 KiB.
 
-- client first: ``{"type": "hello", "token": "<seat token>"}`` (``null``: spectator);
+- client first: ``{"type": "hello", "token": "<seat token>"}`` (``null``: spectator), with
+  ``"chat": true`` to take part in the table's chat;
 - client then: ``{"type": "move", "move": "7H@d6", "version": 12}``, ``{"type": "undo"}``,
-  ``{"type": "hint"}``, ``{"type": "reveal"}`` (hot seat), ``{"type": "resign"}`` (two teams),
-  ``{"type": "rematch"}`` (after the game), ``{"type": "ping"}``;
+  ``{"type": "hint"}``, ``{"type": "analysis", "seconds": 5, "every": 0.25}`` (a streaming
+  analysis), ``{"type": "stop"}`` (ends it), ``{"type": "reveal"}`` (hot seat), ``{"type": "resign"}`` (two teams),
+  ``{"type": "rematch"}`` (after the game), ``{"type": "ping"}``, ``{"type": "chat", "text": "..."}``
+  (to the players' room from a seat, the spectators' from a spectator: ``tables/chat.py``),
+  ``{"type": "report", "message": N}`` (flag chat message N for the operator);
 - server: ``{"type": "state", "view": {...}}`` on connecting and after every change
   (``TableService.view``: what this connection may see and nothing else, R9; changes close together
   are sent as one state), ``{"type": "presence", "connected": [...]}`` when a seat comes or goes
   (one flag per seat), ``{"type": "hint", "move": ..., "version": N}`` to the asker only,
+  ``{"type": "analysis", ...}`` updates (``models.AnalysisInfo``) to the asking connection only,
   ``{"type": "rematch", "table": "<new id>"}`` when a rematch table exists (the same seat tokens
   work there), ``{"type": "timeout", "seat": p, "move": ...}`` when a turn timer ran out and the AI
-  moved for that seat,
+  moved for that seat, ``{"type": "flag", "seat": p}`` when a seat's game clock ran out and its team
+  lost on time, ``{"type": "chat-log", ...}`` after the first state to a hello with ``"chat": true`` (the
+  chat's notice and the messages this connection may read), ``{"type": "chat", ...}`` for each new one it may read,
+  ``{"type": "reported", "message": N}``,
   ``{"type": "error", "error": "IllegalMoveError", "detail": "..."}``, ``{"type": "pong"}``.
 
 Frames are handled in the order sent; a hint runs while later frames are read, but a later frame
 other than ``ping`` waits for its answer (hint then move: the hint is for the position it was asked
-in). An ``error`` frame means nothing changed: no ``state`` follows it. A websocket refused for
+in). A streaming analysis holds no frame back; a change of the table ends it. An ``error`` frame means nothing changed: no ``state`` follows it. A websocket refused for
 what is known before its hello (no such table, an expired one, over the caps) is refused in the
 handshake with the HTTP status (``http.deny_websocket``); one refused at its hello (a wrong token, a
 bad or late hello) gets one error message, then closes with code ``4000 + HTTP status``. The
@@ -31,9 +39,11 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .. import models
-from ..errors import BadMessageError, NotAllowedError, TableError, TooLargeError, TooSlowError
+from ..errors import BadMessageError, BusyError, NotAllowedError, TableError, TooLargeError, TooSlowError
 from ..http import client_of, deny_websocket, error_body, status_of
 from ..tables import Connection, Table, TableService
+from ..tables.ai import AnalysisRun
+from ..tables.chat import MAX_CHAT_TEXT
 
 MAX_WS_MESSAGE = 4096  # bytes of a websocket message from a client
 HELLO_TIMEOUT = 10.0  # seconds a new websocket has to say who it is
@@ -48,6 +58,7 @@ class _Msg(BaseModel):
 class Hello(_Msg):
     type: Literal["hello"]
     token: Optional[str] = Field(None, max_length=128)
+    chat: bool = False  # take part in the table's chat (tables/chat.py)
 
 
 class PlayMsg(_Msg):
@@ -57,10 +68,27 @@ class PlayMsg(_Msg):
 
 
 class SimpleMsg(_Msg):
-    type: Literal["undo", "hint", "reveal", "ping", "resign", "rematch"]
+    type: Literal["undo", "hint", "reveal", "ping", "resign", "rematch", "stop"]
 
 
-ClientMessage = TypeAdapter(Annotated[Union[PlayMsg, SimpleMsg, Hello], Field(discriminator="type")])
+class AnalysisMsg(models.AnalysisStreamRequest):
+    """Start a streaming analysis of your position: ``analysis`` frames to this connection alone."""
+
+    type: Literal["analysis"]
+
+
+class ChatMsg(_Msg):
+    type: Literal["chat"]
+    text: str = Field(max_length=MAX_CHAT_TEXT)
+
+
+class ReportMsg(_Msg):
+    type: Literal["report"]
+    message: int = Field(ge=1, le=models.VERSION_MAX)
+
+
+ClientMessage = TypeAdapter(Annotated[Union[PlayMsg, SimpleMsg, AnalysisMsg, Hello, ChatMsg, ReportMsg],
+                                      Field(discriminator="type")])
 
 
 def _error(e: Exception) -> Dict[str, str]:
@@ -94,6 +122,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         except WebSocketDisconnect:
             return
         service.attach(table, conn)
+        if hello.chat:
+            service.chat.welcome(table, conn)
         await _serve(websocket, service, table, conn)
     finally:
         if conn is not None:
@@ -106,12 +136,17 @@ async def _serve(websocket: WebSocket, service: TableService, table: Table, conn
     seats = conn.seats
     writer = asyncio.create_task(_pump(websocket, conn))
     asking: Optional[asyncio.Task[None]] = None
+    analysing: Optional[asyncio.Task[None]] = None
+    run = AnalysisRun()
     try:
         while not writer.done():
             try:
                 msg = _parse(await _receive(websocket))
                 if isinstance(msg, Hello):
                     raise BadMessageError("already said hello")
+                if msg.type == "stop":  # ends this connection's analysis (none running: nothing to do)
+                    run.stop()
+                    continue
                 if msg.type != "ping" and asking is not None and not asking.done():
                     # a hint is answered before any later frame changes the table: "hint" then
                     # "move" gives the hint for the position it was asked in, then the move
@@ -122,12 +157,22 @@ async def _serve(websocket: WebSocket, service: TableService, table: Table, conn
                     if not seats:
                         raise NotAllowedError("spectators cannot move")
                     await service.play(table, seats, msg.move, msg.version)
+                elif msg.type == "chat":
+                    service.chat.say(table, conn, msg.text)
+                elif msg.type == "report":
+                    conn.send(service.chat.report(table, conn, msg.message))
                 elif msg.type == "undo":
                     await service.undo(table, seats)
                 elif msg.type == "reveal":
                     service.reveal(table, seats)
                 elif msg.type == "hint":
                     asking = asyncio.create_task(_hint(service, table, seats, conn))
+                elif msg.type == "analysis":
+                    if analysing is not None and not analysing.done():
+                        raise BusyError("this connection's analysis is running already: send {\"type\": \"stop\"} "
+                                        "first, or wait for its last frame (done)")
+                    run = AnalysisRun()
+                    analysing = asyncio.create_task(_analyse(service, table, seats, conn, msg, run))
                 elif msg.type in ("resign", "rematch"):
                     if not seats:
                         raise NotAllowedError(f"spectators cannot {msg.type}: this needs a seat's join link")
@@ -141,8 +186,10 @@ async def _serve(websocket: WebSocket, service: TableService, table: Table, conn
     except WebSocketDisconnect:
         pass
     finally:
-        if asking is not None:
-            asking.cancel()
+        run.stop()  # a closed socket ends its analysis: the running slice at its next iteration
+        for task in (asking, analysing):
+            if task is not None:
+                task.cancel()
         writer.cancel()
 
 
@@ -195,5 +242,18 @@ async def _hint(service: TableService, table: Table, seats: FrozenSet[int], conn
     try:
         move = await service.hint(table, seats, conn.client)
         conn.send({"type": "hint", "move": str(move), "version": version})
+    except (TableError, ValueError) as e:
+        conn.send(_error(e))
+
+
+async def _analyse(service: TableService, table: Table, seats: FrozenSet[int], conn: Connection,
+                   msg: AnalysisMsg, run: AnalysisRun) -> None:
+    """A streaming analysis for this connection alone (R9: it reads the asking seat's hand)."""
+    try:
+        if not seats:
+            raise NotAllowedError("spectators cannot ask for an analysis: this needs the seat to move's join link")
+        seconds = min(msg.seconds, service.max_ai_seconds)
+        async for update in service.analysis_stream(table, seats, seconds, msg.every, conn.client, run):
+            conn.send(update)
     except (TableError, ValueError) as e:
         conn.send(_error(e))

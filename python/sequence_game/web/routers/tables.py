@@ -8,6 +8,7 @@ from typing import Annotated, Any, Dict, List, Optional
 from fastapi import APIRouter, Query, Request
 
 from .. import models
+from ..club.web import AccountWrite, NeedsAccountError, check_rated, seat_account
 from ..deps import ERRORS, Client, Seats, SeatsRequired, Service, TableDep, errors_for
 from ..errors import InvalidRequestError
 from ..http import CreationQuota
@@ -39,14 +40,16 @@ TABLE_LINKS = {name: _link(path, method) for name, path, method in [
 
 
 @router.post("/api/tables", status_code=201, response_model=models.TableCreated,
-             responses={**errors_for(409, 422, 429, 503), 201: {"description": "the table, its join links",
+             responses={**errors_for(401, 403, 409, 422, 429, 503), 201: {"description": "the table, its join links",
                                                                  "links": TABLE_LINKS}},
              summary="Create a table")
 async def create_table(body: models.CreateTable, request: Request, service: Service,
-                       client: Client) -> models.TableCreated:
+                       client: Client, account: AccountWrite) -> models.TableCreated:
     """A new table with its seats: each human seat gets a token (send it as `Authorization: Bearer
     <token>`) and a join link; AI seats play by themselves. `moves` replays a saved game's moves
-    first. Rate-limited per client address (429) and bounded in total (503)."""
+    first. Rate-limited per client address (429) and bounded in total (503). Signed in (the session
+    cookie), your account takes the first human seat that is not open; `rated` (docs/club.md)."""
+    check_rated(body, account, request.app.state.club)
     quota: CreationQuota = request.app.state.quota
     quota.take(client)
     # the body's bounds are checked (models.py) before this list is built: at most 12 seats
@@ -57,7 +60,8 @@ async def create_table(body: models.CreateTable, request: Request, service: Serv
     table, tokens = await service.create(
         body.players, body.teams, [s.model_dump() for s in seats], seed=body.seed, max_turns=body.max_turns,
         hot_seat=body.hot_seat, ai_seconds=min(body.ai_seconds, service.max_ai_seconds), moves=body.moves,
-        client=client, hints=body.hints, turn_seconds=body.turn_seconds)
+        client=client, hints=body.hints, turn_seconds=body.turn_seconds, account=seat_account(account),
+        rated=body.rated, clock=None if body.clock is None else body.clock.model_dump())
     base = str(request.base_url).rstrip("/")
     links, seen = [], set()
     for seat, token in sorted(tokens.items()):
@@ -79,15 +83,18 @@ async def list_tables(service: Service, finished: Optional[bool] = None,
 
 
 @router.post("/api/tables/{table_id}/join", status_code=201, response_model=models.SeatLink,
-             responses=errors_for(404, 409, 422, 429, 503),
+             responses=errors_for(401, 403, 404, 409, 422, 429, 503),
              summary="Take an open seat: the answer carries its token (the only time it is sent)")
 async def join(body: models.JoinRequest, table: TableDep, request: Request, service: Service,
-               client: Client) -> models.SeatLink:
+               client: Client, account: AccountWrite) -> models.SeatLink:
     """Take an open human seat (`seat`, or the first open one) under your `name`: the answer is the
-    only time its token is sent. Limited per client address like creating a table (429)."""
+    only time its token is sent. Limited per client address like creating a table (429). Signed in,
+    the seat records your account (under its name); a rated table's seats are for accounts only."""
+    if table.options.rated and account is None:
+        raise NeedsAccountError("this table is rated: its seats are for signed-in accounts (log in at /login)")
     quota: CreationQuota = request.app.state.quota
     quota.take(client)  # joining hands out a seat: limited like creating one
-    seat, token = await service.join(table, body.seat, body.name)
+    seat, token = await service.join(table, body.seat, body.name, seat_account(account))
     base = str(request.base_url).rstrip("/")
     return models.SeatLink(seat=seat, token=token, url=f"{base}/table/{table.id}#seat={token}")
 

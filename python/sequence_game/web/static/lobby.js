@@ -75,6 +75,7 @@ $("newtable").addEventListener("submit", async (ev) => {
   if ($("turnseconds").value) body.turn_seconds = +$("turnseconds").value;
   if ($("hints").value !== "auto") body.hints = $("hints").value === "on";
   if ($("seed").value !== "") body.seed = +$("seed").value;
+  if ($("rated").checked) body.rated = true;
   let res, data;
   try {
     res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -205,7 +206,8 @@ async function loadTables() {
     b.textContent = "Join";
     b.addEventListener("click", () => join(t));
     const free = t.seats.filter(s => s.open).length;
-    return row([t.table, `${t.players} players`, who(t), `waiting for ${free} player${free > 1 ? "s" : ""}`], [b]);
+    const rated = t.rated ? "rated (accounts only), " : "";
+    return row([t.table, `${t.players} players`, who(t), `${rated}waiting for ${free} player${free > 1 ? "s" : ""}`], [b]);
   }), "no open seats right now: create a table with an open seat and share the lobby");
   fill($("livetables"), live.map(t => row([t.table, `${t.players} players`, who(t), `turn ${t.turn}`],
                                           [link("watch", `/table/${encodeURIComponent(t.table)}`)])),
@@ -238,11 +240,16 @@ async function loadHistory() {
 async function loadPresets() {
   try {
     const res = await fetch("/api/presets");
-    // "level 5 · easy (593)": the level, its name, its measured rating (random = 0)
+    // "level 6 · easy (593)": the level, its name, its measured rating (random = 0)
     if (res.ok) PRESETS = (await res.json()).map(p => [p.name, p.summary,
       (p.level ? `level ${p.level} \u00b7 ` : "") + p.name.replace(/^level:\d+$/, t => p.summary.split(":")[0].split(", ")[1] || t)
-      + (p.rating !== null && p.rating !== undefined ? ` (${Math.round(p.rating)})` : "")]);
+      + (p.rating !== null && p.rating !== undefined ? ` (${Math.round(p.rating)})` : ""), p.level]);
   } catch (e) { /* the lobby still works with the default preset */ }
+  // "Play the computer" offers the same levels, with the same names and ratings
+  for (const o of $("pc-level") ? $("pc-level").options : []) {
+    const p = PRESETS.find(q => q[3] === +o.value);
+    if (p) { o.textContent = p[2]; o.title = p[1]; }
+  }
   updateTeams();
 }
 

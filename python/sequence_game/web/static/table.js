@@ -18,6 +18,9 @@ let gameOverShown = false;  // the game-over dialog opens once per page
 let sound = localStorage.getItem("sequence-sound") === "on";
 let timeoutNote = null;     // shown once with the next position
 let deadline = null, clockTimer = null;  // this turn's time-out (local clock), from the view's turn_left
+let clockAt = Date.now();   // when the view's game clocks were read
+const muted = new Set();    // chat writers this page does not show (muting is the reader's own)
+let chatName = null;        // a spectator's own name in the spectators' chat
 
 // A rematch is a new table with the same seats: the same token opens it (kept per table).
 function goToRematch(id) {
@@ -67,7 +70,7 @@ function connect() {
   ws.onopen = () => {
     opened = true; retry = 0; $("conn").textContent = "";
     if (refusedNote) { say(""); refusedNote = false; }
-    ws.send(JSON.stringify({ type: "hello", token: token || null }));
+    ws.send(JSON.stringify({ type: "hello", token: token || null, chat: true }));
   };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
@@ -81,6 +84,13 @@ function connect() {
       const who = view.seats[msg.seat] ? view.seats[msg.seat].name : `seat ${msg.seat + 1}`;
       timeoutNote = `${who} ran out of time: the AI played ${humanMove(msg.move)} for them.`;
     }
+    else if (msg.type === "flag" && view) {
+      const who = view.seats[msg.seat] ? view.seats[msg.seat].name : `seat ${msg.seat + 1}`;
+      timeoutNote = `${who} ran out of time: their team loses on time.`;
+    }
+    else if (msg.type === "chat-log") { onChatLog(msg); }
+    else if (msg.type === "chat") { addChat(msg); }
+    else if (msg.type === "reported") { say("Reported: the server's operator will read that message."); }
     else if (msg.type === "presence" && view) { msg.connected.forEach((c, p) => { view.seats[p].connected = c; }); render(); }
   };
   ws.onclose = () => {
@@ -159,6 +169,7 @@ function onState(v) {
     if (old && !old.legal.length && v.legal.length) tone("turn");
   }
   deadline = v.turn_left === null || v.turn_left === undefined ? null : Date.now() + v.turn_left * 1000;
+  clockAt = Date.now();
   render(oneMove);
   tickClock();
 }
@@ -177,10 +188,39 @@ function keepSelection(v) {
 // A table waits for its players while a seat is open: nobody moves until every seat is taken.
 function openSeats(v) { return v.over ? 0 : v.seats.filter(s => s.open).length; }
 
-// The turn timer: the seconds left for the seat to move, under the status line.
+// A game clock's time as m:ss (h:mm:ss past an hour).
+function clockText(seconds) {
+  const t = Math.max(0, Math.floor(seconds)), h = Math.floor(t / 3600), m = Math.floor(t / 60) % 60, s = t % 60;
+  return (h ? `${h}:${String(m).padStart(2, "0")}` : String(m)) + ":" + String(s).padStart(2, "0");
+}
+
+// A seat's game clock now: the running one counts down from the view's time.
+function clockLeft(p) {
+  const c = view && view.clock;
+  if (!c || c.left[p] === null) return null;
+  return c.running === p ? c.left[p] - (Date.now() - clockAt) / 1000 : c.left[p];
+}
+
+// The turn timer or the game clocks: the seconds left for the seat to move, under the status
+// line, and each seat's clock in the seat list.
 function tickClock() {
   clearTimeout(clockTimer);
   const el = $("clock");
+  if (view && view.clock) {
+    for (const span of document.querySelectorAll("#seats .seat-clock")) {
+      const left = clockLeft(+span.dataset.seat);
+      if (left !== null) span.textContent = clockText(left);
+      span.classList.toggle("urgent", view.clock.running === +span.dataset.seat && left !== null && left <= 10);
+    }
+    const c = view.clock, p = view.state.current_player;
+    if (view.over || c.running === null) { el.textContent = ""; return; }
+    const zero = c.at_zero === "lose" ? "their team loses on time" : "the AI moves for them";
+    const how = c.kind === "fischer" ? `+${c.increment} s a move` : `a bank, +${c.increment} s a turn`;
+    el.textContent = `${mine() ? "Your" : seatLabel(p) + "'s"} clock: ${clockText(clockLeft(p))} (${how}); at zero ${mine() ? zero.replace("their", "your").replace("them", "you") : zero}.`;
+    el.className = clockLeft(p) <= 10 ? "dim urgent" : "dim";
+    clockTimer = setTimeout(tickClock, 250);
+    return;
+  }
   if (deadline === null || !view || view.over) { el.textContent = ""; return; }
   const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
   const who = mine() ? "You have" : `${seatLabel(view.state.current_player)} has`;
@@ -244,6 +284,10 @@ function render(animate) {
   renderLog();
   renderTargets();
   const banner = $("banner");
+  if (v.over && $("ratings").dataset.table !== v.table) {
+    $("ratings").dataset.table = v.table;
+    club.showRatings(v.table, $("ratings"));
+  }
   if (v.over) {
     banner.hidden = false;
     banner.innerHTML = "";
@@ -310,6 +354,7 @@ function showGameOver() {
   $("gameover-rematch").hidden = !v.rematch_allowed;
   $("gameover-rematch").textContent = v.rematch ? "Go to the rematch" : "Rematch";
   $("gameover-review").href = `/review/${encodeURIComponent(v.table)}`;
+  club.showRatings(v.table, $("gameover-ratings"));  // a rated game's rating changes (docs/club.md)
   if (typeof dlg.showModal === "function" && !dlg.open) dlg.showModal();
 }
 
@@ -385,12 +430,22 @@ function renderSeats() {
     li.appendChild(teamBadge(s.team));
     const name = document.createElement("span");
     name.textContent = seatLabel(p);
+    if (s.account) name.replaceChildren(club.playerLink(s.name), seatLabel(p).slice(s.name.length));  // an account links to its page
     li.appendChild(name);
     const info = document.createElement("span");
     info.className = "dim";
     const n = Array.isArray(st.hands[p]) ? st.hands[p].length : st.hands[p];
     info.textContent = `${n} cards` + (s.kind === "ai" ? ` - AI ${s.ai}` : s.open ? " - open" : s.connected ? "" : " - away");
     li.appendChild(info);
+    if (v.clock && v.clock.left[p] !== null) {
+      const c = document.createElement("span");
+      c.className = "seat-clock" + (v.clock.flagged === p ? " flagged" : "");
+      c.dataset.seat = String(p);
+      c.setAttribute("role", "timer");
+      c.setAttribute("aria-label", `${s.name}'s clock`);
+      c.textContent = clockText(clockLeft(p));
+      li.appendChild(c);
+    }
     if (s.open && !v.you.length && !v.over) {  // a spectator may take an open seat
       const b = document.createElement("button");
       b.type = "button";
@@ -602,3 +657,59 @@ onButton("gameover-rematch", rematch);
 renderSound();
 
 board.load().then(() => { board.onCellClick = clickCell; connect(); });
+
+// The chat: the players' room for a seat, the spectators' for a spectator (the server keeps them
+// apart: spectators never reach players during play). Every message is shown as text, never HTML.
+function onChatLog(msg) {
+  const box = $("chatbox");
+  box.hidden = false;
+  $("chat-title").textContent = token ? "Players' chat" : "Spectators' chat";
+  $("chat-notice").textContent = msg.notice;
+  chatName = msg.you;
+  $("chatform").hidden = !msg.enabled;
+  $("chatlog").replaceChildren();
+  for (const m of msg.messages) addChat(m);
+}
+
+function addChat(m) {
+  if (muted.has(m.from)) return;
+  const li = document.createElement("li");
+  li.dataset.from = m.from;
+  const who = document.createElement("strong");
+  who.textContent = m.from + (m.channel === "spectators" && token ? " (spectator)" : "") + ": ";
+  const text = document.createElement("span");
+  text.className = "chat-text";
+  text.textContent = m.text;  // text only: markup in a message stays characters
+  li.append(who, text);
+  const mine = m.seat === null ? m.from === chatName : Boolean(view && view.you.includes(m.seat));
+  if (!mine) {
+    const mute = document.createElement("button");
+    mute.type = "button";
+    mute.className = "quiet small";
+    mute.textContent = "Mute";
+    mute.setAttribute("aria-label", `mute ${m.from}`);
+    mute.addEventListener("click", () => {
+      muted.add(m.from);
+      for (const el of [...$("chatlog").children]) if (el.dataset.from === m.from) el.remove();
+    });
+    const report = document.createElement("button");
+    report.type = "button";
+    report.className = "quiet small";
+    report.textContent = "Report";
+    report.setAttribute("aria-label", `report this message from ${m.from}`);
+    report.addEventListener("click", () => send({ type: "report", message: m.id }));
+    li.append(" ", mute, " ", report);
+  }
+  const log = $("chatlog");
+  log.appendChild(li);
+  while (log.children.length > 100) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+$("chatform").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const input = $("chattext"), text = input.value.trim();
+  if (!text) return;
+  send({ type: "chat", text });
+  input.value = "";
+});

@@ -11,7 +11,9 @@ One module per concern, behind the facade :class:`TableService` that the routers
 - ``changes.py``: play, undo, resign, reveal, join, and the commit every change goes through;
 - ``views.py``: what a seat, a spectator and the lobby may see (R9), as the typed models;
 - ``ai.py``: the AI seats' searches, hints and analyses, and their pools;
-- ``clock.py``: the human seats' turn timer;
+- ``clock.py``: the human seats' time controls (a turn timer, or a game clock per seat), their
+  data in ``clockstate.py``;
+- ``chat.py``: the players' chat and the spectators' chat of each table;
 - ``connections.py``: websockets and streams, their caps, the broadcast;
 - ``rematch.py``: the rematch, made once;
 - ``lifecycle.py``: creating, looking up, listing, resuming after a restart, expiry.
@@ -33,6 +35,7 @@ from ..presets import AI_PRESETS, AIPreset, preset_list
 from ..store import TableStore
 from .ai import AIWork
 from .changes import Changes
+from .chat import Chat
 from .clock import Clock
 from .connections import Connection, Connections
 from .lifecycle import Lifecycle
@@ -75,8 +78,10 @@ class TableService:
         self.changes = Changes(store, self.tables, self.game_class, self.db, self._changed, self._seated)
         self.ai = AIWork(limits, limits.ai_pause if ai_pause is None else ai_pause, self.tables, self.changes.change, self.changes.check_live,
                          self.connections.broadcast, self._schedule)
-        self.clock = Clock(self.tables, self.changes.change, self.connections.tell)
-        self.life = Lifecycle(store, limits, self.tables, self.game_class, self.db, self._schedule, self.ai.forget)
+        self.clock = Clock(self.tables, self.changes.change, self.connections.tell,
+                           lambda table_id, state: self.db(store.set_clock, table_id, state))
+        self.chat = Chat(limits)
+        self.life = Lifecycle(store, limits, self.tables, self.game_class, self.db, self._schedule, self._forget)
         self.rematcher = Rematcher(self.life, self.connections.tell, self.connections.broadcast)
         self.limits = limits
         self.sockets = self.connections.sockets  # client address -> its open connections and long-polls
@@ -86,6 +91,7 @@ class TableService:
         self.play, self.undo, self.resign = self.changes.play, self.changes.undo, self.changes.resign
         self.reveal, self.join = self.changes.reveal, self.changes.join
         self.hint, self.analyze = self.ai.hint, self.ai.analyze
+        self.analysis_stream, self.check_analysis = self.ai.analysis_stream, self.ai.check_analysis
         self.admit, self.release = self.connections.admit, self.connections.release
         self.attach, self.detach = self.connections.attach, self.connections.detach
         self.connect, self.disconnect = self.connections.connect, self.connections.disconnect
@@ -100,18 +106,21 @@ class TableService:
                      seed: Optional[int] = None, max_turns: Optional[int] = None, hot_seat: bool = False,
                      ai_seconds: float = 2.0, moves: Optional[List[str]] = None,
                      client: Optional[str] = None, hints: Optional[bool] = None,
-                     turn_seconds: Optional[float] = None) -> Tuple[Table, Dict[int, str]]:
+                     turn_seconds: Optional[float] = None, account: Optional[Tuple[str, str]] = None,
+                     rated: bool = False, clock: Optional[Dict[str, Any]] = None) -> Tuple[Table, Dict[int, str]]:
         """A new table; returns it and the join token of every human seat (``{seat: token}``;
         with ``hot_seat`` every human seat has the same token). ``moves``: play these first (to go
         on with a saved game). Bad arguments raise ``ValueError`` saying what is wrong; a database
         that refuses the new row, a 503 (and no table). ``hints``: whether a seat may ask the AI for
         a hint or an analysis; by default only with at most one human at the table (as on lichess,
-        no engine help in a game between people). ``turn_seconds``: a turn timer for the human seats
-        (``clock.py``)."""
+        no engine help in a game between people). ``turn_seconds``: a turn timer for the human seats;
+        ``clock``: a game clock per human seat instead (``clock.py``). ``account``: the creator's
+        (key, name) if signed in; ``rated``: checked by the club (web/club) before this call."""
         options = TableOptions(hot_seat=hot_seat, ai_seconds=float(ai_seconds),
-                               turn_seconds=None if turn_seconds is None else float(turn_seconds))
+                               turn_seconds=None if turn_seconds is None else float(turn_seconds), rated=rated,
+                               clock=clock)
         return await self.life.create(players, teams, seats, options, hints=hints, seed=seed, max_turns=max_turns,
-                                      moves=moves, client=client)
+                                      moves=moves, client=client, account=account)
 
     def seats_of(self, table: Table, token: Optional[str], via: str = "the bearer token") -> FrozenSet[int]:
         """The seats ``token`` acts for at ``table`` (empty for no token: a spectator). A wrong
@@ -140,6 +149,8 @@ class TableService:
     @limits.setter
     def limits(self, limits: ServerLimits) -> None:
         self._limits = self.connections.limits = self.ai.limits = self.life.limits = limits
+        if hasattr(self, "chat"):
+            self.chat.limits = limits
         self.max_ai_seconds = limits.max_ai_seconds
 
     @property
@@ -189,9 +200,16 @@ class TableService:
             table.thinking = None
         self.clock.stop(table)  # the turn it timed is over
         self.connections.broadcast(table)
+        if table.over:
+            self.chat.game_over(table)  # the players read the spectators' room from now on
         if table.over and not table.connections:
             self.life.leave(table)
         self._schedule(table)
+
+    def _forget(self, table: Table) -> None:
+        """``table`` left memory: drop what the AI, the clock and the chat kept about it."""
+        self.ai.forget(table)
+        self.chat.forget(table)
 
     def _last_left(self, table: Table) -> None:
         if table.over:

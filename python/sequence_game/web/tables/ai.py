@@ -18,7 +18,7 @@ import threading
 import time
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any, Awaitable, Callable, Dict, FrozenSet, Iterator, Optional, Set, Tuple, Union
+from typing import Any, AsyncIterator, Awaitable, Callable, Dict, FrozenSet, Iterator, Optional, Set, Tuple, Union
 
 from ...agents import Agent, agent_from_spec
 from ...move import Move
@@ -31,12 +31,15 @@ from ..presets import PROCESS_AGENTS, runs_in_process, seat_spec
 from .table import Next, StaleError, Table
 from .views import shown_seat
 
-__all__ = ["HINT_SECONDS", "AIWork"]
+__all__ = ["HINT_SECONDS", "AIWork", "AnalysisRun"]
 
 log = logging.getLogger("sequence_game.web")
 
 #: Seconds the hint search takes (cut to the table's budget).
 HINT_SECONDS = 0.5
+#: Seconds between two looks at the table while a slice of a streaming analysis runs: a change of
+#: the table (a move, an undo) stops the analysis about this soon.
+WATCH_SECONDS = 0.05
 Change = Callable[[Table, Callable[[], Next[Any]]], Awaitable[Any]]
 
 
@@ -74,6 +77,35 @@ def _agent_move_in_process(spec: str, seed: int, state: Dict[str, Any]) -> str:
     """A worker process's move for ``spec``'s agent in ``state`` (a ``to_dict()``), as text."""
     game = default_game_class().from_dict(state)
     return str(agent_from_spec(spec, seed=seed).select_move(game))
+
+
+def _next_info(analysis: Any) -> Any:
+    """The next update of a streaming analysis, None at its end (a thread pool's future cannot
+    carry StopIteration)."""
+    return next(analysis, None)
+
+
+def _update(info: Any, version: int, done: bool, interrupted: bool = False) -> Dict[str, Any]:
+    """An analysis update as the API sends it (``models.AnalysisInfo``)."""
+    return {"type": "analysis", "version": version, "best": None if info is None else str(info.move),
+            "iterations": 0 if info is None else info.iterations, "seconds": 0.0 if info is None else info.seconds,
+            "moves": [] if info is None else [{"move": str(m.move), "visits": m.visits, "value": m.value}
+                                              for m in info.moves],
+            "done": done, "interrupted": interrupted or info is None or bool(info.interrupted)}
+
+
+class AnalysisRun:
+    """The handle of one streaming analysis (:meth:`AIWork.analysis_stream`): ``stop()`` ends it
+    from the event loop, before it started or while it runs (a websocket's ``stop`` frame)."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+        self.analysis: Any = None  # the agent's Analysis, once the stream runs
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.analysis is not None:
+            self.analysis.stop()
 
 
 class AIWork:
@@ -242,9 +274,7 @@ class AIWork:
                       client: Optional[str] = None) -> Dict[str, Any]:
         """The MCTS root statistics for the seat to move (one of ``seats``) after ``seconds``."""
         p = self._check_to_move(table, seats)
-        most = self.limits.max_ai_seconds
-        if not 0.01 <= seconds <= most:
-            raise InvalidRequestError(f"seconds must be from 0.01 to {most}, not {seconds}")
+        self._check_seconds(seconds)
         agent = agent_from_spec(f"mcts:time={seconds:g}", seed=fresh_seed())
         snapshot = table.game.copy()
         with self._asking(table, p, client):
@@ -256,11 +286,65 @@ class AIWork:
             "moves": [{"move": str(m.move), "visits": m.visits, "value": m.value} for m in result.moves],
         }
 
-    @contextmanager
-    def _asking(self, table: Table, seat: int, client: Optional[str]) -> Iterator[None]:
-        """One hint or analysis at a time per seat, a few per client address and a bounded queue on
-        the server: each holds a search thread for up to ``max_ai_seconds``, so an unbounded queue
-        would make everyone's answer wait behind one client's requests."""
+    def check_analysis(self, table: Table, seats: FrozenSet[int], seconds: float, client: Optional[str]) -> None:
+        """Whether :meth:`analysis_stream` would start now (the same errors), so that an HTTP
+        refusal is a status before the stream's first byte; nothing is reserved."""
+        p = self._check_to_move(table, seats)
+        self._check_seconds(seconds)
+        self._check_room(table, p, client)
+
+    async def analysis_stream(self, table: Table, seats: FrozenSet[int], seconds: float, every: float,
+                              client: Optional[str] = None,
+                              run: Optional[AnalysisRun] = None) -> AsyncIterator[Dict[str, Any]]:
+        """A streaming analysis of the position of the seat to move (one of ``seats``; the search
+        reads only that seat's view, R9): an update (``models.AnalysisInfo``) about every ``every``
+        seconds of search, for ``seconds`` in all; the last has ``done`` set. It ends sooner, its
+        last update ``interrupted``, at ``run.stop()``, when the table changes (a move, an undo:
+        the position is gone) or when the caller stops iterating (a closed stream or socket; the
+        running slice ends at its next iteration). It counts as one of the seat's and the client's
+        hints and analyses for its whole length, and its slices queue for the analysis threads
+        (lowest CPU priority) one at a time, taking turns with other clients' work."""
+        p = self._check_to_move(table, seats)
+        self._check_seconds(seconds)
+        run = run or AnalysisRun()
+        version = table.version
+        agent = agent_from_spec(f"mcts:time={seconds:g}", seed=fresh_seed())
+        with self._asking(table, p, client):
+            analysis = run.analysis = agent.analysis(table.game.copy(), every=every)
+            if run.stopped:
+                analysis.stop()
+            try:
+                while True:
+                    step = asyncio.ensure_future(self.analysis_queue.run(client or "?", _next_info, analysis))
+                    try:
+                        while not step.done():
+                            await asyncio.wait({step}, timeout=WATCH_SECONDS)
+                            if table.version != version or table.over or self.tables.get(table.id) is not table:
+                                analysis.stop()  # the position analysed is gone
+                    finally:
+                        if not step.done():  # the caller went away: the queue drops or frees the job
+                            step.cancel()
+                    try:
+                        info = None if step.cancelled() else step.result()
+                    except RuntimeError:  # the work queue closed: the server stops
+                        info = None
+                    if info is None:
+                        break
+                    yield _update(info, version, analysis.done)
+                    if analysis.done:
+                        return
+            finally:
+                analysis.stop()
+        # stopped between two slices: the last update again, marked done and interrupted
+        yield _update(analysis.info, version, True, interrupted=True)
+
+    def _check_seconds(self, seconds: float) -> None:
+        most = self.limits.max_ai_seconds
+        if not 0.01 <= seconds <= most:
+            raise InvalidRequestError(f"seconds must be from 0.01 to {most}, not {seconds}")
+
+    def _check_room(self, table: Table, seat: int, client: Optional[str]) -> None:
+        """Refuse a hint or analysis past the caps (see :meth:`_asking`)."""
         limits = self.limits
         if seat in table.asking:
             raise BusyError("a hint or analysis for this seat is running already: wait for its answer")
@@ -271,6 +355,14 @@ class AIWork:
         if sum(self.asking_by_client.values()) >= limits.max_analyses:
             raise ServerFullError(f"the server already runs {limits.max_analyses} hints and analyses; try again in "
                                   "a few seconds")
+
+    @contextmanager
+    def _asking(self, table: Table, seat: int, client: Optional[str]) -> Iterator[None]:
+        """One hint or analysis at a time per seat, a few per client address and a bounded queue on
+        the server: each holds a search thread for up to ``max_ai_seconds``, so an unbounded queue
+        would make everyone's answer wait behind one client's requests."""
+        self._check_room(table, seat, client)
+        key = client or "?"
         table.asking.add(seat)
         self.asking_by_client[key] = self.asking_by_client.get(key, 0) + 1
         try:

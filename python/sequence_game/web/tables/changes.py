@@ -64,6 +64,9 @@ class Changes:
                  changed: Callable[[Table], None], broadcast: Callable[[Table], None]) -> None:
         self.store, self.tables, self.game_class, self.db = store, tables, game_class, db
         self._changed, self._broadcast = changed, broadcast
+        #: called (in a worker thread) once a game is over and stored, before anyone is told: the
+        #: club files it and changes the ratings (web/club)
+        self.on_over: Optional[Callable[[Table], None]] = None
 
     def check_live(self, table: Table) -> None:
         if table.over:
@@ -116,6 +119,11 @@ class Changes:
         table.game, table.movers, table.prefix, table.record = game, nxt.movers, list(nxt.prefix), record
         table.version = version
         table.changed_at = time.monotonic()
+        if table.over and self.on_over is not None:
+            try:
+                await self.db(self.on_over, table)
+            except Exception:  # the game stands; only its filing failed
+                log.exception("table %s: the finished game could not be filed for its players", table.id)
         self._changed(table)
 
     async def play(self, table: Table, seats: FrozenSet[int], text: str,
@@ -199,9 +207,12 @@ class Changes:
         table.revealed = (g.current_player, g.turn)
         self._broadcast(table)
 
-    async def join(self, table: Table, seat: Optional[int] = None, name: Optional[str] = None) -> Tuple[int, str]:
+    async def join(self, table: Table, seat: Optional[int] = None, name: Optional[str] = None,
+                   account: Optional[Tuple[str, str]] = None) -> Tuple[int, str]:
         """Take an open seat (``seat``, or the first one): returns it and its new token, which only
-        this answer carries. The seat is then an ordinary human seat, its link secret like any."""
+        this answer carries. The seat is then an ordinary human seat, its link secret like any.
+        ``account``: the (key, name) signed in, recorded on the seat (web/club); at a rated table an
+        account takes one seat only."""
         async with table.lock:
             self.check_live(table)
             free = [p for p, s in enumerate(table.seats) if s.open]
@@ -212,10 +223,13 @@ class Changes:
             elif seat not in free:
                 raise NotNowError(f"seat {seat} is not open; the open seats (counted from 0) are "
                                   + ", ".join(str(p) for p in free))
+            if account is not None and table.options.rated and any(s.account == account[0] for s in table.seats):
+                raise NotNowError("you already hold a seat at this rated table: an account plays one seat")
             token = secrets.token_urlsafe(24)
             old = table.seats[seat]
             new_seats = list(table.seats)
-            new_seats[seat] = Seat("human", None, name or f"Player {seat + 1}", token_hash(token))
+            new_seats[seat] = (Seat("human", None, account[1], token_hash(token), account=account[0]) if account
+                               else Seat("human", None, name or f"Player {seat + 1}", token_hash(token)))
             try:
                 await self.db(self.store.set_seats, table.id, [s.to_dict() for s in new_seats])
             except StoreError as e:

@@ -29,6 +29,8 @@ class Connection:
         self.seats = seats
         self.client = client
         self.queue: asyncio.Queue[Optional[str]] = asyncio.Queue(self.QUEUE)
+        self.chat = False  # takes part in the table's chat (a websocket that said hello; chat.py)
+        self.chat_name: Optional[str] = None  # a spectator's name in the chat, given at its first message
 
     def send(self, message: Dict[str, Any]) -> None:
         self.send_text(_dumps(message))

@@ -26,6 +26,7 @@ from ..limits import ServerLimits
 from ..presets import AI_PRESETS, seat_spec
 from ..store import StoreError, TableRow, TableStore
 from .changes import record_for
+from .clockstate import check_clock
 from .table import MAX_TURN_SECONDS, MIN_TURN_SECONDS, Seat, Table, TableOptions, epoch, token_hash
 from .views import stored_summary, summary
 
@@ -56,12 +57,14 @@ class Lifecycle:
     async def create(self, players: int, teams: Optional[int], seats: List[Dict[str, Any]], options: TableOptions,
                      hints: Optional[bool] = None, seed: Optional[int] = None, max_turns: Optional[int] = None,
                      moves: Optional[List[str]] = None, client: Optional[str] = None,
-                     same_seats: Optional[List[Seat]] = None) -> Tuple[Table, Dict[int, str]]:
+                     same_seats: Optional[List[Seat]] = None,
+                     account: Optional[Tuple[str, str]] = None) -> Tuple[Table, Dict[int, str]]:
         """A new table; see ``TableService.create``. ``options``: checked here; ``hints`` None: the
         default for the seats (at most one human). ``same_seats``: a rematch's seats (the same
         people, the same tokens: none is returned); with ``options.rematch_of`` the rematch is made
         once in the database (``TableStore.save_rematch``): if that table has one already, it is
-        returned instead of this new one."""
+        returned instead of this new one. ``account``: the creator's (key, name) when signed in: it
+        takes the first human seat that is not open (web/club)."""
         cap = self.limits.max_tables
         if self.playing() >= cap:
             self.evict_finished()
@@ -81,6 +84,12 @@ class Lifecycle:
         if turn_seconds is not None and not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
             raise InvalidRequestError(f"turn_seconds must be from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS} "
                                       f"(or null: no timer), not {turn_seconds}")
+        if options.clock is not None:
+            if turn_seconds is not None:
+                raise InvalidRequestError("a table has one time control: a turn timer (turn_seconds) or a game "
+                                          "clock (clock), not both")
+            options.clock = check_clock(options.clock, teams)
+            options.clock_state = {"left": [options.clock["seconds"] if options.clock else 0.0] * players}
         if same_seats is None and (seed is not None or moves) and _shared(seats, options.hot_seat):
             # R9: whoever chooses the seed knows every hand and the draw pile; saved moves replay from
             # the creator's seed too. Where anyone but the creator may sit, the deal is the server's.
@@ -99,7 +108,10 @@ class Lifecycle:
         except ValueError as e:
             raise InvalidRequestError(str(e)) from None
         built, tokens = (_built_seats(seats, options.hot_seat) if same_seats is None
-                         else ([Seat(s.kind, s.ai, s.name, s.token_hash, s.open) for s in same_seats], {}))
+                         else ([Seat(s.kind, s.ai, s.name, s.token_hash, s.open, s.account) for s in same_seats], {}))
+        creators = next((s for s in built if s.kind == "human" and not s.open), None)
+        if account is not None and same_seats is None and creators is not None:
+            creators.account, creators.name = account
         record.agents = [s.kind if s.kind == "human" else seat_spec(s.ai, options.ai_seconds) for s in built]
         if hints is None:
             hints = sum(s.kind == "human" for s in built) <= 1

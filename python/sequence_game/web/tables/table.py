@@ -35,16 +35,19 @@ def epoch(iso: str) -> float:
 @dataclass
 class Seat:
     """One seat: ``kind`` ``"human"`` or ``"ai"``; ``ai`` the preset; ``token_hash`` for humans;
-    ``open``: a human seat offered in the lobby, whose token the first person to join it gets."""
+    ``open``: a human seat offered in the lobby, whose token the first person to join it gets;
+    ``account``: the account signed in when the seat was taken (web/club; None: a guest)."""
 
     kind: str
     ai: Optional[str] = None
     name: str = ""
     token_hash: Optional[str] = None
     open: bool = False
+    account: Optional[str] = None
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"kind": self.kind, "ai": self.ai, "name": self.name, "token_hash": self.token_hash, "open": self.open}
+        return {"kind": self.kind, "ai": self.ai, "name": self.name, "token_hash": self.token_hash, "open": self.open,
+                "account": self.account}
 
 
 @dataclass
@@ -54,7 +57,10 @@ class TableOptions:
     ``hints``: whether a seat may ask the AI for a hint or an analysis (tables stored before the
     option existed allowed them); ``turn_seconds``: the human seats' turn timer (None: none);
     ``rematch_of``: the table this one is the rematch of; ``rematch``: this table's rematch, once
-    made."""
+    made; ``rated``: the game changes its players' ratings (web/club, docs/club.md). ``clock``: a
+    game clock per human seat (``clock.py``: ``{"kind": "fischer" or "bank", "seconds",
+    "increment", "at_zero": "ai" or "lose"}``), None: none; ``clock_state``: its seats' time left
+    and the seat that ran out (``{"left": [...], "flagged": seat or None}``)."""
 
     hot_seat: bool = False
     ai_seconds: float = DEFAULT_AI_SECONDS
@@ -62,6 +68,9 @@ class TableOptions:
     turn_seconds: Optional[float] = None
     rematch_of: Optional[str] = None
     rematch: Optional[str] = None
+    rated: bool = False
+    clock: Optional[Dict[str, Any]] = None
+    clock_state: Optional[Dict[str, Any]] = None
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"hot_seat": self.hot_seat, "ai_seconds": self.ai_seconds, "hints": self.hints,
@@ -70,6 +79,10 @@ class TableOptions:
             out["rematch_of"] = self.rematch_of
         if self.rematch is not None:
             out["rematch"] = self.rematch
+        if self.rated:
+            out["rated"] = True
+        if self.clock is not None:
+            out["clock"], out["clock_state"] = dict(self.clock), dict(self.clock_state or {})
         return out
 
     @classmethod
@@ -78,7 +91,12 @@ class TableOptions:
         turn = d.get("turn_seconds")
         return cls(hot_seat=bool(d.get("hot_seat", False)), ai_seconds=float(d.get("ai_seconds", DEFAULT_AI_SECONDS)),
                    hints=bool(d.get("hints", True)), turn_seconds=None if turn is None else float(turn),
-                   rematch_of=_text(d.get("rematch_of")), rematch=_text(d.get("rematch")))
+                   rematch_of=_text(d.get("rematch_of")), rematch=_text(d.get("rematch")),
+                   rated=d.get("rated") is True, clock=_dict(d.get("clock")), clock_state=_dict(d.get("clock_state")))
+
+
+def _dict(value: Any) -> Optional[Dict[str, Any]]:
+    return dict(value) if isinstance(value, dict) else None
 
 
 def _text(value: Any) -> Optional[str]:
@@ -99,6 +117,8 @@ class Table:
     search: Optional[asyncio.Task[None]] = None
     clock: Optional[asyncio.Task[None]] = None  # the turn timer of the human to move (options.turn_seconds)
     deadline: Optional[float] = None  # when that turn times out (seconds since the epoch)
+    #: a game clock (options.clock) running: (the seat, time.monotonic() when its turn began)
+    clock_running: Optional[Tuple[int, float]] = None
     connections: Set[Any] = field(default_factory=set)  # the live Connections (connections.py)
     #: connections counted against ServerLimits.max_sockets_per_table: the open ones and the
     #: websockets still in their handshake or hello (Connections.admit)

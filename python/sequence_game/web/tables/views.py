@@ -18,6 +18,7 @@ from ...review import win_chances
 from ...review.estimator import seat_ratings
 from .. import models
 from ..store import TableRow
+from .clockstate import clock_view
 from .table import Seat, Table
 
 __all__ = ["HISTORY_TAIL", "live_chances", "public_observation", "shown_seat", "stored_summary", "summary", "view"]
@@ -60,6 +61,7 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
     """The whole message a connection gets about ``table``: ``state`` is exactly
     ``game.observation(seat)`` (or :func:`public_observation`), the rest is public table data.
     ``full``: ``game.to_dict()`` if the caller has it (one per broadcast, not one per view)."""
+    clock = clock_view(table)
     g = table.game
     shown = shown_seat(table, seats)
     if full is None:
@@ -77,7 +79,7 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
         teams=g.teams,
         to_win=sequences_to_win(g.teams),
         seats=[models.SeatView(seat=p, team=g.team_of(p), kind=s.kind, name=s.name or "(open seat)",
-                               ai=s.ai, connected=p in table.present, open=s.open)
+                               ai=s.ai, connected=p in table.present, open=s.open, account=s.account)
                for p, s in enumerate(table.seats)],
         you=sorted(seats),
         seat=shown,
@@ -96,6 +98,7 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
         rematch_allowed=bool(seats) and over,
         turn_seconds=table.options.turn_seconds,
         turn_left=None if over or table.deadline is None else max(0.0, table.deadline - time.time()),
+        clock=None if clock is None else models.ClockView.model_validate(clock),
         over=over,
         result=result(table),
         chances=live_chances(table),
@@ -125,7 +128,13 @@ def result(table: Table) -> Optional[models.Result]:
     res = table.record.result
     if res is None:
         return None
-    return _result_of(res, table.game.teams, table.seats, len(table.movers), table.record.resigned)
+    return _result_of(res, table.game.teams, table.seats, len(table.movers), table.record.resigned,
+                      _flagged(table.options.clock_state))
+
+
+def _flagged(state: Any) -> bool:
+    """Whether a table's resignation was its clock running out (tables/clock.py)."""
+    return isinstance(state, dict) and isinstance(state.get("flagged"), int)
 
 
 def summary(table: Table) -> models.TableSummary:
@@ -135,7 +144,7 @@ def summary(table: Table) -> models.TableSummary:
         table=table.id, players=g.players, teams=g.teams, created=table.created, turn=g.turn, over=table.over,
         result=result(table),
         seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=s.open and not table.over)
-               for s in table.seats])
+               for s in table.seats], rated=table.options.rated)
 
 
 def stored_summary(row: TableRow) -> models.TableSummary:
@@ -145,13 +154,14 @@ def stored_summary(row: TableRow) -> models.TableSummary:
     return models.TableSummary(
         table=row.id, players=rec["players"], teams=rec["teams"], created=row.created,
         turn=res["turns"] if res else len(rec["moves"]), over=res is not None,
-        result=None if res is None else _result_of(res, rec["teams"], seats, len(rec["moves"]), rec.get("resigned")),
+        result=None if res is None else _result_of(res, rec["teams"], seats, len(rec["moves"]), rec.get("resigned"),
+                                                   _flagged(row.options.get("clock_state"))),
         seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=False)
-               for s in seats])
+               for s in seats], rated=row.options.get("rated") is True)
 
 
 def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat], moves: int,
-               resigned: Optional[int] = None) -> models.Result:
+               resigned: Optional[int] = None, flagged: bool = False) -> models.Result:
     """A record's result with a line of text naming the winners (seat p is on team p mod teams, R2).
     It counts the moves of the move list (a dead-card trade is one, in the same turn as the card
     played after it, R4), so the text and the list agree."""
@@ -160,7 +170,7 @@ def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat], moves: int,
         return models.Result(winner=None, is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=None,
                              text=f"Draw after {count}.")
     winners = [s.name for p, s in enumerate(seats) if p % teams == res["winner"]]
-    how = "" if resigned is None else f", {seats[resigned].name} resigned"
+    how = "" if resigned is None else f", {seats[resigned].name} {'ran out of time' if flagged else 'resigned'}"
     # the winners' names after the sentence, not in brackets: a name may hold brackets itself
     # ("AI 2 (easy)"), and brackets in brackets read badly
     return models.Result(winner=res["winner"], is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=resigned,

@@ -1,0 +1,90 @@
+"""``sequence-game accounts``: the operator's commands for the server's accounts (docs/club.md).
+
+``create NAME``, ``reset-password NAME`` (the password is asked for twice on a terminal, or read as
+the first line of standard input; never on the command line, where other users of the machine can
+see it), ``disable NAME`` (its sessions end), ``enable NAME``, ``list``. They work on the database
+``serve`` uses (``--db``, the same default).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from typing import TYPE_CHECKING
+
+from .common import CLIError, Parents, printable
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def _password(name: str) -> str:
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().rstrip("\r\n")
+    first = getpass.getpass(f"password for {name}: ")
+    if getpass.getpass("again: ") != first:
+        raise CLIError("the two passwords differ; nothing changed")
+    return first
+
+
+def cmd_accounts(args: argparse.Namespace, console: Console) -> int:
+    from .. import web
+
+    missing = web.missing_dependencies()
+    if missing:
+        raise CLIError(f"{web.MISSING_EXTRA} (missing: {', '.join(missing)})")
+    from ..web.club import Club
+    from ..web.store import UnusableDatabaseError, default_db_path
+
+    path = args.db or default_db_path()
+    try:
+        club = Club(path)
+    except UnusableDatabaseError as e:
+        raise CLIError(f"--db {e}") from None
+    try:
+        if args.action == "list":
+            for p in club.players(1_000_000, 0) + [club.summary(a) for a in _disabled(club)]:
+                state = " (disabled)" if p["disabled"] else ""
+                print(f"{p['name']}\t{p['rating']}{'?' if p['provisional'] else ''}\t{p['rated_games']} rated{state}")
+            return 0
+        if not args.name:
+            raise CLIError(f"accounts {args.action} needs a NAME")
+        name = args.name
+        try:
+            if args.action == "create":
+                account = club.accounts.create(name, _password(name))
+                print(f"created {account.name}")
+            elif args.action == "reset-password":
+                account = club.accounts.reset_password(name, _password(name))
+                print(f"new password for {account.name}; its sessions ended")
+            else:
+                account = club.accounts.set_disabled(name, args.action == "disable")
+                print(f"{account.name} is {'disabled: its sessions ended' if account.disabled else 'enabled'}")
+        except KeyError as e:
+            raise CLIError(printable(str(e.args[0]))) from None
+        except ValueError as e:
+            raise CLIError(printable(str(e))) from None
+        return 0
+    finally:
+        club.close()
+
+
+def _disabled(club: object) -> list:  # type: ignore[type-arg]
+    from ..web.club import Club
+    from ..web.club.accounts import Account, Accounts
+
+    assert isinstance(club, Club)
+    rows = club.store.fetch(f"SELECT {Accounts.COLUMNS} FROM accounts WHERE disabled = 1 ORDER BY key")
+    return [Account(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: Parents) -> None:
+    p = sub.add_parser("accounts", help="create, disable, enable or reset the server's accounts (needs [web])",
+                       description="Manage the accounts of 'sequence-game serve' (docs/club.md). A password is "
+                                   "asked for on the terminal, or read as the first line of standard input.")
+    p.add_argument("action", choices=["create", "disable", "enable", "reset-password", "list"])
+    p.add_argument("name", nargs="?", metavar="NAME", help="the account's name")
+    p.add_argument("--db", metavar="FILE", default=None,
+                   help="the server's SQLite database (default: the one 'serve' uses)")
+    p.set_defaults(func=cmd_accounts)

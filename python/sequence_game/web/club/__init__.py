@@ -1,0 +1,233 @@
+"""The club: optional accounts, ratings for team games and the player pages (docs/club.md).
+
+:class:`Club` ties the parts together: ``accounts.py`` (names and argon2id passwords),
+``sessions.py`` (the login cookie, the login and sign-up rate limits), ``ratings.py`` (openskill),
+``store.py`` (their rows in the server's SQLite file) and :meth:`Club.game_over`, which the table
+service calls once a game ends: it files the game on each account's page and, for a rated game,
+changes the ratings in the same transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, TypeVar
+
+from argon2 import PasswordHasher
+
+from ..errors import ServerFullError
+from ..tables.table import Table
+from . import ratings
+from .accounts import Account, Accounts, hasher
+from .sessions import Bucket, Sessions
+from .store import ClubStore
+
+__all__ = ["Club", "ClubSettings"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ClubSettings:
+    """What the operator may change about accounts (``create_app(club=...)``; docs/security.md)."""
+
+    #: login attempts (right or wrong) per client address: a burst, then a rate per hour
+    login_burst: int = 10
+    login_per_hour: float = 120.0
+    #: login attempts per account name, from any address (a password guessed from a botnet)
+    name_burst: int = 10
+    name_per_hour: float = 10.0
+    #: new accounts per client address
+    signup_burst: int = 3
+    signup_per_hour: float = 3.0
+    #: argon2id's parameters, each replacing one of accounts.HASH_PARAMETERS (tests make them cheap)
+    hash_overrides: tuple[tuple[str, int], ...] = ()
+    #: passwords hashed at once (each takes accounts.HASH_PARAMETERS' 64 MiB), and logins and
+    #: sign-ups waiting for their turn; beyond that a login or sign-up is refused (503)
+    max_hashing: int = 2
+    max_hash_queue: int = 32
+
+
+class Club:
+    """Accounts, sessions and ratings over the SQLite file at ``path``."""
+
+    def __init__(self, path: Any, settings: Optional[ClubSettings] = None) -> None:
+        self.settings = settings or ClubSettings()
+        s = self.settings
+        self.store = ClubStore(path)
+        ph: PasswordHasher = hasher(**dict(s.hash_overrides))
+        self.accounts = Accounts(self.store, ph, (ratings.MU0, ratings.SIGMA0), s.max_hashing)
+        self.sessions = Sessions(self.store)
+        self.login_by_address = Bucket(s.login_burst, s.login_per_hour, "logins from your address")
+        self.login_by_name = Bucket(s.name_burst, s.name_per_hour, "logins to this account")
+        self.signups = Bucket(s.signup_burst, s.signup_per_hour, "new accounts from your address")
+        # the turns at argon2 are taken on the event loop: a waiting login holds no worker thread
+        self._hash_slots = asyncio.Semaphore(s.max_hashing)
+        self._hash_waiting = 0
+
+    async def hashing(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` (a login or sign-up, which hashes a password) in a worker thread once one
+        of ``max_hashing`` turns is free; ServerFullError (503) when ``max_hash_queue`` wait already."""
+        if self._hash_waiting >= self.settings.max_hash_queue:
+            raise ServerFullError("the server is checking too many passwords at once; try again in a moment")
+        self._hash_waiting += 1
+        try:
+            async with self._hash_slots:
+                return await asyncio.to_thread(call, *args)
+        finally:
+            self._hash_waiting -= 1
+
+    def close(self) -> None:
+        self.store.close()
+
+    # ------------------------------------------------------------------ the end of a game
+
+    def game_over(self, table: Table) -> None:
+        """File the finished ``table`` on the page of each account that sat at it and, if it is
+        rated (docs/club.md), change their ratings: one transaction. Blocks (call it in a thread)."""
+        seated = [(p, s.account) for p, s in enumerate(table.seats) if s.account]
+        result = table.record.result
+        if not seated or not isinstance(result, dict):
+            return
+        if self.store.one("SELECT 1 FROM club_games WHERE table_id = ? LIMIT 1", (table.id,)):
+            return  # filed already
+        g = table.game
+        teams, players = g.teams, g.players
+        winner = result.get("winner")
+        winner = winner if isinstance(winner, int) else None
+        seats = [{"seat": p, "team": p % teams, "name": s.name, "account": s.account, "ai": s.ai}
+                 for p, s in enumerate(table.seats)]
+        how = ("resigned" if table.record.resigned is not None else "draw" if winner is None else "sequences")
+        info = {"players": players, "teams": teams, "seats": seats, "winner": winner, "how": how,
+                "turns": result.get("turns"), "resigned": table.record.resigned}
+        finished = table.record.finished or table.created
+        reason = self._unrated_because(table)
+        now = time.time()
+        statements: List[Any] = []
+        by_account: Dict[str, int] = {}
+        for p, account in seated:
+            by_account.setdefault(str(account), p)
+        if reason is None:
+            accounts = {key: self.accounts.get(key) for key in by_account}
+            if any(a is None for a in accounts.values()):
+                reason = "an account of the game no longer exists"
+        rated = reason is None
+        if rated:
+            pairing = ",".join(sorted(by_account))
+            (recent,) = self.store.one(
+                "SELECT COUNT(DISTINCT table_id) FROM club_ratings WHERE pairing = ? AND counted = 1 AND at > ?",
+                (pairing, now - ratings.SAME_ACCOUNTS_WINDOW)) or (0,)
+            counted = recent < ratings.MAX_SAME_ACCOUNTS
+            why = "" if counted else (f"these accounts already played {recent} rated games together in 24 hours "
+                                      f"(at most {ratings.MAX_SAME_ACCOUNTS} count)")
+            before = {key: (a.mu, a.sigma) for key, a in accounts.items() if a is not None}
+            after = dict(before)
+            if counted:
+                team_lists = [[before[str(table.seats[p].account)] for p in range(t, players, teams)]
+                              for t in range(teams)]
+                new = ratings.rate(team_lists, winner)
+                for t in range(teams):
+                    for i, p in enumerate(range(t, players, teams)):
+                        after[str(table.seats[p].account)] = new[t][i]
+            for key in by_account:
+                (mu0, s0), (mu1, s1) = before[key], after[key]
+                statements.append(("INSERT OR IGNORE INTO club_ratings (table_id, account, mu_before, sigma_before, "
+                                   "mu_after, sigma_after, counted, why, pairing, at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                                   (table.id, key, mu0, s0, mu1, s1, int(counted), why, pairing, now)))
+                if counted:
+                    statements.append(("UPDATE accounts SET mu = ?, sigma = ?, games = games + 1 WHERE key = ?",
+                                       (mu1, s1, key)))
+        info["unrated"] = reason
+        for key, p in by_account.items():
+            team = p % teams
+            outcome = "draw" if winner is None else "win" if winner == team else "loss"
+            statements.append(("INSERT OR IGNORE INTO club_games (table_id, account, seat, team, outcome, info, rated, "
+                               "finished) VALUES (?,?,?,?,?,?,?,?)",
+                               (table.id, key, p, team, outcome, self.store.dumps(info), int(rated), finished)))
+        self.store.write(*statements)
+
+    @staticmethod
+    def _unrated_because(table: Table) -> Optional[str]:
+        """Why ``table``'s game changes no rating (None: it is rated). docs/club.md."""
+        if not table.options.rated:
+            return "the table was created casual"
+        if any(s.kind != "human" or not s.account for s in table.seats):
+            return "not every seat was an account"
+        if len({s.account for s in table.seats}) != len(table.seats):
+            return "an account held two seats"
+        if set(range(len(table.seats))) - set(table.movers):
+            return "a seat never moved (an aborted game)"
+        return None
+
+    # ------------------------------------------------------------------ reading
+
+    def rating_changes(self, table_id: str) -> List[Dict[str, Any]]:
+        """The rating change of each account of a finished rated table (empty: none)."""
+        rows = self.store.fetch(
+            "SELECT a.name, r.mu_before, r.sigma_before, r.mu_after, r.sigma_after, r.counted, r.why "
+            "FROM club_ratings r JOIN accounts a ON a.key = r.account WHERE r.table_id = ? ORDER BY a.key",
+            (table_id,))
+        return [{"name": name, "before": ratings.display(mu0), "after": ratings.display(mu1),
+                 "change": ratings.display(mu1) - ratings.display(mu0), "provisional": ratings.provisional(s1),
+                 "counted": bool(counted), "why": why or None}
+                for name, mu0, s0, mu1, s1, counted, why in rows]
+
+    @staticmethod
+    def summary(account: Account) -> Dict[str, Any]:
+        return {"name": account.name, "rating": ratings.display(account.mu),
+                "provisional": ratings.provisional(account.sigma), "rated_games": account.games,
+                "disabled": account.disabled}
+
+    def players(self, limit: int, offset: int) -> List[Dict[str, Any]]:
+        rows = self.store.fetch(f"SELECT {Accounts.COLUMNS} FROM accounts WHERE disabled = 0 "
+                                "ORDER BY mu - 3 * sigma DESC, key LIMIT ? OFFSET ?", (limit, offset))
+        return [self.summary(Account(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6])) for r in rows]
+
+    def player(self, account: Account, limit: int = 200) -> Dict[str, Any]:
+        """Everything the player page shows about ``account``."""
+        from ..presets import preset_list
+
+        history = [{"table": t, "at": at, "rating": ratings.display(mu1), "change": ratings.display(mu1)
+                    - ratings.display(mu0), "provisional": ratings.provisional(s1)}
+                   for t, at, mu0, mu1, s1 in self.store.fetch(
+                       "SELECT table_id, at, mu_before, mu_after, sigma_after FROM club_ratings "
+                       "WHERE account = ? AND counted = 1 ORDER BY at, table_id", (account.key,))]
+        changes = {t: (ratings.display(mu1) - ratings.display(mu0), bool(c)) for t, mu0, mu1, c in self.store.fetch(
+            "SELECT table_id, mu_before, mu_after, counted FROM club_ratings WHERE account = ?", (account.key,))}
+        games: List[Dict[str, Any]] = []
+        vs_ai: Dict[str, Dict[str, Any]] = {}
+        presets = {p["name"]: p for p in preset_list()}
+        for t, seat, team, outcome, info_text, rated, finished in self.store.fetch(
+                "SELECT table_id, seat, team, outcome, info, rated, finished FROM club_games WHERE account = ? "
+                "ORDER BY finished DESC, table_id LIMIT ?", (account.key, limit)):
+            info = _loads(info_text)
+            change = changes.get(t)
+            games.append({"table": t, "finished": finished, "seat": seat, "team": team, "outcome": outcome,
+                          "rated": bool(rated), "change": change[0] if change and change[1] else None,
+                          "players": info.get("players"), "teams": info.get("teams"), "how": info.get("how"),
+                          "seats": [{k: s.get(k) for k in ("seat", "team", "name", "account", "ai")}
+                                    for s in info.get("seats", []) if isinstance(s, dict)],
+                          "replay": f"/replay/{t}", "review": f"/review/{t}"})
+            against = {s.get("ai") for s in info.get("seats", []) if isinstance(s, dict) and s.get("team") != team}
+            for ai in sorted(a for a in against if isinstance(a, str)):  # each AI level once per game
+                line = vs_ai.setdefault(ai, {"ai": ai, "wins": 0, "losses": 0, "draws": 0})
+                line[{"win": "wins", "loss": "losses"}.get(outcome, "draws")] += 1
+        record = sorted(vs_ai.values(), key=lambda r: (presets.get(r["ai"], {}).get("rating") or 0, r["ai"]))
+        for line in record:
+            line["level"] = presets.get(line["ai"], {}).get("level")
+            line["rating"] = presets.get(line["ai"], {}).get("rating")
+        return {**self.summary(account), "created": account.created, "history": history, "games": games,
+                "vs_ai": record,
+                "ai_levels": [{"name": p["name"], "level": p["level"], "rating": p["rating"]} for p in preset_list()
+                              if p["rating"] is not None]}
+
+
+def _loads(text: str) -> Dict[str, Any]:
+    import json
+
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,120 @@
+"""The club's tables in the server's SQLite file: accounts, sessions, the games an account played
+and the rating changes of each rated game (docs/club.md).
+
+They live beside the server's own tables (``web/store.py``) in the same file, on a connection of
+their own (SQLite serializes the writers; WAL lets readers run meanwhile). The file is opened
+through :class:`~sequence_game.web.store.TableStore` first, so an unusable file is refused with the
+same one-line message and a new file gets the server's schema before the club's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from ..store import StoreError, TableStore
+
+__all__ = ["ClubStore"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS accounts (
+    key      TEXT PRIMARY KEY,   -- the name folded for comparison (accounts.name_key)
+    name     TEXT NOT NULL,      -- as the player wrote it
+    hash     TEXT NOT NULL,      -- argon2id (accounts.HASH_PARAMETERS)
+    created  TEXT NOT NULL,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    mu       REAL NOT NULL,      -- the rating (openskill, ratings.py)
+    sigma    REAL NOT NULL,
+    games    INTEGER NOT NULL DEFAULT 0  -- rated games counted
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    hash     TEXT PRIMARY KEY,   -- SHA-256 of the cookie's value: a copy of the file signs nobody in
+    account  TEXT NOT NULL,      -- accounts.key
+    created  REAL NOT NULL,      -- seconds since the epoch
+    expires  REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_account ON sessions (account);
+-- one row per account seat of every finished table (rated or not): the player page's games
+CREATE TABLE IF NOT EXISTS club_games (
+    table_id TEXT NOT NULL,
+    account  TEXT NOT NULL,      -- accounts.key
+    seat     INTEGER NOT NULL,
+    team     INTEGER NOT NULL,
+    outcome  TEXT NOT NULL,      -- win, loss, draw
+    info     TEXT NOT NULL,      -- JSON: players, teams, seats (names, accounts, AI presets), how it ended
+    rated    INTEGER NOT NULL,   -- 1: the game changed the ratings
+    finished TEXT NOT NULL,
+    PRIMARY KEY (table_id, account)
+);
+CREATE INDEX IF NOT EXISTS club_games_account ON club_games (account, finished);
+-- the rating change of each account of a rated game, kept with the game
+CREATE TABLE IF NOT EXISTS club_ratings (
+    table_id TEXT NOT NULL,
+    account  TEXT NOT NULL,
+    mu_before REAL NOT NULL, sigma_before REAL NOT NULL,
+    mu_after  REAL NOT NULL, sigma_after  REAL NOT NULL,
+    counted  INTEGER NOT NULL,   -- 0: not counted (ratings.py, the same accounts too often)
+    why      TEXT NOT NULL,      -- why it was not counted ('' when it was)
+    pairing  TEXT NOT NULL,      -- the accounts of the game, sorted and joined (the farming limit)
+    at       REAL NOT NULL,      -- seconds since the epoch
+    PRIMARY KEY (table_id, account)
+);
+CREATE INDEX IF NOT EXISTS club_ratings_pairing ON club_ratings (pairing, at);
+"""
+
+
+class ClubStore:
+    """The club's rows in the SQLite file at ``path`` (``":memory:"``: a database of its own, for
+    tests). Thread-safe: one connection behind a lock. A write SQLite refuses raises
+    :class:`~sequence_game.web.store.StoreError` with nothing written."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        if self.path != ":memory:":
+            TableStore(self.path).close()  # the same checks, and the server's schema first
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
+        self._lock = threading.Lock()
+        with self._lock:
+            if self.path != ":memory:":
+                self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def fetch(self, sql: str, args: Sequence[Any] = ()) -> List[Tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return list(self._db.execute(sql, tuple(args)))
+            except sqlite3.Error as e:
+                raise StoreError(f"the database refused the read ({e})") from None
+
+    def one(self, sql: str, args: Sequence[Any] = ()) -> Optional[Tuple[Any, ...]]:
+        rows = self.fetch(sql, args)
+        return rows[0] if rows else None
+
+    def write(self, *statements: Tuple[str, Sequence[Any]]) -> int:
+        """Run ``statements`` (``(sql, args)`` each) in one transaction; returns the rows the last
+        one changed."""
+        with self._lock:
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                n = 0
+                for sql, args in statements:
+                    n = db.execute(sql, tuple(args)).rowcount
+                db.execute("COMMIT")
+                return n
+            except sqlite3.Error as e:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise StoreError(f"the database refused the write ({e})") from None
+
+    @staticmethod
+    def dumps(value: Dict[str, Any]) -> str:
+        return json.dumps(value, separators=(",", ":"))

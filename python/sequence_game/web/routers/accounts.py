@@ -1,0 +1,97 @@
+"""Accounts: sign up, log in, log out, who is signed in; the login page (docs/club.md)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Optional
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+
+from ..club import Club
+from ..club.accounts import NAME, LoginError, check_name, check_password, name_key
+from ..club.sessions import COOKIE
+from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, set_cookie
+from ..deps import Client, errors_for
+from ..models import Strict
+from .pages import STATIC
+
+router = APIRouter(tags=["accounts"])
+
+
+class Credentials(Strict):
+    name: str = Field(max_length=40, description="3 to 20 letters, digits, '_' or '-'")
+    password: str = Field(max_length=256, description="8 to 256 characters")
+
+
+class Me(BaseModel):
+    accounts: bool = Field(description="whether this server has accounts (serve --no-accounts: false)")
+    name: Optional[str] = Field(description="the signed-in account's name; null: a guest")
+    rating: Optional[int] = Field(None, description="its rating on the ladder's scale (docs/club.md)")
+    provisional: Optional[bool] = None
+
+
+def _me(club: Optional[Club], name: Optional[str], rating: Optional[int] = None,
+        provisional: Optional[bool] = None) -> Me:
+    return Me(accounts=club is not None, name=name, rating=rating, provisional=provisional)
+
+
+@router.get("/api/session", response_model=Me, summary="Who is signed in (the session cookie)")
+async def who(request: Request, account: OptionalAccount) -> Me:
+    """The account the session cookie signs in (`name` null: a guest), and whether this server has
+    accounts at all."""
+    club: Optional[Club] = request.app.state.club
+    if account is None:
+        return _me(club, None)
+    s = Club.summary(account)
+    return _me(club, account.name, s["rating"], s["provisional"])
+
+
+@router.post("/api/accounts", status_code=201, response_model=Me, responses=errors_for(403, 404, 422, 429, 503),
+             summary="Sign up: a new account, signed in")
+async def sign_up(body: Credentials, request: Request, response: Response, club: ClubDep, client: Client,
+                  _: AccountWrite) -> Me:
+    """A new account (names are public: the player list shows them), signed in at once. Limited per
+    client address (429)."""
+    check_name(body.name)
+    check_password(body.password)  # a refused name or password spends none of the address's sign-ups
+    club.signups.take(client)
+    account = await club.hashing(club.accounts.create, body.name, body.password)
+    sid = await asyncio.to_thread(club.sessions.start, account.key, request.cookies.get(COOKIE))
+    set_cookie(request, response, sid)
+    s = Club.summary(account)
+    return _me(club, account.name, s["rating"], s["provisional"])
+
+
+@router.post("/api/session", response_model=Me, responses=errors_for(401, 403, 404, 422, 429, 503),
+             summary="Log in: a new session cookie")
+async def log_in(body: Credentials, request: Request, response: Response, club: ClubDep, client: Client,
+                 _: AccountWrite) -> Me:
+    """Log in with a name and a password. The answer to an unknown name and to a wrong password is
+    the same (401, after the same work); attempts are limited per client address and per name (429).
+    A new session id every time: the cookie the browser had is ended."""
+    club.login_by_address.take(client)
+    club.login_by_name.take(name_key(body.name) if NAME.fullmatch(body.name) else "(not a name)")
+    try:
+        account = await club.hashing(club.accounts.login, body.name, body.password)
+    except LoginError as e:
+        raise NeedsAccountError(str(e)) from None
+    sid = await asyncio.to_thread(club.sessions.start, account.key, request.cookies.get(COOKIE))
+    set_cookie(request, response, sid)
+    s = Club.summary(account)
+    return _me(club, account.name, s["rating"], s["provisional"])
+
+
+@router.delete("/api/session", status_code=204, responses=errors_for(403, 404), summary="Log out")
+async def log_out(request: Request, club: ClubDep, _: AccountWrite) -> Response:
+    """End the session of the cookie (the server forgets it) and clear the cookie."""
+    await asyncio.to_thread(club.sessions.end, request.cookies.get(COOKIE))
+    response = Response(status_code=204)
+    set_cookie(request, response, None)
+    return response
+
+
+@router.get("/login", include_in_schema=False)
+async def login_page() -> FileResponse:
+    return FileResponse(STATIC / "login.html")

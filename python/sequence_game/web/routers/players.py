@@ -1,0 +1,62 @@
+"""The players: the list, a player's page and its JSON, a rated game's rating changes (docs/club.md)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any, Dict, List
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import FileResponse
+
+from ..club import Club
+from ..deps import TableId, errors_for
+from ..errors import NoSuchTableError
+from .pages import STATIC
+
+router = APIRouter(tags=["players"])
+
+PlayerName = Annotated[str, Path(min_length=1, max_length=40, description="the account's name (any case)")]
+
+
+@router.get("/api/players", summary="The players, strongest first (public)")
+async def players(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 100,
+                  offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> List[Dict[str, Any]]:
+    """Every account that is not disabled: name, rating (the ladder's scale), whether it is
+    provisional, rated games; ordered by the conservative rating (mu - 3 sigma). Empty when the
+    server has no accounts."""
+    club: Club | None = request.app.state.club
+    if club is None:
+        return []
+    return await asyncio.to_thread(club.players, limit, offset)
+
+
+@router.get("/api/players/{name}", responses=errors_for(404, 422), summary="A player's page (public)")
+async def player(name: PlayerName, request: Request) -> Dict[str, Any]:
+    """A player's rating and its history, games (results, links to replay and review) and record
+    against each AI level, with the AI levels' ratings on the same scale for orientation."""
+    club: Club | None = request.app.state.club
+    account = None if club is None else await asyncio.to_thread(club.accounts.get, name)
+    if club is None or account is None or account.disabled:
+        raise NoSuchTableError(f"no player named {name[:40]!r}")
+    return await asyncio.to_thread(club.player, account)
+
+
+@router.get("/api/tables/{table_id}/ratings", responses=errors_for(404, 422),
+            summary="A finished rated game's rating changes (public)")
+async def table_ratings(table_id: TableId, request: Request) -> List[Dict[str, Any]]:
+    """Each account's rating before and after the game (empty: the game is not over, or unrated;
+    ``counted`` false: played, but not counted, with why)."""
+    club: Club | None = request.app.state.club
+    if club is None:
+        return []
+    return await asyncio.to_thread(club.rating_changes, table_id)
+
+
+@router.get("/players/{name}", include_in_schema=False)
+async def player_page(name: PlayerName) -> FileResponse:
+    return FileResponse(STATIC / "player.html")
+
+
+@router.get("/players", include_in_schema=False)
+async def players_page() -> FileResponse:
+    return FileResponse(STATIC / "player.html")

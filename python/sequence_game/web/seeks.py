@@ -1,0 +1,178 @@
+"""Seeks: a player posts the game they want, another accepts it from the lobby, or quick pairing
+matches two compatible seeks (docs/web.md, "Finding a game").
+
+A seek is held in memory only (a restart forgets the open ones: their posters' pages post them
+again). Its poster holds a secret token: with it the poster's page asks about the seek
+(``GET /api/seeks/{id}``, a long-poll), which keeps the seek open; a seek whose poster has not asked
+for ``ServerLimits.seek_idle_seconds`` (the page was closed) expires, and every seek expires after
+``seek_seconds``. Accepting one creates the table with the poster at seat 0 and the accepter at
+seat 1 (opponents: seat p plays for team p mod teams, R2); further seats of a larger table are open
+seats that anyone joins from the lobby ("waiting for players" until they are taken). The poster's
+seat link reaches the poster only, in the answer to its token.
+
+Caps (docs/security.md): ``max_seeks`` open seeks on the server, ``max_seeks_per_client`` from one
+address, and posting spends the address's creation quota like creating a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+from .errors import BusyError, NeedsSeatError, NoSuchTableError, NotAllowedError, NotNowError, ServerFullError
+from .limits import ServerLimits
+from .tables.table import token_hash
+
+__all__ = ["Seek", "SeekBoard"]
+
+KEEP_CLOSED = 300.0  # seconds a taken, cancelled or expired seek still answers its poster
+
+
+@dataclass
+class Seek:
+    """One seek: the game wanted (``players``, ``teams``, ``rated``, the time control, the rating
+    range), who posted it (``name``, ``client``: the address, for the caps), its token's hash."""
+
+    id: str
+    token_hash: str
+    client: str
+    players: int
+    teams: int
+    rated: bool
+    turn_seconds: Optional[float]
+    clock: Optional[Dict[str, Any]]
+    rating_min: Optional[int]
+    rating_max: Optional[int]
+    name: str
+    created: float = field(default_factory=time.monotonic)
+    seen: float = field(default_factory=time.monotonic)  # the poster last asked about it
+    status: str = "open"  # open, accepted, cancelled, expired
+    closed: Optional[float] = None
+    table: Optional[str] = None
+    poster_token: Optional[str] = None  # the poster's seat token, once accepted (sent to the poster only)
+
+    def game(self) -> Tuple[Any, ...]:
+        """What two seeks must agree on to be paired."""
+        clock = None if self.clock is None else tuple(sorted(self.clock.items()))
+        return (self.players, self.teams, self.rated, self.turn_seconds, clock)
+
+    def admits(self, rating: Optional[float]) -> bool:
+        """Whether a player of ``rating`` falls in the seek's range (a guest has no rating: a range
+        filters rated players only, and a rated seek needs an account anyway)."""
+        if rating is None:
+            return True
+        return ((self.rating_min is None or rating >= self.rating_min)
+                and (self.rating_max is None or rating <= self.rating_max))
+
+
+class SeekBoard:
+    """The open seeks and their recent outcomes. ``version`` counts the changes of the open list;
+    ``changed`` is set (and replaced) at each, for the lobby's long-polls."""
+
+    def __init__(self, limits: ServerLimits) -> None:
+        self.limits = limits
+        self.seeks: Dict[str, Seek] = {}
+        self.version = 0
+        self.changed = asyncio.Event()
+        self.lock = asyncio.Lock()  # one acceptance at a time: a seek is taken once
+
+    def _bump(self) -> None:
+        self.version += 1
+        event, self.changed = self.changed, asyncio.Event()
+        event.set()
+
+    def _close(self, seek: Seek, status: str, now: float) -> None:
+        seek.status, seek.closed = status, now
+        self._bump()
+
+    def expire(self, now: Optional[float] = None) -> None:
+        """Close the seeks past their time or whose poster went away; forget old closed ones."""
+        now = time.monotonic() if now is None else now
+        for seek in list(self.seeks.values()):
+            if seek.status == "open" and (now - seek.created > self.limits.seek_seconds
+                                          or now - seek.seen > self.limits.seek_idle_seconds):
+                self._close(seek, "expired", now)
+            elif seek.status != "open" and seek.closed is not None and now - seek.closed > KEEP_CLOSED:
+                del self.seeks[seek.id]
+
+    def open_seeks(self) -> List[Seek]:
+        self.expire()
+        return sorted((s for s in self.seeks.values() if s.status == "open"), key=lambda s: s.created)
+
+    def post(self, client: str, players: int, teams: int, rated: bool, turn_seconds: Optional[float],
+             clock: Optional[Dict[str, Any]], rating_min: Optional[int], rating_max: Optional[int],
+             name: str) -> Tuple[Seek, str]:
+        """A new open seek and its poster's token (the only time it is sent)."""
+        self.expire()
+        open_now = [s for s in self.seeks.values() if s.status == "open"]
+        if len(open_now) >= self.limits.max_seeks:
+            raise ServerFullError(f"the server already has {self.limits.max_seeks} open seeks; try again later")
+        mine = sum(1 for s in open_now if s.client == client)
+        if mine >= self.limits.max_seeks_per_client:
+            raise BusyError(f"your address already has {mine} open seeks, the most one client may have: cancel one "
+                            "or wait until one is taken")
+        if len(self.seeks) >= 4 * self.limits.max_seeks:  # closed ones kept for their posters: bounded too
+            for s in sorted((s for s in self.seeks.values() if s.status != "open"), key=lambda s: s.closed or 0.0):
+                del self.seeks[s.id]
+                if len(self.seeks) < 2 * self.limits.max_seeks:
+                    break
+        token = secrets.token_urlsafe(24)
+        seek = Seek(secrets.token_urlsafe(6), token_hash(token), client, players, teams, rated, turn_seconds, clock,
+                    rating_min, rating_max, name)
+        self.seeks[seek.id] = seek
+        self._bump()
+        return seek, token
+
+    def get(self, seek_id: str) -> Seek:
+        self.expire()
+        seek = self.seeks.get(seek_id) if isinstance(seek_id, str) else None
+        if seek is None:
+            raise NoSuchTableError(f"no seek {seek_id[:64]!r} (seeks are kept in memory for a while after they "
+                                   "close, and a restart forgets them)")
+        return seek
+
+    def owned(self, seek_id: str, token: Optional[str]) -> Seek:
+        """The seek ``seek_id`` if ``token`` is its poster's (401 without one, 403 for another);
+        asking keeps it open."""
+        seek = self.get(seek_id)
+        if not token:
+            raise NeedsSeatError("this needs the seek's token (from POST /api/seeks) as 'Authorization: Bearer <token>'")
+        if len(token) > 128 or not secrets.compare_digest(seek.token_hash, token_hash(token)):
+            raise NotAllowedError("this needs the seek's own token (from POST /api/seeks) as "
+                                  "'Authorization: Bearer <token>'")
+        seek.seen = time.monotonic()
+        return seek
+
+    def cancel(self, seek: Seek) -> None:
+        if seek.status == "open":
+            self._close(seek, "cancelled", time.monotonic())
+
+    def take(self, seek: Seek) -> None:
+        """Mark ``seek`` as being accepted (call with :attr:`lock` held); 409 if it is not open."""
+        self.expire()
+        if seek.status != "open":
+            raise NotNowError(f"seek {seek.id} is {seek.status}: it can no longer be accepted")
+        # nobody is woken yet: the poster's long-poll wakes with its seat (:meth:`made`)
+        seek.status, seek.closed = "accepted", time.monotonic()
+
+    def made(self, seek: Seek, table: str, poster_token: str) -> None:
+        """The table of an accepted seek exists: its poster's long-poll answers with the seat."""
+        seek.table, seek.poster_token = table, poster_token
+        self._bump()
+
+    def reopen(self, seek: Seek) -> None:
+        """The table of an acceptance could not be made: the seek is open again."""
+        seek.status, seek.closed = "open", None
+        self._bump()
+
+    def match(self, want: Tuple[Any, ...], rating: Optional[float], exclude: Optional[str]) -> Optional[Seek]:
+        """The oldest open seek for the same game as ``want`` (``Seek.game``) whose range admits
+        ``rating``; ``exclude``: a seek token of the asker's own (never paired with itself)."""
+        mine = None if exclude is None else token_hash(exclude)
+        for seek in self.open_seeks():
+            if seek.game() == want and seek.admits(rating) and seek.token_hash != mine:
+                return seek
+        return None

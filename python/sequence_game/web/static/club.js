@@ -1,0 +1,76 @@
+"use strict";
+// The club on every page (docs/club.md): who is signed in, in the header's #account; a finished
+// rated game's rating changes. Names are always set as text, never as HTML.
+
+const club = {
+  me: null,  // GET /api/session: {accounts, name, rating, provisional}
+
+  async load() {
+    try {
+      const res = await fetch("/api/session");
+      club.me = res.ok ? await res.json() : null;
+    } catch (e) { club.me = null; }
+    club.renderBar();
+    return club.me;
+  },
+
+  rating(r, provisional) { return `${r}${provisional ? "?" : ""}`; },
+
+  playerLink(name) {
+    const a = document.createElement("a");
+    a.href = `/players/${encodeURIComponent(name)}`;
+    a.textContent = name;
+    return a;
+  },
+
+  renderBar() {
+    const bar = document.getElementById("account");
+    if (!bar) return;
+    bar.replaceChildren();
+    const me = club.me;
+    if (!me || !me.accounts) return;
+    if (me.name) {
+      bar.append(club.playerLink(me.name), ` (${club.rating(me.rating, me.provisional)}) `);
+      const out = document.createElement("button");
+      out.type = "button";
+      out.className = "quiet";
+      out.id = "logout";
+      out.textContent = "Log out";
+      out.addEventListener("click", async () => {
+        await fetch("/api/session", { method: "DELETE" });
+        location.reload();
+      });
+      bar.append(out);
+    } else {
+      const a = document.createElement("a");
+      // the path only: a join link's #seat= token must never ride in a URL the server (or a proxy) logs
+      a.href = `/login?next=${encodeURIComponent(location.pathname)}`;
+      a.id = "login-link";
+      a.textContent = "Log in or sign up";
+      bar.append(a);
+    }
+  },
+
+  // The rating changes of a finished table into the list `ul` (hidden while there are none).
+  async showRatings(tableId, ul) {
+    let rows = [];
+    try {
+      const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/ratings`);
+      if (res.ok) rows = await res.json();
+    } catch (e) { rows = []; }
+    ul.replaceChildren();
+    for (const r of rows) {
+      const li = document.createElement("li");
+      li.className = "rating-change";
+      const sign = r.change > 0 ? "+" : r.change < 0 ? "\u2212" : "\u00b1";
+      li.append(club.playerLink(r.name), `: ${r.before} \u2192 ${club.rating(r.after, r.provisional)} ` +
+                `(${sign}${Math.abs(r.change)})` + (r.counted ? "" : ` - not counted: ${r.why}`));
+      ul.appendChild(li);
+    }
+    ul.hidden = rows.length === 0;
+    if (rows.length && club.me && club.me.name) club.load();  // the header's rating, after the change
+    return rows;
+  },
+};
+
+club.load();

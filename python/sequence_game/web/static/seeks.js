@@ -1,0 +1,181 @@
+// The lobby's ways to find a game: play the computer in one click, post a seek, accept one from
+// the live list, quick pairing. The server decides (routers/seeks.py); this page shows and asks.
+"use strict";
+
+// Time controls a player knows: none, a turn timer, Fischer clocks, BGA-style time banks.
+const TIME_CONTROLS = [
+  ["none", "no clock", {}],
+  ["turn60", "1 min a turn (then the AI moves)", { turn_seconds: 60 }],
+  ["f3+2", "3 min + 2 s a move", { clock: { kind: "fischer", seconds: 180, increment: 2, at_zero: "lose" } }],
+  ["f10+5", "10 min + 5 s a move", { clock: { kind: "fischer", seconds: 600, increment: 5, at_zero: "lose" } }],
+  ["b5+30", "time bank 5 min, +30 s a turn", { clock: { kind: "bank", seconds: 300, increment: 30, at_zero: "ai" } }],
+];
+
+function clockName(s) {
+  if (s.clock) return s.clock.kind === "fischer" ? `${s.clock.seconds / 60} min + ${s.clock.increment} s`
+    : `bank ${s.clock.seconds / 60} min, +${s.clock.increment} s a turn`;
+  return s.turn_seconds ? `${s.turn_seconds} s a turn` : "no clock";
+}
+
+for (const sel of document.querySelectorAll(".timecontrol")) {
+  for (const [v, label] of TIME_CONTROLS) sel.add(new Option(label, v));
+}
+for (let lv = 1; lv <= 8; lv++) $("pc-level").add(new Option(`level ${lv}`, String(lv)));
+$("pc-level").value = "4";
+
+function timeControl(sel, players) {
+  const tc = { ...TIME_CONTROLS.find(t => t[0] === sel.value)[2] };
+  // three teams cannot lose on time (the game would go on without a team): the AI moves instead
+  if (tc.clock && players % 3 === 0 && players !== 6) tc.clock = { ...tc.clock, at_zero: "ai" };
+  return tc;
+}
+
+async function postJSON(url, body, headers) {
+  let res;
+  try {
+    res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", ...(headers || {}) },
+                             body: JSON.stringify(body) });
+  } catch (e) { throw new Error("The server cannot be reached: is it running? Try again in a moment."); }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(data.detail || `refused (${res.status})`);
+  return data;
+}
+
+$("computer").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  $("pc-error").textContent = "";
+  const body = { level: +$("pc-level").value, ...timeControl($("pc-clock"), 2) };
+  if ($("pc-seat").value !== "") body.seat = +$("pc-seat").value;
+  try { location.href = (await postJSON("/api/play-computer", body)).seats[0].url; }
+  catch (e) { $("pc-error").textContent = e.message; }
+});
+
+// ---------------------------------------------------------------- seeks
+
+let mySeek = null;  // {seek, token} of the seek this page posted
+const MY_SEEK = "sequence-my-seek";
+
+function seekBody() {
+  const players = +$("sk-players").value;
+  const body = { players, ...timeControl($("sk-clock"), players), rated: $("sk-rated").checked };
+  const name = $("sk-name").value.trim();
+  if (name) body.name = name;
+  return body;
+}
+
+function showMySeek(text) {
+  const p = $("myseek");
+  p.replaceChildren();
+  if (!mySeek) { p.hidden = true; return; }
+  p.hidden = false;
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.textContent = "Cancel my seek";
+  cancel.addEventListener("click", cancelMySeek);
+  p.append(text || "Your seek is in the list: waiting for an opponent. Keep this page open. ", cancel);
+}
+
+async function cancelMySeek() {
+  if (!mySeek) return;
+  const s = mySeek;
+  mySeek = null;
+  sessionStorage.removeItem(MY_SEEK);
+  showMySeek();
+  try { await fetch(`/api/seeks/${encodeURIComponent(s.seek)}`, { method: "DELETE", headers: { Authorization: `Bearer ${s.token}` } }); }
+  catch (e) { /* it expires by itself once this page stops asking */ }
+}
+
+// The poster's page asks about its seek (a long-poll): that keeps it open, and brings the seat's
+// link once someone accepts it.
+async function watchMySeek() {
+  while (mySeek) {
+    const s = mySeek;
+    let data;
+    try {
+      const res = await fetch(`/api/seeks/${encodeURIComponent(s.seek)}?wait=20`, { headers: { Authorization: `Bearer ${s.token}` } });
+      data = await res.json();
+      if (!res.ok) throw new Error(data.detail);
+    } catch (e) {
+      if (mySeek === s) { mySeek = null; sessionStorage.removeItem(MY_SEEK); showMySeek(); $("sk-error").textContent = "Your seek is gone: " + e.message; }
+      return;
+    }
+    if (mySeek !== s) return;
+    if (data.status === "accepted" && data.seat) { sessionStorage.removeItem(MY_SEEK); location.href = data.seat.url; return; }
+    if (data.status !== "open") { mySeek = null; sessionStorage.removeItem(MY_SEEK); showMySeek(); $("sk-error").textContent = `Your seek was ${data.status}.`; return; }
+  }
+}
+
+function startMySeek(posted) {
+  mySeek = { seek: posted.seek, token: posted.token };
+  sessionStorage.setItem(MY_SEEK, JSON.stringify(mySeek));
+  showMySeek();
+  watchMySeek();
+}
+
+$("seekform").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  $("sk-error").textContent = "";
+  if (mySeek) { $("sk-error").textContent = "You have a seek open already: cancel it first."; return; }
+  try { startMySeek(await postJSON("/api/seeks", seekBody())); } catch (e) { $("sk-error").textContent = e.message; }
+});
+
+$("sk-quick").addEventListener("click", async () => {
+  $("sk-error").textContent = "";
+  const headers = mySeek ? { Authorization: `Bearer ${mySeek.token}` } : {};
+  try {
+    const data = await postJSON("/api/seeks/quick", seekBody(), headers);
+    if (data.status === "paired") { await cancelMySeek(); location.href = data.seat.url; return; }
+    if (mySeek) await cancelMySeek();
+    startMySeek(data.seek);
+  } catch (e) { $("sk-error").textContent = e.message; }
+});
+
+async function accept(s) {
+  $("sk-error").textContent = "";
+  const name = $("sk-name").value.trim();
+  const headers = mySeek ? { Authorization: `Bearer ${mySeek.token}` } : {};
+  try {
+    const link = await postJSON(`/api/seeks/${encodeURIComponent(s.seek)}/accept`, name ? { name } : {}, headers);
+    await cancelMySeek();
+    location.href = link.url;
+  } catch (e) { $("sk-error").textContent = e.message; }
+}
+
+function renderSeeks(list) {
+  const rows = list.seeks.map(s => {
+    const b = document.createElement("button");
+    const own = mySeek && mySeek.seek === s.seek;
+    b.type = "button";
+    b.className = "primary";
+    b.textContent = own ? "yours" : "Accept";
+    b.disabled = own;
+    b.setAttribute("aria-label", own ? "your own seek" : `accept the seek of ${s.name}`);
+    b.addEventListener("click", () => accept(s));
+    const range = s.rating_min !== null || s.rating_max !== null ? ` (rating ${s.rating_min ?? ""}-${s.rating_max ?? ""})` : "";
+    return row([s.name, `${s.players} players, ${s.teams} teams`, clockName(s), (s.rated ? "rated" : "casual") + range], [b]);
+  });
+  fill($("seeks"), rows, "no open seeks: post one, or use quick pairing");
+}
+
+// The list is live: a long-poll answers at the next change.
+async function followSeeks() {
+  let version = null;
+  for (;;) {
+    try {
+      const url = version === null ? "/api/seeks" : `/api/seeks?after_version=${version}&wait=25`;
+      const res = await fetch(url);
+      const data = await res.json();
+      if (!res.ok) throw new Error(data.detail);
+      version = data.version;
+      renderSeeks(data);
+    } catch (e) {
+      fill($("seeks"), [], "unknown: the server cannot be reached");
+      await new Promise(r => setTimeout(r, 5000));
+      version = null;
+    }
+  }
+}
+
+const kept = sessionStorage.getItem(MY_SEEK);
+if (kept) { try { mySeek = JSON.parse(kept); showMySeek(); watchMySeek(); } catch (e) { sessionStorage.removeItem(MY_SEEK); } }
+followSeeks();

@@ -1,0 +1,556 @@
+"""Accounts, sessions and rated tables over HTTP (docs/club.md): the security of each new door
+(docs/security.md): password hashing, session fixation, CSRF, brute force, enumeration, names as
+text, a guest acting as an account, rating manipulation, and the operator's switch and command."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("argon2")
+pytest.importorskip("openskill")
+
+import httpx
+from fastapi.testclient import TestClient
+from sequence_game.web.app import create_app
+from sequence_game.web.club import ClubSettings
+from sequence_game.web.club.accounts import HASH_PARAMETERS, hasher
+from sequence_game.web.club.sessions import COOKIE
+from web_support import BASE, auth
+
+#: cheap argon2 for the tests that are not about hashing (the real parameters are tested below)
+CHEAP = (("time_cost", 1), ("memory_cost", 8), ("parallelism", 1))
+FAST = ClubSettings(hash_overrides=CHEAP, signup_burst=100)
+ORIGIN = {"Origin": BASE}
+
+
+_CLIENTS: dict = {}
+
+
+def make_app(path=":memory:", settings=FAST, **kw):
+    return create_app(path, ai_pause=0, club=settings, **kw)
+
+
+@pytest.fixture(autouse=True)
+def _close_clients():
+    yield
+    while _CLIENTS:
+        _CLIENTS.popitem()[1].__exit__(None, None, None)
+
+
+class Browser:
+    """One person's browser: its own cookie jar, the Origin of the site's own pages (``origin``
+    None: a client that is not a browser), over one TestClient per app (its lifespan runs once)."""
+
+    def __init__(self, app, base=BASE, origin=BASE):
+        if id(app) not in _CLIENTS:
+            _CLIENTS[id(app)] = TestClient(app, base_url=BASE).__enter__()
+        self.client, self.base, self.origin = _CLIENTS[id(app)], base, origin
+        self.cookies = httpx.Cookies()
+
+    def __enter__(self):
+        return self
+
+    def set_cookie(self, value):
+        """The browser's session cookie is now ``value`` (planted, stolen or forged)."""
+        self.cookies = httpx.Cookies()
+        self.cookies.set(COOKIE, value, domain="127.0.0.1")
+
+    def __exit__(self, *exc):
+        return None
+
+    def request(self, method, path, headers=None, **kw):
+        c = self.client
+        c.cookies = httpx.Cookies(self.cookies)
+        r = c.request(method, self.base + path, headers={**({"Origin": self.origin} if self.origin else {}),
+                                                          **(headers or {})}, **kw)
+        self.cookies = httpx.Cookies(c.cookies)
+        return r
+
+    def get(self, path, **kw):
+        return self.request("GET", path, **kw)
+
+    def post(self, path, **kw):
+        return self.request("POST", path, **kw)
+
+    def delete(self, path, **kw):
+        return self.request("DELETE", path, **kw)
+
+
+def browser(app, base=BASE):
+    """A client that behaves like the site's own pages: it sends their Origin."""
+    return Browser(app, base)
+
+
+def sign_up(client, name, password="password1"):
+    r = client.post("/api/accounts", json={"name": name, "password": password})
+    assert r.status_code == 201, r.text
+    return r
+
+
+def rated_table(creator, joiners, players=2):
+    r = creator.post("/api/tables", json={"players": players, "rated": True, "seats": [{"kind": "human"}] + [
+        {"kind": "human", "open": True}] * (players - 1)})
+    assert r.status_code == 201, r.text
+    table, tokens = r.json()["table"], {0: r.json()["seats"][0]["token"]}
+    for c in joiners:
+        j = c.post(f"/api/tables/{table}/join", json={})
+        assert j.status_code == 201, j.text
+        tokens[j.json()["seat"]] = j.json()["token"]
+    return table, tokens
+
+
+def play_round_then_resign(client, table, tokens, resigner):
+    """Every seat makes one move (a game no seat aborted), then ``resigner`` resigns."""
+    for _ in range(len(tokens)):
+        v = client.get(f"/api/tables/{table}").json()
+        p = v["state"]["current_player"]
+        mine = client.get(f"/api/tables/{table}", headers=auth(tokens[p])).json()
+        r = client.post(f"/api/tables/{table}/moves", json={"move": mine["legal"][0]}, headers=auth(tokens[p]))
+        assert r.status_code == 200, r.text
+    r = client.post(f"/api/tables/{table}/resign", json={}, headers=auth(tokens[resigner]))
+    assert r.status_code == 200, r.text
+
+
+@pytest.fixture
+def app():
+    return make_app()
+
+
+# ------------------------------------------------------------------ password hashing
+
+
+def test_passwords_are_argon2id_with_the_documented_parameters(tmp_path):
+    assert HASH_PARAMETERS["time_cost"] == 3 and HASH_PARAMETERS["memory_cost"] == 65536
+    assert HASH_PARAMETERS["parallelism"] == 4 and HASH_PARAMETERS["salt_len"] == 16
+    app = make_app(tmp_path / "db.sqlite3", settings=ClubSettings())  # the server's own parameters
+    with browser(app) as c:
+        sign_up(c, "alice", "correct horse")
+    store = app.state.club.store
+    (stored,) = store.one("SELECT hash FROM accounts WHERE key = 'alice'")
+    assert stored.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+    assert "correct horse" not in stored
+    # the same password twice: two salts, two hashes
+    assert hasher().hash("correct horse") != hasher().hash("correct horse")
+
+
+def test_a_hash_with_weaker_parameters_is_replaced_at_login(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    with browser(make_app(path)) as c:  # made with the cheap parameters
+        sign_up(c, "alice")
+    app = make_app(path, settings=ClubSettings(hash_overrides=(("time_cost", 2), ("memory_cost", 16),
+                                                               ("parallelism", 1))))
+    with browser(app) as c:
+        assert c.post("/api/session", json={"name": "alice", "password": "password1"}).status_code == 200
+    (stored,) = app.state.club.store.one("SELECT hash FROM accounts WHERE key = 'alice'")
+    assert stored.startswith("$argon2id$v=19$m=16,t=2,p=1$")
+
+
+def test_bad_names_and_passwords_are_refused_in_one_line(app):
+    with browser(app) as c:
+        for name, password, what in [("<script>x</script>", "password1", "name:"), ("ab", "password1", "name:"),
+                                     ("alice", "short", "password:"), ("al ice", "password1", "name:")]:
+            r = c.post("/api/accounts", json={"name": name, "password": password})
+            assert r.status_code == 422 and r.json()["detail"].startswith(what), r.text
+            assert "\n" not in r.json()["detail"]
+        r = c.post("/api/accounts", json={"name": "alice", "password": "x" * 300})
+        assert r.status_code == 422
+        sign_up(c, "Alice")
+        r = c.post("/api/accounts", json={"name": "ALICE", "password": "password2"})
+        assert r.status_code == 422 and "taken" in r.json()["detail"]
+
+
+# ------------------------------------------------------------------ the session cookie
+
+
+def test_the_cookie_is_httponly_samesite_lax_and_secure_only_over_https(app):
+    with browser(app) as c:
+        cookie = sign_up(c, "alice").headers["set-cookie"]
+    assert f"{COOKIE}=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie and "Secure" not in cookie
+    with browser(app, "https://127.0.0.1") as c:
+        cookie = sign_up(c, "bob").headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Secure" in cookie
+
+
+def test_login_makes_a_new_session_id_and_ends_the_planted_one(app):
+    with browser(app) as victim, browser(app) as attacker:
+        sign_up(attacker, "mallory")
+        planted = attacker.cookies[COOKIE]  # the attacker's own valid session, set in the victim's browser
+        sign_up(victim, "alice")
+        victim.set_cookie(planted)
+        assert victim.get("/api/session").json()["name"] == "mallory"
+        r = victim.post("/api/session", json={"name": "alice", "password": "password1"})
+        assert r.status_code == 200 and r.json()["name"] == "alice"
+        fresh = victim.cookies[COOKIE]
+        assert fresh != planted
+        assert victim.get("/api/session").json()["name"] == "alice"
+        # the planted id was ended at the login: it signs nobody in any more
+        with browser(app) as other:
+            other.set_cookie(planted)
+            assert other.get("/api/session").json()["name"] is None
+        # an id the attacker made up is never adopted either
+        victim.set_cookie("made-up-by-the-attacker")
+        victim.post("/api/session", json={"name": "alice", "password": "password1"})
+        assert victim.cookies[COOKIE] != "made-up-by-the-attacker"
+
+
+def test_logout_ends_the_session_on_the_server(app):
+    with browser(app) as c:
+        sign_up(c, "alice")
+        sid = c.cookies[COOKIE]
+        assert c.delete("/api/session").status_code == 204
+        assert c.get("/api/session").json()["name"] is None
+    with browser(app) as thief:  # a copy of the old cookie is worth nothing
+        thief.set_cookie(sid)
+        assert thief.get("/api/session").json()["name"] is None
+
+
+def test_the_database_keeps_only_a_hash_of_the_session_id(app):
+    with browser(app) as c:
+        sign_up(c, "alice")
+        sid = c.cookies[COOKIE]
+    rows = app.state.club.store.fetch("SELECT hash FROM sessions")
+    assert rows and all(sid not in h for (h,) in rows)
+
+
+# ------------------------------------------------------------------ CSRF
+
+
+def test_a_write_signed_in_by_the_cookie_needs_this_servers_origin(app):
+    seats = [{"kind": "human"}, {"kind": "ai", "ai": "random"}]
+    with browser(app) as c:
+        sign_up(c, "alice")
+        cookie = c.cookies[COOKIE]
+    with Browser(app, origin=None) as bare:  # no Origin header
+        bare.set_cookie(cookie)
+        r = bare.post("/api/tables", json={"players": 2, "seats": seats})
+        assert r.status_code == 403 and "Origin" in r.json()["detail"]
+        assert bare.delete("/api/session").status_code == 403
+        r = bare.post("/api/tables", json={"players": 2, "seats": seats}, headers={"Origin": "https://evil.example"})
+        assert r.status_code == 403
+        r = bare.post("/api/tables", json={"players": 2, "seats": seats}, headers=ORIGIN)
+        assert r.status_code == 201
+        # the session survived the refused logout
+        assert bare.get("/api/session").json()["name"] == "alice"
+    with Browser(app, origin=None) as bot:  # no cookie, no Origin: a guest as before (bots, scripts)
+        assert bot.post("/api/tables", json={"players": 2, "seats": seats}).status_code == 201
+
+
+def test_login_from_another_sites_page_is_refused(app):
+    with browser(app) as c:
+        sign_up(c, "alice")
+    with Browser(app, origin=None) as c:
+        r = c.post("/api/session", json={"name": "alice", "password": "password1"},
+                   headers={"Origin": "https://evil.example"})
+        assert r.status_code == 403 and COOKIE not in c.cookies
+
+
+# ------------------------------------------------------------------ brute force and enumeration
+
+
+def test_login_attempts_per_name_are_limited_even_from_many_addresses():
+    app = make_app(settings=ClubSettings(hash_overrides=CHEAP, name_burst=3, name_per_hour=1.0, login_burst=100))
+    with browser(app) as c:
+        sign_up(c, "alice")
+    club = app.state.club
+    for i in range(3):
+        with browser(app) as c:
+            club.login_by_address.buckets.clear()  # as if each came from an address of its own
+            assert c.post("/api/session", json={"name": "alice", "password": f"guess{i:04d}"}).status_code == 401
+    with browser(app) as c:
+        r = c.post("/api/session", json={"name": "ALICE", "password": "password1"})  # even the right one
+        assert r.status_code == 429 and "try again in" in r.json()["detail"]
+        # another account is not locked by it
+        assert c.post("/api/session", json={"name": "bob", "password": "password1"}).status_code == 401
+
+
+def test_login_attempts_per_address_are_limited():
+    app = make_app(settings=ClubSettings(hash_overrides=CHEAP, login_burst=4, login_per_hour=1.0))
+    with browser(app) as c:
+        codes = [c.post("/api/session", json={"name": f"user{i}", "password": "password1"}).status_code
+                 for i in range(6)]
+    assert codes == [401] * 4 + [429] * 2
+
+
+def test_sign_ups_per_address_are_limited():
+    app = make_app(settings=ClubSettings(hash_overrides=CHEAP, signup_burst=2, signup_per_hour=1.0))
+    with browser(app) as c:
+        sign_up(c, "alice")
+        sign_up(c, "bob")
+        r = c.post("/api/accounts", json={"name": "carol", "password": "password1"})
+        assert r.status_code == 429
+
+
+def test_unknown_name_and_wrong_password_get_the_same_answer_after_the_same_work(app):
+    club = app.state.club
+    with browser(app) as c:
+        sign_up(c, "alice")
+        club.accounts.set_disabled("alice", False)
+        calls = []
+        verify = club.accounts._verify
+
+        def counted(stored, password):
+            calls.append(stored == club.accounts.dummy)
+            return verify(stored, password)
+
+        club.accounts._verify = counted
+        wrong = c.post("/api/session", json={"name": "alice", "password": "not-her-password"})
+        unknown = c.post("/api/session", json={"name": "nobody", "password": "not-her-password"})
+        odd = c.post("/api/session", json={"name": "<b>", "password": "not-her-password"})
+    assert wrong.status_code == unknown.status_code == odd.status_code == 401
+    assert wrong.json() == unknown.json() == odd.json() == {"detail": "wrong name or password",
+                                                            "error": "NeedsAccountError"}
+    assert wrong.headers.get("set-cookie") is None and unknown.headers.get("set-cookie") is None
+    assert calls == [False, True, True]  # one argon2 verification each: the real hash, then the dummy's
+
+
+def test_unknown_name_takes_as_long_as_a_wrong_password_with_the_real_parameters():
+    app = make_app(settings=ClubSettings())
+    with browser(app) as c:
+        sign_up(c, "alice")
+        app.state.club.login_by_address.burst = app.state.club.login_by_name.burst = 1000.0
+
+        def timed(name):
+            start = time.perf_counter()
+            assert c.post("/api/session", json={"name": name, "password": "wrong password"}).status_code == 401
+            return time.perf_counter() - start
+
+        timed("nobody")  # the dummy hash is made once, at the first unknown name
+        wrong = sorted(timed("alice") for _ in range(3))[1]
+        unknown = sorted(timed("nobody") for _ in range(3))[1]
+    assert 0.5 < unknown / wrong < 2.0, (unknown, wrong)
+
+
+def test_a_disabled_account_says_so_only_to_its_right_password(app):
+    with browser(app) as c:
+        sign_up(c, "alice")
+        app.state.club.accounts.set_disabled("alice", True)
+        assert c.get("/api/session").json()["name"] is None  # its sessions ended
+        wrong = c.post("/api/session", json={"name": "alice", "password": "bad password"})
+        right = c.post("/api/session", json={"name": "alice", "password": "password1"})
+        assert wrong.json()["detail"] == "wrong name or password"
+        assert right.status_code == 401 and "disabled" in right.json()["detail"]
+        assert c.get("/api/players").json() == []
+        assert c.get("/api/players/alice").status_code == 404
+
+
+# ------------------------------------------------------------------ names as text, guests
+
+
+def test_names_reach_the_pages_as_json_text_only(app):
+    hostile = '<img src=x onerror="alert(1)">'
+    with browser(app) as c:
+        sign_up(c, "alice")
+        r = c.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human", "name": hostile}]})
+        table, tokens = r.json()["table"], {s["seat"]: s["token"] for s in r.json()["seats"]}
+        play_round_then_resign(c, table, tokens, 1)
+        r = c.get("/api/players/alice")
+        assert r.headers["content-type"].startswith("application/json")
+        assert r.json()["games"][0]["seats"][1]["name"] == hostile  # stored as given, shown as text by the page
+        page = c.get("/players/alice")
+        assert page.headers["content-type"].startswith("text/html") and hostile not in page.text
+        assert hostile not in c.get("/players/%3Cimg%20src=x%3E").text  # the page never echoes the path
+
+
+def test_a_guest_cannot_act_as_an_account(app):
+    with browser(app) as alice, browser(app) as guest:
+        sign_up(alice, "alice")
+        table, _ = rated_table(alice, [])
+        r = guest.post(f"/api/tables/{table}/join", json={})
+        assert r.status_code == 401 and "signed-in accounts" in r.json()["detail"]
+        r = guest.post(f"/api/tables/{table}/join", json={"account": "alice"})
+        assert r.status_code == 422  # no field of a request names an account
+        guest.set_cookie("forged-session-id")
+        assert guest.get("/api/session").json()["name"] is None
+        assert guest.post(f"/api/tables/{table}/join", json={}).status_code == 401
+        r = guest.post("/api/tables", json={"players": 2, "rated": True,
+                                            "seats": [{"kind": "human"}, {"kind": "human", "open": True}]})
+        assert r.status_code == 401
+        # a guest under an account's name at a casual table is still a guest: nothing is filed for alice
+        r = guest.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": "alice"},
+                                                                    {"kind": "human", "name": "x"}]})
+        t2, tokens = r.json()["table"], {s["seat"]: s["token"] for s in r.json()["seats"]}
+        v = guest.get(f"/api/tables/{t2}").json()
+        assert [s["account"] for s in v["seats"]] == [None, None]
+        play_round_then_resign(guest, t2, tokens, 0)
+        assert alice.get("/api/players/alice").json()["games"] == []
+
+
+def test_a_signed_in_creator_takes_the_first_seat_under_the_account_name(app):
+    with browser(app) as c:
+        sign_up(c, "Alice")
+        r = c.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": "Queen"},
+                                                                {"kind": "ai", "ai": "random"}]})
+        v = c.get(f"/api/tables/{r.json()['table']}").json()
+    assert (v["seats"][0]["name"], v["seats"][0]["account"]) == ("Alice", "alice")
+
+
+# ------------------------------------------------------------------ rated games
+
+
+def test_a_rated_game_changes_both_ratings_and_is_filed_with_the_game(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    app = make_app(path)
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        table, tokens = rated_table(a, [b])
+        v = a.get(f"/api/tables/{table}").json()
+        assert [(s["name"], s["account"]) for s in v["seats"]] == [("alice", "alice"), ("bob", "bob")]
+        assert a.get(f"/api/tables/{table}/ratings").json() == []  # not over yet
+        assert [t["rated"] for t in a.get("/api/tables").json() if t["table"] == table] == [True]
+        play_round_then_resign(a, table, tokens, 0)
+        changes = {r["name"]: r for r in a.get(f"/api/tables/{table}/ratings").json()}
+        assert changes["alice"]["change"] < 0 < changes["bob"]["change"]
+        assert changes["alice"]["before"] == changes["bob"]["before"] == 500
+        assert all(r["counted"] and r["provisional"] for r in changes.values())
+    # stored: a restarted server shows the same
+    with browser(make_app(path)) as c:
+        bob = c.get("/api/players/BOB").json()
+        assert bob["rating"] == changes["bob"]["after"] and bob["rated_games"] == 1
+        assert bob["history"][0]["table"] == table
+        game = bob["games"][0]
+        assert game["outcome"] == "win" and game["rated"] and game["how"] == "resigned"
+        assert game["replay"] == f"/replay/{table}" and game["review"] == f"/review/{table}"
+        assert [p["name"] for p in c.get("/api/players").json()] == ["bob", "alice"]
+
+
+def test_a_two_against_two_rated_game_rates_all_four():
+    app = make_app()
+    with browser(app) as a, browser(app) as b, browser(app) as c, browser(app) as d:
+        for client, name in zip((a, b, c, d), ("ann", "ben", "cat", "dan")):
+            sign_up(client, name)
+        table, tokens = rated_table(a, [b, c, d], players=4)
+        play_round_then_resign(a, table, tokens, 1)  # seat 1 (team 1) resigns: team 0 (seats 0, 2) wins
+        changes = {r["name"]: r["change"] for r in a.get(f"/api/tables/{table}/ratings").json()}
+    assert changes["ann"] > 0 and changes["cat"] > 0 and changes["ben"] < 0 and changes["dan"] < 0
+
+
+def test_rated_games_between_the_same_accounts_count_three_times_a_day(app):
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        counted = []
+        for i in range(4):
+            table, tokens = rated_table(a, [b])
+            play_round_then_resign(a, table, tokens, i % 2)
+            rows = a.get(f"/api/tables/{table}/ratings").json()
+            counted.append(all(r["counted"] for r in rows))
+            if not counted[-1]:
+                assert all(r["change"] == 0 and "at most 3 count" in r["why"] for r in rows)
+        assert counted == [True, True, True, False]
+        assert a.get("/api/players/alice").json()["rated_games"] == 3
+        assert len(a.get("/api/players/alice").json()["games"]) == 4
+
+
+def test_an_aborted_rated_game_changes_no_rating(app):
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        table, tokens = rated_table(a, [b])
+        assert a.post(f"/api/tables/{table}/resign", json={}, headers=auth(tokens[0])).status_code == 200
+        assert a.get(f"/api/tables/{table}/ratings").json() == []
+        game = a.get("/api/players/alice").json()["games"][0]
+        assert not game["rated"] and game["change"] is None
+
+
+def test_rated_tables_are_for_accounts_only_one_seat_each_no_ai(app):
+    with browser(app) as a:
+        sign_up(a, "alice")
+        for body, fragment in [
+            ({"seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]}, "unrated"),
+            ({"seats": [{"kind": "human"}, {"kind": "human"}]}, "open"),
+            ({"seats": [{"kind": "human"}, {"kind": "human", "open": True}], "max_turns": 10}, "max_turns"),
+            ({}, "unrated"),
+        ]:
+            r = a.post("/api/tables", json={"players": 2, "rated": True, **body})
+            assert r.status_code == 403 and fragment in r.json()["detail"], r.text
+        table, _ = rated_table(a, [])
+        r = a.post(f"/api/tables/{table}/join", json={})
+        assert r.status_code == 409 and "one seat" in r.json()["detail"]
+
+
+def test_games_against_the_ai_are_unrated_and_counted_per_level(app):
+    with browser(app) as a:
+        sign_up(a, "alice")
+        r = a.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "random"}]})
+        table, token = r.json()["table"], r.json()["seats"][0]["token"]
+        mine = a.get(f"/api/tables/{table}", headers=auth(token)).json()
+        a.post(f"/api/tables/{table}/moves", json={"move": mine["legal"][0]}, headers=auth(token))
+        assert a.post(f"/api/tables/{table}/resign", json={}, headers=auth(token)).status_code == 200
+        page = a.get("/api/players/alice").json()
+    assert page["rated_games"] == 0 and page["history"] == []
+    assert page["vs_ai"] == [{"ai": "random", "wins": 0, "losses": 1, "draws": 0, "level": None, "rating": 0.0}]
+    assert {"name": "level:1", "level": 1, "rating": 262.0} in page["ai_levels"]
+
+
+# ------------------------------------------------------------------ the operator
+
+
+def test_no_accounts_switches_every_door_off_and_guests_play_as_before():
+    app = make_app(accounts=False)
+    with browser(app) as c:
+        assert c.get("/api/session").json() == {"accounts": False, "name": None, "rating": None,
+                                                "provisional": None}
+        assert c.post("/api/accounts", json={"name": "alice", "password": "password1"}).status_code == 404
+        assert c.post("/api/session", json={"name": "alice", "password": "password1"}).status_code == 404
+        assert c.get("/api/players").json() == []
+        r = c.post("/api/tables", json={"players": 2, "rated": True,
+                                        "seats": [{"kind": "human"}, {"kind": "human", "open": True}]})
+        assert r.status_code == 403 and "switched off" in r.json()["detail"]
+        r = c.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "random"}]})
+        assert r.status_code == 201
+
+
+def test_the_accounts_command_works_on_the_servers_database(tmp_path, monkeypatch, capsys):
+    import io
+
+    from sequence_game.cli import main
+
+    db = str(tmp_path / "tables.sqlite3")
+    monkeypatch.setattr("sys.stdin", io.StringIO("first password\n"))
+    assert main(["accounts", "create", "carol", "--db", db]) == 0
+    app = make_app(db, settings=ClubSettings())  # the command hashes with the real parameters
+    with browser(app) as c:
+        assert c.post("/api/session", json={"name": "carol", "password": "first password"}).status_code == 200
+        assert main(["accounts", "disable", "carol", "--db", db]) == 0
+        assert c.get("/api/session").json()["name"] is None
+        assert main(["accounts", "enable", "carol", "--db", db]) == 0
+        monkeypatch.setattr("sys.stdin", io.StringIO("second password\n"))
+        assert main(["accounts", "reset-password", "carol", "--db", db]) == 0
+        assert c.post("/api/session", json={"name": "carol", "password": "first password"}).status_code == 401
+        assert c.post("/api/session", json={"name": "carol", "password": "second password"}).status_code == 200
+    capsys.readouterr()
+    assert main(["accounts", "disable", "nobody", "--db", db]) != 0
+    assert "no account named 'nobody'" in capsys.readouterr().err
+
+
+def test_password_hashing_waits_its_turn_on_the_event_loop_and_a_full_queue_is_refused():
+    import asyncio
+    import threading
+
+    from sequence_game.web.club import Club
+    from sequence_game.web.errors import ServerFullError
+
+    club = Club(":memory:", ClubSettings(hash_overrides=CHEAP, max_hashing=1, max_hash_queue=2))
+    gate, running = threading.Event(), []
+
+    def slow():
+        running.append(threading.current_thread().name)
+        gate.wait(10)
+        return len(running)
+
+    async def main():
+        first = asyncio.ensure_future(club.hashing(slow))
+        second = asyncio.ensure_future(club.hashing(slow))
+        await asyncio.sleep(0.2)
+        assert len(running) == 1  # one turn: the second waits on the loop, holding no thread
+        with pytest.raises(ServerFullError, match="too many passwords"):
+            await club.hashing(slow)
+        gate.set()
+        return await first, await second
+
+    assert asyncio.run(main()) == (1, 2)
+    club.close()

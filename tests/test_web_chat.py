@@ -1,0 +1,256 @@
+"""The tables' chat (web/tables/chat.py): a players' room and a spectators' room per table, text
+only, capped, rate-limited, with reports and the operator's switch; no hand in any chat frame (R9)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+from sequence_game.web import create_app
+from sequence_game.web.limits import ServerLimits
+from sequence_game.web.tables.chat import MAX_CHAT_TEXT, NOTICE, SPECTATORS_NOTICE, clean_text
+from web_support import BASE, new_table
+
+TWO_HUMANS = dict(players=2, seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+FOUR_HUMANS = dict(players=4, seats=[{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cy", "Di")])
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
+        yield c
+
+
+def _open(client, table, token):
+    ws = client.websocket_connect(f"ws://127.0.0.1/api/tables/{table}/ws")
+    sock = ws.__enter__()
+    sock.send_json({"type": "hello", "token": token, "chat": True})
+    assert sock.receive_json()["type"] == "state"
+    log = sock.receive_json()
+    assert log["type"] == "chat-log"
+    return ws, sock, log
+
+
+def _no_chat(sock):
+    """Nothing of the chat reached ``sock`` so far: every frame before the answer to a ping."""
+    sock.send_json({"type": "ping"})
+    while True:
+        frame = sock.receive_json()
+        if frame["type"] == "pong":
+            return True
+        assert frame["type"] not in ("chat", "chat-log"), frame
+
+
+def _next(sock, kind):
+    while True:
+        frame = sock.receive_json()
+        if frame["type"] == kind:
+            return frame
+
+
+def test_players_chat_reaches_every_seat_but_no_spectator(client):
+    table, tokens = new_table(client, **FOUR_HUMANS)
+    socks = [_open(client, table, tokens[p]) for p in range(4)]
+    watcher = _open(client, table, None)
+    assert watcher[2]["notice"] == SPECTATORS_NOTICE and watcher[2]["you"] == "Spectator 1"
+    assert socks[0][2]["you"] is None
+    assert socks[0][2]["notice"] == NOTICE and "table talk" in NOTICE and socks[0][2]["enabled"] is True
+    socks[0][1].send_json({"type": "chat", "text": "good luck all"})
+    for _, sock, _ in socks:  # both teams: no private channel between teammates (R10)
+        frame = _next(sock, "chat")
+        assert frame["channel"] == "players" and frame["from"] == "Ann" and frame["seat"] == 0
+        assert frame["text"] == "good luck all"
+    # the spectator heard nothing: its next frame is the answer to its own ping
+    assert _no_chat(watcher[1])
+    for ws, *_ in [*socks, watcher]:
+        ws.__exit__(None, None, None)
+
+
+def test_spectators_chat_never_reaches_players_during_play(client):
+    table, tokens = new_table(client, **TWO_HUMANS)
+    ws0, p0, _ = _open(client, table, tokens[0])
+    wa, a, _ = _open(client, table, None)
+    wb, b, _ = _open(client, table, None)
+    a.send_json({"type": "chat", "text": "seat 0 should block e5"})
+    got = _next(b, "chat")
+    assert got["channel"] == "spectators" and got["from"] == "Spectator 1" and got["seat"] is None
+    _next(a, "chat")
+    assert _no_chat(p0)
+    # a player who connects later does not get the spectators' room either
+    ws1, p1, log1 = _open(client, table, tokens[1])
+    assert log1["messages"] == []
+    # the spectators do not read the players' room
+    p1.send_json({"type": "chat", "text": "hi"})
+    _next(p0, "chat")
+    assert _no_chat(b)
+    for ws in (ws0, wa, wb, ws1):
+        ws.__exit__(None, None, None)
+
+
+def test_after_the_game_players_read_the_spectators_room(client):
+    table, tokens = new_table(client, **TWO_HUMANS)
+    wa, a, _ = _open(client, table, None)
+    a.send_json({"type": "chat", "text": "well played"})
+    _next(a, "chat")
+    r = client.post(f"/api/tables/{table}/resign", headers={"Authorization": f"Bearer {tokens[0]}"})
+    assert r.status_code == 200, r.text
+    ws0, p0, log = _open(client, table, tokens[0])
+    assert [m["text"] for m in log["messages"]] == ["well played"]
+    for ws in (wa, ws0):
+        ws.__exit__(None, None, None)
+
+
+def test_at_the_end_connected_players_get_the_spectators_room(client):
+    table, tokens = new_table(client, **TWO_HUMANS)
+    ws0, p0, _ = _open(client, table, tokens[0])
+    wa, a, _ = _open(client, table, None)
+    a.send_json({"type": "chat", "text": "nice block"})
+    _next(a, "chat")
+    p0.send_json({"type": "resign"})
+    log = _next(p0, "chat-log")
+    assert [m["text"] for m in log["messages"]] == ["nice block"]
+    a.send_json({"type": "chat", "text": "gg"})
+    assert _next(p0, "chat")["text"] == "gg"
+    for ws in (ws0, wa):
+        ws.__exit__(None, None, None)
+
+
+@pytest.mark.parametrize("text", ["<img src=x onerror=alert(1)>", "<script>alert('x')</script>", "&lt;b&gt;"])
+def test_markup_is_sent_as_the_text_typed(client, text):
+    # the page shows it with textContent (the browser test checks no element is made); the server
+    # never turns it into HTML, nor escapes it twice
+    table, tokens = new_table(client, **TWO_HUMANS)
+    ws0, p0, _ = _open(client, table, tokens[0])
+    p0.send_json({"type": "chat", "text": text})
+    assert _next(p0, "chat")["text"] == text
+    ws0.__exit__(None, None, None)
+
+
+@pytest.mark.parametrize("frame, words", [
+    ({"type": "chat", "text": "x" * (MAX_CHAT_TEXT + 1)}, "at most 200"),
+    ({"type": "chat", "text": "   \n\t "}, "needs some text"),
+    ({"type": "chat", "text": "\u202e\u200b"}, "needs some text"),
+    ({"type": "chat", "text": 5}, "text"),
+    ({"type": "chat"}, "text"),
+    ({"type": "chat", "text": "hi", "to": "teammate"}, "to"),
+    ({"type": "report", "message": 0}, "message"),
+    ({"type": "report", "message": "1"}, "message"),
+    ({"type": "report", "message": 99}, "no chat message 99"),
+])
+def test_hostile_chat_frames_are_refused_with_a_reason(client, frame, words):
+    table, tokens = new_table(client, **TWO_HUMANS)
+    ws0, p0, _ = _open(client, table, tokens[0])
+    p0.send_json(frame)
+    err = _next(p0, "error")
+    assert words in err["detail"], err
+    p0.send_json({"type": "ping"})  # the socket still serves
+    assert _next(p0, "pong")
+    ws0.__exit__(None, None, None)
+
+
+def test_a_connection_that_did_not_ask_for_the_chat_gets_none(client):
+    # bots and older clients: no chat frame unless the hello asks for the chat
+    table, tokens = new_table(client, **TWO_HUMANS)
+    ws0, p0, _ = _open(client, table, tokens[0])
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{table}/ws") as ws:
+        ws.send_json({"type": "hello", "token": tokens[1]})
+        assert ws.receive_json()["type"] == "state"
+        p0.send_json({"type": "chat", "text": "hi"})
+        _next(p0, "chat")
+        assert _no_chat(ws)
+        ws.send_json({"type": "chat", "text": "hi"})
+        assert "not in the chat" in _next(ws, "error")["detail"]
+    ws0.__exit__(None, None, None)
+
+
+def test_control_characters_are_dropped():
+    assert clean_text("a\x00b\u202ec\n\nd") == "abc d"
+    with pytest.raises(ValueError, match="needs some text"):
+        clean_text("\x07")
+
+
+def test_chat_is_rate_limited_per_address():
+    limits = ServerLimits(chat_burst=3, chat_per_minute=1.0)
+    with TestClient(create_app(ai_pause=0, limits=limits), base_url=BASE) as client:
+        table, tokens = new_table(client, **TWO_HUMANS)
+        ws0, p0, _ = _open(client, table, tokens[0])
+        for i in range(3):
+            p0.send_json({"type": "chat", "text": f"m{i}"})
+            _next(p0, "chat")
+        p0.send_json({"type": "chat", "text": "one too many"})
+        err = _next(p0, "error")
+        assert err["error"] == "BusyError" and "too many chat messages" in err["detail"]
+        ws0.__exit__(None, None, None)
+
+
+def test_report_flags_a_message_for_the_operator(client, caplog):
+    table, tokens = new_table(client, **TWO_HUMANS)
+    ws0, p0, _ = _open(client, table, tokens[0])
+    ws1, p1, _ = _open(client, table, tokens[1])
+    p0.send_json({"type": "chat", "text": "rude words"})
+    mid = _next(p1, "chat")["id"]
+    with caplog.at_level("WARNING", logger="sequence_game.web"):
+        p1.send_json({"type": "report", "message": mid})
+        assert _next(p1, "reported") == {"type": "reported", "message": mid}
+    assert "rude words" in caplog.text
+    service = client.app.state.service
+    assert service.chat.reports[-1]["message"]["id"] == mid
+    for ws in (ws0, ws1):
+        ws.__exit__(None, None, None)
+
+
+def test_a_spectator_cannot_report_what_it_cannot_read(client):
+    table, tokens = new_table(client, **TWO_HUMANS)
+    ws0, p0, _ = _open(client, table, tokens[0])
+    wa, a, _ = _open(client, table, None)
+    p0.send_json({"type": "chat", "text": "players only"})
+    mid = _next(p0, "chat")["id"]
+    a.send_json({"type": "report", "message": mid})
+    assert f"no chat message {mid}" in _next(a, "error")["detail"]
+    for ws in (ws0, wa):
+        ws.__exit__(None, None, None)
+
+
+def test_the_operator_switches_the_chat_off():
+    with TestClient(create_app(ai_pause=0, chat=False), base_url=BASE) as client:
+        table, tokens = new_table(client, **TWO_HUMANS)
+        ws0, p0, log = _open(client, table, tokens[0])
+        assert log["enabled"] is False and "--no-chat" in log["notice"]
+        p0.send_json({"type": "chat", "text": "hello"})
+        err = _next(p0, "error")
+        assert err["error"] == "NotNowError" and "switched off" in err["detail"]
+        ws0.__exit__(None, None, None)
+
+
+def test_chat_frames_never_carry_a_hand(client):
+    # R9: a chat frame holds the writer's name, seat and text only
+    table, tokens = new_table(client, **TWO_HUMANS)
+    ws0, p0, _ = _open(client, table, tokens[0])
+    p0.send_json({"type": "chat", "text": "hi"})
+    frame = _next(p0, "chat")
+    assert set(frame) == {"type", "id", "channel", "from", "seat", "text", "at"}
+    assert "hands" not in json.dumps(frame) and "legal" not in json.dumps(frame)
+    ws0.__exit__(None, None, None)
+
+
+def test_the_event_stream_carries_no_chat(client):
+    table, tokens = new_table(client, **TWO_HUMANS)
+    service = client.app.state.service
+    t = service.tables[table]
+    from sequence_game.web.tables import Connection
+
+    stream = Connection(frozenset({1}), "x")
+    t.connections.add(stream)  # an event stream's connection: never welcomed to the chat
+    ws0, p0, _ = _open(client, table, tokens[0])
+    p0.send_json({"type": "chat", "text": "hi"})
+    _next(p0, "chat")
+    texts = []
+    while not stream.queue.empty():
+        texts.append(stream.queue.get_nowait())
+    assert not any('"type":"chat"' in (x or "") for x in texts)
+    t.connections.discard(stream)
+    ws0.__exit__(None, None, None)

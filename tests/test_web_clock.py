@@ -1,0 +1,166 @@
+"""Game clocks of a table's human seats (web/tables/clock.py): Fischer and time bank, what happens
+at zero (the AI moves, or the team loses on time), and a restart that charges nobody the downtime."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+from sequence_game.web import create_app
+from web_support import BASE, auth, new_table, service_of, wait_for
+
+TWO_HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
+        yield c
+
+
+def _play_first_legal(client, tid, tokens):
+    view = client.get(f"/api/tables/{tid}").json()
+    p = view["state"]["current_player"]
+    mine = client.get(f"/api/tables/{tid}", headers=auth(tokens[p])).json()
+    r = client.post(f"/api/tables/{tid}/moves", json={"move": mine["legal"][0]}, headers=auth(tokens[p]))
+    assert r.status_code == 200, r.text
+    return p, r.json()["view"]
+
+
+def _run_out(client, table, seat, seconds=0.2):
+    """Let ``seat``'s clock run out in ``seconds`` (the same clock, with less time left)."""
+    service = service_of(client)
+
+    async def shorten():
+        table.clock.cancel()
+        table.clock, table.clock_running = None, None
+        table.options.clock_state["left"][seat] = seconds
+        service.clock.start(table, seat, asyncio.get_running_loop())
+
+    client.portal.call(shorten)
+
+
+def test_a_fischer_clock_runs_for_the_seat_to_move_and_adds_the_increment(client):
+    tid, tokens = new_table(client, players=2, seats=TWO_HUMANS,
+                            clock={"kind": "fischer", "seconds": 60, "increment": 5})
+    view = client.get(f"/api/tables/{tid}").json()
+    clock = view["clock"]
+    p = view["state"]["current_player"]
+    assert clock["kind"] == "fischer" and clock["at_zero"] == "ai" and clock["running"] == p
+    assert clock["left"][1 - p] == 60 and 59 < clock["left"][p] <= 60
+    assert view["turn_seconds"] is None and view["turn_left"] is not None  # the deadline of the running clock
+    mover, after = _play_first_legal(client, tid, tokens)
+    left = after["clock"]["left"]
+    assert 64 <= left[mover] <= 65  # 60, less the time the move took, plus 5
+    assert after["clock"]["running"] == 1 - mover
+
+
+def test_a_time_bank_adds_its_increment_at_the_start_of_a_turn_never_past_the_bank(client):
+    tid, tokens = new_table(client, players=2, seats=TWO_HUMANS,
+                            clock={"kind": "bank", "seconds": 60, "increment": 10})
+    table = service_of(client).tables[tid]
+    p = table.game.current_player
+    assert table.options.clock_state["left"][p] == 60  # a full bank stays full
+    mover, after = _play_first_legal(client, tid, tokens)
+    assert after["clock"]["left"][mover] < 60  # no increment after the move: the bank was used
+    table.options.clock_state["left"][mover] = 30.0
+    other, _ = _play_first_legal(client, tid, tokens)  # the other seat moves; mover's turn starts: +10
+    assert 39 < client.get(f"/api/tables/{tid}").json()["clock"]["left"][mover] <= 40
+
+
+def test_at_zero_the_ai_moves_for_the_seat(client):
+    tid, tokens = new_table(client, players=2, seats=TWO_HUMANS, clock={"kind": "fischer", "seconds": 60})
+    table = service_of(client).tables[tid]
+    p = table.game.current_player
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as ws:
+        ws.send_json({"type": "hello", "token": None})
+        assert ws.receive_json()["type"] == "state"
+        _run_out(client, table, p)
+        wait_for(lambda: table.version == 1)
+        frames = []
+        while not any(f["type"] == "timeout" for f in frames) and len(frames) < 10:
+            frames.append(ws.receive_json())
+    assert any(f["type"] == "timeout" and f["seat"] == p for f in frames)
+    assert table.movers == [p] and not table.over
+    assert table.options.clock_state["left"][p] == 0.0  # its next turn is played at once too
+
+
+def test_at_zero_with_lose_the_team_loses_on_time(client):
+    tid, tokens = new_table(client, players=2, seats=TWO_HUMANS,
+                            clock={"kind": "fischer", "seconds": 60, "at_zero": "lose"})
+    table = service_of(client).tables[tid]
+    p = table.game.current_player
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as ws:
+        ws.send_json({"type": "hello", "token": tokens[1 - p]})
+        assert ws.receive_json()["type"] == "state"
+        _run_out(client, table, p)
+        frames = []
+        while not any(f["type"] == "flag" for f in frames) and len(frames) < 10:
+            frames.append(ws.receive_json())
+    assert {"type": "flag", "seat": p} in frames
+    wait_for(lambda: table.over)
+    view = client.get(f"/api/tables/{tid}").json()
+    assert view["over"] and view["result"]["winner"] == 1 - p % 2 and view["result"]["resigned"] == p
+    assert "ran out of time" in view["result"]["text"] and view["clock"]["flagged"] == p
+    assert view["clock"]["running"] is None
+    record = client.get(f"/api/tables/{tid}/record").json()
+    assert record["resigned"] == p and record["result"]["winner"] == 1 - p % 2
+
+
+@pytest.mark.parametrize("clock, words", [
+    ({"kind": "fischer", "seconds": 60, "at_zero": "lose"}, "two-team"),  # three teams: see the body below
+    ({"kind": "sudden", "seconds": 60}, "kind"),
+    ({"kind": "fischer", "seconds": 5}, "seconds"),
+    ({"kind": "fischer", "seconds": 1e9}, "seconds"),
+    ({"kind": "fischer", "seconds": 60, "increment": -1}, "increment"),
+    ({"kind": "fischer", "seconds": "60"}, "seconds"),
+    ({"kind": "fischer", "seconds": True}, "seconds"),
+    ({"kind": "fischer", "seconds": 60, "owner": "me"}, "owner"),
+    ({"kind": "fischer"}, "seconds"),
+])
+def test_bad_clocks_are_refused_with_a_reason(client, clock, words):
+    body = {"players": 3, "clock": clock} if words == "two-team" else {"players": 2, "clock": clock}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 422, r.text
+    assert words in r.json()["detail"]
+
+
+def test_one_time_control_per_table(client):
+    r = client.post("/api/tables", json={"players": 2, "turn_seconds": 30, "clock": {"kind": "bank", "seconds": 60}})
+    assert r.status_code == 422 and "not both" in r.json()["detail"]
+
+
+def test_a_restart_charges_nobody_the_time_the_server_was_down(tmp_path):
+    db = tmp_path / "t.sqlite3"
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as client:
+        tid, tokens = new_table(client, players=2, seats=TWO_HUMANS,
+                                clock={"kind": "fischer", "seconds": 100, "increment": 2})
+        mover, after = _play_first_legal(client, tid, tokens)
+        stored = after["clock"]["left"][mover]
+        table = service_of(client).tables[tid]
+        wait_for(lambda: service_of(client).store.get(tid).options.get("clock_state", {}).get("left", [0, 0])[mover]
+                 == table.options.clock_state["left"][mover])
+    time.sleep(1.0)  # the server is down: nobody's clock runs
+    with TestClient(create_app(db, ai_pause=0), base_url=BASE) as client:
+        view = client.get(f"/api/tables/{tid}").json()
+        assert abs(view["clock"]["left"][mover] - stored) < 0.05
+        assert 99 < view["clock"]["left"][1 - mover] <= 100  # the seat to move starts its turn again
+        assert view["clock"]["running"] == 1 - mover
+
+
+def test_the_clock_view_is_public_and_carries_no_hand(client):
+    tid, tokens = new_table(client, players=2, seats=TWO_HUMANS, clock={"kind": "bank", "seconds": 60})
+    clock = client.get(f"/api/tables/{tid}").json()["clock"]
+    assert set(clock) == {"kind", "seconds", "increment", "at_zero", "left", "running", "flagged"}
+
+
+def test_ai_seats_have_no_clock(client):
+    tid, _ = new_table(client, players=2, seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}],
+                       clock={"kind": "fischer", "seconds": 60})
+    left = client.get(f"/api/tables/{tid}").json()["clock"]["left"]
+    assert left[1] is None and left[0] is not None
