@@ -151,12 +151,14 @@ def test_the_documented_calibration_is_the_packaged_models_own():
 
 
 def test_seats_ratings_come_from_the_ladder_and_a_person_has_none():
-    from sequence_game.agents.levels import packaged_ratings
+    from sequence_game.agents.levels import level_of, packaged_ratings
 
     ladder = packaged_ratings()
+    hard = level_of("hard").name  # the presets are levels of the ladder (level:N)
     assert seat_rating("random") == ladder["random"]["rating"]
-    assert seat_rating("hard") == seat_rating("level:8") == seat_rating("hard:time=1") == ladder["level:8"]["rating"]
-    assert seat_rating("easy") == ladder["level:5"]["rating"] and seat_rating("level:2") == ladder["level:2"]["rating"]
+    assert seat_rating("hard") == seat_rating(hard) == seat_rating("hard:time=1") == ladder[hard]["rating"]
+    assert seat_rating("easy") == ladder[level_of("easy").name]["rating"]
+    assert seat_rating("level:2") == ladder["level:2"]["rating"]
     for unknown in ("human", "mcts:iterations=5", "easy:temperature=3", "", None, 3):
         assert seat_rating(unknown) is None
     assert seat_ratings(["easy", "random"]) == [seat_rating("easy"), 0.0]
