@@ -79,13 +79,26 @@ def _mcts_v1(**params: Any) -> MCTSAgent:
 register_agent("mcts-v1", _mcts_v1, _BUDGET_KEYS)
 
 def _policy(**params: Any) -> Any:
+    path = params.get("policy")
+    if isinstance(path, (str, os.PathLike)) and os.fspath(path).lower().endswith(".sqnet"):
+        # A network weights file (sequence_game.netfile) plays as the raw network, NetAgent: keys
+        # seed, temperature, and sample (true: temperature 1 unless one is given).
+        unknown = sorted(set(params) - {"policy", "seed", "temperature", "sample"})
+        if unknown:
+            raise ValueError(f"a .sqnet policy takes the keys seed, temperature and sample, not {', '.join(unknown)}")
+        sample = params.get("sample", False)
+        if not isinstance(sample, bool):
+            raise ValueError(f"sample must be true or false, not {sample!r}")
+        temperature = params.get("temperature", 1.0 if sample else 0.0)
+        return NetAgent(weights=path, temperature=temperature, seed=params.get("seed"))
     # imported when a policy is asked for: it needs numpy, which `import sequence_game` does not load
     from .policy import PolicyAgent
 
     return PolicyAgent(**params)
 
 
-# A saved policy: "policy:path/to/model.npz" (the one spec whose first option may be a bare value).
+# A saved policy: "policy:path/to/model.npz" (the one spec whose first option may be a bare value);
+# "policy:path/to/weights.sqnet" is a network weights file, played as the `net` agent.
 register_agent("policy", _policy)
 _POSITIONAL = {"policy": "policy", "level": "level"}
 
@@ -151,7 +164,8 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     settings of 2026-11-30 pinned: ``registry.MCTS_V1``; the same keys), and the difficulty presets
     ``easy``, ``medium``, ``hard`` (``presets.PRESETS``; the keys of the agent they build,
     e.g. ``hard:time=0.5``; ``max`` is another name of ``hard``), and ``policy:path/to/model`` (a saved policy, ``PolicyAgent``; keys
-    ``sample``, ``seed``, ``normalize``), ``rules`` (the rule-based reference player, ``RuleBasedAgent``;
+    ``sample``, ``seed``, ``normalize``; a ``.sqnet`` network weights file plays as ``net:weights=path``,
+    keys ``seed``, ``temperature``, ``sample``), ``rules`` (the rule-based reference player, ``RuleBasedAgent``;
     key ``seed``), ``humanlike`` (``HumanLikeAgent``: keys ``notice``, ``jack_care``, ``temperature``,
     ``candidates``, ``seed``) and the ladder's levels ``level:1`` .. ``level:8`` (``levels.LEVELS``;
     the keys of the agent the level builds). Values are read as int, float,
