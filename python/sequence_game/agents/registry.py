@@ -90,6 +90,8 @@ def _policy(**params: Any) -> Any:
         if not isinstance(sample, bool):
             raise ValueError(f"sample must be true or false, not {sample!r}")
         temperature = params.get("temperature", 1.0 if sample else 0.0)
+        if not os.path.isfile(path):  # a spec's bad path is a ValueError, as for the other policy files
+            raise ValueError(f"no network weights file at {short_repr(os.fspath(path))}")
         return NetAgent(weights=path, temperature=temperature, seed=params.get("seed"))
     # imported when a policy is asked for: it needs numpy, which `import sequence_game` does not load
     from .policy import PolicyAgent
