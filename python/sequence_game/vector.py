@@ -107,7 +107,7 @@ def opponent_spec(policy: Any, where: str = "opponents") -> Union[str, BatchPoli
             return text
         if text.split(":", 1)[0].strip() in ("net", "policy"):
             return _net_spec(policy)[0]
-        raise ValueError(f"{where}: {policy!r} is not an opponent the batched games play; choose {_OPPONENT_FORMS}")
+        raise ValueError(f"{where}: the core plays only {_OPPONENT_FORMS}, not {policy!r}")
     if callable(policy) and not callable(getattr(policy, "select_move", None)):
         return policy  # type: ignore[no-any-return]
     raise TypeError(f"{where}: an opponent of the batched games is {_OPPONENT_FORMS}, not {policy!r}")

@@ -69,6 +69,8 @@ def core_opponents(opponents: Any, players: int, seat: int, where: str) -> Dict[
     opponent for every seat but ``seat``, or a ``{seat: opponent}`` dict; an opponent is one of
     ``OPPONENTS``, a network spec (``"net:weights=PATH,temperature=T"``, ``"policy:PATH.sqnet"``)
     or a callable over batched observations (``VectorGame``)."""
+    from ..agents import agent_from_spec
+
     if opponents is None:
         return {}
     if not is_int(players):
@@ -78,21 +80,21 @@ def core_opponents(opponents: Any, players: int, seat: int, where: str) -> Dict[
     if not isinstance(opponents, Mapping) and not 0 <= seat < players:
         raise ValueError(f"seat {seat} is not a seat 0..{players - 1}")
     one = isinstance(opponents, str) or (callable(opponents) and not hasattr(opponents, "select_move"))
-    if not one and not isinstance(opponents, (Mapping, list, tuple)):
+    if not one and not isinstance(opponents, Mapping):
         raise TypeError(f"{where}: opponents is one of {', '.join(map(repr, OPPONENTS))}, a network spec, a callable "
                         "(observations, masks) -> actions for every seat but `seat`, a dict {seat: opponent} or "
                         f"None (self-play), not {opponents!r}")
     if one:
         table: Dict[int, Any] = {p: opponents for p in range(players) if p != seat}
-    elif isinstance(opponents, Mapping):
+    else:
         table = dict(opponents)
         for s in table:
             if not is_int(s) or not 0 <= s < players:
                 raise ValueError(f"{where}: opponents seat {s!r} is not a seat 0..{players - 1}")
-    else:  # the deprecated list form, read (and warned about) by the per-game environments' reader
-        table = _common.seat_opponents(opponents, players, seat, where)
     out: Dict[int, Any] = {}
     for s, spec in sorted(table.items()):
+        if isinstance(spec, str):
+            agent_from_spec(spec)  # ValueError now for an unknown name or option
         try:
             out[int(s)] = opponent_spec(spec, f"{where}: opponent of seat {s}")
         except (TypeError, ValueError) as e:
