@@ -92,7 +92,7 @@ def _policy(**params: Any) -> Any:
         temperature = params.get("temperature", 1.0 if sample else 0.0)
         if not os.path.isfile(path):  # a spec's bad path is a ValueError, as for the other policy files
             raise ValueError(f"no network weights file at {short_repr(os.fspath(path))}")
-        return NetAgent(weights=path, temperature=temperature, seed=params.get("seed"))
+        return NetAgent(weights=os.fspath(path), temperature=temperature, seed=params.get("seed"))
     # imported when a policy is asked for: it needs numpy, which `import sequence_game` does not load
     from .policy import PolicyAgent
 
