@@ -166,14 +166,14 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     settings of 2026-11-30 pinned: ``registry.MCTS_V1``; the same keys), and the difficulty presets
     ``easy``, ``medium``, ``hard`` (``presets.PRESETS``; the keys of the agent they build,
     e.g. ``hard:time=0.5``; ``max`` is another name of ``hard``), and ``policy:path/to/model`` (a saved policy, ``PolicyAgent``; keys
-    ``sample``, ``seed``, ``normalize``; a ``.sqnet`` network weights file plays as ``net:weights=path``,
-    keys ``seed``, ``temperature``, ``sample``), ``rules`` (the rule-based reference player, ``RuleBasedAgent``;
+    ``sample``, ``seed``, ``normalize``), ``rules`` (the rule-based reference player, ``RuleBasedAgent``;
     key ``seed``), ``humanlike`` (``HumanLikeAgent``: keys ``notice``, ``jack_care``, ``temperature``,
     ``candidates``, ``seed``) and the ladder's levels ``level:1`` .. ``level:8`` (``levels.LEVELS``;
     the keys of the agent the level builds). Values are read as int, float,
     true/false or none where they look like one. ``defaults`` are keyword arguments used when the
     spec does not set them (the arena passes a derived ``seed`` so that matches are reproducible).
-    The agent's ``name`` is set to the spec.
+    The agent's ``name`` is set to the spec. ``policy:path/to/weights.sqnet`` (a network weights file)
+    plays as ``net:weights=path`` (keys ``seed``, ``temperature``, ``sample``).
 
     >>> agent_from_spec("random:seed=3").seed
     3
