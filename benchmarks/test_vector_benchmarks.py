@@ -3,6 +3,7 @@
     python benchmarks/test_vector_benchmarks.py              # the table of docs/measurements.md
     python benchmarks/test_vector_benchmarks.py --threads 8  # thread scaling: 1, 2, 4, 8 threads
     python benchmarks/test_vector_benchmarks.py --scaling-only --repeat 7  # 4,096 games, 1 and 2 threads
+    python benchmarks/test_vector_benchmarks.py --net         # + learner steps/s against net opponents
     python -m pytest benchmarks/test_vector_benchmarks.py --benchmark-only -q -s
 
 Random 2-player games, random legal actions chosen in numpy (from the action lists the core writes
@@ -15,6 +16,9 @@ with the masks: ``VectorGame.sample_actions``), 256 games per batch. Modes:
   fastest masked loop without VectorGame), the random action chosen in numpy as well.
 
 Steps are game-steps: one action played in one game (a declare action of R7 counts as a step).
+With ``--net`` (and the ``net opponent`` benchmark) the other seat is the shipped network played
+in the core (``opponents={1: "net"}``): a step is one learner action plus the network's replies
+(one network evaluation each).
 
 The thread-scaling rows step 4,096 games with the observations and masks written (into arrays
 passed as ``out=``: a fresh 36 MB per step would be paid serially in numpy and the kernel). Each
@@ -44,9 +48,9 @@ BATCHES = 200
 
 
 def vector_steps(games: int = GAMES, batches: int = BATCHES, observations: bool = True, threads: int = 1,
-                 seed: int = 1, clock=time.perf_counter) -> float:
+                 seed: int = 1, clock=time.perf_counter, opponents=None) -> float:
     """Game-steps per second of a VectorGame loop (see the module doc), by ``clock``."""
-    vg = VectorGame(games, players=2, seed=seed, threads=threads)
+    vg = VectorGame(games, players=2, seed=seed, threads=threads, opponents=opponents)
     rng = np.random.default_rng(seed)
     obs = np.empty((games, 890), dtype=np.float32)
     masks = np.empty((games, 5253), dtype=bool)
@@ -80,6 +84,14 @@ def test_vector_game_steps_per_second(benchmark, mode):
                               rounds=3, iterations=1)
     benchmark.extra_info.update(steps_per_second=rate)
     print(f"\nVectorGame {mode}, 1 thread: {rate:,.0f} steps/s")
+
+
+def test_vector_game_net_opponent_steps_per_second(benchmark):
+    batches = 2 if benchmark.disabled else 40
+    rate = benchmark.pedantic(vector_steps, kwargs={"batches": batches, "opponents": {1: "net"}},
+                              rounds=3, iterations=1)
+    benchmark.extra_info.update(steps_per_second=rate)
+    print(f"\nVectorGame obs+masks against the net opponent, 1 thread: {rate:,.0f} learner steps/s")
 
 
 def test_game_loop_steps_per_second(benchmark):
@@ -117,6 +129,7 @@ def main() -> None:
                    help="measure thread scaling for 1, 2, 4, ... up to this many threads")
     p.add_argument("--repeat", type=int, default=3, help="runs per number (the best is reported; scaling rows: min and median)")
     p.add_argument("--scaling-only", action="store_true", help="only the 4,096-game thread-scaling rows")
+    p.add_argument("--net", action="store_true", help="also learner steps/s against the net opponent, 1 and 2 threads")
     p.add_argument("--cpu-time", action="store_true",
                    help="1-thread rates per CPU-second of this process (robust on a loaded machine)")
     args = p.parse_args()
@@ -131,6 +144,11 @@ def main() -> None:
         print(f"Game legal_mask()+play_action() loop     {loop:12,.0f} steps/s")
         print(f"VectorGame({GAMES}), obs + masks, 1 thread   {with_obs:12,.0f} steps/s  ({with_obs / loop:.1f}x the loop)")
         print(f"VectorGame({GAMES}), masks only, 1 thread    {without:12,.0f} steps/s  ({without / loop:.1f}x the loop)")
+    if args.net:
+        for threads in (1, 2):
+            rate = best(vector_steps, batches=40, threads=threads, opponents={1: "net"}, clock=clock)
+            print(f"VectorGame({GAMES}) vs net, obs + masks, {threads} thread{'s' if threads > 1 else ' '} "
+                  f"{rate:12,.0f} learner steps/s")
     results = scaling(thread_counts(args.threads), args.repeat)
     base = statistics.median(results[0][1])
     for threads, rates, share in results:

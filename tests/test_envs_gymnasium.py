@@ -87,11 +87,13 @@ def test_the_shipped_network_and_the_ladder_levels_are_opponents(opponents):
 
 def test_batched_envs_name_where_python_opponents_play():
     """The batched forms step every game in one core call, so their opponents are the core's own
-    seats: a Python agent (the network, a level) is refused with a message naming the env that plays it."""
+    seats (the network among them) or a callable over batched observations: another Python agent
+    (a level, a search) is refused with a message naming the env that plays it."""
     from sequence_game.envs.vector import SequenceVectorEnv
 
-    for spec in ("net", "level:3"):
-        with pytest.raises(ValueError, match=r"core plays only 'random', 'greedy'.*SequenceEnv"):
+    assert SequenceVectorEnv(2, opponents="net", seed=1).opponents == {1: "net"}
+    for spec in ("level:3", "mcts"):
+        with pytest.raises(ValueError, match=r"core plays only 'random', 'greedy', 'net'.*SequenceEnv"):
             SequenceVectorEnv(2, opponents=spec)
 
 

@@ -468,3 +468,24 @@ def test_a_damaged_stable_baselines_zip_is_one_line_naming_the_file(tmp_path, co
     path = tmp_path / "model.zip"
     path.write_bytes(content)
     _refused(path)
+
+
+def test_a_sqnet_policy_spec_builds_the_net_agent(tmp_path):
+    """``policy:PATH.sqnet`` is a network weights file: it plays as ``net:weights=PATH`` (the arena,
+    the CLI and the envs read the same spec); ``sample=true`` samples at temperature 1."""
+    from sequence_game.agents.net import DEFAULT_WEIGHTS, NetAgent
+
+    agent = agent_from_spec(f"policy:{DEFAULT_WEIGHTS}")
+    assert isinstance(agent, NetAgent) and agent.weights == DEFAULT_WEIGHTS and agent.temperature == 0.0
+    assert agent.name == f"policy:{DEFAULT_WEIGHTS}"
+    g = Game(players=2, seed=4)
+    assert agent.select_move(g) == agent_from_spec("net").select_move(g)
+    hot = agent_from_spec(f"policy:{DEFAULT_WEIGHTS},sample=true,seed=3")
+    assert hot.temperature == 1.0 and hot.seed == 3
+    assert agent_from_spec(f"policy:{DEFAULT_WEIGHTS},temperature=0.5").temperature == 0.5
+    with pytest.raises(ValueError, match="keys seed, temperature and sample, not normalize"):
+        agent_from_spec(f"policy:{DEFAULT_WEIGHTS},normalize=true")
+    with pytest.raises(ValueError, match="no network weights file"):
+        agent_from_spec(f"policy:{tmp_path / 'missing.sqnet'}")
+    with pytest.raises(ValueError, match="temperature"):
+        agent_from_spec(f"policy:{DEFAULT_WEIGHTS},temperature=-2")

@@ -123,3 +123,26 @@ def test_masks_are_those_of_the_current_step_in_every_reading():
             venv.game.step(venv.sample_actions(rng))  # the cache sees the change (VectorGame.version)
         else:
             venv.step(venv.sample_actions(rng))
+
+
+def test_net_and_callable_opponents():
+    """The network (``net``, ``policy:PATH.sqnet``) and a callable over batched observations are
+    opponents of the SB3 form too; a callable gets scaled observations with ``normalize=True``."""
+    from sequence_game.agents.net import DEFAULT_WEIGHTS
+
+    seen = []
+
+    def opponent(obs, masks):
+        seen.append(float(obs.max()))
+        return masks.argmax(axis=1)
+
+    for opponents in ("net", f"policy:{DEFAULT_WEIGHTS}", {1: opponent}):
+        venv = SequenceVecEnv(3, opponents=opponents, seat=0, seed=2, normalize=True)
+        venv.reset()
+        rng = np.random.default_rng(0)
+        for _ in range(20):
+            assert (venv.game.current_players() == 0).all()
+            venv.step(_random_actions(venv, rng))
+    assert seen and max(seen) <= 1.0
+    with pytest.raises(ValueError, match="core plays only"):
+        SequenceVecEnv(2, opponents="level:2")

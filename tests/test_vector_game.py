@@ -7,8 +7,11 @@
   the next episode seed; its final position and observation stay readable.
 * A batch with an illegal action raises one ``IllegalMoveError`` naming every refused game and
   changes no game.
-* The results do not depend on the thread count; built-in random/greedy seats move inside the
-  core, deterministically.
+* The results do not depend on the thread count; built-in random/greedy/network seats move inside
+  the core, deterministically; a network seat plays the ``net`` agent's move, from its own view only
+  (R9).
+* A callable opponent over batched observations moves for its seats; a bad answer (shape, dtype,
+  illegal action) is one ValueError and no game changes.
 """
 
 from __future__ import annotations
@@ -185,7 +188,14 @@ def test_any_integer_dtype_and_list_is_accepted():
     np.testing.assert_array_equal(vg.observations(), other.observations())
 
 
-@pytest.mark.parametrize("opponents", [None, {1: "random"}, {1: "greedy", 2: "random"}])
+def _first_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """A callable opponent: the lowest legal action of each row."""
+    return masks.argmax(axis=1)
+
+
+@pytest.mark.parametrize("opponents", [None, {1: "random"}, {1: "greedy", 2: "random"}, {1: "net"},
+                                       {1: "net:temperature=0.8", 2: "random"}, {1: _first_legal}],
+                         ids=["self-play", "random", "greedy-random", "net", "net-sampled-random", "callable"])
 def test_thread_count_does_not_change_results(opponents):
     """Step, observations (any observer), masks in every form and final observations are split over
     the threads; every array is the same for 1, 2, 3 and 8 threads (8 > the games of some ranges)."""
@@ -416,7 +426,7 @@ def test_greedy_opponent_plays_a_best_move_of_greedy_agent(players, teams):
     (dict(num_games=2, players=6, teams=4), ValueError, "teams"),
     (dict(num_games=2, seed=-1), ValueError, "seed"),
     (dict(num_games=2, seed=None), TypeError, "seed"),
-    (dict(num_games=2, opponents={1: "smart"}), ValueError, "random, greedy"),
+    (dict(num_games=2, opponents={1: "smart"}), ValueError, "core plays only 'random', 'greedy', 'net'"),
     (dict(num_games=2, opponents={2: "random"}), ValueError, "seat"),
     (dict(num_games=2, opponents={0: "random", 1: "greedy"}), ValueError, "every seat"),
     (dict(num_games=2, players=3, max_turns=2, opponents={0: "random"}), ValueError, "max_turns"),
@@ -618,3 +628,239 @@ def test_version_counts_the_calls_that_change_the_games():
     assert vg.version == v + 2
     with pytest.raises(AttributeError):
         vg.version = 0
+
+
+# ---------------------------------------------------------------------- network and callable opponents
+
+
+def _advance_net(g: Game, agent, net_seats, redeals: list) -> Game:
+    """Plays the ``net`` agent for ``net_seats`` until another seat is to move; for a few positions
+    checks that the move does not change when what the seat cannot see is re-dealt (R9)."""
+    while not g.is_over and g.current_player in net_seats:
+        move = agent.select_move(g)
+        if len(redeals) < 12:
+            for k in range(2):
+                assert agent.select_move(g.redealt([g.current_player], seed=k)) == move
+            redeals.append(move)
+        g.play(move)
+    return g
+
+
+@pytest.mark.parametrize("players,teams,net_seats", [(2, 2, (0,)), (4, 2, (1, 3)), (3, 3, (2,))])
+def test_net_opponent_plays_the_net_agents_moves_from_its_own_view(players, teams, net_seats):
+    """A network seat of the core makes, position for position, the move the ``net`` agent makes in
+    a ``Game`` (the most probable legal move), and that move is the same whatever hidden cards are
+    re-dealt (R9: it reads the seat's observation only). Seat 0 as a network checks the moves
+    made right after a deal too."""
+    from sequence_game.agents.net import NetAgent
+
+    agent = NetAgent()
+    vg = VectorGame(3, players=players, teams=teams, seed=17, opponents=dict.fromkeys(net_seats, "net"))
+    redeals: list = []
+    games = [_advance_net(Game(players, teams, seed=int(x)), agent, net_seats, redeals) for x in vg.seeds()]
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(70):
+        actions = _random_actions(rng, vg.legal_masks())
+        _, terminated, truncated = vg.step(actions)
+        for i, a in enumerate(actions):
+            g = games[i]
+            g.play_action(int(a))
+            _advance_net(g, agent, net_seats, redeals)
+            assert bool(terminated[i] or truncated[i]) == g.is_over
+            if g.is_over:
+                ended += 1
+                assert vg.copy_game(i, final=True).to_dict() == g.to_dict()
+                games[i] = _advance_net(Game(players, teams, seed=int(vg.seeds()[i])), agent, net_seats, redeals)
+            assert vg.copy_game(i).to_dict() == games[i].to_dict()
+    assert len(redeals) >= 12
+    assert players > 2 or ended >= 1
+
+
+def test_net_opponent_weights_file_and_temperature(tmp_path):
+    """``net:weights=PATH`` and ``policy:PATH.sqnet`` name a weights file (the shipped one gives
+    the same games as ``net``); a temperature samples moves reproducibly from each game's seed."""
+    from sequence_game.agents.net import DEFAULT_WEIGHTS
+
+    def run(spec, seed=3):
+        vg = VectorGame(6, seed=seed, opponents={1: spec})
+        rng = np.random.default_rng(0)
+        for _ in range(40):
+            vg.step(vg.sample_actions(rng))
+        return vg.observations(), vg.opponents[1]
+
+    base, name = run("net")
+    assert name == "net"
+    for spec in (f"net:weights={DEFAULT_WEIGHTS}", f"policy:{DEFAULT_WEIGHTS}"):
+        obs, name = run(spec)
+        np.testing.assert_array_equal(obs, base)
+        assert name == f"net:weights={os.path.abspath(DEFAULT_WEIGHTS)}"
+    hot, name = run("net:temperature=1.5")
+    assert name == "net:temperature=1.5"
+    np.testing.assert_array_equal(hot, run("net:temperature=1.5")[0])
+    assert not np.array_equal(hot, base)
+    for spec, match in [("net:seed=3", "seed=3"), ("net:temperature=-1", "temperature"),
+                        ("net:temperature=hot", "temperature"), ("policy:model.npz", r"\.sqnet"),
+                        ("policy", r"\.sqnet"), ("mcts", "core plays only")]:
+        with pytest.raises(ValueError, match=match):
+            VectorGame(2, opponents={1: spec})
+    with pytest.raises(FileNotFoundError, match="no network weights file"):
+        VectorGame(2, opponents={1: f"net:weights={tmp_path / 'missing.sqnet'}"})
+    with pytest.raises(ValueError, match="one network at one temperature"):
+        VectorGame(2, players=3, opponents={1: "net", 2: "net:temperature=1"})
+    with pytest.raises(TypeError, match="callable"):
+        VectorGame(2, opponents={1: 3})
+    with pytest.raises(ValueError, match="at least one seat"):
+        VectorGame(2, opponents={0: "net", 1: _first_legal})
+
+
+def test_callable_opponent_sees_its_seats_rows_and_moves_for_them():
+    """The callable gets the observations (its seat's own view, R9) and masks of exactly the games
+    where one of its seats is to move, after every step and after the deal; the caller then only
+    sees its own seat to move, and the games are those its actions and the callable's give."""
+    calls = []
+
+    def opponent(obs, masks):
+        calls.append((obs.copy(), masks.copy()))
+        assert obs.dtype == np.float32 and masks.dtype == bool
+        return masks.argmax(axis=1)
+
+    vg = VectorGame(5, players=3, seed=4, opponents={0: opponent, 2: "random"})
+    assert vg.caller_seats == (1,)
+    assert len(calls) == 1 and calls[0][0].shape == (5, sequence_game.observation.OBSERVATION_SIZE)
+    rng = np.random.default_rng(2)
+    ended = 0
+    for _ in range(120):
+        assert (vg.current_players() == 1).all()
+        before = len(calls)
+        _, te, tr = vg.step(vg.sample_actions(rng))
+        ended += int((te | tr).sum())
+        assert len(calls) > before
+        for obs, masks in calls[before:]:
+            assert 1 <= len(obs) <= 5 and masks.shape == (len(obs), ACTION_COUNT) and masks.any(axis=1).all()
+    assert ended > 0
+
+
+def test_callable_opponent_gives_the_games_its_actions_give():
+    """Learner and callable moves replayed on ``Game`` objects give the same positions."""
+    seen = []
+
+    def opponent(obs, masks):
+        acts = np.array([np.flatnonzero(m)[len(np.flatnonzero(m)) // 2] for m in masks], dtype=np.int64)
+        seen.append(acts)
+        return acts
+
+    vg = VectorGame(1, players=2, seed=21, opponents={1: opponent})
+    g = Game(2, seed=int(vg.seeds()[0]))
+    for acts in seen:  # seat 1 may be the first to move after the deal
+        g.play_action(int(acts[0]))
+    assert vg.copy_game(0).to_dict() == g.to_dict()
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        a = vg.sample_actions(rng)
+        before = len(seen)
+        _, te, tr = vg.step(a)
+        if te[0] or tr[0]:  # the callable may have moved in the next deal already
+            break
+        g.play_action(int(a[0]))
+        for acts in seen[before:]:
+            g.play_action(int(acts[0]))
+        assert vg.copy_game(0).to_dict() == g.to_dict()
+    assert len(seen) >= 20
+
+
+@pytest.mark.parametrize("answer,match", [
+    (lambda obs, masks: masks.argmax(axis=1)[:-1], "shape"),
+    (lambda obs, masks: masks.argmax(axis=1).astype(np.float32), "dtype float32"),
+    (lambda obs, masks: np.zeros(len(masks), dtype=np.int64), "illegal action"),
+    (lambda obs, masks: np.full(len(masks), ACTION_COUNT), "out of range"),
+    (lambda obs, masks: "e5", "shape"),
+])
+def test_a_bad_callable_opponent_is_one_value_error_and_changes_nothing(answer, match):
+    """Wrong shape, dtype or an illegal action: one ValueError naming it; the step (the caller's own
+    actions included) and the reset are undone, and the games go on with a good answer."""
+    good = True
+
+    def opponent(obs, masks):
+        return masks.argmax(axis=1) if good else answer(obs, masks)
+
+    vg = VectorGame(4, seed=6, opponents={1: opponent})
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        vg.step(vg.sample_actions(rng))
+
+    def snapshot():
+        return (vg.observations(), vg.current_players(), vg.seeds(), vg.episodes(), vg.seed, vg.version,
+                [vg.copy_game(i).to_dict() for i in range(4)])
+
+    before = snapshot()
+    good = False
+    actions = vg.sample_actions(rng)
+    with pytest.raises(ValueError, match=match):
+        vg.step(actions)
+    after = snapshot()
+    for x, y in zip(before, after):
+        np.testing.assert_equal(x, y)
+    with pytest.raises(ValueError, match=match):
+        vg.reset(99)
+    for x, y in zip(before, snapshot()):
+        np.testing.assert_equal(x, y)
+    good = True
+    vg.step(actions)  # the same batch plays once the callable answers well
+    assert vg.version == before[5] + 1
+
+
+def test_a_callable_opponent_that_raises_changes_nothing():
+    def opponent(obs, masks):
+        if fail:
+            raise KeyError("snapshot 7 missing")
+        return masks.argmax(axis=1)
+
+    fail = False
+    vg = VectorGame(3, seed=2, opponents={1: opponent})
+    obs = vg.observations()
+    fail = True
+    with pytest.raises(KeyError, match="snapshot 7"):
+        vg.step(vg.sample_actions(np.random.default_rng(0)))
+    np.testing.assert_array_equal(vg.observations(), obs)
+
+
+def test_vector_env_net_and_callable_opponents_match_the_per_game_env():
+    """``SequenceVectorEnv(opponents="net")`` plays the games that the per-game env with the ``net``
+    opponent (the agent, in Python) plays from the same deals and actions; a callable and
+    ``policy:PATH.sqnet`` are opponents too, and a callable sees scaled observations with
+    ``normalize=True``."""
+    SequenceVectorEnv = _vector_env()
+    from sequence_game.agents.net import DEFAULT_WEIGHTS
+    from sequence_game.envs.gymnasium import SequenceEnv
+    from sequence_game.observation import OBSERVATION_SCALE
+
+    for seat in (0, 1):
+        venv = SequenceVectorEnv(3, opponents="net", seat=seat, seed=5, max_turns=1000)
+        obs, infos = venv.reset(seed=5)
+        envs = [SequenceEnv(opponents="net", seat=seat, max_turns=1000) for _ in range(3)]
+        per = [e.reset(options={"game_seed": int(s)})[0] for e, s in zip(envs, venv.game.seeds())]
+        rng = np.random.default_rng(seat)
+        for _ in range(30):
+            for i in range(3):
+                np.testing.assert_array_equal(obs[i], per[i])
+            actions = venv.sample_actions(rng)
+            obs, rewards, terminated, truncated, infos = venv.step(actions)
+            for i, e in enumerate(envs):
+                o, r, te, tr, _ = e.step(int(actions[i]))
+                assert (r, te, tr) == (rewards[i], terminated[i], truncated[i])
+                per[i] = e.reset(options={"game_seed": int(venv.game.seeds()[i])})[0] if te or tr else o
+    seen = []
+
+    def opponent(o, masks):
+        seen.append(o)
+        return masks.argmax(axis=1)
+
+    venv = SequenceVectorEnv(2, opponents=opponent, seed=1, normalize=True)
+    assert venv.opponents == {1: venv.game.opponents[1]} and callable(venv.opponents[1])
+    venv.reset(seed=1)
+    venv.step(venv.sample_actions(np.random.default_rng(0)))
+    assert seen and max(float((o * OBSERVATION_SCALE).max()) for o in seen) > 1.5  # scaled
+    assert all(float(o.max()) <= 1.0 for o in seen)
+    venv = SequenceVectorEnv(2, opponents={1: f"policy:{DEFAULT_WEIGHTS}"}, seed=1)
+    assert venv.opponents == {1: f"net:weights={os.path.abspath(DEFAULT_WEIGHTS)}"}

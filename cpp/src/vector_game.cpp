@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <cstring>
 
 #include "sequence/playout.hpp"
@@ -23,10 +24,18 @@ std::uint64_t episode_seed(std::uint64_t seed, std::int64_t game, std::int64_t e
 }
 
 VectorGame::VectorGame(int games, const Config& config, std::uint64_t seed, std::uint32_t max_turns, int threads,
-                       const std::array<SeatPolicy, kMaxPlayers>& seats)
+                       const std::array<SeatPolicy, kMaxPlayers>& seats, NetSeats net)
     : config_(config), max_turns_(max_turns), threads_(threads < 1 ? 1 : threads), seats_(seats),
-      games_(static_cast<std::size_t>(games)) {
+      games_(static_cast<std::size_t>(games)), net_(std::move(net)) {
     if (threads_ > 1 && games > 1) pool_ = std::make_unique<WorkerPool>(std::min(threads_, games));
+    if (std::find(seats_.begin(), seats_.end(), SeatPolicy::Net) != seats_.end()) {
+        assert(net_.net);
+        const int workers = pool_ ? pool_->size() : 1;
+        for (int k = 0; k < workers; ++k) {
+            scratch_.push_back(std::make_unique<NetScratch>());
+            scratch_.back()->ws = net_.net->workspace();
+        }
+    }
     reset(seed);
 }
 
@@ -35,7 +44,7 @@ void VectorGame::parallel(Fn&& fn) const {
     const int n = size();
     const int t = pool_ ? std::min(pool_->size(), n) : 1;
     if (t <= 1) {
-        fn(0, n);
+        fn(0, n, 0);
         return;
     }
     // Contiguous ranges of equal size (games cost alike on average), one per worker. A worker
@@ -43,37 +52,76 @@ void VectorGame::parallel(Fn&& fn) const {
     // (step() is all or nothing).
     const auto begin = [n, t](int k) { return static_cast<int>(static_cast<std::int64_t>(n) * k / t); };
     pool_->run([&](int k) {
-        if (k < t) fn(begin(k), begin(k + 1));
+        if (k < t) fn(begin(k), begin(k + 1), k);
     });
 }
 
-void VectorGame::deal(int i, std::int64_t episode) {
+void VectorGame::deal(int i, std::int64_t episode, int worker) {
     Slot& g = games_[i];
     g.episode = episode;
     g.episode_seed = episode_seed(seed_, i, episode);
     g.state = new_game(config_, g.episode_seed, max_turns_);
     g.pending = PendingPlacement{};
     g.rng = SplitMix64(g.episode_seed ^ kPolicySalt);
-    advance_builtin(g);
+    advance_builtin(g, worker);
 }
 
-void VectorGame::advance_builtin(Slot& g) {
+MoveId VectorGame::net_move(Slot& g, NetScratch& sc) const {
+    // net_policy() reads the seat to move's observation only (R9); the choice is NetAgent's.
+    float value[kMaxTeams];
+    const int n = net_policy(g.state, *net_.net, sc.ws, sc.policy, sc.moves, sc.probs, kMoveListCapacity, value);
+    assert(n > 0);
+    if (net_.temperature <= 0.0) {
+        int best = 0;
+        for (int i = 1; i < n; ++i)
+            if (sc.probs[i] > sc.probs[best] || (sc.probs[i] == sc.probs[best] && sc.moves[i] < sc.moves[best])) best = i;
+        return sc.moves[best];
+    }
+    // Weights p ** (1 / T) relative to the most probable move's (no overflow or all-zero
+    // underflow at any temperature), drawn with the game's own generator: the draw depends on
+    // this game alone, never on the thread count.
+    float top = 0.0f;
+    for (int i = 0; i < n; ++i) top = std::max(top, sc.probs[i]);
+    const double log_top = std::log(std::max(static_cast<double>(top), 1e-30));
+    double total = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const double w = std::exp((std::log(std::max(static_cast<double>(sc.probs[i]), 1e-30)) - log_top) /
+                                  net_.temperature);
+        sc.probs[i] = static_cast<float>(w);
+        total += w;
+    }
+    const double u = static_cast<double>(g.rng.next() >> 11) * 0x1.0p-53 * total;
+    double acc = 0.0;
+    for (int i = 0; i < n; ++i) {
+        acc += sc.probs[i];
+        if (u < acc) return sc.moves[i];
+    }
+    return sc.moves[n - 1];
+}
+
+void VectorGame::advance_builtin(Slot& g, int worker) {
     GameState& s = g.state;
     // A built-in seat never ends a fresh deal before a Caller seat moves (the binding requires
     // max_turns 0 or >= players), so every dealt game waits for a Caller seat.
     while (!is_over(s)) {
         const SeatPolicy policy = seats_[s.current_player];
         if (policy == SeatPolicy::Caller) return;
-        const MoveId m = policy == SeatPolicy::Random ? random_legal_move(s, g.rng) : greedy_move(s, g.rng, weights_, 0);
+        MoveId m;
+        if (policy == SeatPolicy::Random)
+            m = random_legal_move(s, g.rng);
+        else if (policy == SeatPolicy::Greedy)
+            m = greedy_move(s, g.rng, weights_, 0);
+        else
+            m = net_move(g, *scratch_[static_cast<std::size_t>(worker)]);
         apply_move(s, m);
     }
 }
 
 void VectorGame::reset(std::uint64_t seed) {
     seed_ = seed;
-    parallel([this](int begin, int end) {
+    parallel([this](int begin, int end, int worker) {
         for (int i = begin; i < end; ++i) {
-            deal(i, 0);
+            deal(i, 0, worker);
             games_[i].ended = false;
             games_[i].final_player = -1;
         }
@@ -85,7 +133,7 @@ void VectorGame::current_players(std::int32_t* out) const {
 }
 
 void VectorGame::observations(float* out, const std::int32_t* observers) const {
-    parallel([&](int begin, int end) {
+    parallel([&](int begin, int end, int) {
         for (int i = begin; i < end; ++i) {
             const Slot& g = games_[i];
             const int observer = observers ? observers[i] : g.state.current_player;
@@ -108,7 +156,7 @@ int VectorGame::final_observations(float* out, const std::int32_t* observers) co
 
 void VectorGame::legal(const LegalOutput& out) const {
     static_assert(kActionWords * 8 >= kPackedMaskBytes, "the bit set holds the packed mask");
-    parallel([&](int begin, int end) {
+    parallel([&](int begin, int end, int) {
         std::uint64_t bits[kActionWords];
         for (int i = begin; i < end; ++i) {
             std::int16_t* list = out.actions ? out.actions + static_cast<std::size_t>(i) * kMaxLegalActions : nullptr;
@@ -123,12 +171,29 @@ void VectorGame::legal(const LegalOutput& out) const {
     });
 }
 
+void VectorGame::save() {
+    saved_ = games_;
+    saved_seed_ = seed_;
+}
+
+void VectorGame::restore() {
+    if (saved_.size() != games_.size()) return;  // nothing saved
+    games_.swap(saved_);
+    seed_ = saved_seed_;
+}
+
 std::vector<IllegalAction> VectorGame::step(const std::int64_t* actions, const StepOutput& out) {
+    return step(actions, out, nullptr, false);
+}
+
+std::vector<IllegalAction> VectorGame::step(const std::int64_t* actions, const StepOutput& out,
+                                            const std::uint8_t* active, bool keep_ended) {
     const int teams = config_.teams;
     // Check every action first (resolve_action() does not change the game): a refused batch
     // changes nothing.
-    parallel([&](int begin, int end) {
+    parallel([&](int begin, int end, int) {
         for (int i = begin; i < end; ++i) {
+            if (active && !active[i]) continue;
             Slot& g = games_[i];
             const std::int64_t a = actions[i];
             g.next_pending = g.pending;
@@ -139,24 +204,25 @@ std::vector<IllegalAction> VectorGame::step(const std::int64_t* actions, const S
     });
     std::vector<IllegalAction> illegal;
     for (int i = 0; i < size(); ++i)
-        if (games_[i].outcome == ActionOutcome::Illegal) illegal.push_back({i, actions[i]});
+        if ((!active || active[i]) && games_[i].outcome == ActionOutcome::Illegal) illegal.push_back({i, actions[i]});
     if (!illegal.empty()) return illegal;
 
-    parallel([&](int begin, int end) {
+    parallel([&](int begin, int end, int worker) {
         for (int i = begin; i < end; ++i) {
+            if (active && !active[i]) continue;
             Slot& g = games_[i];
             float* reward = out.rewards ? out.rewards + static_cast<std::size_t>(i) * teams : nullptr;
             if (reward)
                 for (int t = 0; t < teams; ++t) reward[t] = 0.0f;
             bool terminated = false, truncated = false;
-            g.ended = false;
+            if (!keep_ended) g.ended = false;
             if (g.outcome == ActionOutcome::Pending) {  // a declares choice still open (R7): nothing played
                 g.pending = g.next_pending;
             } else {
                 const int player = g.state.current_player;
                 apply_move(g.state, g.move);
                 g.pending = PendingPlacement{};
-                advance_builtin(g);
+                advance_builtin(g, worker);
                 const GameState& s = g.state;
                 if (is_over(s)) {
                     terminated = s.winner >= 0 || s.passes >= s.config.players;  // R8 win, R5 stalemate
@@ -166,7 +232,7 @@ std::vector<IllegalAction> VectorGame::step(const std::int64_t* actions, const S
                     g.final_state = s;
                     g.final_player = static_cast<std::int8_t>(player);
                     g.ended = true;
-                    deal(i, g.episode + 1);
+                    deal(i, g.episode + 1, worker);
                 }
             }
             if (out.terminated) out.terminated[i] = terminated;

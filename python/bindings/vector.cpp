@@ -15,6 +15,7 @@
 
 #include "bindings.hpp"
 #include "sequence/game.hpp"
+#include "sequence/net.hpp"
 #include "sequence/vector_game.hpp"
 
 namespace sequence_bindings {
@@ -106,7 +107,7 @@ checked by sequence_game.VectorGame; every method writes into arrays the caller 
 )doc")
         .def(py::init([](const py::handle& games, const py::handle& players, const py::handle& teams,
                          const py::handle& seed, const py::handle& max_turns, const py::handle& threads,
-                         const std::vector<int>& seats) {
+                         const std::vector<int>& seats, const py::object& net, double temperature) {
             const int n = static_cast<int>(int_in_range(games, "num_games", 1, 1 << 24));
             const int p = static_cast<int>(int_in_range(players, "players", 0, 64));
             const int t = static_cast<int>(int_in_range(teams, "teams", 0, 64));
@@ -119,22 +120,42 @@ checked by sequence_game.VectorGame; every method writes into arrays the caller 
             std::array<SeatPolicy, kMaxPlayers> policy{};
             bool caller = false, builtin = false;
             for (int i = 0; i < p; ++i) {
-                if (seats[i] < 0 || seats[i] > static_cast<int>(SeatPolicy::Greedy)) throw py::value_error("bad seat policy");
+                if (seats[i] < 0 || seats[i] > static_cast<int>(SeatPolicy::Net)) throw py::value_error("bad seat policy");
                 policy[i] = static_cast<SeatPolicy>(seats[i]);
                 caller |= policy[i] == SeatPolicy::Caller;
                 builtin |= policy[i] != SeatPolicy::Caller;
             }
             if (!caller) throw py::value_error("at least one seat must be played by the caller");
+            NetSeats net_seats;
+            if (!net.is_none()) {
+                if (!py::isinstance<Net>(net)) throw py::type_error("net must be a _core.Net or None");
+                net_seats.net = net.cast<std::shared_ptr<Net>>();
+            }
+            if (!(temperature >= 0.0 && temperature <= 100.0))  // NaN fails too
+                throw py::value_error("temperature must be a number in 0..100, not " + std::to_string(temperature));
+            net_seats.temperature = temperature;
+            for (int i = 0; i < p; ++i)
+                if (policy[i] == SeatPolicy::Net && !net_seats.net)
+                    throw py::value_error("a network seat needs net (a _core.Net)");
             // A fresh deal must reach a caller's seat before the cap (vector_game.cpp advance_builtin).
             if (builtin && cap != 0 && cap < static_cast<std::uint32_t>(p))
                 throw py::value_error("max_turns must be at least the number of players when seats are built in");
             const std::uint64_t s = uint64_arg(seed, "seed");
             auto h = std::make_unique<VectorGameHandle>();
             py::gil_scoped_release release;
-            h->game = std::make_unique<VectorGame>(n, cfg, s, cap, th, policy);
+            h->game = std::make_unique<VectorGame>(n, cfg, s, cap, th, policy, std::move(net_seats));
             return h;
         }), py::arg("num_games"), py::arg("players"), py::arg("teams"), py::arg("seed"), py::arg("max_turns"),
-            py::arg("threads"), py::arg("seats"))
+            py::arg("threads"), py::arg("seats"), py::arg("net") = py::none(), py::arg("temperature") = 0.0)
+        .def("save", [](VectorGameHandle& h) {
+            Busy busy(h);
+            py::gil_scoped_release release;
+            h.game->save();
+        }, "Copies every game aside (restore() brings the copy back).")
+        .def("restore", [](VectorGameHandle& h) {
+            Busy busy(h);
+            h.game->restore();
+        }, "Brings back the games as the last save() copied them.")
         .def_property_readonly("size", [](VectorGameHandle& h) { return h.game->size(); })
         .def_property_readonly("seed", [](VectorGameHandle& h) { return h.game->seed(); })
         .def("reset", [](VectorGameHandle& h, const py::handle& seed) {
@@ -201,7 +222,8 @@ checked by sequence_game.VectorGame; every method writes into arrays the caller 
             vg.legal(out);
         }, py::arg("mask"), py::arg("packed"), py::arg("actions"), py::arg("counts"))
         .def("step", [](VectorGameHandle& h, const py::object& actions, const py::object& rewards,
-                        const py::object& terminated, const py::object& truncated) -> py::object {
+                        const py::object& terminated, const py::object& truncated, const py::object& active,
+                        bool keep_ended) -> py::object {
             Busy busy(h);
             VectorGame& vg = *h.game;
             const int n = vg.size();
@@ -213,10 +235,16 @@ checked by sequence_game.VectorGame; every method writes into arrays the caller 
             out.rewards = out_array<float>(rewards, n, vg.config().teams, "rewards");
             out.terminated = reinterpret_cast<std::uint8_t*>(out_array<bool>(terminated, n, -1, "terminated"));
             out.truncated = reinterpret_cast<std::uint8_t*>(out_array<bool>(truncated, n, -1, "truncated"));
+            std::vector<std::uint8_t> on;
+            if (!active.is_none()) {
+                const bool* given_active = out_array<bool>(active, n, -1, "active");
+                on.assign(reinterpret_cast<const std::uint8_t*>(given_active),
+                          reinterpret_cast<const std::uint8_t*>(given_active) + n);
+            }
             std::vector<IllegalAction> illegal;
             {
                 py::gil_scoped_release release;
-                illegal = vg.step(a.data(), out);
+                illegal = vg.step(a.data(), out, on.empty() ? nullptr : on.data(), keep_ended);
             }
             if (illegal.empty()) return py::none();
             py::list games, refused;
@@ -226,7 +254,10 @@ checked by sequence_game.VectorGame; every method writes into arrays the caller 
             }
             return py::make_tuple(games, refused);
         }, py::arg("actions"), py::arg("rewards"), py::arg("terminated"), py::arg("truncated"),
-           "Plays one action per game; None, or (games, actions) of the refused ones (nothing changed).")
+           py::arg("active") = py::none(), py::arg("keep_ended") = false,
+           "Plays one action per game (active: a bool array, only the games it marks; keep_ended: an "
+           "active game that does not end keeps its earlier ended flag); None, or (games, actions) of the "
+           "refused ones (nothing changed).")
         .def("state", [](VectorGameHandle& h, const py::handle& i) {
             Busy busy(h);
             return Game(h.game->state(game_index(*h.game, i)));

@@ -26,7 +26,8 @@ in that step's ``rewards``/``terminated``/``truncated``; ``final_observations()`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
+import os
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -44,9 +45,72 @@ if TYPE_CHECKING:  # typing.TypeGuard is Python 3.10+; only the type checker nee
 __all__ = ["MAX_LEGAL_ACTIONS", "OPPONENTS", "PACKED_MASK_BYTES", "IllegalActionsError", "VectorGame", "seed_dealing"]
 
 #: Built-in seat policies (played inside the core): ``"random"`` (uniformly random legal moves,
-#: declares included) and ``"greedy"`` (GreedyAgent's move scoring, in C++).
-OPPONENTS = ("random", "greedy")
-_SEAT_CODE = {"random": 1, "greedy": 2}
+#: declares included), ``"greedy"`` (GreedyAgent's move scoring, in C++) and ``"net"`` (the
+#: shipped policy-value network, the ``net`` agent's move; ``"net:weights=PATH,temperature=T"``
+#: and ``"policy:PATH.sqnet"`` name another weights file and a sampling temperature).
+OPPONENTS = ("random", "greedy", "net")
+_SEAT_CODE = {"random": 1, "greedy": 2, "net": 3}
+_CALLER = 0
+
+#: An opponent played by the caller's code: ``f(observations, masks) -> actions`` over the games
+#: whose seat to move is one of its seats (float32 ``(n, OBSERVATION_SIZE)``, bool ``(n,
+#: ACTION_COUNT)``, returns n int actions).
+BatchPolicy = Callable[[np.ndarray, np.ndarray], Any]
+_OPPONENT_FORMS = ("'random', 'greedy', 'net', 'net:weights=PATH,temperature=T', 'policy:PATH.sqnet' or a callable "
+                   "(observations[n, 890] float32, masks[n, 5253] bool) -> actions[n]")
+
+
+def _net_spec(spec: str) -> Tuple[str, Optional[str], float]:
+    """``(canonical spec, weights path or None, temperature)`` of a network opponent spec:
+    ``net``, ``net:weights=PATH,temperature=T`` or ``policy:PATH.sqnet[,temperature=T]``."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    weights: Optional[str] = None
+    temperature: Any = 0.0
+    for n, item in enumerate(filter(None, (x.strip() for x in rest.split(",")))):
+        key, eq, value = item.partition("=")
+        key = key.strip().lower()
+        if name == "policy" and n == 0 and not eq:
+            weights = item
+        elif eq and key == "weights" and name == "net":
+            weights = value.strip()
+        elif eq and key == "temperature":
+            try:
+                temperature = float(value)
+            except ValueError:
+                temperature = value.strip()
+        elif eq and key == "sample" and name == "policy":
+            if value.strip().lower() in ("true", "yes", "on", "1"):
+                temperature = 1.0 if temperature == 0.0 else temperature
+        else:
+            raise ValueError(f"opponent {spec!r}: a network opponent takes weights=PATH (net), a .sqnet path "
+                             f"(policy:PATH.sqnet) and temperature=T, not {item!r}")
+    if name == "policy" and (weights is None or not weights.lower().endswith(".sqnet")):
+        raise ValueError(f"opponent {spec!r}: the core plays a policy file only as a network weights file "
+                         "(policy:PATH.sqnet); pass other policies as a callable over batched observations")
+    if isinstance(temperature, bool) or not isinstance(temperature, float) or not 0.0 <= temperature <= 100.0:
+        raise ValueError(f"opponent {spec!r}: temperature must be a number in 0..100, not {temperature!r}")
+    if weights is not None:
+        weights = os.path.abspath(weights)
+    parts = ([f"weights={weights}"] if weights is not None else []) + (
+        [f"temperature={temperature:g}"] if temperature else [])
+    return "net" + (":" + ",".join(parts) if parts else ""), weights, temperature
+
+
+def opponent_spec(policy: Any, where: str = "opponents") -> Union[str, BatchPolicy]:
+    """A ``VectorGame`` opponent checked and in its canonical form: ``"random"``, ``"greedy"``, a
+    network spec (``"net"``, ``"net:weights=/abs/path,temperature=T"``) or the callable itself.
+    ``ValueError``/``TypeError`` naming the accepted forms otherwise."""
+    if isinstance(policy, str):
+        text = policy.strip().lower()
+        if text in ("random", "greedy"):
+            return text
+        if text.split(":", 1)[0].strip() in ("net", "policy"):
+            return _net_spec(policy)[0]
+        raise ValueError(f"{where}: the core plays only {_OPPONENT_FORMS}, not {policy!r}")
+    if callable(policy) and not callable(getattr(policy, "select_move", None)):
+        return policy  # type: ignore[no-any-return]
+    raise TypeError(f"{where}: an opponent of the batched games is {_OPPONENT_FORMS}, not {policy!r}")
 #: Bytes per game of a bit-packed mask (``legal_masks(packed=True)``): action ``a`` is bit ``a % 8``
 #: of byte ``a // 8`` (``numpy.unpackbits(..., bitorder="little")``).
 PACKED_MASK_BYTES = _core.PACKED_MASK_BYTES
@@ -117,19 +181,28 @@ class VectorGame:
 
     ``players``, ``teams`` (R2), ``seed`` and ``max_turns`` (None: no cap; a capped game is a draw,
     reported as truncated) are those of ``Game``. ``threads`` worker threads share each call's
-    games (the results do not depend on it). ``opponents`` maps seats to built-in policies
-    (``"random"`` or ``"greedy"``) played inside the core: after every step they move until a seat
-    of the caller is to move, so ``step`` only ever receives the caller's seats' actions. With no
-    opponents (self-play) the caller plays every seat.
+    games (the results do not depend on it). ``opponents`` maps seats to built-in policies played
+    inside the core (``"random"``, ``"greedy"``, ``"net"``: the network's most probable legal
+    move, from its seat's observation only, R9; ``"net:weights=PATH,temperature=T"`` or
+    ``"policy:PATH.sqnet"`` for another weights file or moves sampled at a temperature, drawn from
+    each game's own generator; every network seat of one VectorGame plays the same network) or to
+    a callable ``f(observations, masks) -> actions`` over the games where one of its seats is to
+    move (``float32 (n, OBSERVATION_SIZE)`` observations of the seat to move, ``bool (n,
+    ACTION_COUNT)`` masks, ``n`` legal actions back; a pool of snapshots is such a callable). After
+    every step and reset the opponents move until a seat of the caller is to move, so ``step``
+    only ever receives the caller's seats' actions. With no opponents (self-play) the caller plays
+    every seat.
 
     Errors: bad arguments raise ``TypeError``/``ValueError`` naming the argument; a batch with
     illegal actions raises one ``IllegalMoveError`` (a ``ValueError``) naming every refused game and
-    action, and no game changes.
+    action, and no game changes. A callable opponent that returns the wrong shape, a non-integer
+    dtype or an illegal action raises one ``ValueError`` (an exception it raises itself passes
+    through), and the call that ran it (``step`` or ``reset``) changes no game.
     """
 
     def __init__(self, num_games: int, players: int = 2, teams: Optional[int] = None, seed: int = 0,
                  max_turns: Optional[int] = None, threads: int = 1,
-                 opponents: Optional[Mapping[int, str]] = None) -> None:
+                 opponents: Optional[Mapping[int, Union[str, BatchPolicy]]] = None) -> None:
         if not _is_int(num_games):
             raise TypeError(f"num_games must be an int, not {type(num_games).__name__}")
         if not 1 <= num_games <= 1 << 24:
@@ -143,21 +216,43 @@ class VectorGame:
         if checked_seed is None:
             raise TypeError("seed must be an int in 0 .. 2**64 - 1 (VectorGame games are reproducible)")
         max_turns = check_max_turns(max_turns)
-        seats = [0] * players
-        self._opponents: Dict[int, str] = {}
-        for seat, policy in dict(opponents or {}).items():
+        if opponents is not None and not isinstance(opponents, Mapping):
+            raise TypeError(f"opponents must be a dict {{seat: opponent}} or None, not {type(opponents).__name__}")
+        seats = [_CALLER] * players
+        self._opponents: Dict[int, Union[str, BatchPolicy]] = {}
+        self._callables: Dict[int, BatchPolicy] = {}
+        nets: Dict[str, Tuple[int, Optional[str], float]] = {}
+        for seat, given in dict(opponents or {}).items():
             if not _is_int(seat) or not 0 <= seat < players:
                 raise ValueError(f"opponents: seat {seat!r} is not a seat 0..{players - 1}")
-            if policy not in _SEAT_CODE:
-                raise ValueError(f"opponents: seat {seat} policy {policy!r} is not one of {', '.join(OPPONENTS)}")
-            seats[seat] = _SEAT_CODE[policy]
+            policy = opponent_spec(given, f"opponents: seat {seat}")
+            if isinstance(policy, str):
+                if policy.startswith("net"):
+                    _, weights, temperature = _net_spec(policy)
+                    nets.setdefault(policy, (int(seat), weights, temperature))
+                seats[seat] = _SEAT_CODE[policy.split(":", 1)[0]]
+            else:
+                self._callables[int(seat)] = policy
             self._opponents[int(seat)] = policy
-        if all(seats):
-            raise ValueError("opponents: every seat is built in; at least one seat must be played by the caller")
+        if len(self._opponents) == players:
+            raise ValueError("opponents: every seat is an opponent; at least one seat must be played by the caller")
         if self._opponents and max_turns is not None and max_turns < players:
             raise ValueError(f"max_turns must be at least players ({players}) when opponents are built in, "
                              f"not {max_turns}")
-        self._core = _core.VectorGame(num_games, players, teams, checked_seed, max_turns or 0, threads, seats)
+        if len(nets) > 1:
+            shown = "; ".join(f"seat {s}: {spec!r}" for spec, (s, _, _) in nets.items())
+            raise ValueError(f"opponents: the network seats of one VectorGame play one network at one temperature, "
+                             f"not {shown}")
+        net = None
+        temperature = 0.0
+        if nets:
+            from .agents.net import load_net  # the agents package is loaded only when a network plays
+
+            _, weights, temperature = next(iter(nets.values()))
+            net = load_net(weights)
+        self._core = _core.VectorGame(num_games, players, teams, checked_seed, max_turns or 0, threads,
+                                      [_CALLER if s in self._callables else c for s, c in enumerate(seats)],
+                                      net, temperature)
         self.num_games = int(num_games)
         self.players = players
         self.teams = teams
@@ -165,6 +260,8 @@ class VectorGame:
         self.threads = int(threads)
         self._rewards = np.zeros((num_games, teams), dtype=np.float32)
         self._version = 0
+        if self._callables:
+            self._guarded(self._play_callables)
 
     def __repr__(self) -> str:
         opp = f", opponents={self._opponents}" if self._opponents else ""
@@ -186,8 +283,9 @@ class VectorGame:
         return self._version
 
     @property
-    def opponents(self) -> Dict[int, str]:
-        """The built-in seats: ``{seat: "random" | "greedy"}`` (a copy)."""
+    def opponents(self) -> Dict[int, Union[str, BatchPolicy]]:
+        """The opponents' seats: ``{seat: "random" | "greedy" | network spec | callable}`` (a copy;
+        network specs in their canonical form, e.g. ``"net"``)."""
         return dict(self._opponents)
 
     @property
@@ -195,12 +293,89 @@ class VectorGame:
         """The seats whose actions ``step`` takes."""
         return tuple(p for p in range(self.players) if p not in self._opponents)
 
+    # ------------------------------------------------------------------ callable opponents
+
+    def _guarded(self, play: Callable[[], None]) -> None:
+        """Runs ``play`` (which steps the core) so that an exception anywhere in it leaves every game
+        as it was before: the core copies the games aside first and brings the copy back."""
+        try:
+            play()
+        except BaseException:
+            self._core.restore()
+            raise
+
+    def _play_callables(self, totals: Optional[Tuple[np.ndarray, np.ndarray, np.ndarray]] = None) -> None:
+        """Callable opponents move, one action per game and sub-step, until a seat of the caller is
+        to move in every game; the sub-steps' results are added into ``totals`` (a game ends at
+        most once in a call: a fresh deal cannot end before the caller's seat moves)."""
+        groups: Dict[int, Tuple[BatchPolicy, List[int]]] = {}
+        for seat, f in self._callables.items():
+            groups.setdefault(id(f), (f, []))[1].append(seat)
+        n = self.num_games
+        rewards = np.empty((n, self.teams), dtype=np.float32)
+        terminated = np.empty(n, dtype=bool)
+        truncated = np.empty(n, dtype=bool)
+        actions = np.zeros(n, dtype=np.int64)
+        active = np.zeros(n, dtype=bool)
+        while True:
+            moved = False
+            for f, seats in groups.values():
+                players = self.current_players()
+                rows = np.flatnonzero(np.isin(players, seats))
+                if not len(rows):
+                    continue
+                moved = True
+                obs = self.observations()[rows]
+                masks = self.legal_masks()[rows]
+                chosen = self._callable_actions(f, seats, rows, obs, masks)
+                actions[:] = 0
+                actions[rows] = chosen
+                active[:] = False
+                active[rows] = True
+                refused = self._core.step(actions, rewards, terminated, truncated, active, True)
+                if refused is not None:  # pragma: no cover - the masks were checked above
+                    raise self._illegal(*refused)
+                if totals is not None:
+                    totals[0][rows] += rewards[rows]
+                    totals[1][rows] |= terminated[rows]
+                    totals[2][rows] |= truncated[rows]
+            if not moved:
+                return
+
+    def _callable_actions(self, f: BatchPolicy, seats: List[int], rows: np.ndarray, obs: np.ndarray,
+                          masks: np.ndarray) -> np.ndarray:
+        """``f``'s actions for the games ``rows``, checked: one ``ValueError`` naming what is wrong."""
+        who = f"the opponent callable of seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))}"
+        out = np.asarray(f(obs, masks))
+        if out.shape != (len(rows),) and out.shape != (len(rows), 1):
+            raise ValueError(f"{who} returned shape {out.shape} for {len(rows)} games: return one action per row "
+                             f"of the observations, shape ({len(rows)},)")
+        if out.dtype.kind not in "iu":
+            raise ValueError(f"{who} returned dtype {out.dtype}: return integer actions (e.g. int64) in "
+                             f"0..{ACTION_COUNT - 1}")
+        out = out.reshape(-1)
+        bad = np.flatnonzero((out < 0) | (out >= ACTION_COUNT))
+        if not len(bad):
+            bad = np.flatnonzero(~masks[np.arange(len(rows)), out.astype(np.int64)])
+        if len(bad):
+            k = int(bad[0])
+            a = int(out[k])
+            what = describe_action(a) if 0 <= a < ACTION_COUNT else f"out of range 0..{ACTION_COUNT - 1}"
+            raise ValueError(f"{who} returned an illegal action in {len(bad)} of {len(rows)} games, e.g. row {k} "
+                             f"(game {int(rows[k])}): action {a} ({what}); choose where the mask is True. "
+                             "Nothing was played")
+        return out.astype(np.int64)
+
     # ------------------------------------------------------------------ state, written into arrays
 
     def reset(self, seed: Optional[int] = None) -> None:
         """Deal episode 0 of every game again, from ``seed`` (default: the current seed)."""
         checked = check_seed(seed)
+        if self._callables:
+            self._core.save()
         self._core.reset(self.seed if checked is None else checked)
+        if self._callables:
+            self._guarded(self._play_callables)
         self._version += 1
 
     def current_players(self, out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -310,9 +485,13 @@ class VectorGame:
         rewards = np.empty((self.num_games, self.teams), dtype=np.float32)
         terminated = np.empty(self.num_games, dtype=bool)
         truncated = np.empty(self.num_games, dtype=bool)
+        if self._callables:
+            self._core.save()
         refused = self._core.step(arr, rewards, terminated, truncated)
         if refused is not None:
             raise self._illegal(*refused)
+        if self._callables:
+            self._guarded(lambda: self._play_callables((rewards, terminated, truncated)))
         self._version += 1
         return rewards, terminated, truncated
 

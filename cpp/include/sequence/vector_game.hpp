@@ -12,7 +12,10 @@
 //
 // Built-in seats. A seat can be played inside the core by a random policy (random_legal_move(),
 // playout.hpp) or a greedy one (greedy_move(), search/greedy_playout.hpp: the C++ port of GreedyAgent's scoring,
-// search/heuristic.hpp). After every step and reset, built-in seats move until a seat played by
+// search/heuristic.hpp), or the policy-value network (net.hpp: the most probable legal move of
+// net_policy(), search/puct.hpp, as the `net` agent plays it, ties to the lowest move id; or, at a
+// temperature above 0, a move drawn from the policy with the game's built-in generator). A network
+// seat reads only its own observation (R9). After every step and reset, built-in seats move until a seat played by
 // the caller is to move, so the caller only ever sees its own seats' turns.
 //
 // Episode ends and automatic reset. A step that ends a game (a win, R8; a stalemate, R5; the turn
@@ -31,10 +34,12 @@
 
 #include "sequence/actions.hpp"
 #include "sequence/isa.hpp"
+#include "sequence/net.hpp"
 #include "sequence/observation.hpp"
 #include "sequence/parallel.hpp"
 #include "sequence/rng.hpp"
 #include "sequence/search/heuristic.hpp"
+#include "sequence/search/puct.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
@@ -45,6 +50,15 @@ enum class SeatPolicy : std::uint8_t {
     Caller,  // the caller's actions, through step()
     Random,  // random_legal_move() (playout.hpp): uniform over its slots, declares included
     Greedy,  // greedy_move() with no exploration (GreedyAgent's scoring, search/heuristic.hpp)
+    Net,     // the network given to the constructor (net.hpp), from the seat's observation only (R9)
+};
+
+// The network seats' player: one network for every Net seat of a VectorGame, and the temperature
+// of its moves (0: the most probable legal move; above 0, up to 100: drawn with probability
+// proportional to p ** (1 / temperature)).
+struct NetSeats {
+    std::shared_ptr<const Net> net;
+    double temperature = 0.0;
 };
 
 // Bytes per game of a bit-packed legal-action mask: bit a % 8 of byte a / 8 (little-endian bit
@@ -78,8 +92,9 @@ class VectorGame {
 public:
     // Requires 1 <= games, config from make_config(), 1 <= threads, and at least one Caller seat
     // in seats (checked by the binding). max_turns 0 means no cap.
+    // net is required if a seat is SeatPolicy::Net (checked by the binding).
     VectorGame(int games, const Config& config, std::uint64_t seed, std::uint32_t max_turns, int threads,
-               const std::array<SeatPolicy, kMaxPlayers>& seats);
+               const std::array<SeatPolicy, kMaxPlayers>& seats, NetSeats net = {});
 
     int size() const { return static_cast<int>(games_.size()); }
     const Config& config() const { return config_; }
@@ -130,6 +145,19 @@ public:
     // by game, and out is not written. Else the actions are played, built-in seats move, games
     // that ended are reported in out and re-dealt, and the returned list is empty.
     std::vector<IllegalAction> step(const std::int64_t* actions, const StepOutput& out);
+    // The same for the games with active[i] != 0 only (null: all). The other games are not
+    // touched: their position, ended flag and final position stay, and their rows of out are not
+    // written. With keep_ended, an active game that does not end now keeps the ended flag and final
+    // position of an earlier step (one call of the binding's caller-played opponents spans several
+    // steps; a game ends at most once in it).
+    std::vector<IllegalAction> step(const std::int64_t* actions, const StepOutput& out, const std::uint8_t* active,
+                                    bool keep_ended);
+
+    // Copies every game aside (save) and brings the copy back (restore): a batch that fails part
+    // way (a caller-played opponent's refused action) then changes nothing. The copy's memory is
+    // kept for the next save.
+    void save();
+    void restore();
 
 private:
     // One game; a cache line of its own start so that threads working on neighbouring games never
@@ -149,10 +177,20 @@ private:
         MoveId move = 0;
     };
 
-    void deal(int i, std::int64_t episode);
+    // One worker's memory for the network seats (allocated with the VectorGame, reused).
+    struct NetScratch {
+        NetWorkspace ws;
+        NetPolicyScratch policy;
+        MoveId moves[kMoveListCapacity];
+        float probs[kMoveListCapacity];
+    };
+
+    void deal(int i, std::int64_t episode, int worker);
     // Built-in seats move until a Caller seat is to move or the game is over.
-    void advance_builtin(Slot& g);
-    // Runs fn(begin, end) over [0, size()) split into contiguous ranges, one per worker of pool_.
+    void advance_builtin(Slot& g, int worker);
+    MoveId net_move(Slot& g, NetScratch& scratch) const;
+    // Runs fn(begin, end, worker) over [0, size()) split into contiguous ranges, one per worker of
+    // pool_ (worker: 0 .. workers-1, the index of the range and of its NetScratch).
     template <class Fn>
     void parallel(Fn&& fn) const;
 
@@ -163,6 +201,10 @@ private:
     std::array<SeatPolicy, kMaxPlayers> seats_;
     HeuristicWeights weights_;
     std::vector<Slot> games_;
+    std::vector<Slot> saved_;  // save()'s copy
+    std::uint64_t saved_seed_ = 0;
+    NetSeats net_;
+    std::vector<std::unique_ptr<NetScratch>> scratch_;  // one per worker when a seat is Net
     // The threads of every call, started once (null with one thread): a step of a few hundred
     // games takes about as long as starting a thread.
     std::unique_ptr<WorkerPool> pool_;

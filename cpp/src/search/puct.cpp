@@ -37,13 +37,7 @@ void keep_decisive(const GameState& st, MoveList& legal) {
 // The network's probabilities for moves[0 .. n) of the player to move of s (their first actions'
 // softmax over the distinct first actions, shared equally by moves with the same one) and its
 // value per absolute team. Reads s only through write_observation() for that player (R9).
-struct PolicyScratch {
-    float obs[kObservationSize];
-    int actions[kMoveListCapacity];
-    int action_of[kMoveListCapacity];  // index of each move's action in actions
-    int share[kMoveListCapacity];
-    float logits[kMoveListCapacity];
-};
+using PolicyScratch = NetPolicyScratch;
 
 void policy_of(const GameState& s, const Net& net, NetWorkspace& ws, PolicyScratch& sc, const MoveId* moves, int n,
                float* probs, float value[kMaxTeams]) {
@@ -224,15 +218,21 @@ void check_net_search_options(const NetSearchOptions& o) {
         throw std::invalid_argument("max_nodes must be in 1024..268435456, not " + std::to_string(o.max_nodes));
 }
 
+int net_policy(const GameState& s, const Net& net, NetWorkspace& ws, NetPolicyScratch& scratch, MoveId* moves,
+               float* probs, int capacity, float value[kMaxTeams]) {
+    scratch.legal.size = 0;  // legal_moves() appends
+    scratch.legal.overflow = false;
+    legal_moves(s, scratch.legal);
+    const int n = std::min(scratch.legal.size, capacity);
+    std::copy(scratch.legal.moves, scratch.legal.moves + n, moves);
+    policy_of(s, net, ws, scratch, moves, n, probs, value);
+    return n;
+}
+
 int net_policy(const GameState& s, const Net& net, NetWorkspace& ws, MoveId* moves, float* probs, int capacity,
                float value[kMaxTeams]) {
-    MoveList legal;
-    legal_moves(s, legal);
-    const int n = std::min(legal.size, capacity);
-    std::copy(legal.moves, legal.moves + n, moves);
-    auto sc = std::make_unique<PolicyScratch>();
-    policy_of(s, net, ws, *sc, moves, n, probs, value);
-    return n;
+    auto sc = std::make_unique<NetPolicyScratch>();
+    return net_policy(s, net, ws, *sc, moves, probs, capacity, value);
 }
 
 SearchResult net_search(const GameState& root, const Net& net, const NetSearchOptions& options) {

@@ -79,13 +79,28 @@ def _mcts_v1(**params: Any) -> MCTSAgent:
 register_agent("mcts-v1", _mcts_v1, _BUDGET_KEYS)
 
 def _policy(**params: Any) -> Any:
+    path = params.get("policy")
+    if isinstance(path, (str, os.PathLike)) and os.fspath(path).lower().endswith(".sqnet"):
+        # A network weights file (sequence_game.netfile) plays as the raw network, NetAgent: keys
+        # seed, temperature, and sample (true: temperature 1 unless one is given).
+        unknown = sorted(set(params) - {"policy", "seed", "temperature", "sample"})
+        if unknown:
+            raise ValueError(f"a .sqnet policy takes the keys seed, temperature and sample, not {', '.join(unknown)}")
+        sample = params.get("sample", False)
+        if not isinstance(sample, bool):
+            raise ValueError(f"sample must be true or false, not {sample!r}")
+        temperature = params.get("temperature", 1.0 if sample else 0.0)
+        if not os.path.isfile(path):  # a spec's bad path is a ValueError, as for the other policy files
+            raise ValueError(f"no network weights file at {short_repr(os.fspath(path))}")
+        return NetAgent(weights=os.fspath(path), temperature=temperature, seed=params.get("seed"))
     # imported when a policy is asked for: it needs numpy, which `import sequence_game` does not load
     from .policy import PolicyAgent
 
     return PolicyAgent(**params)
 
 
-# A saved policy: "policy:path/to/model.npz" (the one spec whose first option may be a bare value).
+# A saved policy: "policy:path/to/model.npz" (the one spec whose first option may be a bare value);
+# "policy:path/to/weights.sqnet" is a network weights file, played as the `net` agent.
 register_agent("policy", _policy)
 _POSITIONAL = {"policy": "policy", "level": "level"}
 
@@ -157,7 +172,8 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     the keys of the agent the level builds). Values are read as int, float,
     true/false or none where they look like one. ``defaults`` are keyword arguments used when the
     spec does not set them (the arena passes a derived ``seed`` so that matches are reproducible).
-    The agent's ``name`` is set to the spec.
+    The agent's ``name`` is set to the spec. ``policy:path/to/weights.sqnet`` (a network weights file)
+    plays as ``net:weights=path`` (keys ``seed``, ``temperature``, ``sample``).
 
     >>> agent_from_spec("random:seed=3").seed
     3

@@ -2,8 +2,10 @@
 ``VecEnv`` (SB3 accepts no Gymnasium ``VectorEnv``; needs the ``[train]`` extra: ``pip install
 'sequence-game[train]'``).
 
-One learning seat against opponents the core plays (``opponents="random"`` or ``"greedy"`` for
-every other seat, or a dict ``{seat: "random" | "greedy"}`` naming every seat but one). What SB3
+One learning seat against opponents the core plays (``opponents="random"``, ``"greedy"``, ``"net"``,
+``"net:weights=PATH,temperature=T"``, ``"policy:PATH.sqnet"`` or a callable ``f(observations,
+masks) -> actions`` over batched observations for every other seat, or a dict ``{seat: opponent}``
+naming every seat but one; ``sequence_game.envs.vector.SequenceVectorEnv`` has the details). What SB3
 expects of a ``VecEnv``:
 
 - ``reset()`` returns the observations (docs/observation.md, the learning seat's view, float32;
@@ -45,7 +47,7 @@ from ..actions import ACTION_COUNT
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
 from ..seeds import fresh_seed
 from ..vector import VectorGame
-from .vector import core_opponents
+from .vector import core_opponents, scaled_policy
 
 __all__ = ["SequenceVecEnv"]
 
@@ -59,7 +61,7 @@ class SequenceVecEnv(VecEnv):
     """
 
     def __init__(self, num_envs: int, players: int = 2, teams: Optional[int] = None, seat: int = 0,
-                 opponents: Union[str, Mapping[int, str]] = "greedy", max_turns: Optional[int] = None,
+                 opponents: Union[str, Mapping[int, Any], Any] = "greedy", max_turns: Optional[int] = None,
                  threads: int = 1, seed: Optional[int] = None, normalize: bool = False) -> None:
         if opponents is None:
             raise ValueError("SequenceVecEnv: opponents is needed (one learning seat against the core's seats); "
@@ -67,6 +69,8 @@ class SequenceVecEnv(VecEnv):
         if not isinstance(normalize, bool):
             raise TypeError(f"normalize must be True or False, not {normalize!r}")
         table = core_opponents(opponents, players, seat, "SequenceVecEnv")
+        if normalize:  # a callable opponent sees what the learning seat sees: scaled observations
+            table = {s: scaled_policy(p) if callable(p) else p for s, p in table.items()}
         seed = check_seed(seed)
         self._stream = np.random.default_rng(fresh_seed() if seed is None else seed)
         self.game = VectorGame(num_envs, players=players, teams=teams, seed=int(self._stream.integers(0, 2**63)),

@@ -2,8 +2,9 @@
 the compiled core, stepped in one call (needs the ``[rl]`` extra: ``pip install
 'sequence-game[rl]'``).
 
-One learning seat against opponents played inside the core (``opponents="random"`` or ``"greedy"``
-for every other seat, or a dict ``{seat: "random" | "greedy"}``), or self-play (``opponents=None``,
+One learning seat against opponents played inside the core (``opponents="random"``, ``"greedy"``
+or ``"net"`` for every other seat, a callable over batched observations, or a dict ``{seat:
+opponent}``; see the class doc), or self-play (``opponents=None``,
 or a dict that leaves several seats to the caller), where the caller supplies the action of
 whichever of its seats is to move in each game (``infos["player"]``).
 
@@ -38,7 +39,7 @@ this environment as an SB3 ``VecEnv``.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -54,7 +55,7 @@ from .._args import check_seed, is_int
 from ..actions import ACTION_COUNT
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
 from ..seeds import fresh_seed
-from ..vector import OPPONENTS, VectorGame
+from ..vector import OPPONENTS, VectorGame, opponent_spec
 from . import _common
 
 __all__ = ["SequenceVectorEnv"]
@@ -63,10 +64,13 @@ __all__ = ["SequenceVectorEnv"]
 _UNSET: Any = object()
 
 
-def core_opponents(opponents: Union[str, Mapping[int, str], None], players: int, seat: int,
-                   where: str) -> Dict[int, str]:
+def core_opponents(opponents: Any, players: int, seat: int, where: str) -> Dict[int, Any]:
     """``opponents=`` of the batched environments as ``VectorGame`` opponents: None (self-play), one
-    of ``OPPONENTS`` for every seat but ``seat``, or a ``{seat: policy}`` dict."""
+    opponent for every seat but ``seat``, or a ``{seat: opponent}`` dict; an opponent is one of
+    ``OPPONENTS``, a network spec (``"net:weights=PATH,temperature=T"``, ``"policy:PATH.sqnet"``)
+    or a callable over batched observations (``VectorGame``)."""
+    from ..agents import agent_from_spec
+
     if opponents is None:
         return {}
     if not is_int(players):
@@ -75,16 +79,37 @@ def core_opponents(opponents: Union[str, Mapping[int, str], None], players: int,
         raise TypeError(f"seat must be an int, not {type(seat).__name__}")
     if not isinstance(opponents, Mapping) and not 0 <= seat < players:
         raise ValueError(f"seat {seat} is not a seat 0..{players - 1}")
-    if not isinstance(opponents, (str, Mapping)):
-        raise TypeError(f"{where}: opponents is one of {', '.join(map(repr, OPPONENTS))} for every seat but `seat`, "
-                        f"a dict {{seat: policy}} or None (self-play), not {opponents!r}")
-    table = _common.seat_opponents(opponents, players, None if isinstance(opponents, Mapping) else seat, where)
-    core = _common.core_seats(table)
-    if core is None:
-        raise ValueError(f"{where}: the core plays only {', '.join(map(repr, OPPONENTS))} opponents, not "
-                         f"{table!r}; other agents (any agent spec or object) play in sequence_game.envs.gymnasium.SequenceEnv, "
-                         "gymnasium.make_vec for many games")
-    return core
+    one = isinstance(opponents, str) or (callable(opponents) and not hasattr(opponents, "select_move"))
+    if not one and not isinstance(opponents, Mapping):
+        raise TypeError(f"{where}: opponents is one of {', '.join(map(repr, OPPONENTS))}, a network spec, a callable "
+                        "(observations, masks) -> actions for every seat but `seat`, a dict {seat: opponent} or "
+                        f"None (self-play), not {opponents!r}")
+    if one:
+        table: Dict[int, Any] = {p: opponents for p in range(players) if p != seat}
+    else:
+        table = dict(opponents)
+        for s in table:
+            if not is_int(s) or not 0 <= s < players:
+                raise ValueError(f"{where}: opponents seat {s!r} is not a seat 0..{players - 1}")
+    out: Dict[int, Any] = {}
+    for s, spec in sorted(table.items()):
+        if isinstance(spec, str):
+            agent_from_spec(spec)  # ValueError now for an unknown name or option
+        try:
+            out[int(s)] = opponent_spec(spec, f"{where}: opponent of seat {s}")
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"{e}; other agents (any agent spec or object) play in "
+                          "sequence_game.envs.gymnasium.SequenceEnv, gymnasium.make_vec for many games") from None
+    return out
+
+
+def scaled_policy(f: Any) -> Any:
+    """``f`` given scaled observations (``normalize=True``): the rows it gets are its own copy."""
+
+    def policy(observations: np.ndarray, masks: np.ndarray) -> Any:
+        return f(_common.scale_observations(observations), masks)
+
+    return policy
 
 
 class SequenceVectorEnv(VectorEnv):
@@ -92,8 +117,11 @@ class SequenceVectorEnv(VectorEnv):
 
     ``players``/``teams`` (R2) and ``max_turns`` (a capped game is truncated) as ``Game``;
     ``seat``: the learning seat when ``opponents`` is one policy for the others; ``opponents``:
-    ``"random"``, ``"greedy"`` (GreedyAgent's scoring in C++), a dict ``{seat: "random" |
-    "greedy"}``, or None for self-play; ``threads``: core worker threads (the results do not depend
+    ``"random"``, ``"greedy"`` (GreedyAgent's scoring in C++), ``"net"`` (the shipped network, in
+    C++), ``"net:weights=PATH,temperature=T"`` or ``"policy:PATH.sqnet"`` (another network), a
+    callable ``f(observations, masks) -> actions`` over the games where an opponent seat is to move
+    (``VectorGame``; with ``normalize=True`` it gets scaled observations), a dict ``{seat:
+    opponent}``, or None for self-play; ``threads``: core worker threads (the results do not depend
     on it); ``seed``: the first ``reset()``'s seed (None: random); ``normalize``: scaled
     observations. ``opponent=`` is the former spelling of ``opponents=`` (deprecated).
     """
@@ -101,7 +129,7 @@ class SequenceVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012 - VectorEnv's attribute
 
     def __init__(self, num_envs: int, players: int = 2, teams: Optional[int] = None, seat: int = 0,
-                 opponents: Union[str, Mapping[int, str], None] = "greedy", max_turns: Optional[int] = None,
+                 opponents: Any = "greedy", max_turns: Optional[int] = None,
                  threads: int = 1, seed: Optional[int] = None, normalize: bool = False,
                  opponent: Optional[str] = _UNSET) -> None:
         if opponent is not _UNSET:
@@ -111,6 +139,8 @@ class SequenceVectorEnv(VectorEnv):
         if not isinstance(normalize, bool):
             raise TypeError(f"normalize must be True or False, not {normalize!r}")
         table = core_opponents(opponents, players, seat, "SequenceVectorEnv")
+        if normalize:  # a callable opponent sees what the learning seat sees: scaled observations
+            table = {s: scaled_policy(p) if callable(p) else p for s, p in table.items()}
         seed = check_seed(seed)
         self._seeds = np.random.default_rng(fresh_seed() if seed is None else seed)
         first = int(self._seeds.integers(0, 2**63))

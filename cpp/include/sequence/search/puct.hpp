@@ -21,6 +21,8 @@
 
 #include "sequence/isa.hpp"
 #include "sequence/net.hpp"
+#include "sequence/observation.hpp"
+#include "sequence/rules.hpp"
 #include "sequence/search/ismcts.hpp"
 #include "sequence/state.hpp"
 
@@ -55,6 +57,20 @@ SearchResult net_search(const GameState& root, const Net& net, const NetSearchOp
 // probability of absolute team t. Returns the number of moves.
 int net_policy(const GameState& s, const Net& net, NetWorkspace& ws, MoveId* moves, float* probs, int capacity,
                float value[kMaxTeams]);
+
+// net_policy()'s working memory: one per thread, kept and reused, so that a caller evaluating
+// many positions (VectorGame's network seats) allocates nothing per call.
+struct NetPolicyScratch {
+    MoveList legal;
+    float obs[kObservationSize];
+    int actions[kMoveListCapacity];
+    int action_of[kMoveListCapacity];  // index of each move's action in actions
+    int share[kMoveListCapacity];
+    float logits[kMoveListCapacity];
+};
+// The same, with the caller's scratch: no allocation.
+int net_policy(const GameState& s, const Net& net, NetWorkspace& ws, NetPolicyScratch& scratch, MoveId* moves,
+               float* probs, int capacity, float value[kMaxTeams]);
 
 }  // namespace SEQUENCE_ISA
 }  // namespace sequence
