@@ -69,7 +69,7 @@ HAND_FEATURES: Tuple[str, ...] = (*_HAND, "last_can_complete", "last_complete_on
 #: in the same units less :data:`RATING_CENTRE` (the weights change with the table's strength).
 RATED_FEATURES: Tuple[str, ...] = ("rating", "x*strength", "x*strength^2")
 RATING_SCALE = 400.0
-RATING_CENTRE = 1.5  # about the presets' level (easy, medium, hard: 593 to 741 on the ladder)
+RATING_CENTRE = 1.5  # about the presets' level (easy, medium, hard: 619 to 761 on the ladder)
 
 Ratings = Optional[Sequence[Optional[float]]]
 #: The numbers of teams whose tables are read with the rated weights. Three-team tables are read

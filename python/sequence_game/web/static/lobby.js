@@ -240,7 +240,7 @@ async function loadHistory() {
 async function loadPresets() {
   try {
     const res = await fetch("/api/presets");
-    // "level 6 · easy (593)": the level, its name, its measured rating (random = 0)
+    // "level 6 · easy (619)": the level, its name, its measured rating (random = 0)
     if (res.ok) PRESETS = (await res.json()).map(p => [p.name, p.summary,
       (p.level ? `level ${p.level} \u00b7 ` : "") + p.name.replace(/^level:\d+$/, t => p.summary.split(":")[0].split(", ")[1] || t)
       + (p.rating !== null && p.rating !== undefined ? ` (${Math.round(p.rating)})` : ""), p.level]);
