@@ -166,6 +166,20 @@ def cpp_tests(session: nox.Session) -> None:
 
 
 @nox.session(venv_backend="none")
+def research(session: nox.Session) -> None:
+    """The research build (CMake SEQUENCE_RESEARCH: the search options of docs/research/), one path.
+
+    Compiles the core with the research options and their benchmark and runs the C++ tests, which
+    check them (cpp/tests/test_inference.cpp, the learned evaluation in cpp/tests/test_search.cpp);
+    about a minute on two cores."""
+    session.run("cmake", "-S", ".", "-B", "build/ci-research", "-DSEQUENCE_RESEARCH=ON", "-DSEQUENCE_DISPATCH=OFF",
+                "-DSEQUENCE_BUILD_TESTS=ON", "-DSEQUENCE_BUILD_BENCH=ON", "-DCMAKE_BUILD_TYPE=Release", external=True)
+    session.run("cmake", "--build", "build/ci-research", "-j2", "--target", "sequence_tests", "sequence_bench_inference",
+                external=True)
+    session.run("ctest", "--test-dir", "build/ci-research", "--output-on-failure", "-R", "^sequence_tests$", external=True)
+
+
+@nox.session(venv_backend="none")
 def portable(session: nox.Session) -> None:
     """Each lower instruction-set path of the build this processor runs, under the core's tests.
 

@@ -6,10 +6,11 @@
 
 Reports MCTS iterations per second from the 2-player opening (threads 1 and 2), random-game
 simulation throughput (threads 1 and 2) and the tree's bytes per node; ``extra_info`` of each
-benchmark carries the rates. ``test_mcts_inference_iterations_per_second`` compares the search with
-and without inference of hidden cards from a mid-game position. The search defaults (short informed
-playouts scored by the static evaluation, ``cpp/include/sequence/search/evaluate.hpp``) are measured, plus the old configuration
-(uniformly random playouts to the end of the game) for comparison. A strength check of MCTSAgent and RolloutAgent
+benchmark carries the rates. The search (short informed playouts scored by the static evaluation,
+``cpp/include/sequence/search/evaluate.hpp``) is measured; in a research build (CMake
+SEQUENCE_RESEARCH) so are the learned evaluation's settings, ``test_learned_evaluation_cost``, and
+``test_mcts_inference_iterations_per_second``, the search with and without inference of hidden
+cards from a mid-game position. A strength check of MCTSAgent and RolloutAgent
 against GreedyAgent/RandomAgent at a fixed iteration budget is in ``test_strength`` (slow: run it
 with ``-k strength``).
 
@@ -40,18 +41,17 @@ ITERATIONS = 50_000
 GAMES = 20_000
 
 
-OLD_PLAYOUTS = {"evaluate": False, "playout": "random", "playout_turns": 200, "exploration": 0.7}
-# The search guided by the move heuristic (search/heuristic.hpp): prior in the tree, greedy playouts.
-GUIDED = {"playout": "greedy", "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
-# The pinned yardstick (registry.MCTS_V1: the hand-set evaluation), the learned evaluation at the
-# leaves, and the learned evaluation as an expansion prior (search/features.hpp, the packaged model).
-CONFIGS = {"default": {}, "mcts-v1-handset": {"evaluation": "handset"}, "learned-evaluation": {"evaluation": "learned"},
-           "learned-expansion-prior": {"expansion_candidates": 8},
-           "heuristic-guided": GUIDED, "old-random-playouts": OLD_PLAYOUTS}
+#: A research build's options (CMake SEQUENCE_RESEARCH): its benchmarks are skipped in a product build.
+RESEARCH = bool(sequence_game.build_info().get("research"))
+research_only = pytest.mark.skipif(not RESEARCH, reason="a research build's option (SEQUENCE_RESEARCH)")
+# The search as every preset plays it, and (research build) the learned evaluation at the leaves and
+# as an expansion prior (search/features.hpp, the packaged model).
+CONFIGS = {"default": {}, "learned-evaluation": {"evaluation": "learned"},
+           "learned-expansion-prior": {"expansion_candidates": 8}}
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("config", [pytest.param(k, marks=() if not v else research_only) for k, v in CONFIGS.items()])
 def test_mcts_iterations_per_second(benchmark, threads, config):
     game = Game(players=2, seed=1)
     options = CONFIGS[config]
@@ -62,6 +62,7 @@ def test_mcts_iterations_per_second(benchmark, threads, config):
     print(f"\nMCTS {config} threads={threads}: {rate:,.0f} iterations/s, {NODE_BYTES} bytes/node")
 
 
+@research_only
 @pytest.mark.parametrize("inference", ["off", "recent"])
 def test_mcts_inference_iterations_per_second(benchmark, inference):
     """The cost of inference of hidden cards (search/inference.hpp): the same search with and
@@ -102,6 +103,7 @@ def test_strength(benchmark, agent, opponent):
     print(f"\n{agent} vs {opponent}: {result}")
 
 
+@research_only
 def test_learned_evaluation_cost(benchmark):
     """Iterations per second of the learned evaluation (leaves, expansion prior) relative to the
     hand-set one (mcts-v1), the settings alternated in rounds in one process so that a machine's

@@ -200,3 +200,11 @@ def random_midgame(Game, players, teams=None, seed=0, max_plies=120):
             return None
         g.play(rng.choice(g.legal_moves()))
     return None if g.is_over else g
+
+
+def research_build() -> bool:
+    """Whether the compiled core is a research build (CMake SEQUENCE_RESEARCH): its SearchOptions has
+    the options of docs/research/ besides the product's."""
+    import sequence_game
+
+    return bool(sequence_game.build_info().get("research"))

@@ -304,8 +304,8 @@ _HUGE_IDS = ["1e400", "-1e400", "1e5000", "2**1024", "inf", "nan", "1e300", "-1e
 
 @pytest.mark.parametrize("value", _HUGE, ids=_HUGE_IDS)
 @pytest.mark.parametrize("agent, option", [
-    ("mcts", "time_limit"), ("mcts", "exploration"), ("mcts", "prior_weight"), ("mcts", "widen_base"),
-    ("mcts", "widen_coef"), ("mcts", "widen_exponent"), ("mcts", "playout_epsilon"),
+    ("mcts", "time_limit"), ("mcts", "exploration"), ("mcts", "playout_block"), ("mcts", "playout_two_eyed_cost"),
+    ("mcts", "playout_one_eyed_cost"),
     ("rollout", "time_limit"), ("rollout", "epsilon"), ("rollout", "inference_strength"),
 ])
 def test_float_options_refuse_absurd_values_at_construction(agent, option, value):
@@ -354,10 +354,10 @@ def test_search_options_are_values():
     from sequence_game import _core
     from sequence_game.agents import MCTSAgent, RolloutAgent
 
-    a = MCTSAgent(iterations=50, options={"exploration": 0.5, "playout": "greedy"})
+    a = MCTSAgent(iterations=50, options={"exploration": 0.5, "decisive": False})
     assert isinstance(a.options, _core.SearchOptions)
-    assert a.options == _core.SearchOptions(iterations=50, exploration=0.5, playout=_core.PlayoutKind.greedy)
-    assert a.options.playout == "greedy" and a.exploration == 0.5
+    assert a.options == _core.SearchOptions(iterations=50, exploration=0.5, decisive=False)
+    assert a.options.decisive is False and a.exploration == 0.5
     with pytest.raises(ValueError, match="exploration must be from 0 to 1000"):
         a.options.exploration = 5000
     assert a.options.exploration == 0.5  # a refused assignment changes nothing

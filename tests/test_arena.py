@@ -184,13 +184,25 @@ def test_greedy_beats_random_in_a_match(Game):
 
 
 def test_mcts_v1_pins_the_yardstick_settings():
-    """``mcts-v1`` (the yardstick of changes to the search) keeps the 2026-11-30 MCTSAgent settings whatever the defaults become."""
+    """``mcts-v1`` (the yardstick of changes to the search) keeps the 2026-11-30 MCTSAgent settings whatever
+    the defaults become: ``MCTS_V1`` pins the ones that differ from the defaults, and this test holds them
+    all, so a changed default fails here until its former value is pinned in ``MCTS_V1``."""
+    from sequence_game import _core
     from sequence_game.agents import agent_from_spec
     from sequence_game.agents.registry import MCTS_V1
 
+    v1 = {"exploration": 0.2, "max_nodes": 1_000_000, "playout_turns": 6, "playout_candidates": 1,
+          "playout_block_chance": 256, "playout_block": 0.6, "playout_two_eyed_cost": 40.0,
+          "playout_one_eyed_cost": 30.0, "decisive": True,
+          "weights": _core.EvalWeights(window1=1.0, window2=4.0, window3=15.0, threat=50.0, sequence=150.0,
+                                       scale=80.0, two_eyed=30.0, one_eyed=20.0)}
     a = agent_from_spec("mcts-v1")
     assert a.iterations == 10_000 and a.time_limit is None and a.name == "mcts-v1"
-    assert {k: getattr(a, k) for k in MCTS_V1} == MCTS_V1
+    assert {k: getattr(a, k) for k in v1} == v1
+    defaults = _core.SearchOptions()
+    assert {k: v for k, v in v1.items() if getattr(defaults, k) != v} == MCTS_V1, "pin exactly what differs"
+    if not _core.build_info()["research"]:  # every product option is in the record (a research build has more)
+        assert set(v1) == set(_core.SearchOptions.fields) - {"iterations", "time_limit", "threads", "seed"}
     b = agent_from_spec("mcts-v1:iters=50,seed=3")
     assert b.iterations == 50 and b.seed == 3 and b.exploration == 0.2
     r = match(["mcts-v1:iters=50", "greedy"], games=2, seed=1)

@@ -68,7 +68,8 @@ def _run(code: str, cpu: str | None) -> subprocess.CompletedProcess[str]:
 
 def test_build_info_names_the_running_path():
     assert INFO["path"] in INFO["paths"]
-    assert set(INFO) == {"path", "paths", "cpu", "forced", "native", "compiler"}
+    assert set(INFO) == {"path", "paths", "cpu", "forced", "native", "research", "compiler"}
+    assert isinstance(INFO["research"], bool)  # a SEQUENCE_RESEARCH build (docs/agents.md, search options)
     assert "baseline" in INFO["cpu"]
     if INFO["forced"] is None:  # unforced: the best path of the build that the processor runs
         assert INFO["path"] == _best_path()

@@ -1,4 +1,6 @@
-"""Inference of hidden cards in MCTSAgent (``inference="recent"``, cpp/include/sequence/search/inference.hpp).
+"""Inference of hidden cards in MCTSAgent (``inference="recent"``, cpp/include/sequence/search/inference.hpp),
+an option of the research build only (CMake SEQUENCE_RESEARCH; the product build refuses it by name,
+tests/test_mcts.py).
 
 R9 is the heart of it: the evidence is the public moves of the game, so two games with the same
 public history and different hidden cards (hands, draw pile order, generator) must give the same
@@ -14,10 +16,12 @@ import pytest
 sequence_game = pytest.importorskip("sequence_game")
 pytest.importorskip("sequence_game._core")
 
+from helpers import research_build  # noqa: E402
 from sequence_game import Game  # noqa: E402
 from sequence_game.agents import GreedyAgent, MCTSAgent, agent_from_spec  # noqa: E402
 from sequence_game.agents._peeking import peeking_mcts  # noqa: E402
-from sequence_game.agents.registry import MCTS_V1  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not research_build(), reason="inference is a research build's option (SEQUENCE_RESEARCH)")
 
 
 def _stats(analysis):
@@ -155,7 +159,6 @@ def test_inference_options_defaults_and_specs():
     b = agent_from_spec("mcts:iters=100,inference=recent,inference_plays=6,inference_strength=2,inference_tries=8")
     assert (b.inference, b.inference_plays, b.inference_strength, b.inference_tries) == ("recent", 6, 2.0, 8)
     assert "inference=recent" in b.name and "inference" not in a.name
-    assert MCTS_V1["inference"] == "off"
     assert agent_from_spec("mcts-v1").inference == "off"
     assert MCTSAgent(options={"inference": sequence_game._core.InferenceKind.recent}).inference == "recent"
 

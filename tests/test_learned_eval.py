@@ -13,11 +13,15 @@ import pytest
 sequence_game = pytest.importorskip("sequence_game")
 _core = pytest.importorskip("sequence_game._core")
 
+from helpers import research_build  # noqa: E402
 from sequence_game import Game  # noqa: E402
 from sequence_game.board import CELLS, CELLS_OF_NAME, CORNER_CELLS, WINDOWS, card_name_at  # noqa: E402
 from sequence_game.cards import card_id, card_name  # noqa: E402
 
 NAMES = list(_core.EVAL_FEATURES)
+#: The learned evaluation in the search (evaluation, learned_weights, expansion_candidates) is a research
+#: build's option (CMake SEQUENCE_RESEARCH); the features, the rewards and the model file are the product's.
+research_only = pytest.mark.skipif(not research_build(), reason="a research build's option (SEQUENCE_RESEARCH)")
 
 
 def _played(seed: int, players: int = 2, teams=None, greedy: float = 0.8, max_plies: int = 100):
@@ -157,6 +161,10 @@ def test_learned_weights_are_checked_and_named():
         _core.LearnedWeights(open3="big")
     with pytest.raises(TypeError, match="unexpected keyword argument 'nope'"):
         _core.LearnedWeights(nope=1.0)
+
+
+@research_only
+def test_the_search_options_learned_weights_are_checked():
     with pytest.raises(ValueError, match=f"{len(NAMES)} numbers"):
         _core.SearchOptions(learned_weights=[0.0] * (len(NAMES) - 1))
     with pytest.raises(ValueError, match="'handset' or 'learned'"):
@@ -184,6 +192,7 @@ def test_learned_rewards_are_the_softmax_of_the_weighted_features():
 # ------------------------------------------------------------------------------------------ the search
 
 
+@research_only
 def test_r9_no_peeking_with_the_learned_evaluation():
     from test_mcts import _redeal_hidden
 
@@ -212,6 +221,7 @@ def test_r9_no_peeking_with_the_learned_evaluation():
             assert pa.moves != c.moves, "the expansion prior should change the search's statistics"
 
 
+@research_only
 def test_expansion_candidates_are_checked():
     with pytest.raises(ValueError, match=r"expansion_candidates is -1, out of range 0\.\.1024"):
         _core.SearchOptions(expansion_candidates=-1)
@@ -283,12 +293,14 @@ def test_a_bad_model_file_is_refused_naming_the_field(tmp_path, change, field):
     path.write_text("{not json")
     with pytest.raises(ValueError, match="not JSON"):
         load_eval_model(path)
-    from sequence_game.agents import MCTSAgent
+    if research_build():
+        from sequence_game.agents import MCTSAgent
 
-    with pytest.raises(ValueError):
-        MCTSAgent(options={"evaluation": "learned", "learned_weights": str(tmp_path / "bad.json")})
+        with pytest.raises(ValueError):
+            MCTSAgent(options={"evaluation": "learned", "learned_weights": str(tmp_path / "bad.json")})
 
 
+@research_only
 def test_mcts_agent_takes_the_learned_evaluation_and_mcts_v1_keeps_the_handset_one(tmp_path):
     import json
 

@@ -11,12 +11,12 @@ import random
 import time
 
 import pytest
-from helpers import board_rows, random_midgame
+from helpers import board_rows, random_midgame, research_build
 
 sequence_game = pytest.importorskip("sequence_game")
 pytest.importorskip("sequence_game._core")
 
-from sequence_game import Game, Move  # noqa: E402
+from sequence_game import Game, Move, _core  # noqa: E402
 from sequence_game.agents import (  # noqa: E402
     MCTSAgent,
     MoveStats,
@@ -200,17 +200,14 @@ def test_evaluation_defaults_and_options():
     from sequence_game.agents.mcts import DEFAULT_WEIGHTS
 
     a = MCTSAgent()
-    assert (a.exploration, a.playout_turns, a.evaluate, a.playout, a.playout_candidates,
-            a.align_playouts) == (0.2, 6, True, "informed", 1, True)
+    assert (a.exploration, a.playout_turns, a.playout_candidates) == (0.2, 6, 1)
     assert tuple(getattr(a.weights, k) for k in a.weights.fields) == DEFAULT_WEIGHTS
     assert len(DEFAULT_WEIGHTS) == 8
     g = _mid_game(7)
     legal = g.legal_moves()
-    # Every combination is accepted and returns a legal move with rewards in [0, 1]; the old
-    # behaviour (random playouts to the end, a truncated playout is a draw) is still available.
-    for kwargs in ({"evaluate": False, "playout": "random", "playout_turns": 200, "exploration": 0.7},
-                   {"playout": "random", "playout_turns": 20},
-                   {"playout_candidates": 0}, {"playout_candidates": 4, "align_playouts": False},
+    # Every combination is accepted and returns a legal move with rewards in [0, 1].
+    for kwargs in ({"playout_turns": 200, "exploration": 0.7}, {"playout_turns": 20},
+                   {"playout_candidates": 0}, {"playout_candidates": 4},
                    {"weights": DEFAULT_WEIGHTS}, {"weights": [2, 6, 20, 80, 400, 30, 0, 0]}):
         r = MCTSAgent(iterations=300, seed=2, options=kwargs).analyze(g)
         assert r.move in legal and r.iterations == 300
@@ -240,9 +237,6 @@ def test_evaluation_defaults_and_options():
     ({"playout_turns": 0}, ValueError),
     ({"cheat": 1}, TypeError),
     ({"cheat_hands": 1}, TypeError),
-    ({"evaluate": 1}, TypeError),
-    ({"playout": None}, TypeError),
-    ({"align_playouts": "yes"}, TypeError),
     ({"playout_candidates": -1}, ValueError),
     ({"playout_candidates": 65}, ValueError),
     ({"playout_candidates": 1.0}, TypeError),
@@ -253,12 +247,6 @@ def test_evaluation_defaults_and_options():
     ({"weights": "12345678"}, ValueError),
     ({"weights": (1, 4, 15, -50, 150, 80, 30, 20)}, ValueError),
     ({"weights": (1, 4, 15, 50, 150, float("nan"), 30, 20)}, ValueError),
-    ({"prior_weight": -1}, ValueError),
-    ({"prior_weight": "1"}, TypeError),
-    ({"widen_exponent": float("inf")}, ValueError),
-    ({"playout_epsilon": 1.5}, ValueError),
-    ({"ordered_expansion": 1}, TypeError),
-    ({"playout": "best"}, ValueError),
     ({"weights": "1/4/15/50/150/80/30"}, ValueError),
     ({"weights": "1/4/15/50/150/80/30/x"}, ValueError),
     ({"weights": "1/4/15/50/150/0/30/20"}, ValueError),
@@ -483,16 +471,44 @@ def test_heuristic_top_move_is_greedy_agents_move():
             assert GreedyAgent(seed=seed).select_move(g) in top
 
 
-def test_heuristic_options_are_accepted():
-    g = _mid_game(5)
-    legal = g.legal_moves()
-    guided = {"playout": "greedy", "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
-    for kwargs in (guided, {"playout": "greedy"}, {"prior_weight": 1.0}, {"ordered_expansion": True},
-                   {"widen_base": 2.0}, dict(guided, playout_epsilon=1.0),
-                   dict(guided, playout_epsilon=0.0, widen_exponent=0.7, widen_coef=2.0)):
-        r = MCTSAgent(iterations=300, seed=3, options=kwargs).analyze(g)
-        assert r.move in legal and r.iterations == 300
-    assert "prior_weight=" in repr(MCTSAgent())
+REMOVED_OPTIONS = ("playout", "playout_epsilon", "evaluate", "align_playouts", "ordered_expansion", "prior_weight",
+                   "widen_base", "widen_coef", "widen_exponent")
+
+
+@pytest.mark.parametrize("name", REMOVED_OPTIONS)
+def test_options_that_measured_no_gain_are_refused_with_where_they_were_measured(name):
+    """The heuristic-guided tree, greedy and random playouts, unevaluated and unaligned playouts
+    measured no gain (docs/research/tuning.md) and are no options: naming one says so, with the
+    commit that reproduces the measurements."""
+    with pytest.raises(TypeError, match=rf"option {name} was removed: it measured no gain \(docs/research/tuning\.md; "
+                                        r"reproduce at commit [0-9a-f]{40}\)"):
+        _core.SearchOptions(**{name: 1})
+    with pytest.raises(ValueError, match=rf"agent spec 'mcts:{name}=1': .*{name} was removed"):
+        agent_from_spec(f"mcts:{name}=1")
+    assert name not in _core.SearchOptions.fields and f" {name}=" not in repr(MCTSAgent())
+
+
+RESEARCH_OPTIONS = {"evaluation": "learned-evaluation", "learned_weights": "learned-evaluation",
+                    "expansion_candidates": "learned-evaluation", "inference": "inference",
+                    "inference_plays": "inference", "inference_strength": "inference", "inference_margin": "inference",
+                    "inference_tries": "inference"}
+
+
+@pytest.mark.skipif(research_build(), reason="a research build has these options")
+@pytest.mark.parametrize("name", RESEARCH_OPTIONS)
+def test_a_product_build_refuses_a_research_option_naming_the_build_that_has_it(name):
+    """The learned evaluation and the inference of hidden cards measured no gain: they are options of a
+    research build only, and the product build says how to get one and where they are described."""
+    note = rf"docs/research/{RESEARCH_OPTIONS[name]}\.md"
+    with pytest.raises(TypeError, match=rf"^SearchOptions\(\): option {name} is a research option: build with "
+                                        rf"-DSEQUENCE_RESEARCH=ON \({note}\)$"):
+        _core.SearchOptions(**{name: 1})
+    with pytest.raises(TypeError, match=rf"option {name} is a research option"):
+        MCTSAgent(options={name: "recent" if name == "inference" else 1})
+    with pytest.raises(ValueError, match=rf"agent spec 'mcts:{name}=1': .*option {name} is a research option"):
+        agent_from_spec(f"mcts:{name}=1")
+    assert name not in _core.SearchOptions.fields and not hasattr(MCTSAgent(), name)
+    assert _core.build_info()["research"] is False
 
 
 def _assert_no_peeking(options: dict, game_seed: int, redeal_seed: int, search_seed: int) -> None:
@@ -516,11 +532,6 @@ def test_r9_no_peeking_with_the_tunable_options():
              "playout_block_chance": 160, "playout_block": 1.0, "playout_two_eyed_cost": 60.0,
              "playout_one_eyed_cost": 20.0, "playout_candidates": 3}
     _assert_no_peeking(tuned, game_seed=9, redeal_seed=700, search_seed=6)
-
-
-def test_r9_no_peeking_with_the_heuristic_guided_search():
-    guided = {"playout": "greedy", "prior_weight": 0.5, "ordered_expansion": True, "widen_base": 2.0}
-    _assert_no_peeking(guided, game_seed=4, redeal_seed=500, search_seed=5)
 
 
 # ------------------------------------------------------------------------------------------ the constructor

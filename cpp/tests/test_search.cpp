@@ -517,6 +517,7 @@ TEST(search_learned_evaluation_reads_only_its_team_and_the_search_does_not_peek)
             sum += r[t];
         }
         CHECK(sum > 0.999f && sum < 1.001f);
+#if SEQUENCE_RESEARCH
         SearchOptions o;
         o.iterations = 400;
         o.seed = 2;
@@ -529,6 +530,7 @@ TEST(search_learned_evaluation_reads_only_its_team_and_the_search_does_not_peek)
         for (std::size_t i = 0; i < std::min(a.moves.size(), b.moves.size()); ++i)
             CHECK(a.moves[i].move == b.moves[i].move && a.moves[i].visits == b.moves[i].visits &&
                   a.moves[i].value == b.moves[i].value);
+#endif
     }
 }
 
@@ -1008,10 +1010,12 @@ TEST(search_options_are_checked_with_their_bounds) {
     { auto x = o; x.exploration = 1e30; CHECK(refuses(x, "exploration")); }
     { auto x = o; x.max_nodes = 1; x.threads = 2; CHECK(refuses(x, "max_nodes")); }
     { auto x = o; x.max_nodes = std::uint64_t{1} << 40; CHECK(refuses(x, "max_nodes")); }
-    { auto x = o; x.widen_exponent = 5; CHECK(refuses(x, "widen_exponent")); }
     { auto x = o; x.weights.scale = 0; CHECK(refuses(x, "scale")); }
     { auto x = o; x.weights.window[2] = -1; CHECK(refuses(x, "window2")); }
-    { auto x = o; x.playout_epsilon = 1.5; CHECK(refuses(x, "playout_epsilon")); }
+#if SEQUENCE_RESEARCH
+    { auto x = o; x.inference_plays = 0; CHECK(refuses(x, "inference_plays")); }
+    { auto x = o; x.expansion_candidates = -1; CHECK(refuses(x, "expansion_candidates")); }
+#endif
     { auto x = o; x.policy.candidates = 65; CHECK(refuses(x, "playout_candidates")); }
     { auto x = o; x.policy.block_chance = 257; CHECK(refuses(x, "playout_block_chance")); }
     { auto x = o; x.policy.block = -0.5f; CHECK(refuses(x, "playout_block")); }

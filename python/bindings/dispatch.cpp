@@ -50,6 +50,13 @@ constexpr bool kNative = true;
 constexpr bool kNative = false;
 #endif
 
+// A research build (CMake SEQUENCE_RESEARCH): SearchOptions has the options of docs/research/.
+#if SEQUENCE_RESEARCH
+constexpr bool kResearch = true;
+#else
+constexpr bool kResearch = false;
+#endif
+
 // The name of a path of this build: a -march=native build holds one path, "native".
 std::string name_of(Path p) { return kNative ? "native" : sequence::cpu::path_name(p); }
 
@@ -125,10 +132,12 @@ PYBIND11_MODULE(_core, m) {
     info["cpu"] = supported;
     info["forced"] = forced.empty() ? py::object(py::none()) : py::object(py::str(forced));
     info["native"] = kNative;
+    info["research"] = kResearch;
     info["compiler"] = compiler();
     m.def(
         "build_info", [info]() { return info.attr("copy")(); },
         "How this module was built and which instruction-set path runs: path (the one running: "
         "baseline, x86-64-v3, avx512, or native for a SEQUENCE_NATIVE build), paths (those the module "
-        "holds), cpu (those this processor supports), forced (SEQUENCE_CPU, or None), native, compiler.");
+        "holds), cpu (those this processor supports), forced (SEQUENCE_CPU, or None), native, research "
+        "(a SEQUENCE_RESEARCH build, with the search options of docs/research/), compiler.");
 }

@@ -18,7 +18,9 @@
 #include "search_options.hpp"
 #include "sequence/game.hpp"
 #include "sequence/parallel.hpp"
+#if SEQUENCE_RESEARCH
 #include "sequence/search/inference.hpp"
+#endif
 #include "sequence/search/ismcts.hpp"
 #include "sequence/search/rollout.hpp"
 #include "sequence/simulate.hpp"
@@ -135,6 +137,7 @@ SearchResult mcts_search(const Game& game, SearchOptions options, const py::hand
     const StopFlagPtr flag = stop_flag(stop_arg);
     std::atomic<bool>& stop = flag->raised;
     options.stop = &stop;
+#if SEQUENCE_RESEARCH
     // The public moves of the game so far (inference.hpp), read through observe() only (R9).
     std::vector<PublicChange> history;
     if (options.inference != InferenceKind::Off && peek == Peek::None)
@@ -142,6 +145,9 @@ SearchResult mcts_search(const Game& game, SearchOptions options, const py::hand
     return run_interruptible(stop, [root, options, history = std::move(history), peek]() {
         return ismcts(root, options, history.empty() ? nullptr : &history, peek);
     });
+#else
+    return run_interruptible(stop, [root, options, peek]() { return ismcts(root, options, nullptr, peek); });
+#endif
 }
 
 SearchResult rollout_search_py(const Game& game, RolloutOptions options, const py::handle& seed,

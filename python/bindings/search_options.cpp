@@ -1,12 +1,13 @@
 // The search options as Python values: _core.SearchOptions (ISMCTS), _core.RolloutOptions (rollout
-// search), _core.EvalWeights (the static evaluation) and _core.PlayoutKind. Every field is a named
+// search), _core.EvalWeights (the static evaluation) and _core.LearnedWeights. Every field is a named
 // keyword with the C++ default; a value is converted here (TypeError for a wrong type, a huge int
 // becoming an out-of-range number rather than an OverflowError) and the whole struct is then checked
 // by check_options() (cpp/src/search/options.cpp: ValueError with the bounds), at construction and
 // on every assignment, so a bad value never reaches a search. Each struct is bound from a table,
 // one line a field: its name, the member it reaches and its kind (real, integer in a range, flag,
 // choice among names, nested weights); the caller's limits (SearchLimits) are one group shared by
-// both searches.
+// both searches. A research option (SEQUENCE_RESEARCH, options.hpp) is a field of a research build
+// only; the product build refuses it by name, saying where it is described (research_options()).
 #include "search_options.hpp"
 
 #include <climits>
@@ -247,6 +248,7 @@ const std::vector<Field<LearnedWeights>>& learned_fields() {
     return fields;
 }
 
+#if SEQUENCE_RESEARCH
 // A LearnedWeights from a LearnedWeights or a sequence of kEvalFeatures numbers (EVAL_FEATURES order).
 LearnedWeights learned_from(const py::handle& v) {
     if (py::isinstance<LearnedWeights>(v)) return v.cast<LearnedWeights>();
@@ -263,14 +265,59 @@ LearnedWeights learned_from(const py::handle& v) {
     check_weights(w);
     return w;
 }
+#endif
 
-// Built on first use, never at load: every instruction-set path's copy of this file is in the
-// module, and a namespace-scope initializer of the AVX-512 copy would run on any processor.
-const std::vector<Choice<PlayoutKind>>& playouts() {
-    static const std::vector<Choice<PlayoutKind>> v = {
-        {"random", PlayoutKind::Random}, {"informed", PlayoutKind::Informed}, {"greedy", PlayoutKind::Greedy}};
+// Options a SearchOptions of this build does not have, each with where it is described: the research
+// build's (SEQUENCE_RESEARCH) in a product build, and the options removed after they measured no
+// gain (their notes reproduce them at the commit named there).
+struct Absent {
+    const char* name;
+    const char* note;
+    bool research;  // true: a research build has it; false: removed
+};
+constexpr const char* kRemovedAt = "commit 0d8a3f488711f547bdb1707c3af059cfa88c2f25";
+
+const std::vector<Absent>& absent_options() {
+    // Built on first use, never at load: every instruction-set path's copy of this file is in the
+    // module, and a namespace-scope initializer of the AVX-512 copy would run on any processor.
+    static const std::vector<Absent> v = {
+#if !SEQUENCE_RESEARCH
+        {"evaluation", "docs/research/learned-evaluation.md", true},
+        {"learned_weights", "docs/research/learned-evaluation.md", true},
+        {"expansion_candidates", "docs/research/learned-evaluation.md", true},
+        {"inference", "docs/research/inference.md", true},
+        {"inference_plays", "docs/research/inference.md", true},
+        {"inference_strength", "docs/research/inference.md", true},
+        {"inference_margin", "docs/research/inference.md", true},
+        {"inference_tries", "docs/research/inference.md", true},
+#endif
+        {"playout", "docs/research/tuning.md", false},
+        {"playout_epsilon", "docs/research/tuning.md", false},
+        {"evaluate", "docs/research/tuning.md", false},
+        {"align_playouts", "docs/research/tuning.md", false},
+        {"ordered_expansion", "docs/research/tuning.md", false},
+        {"prior_weight", "docs/research/tuning.md", false},
+        {"widen_base", "docs/research/tuning.md", false},
+        {"widen_coef", "docs/research/tuning.md", false},
+        {"widen_exponent", "docs/research/tuning.md", false},
+    };
     return v;
 }
+
+// Why SearchOptions has no field `key`, or an empty string when no option was ever so named.
+std::string absent_reason(const std::string& key) {
+    for (const Absent& a : absent_options()) {
+        if (key != a.name) continue;
+        if (a.research)
+            return "option " + key + " is a research option: build with -DSEQUENCE_RESEARCH=ON (" + a.note + ")";
+        return "option " + key + " was removed: it measured no gain (" + a.note + "; reproduce at " + kRemovedAt + ")";
+    }
+    return "";
+}
+
+#if SEQUENCE_RESEARCH
+// Built on first use, never at load: every instruction-set path's copy of this file is in the
+// module, and a namespace-scope initializer of the AVX-512 copy would run on any processor.
 const std::vector<Choice<InferenceKind>>& inferences() {
     static const std::vector<Choice<InferenceKind>> v = {{"off", InferenceKind::Off}, {"recent", InferenceKind::Recent}};
     return v;
@@ -279,6 +326,7 @@ const std::vector<Choice<Evaluation>>& evaluations() {
     static const std::vector<Choice<Evaluation>> v = {{"handset", Evaluation::Handset}, {"learned", Evaluation::Learned}};
     return v;
 }
+#endif
 
 std::vector<Field<SearchOptions>> search_fields() {
     using S = SearchOptions;
@@ -287,30 +335,23 @@ std::vector<Field<SearchOptions>> search_fields() {
         real<S>("exploration", at(&S::exploration)),
         integer<S>("max_nodes", at(&S::max_nodes), 1, static_cast<long long>(L::kMaxNodes)),
         integer<S>("playout_turns", at(&S::playout_turns), 1, L::kMaxTurns),
-        boolean<S>("evaluate", at(&S::evaluate)),
-        boolean<S>("align_playouts", at(&S::align_playouts)),
-        choice<S>("playout", at(&S::playout), playouts(), "PlayoutKind"),
         integer<S>("playout_candidates", [](auto& o) -> auto& { return o.policy.candidates; }, 0, L::kMaxPlayoutCandidates),
-        real<S>("playout_epsilon", at(&S::playout_epsilon)),
         integer<S>("playout_block_chance", [](auto& o) -> auto& { return o.policy.block_chance; }, 0, L::kMaxBlockChance),
         real<S>("playout_block", [](auto& o) -> auto& { return o.policy.block; }, Read::Shortest),
         real<S>("playout_two_eyed_cost", [](auto& o) -> auto& { return o.policy.two_eyed_cost; }, Read::Shortest),
         real<S>("playout_one_eyed_cost", [](auto& o) -> auto& { return o.policy.one_eyed_cost; }, Read::Shortest),
         boolean<S>("decisive", at(&S::decisive)),
         weights<S>("weights", at(&S::weights), &weights_from),
+#if SEQUENCE_RESEARCH
         choice<S>("evaluation", at(&S::evaluation), evaluations()),
         weights<S>("learned_weights", at(&S::learned), &learned_from),
         integer<S>("expansion_candidates", at(&S::expansion_candidates), 0, L::kMaxCandidates),
-        boolean<S>("ordered_expansion", at(&S::ordered_expansion)),
-        real<S>("prior_weight", at(&S::prior_weight)),
-        real<S>("widen_base", at(&S::widen_base)),
-        real<S>("widen_coef", at(&S::widen_coef)),
-        real<S>("widen_exponent", at(&S::widen_exponent)),
         choice<S>("inference", at(&S::inference), inferences(), "InferenceKind"),
         integer<S>("inference_plays", at(&S::inference_plays), 1, L::kMaxInferencePlays),
         real<S>("inference_strength", at(&S::inference_strength)),
         real<S>("inference_margin", at(&S::inference_margin)),
         integer<S>("inference_tries", at(&S::inference_tries), 1, L::kMaxInferenceTries),
+#endif
     };
 }
 
@@ -330,17 +371,23 @@ template <class T>
 using Checker = void (*)(const T&);
 
 // Binds the fields of T: a keyword constructor, a validating property per field, __repr__, __eq__.
+// `absent` says why a keyword that is not a field is refused (empty: no such option ever existed).
 template <class T>
-void bind_fields(py::class_<T>& cls, const std::vector<Field<T>>& fields, Checker<T> check, const char* type) {
+void bind_fields(py::class_<T>& cls, const std::vector<Field<T>>& fields, Checker<T> check, const char* type,
+                 std::string (*absent)(const std::string&) = nullptr) {
     const std::vector<Field<T>> all = fields;  // the bound functions keep their own copy
-    cls.def(py::init([all, check, type](const py::kwargs& kwargs) {
+    cls.def(py::init([all, check, type, absent](const py::kwargs& kwargs) {
                 T o;
                 for (const auto& kv : kwargs) {
                     const std::string key = py::str(kv.first);
                     const Field<T>* f = nullptr;
                     for (const Field<T>& candidate : all)
                         if (key == candidate.name) f = &candidate;
-                    if (f == nullptr) throw py::type_error(std::string(type) + "() got an unexpected keyword argument '" + key + "'");
+                    if (f == nullptr) {
+                        const std::string why = absent != nullptr ? absent(key) : std::string();
+                        if (!why.empty()) throw py::type_error(std::string(type) + "(): " + why);
+                        throw py::type_error(std::string(type) + "() got an unexpected keyword argument '" + key + "'");
+                    }
                     f->set(o, kv.second);
                 }
                 check(o);
@@ -382,16 +429,13 @@ void bind_fields(py::class_<T>& cls, const std::vector<Field<T>>& fields, Checke
 }  // namespace
 
 void init_search_options(py::module_& m) {
-    py::enum_<PlayoutKind>(m, "PlayoutKind", "How a search playout chooses its moves (cpp/include/sequence/search/options.hpp).")
-        .value("random", PlayoutKind::Random, "uniformly random legal moves (random_legal_move)")
-        .value("informed", PlayoutKind::Informed, "complete, block, trade a dead card, else a cheap local pick")
-        .value("greedy", PlayoutKind::Greedy, "the move heuristic's best move (about 5x slower)");
-
+#if SEQUENCE_RESEARCH
     py::enum_<InferenceKind>(m, "InferenceKind",
                              "Whether ISMCTS weights its sampled deals by the other players' recent turns "
                              "(cpp/include/sequence/search/inference.hpp).")
         .value("off", InferenceKind::Off, "every deal consistent with the observation is equally likely")
         .value("recent", InferenceKind::Recent, "deals that explain each other player's last inference_plays turns are preferred");
+#endif
 
     py::class_<EvalWeights> weights(m, "EvalWeights",
                                     "The static evaluation's weights (cpp/include/sequence/search/evaluate.hpp): an open "
@@ -411,7 +455,7 @@ void init_search_options(py::module_& m) {
     py::class_<S> search(m, "SearchOptions",
                          "Options of the information-set MCTS (cpp/include/sequence/search/options.hpp). iterations and "
                          "time_limit: None for no budget of that kind (not both).");
-    bind_fields<S>(search, search_fields(), static_cast<Checker<S>>(&check_options), "SearchOptions");
+    bind_fields<S>(search, search_fields(), static_cast<Checker<S>>(&check_options), "SearchOptions", &absent_reason);
 
     using R = RolloutOptions;
     py::class_<R> rollout(m, "RolloutOptions",

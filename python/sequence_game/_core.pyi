@@ -181,29 +181,6 @@ def heuristic_scores(state: Game) -> list[int]:
     """
     [(move_id, score)] for every legal move of the player to move: the search's move heuristic (cpp/include/sequence/search/heuristic.hpp), a port of GreedyAgent.score_moves.
     """
-class PlayoutKind(metaclass=_Pybind11Type):
-    """How a search playout chooses its moves (cpp/include/sequence/search/options.hpp)."""
-    random: typing.ClassVar[PlayoutKind]
-    informed: typing.ClassVar[PlayoutKind]
-    greedy: typing.ClassVar[PlayoutKind]
-    @property
-    def name(self) -> str: ...
-    @property
-    def value(self) -> int: ...
-    __members__: typing.ClassVar[dict[str, PlayoutKind]]
-    def __index__(self) -> int: ...
-    def __int__(self) -> int: ...
-class InferenceKind(metaclass=_Pybind11Type):
-    """Whether ISMCTS weights its sampled deals by the other players' recent turns (cpp/include/sequence/search/inference.hpp)."""
-    off: typing.ClassVar[InferenceKind]
-    recent: typing.ClassVar[InferenceKind]
-    @property
-    def name(self) -> str: ...
-    @property
-    def value(self) -> int: ...
-    __members__: typing.ClassVar[dict[str, InferenceKind]]
-    def __index__(self) -> int: ...
-    def __int__(self) -> int: ...
 class EvalWeights(metaclass=_Pybind11Type):
     """The static evaluation's weights (cpp/include/sequence/search/evaluate.hpp)."""
     fields: typing.ClassVar[tuple[str, ...]]
@@ -249,7 +226,8 @@ def learned_rewards(state: Game, weights: LearnedWeights) -> list[float]:
 def handset_rewards(state: Game, weights: EvalWeights = ...) -> list[float]:
     """[reward per team] of the hand-set evaluation."""
 class SearchOptions(metaclass=_Pybind11Type):
-    """Options of the information-set MCTS (cpp/include/sequence/search/options.hpp), checked at once."""
+    """Options of the information-set MCTS (cpp/include/sequence/search/options.hpp), checked at once. A
+    research build (CMake SEQUENCE_RESEARCH) has the fields of docs/research/ besides."""
     fields: typing.ClassVar[tuple[str, ...]]
     iterations: int | None
     time_limit: float | None
@@ -258,30 +236,13 @@ class SearchOptions(metaclass=_Pybind11Type):
     exploration: float
     max_nodes: int
     playout_turns: int
-    evaluate: bool
-    align_playouts: bool
-    playout: str
     playout_candidates: int
-    playout_epsilon: float
-    weights: EvalWeights
-    evaluation: str
-    learned_weights: LearnedWeights
-    expansion_candidates: int
-    ordered_expansion: bool
-    prior_weight: float
-    widen_base: float
-    widen_coef: float
-    widen_exponent: float
-    inference: str
-    inference_plays: int
-    inference_strength: float
-    inference_margin: float
-    inference_tries: int
-    decisive: bool
     playout_block_chance: int
     playout_block: float
     playout_two_eyed_cost: float
     playout_one_eyed_cost: float
+    decisive: bool
+    weights: EvalWeights
     def __init__(self, **kwargs: typing.Any) -> None: ...
     def __copy__(self) -> SearchOptions: ...
     def __deepcopy__(self, memo: typing.Any) -> SearchOptions: ...

@@ -128,6 +128,7 @@ std::vector<PublicChange> public_history(const Game& game, int observer, int pla
 InferenceModel::InferenceModel(const Observation& root, const std::vector<PublicChange>& history, const SearchOptions& o)
     : strength_(o.inference_strength), margin_(o.inference_margin), tries_(o.inference_tries) {
     const int players = root.pub.config.players;
+    const HeuristicWeights heuristic;  // GreedyAgent's scoring, as the model of a sensible player
     int turns[kMaxPlayers] = {};
     for (std::size_t i = history.size(); i-- > 0 && wants_more(turns, players, root.player, o.inference_plays);) {
         const PublicChange& pc = history[i];
@@ -135,7 +136,7 @@ InferenceModel::InferenceModel(const Observation& root, const std::vector<Public
         const GameState& after = i + 1 < history.size() ? history[i + 1].before : root.pub;
         const int p = pc.before.current_player;
         if (p == root.player || p >= players || turns[p] >= o.inference_plays) continue;
-        events_[p].push_back(read_event(pc.before, after, pc.move, o.heuristic));
+        events_[p].push_back(read_event(pc.before, after, pc.move, heuristic));
         if (events_[p].back().kind != InferenceEvent::Kind::Trade) ++turns[p];
         has_evidence_ = true;
     }

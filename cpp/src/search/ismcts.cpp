@@ -9,8 +9,17 @@
 #include "sequence/parallel.hpp"
 #include "sequence/playout.hpp"
 #include "sequence/rules.hpp"
-#include "sequence/search/greedy_playout.hpp"
+#if SEQUENCE_RESEARCH
 #include "sequence/search/inference.hpp"
+#endif
+
+namespace sequence {
+inline namespace SEQUENCE_ISA {
+#if !SEQUENCE_RESEARCH
+class InferenceModel;  // inference.hpp, a research build's only
+#endif
+}  // namespace SEQUENCE_ISA
+}  // namespace sequence
 
 namespace sequence {
 inline namespace SEQUENCE_ISA {
@@ -144,7 +153,6 @@ struct Scratch {
     static constexpr int kHashSize = 1 << kHashBits;  // >= 2 x kMoveListCapacity
     MoveList list;
     std::uint8_t found[kMoveListCapacity];
-    float prior[kMoveListCapacity];  // heuristic score of each legal move mapped to [0, 1]
     MoveId key[kHashSize];
     std::int16_t index[kHashSize];
     std::uint32_t stamp[kHashSize] = {};
@@ -203,11 +211,7 @@ public:
     Tree(const Observation& obs, const GameState* truth, Peek peek, const InferenceModel* inference, const SearchOptions& o,
          std::uint64_t node_budget, std::uint64_t seed)
         : obs_(obs), truth_(truth), peek_(peek), inference_(inference), o_(o), node_budget_(node_budget), rng_(seed),
-          scratch_(std::make_unique<Scratch>()),
-          draw_reward_(1.0f / static_cast<float>(obs.pub.config.teams)),
-          c_(static_cast<float>(o.exploration)),
-          epsilon_(static_cast<std::uint32_t>(o.playout_epsilon * 65536.0)),
-          use_prior_(o.ordered_expansion || o.prior_weight > 0) {
+          scratch_(std::make_unique<Scratch>()), c_(static_cast<float>(o.exploration)) {
         assert(node_budget >= 1 && node_budget <= OptionLimits::kMaxNodes);
         nodes_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(node_budget, kInitialNodes)));
         nodes_.push_back(Node{0, -1, -1, 0, 0, 0.0f, 0});
@@ -216,9 +220,7 @@ public:
 
     // One iteration: a world, select/expand down the tree, a playout, the reward backpropagated.
     void iterate() {
-        GameState st = truth_ != nullptr       ? (peek_ == Peek::All ? *truth_ : hands_revealed_world())
-                       : inference_ != nullptr ? inference_->sample(obs_, rng_)
-                                               : determinize(obs_, rng_);
+        GameState st = truth_ != nullptr ? (peek_ == Peek::All ? *truth_ : hands_revealed_world()) : world();
         path_.clear();
         path_.push_back(0);
         descend(st);
@@ -226,6 +228,15 @@ public:
         float reward[kMaxTeams];
         score(st, reward);
         backpropagate(reward);
+    }
+
+    // A determinization of the observation (research build: drawn on the inference's evidence when
+    // there is some).
+    GameState world() {
+#if SEQUENCE_RESEARCH
+        if (inference_ != nullptr) return inference_->sample(obs_, rng_);
+#endif
+        return determinize(obs_, rng_);
     }
 
     // TEST ONLY (Peek::Hands): the true state with its draw pile shuffled and a sampled generator,
@@ -256,7 +267,7 @@ private:
 
     // Walks from the root, applying each chosen move to st and appending its node to path_: at
     // every node, select() among the children legal in st; stop after expand() adds a child (a
-    // legal move not yet tried there, while the pool and progressive widening allow), at the end
+    // legal move not yet tried there, while the pool has room), at the end
     // of the game, or when nothing is tried and nothing may be added (the pool is full).
     void descend(GameState& st) {
         std::int32_t node = 0;
@@ -264,7 +275,7 @@ private:
             legal_here(st);
             int legal_children = 0;
             const std::int32_t best = select(node, legal_children);
-            if (may_expand(node, legal_children)) {
+            if (may_expand(legal_children)) {
                 expand(node, st, legal_children);
                 return;
             }
@@ -276,7 +287,7 @@ private:
     }
 
     // The legal moves of st into the scratch list (cut to a decisive move, R8, if there is one),
-    // hashed for find(), and their heuristic priors when the options use them.
+    // hashed for find().
     void legal_here(const GameState& st) {
         Scratch& sc = *scratch_;
         MoveList& legal = sc.list;
@@ -285,27 +296,12 @@ private:
         legal_moves(st, legal);
         if (o_.decisive) keep_decisive(st, legal);
         sc.fill();
-        if (!use_prior_) return;
-        // The heuristic (heuristic.hpp) of every legal move, log-scaled and mapped to [0, 1].
-        scorer_.build(st, o_.heuristic);
-        float lo = 1e30f, hi = -1e30f;
-        for (int i = 0; i < legal.size; ++i) {
-            const double h = scorer_.score(legal.moves[i]);
-            const float g = static_cast<float>(h >= 0 ? std::log1p(h) : -std::log1p(-h));
-            sc.prior[i] = g;
-            lo = g < lo ? g : lo;
-            hi = g > hi ? g : hi;
-        }
-        const float span = hi > lo ? 1.0f / (hi - lo) : 0.0f;
-        for (int i = 0; i < legal.size; ++i) sc.prior[i] = (sc.prior[i] - lo) * span;
     }
 
-    // The child of `node` with the highest availability-corrected UCB (plus progressive bias)
-    // among those legal in this world (marked found in the scratch; their availability counts
+    // The child of `node` with the highest availability-corrected UCB among those legal in this world (marked found in the scratch; their availability counts
     // up), or -1 if none is. legal_children returns how many are legal.
     std::int32_t select(std::int32_t node, int& legal_children) {
         Scratch& sc = *scratch_;
-        const float pw = static_cast<float>(o_.prior_weight);
         std::int32_t best = -1;
         float best_score = -1e30f;
         std::uint32_t log_of = 0;  // one-entry memo: siblings usually share an availability
@@ -323,8 +319,7 @@ private:
                 log_avail = log(n.avail);
             }
             const float inv = 1.0f / static_cast<float>(n.visits);
-            float score = n.value * inv + c_ * std::sqrt(log_avail * inv);
-            if (o_.prior_weight > 0) score += pw * sc.prior[i] / (static_cast<float>(n.visits) + 1.0f);
+            const float score = n.value * inv + c_ * std::sqrt(log_avail * inv);
             if (score > best_score) {
                 best_score = score;
                 best = ch;
@@ -333,46 +328,23 @@ private:
         return best;
     }
 
-    // Whether `node` gets a new child now: an untried legal move exists, the pool has room, and
-    // progressive widening (if on) allows another child.
-    bool may_expand(std::int32_t node, int legal_children) const {
-        const int untried = scratch_->list.size - legal_children;
-        if (untried <= 0 || nodes_.size() >= node_budget_) return false;
-        if (o_.widen_base > 0 && legal_children > 0) {
-            const double v = static_cast<double>(nodes_[node].visits);
-            return legal_children < o_.widen_base + o_.widen_coef * std::pow(v, o_.widen_exponent);
-        }
-        return true;
+    // Whether `node` gets a new child now: an untried legal move exists and the pool has room.
+    bool may_expand(int legal_children) const {
+        return scratch_->list.size > legal_children && nodes_.size() < node_budget_;
     }
 
-    // Adds one untried legal move of st as a child of `node` (the heuristic's best with ordered
-    // expansion, ties at random; the learned evaluation's best of a sample with
-    // expansion_candidates; else uniformly at random), applies it to st and appends it to path_.
-    // Requires may_expand(node, legal_children).
+    // Adds one untried legal move of st as a child of `node` (uniformly at random; research build:
+    // the learned evaluation's best of a sample with expansion_candidates), applies it to st and
+    // appends it to path_. Requires may_expand(legal_children).
     void expand(std::int32_t node, GameState& st, int legal_children) {
-        Scratch& sc = *scratch_;
-        const MoveList& legal = sc.list;
+        const MoveList& legal = scratch_->list;
         const int untried = legal.size - legal_children;
         assert(untried > 0);
-        int i = 0;
-        if (o_.ordered_expansion) {
-            float top = -1.0f;
-            std::uint32_t ties = 0;
-            for (int k = 0; k < legal.size; ++k) {
-                if (sc.found[k]) continue;
-                if (sc.prior[k] > top) {
-                    top = sc.prior[k];
-                    i = k;
-                    ties = 1;
-                } else if (sc.prior[k] == top && rng_.below(++ties) == 0) {
-                    i = k;
-                }
-            }
-        } else if (o_.expansion_candidates > 1 && untried > 1) {
-            i = learned_pick(st, untried);
-        } else {
-            i = random_untried(untried);
-        }
+#if SEQUENCE_RESEARCH
+        const int i = o_.expansion_candidates > 1 && untried > 1 ? learned_pick(st, untried) : random_untried(untried);
+#else
+        const int i = random_untried(untried);
+#endif
         const MoveId m = legal.moves[i];
         assert(nodes_.size() < node_budget_);
         const auto id = static_cast<std::int32_t>(nodes_.size());
@@ -393,6 +365,7 @@ private:
         return i;
     }
 
+#if SEQUENCE_RESEARCH
     // The expansion prior: of min(expansion_candidates, untried) untried moves drawn at random
     // (with replacement), the one whose successor the learned evaluation scores best for the
     // mover's team (first drawn on ties).
@@ -414,35 +387,29 @@ private:
         }
         return best_i;
     }
+#endif
 
-    // Continues st past the leaf with the options' playout policy for playout_turns turns; with
-    // an evaluated, aligned playout it then stops where the root player is to move again (the
-    // same point of the round for every leaf), so that the evaluation has no bias between odd
-    // and even depths. Requires !is_over(st).
+    // Continues st past the leaf with the informed playout (playout.hpp) for playout_turns turns,
+    // then to where the root player is to move again (the same point of the round for every
+    // leaf), so that the evaluation has no bias between odd and even depths. Requires !is_over(st).
     void playout(GameState& st) {
         assert(!is_over(st));
         std::uint32_t limit = st.turn + o_.playout_turns;
-        if (o_.evaluate && o_.align_playouts) {
-            const std::uint32_t players = st.config.players;
-            limit += (players - (limit - obs_.pub.turn) % players) % players;
-        }
-        switch (o_.playout) {
-            case PlayoutKind::Greedy: greedy_playout(st, rng_, limit, o_.heuristic, epsilon_); break;
-            case PlayoutKind::Informed: informed_playout(st, rng_, limit, o_.policy); break;
-            case PlayoutKind::Random: random_playout(st, rng_, limit); break;
-        }
+        const std::uint32_t players = st.config.players;
+        limit += (players - (limit - obs_.pub.turn) % players) % players;
+        informed_playout(st, rng_, limit, o_.policy);
     }
 
-    // Rewards in [0, 1] per team: exact for a finished game, else the options' static evaluation
-    // (hand-set or learned; or a draw's 1/teams each without evaluate).
+    // Rewards in [0, 1] per team: exact for a finished game (evaluate_rewards() scores it so),
+    // else the hand-set static evaluation (research build: or the learned one).
     void score(const GameState& st, float reward[kMaxTeams]) const {
-        if (o_.evaluate) {
-            if (o_.evaluation == Evaluation::Learned) learned_rewards(st, o_.learned, reward);
-            else evaluate_rewards(st, o_.weights, reward);
+#if SEQUENCE_RESEARCH
+        if (o_.evaluation == Evaluation::Learned) {
+            learned_rewards(st, o_.learned, reward);
             return;
         }
-        for (int t = 0; t < st.config.teams; ++t)
-            reward[t] = st.winner < 0 ? draw_reward_ : (t == st.winner ? 1.0f : 0.0f);
+#endif
+        evaluate_rewards(st, o_.weights, reward);
     }
 
     // Every node of path_ gets a visit and the reward of the team that made its move.
@@ -458,18 +425,14 @@ private:
     const Observation& obs_;
     const GameState* truth_;  // non-null only when peeking
     const Peek peek_;
-    const InferenceModel* inference_;  // non-null only with inference and some evidence
+    const InferenceModel* inference_;  // research build: non-null only with inference and some evidence
     const SearchOptions& o_;
     const std::uint64_t node_budget_;
     SplitMix64 rng_;
     std::unique_ptr<Scratch> scratch_;
-    MoveScorer scorer_;
     std::vector<Node> nodes_;
     std::vector<std::int32_t> path_;
-    const float draw_reward_;
     const float c_;
-    const std::uint32_t epsilon_;
-    const bool use_prior_;
 };
 
 }  // namespace
@@ -485,11 +448,17 @@ SearchResult ismcts(const GameState& root, const SearchOptions& options, const s
     const Observation obs = observe(root, root.current_player);
     // TEST ONLY: a peeking search reads the true state (Peek::All: all of it; Peek::Hands: the hands).
     const GameState* truth = peek != Peek::None ? &root : nullptr;
+#if SEQUENCE_RESEARCH
     std::unique_ptr<InferenceModel> model;
     if (options.inference != InferenceKind::Off && history != nullptr && truth == nullptr) {
         model = std::make_unique<InferenceModel>(obs, *history, options);
         if (!model->has_evidence()) model.reset();
     }
+    const InferenceModel* inference = model.get();
+#else
+    (void)history;  // read only by the research build's inference
+    const InferenceModel* inference = nullptr;
+#endif
     const std::uint64_t node_budget = std::max<std::uint64_t>(1, options.max_nodes / static_cast<std::uint64_t>(threads));
     StopSignal stop(options.stop, options.time_limit);
     std::vector<TreeOutput> outs(static_cast<std::size_t>(threads));
@@ -497,7 +466,7 @@ SearchResult ismcts(const GameState& root, const SearchOptions& options, const s
     run_workers(threads, stop, [&](int t) {
         std::uint64_t budget = 0;  // 0 = none
         if (options.iterations != 0) budget = std::max<std::uint64_t>(1, worker_share(options.iterations, threads, t));
-        Tree tree(obs, truth, peek, model.get(), options, node_budget, worker_seed(options.seed, t));
+        Tree tree(obs, truth, peek, inference, options, node_budget, worker_seed(options.seed, t));
         std::uint64_t it = 0;
         for (; budget == 0 || it < budget; ++it) {
             if ((it & 15) == 0 && stop.should_stop()) break;

@@ -72,8 +72,6 @@ void check_options(const SearchOptions& o) {
                                     ": one root per tree) to " + std::to_string(OptionLimits::kMaxNodes) + ", not " +
                                     std::to_string(o.max_nodes));
     check_count("playout_turns", o.playout_turns, 1, OptionLimits::kMaxTurns);
-    if (o.playout != PlayoutKind::Random && o.playout != PlayoutKind::Informed && o.playout != PlayoutKind::Greedy)
-        throw std::invalid_argument("playout must be random, informed or greedy");
     if (o.policy.candidates < 0 || o.policy.candidates > OptionLimits::kMaxPlayoutCandidates)
         throw std::invalid_argument("playout_candidates must be from 0 to " +
                                     std::to_string(OptionLimits::kMaxPlayoutCandidates) + ", not " +
@@ -82,24 +80,21 @@ void check_options(const SearchOptions& o) {
     check_range("playout_block", o.policy.block, 0, OptionLimits::kMaxWeight);
     check_range("playout_two_eyed_cost", o.policy.two_eyed_cost, 0, OptionLimits::kMaxWeight);
     check_range("playout_one_eyed_cost", o.policy.one_eyed_cost, 0, OptionLimits::kMaxWeight);
-    check_range("playout_epsilon", o.playout_epsilon, 0, 1);
-    check_range("prior_weight", o.prior_weight, 0, OptionLimits::kMaxWeight);
-    check_range("widen_base", o.widen_base, 0, OptionLimits::kMaxWeight);
-    check_range("widen_coef", o.widen_coef, 0, OptionLimits::kMaxWeight);
-    check_range("widen_exponent", o.widen_exponent, 0, OptionLimits::kMaxWidenExponent);
+    check_weights(o.weights);
+#if SEQUENCE_RESEARCH
     if (o.inference != InferenceKind::Off && o.inference != InferenceKind::Recent)
         throw std::invalid_argument("inference must be off or recent");
     check_int("inference_plays", o.inference_plays, 1, OptionLimits::kMaxInferencePlays);
     check_range("inference_strength", o.inference_strength, 0, OptionLimits::kMaxWeight);
     check_range("inference_margin", o.inference_margin, 0, OptionLimits::kMaxWeight);
     check_int("inference_tries", o.inference_tries, 1, OptionLimits::kMaxInferenceTries);
-    check_weights(o.weights);
     if (o.evaluation != Evaluation::Handset && o.evaluation != Evaluation::Learned)
         throw std::invalid_argument("evaluation must be handset or learned");
     check_weights(o.learned);
     if (o.expansion_candidates < 0 || o.expansion_candidates > OptionLimits::kMaxCandidates)
         throw std::invalid_argument("expansion_candidates must be from 0 to " + std::to_string(OptionLimits::kMaxCandidates) +
                                     ", not " + std::to_string(o.expansion_candidates));
+#endif
 }
 
 void check_options(const RolloutOptions& o) {

@@ -5,24 +5,23 @@ determinization (Cowling, Powley & Whitehouse 2012). It reads only what the play
 (R9): its own hand, the board, sequences, discard piles, hand sizes and the draw pile's size. Each
 iteration deals the unseen cards at random into the other hands and the draw pile, walks one shared
 tree of moves with availability-corrected UCB (a move that wins at once, R8, is the only one
-considered at its node), then plays a *short* playout of ``playout_turns`` turns (extended to the
-end of the round so that it stops with the searching player to move), and scores the position with a
-static evaluation (``cpp/include/sequence/search/evaluate.hpp``): per team, completed sequences,
-open five-cell windows weighted by the chips they hold, distinct completion cells ("threats") and
-the jacks in hand, turned into a reward in [0, 1] per team by a logistic (a softmax for three
-teams). The playout policy is ``playout``: ``"informed"`` (the default: complete a sequence when
-possible, else block another team's completion cell, else trade a dead card, else a random play:
-``cpp/include/sequence/playout.hpp``), ``"greedy"`` (the move heuristic's best move,
-``cpp/include/sequence/search/heuristic.hpp``) or ``"random"``. A game that ends inside the tree or
-the playout scores exactly: 1 for the winning team, 0 for the others, ``1/teams`` each for a draw.
+considered at its node), then plays a *short* informed playout of ``playout_turns`` turns
+(extended to the end of the round so that it stops with the searching player to move; each turn
+completes a sequence when possible, else blocks another team's completion cell, else trades a dead
+card, else makes a random play: ``cpp/include/sequence/playout.hpp``), and scores the position
+with a static evaluation (``cpp/include/sequence/search/evaluate.hpp``): per team, completed
+sequences, open five-cell windows weighted by the chips they hold, distinct completion cells
+("threats") and the jacks in hand, turned into a reward in [0, 1] per team by a logistic (a
+softmax for three teams). A game that ends inside the tree or the playout scores exactly: 1 for the winning team, 0 for the others, ``1/teams`` each for a draw.
 With ``threads > 1`` every thread grows its own tree (root parallelism,
 ``cpp/include/sequence/parallel.hpp``) and the root visit counts are summed. The move with the most
 visits is played (ties: lowest core move id).
 
 The search's knobs are the fields of :class:`~sequence_game.agents.SearchOptions`, given as
-``options`` (``docs/agents.md``, "Search options"). The defaults are the measured best; what each
-experimental option was worth is in ``docs/research/``, the search's strength in
-``docs/measurements.md``.
+``options`` (``docs/agents.md``, "Search options"). The defaults are the measured best and what
+every preset plays; the options that measured no gain are in a research build only (CMake
+``SEQUENCE_RESEARCH``, ``build_info()["research"]``), what each was worth in ``docs/research/``,
+the search's strength in ``docs/measurements.md``.
 
 >>> import sequence_game
 >>> g = sequence_game.Game(players=2, seed=4)
@@ -95,9 +94,9 @@ def make_search_options(iterations: Optional[int] = None, time_limit: Optional[f
 
     ``options`` is None, a ``SearchOptions`` or a mapping of its field names to values. In a
     mapping (and in an agent spec) ``weights`` may also be the 8 numbers written with slashes
-    (:func:`parse_weights`) and ``learned_weights`` a model file's path or an
-    :class:`~sequence_game.agents.learned.EvalModel`; with ``evaluation="learned"`` or
-    ``expansion_candidates`` and no ``learned_weights``, the packaged model is loaded. The budget
+    (:func:`parse_weights`); in a research build ``learned_weights`` may be a model file's path or
+    an :class:`~sequence_game.agents.learned.EvalModel`, and with ``evaluation="learned"`` or
+    ``expansion_candidates`` and no ``learned_weights`` the packaged model is loaded. The budget
     and the threads are MCTSAgent's own arguments, not options.
     """
     if options is None:
@@ -129,6 +128,8 @@ def _convert(knobs: Dict[str, Any]) -> Dict[str, Any]:
     """A mapping's values in the forms ``SearchOptions`` takes (see :func:`make_search_options`)."""
     if isinstance(knobs.get("weights"), str):
         knobs["weights"] = parse_weights(knobs["weights"])
+    if "learned_weights" not in _core.SearchOptions.fields:  # a product build: SearchOptions names what it lacks
+        return knobs
     learned = knobs.get("learned_weights")
     if learned is None and (knobs.get("evaluation") == "learned" or knobs.get("expansion_candidates")):
         knobs["learned_weights"] = load_eval_model().learned_weights()
@@ -163,30 +164,25 @@ class MCTSAgent(SearchAgent):
     - ``max_nodes``: the tree size bound (all threads together; from ``threads`` to 2**31 - 1).
       When the trees are full the search keeps iterating without growing them; memory is taken as
       the trees grow.
-    - ``playout_turns``: playouts stop this many turns after leaving the tree (then, with
-      ``align_playouts``, at the end of that round) and the position is evaluated. Default 6.
-    - ``playout``: ``"informed"`` (default), ``"greedy"`` or ``"random"``; ``playout_candidates``
-      (0..64, default 1): with informed playouts, how many random plays are compared by their
-      local value when there is nothing to complete, block or trade.
+    - ``playout_turns``: playouts stop this many turns after leaving the tree (then at the end of
+      that round) and the position is evaluated. Default 6.
+    - ``playout_candidates`` (0..64, default 1): how many random plays the playout compares by
+      their local value when there is nothing to complete, block or trade.
     - ``weights``: the static evaluation's 8 weights (a ``_core.EvalWeights`` or 8 numbers: an open
       window holding 1, 2, 3 cells, each threat, each sequence, the logistic scale, each two-eyed
       and one-eyed jack in hand); in a spec written with slashes,
       ``mcts:weights=1/4/15/50/150/80/30/20``.
-    - ``evaluation``: ``"handset"`` (``weights``, the default) or ``"learned"`` (a linear model
-      fitted on self-play positions, :mod:`sequence_game.agents.learned`), with
-      ``learned_weights`` (None: the packaged model; a model file's path, an ``EvalModel``, or
-      one number per feature of ``_core.EVAL_FEATURES``).
     - ``decisive`` (default True), ``playout_block_chance`` (0..256), ``playout_block``,
       ``playout_two_eyed_cost``, ``playout_one_eyed_cost``: the tree's immediate-win rule and the
-      informed playout's blocking and jack spending, pinned in ``mcts-v1``.
+      informed playout's blocking and jack spending.
 
-    Experimental fields, off by default, that measured no gain (``docs/research/tuning.md``,
-    ``inference.md``, ``learned-evaluation.md``): the guided
-    tree (``ordered_expansion``, ``prior_weight``, ``widen_base``, ``widen_coef``,
-    ``widen_exponent``), ``playout_epsilon`` (greedy playouts), ``expansion_candidates``,
-    ``evaluate`` and ``align_playouts``, and the inference of hidden cards (``inference="recent"``,
-    ``inference_plays``, ``inference_strength``, ``inference_margin``, ``inference_tries``).
-    Reading hidden cards is not an option: a search that does breaks R9; it is a test hook
+    A research build (CMake ``SEQUENCE_RESEARCH``) adds the options that measured no gain: the
+    learned evaluation as leaf (``evaluation="learned"``, ``learned_weights``) and as expansion
+    prior (``expansion_candidates``; ``docs/research/learned-evaluation.md``), and the inference of
+    hidden cards (``inference="recent"``, ``inference_plays``, ``inference_strength``,
+    ``inference_margin``, ``inference_tries``; ``docs/research/inference.md``). A product build
+    refuses them by name (``TypeError`` saying to build with ``-DSEQUENCE_RESEARCH=ON``). Reading
+    hidden cards is not an option: a search that does breaks R9; it is a test hook
     (``agents/_peeking.py``).
     """
 
@@ -201,8 +197,8 @@ class MCTSAgent(SearchAgent):
         o = self.options
         return ["cheat" if self._peek == "all" else None,
                 "cheat_hands" if self._peek == "hands" else None,
-                f"inference={o.inference}" if o.inference != "off" else None,
-                "evaluation=learned" if o.evaluation == "learned" else None]
+                f"inference={o.inference}" if getattr(o, "inference", "off") != "off" else None,  # research build
+                "evaluation=learned" if getattr(o, "evaluation", "handset") == "learned" else None]
 
     def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:
         return _core.mcts_search(game._state, options, seed, stop, self._peek)

@@ -42,6 +42,10 @@
 // per turn, not a move generation.
 #pragma once
 
+#if !SEQUENCE_RESEARCH
+#error "inference.hpp is part of the research build only: configure with -DSEQUENCE_RESEARCH=ON"
+#endif
+
 #include <cstdint>
 #include <vector>
 

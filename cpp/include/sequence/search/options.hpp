@@ -16,27 +16,21 @@
 namespace sequence {
 inline namespace SEQUENCE_ISA {
 
-// How a search playout chooses its moves.
-enum class PlayoutKind : std::uint8_t {
-    Random,    // random_legal_move() (playout.hpp): uniform over the position's slots
-    Informed,  // informed_move() (playout.hpp): complete, block, trade a dead card, else a cheap pick
-    Greedy,    // greedy_move() (greedy_playout.hpp): the heuristic's best move; slower per playout
-};
-
-// How a playout that stops before the end of the game is scored (with SearchOptions::evaluate).
+#if SEQUENCE_RESEARCH
+// How a playout that stops before the end of the game is scored (research build: the learned
+// evaluation measured no gain over the hand-set one, docs/research/learned-evaluation.md).
 enum class Evaluation : std::uint8_t {
     Handset,  // evaluate_rewards() with SearchOptions::weights (evaluate.hpp)
     Learned,  // learned_rewards() with SearchOptions::learned (features.hpp)
 };
+#endif
 
 // Bounds of the numeric options. Values outside are refused (never clamped): they are typing
 // mistakes, and one that overflowed a deadline or a float would fail far from its cause.
 struct OptionLimits {
     static constexpr double kMaxSeconds = 1e6;        // time_limit: about 11.6 days
     static constexpr double kMaxExploration = 1e3;    // UCB's c; rewards are in [0, 1]
-    static constexpr double kMaxWeight = 1e6;         // prior_weight, widen_base, widen_coef, evaluation weights,
-                                                      // inference_strength
-    static constexpr double kMaxWidenExponent = 1.0;  // children grow at most linearly with visits
+    static constexpr double kMaxWeight = 1e6;         // evaluation weights, playout costs, inference_strength
     static constexpr double kMinScale = 1e-3;         // the evaluation's logistic scale (0 would divide by zero)
     static constexpr std::uint64_t kMaxIterations = (std::uint64_t{1} << 62);
     static constexpr std::uint64_t kMaxNodes = 2147483647;  // node indices are 32-bit
@@ -48,11 +42,14 @@ struct OptionLimits {
     static constexpr int kMaxInferenceTries = 1 << 16;
 };
 
-// Whether ISMCTS weights its determinizations by the other players' recent turns (inference.hpp).
+#if SEQUENCE_RESEARCH
+// Whether ISMCTS weights its determinizations by the other players' recent turns (inference.hpp;
+// research build: it measured no gain, docs/research/inference.md).
 enum class InferenceKind : std::uint8_t {
     Off,     // every deal consistent with the observation is equally likely (determinize())
     Recent,  // deals that explain the last inference_plays turns of each other player are preferred
 };
+#endif
 
 // What the caller of a search decides (as Stockfish keeps LimitsType apart from the engine's
 // settings): the budget, the threads, the seed and the stop flag. The search's own settings are the
@@ -71,47 +68,31 @@ struct SearchLimits {
 // count out of range); check_options() checks these first.
 void check_limits(const SearchLimits& limits);
 
+// The search's settings: what the presets play with (every preset and level runs these defaults,
+// python/sequence_game/agents/presets.py, levels.py) and the constants tuned by matches
+// (docs/research/tuning.md). A playout runs the informed policy (informed_move(), playout.hpp) for
+// playout_turns turns, extended by less than one round so that it stops with the root player to
+// move (the evaluation is then unbiased between odd and even tree depths), and is scored by the
+// hand-set evaluation (evaluate_rewards(), evaluate.hpp). Options that measured no gain are fields
+// of a research build only (CMake SEQUENCE_RESEARCH, docs/research/).
 struct SearchOptions : SearchLimits {
     SearchOptions() { iterations = 10000; }
     double exploration = 0.2;      // UCB constant c (rewards are in [0, 1])
     std::uint64_t max_nodes = 1000000;  // total over all trees, root nodes included (>= threads)
-    std::uint32_t playout_turns = 6;    // playouts stop this many turns past the leaf (see align_playouts)
-    // How a playout that stops before the end of the game scores: true = evaluate_rewards()
-    // (evaluate.hpp), false = a draw (1/teams each).
-    bool evaluate = true;
-    // With evaluate: extend each playout (by less than one round) so that it stops with the root
-    // player to move, which keeps the evaluation unbiased between odd and even tree depths.
-    bool align_playouts = true;
-    PlayoutKind playout = PlayoutKind::Informed;
-    PlayoutPolicy policy;          // for PlayoutKind::Informed
-    double playout_epsilon = 0.3;  // for PlayoutKind::Greedy: the chance of a random legal move instead
+    std::uint32_t playout_turns = 6;    // playouts stop this many turns past the leaf (then the round's end)
+    PlayoutPolicy policy;          // the informed playout's blocking, sampling and jack costs
     // At every tree node, a move that wins at once (R8) is the only one considered.
     bool decisive = true;
     EvalWeights weights;
+#if SEQUENCE_RESEARCH
     // Which evaluation scores the playout leaves; the learned one reads its weights from `learned`
     // (a copy in the options: no file and no allocation in the search).
     Evaluation evaluation = Evaluation::Handset;
     LearnedWeights learned;
     // The learned evaluation as an expansion prior (0 = off): a node expands, of up to this many
     // of its untried moves drawn at random, the one after which learned_rewards() (with `learned`)
-    // is highest for the mover's team, instead of one untried move at random. Ignored with
-    // ordered_expansion (the heuristic's order).
+    // is highest for the mover's team, instead of one untried move at random.
     int expansion_candidates = 0;
-    // The move heuristic (heuristic.hpp, GreedyAgent's scoring) as a prior at every tree node (off
-    // by default: it costs more iterations than it gains in strength, docs/research/tuning.md):
-    //  - ordered expansion: the untried move of highest heuristic score is expanded first (ties
-    //    at random) instead of a uniformly random one;
-    //  - progressive widening: a node gets a new child only while its children legal in this
-    //    determinization number fewer than widen_base + widen_coef * visits^widen_exponent
-    //    (widen_base <= 0: no widening; 2, 1, 0.4 is the tested setting);
-    //  - progressive bias: UCB + prior_weight * h / (visits + 1), h the heuristic score mapped to
-    //    [0, 1] over the node's legal moves (log scale; 0.5 tested).
-    bool ordered_expansion = false;
-    double widen_base = 0.0;
-    double widen_coef = 1.0;
-    double widen_exponent = 0.4;
-    double prior_weight = 0.0;
-    HeuristicWeights heuristic;
     // Inference of hidden cards (inference.hpp; off by default): determinizations drawn by
     // rejection, at most inference_tries proposals per other player, with the likelihood
     // exp(-inference_strength * shortfall) of that player's last inference_plays turns; a play
@@ -121,6 +102,7 @@ struct SearchOptions : SearchLimits {
     double inference_strength = 1.0;
     double inference_margin = 1.0;
     int inference_tries = 16;
+#endif
 };
 
 struct RolloutOptions : SearchLimits {
