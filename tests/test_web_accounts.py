@@ -579,7 +579,7 @@ def test_a_rated_seek_accepted_from_the_lobby_rates_both_accounts(app):
         start = a.get("/api/players/alice").json()["rating"]
         posted = post_seek(a, players=2, rated=True, name="not-my-name")
         (line,) = b.get("/api/seeks").json()["seeks"]
-        assert line["rated"] and (line["name"], line["rating"]) == ("alice", start)  # under the account's name
+        assert line["rated"] and (line["name"], line["rating"], line["provisional"]) == ("alice", start, True)  # under the account's name
         r = b.post(f"/api/seeks/{posted['seek']}/accept", json={"name": "someone"})
         assert r.status_code == 201, r.text
         table, token0 = seek_table(a, posted)

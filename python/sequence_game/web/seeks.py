@@ -59,6 +59,7 @@ class Seek:
     poster_token: Optional[str] = None  # the poster's seat token, once accepted (sent to the poster only)
     account: Optional[Tuple[str, str]] = None  # the poster's account (key, name); None: a guest
     rating: Optional[int] = None  # that account's displayed rating when the seek was posted
+    provisional: Optional[bool] = None  # and whether it was provisional (docs/club.md)
 
     def game(self) -> Tuple[Any, ...]:
         """What two seeks must agree on to be paired."""
@@ -116,7 +117,8 @@ class SeekBoard:
 
     def post(self, client: str, players: int, teams: int, rated: bool, turn_seconds: Optional[float],
              clock: Optional[Dict[str, Any]], rating_min: Optional[int], rating_max: Optional[int],
-             name: str, account: Optional[Tuple[str, str]] = None, rating: Optional[int] = None) -> Tuple[Seek, str]:
+             name: str, account: Optional[Tuple[str, str]] = None, rating: Optional[int] = None,
+             provisional: Optional[bool] = None) -> Tuple[Seek, str]:
         """A new open seek and its poster's token (the only time it is sent). ``account``: the
         poster's (key, name) when signed in, with its ``rating``."""
         self.expire()
@@ -134,7 +136,8 @@ class SeekBoard:
                     break
         token = secrets.token_urlsafe(24)
         seek = Seek(secrets.token_urlsafe(6), token_hash(token), client, players, teams, rated, turn_seconds, clock,
-                    rating_min, rating_max, name, account=account, rating=rating)
+                    rating_min, rating_max, name, account=account, rating=rating,
+                    provisional=provisional)
         self.seeks[seek.id] = seek
         self._bump()
         return seek, token

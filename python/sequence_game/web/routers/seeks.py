@@ -80,7 +80,8 @@ def _check(body: models.SeekRequest, request: Request, account: Optional[Account
     return {"players": players, "teams": teams, "rated": body.rated, "turn_seconds": body.turn_seconds,
             "clock": clock, "rating_min": body.rating_min, "rating_max": body.rating_max,
             "name": account.name if account is not None else (body.name or "").strip() or "Guest",
-            "account": seat_account(account), "rating": _rating_of(account)}
+            "account": seat_account(account), "rating": _rating_of(account),
+            "provisional": None if account is None else ratings.provisional(account.sigma)}
 
 
 def _summary(seek: Seek, now: float) -> models.SeekSummary:
@@ -88,7 +89,7 @@ def _summary(seek: Seek, now: float) -> models.SeekSummary:
                               turn_seconds=seek.turn_seconds,
                               clock=None if seek.clock is None else models.TimeControl(**seek.clock),
                               rating_min=seek.rating_min, rating_max=seek.rating_max, name=seek.name,
-                              rating=seek.rating,
+                              rating=seek.rating, provisional=seek.provisional,
                               age=round(now - seek.created, 1))
 
 

@@ -162,7 +162,7 @@ function renderSeeks(list) {
     b.setAttribute("aria-label", own ? "your own seek" : `accept the seek of ${s.name}`);
     b.addEventListener("click", () => accept(s));
     const range = s.rating_min !== null || s.rating_max !== null ? ` (rating ${s.rating_min ?? ""}-${s.rating_max ?? ""})` : "";
-    const who = s.rating !== null && s.rating !== undefined ? `${s.name} (${s.rating})` : s.name;
+    const who = s.rating !== null && s.rating !== undefined ? `${s.name} (${club.rating(s.rating, s.provisional)})` : s.name;
     return row([who, `${s.players} players, ${s.teams} teams`, clockName(s), (s.rated ? "rated" : "casual") + range], [b]);
   });
   fill($("seeks"), rows, "no open seeks: post one, or use quick pairing");
