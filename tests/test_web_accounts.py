@@ -726,3 +726,16 @@ def test_a_rated_game_lost_on_time_is_rated_like_a_resignation(app):
         page = a.get(f"/api/players/{loser}").json()
     assert changes[winner]["change"] > 0 > changes[loser]["change"] and changes[loser]["counted"]
     assert page["games"][0]["outcome"] == "loss" and page["games"][0]["how"] == "time"
+
+
+def test_seek_requests_signed_in_by_the_cookie_need_this_servers_origin(app):
+    with browser(app) as c:
+        sign_up(c, "alice")
+        cookie = c.cookies[COOKIE]
+    with Browser(app, origin=None) as bare:  # another site's page cannot post or take seeks as alice
+        bare.set_cookie(cookie)
+        for path, body in (("/api/seeks", {"rated": True}), ("/api/seeks/quick", {"rated": True}),
+                           ("/api/play-computer", {"level": 1})):
+            r = bare.post(path, json=body)
+            assert r.status_code == 403 and "Origin" in r.json()["detail"], (path, r.text)
+        assert bare.post("/api/seeks", json={"rated": True}, headers=ORIGIN).status_code == 201
