@@ -554,3 +554,188 @@ def test_password_hashing_waits_its_turn_on_the_event_loop_and_a_full_queue_is_r
 
     assert asyncio.run(main()) == (1, 2)
     club.close()
+
+
+# ------------------------------------------------------------------ rated seeks and play the computer
+
+
+def post_seek(client, path="/api/seeks", **body):
+    r = client.post(path, json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def seek_table(poster, posted):
+    """The table of the poster's accepted seek and the poster's seat token."""
+    status = poster.get(f"/api/seeks/{posted['seek']}", headers=auth(posted["token"])).json()
+    assert status["status"] == "accepted", status
+    return status["table"], status["seat"]["token"]
+
+
+def test_a_rated_seek_accepted_from_the_lobby_rates_both_accounts(app):
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        start = a.get("/api/players/alice").json()["rating"]
+        posted = post_seek(a, players=2, rated=True, name="not-my-name")
+        (line,) = b.get("/api/seeks").json()["seeks"]
+        assert line["rated"] and (line["name"], line["rating"], line["provisional"]) == ("alice", start, True)  # under the account's name
+        r = b.post(f"/api/seeks/{posted['seek']}/accept", json={"name": "someone"})
+        assert r.status_code == 201, r.text
+        table, token0 = seek_table(a, posted)
+        view = a.get(f"/api/tables/{table}").json()
+        assert app.state.service.tables[table].options.rated is True
+        assert [(s["name"], s["account"]) for s in view["seats"]] == [("alice", "alice"), ("bob", "bob")]
+        play_round_then_resign(a, table, {0: token0, 1: r.json()["token"]}, resigner=1)
+        changes = {c["name"]: c for c in a.get(f"/api/tables/{table}/ratings").json()}
+        assert changes["alice"]["change"] > 0 > changes["bob"]["change"] and changes["alice"]["counted"]
+        alice, bob = a.get("/api/players/alice").json(), a.get("/api/players/bob").json()
+    assert alice["rating"] > start > bob["rating"] and alice["rated_games"] == bob["rated_games"] == 1
+    assert alice["games"][0]["table"] == table and alice["games"][0]["rated"] is True
+
+
+def test_a_guest_cannot_post_accept_or_quick_pair_a_rated_seek(app):
+    with browser(app) as a, browser(app) as guest:
+        sign_up(a, "alice")
+        for path in ("/api/seeks", "/api/seeks/quick"):
+            r = guest.post(path, json={"rated": True})
+            assert r.status_code == 403 and "needs an account: sign in" in r.json()["detail"], r.text
+        posted = post_seek(a, rated=True)
+        r = guest.post(f"/api/seeks/{posted['seek']}/accept", json={})
+        assert r.status_code == 403 and "rated game needs an account: sign in" in r.json()["detail"]
+        assert guest.get("/api/seeks").json()["seeks"][0]["seek"] == posted["seek"]  # still open
+
+
+def test_without_accounts_a_rated_seek_or_a_rating_range_is_refused_in_one_line():
+    app = make_app(accounts=False)
+    with browser(app) as c:
+        for path in ("/api/seeks", "/api/seeks/quick"):
+            r = c.post(path, json={"rated": True})
+            assert r.status_code == 403 and "switched off" in r.json()["detail"], r.text
+        r = c.post("/api/seeks", json={"rating_min": 1000})
+        assert r.status_code == 422 and "nobody has a rating" in r.json()["detail"]
+        posted = post_seek(c, name="Ann")  # casual seeks are as before
+        assert c.post(f"/api/seeks/{posted['seek']}/accept", json={"name": "Bob"}).status_code == 201
+
+
+def test_a_rating_range_admits_the_accounts_in_it_and_no_guest(app):
+    with browser(app) as a, browser(app) as b, browser(app) as guest:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        rating = b.get("/api/session").json()["rating"]
+        above = post_seek(a, rating_min=rating + 1)
+        r = b.post(f"/api/seeks/{above['seek']}/accept", json={})
+        assert r.status_code == 403 and f"rated {rating + 1} or more, and yours is {rating}" in r.json()["detail"]
+        r = guest.post(f"/api/seeks/{above['seek']}/accept", json={})
+        assert r.status_code == 403 and "a guest has no rating: sign in" in r.json()["detail"]
+        b.delete(f"/api/seeks/{above['seek']}", headers=auth(above["token"]))
+        around = post_seek(a, rating_min=rating - 50, rating_max=rating + 50)
+        r = b.post(f"/api/seeks/{around['seek']}/accept", json={})
+        assert r.status_code == 201, r.text
+        # quick pairing checks both ranges: the waiting seek's and the asker's own
+        waiting = post_seek(a, "/api/seeks/quick", rating_max=rating + 50)
+        assert waiting["status"] == "waiting"
+        assert post_seek(b, "/api/seeks/quick", rating_min=rating + 1)["status"] == "waiting"  # alice is below
+        assert post_seek(guest, "/api/seeks/quick")["status"] == "waiting"  # a range admits no guest
+        assert post_seek(b, "/api/seeks/quick", rating_max=rating)["status"] == "paired"
+
+
+def test_quick_pairing_of_two_rated_seeks_makes_a_rated_table_never_with_ones_own(app):
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        first = post_seek(a, "/api/seeks/quick", rated=True, turn_seconds=30)
+        assert first["status"] == "waiting"
+        own = post_seek(a, "/api/seeks/quick", rated=True, turn_seconds=30)
+        assert own["status"] == "waiting"  # the same account is never paired with itself, token or not
+        r = a.post(f"/api/seeks/{first['seek']['seek']}/accept", json={})
+        assert r.status_code == 403 and "your account posted it" in r.json()["detail"]
+        a.delete(f"/api/seeks/{own['seek']['seek']}", headers=auth(own["seek"]["token"]))
+        casual = post_seek(b, "/api/seeks/quick", turn_seconds=30)
+        assert casual["status"] == "waiting"  # rated and casual seeks are different games
+        b.delete(f"/api/seeks/{casual['seek']['seek']}", headers=auth(casual["seek"]["token"]))
+        paired = post_seek(b, "/api/seeks/quick", rated=True, turn_seconds=30)
+        assert paired["status"] == "paired"
+        table, _ = seek_table(a, first["seek"])
+        view = a.get(f"/api/tables/{table}").json()
+    assert app.state.service.tables[table].options.rated is True and view["turn_seconds"] == 30
+    assert [s["account"] for s in view["seats"]] == ["alice", "bob"]
+
+
+def test_a_casual_seek_between_an_account_and_a_guest_records_the_account_unrated(app):
+    with browser(app) as a, browser(app) as guest:
+        sign_up(a, "alice")
+        posted = post_seek(guest, name="Gus")
+        r = a.post(f"/api/seeks/{posted['seek']}/accept", json={})
+        table, token0 = seek_table(guest, posted)
+        view = a.get(f"/api/tables/{table}").json()
+        assert app.state.service.tables[table].options.rated is False
+        assert [(s["name"], s["account"]) for s in view["seats"]] == [("Gus", None), ("alice", "alice")]
+        play_round_then_resign(a, table, {0: token0, 1: r.json()["token"]}, resigner=0)
+        page = a.get("/api/players/alice").json()
+    assert page["rated_games"] == 0 and page["games"][0]["outcome"] == "win" and not page["games"][0]["rated"]
+
+
+def test_play_the_computer_signed_in_counts_in_the_record_against_that_level(app):
+    with browser(app) as a:
+        sign_up(a, "alice")
+        r = a.post("/api/play-computer", json={"level": 2, "seat": 0, "name": "ignored"})
+        assert r.status_code == 201, r.text
+        table, token = r.json()["table"], r.json()["seats"][0]["token"]
+        view = a.get(f"/api/tables/{table}", headers=auth(token)).json()
+        assert not app.state.service.tables[table].options.rated
+        assert (view["seats"][0]["name"], view["seats"][0]["account"]) == ("alice", "alice")
+        assert a.post(f"/api/tables/{table}/resign", json={}, headers=auth(token)).status_code == 200
+        page = a.get("/api/players/alice").json()
+    assert page["rated_games"] == 0 and page["history"] == []
+    (line,) = page["vs_ai"]
+    assert (line["ai"], line["level"], line["losses"], line["wins"]) == ("level:2", 2, 1, 0)
+
+
+def test_a_rated_game_lost_on_time_is_rated_like_a_resignation(app):
+    import asyncio
+
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        posted = post_seek(a, rated=True, clock={"kind": "fischer", "seconds": 60, "at_zero": "lose"})
+        token1 = b.post(f"/api/seeks/{posted['seek']}/accept", json={}).json()["token"]
+        table_id, token0 = seek_table(a, posted)
+        tokens = {0: token0, 1: token1}
+        for _ in range(2):  # each seat moves once: not an aborted game
+            p = a.get(f"/api/tables/{table_id}").json()["state"]["current_player"]
+            mine = a.get(f"/api/tables/{table_id}", headers=auth(tokens[p])).json()
+            assert a.post(f"/api/tables/{table_id}/moves", json={"move": mine["legal"][0]},
+                          headers=auth(tokens[p])).status_code == 200
+        service = app.state.service
+        table = service.tables[table_id]
+        p = table.game.current_player
+
+        async def run_out():  # the running clock, with 0.2 s left
+            table.clock.cancel()
+            table.clock, table.clock_running = None, None
+            table.options.clock_state["left"][p] = 0.2
+            service.clock.start(table, p, asyncio.get_running_loop())
+
+        a.client.portal.call(run_out)
+        deadline = time.monotonic() + 20
+        while not a.get(f"/api/tables/{table_id}/ratings").json() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        changes = {c["name"]: c for c in a.get(f"/api/tables/{table_id}/ratings").json()}
+        loser, winner = ("alice", "bob") if p == 0 else ("bob", "alice")
+        page = a.get(f"/api/players/{loser}").json()
+    assert changes[winner]["change"] > 0 > changes[loser]["change"] and changes[loser]["counted"]
+    assert page["games"][0]["outcome"] == "loss" and page["games"][0]["how"] == "time"
+
+
+def test_seek_requests_signed_in_by_the_cookie_need_this_servers_origin(app):
+    with browser(app) as c:
+        sign_up(c, "alice")
+        cookie = c.cookies[COOKIE]
+    with Browser(app, origin=None) as bare:  # another site's page cannot post or take seeks as alice
+        bare.set_cookie(cookie)
+        for path, body in (("/api/seeks", {"rated": True}), ("/api/seeks/quick", {"rated": True}),
+                           ("/api/play-computer", {"level": 1})):
+            r = bare.post(path, json=body)
+            assert r.status_code == 403 and "Origin" in r.json()["detail"], (path, r.text)
+        assert bare.post("/api/seeks", json={"rated": True}, headers=ORIGIN).status_code == 201

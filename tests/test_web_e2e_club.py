@@ -214,6 +214,45 @@ def test_a_rated_game_between_two_accounts_to_the_end_updates_both_ratings(serve
     shot(b, "club-06-lobby-with-rated")
 
 
+def test_a_rated_seek_accepted_from_the_lobby_then_resigned_changes_both_ratings(server, people):
+    gil, hana = people(), people()
+    sign_up(server, gil.page, "gil")
+    sign_up(server, hana.page, "hana")
+    g, h = gil.page, hana.page
+    g.wait_for_selector("#sk-rated:not([disabled])")  # offered to a signed-in account
+    g.check("#sk-rated")
+    g.click("#sk-post")
+    g.wait_for_selector("#myseek:not([hidden])")
+    row = h.locator("#seeks tr", has_text="gil")
+    row.wait_for()
+    assert "gil (500?)" in row.inner_text() and "rated" in row.inner_text()
+    shot(h, "club-07-lobby-rated-seek")
+    row.get_by_role("button", name="accept the seek of gil").click()
+    h.wait_for_url("**/table/**")
+    g.wait_for_url("**/table/**")  # the poster's page follows its seek to the table
+    table = h.url.split("/table/")[1].split("#")[0]
+    assert [s["account"] for s in get(server, f"/api/tables/{table}")["seats"]] == ["gil", "hana"]
+    for _ in range(2):  # one move each: a game nobody aborted
+        view = get(server, f"/api/tables/{table}")
+        play_one_click_move((g, h)[view["state"]["current_player"]])
+        end = time.monotonic() + 20
+        while get(server, f"/api/tables/{table}")["version"] == view["version"]:
+            assert time.monotonic() < end
+            time.sleep(0.05)
+    h.wait_for_selector("#resign:not([hidden])")
+    h.once("dialog", lambda dlg: dlg.accept())
+    h.click("#resign")
+    for page in (g, h):
+        page.wait_for_selector("dialog#gameover[open]")
+        page.wait_for_selector("#gameover-ratings li")
+        text = page.inner_text("#gameover-ratings")
+        assert "gil: 500 \u2192" in text and "hana: 500 \u2192" in text, text
+    shot(g, "club-08-rated-seek-game-over")
+    changes = {r["name"]: r for r in get(server, f"/api/tables/{table}/ratings")}
+    assert changes["gil"]["after"] > 500 > changes["hana"]["after"]
+    assert get(server, "/api/players/gil")["rating"] == changes["gil"]["after"]
+
+
 def test_hostile_names_are_shown_as_text_on_the_player_page(server, people):
     carol = people()
     page = carol.page

@@ -57,6 +57,7 @@ def test_a_seek_accepted_from_the_lobby_seats_both_players(client):
     listed = client.get("/api/seeks").json()
     (line,) = listed["seeks"]
     assert line["seek"] == posted["seek"] and line["name"] == "Ann" and line["clock"]["increment"] == 3
+    assert line["rating"] is None  # a guest has no rating
     assert "token" not in json.dumps(listed)  # no poster's token, no address
     r = client.post(f"/api/seeks/{posted['seek']}/accept", json={"name": "Bob"})
     assert r.status_code == 201, r.text

@@ -164,7 +164,9 @@ class SeekSummary(BaseModel):
     clock: Optional[TimeControl]
     rating_min: Optional[int]
     rating_max: Optional[int]
-    name: str = Field(description="the poster's name")
+    name: str = Field(description="the poster's name (an account's own name when signed in)")
+    rating: Optional[int] = Field(None, description="the poster's rating when it was posted (null: a guest)")
+    provisional: Optional[bool] = Field(None, description="whether that rating was provisional (docs/club.md)")
     age: float = Field(description="seconds since it was posted")
 
 

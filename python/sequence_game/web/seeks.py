@@ -10,6 +10,10 @@ seat 1 (opponents: seat p plays for team p mod teams, R2); further seats of a la
 seats that anyone joins from the lobby ("waiting for players" until they are taken). The poster's
 seat link reaches the poster only, in the answer to its token.
 
+A seek remembers its poster's account (signed in when it was posted) and that account's rating: the
+table's seats record the accounts of poster and accepter, and a rating range admits accounts whose
+rating lies in it, never a guest (docs/club.md, "Rated seeks").
+
 Caps (docs/security.md): ``max_seeks`` open seeks on the server, ``max_seeks_per_client`` from one
 address, and posting spends the address's creation quota like creating a table.
 """
@@ -53,6 +57,9 @@ class Seek:
     closed: Optional[float] = None
     table: Optional[str] = None
     poster_token: Optional[str] = None  # the poster's seat token, once accepted (sent to the poster only)
+    account: Optional[Tuple[str, str]] = None  # the poster's account (key, name); None: a guest
+    rating: Optional[int] = None  # that account's displayed rating when the seek was posted
+    provisional: Optional[bool] = None  # and whether it was provisional (docs/club.md)
 
     def game(self) -> Tuple[Any, ...]:
         """What two seeks must agree on to be paired."""
@@ -60,12 +67,18 @@ class Seek:
         return (self.players, self.teams, self.rated, self.turn_seconds, clock)
 
     def admits(self, rating: Optional[float]) -> bool:
-        """Whether a player of ``rating`` falls in the seek's range (a guest has no rating: a range
-        filters rated players only, and a rated seek needs an account anyway)."""
-        if rating is None:
-            return True
-        return ((self.rating_min is None or rating >= self.rating_min)
-                and (self.rating_max is None or rating <= self.rating_max))
+        """Whether a player of ``rating`` (None: a guest, who has none) falls in the seek's range. A
+        seek without a range admits everyone; a range admits accounts whose rating is in it and no
+        guest: a poster who asks for opponents of a strength cannot know a guest's."""
+        return in_range(rating, self.rating_min, self.rating_max)
+
+
+def in_range(rating: Optional[float], low: Optional[int], high: Optional[int]) -> bool:
+    """Whether ``rating`` lies in ``low``..``high`` (None: no bound); no range admits every rating
+    and None (a guest), a range admits no None."""
+    if low is None and high is None:
+        return True
+    return rating is not None and (low is None or rating >= low) and (high is None or rating <= high)
 
 
 class SeekBoard:
@@ -104,8 +117,10 @@ class SeekBoard:
 
     def post(self, client: str, players: int, teams: int, rated: bool, turn_seconds: Optional[float],
              clock: Optional[Dict[str, Any]], rating_min: Optional[int], rating_max: Optional[int],
-             name: str) -> Tuple[Seek, str]:
-        """A new open seek and its poster's token (the only time it is sent)."""
+             name: str, account: Optional[Tuple[str, str]] = None, rating: Optional[int] = None,
+             provisional: Optional[bool] = None) -> Tuple[Seek, str]:
+        """A new open seek and its poster's token (the only time it is sent). ``account``: the
+        poster's (key, name) when signed in, with its ``rating``."""
         self.expire()
         open_now = [s for s in self.seeks.values() if s.status == "open"]
         if len(open_now) >= self.limits.max_seeks:
@@ -121,7 +136,8 @@ class SeekBoard:
                     break
         token = secrets.token_urlsafe(24)
         seek = Seek(secrets.token_urlsafe(6), token_hash(token), client, players, teams, rated, turn_seconds, clock,
-                    rating_min, rating_max, name)
+                    rating_min, rating_max, name, account=account, rating=rating,
+                    provisional=provisional)
         self.seeks[seek.id] = seek
         self._bump()
         return seek, token
@@ -168,11 +184,17 @@ class SeekBoard:
         seek.status, seek.closed = "open", None
         self._bump()
 
-    def match(self, want: Tuple[Any, ...], rating: Optional[float], exclude: Optional[str]) -> Optional[Seek]:
+    def match(self, want: Tuple[Any, ...], rating: Optional[float], exclude: Optional[str],
+              account: Optional[str] = None, rating_range: Tuple[Optional[int], Optional[int]] = (None, None)
+              ) -> Optional[Seek]:
         """The oldest open seek for the same game as ``want`` (``Seek.game``) whose range admits
-        ``rating``; ``exclude``: a seek token of the asker's own (never paired with itself)."""
+        ``rating`` and whose poster's rating ``rating_range`` (the asker's own range) admits;
+        ``exclude``: a seek token of the asker's own, ``account``: the asker's account key (never
+        paired with its own seek)."""
         mine = None if exclude is None else token_hash(exclude)
         for seek in self.open_seeks():
-            if seek.game() == want and seek.admits(rating) and seek.token_hash != mine:
+            if (seek.game() == want and seek.admits(rating) and in_range(seek.rating, *rating_range)
+                    and seek.token_hash != mine and (account is None or seek.account is None
+                                                     or seek.account[0] != account)):
                 return seek
         return None

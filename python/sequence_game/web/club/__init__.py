@@ -98,7 +98,10 @@ class Club:
         winner = winner if isinstance(winner, int) else None
         seats = [{"seat": p, "team": p % teams, "name": s.name, "account": s.account, "ai": s.ai}
                  for p, s in enumerate(table.seats)]
-        how = ("resigned" if table.record.resigned is not None else "draw" if winner is None else "sequences")
+        flagged = (table.options.clock_state or {}).get("flagged")
+        # a loss on time (clock.py) is rated as the resignation it is recorded as; the page says "on time"
+        how = ("time" if flagged is not None and flagged == table.record.resigned
+               else "resigned" if table.record.resigned is not None else "draw" if winner is None else "sequences")
         info = {"players": players, "teams": teams, "seats": seats, "winner": winner, "how": how,
                 "turns": result.get("turns"), "resigned": table.record.resigned}
         finished = table.record.finished or table.created

@@ -11,6 +11,7 @@ const club = {
       club.me = res.ok ? await res.json() : null;
     } catch (e) { club.me = null; }
     club.renderBar();
+    document.dispatchEvent(new CustomEvent("club:me"));  // the lobby offers rated seeks to an account
     return club.me;
   },
 

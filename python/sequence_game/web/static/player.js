@@ -92,7 +92,7 @@ function showPlayer(p) {
   $("games").replaceChildren(...(p.games.length ? p.games.map(g => {
     const links = document.createElement("span");
     links.append(link("replay", g.replay), " \u00b7 ", link("review", g.review));
-    const result = { win: "won", loss: "lost", draw: "draw" }[g.outcome] + (g.how === "resigned" ? " (resignation)" : "");
+    const result = { win: "won", loss: "lost", draw: "draw" }[g.outcome] + ({ resigned: " (resignation)", time: " (on time)" }[g.how] || "");
     const change = g.change === null ? (g.rated ? "not counted" : "casual") : `${g.change > 0 ? "+" : ""}${g.change}`;
     return tr(g.finished.slice(0, 16).replace("T", " "), who(g), result, change, links);
   }) : [tr("no finished game yet", "", "", "", "")]));

@@ -55,6 +55,16 @@ $("computer").addEventListener("submit", async (ev) => {
 let mySeek = null;  // {seek, token} of the seek this page posted
 const MY_SEEK = "sequence-my-seek";
 
+// Rated seeks are for signed-in accounts (docs/club.md): the box is offered once the page knows one is.
+function offerRated() {
+  const me = club.me;
+  const box = $("sk-rated");
+  box.disabled = !(me && me.accounts && me.name);
+  if (box.disabled) box.checked = false;
+}
+document.addEventListener("club:me", offerRated);
+offerRated();
+
 function seekBody() {
   const players = +$("sk-players").value;
   const body = { players, ...timeControl($("sk-clock"), players), rated: $("sk-rated").checked };
@@ -152,7 +162,8 @@ function renderSeeks(list) {
     b.setAttribute("aria-label", own ? "your own seek" : `accept the seek of ${s.name}`);
     b.addEventListener("click", () => accept(s));
     const range = s.rating_min !== null || s.rating_max !== null ? ` (rating ${s.rating_min ?? ""}-${s.rating_max ?? ""})` : "";
-    return row([s.name, `${s.players} players, ${s.teams} teams`, clockName(s), (s.rated ? "rated" : "casual") + range], [b]);
+    const who = s.rating !== null && s.rating !== undefined ? `${s.name} (${club.rating(s.rating, s.provisional)})` : s.name;
+    return row([who, `${s.players} players, ${s.teams} teams`, clockName(s), (s.rated ? "rated" : "casual") + range], [b]);
   });
   fill($("seeks"), rows, "no open seeks: post one, or use quick pairing");
 }

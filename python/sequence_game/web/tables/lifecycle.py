@@ -318,7 +318,9 @@ def _built_seats(seats: List[Dict[str, Any]], hot_seat: bool) -> Tuple[List[Seat
         elif kind == "human":
             token = shared or secrets.token_urlsafe(24)
             tokens[p] = token
-            built.append(Seat("human", None, s.get("name") or f"Player {p + 1}", token_hash(token)))
+            account = s.get("account")  # (key, name) set by the server (a seek's accounts), never by a body
+            built.append(Seat("human", None, account[1], token_hash(token), account=account[0]) if account
+                         else Seat("human", None, s.get("name") or f"Player {p + 1}", token_hash(token)))
         elif kind == "ai":
             preset = s.get("ai") or "medium"
             if preset not in AI_PRESETS:
