@@ -41,7 +41,9 @@ def test_a_spectator_of_an_ai_only_table_sees_the_evaluation_bar(server, page):
     page.wait_for_function("document.querySelectorAll('#log li').length >= 4")
     page.wait_for_selector("#chancebox:not([hidden]) .chance-bar")
     widths, legend = _bar(page)
-    assert len(widths) == 2 and abs(sum(widths) - 1) < 0.02 and all(0 < w < 1 for w in widths), widths
+    # two AIs can finish the game before the bar is read (a busy machine): then it shows the result
+    over = api(server, "GET", f"/api/tables/{t['table']}")["over"]
+    assert len(widths) == 2 and abs(sum(widths) - 1) < 0.02 and (over or all(0 < w < 1 for w in widths)), widths
     assert legend[0].startswith("B blue ") and legend[1].startswith("G green "), legend
     assert sum(int(s.rsplit(" ", 1)[1].rstrip("%")) for s in legend) in (99, 100, 101), legend
     label = page.get_attribute("#chancebox .chance-bar", "aria-label")
