@@ -433,7 +433,7 @@ def test_the_tutorials_python_client_plays_an_open_seat_to_the_end(server, capsy
     import re
 
     text = (ROOT / "docs" / "tutorials" / "http-bot.md").read_text(encoding="utf-8")
-    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    code = re.findall(r"```python\n(.*?)```", text, re.S)[0]  # the whole bot (later blocks are snippets)
     created = Client(server).create_table(players=2, seats=[{"kind": "human", "name": "other"},
                                                             {"kind": "human", "open": True}])
     assert [t.table for t in Client(server).tables(finished=False) if t.open_seats] == [created.table]
