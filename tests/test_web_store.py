@@ -613,7 +613,10 @@ def test_an_ai_that_fails_tries_again_and_the_table_plays_on(monkeypatch, failur
         if table.game.current_player == 0:
             c.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])}, headers=auth(tokens[0]))
         wait_for(lambda: table.game.current_player == 0 and table.thinking is None and table.search is None)
-        assert len(calls) == 3 and table.history[-1][0] == 1 and table.ai_failures == 0
+        # two failed tries, then one call per AI move (the AI may have moved first, before the
+        # human's move above, when the deal gave it the first turn)
+        ai_moves = sum(1 for p, _ in table.history if p == 1)
+        assert ai_moves >= 1 and len(calls) == 2 + ai_moves and table.history[-1][0] == 1 and table.ai_failures == 0
 
 
 def test_the_store_knows_every_key_a_seat_is_stored_with():
