@@ -425,7 +425,8 @@ private:
     const Observation& obs_;
     const GameState* truth_;  // non-null only when peeking
     const Peek peek_;
-    const InferenceModel* inference_;  // research build: non-null only with inference and some evidence
+    // Read only by the research build; the product build keeps the field so both share one layout.
+    [[maybe_unused]] const InferenceModel* inference_;  // non-null only with inference and some evidence
     const SearchOptions& o_;
     const std::uint64_t node_budget_;
     SplitMix64 rng_;
