@@ -279,7 +279,7 @@ def _attack(base: str, seconds: float) -> None:
                 *(_flood_analyses(http, attack, deadline, _address(a, 68)) for a in range(8) if "analyses" in kinds))
 
     asyncio.run(run())
-    print(json.dumps([attack.answers, attack.sockets, attack.refused_sockets, attack.errors]))
+    print(json.dumps([attack.answers, attack.sockets, attack.refused_sockets, attack.errors, time.process_time()]))
 
 
 def _start_server(db, port: int) -> subprocess.Popen:
@@ -305,6 +305,7 @@ def _run(tmp_path, hostile: bool) -> float:
     server = _start_server(db, port)
     attack = Attack()
     attacker = None
+    attacker_cpu = float("nan")
     try:
         stats = Stats()
         deadline = time.monotonic() + SECONDS
@@ -326,7 +327,8 @@ def _run(tmp_path, hostile: bool) -> float:
             out = attacker.communicate(timeout=120)[0]
             assert attacker.returncode == 0 and out.strip(), \
                 f"the attackers' process failed (status {attacker.returncode}); see its traceback above"
-            attack.answers, attack.sockets, attack.refused_sockets, attack.errors = json.loads(out.splitlines()[-1])
+            (attack.answers, attack.sockets, attack.refused_sockets, attack.errors,
+             attacker_cpu) = json.loads(out.splitlines()[-1])
     finally:
         if attacker is not None and attacker.poll() is None:
             attacker.kill()
@@ -370,7 +372,7 @@ def _run(tmp_path, hostile: bool) -> float:
           f"{client_cpu:.0f} s; CPU {cpu}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     if hostile:
         print(f"attack: {dict(sorted(attack.answers.items()))}; sockets held {attack.sockets}, "
-              f"refused {attack.refused_sockets}")
+              f"refused {attack.refused_sockets}; the attackers' own CPU time {attacker_cpu:.0f} s")
     assert not stats.errors, stats.errors[:5]
     assert not attack.errors, attack.errors[:5]
     return pct(0.99)

@@ -61,6 +61,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
     _log_to_stderr(getattr(logging, log_level.upper(), logging.INFO), "uvicorn")
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, log_config=None, ws_max_size=64 * 1024,
                             access_log=False, proxy_headers=bool(trusted_proxies),
+                            # no permessage-deflate: its compression runs once per connection per
+                            # message on the event loop, so every spectator socket of a table cost a
+                            # compression of every state; a state frame is a few kB
+                            ws_per_message_deflate=False,
                             forwarded_allow_ips=list(trusted_proxies) or None,
                             # Ctrl-C or SIGTERM: requests still waiting for an analysis get 5 s, then stop
                             timeout_graceful_shutdown=5)

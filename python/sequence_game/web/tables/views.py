@@ -70,7 +70,10 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
     over = table.over
     # while a seat is open the table waits for its players: nobody has a move to make yet
     to_move = shown is not None and not over and g.current_player == shown and not any(s.open for s in table.seats)
-    tail = [(p, str(entry)) for p, entry in table.history[-HISTORY_TAIL:]]
+    # the record holds every entry's text already (prefix + the game's own history), so the tail
+    # costs HISTORY_TAIL strings, not a rebuild of the whole history per view
+    n = len(table.movers)
+    tail = list(zip(table.movers[max(0, n - HISTORY_TAIL):], table.record.moves[max(0, n - HISTORY_TAIL):n]))
     last = tail[-1] if tail else None
     return models.TableView(
         table=table.id,
