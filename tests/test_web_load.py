@@ -265,6 +265,8 @@ def _attack(base: str, seconds: float) -> None:
     they were answered as JSON."""
     import httpx
 
+    os.nice(int(os.environ.get("SEQUENCE_WEB_LOAD_ATTACKER_NICE", "0")))
+
     attack = Attack()
     deadline = time.monotonic() + seconds
 

@@ -15,6 +15,7 @@ heuristic itself) and level 8 ``hard`` (the search, ``mcts-v1``).
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 import random
@@ -261,7 +262,13 @@ def level_of(name: object) -> Level:
 def packaged_ratings() -> Dict[str, Dict[str, Any]]:
     """The ratings that ship with the package (``agents/data/ladder.json``, written by
     ``sequence-game ladder --package``): name -> ``{"rating", "low", "high", "games"}`` on the
-    ladder's scale (``random`` = 0). Empty when the file is missing."""
+    ladder's scale (``random`` = 0). Empty when the file is missing. A copy: the file is read once
+    per process (the server asks for it on every list of presets and every rated view)."""
+    return {name: dict(entry) for name, entry in _packaged_ratings().items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _packaged_ratings() -> Mapping[str, Mapping[str, Any]]:
     try:
         text = resources.files("sequence_game.agents").joinpath("data/ladder.json").read_text("utf-8")
     except (FileNotFoundError, OSError):

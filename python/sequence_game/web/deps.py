@@ -1,5 +1,10 @@
 """FastAPI dependencies shared by the routers: the service, the table of the path, the seats a
-request acts for (its bearer token), the client's address."""
+request acts for (its bearer token), the client's address.
+
+Every dependency is ``async def``: FastAPI runs a plain ``def`` dependency in a worker thread, and
+that hand-off (twice per dependency, through the GIL) cost more than the work itself on every
+request, refusals included. None of them blocks: a stored table is read through the database
+thread (``get_async``)."""
 
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ from .tables import Table, TableService
 __all__ = ["ERRORS", "Client", "Seats", "SeatsRequired", "Service", "TableDep", "TableId"]
 
 
-def get_service(request: Request) -> TableService:
+async def get_service(request: Request) -> TableService:
     service: TableService = request.app.state.service
     return service
 
@@ -26,11 +31,11 @@ bearer = HTTPBearer(auto_error=False, description="a seat token from a join link
 TableId = Annotated[str, Path(min_length=1, max_length=models.TABLE_ID_MAX, description="the table's id")]
 
 
-def get_table(table_id: TableId, service: Annotated[TableService, Depends(get_service)]) -> Table:
-    return service.get(table_id)
+async def get_table(table_id: TableId, service: Annotated[TableService, Depends(get_service)]) -> Table:
+    return await service.get_async(table_id)
 
 
-def get_seats(
+async def get_seats(
     table: Annotated[Table, Depends(get_table)],
     service: Annotated[TableService, Depends(get_service)],
     credentials: Annotated[Optional[HTTPAuthorizationCredentials], Depends(bearer)],
@@ -38,13 +43,13 @@ def get_seats(
     return service.seats_of(table, credentials.credentials if credentials else None)
 
 
-def require_seat(seats: Annotated[FrozenSet[int], Depends(get_seats)]) -> FrozenSet[int]:
+async def require_seat(seats: Annotated[FrozenSet[int], Depends(get_seats)]) -> FrozenSet[int]:
     if not seats:
         raise NeedsSeatError("this needs a seat: send its token as 'Authorization: Bearer <token>'")
     return seats
 
 
-def get_client(request: Request) -> str:
+async def get_client(request: Request) -> str:
     return client_of(request.scope)
 
 

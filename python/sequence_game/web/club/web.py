@@ -21,7 +21,7 @@ class NeedsAccountError(NeedsSeatError):
     """This needs a signed-in account (401): a rated table, a wrong name or password."""
 
 
-def get_club(request: Request) -> Club:
+async def get_club(request: Request) -> Club:
     """The club, or 404 when the operator switched accounts off (``serve --no-accounts``)."""
     club: Optional[Club] = request.app.state.club
     if club is None:

@@ -48,7 +48,7 @@ def _rating_of(account: Optional[Account]) -> Optional[int]:
     return None if account is None else ratings.display(account.mu)
 
 
-def board_of(request: Request) -> SeekBoard:
+async def board_of(request: Request) -> SeekBoard:
     board: SeekBoard = request.app.state.seeks
     return board
 

@@ -152,8 +152,7 @@ class Lifecycle:
 
     def get(self, table_id: str) -> Table:
         """The table ``table_id``: a live one, or a stored one (finished, read-only), which this
-        reads from the database: call it from a worker thread (FastAPI runs sync dependencies in
-        one) or through :meth:`get_async`."""
+        reads from the database: call it from a worker thread or through :meth:`get_async`."""
         table = self.tables.get(table_id)
         if table is None:
             row = self.store.get(table_id) if isinstance(table_id, str) and len(table_id) <= 64 else None
@@ -169,9 +168,9 @@ class Lifecycle:
         return table
 
     async def get_async(self, table_id: str) -> Table:
-        """:meth:`get` with the database read off the event loop."""
+        """:meth:`get` with the database read in the database thread, off the event loop."""
         table = self.tables.get(table_id)
-        return table if table is not None else await asyncio.to_thread(self.get, table_id)
+        return table if table is not None else await self.db(self.get, table_id)
 
     async def lobby(self, finished: Optional[bool] = None, limit: int = 200,
                     offset: int = 0) -> List[models.TableSummary]:
