@@ -42,9 +42,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from .. import models
 from ..errors import BadMessageError, BusyError, NotAllowedError, TableError, TooLargeError, TooSlowError
 from ..http import client_of, deny_websocket, error_body, status_of
+from ..store import StoreError
 from ..tables import Connection, Table, TableService
 from ..tables.ai import AnalysisRun
-from ..store import StoreError
 from ..tables.chat import MAX_CHAT_TEXT
 
 log = logging.getLogger("sequence_game.web")

@@ -33,7 +33,7 @@ from ...records import default_game_class
 from ..errors import NotAllowedError, TableError
 from ..limits import ServerLimits
 from ..presets import AI_PRESETS, AIPreset, preset_list
-from ..store import TableStore
+from ..store import StoreError, TableStore
 from .ai import AIWork
 from .changes import Changes
 from .chat import Chat
@@ -178,7 +178,7 @@ class TableService:
         def run() -> None:
             try:
                 call(*args)
-            except Exception as e:  # a full disk: the server goes on, the row is missing
+            except StoreError as e:  # a full disk: the server goes on, the row is missing
                 log.error("a database write failed: %s", e)
 
         try:
