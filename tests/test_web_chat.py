@@ -329,7 +329,7 @@ def test_reports_are_kept_and_the_operator_reads_and_closes_them(tmp_path, capsy
     assert main(["accounts", "reports", "--db", str(db)]) == 0
     (line,) = capsys.readouterr().out.splitlines()
     rid, when, at_table, reporter, reported, text = line.split("\t")
-    assert at_table == table and reporter.startswith("Bob (") and reported == "Ann"
+    assert at_table == table and reporter.startswith("Bob (") and reported == "Ann (guest)"
     assert text == "rude [31mwords" and "\x1b" not in line  # the escape never reached the operator's terminal
     assert when[:4].isdigit() and when[4] == "-"
     assert main(["accounts", "reports", "close", rid, "--db", str(db)]) == 0

@@ -77,7 +77,8 @@ def cmd_accounts(args: argparse.Namespace, console: Console) -> int:
 
 def _reports(path: object, args: argparse.Namespace) -> int:
     """``accounts reports``: the open chat reports, oldest first, one a line (tab-separated: id, when
-    (UTC), table, reporter and address, the name reported, the message); ``reports close ID``."""
+    (UTC), table, reporter and address, the name reported (with "account: KEY" when an account wrote
+    it: ``accounts disable`` takes that name), the message); ``reports close ID``."""
     from datetime import datetime, timezone
 
     from ..web.social import SocialStore
@@ -102,8 +103,11 @@ def _reports(path: object, args: argparse.Namespace) -> int:
         rows = store.reports()
         for r in rows:
             when = datetime.fromtimestamp(r["at"], timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+            who = (f"account: {r['account']}" if r["account"] else "spectator" if r["channel"] == "spectators"
+                   else "guest")
+            reported = f"{r['reported']} ({who})"
             print("\t".join(printable(str(x)) for x in (
-                r["id"], when, r["table"], f"{r['reporter']} ({r['address']})", r["reported"], r["text"])))
+                r["id"], when, r["table"], f"{r['reporter']} ({r['address']})", reported, r["text"])))
         if not rows:
             print("no open reports", file=sys.stderr)
         return 0

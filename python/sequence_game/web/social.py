@@ -69,6 +69,7 @@ CREATE TABLE IF NOT EXISTS reports (
     message_id INTEGER NOT NULL,
     channel    TEXT NOT NULL,
     reported   TEXT NOT NULL,        -- the name the message was written under
+    account    TEXT,                 -- the writer's account (accounts.key; NULL: a guest or a spectator)
     text       TEXT NOT NULL,        -- the message as it was shown
     reporter   TEXT NOT NULL,        -- the reporter's name at the table (a seat's name, "Spectator N")
     address    TEXT NOT NULL,        -- the reporter's address
@@ -132,17 +133,19 @@ class SocialStore(ClubStore):
     # ------------------------------------------------------------------ reports
 
     def save_report(self, report: Dict[str, Any]) -> None:
-        self.write(("INSERT INTO reports (at, table_id, message_id, channel, reported, text, reporter, address) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        self.write(("INSERT INTO reports (at, table_id, message_id, channel, reported, account, text, reporter, "
+                    "address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (report["at"], report["table"], report["message"]["id"], report["message"]["channel"],
-                     report["message"]["from"], report["message"]["text"], report["reporter"], report["by"])))
+                     report["message"]["from"], report.get("account"), report["message"]["text"], report["reporter"],
+                     report["by"])))
 
     def reports(self, closed: bool = False) -> List[Dict[str, Any]]:
         """The open reports (``closed``: every report), oldest first."""
         where = "" if closed else " WHERE closed IS NULL"
-        rows = self.fetch("SELECT id, at, table_id, message_id, channel, reported, text, reporter, address, closed "
-                          f"FROM reports{where} ORDER BY at, id")
-        keys = ("id", "at", "table", "message", "channel", "reported", "text", "reporter", "address", "closed")
+        rows = self.fetch("SELECT id, at, table_id, message_id, channel, reported, account, text, reporter, address, "
+                          f"closed FROM reports{where} ORDER BY at, id")
+        keys = ("id", "at", "table", "message", "channel", "reported", "account", "text", "reporter", "address",
+                "closed")
         return [dict(zip(keys, r)) for r in rows]
 
     def close_report(self, report_id: int, at: Optional[float] = None) -> bool:

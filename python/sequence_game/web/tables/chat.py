@@ -195,7 +195,10 @@ class Chat:
                                       "of each room are kept)")
         reporter = (table.seats[min(conn.seats)].name or f"Player {min(conn.seats) + 1}" if conn.seats
                     else getattr(conn, "chat_name", None) or "a spectator")
-        entry = {"table": table.id, "message": found, "by": conn.client, "reporter": reporter, "at": time.time()}
+        seat = found.get("seat")
+        account = table.seats[seat].account if isinstance(seat, int) and 0 <= seat < len(table.seats) else None
+        entry = {"table": table.id, "message": found, "by": conn.client, "reporter": reporter, "at": time.time(),
+                 "account": account}  # the writer's account (None: a guest or a spectator)
         self.reports.append(entry)
         if self.keeper is not None:
             self.keeper.reported(entry)
