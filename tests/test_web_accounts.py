@@ -778,3 +778,19 @@ def test_a_report_names_the_writers_account_and_the_operator_disables_it(tmp_pat
     assert main(["accounts", "disable", "ann", "--db", db]) == 0
     assert main(["accounts", "reports", "close", line.split("\t")[0], "--db", db]) == 0
     assert "ann is disabled" in capsys.readouterr().out
+
+
+def test_a_rated_seek_does_not_come_back_on_a_server_restarted_without_accounts(tmp_path):
+    db = tmp_path / "tables.sqlite3"
+    app = make_app(db)
+    with browser(app) as c:
+        sign_up(c, "ann")
+        rated = c.post("/api/seeks", json={"rated": True}).json()["seek"]
+        ranged = c.post("/api/seeks", json={"rating_min": 100}).json()["seek"]
+        casual = c.post("/api/seeks", json={}).json()["seek"]
+        assert [s["seek"] for s in c.get("/api/seeks").json()["seeks"]] == [rated, ranged, casual]
+    _CLIENTS.pop(id(app)).__exit__(None, None, None)
+    with TestClient(make_app(db, accounts=False), base_url=BASE) as c:  # nobody could take the first two
+        assert [s["seek"] for s in c.get("/api/seeks").json()["seeks"]] == [casual]
+    with TestClient(make_app(db), base_url=BASE) as c:  # deleted, not hidden
+        assert [s["seek"] for s in c.get("/api/seeks").json()["seeks"]] == [casual]

@@ -95,7 +95,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     social = Social(db_path, service.db_soon)
     service.chat.keeper = social
     board = SeekBoard(limits, keeper=social)
-    came_back = board.restore(social.open_seeks())
+    came_back = board.restore(social.open_seeks(), accounts=club_service is not None)
     if came_back:
         log.info("%d open seek(s) came back from %s", came_back, db_path)
 

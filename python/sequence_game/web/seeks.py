@@ -138,12 +138,13 @@ class SeekBoard:
         if self.keeper is not None:
             self.keeper.seek_closed(seek.id)
 
-    def restore(self, rows: List[Dict[str, Any]], now: Optional[float] = None) -> int:
+    def restore(self, rows: List[Dict[str, Any]], now: Optional[float] = None, accounts: bool = True) -> int:
         """Open again the seeks kept before a restart (``rows``: ``social.SocialStore.seeks``,
         oldest first); those past ``seek_seconds`` since they were posted (``now``: seconds since
-        the epoch) and rows that do not read back are deleted instead. Each restored seek's idle
-        time starts now: its poster's page could not ask while the server was down. Returns how
-        many came back."""
+        the epoch), rows that do not read back and, on a server restarted without accounts
+        (``accounts`` False), rated and ranged seeks (nobody could take them) are deleted instead.
+        Each restored seek's idle time starts now: its poster's page could not ask while the
+        server was down. Returns how many came back."""
         now = time.time() if now is None else now
         mono = time.monotonic()
         back = 0
@@ -168,8 +169,10 @@ class SeekBoard:
                 if self.keeper is not None and isinstance(row.get("id"), str):
                     self.keeper.seek_closed(row["id"])
                 continue
-            if age > self.limits.seek_seconds or back >= self.limits.max_seeks or seek.id in self.seeks:
-                self._forget(seek)  # expired while the server was down (or over the cap)
+            needs_accounts = seek.rated or seek.rating_min is not None or seek.rating_max is not None
+            if (age > self.limits.seek_seconds or back >= self.limits.max_seeks or seek.id in self.seeks
+                    or (needs_accounts and not accounts)):
+                self._forget(seek)  # expired while the server was down (or over the cap, or for accounts)
                 continue
             self.seeks[seek.id] = seek
             back += 1
