@@ -362,3 +362,24 @@ def test_no_http_endpoint_serves_the_reports(tmp_path):
             seen.append(path)
             assert "rude" not in r.text and "reporter" not in r.text, path
         assert "/api/tables/{table_id}" in seen and "/api/seeks" in seen
+
+
+def test_a_chat_write_the_database_refuses_is_logged_and_the_chat_goes_on(tmp_path, caplog, monkeypatch):
+    from sequence_game.web.store import StoreError
+
+    with _server(tmp_path / "tables.sqlite3") as client:
+        def full_disk(*args):
+            raise StoreError("the database refused the write (database or disk is full)")
+
+        monkeypatch.setattr(client.app.state.social.store, "save_message", full_disk)
+        table, tokens = new_table(client, **TWO_HUMANS)
+        ws0, p0, _ = _open(client, table, tokens[0])
+        ws1, p1, _ = _open(client, table, tokens[1])
+        with caplog.at_level("ERROR", logger="sequence_game.web"):
+            p0.send_json({"type": "chat", "text": "still here"})
+            assert _next(p1, "chat")["text"] == "still here"
+            p0.send_json({"type": "chat", "text": "and again"})
+            assert _next(p1, "chat")["text"] == "and again"
+            for ws in (ws0, ws1):
+                ws.__exit__(None, None, None)
+    assert "a database write failed" in caplog.text and "disk is full" in caplog.text
