@@ -283,21 +283,23 @@ def test_a_tables_chat_comes_back_after_a_restart(tmp_path):
     with _server(db) as client:
         table, tokens, mid = _chat_then_report(client)
     with _server(db) as client:
-        ws0, p0, log = _open(client, table, tokens[0])
-        assert [(m["id"], m["from"], m["text"]) for m in log["messages"]] == [(mid, "Ann", "rude [31mwords")]
-        wa, a, log = _open(client, table, None)
-        assert [(m["from"], m["text"]) for m in log["messages"]] == [("Spectator 1", "gg")]
-        assert log["you"] == "Spectator 2"  # never the name of one who wrote before the restart
+        ws0, p0, players_log = _open(client, table, tokens[0])
+        wa, a, watcher_log = _open(client, table, None)
         p0.send_json({"type": "chat", "text": "back again"})
-        assert _next(p0, "chat")["id"] == mid + 2  # ids go on after those kept
-        for ws in (ws0, wa):
+        p0.send_json({"type": "ping"})
+        frames = [p0.receive_json(), p0.receive_json()]  # the chat, or the error the server answered
+        for ws in (ws0, wa):  # closed before asserting: a failure never leaves the server waiting
             ws.__exit__(None, None, None)
+    assert [(m["id"], m["from"], m["text"]) for m in players_log["messages"]] == [(mid, "Ann", "rude [31mwords")]
+    assert [(m["from"], m["text"]) for m in watcher_log["messages"]] == [("Spectator 1", "gg")]
+    assert watcher_log["you"] == "Spectator 2"  # never the name of one who wrote before the restart
+    assert frames[0]["type"] == "chat" and frames[0]["id"] == mid + 2  # ids go on after those kept
     with _server(db) as client:  # a finished table read back from its row: both rooms for its players
         assert client.post(f"/api/tables/{table}/resign", headers={"Authorization": f"Bearer {tokens[0]}"}).status_code == 200
     with _server(db) as client:
         ws1, p1, log = _open(client, table, tokens[1])
-        assert [m["text"] for m in log["messages"]] == ["rude [31mwords", "gg", "back again"]
         ws1.__exit__(None, None, None)
+    assert [m["text"] for m in log["messages"]] == ["rude [31mwords", "gg", "back again"]
 
 
 def test_a_room_keeps_its_last_messages_in_the_database(tmp_path):
