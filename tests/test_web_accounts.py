@@ -742,3 +742,55 @@ def test_seek_requests_signed_in_by_the_cookie_need_this_servers_origin(app):
             r = bare.post(path, json=body)
             assert r.status_code == 403 and "Origin" in r.json()["detail"], (path, r.text)
         assert bare.post("/api/seeks", json={"rated": True}, headers=ORIGIN).status_code == 201
+
+
+def test_a_report_names_the_writers_account_and_the_operator_disables_it(tmp_path, capsys):
+    from sequence_game.cli import main
+
+    db = str(tmp_path / "tables.sqlite3")
+    app = make_app(db)
+    with browser(app) as ann, Browser(app) as bob:
+        sign_up(ann, "ann")
+        sign_up(bob, "bob")
+        table, tokens = rated_table(ann, [bob])
+        client = _CLIENTS[id(app)]
+        socks = []
+        for p in (0, 1):
+            ws = client.websocket_connect(f"ws://127.0.0.1/api/tables/{table}/ws")
+            sock = ws.__enter__()
+            sock.send_json({"type": "hello", "token": tokens[p], "chat": True})
+            socks.append((ws, sock))
+        socks[0][1].send_json({"type": "chat", "text": "you are hopeless"})
+        frame = {}
+        while frame.get("type") != "chat":
+            frame = socks[1][1].receive_json()
+        socks[1][1].send_json({"type": "report", "message": frame["id"]})
+        while frame.get("type") != "reported":
+            frame = socks[1][1].receive_json()
+        for ws, _ in socks:
+            ws.__exit__(None, None, None)
+    _CLIENTS.pop(id(app)).__exit__(None, None, None)  # the server stops: its queued writes are done
+    capsys.readouterr()
+    assert main(["accounts", "reports", "--db", db]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.split("\t")[4:] == ["ann (account: ann)", "you are hopeless"]
+    assert line.split("\t")[3].startswith("bob (")
+    assert main(["accounts", "disable", "ann", "--db", db]) == 0
+    assert main(["accounts", "reports", "close", line.split("\t")[0], "--db", db]) == 0
+    assert "ann is disabled" in capsys.readouterr().out
+
+
+def test_a_rated_seek_does_not_come_back_on_a_server_restarted_without_accounts(tmp_path):
+    db = tmp_path / "tables.sqlite3"
+    app = make_app(db)
+    with browser(app) as c:
+        sign_up(c, "ann")
+        rated = c.post("/api/seeks", json={"rated": True}).json()["seek"]
+        ranged = c.post("/api/seeks", json={"rating_min": 100}).json()["seek"]
+        casual = c.post("/api/seeks", json={}).json()["seek"]
+        assert [s["seek"] for s in c.get("/api/seeks").json()["seeks"]] == [rated, ranged, casual]
+    _CLIENTS.pop(id(app)).__exit__(None, None, None)
+    with TestClient(make_app(db, accounts=False), base_url=BASE) as c:  # nobody could take the first two
+        assert [s["seek"] for s in c.get("/api/seeks").json()["seeks"]] == [casual]
+    with TestClient(make_app(db), base_url=BASE) as c:  # deleted, not hidden
+        assert [s["seek"] for s in c.get("/api/seeks").json()["seeks"]] == [casual]

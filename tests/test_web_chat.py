@@ -254,3 +254,134 @@ def test_the_event_stream_carries_no_chat(client):
     assert not any('"type":"chat"' in (x or "") for x in texts)
     t.connections.discard(stream)
     ws0.__exit__(None, None, None)
+
+
+def _server(path):
+    """The app over the database file ``path``; a second one on the same file is the server after a restart."""
+    return TestClient(create_app(path, ai_pause=0), base_url=BASE)
+
+
+def _chat_then_report(client):
+    """A table of Ann and Bob: Ann says something rude, a spectator says "gg", Bob reports Ann."""
+    table, tokens = new_table(client, **TWO_HUMANS)
+    ws0, p0, _ = _open(client, table, tokens[0])
+    ws1, p1, _ = _open(client, table, tokens[1])
+    wa, a, _ = _open(client, table, None)
+    p0.send_json({"type": "chat", "text": "rude \x1b[31mwords"})
+    mid = _next(p1, "chat")["id"]
+    a.send_json({"type": "chat", "text": "gg"})
+    _next(a, "chat")
+    p1.send_json({"type": "report", "message": mid})
+    _next(p1, "reported")
+    for ws in (ws0, ws1, wa):
+        ws.__exit__(None, None, None)
+    return table, tokens, mid
+
+
+def test_a_tables_chat_comes_back_after_a_restart(tmp_path):
+    db = tmp_path / "tables.sqlite3"
+    with _server(db) as client:
+        table, tokens, mid = _chat_then_report(client)
+    with _server(db) as client:
+        ws0, p0, players_log = _open(client, table, tokens[0])
+        wa, a, watcher_log = _open(client, table, None)
+        p0.send_json({"type": "chat", "text": "back again"})
+        p0.send_json({"type": "ping"})
+        frames = [p0.receive_json(), p0.receive_json()]  # the chat, or the error the server answered
+        for ws in (ws0, wa):  # closed before asserting: a failure never leaves the server waiting
+            ws.__exit__(None, None, None)
+    assert [(m["id"], m["from"], m["text"]) for m in players_log["messages"]] == [(mid, "Ann", "rude [31mwords")]
+    assert [(m["from"], m["text"]) for m in watcher_log["messages"]] == [("Spectator 1", "gg")]
+    assert watcher_log["you"] == "Spectator 2"  # never the name of one who wrote before the restart
+    assert frames[0]["type"] == "chat" and frames[0]["id"] == mid + 2  # ids go on after those kept
+    with _server(db) as client:  # a finished table read back from its row: both rooms for its players
+        assert client.post(f"/api/tables/{table}/resign", headers={"Authorization": f"Bearer {tokens[0]}"}).status_code == 200
+    with _server(db) as client:
+        ws1, p1, log = _open(client, table, tokens[1])
+        ws1.__exit__(None, None, None)
+    assert [m["text"] for m in log["messages"]] == ["rude [31mwords", "gg", "back again"]
+
+
+def test_a_room_keeps_its_last_messages_in_the_database(tmp_path):
+    import sqlite3
+
+    from sequence_game.web.tables.chat import KEEP
+
+    limits = ServerLimits(chat_burst=KEEP + 10, chat_per_minute=600.0)
+    db = tmp_path / "tables.sqlite3"
+    with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as client:
+        table, tokens = new_table(client, **TWO_HUMANS)
+        ws0, p0, _ = _open(client, table, tokens[0])
+        for i in range(KEEP + 5):
+            p0.send_json({"type": "chat", "text": f"m{i}"})
+            _next(p0, "chat")
+        ws0.__exit__(None, None, None)
+    with sqlite3.connect(db) as con:
+        texts = [json.loads(m)["text"] for (m,) in con.execute("SELECT message FROM chat ORDER BY id")]
+    assert texts == [f"m{i}" for i in range(5, KEEP + 5)]
+
+
+def test_reports_are_kept_and_the_operator_reads_and_closes_them(tmp_path, capsys):
+    from sequence_game.cli import main
+
+    db = tmp_path / "tables.sqlite3"
+    with _server(db) as client:
+        table, _, mid = _chat_then_report(client)
+    capsys.readouterr()
+    assert main(["accounts", "reports", "--db", str(db)]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    rid, when, at_table, reporter, reported, text = line.split("\t")
+    assert at_table == table and reporter.startswith("Bob (") and reported == "Ann (guest)"
+    assert text == "rude [31mwords" and "\x1b" not in line  # the escape never reached the operator's terminal
+    assert when[:4].isdigit() and when[4] == "-"
+    assert main(["accounts", "reports", "close", rid, "--db", str(db)]) == 0
+    assert capsys.readouterr().out == f"report {rid} closed\n"
+    assert main(["accounts", "reports", "--db", str(db)]) == 0
+    assert capsys.readouterr().out == ""
+    assert main(["accounts", "reports", "close", rid, "--db", str(db)]) != 0
+    assert f"no open report {rid}" in capsys.readouterr().err
+    for bad, words in ((["reports", "close"], "needs the ID"), (["reports", "shut", "1"], "'close ID' or nothing"),
+                       (["reports", "3"], "'close ID' or nothing"), (["create", "ann", "3"], "not an ID")):
+        assert main(["accounts", *bad, "--db", str(db)]) != 0
+        assert words in capsys.readouterr().err, bad
+    with pytest.raises(SystemExit):  # a usage error
+        main(["accounts", "reports", "close", "x", "--db", str(db)])
+    assert "a report's ID is a whole number" in capsys.readouterr().err
+
+
+def test_no_http_endpoint_serves_the_reports(tmp_path):
+    db = tmp_path / "tables.sqlite3"
+    with _server(db) as client:
+        table, tokens, mid = _chat_then_report(client)
+        document = client.app.openapi()["paths"]
+        assert not [p for p in document if "report" in p]
+        # the stream and the websocket are not answers that end (test_the_event_stream_carries_no_chat)
+        paths = [p for p, methods in document.items() if "get" in methods and not p.endswith(("/stream", "/ws"))]
+        seen = []
+        for path in paths:
+            url = path.replace("{table_id}", table).replace("{name}", "Ann").replace("{seek_id}", "x")
+            r = client.get(url, headers={"Authorization": f"Bearer {tokens[1]}"})
+            seen.append(path)
+            assert "rude" not in r.text and "reporter" not in r.text, path
+        assert "/api/tables/{table_id}" in seen and "/api/seeks" in seen
+
+
+def test_a_chat_write_the_database_refuses_is_logged_and_the_chat_goes_on(tmp_path, caplog, monkeypatch):
+    from sequence_game.web.store import StoreError
+
+    with _server(tmp_path / "tables.sqlite3") as client:
+        def full_disk(*args):
+            raise StoreError("the database refused the write (database or disk is full)")
+
+        monkeypatch.setattr(client.app.state.social.store, "save_message", full_disk)
+        table, tokens = new_table(client, **TWO_HUMANS)
+        ws0, p0, _ = _open(client, table, tokens[0])
+        ws1, p1, _ = _open(client, table, tokens[1])
+        with caplog.at_level("ERROR", logger="sequence_game.web"):
+            p0.send_json({"type": "chat", "text": "still here"})
+            assert _next(p1, "chat")["text"] == "still here"
+            p0.send_json({"type": "chat", "text": "and again"})
+            assert _next(p1, "chat")["text"] == "and again"
+            for ws in (ws0, ws1):
+                ws.__exit__(None, None, None)
+    assert "a database write failed" in caplog.text and "disk is full" in caplog.text

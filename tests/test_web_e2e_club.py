@@ -253,6 +253,62 @@ def test_a_rated_seek_accepted_from_the_lobby_then_resigned_changes_both_ratings
     assert get(server, "/api/players/gil")["rating"] == changes["gil"]["after"]
 
 
+def _axe_serious(page):
+    """The serious and critical axe findings on ``page`` (violations, and "incomplete" ones too)."""
+    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    results = axe_sync.Axe().run(page)
+    found = results.response["violations"] + results.response["incomplete"]
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found
+            if v["impact"] in ("serious", "critical") and v["nodes"]]
+
+
+def test_a_rated_seek_with_a_rating_range_is_shown_with_its_range(server, people):
+    guest, ivy, jon = people(), people(), people()
+    # a guest: the name field, no rated box, no range
+    guest.page.goto(server + "/")
+    guest.page.wait_for_selector("#account #login-link")
+    assert guest.page.is_visible("#sk-name") and not guest.page.is_visible("#sk-as")
+    assert guest.page.is_disabled("#sk-rated") and guest.page.is_disabled("#sk-min")
+    shot(guest.page, "club-09-seek-form-guest")
+    sign_up(server, ivy.page, "ivy")
+    sign_up(server, jon.page, "jon")
+    i = ivy.page
+    i.wait_for_selector("#sk-rated:not([disabled])")
+    # signed in: "as ivy" instead of the name field (the server would ignore it)
+    assert not i.is_visible("#sk-name") and i.inner_text("#sk-as") == "as ivy"
+    assert i.is_disabled("#sk-min") and i.is_disabled("#sk-max")  # a casual seek has no range
+    i.check("#sk-rated")
+    assert i.is_enabled("#sk-min") and i.is_enabled("#sk-max")
+    # checked in the page before anything is sent: a range upside down, a bound out of bounds
+    i.fill("#sk-min", "700")
+    i.fill("#sk-max", "600")
+    i.click("#sk-post")
+    i.wait_for_function("document.getElementById('sk-error').textContent.length > 0")
+    assert i.inner_text("#sk-error") == "The lowest rating (700) is above the highest (600)."
+    i.fill("#sk-min", "400")
+    i.fill("#sk-max", "9000")
+    i.click("#sk-post")
+    i.wait_for_function("document.getElementById('sk-error').textContent.includes('9000')")
+    assert "whole number from 0 to 5000" in i.inner_text("#sk-error")
+    assert get(server, "/api/seeks")["seeks"] == []
+    i.fill("#sk-max", "600")
+    assert i.inner_text("#sk-error") == ""  # a corrected field clears the message
+    assert not _axe_serious(i)  # the lobby with the form in this state
+    shot(i, "club-10-seek-form-rated-range")
+    i.click("#sk-post")
+    i.wait_for_selector("#myseek:not([hidden])")
+    (posted,) = [s for s in get(server, "/api/seeks")["seeks"] if s["name"] == "ivy"]
+    assert (posted["rated"], posted["rating_min"], posted["rating_max"]) == (True, 400, 600)
+    # jon sees the range in the lobby's list
+    row = jon.page.locator("#seeks tr", has_text="ivy")
+    row.wait_for()
+    assert "rated, opponents rated 400 to 600" in row.inner_text()
+    shot(jon.page, "club-11-lobby-seek-range")
+    assert not _axe_serious(jon.page)
+    i.click("#myseek button")  # cancelled: the list is empty again
+    row.wait_for(state="detached")
+
+
 def test_hostile_names_are_shown_as_text_on_the_player_page(server, people):
     carol = people()
     page = carol.page

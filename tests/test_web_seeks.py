@@ -255,3 +255,86 @@ def test_the_client_finds_a_game_over_http(tmp_path):
     finally:
         srv.should_exit = True
         thread.join(10)
+
+
+def _restart(path, **kw):
+    """A new app on the database file ``path``: the server after a restart."""
+    return TestClient(create_app(path, ai_pause=0, limits=LIMITS, **kw), base_url=BASE)
+
+
+def test_open_seeks_come_back_after_a_restart(tmp_path):
+    import time
+
+    db = tmp_path / "tables.sqlite3"
+    with _restart(db) as c:
+        kept = _post(c, players=4, name="Ann", clock={"kind": "fischer", "seconds": 300, "increment": 3})
+        cancelled = _post(c, name="Cy")
+        taken = _post(c, name="Di")
+        assert c.delete(f"/api/seeks/{cancelled['seek']}", headers=auth(cancelled["token"])).status_code == 204
+        assert c.post(f"/api/seeks/{taken['seek']}/accept", json={"name": "Bob"}).status_code == 201
+        before = c.get("/api/seeks").json()["seeks"]
+    with _restart(db) as c:
+        after = c.get("/api/seeks").json()["seeks"]
+        assert [s["seek"] for s in after] == [kept["seek"]]  # neither the cancelled nor the taken one
+        assert {k: v for k, v in after[0].items() if k != "age"} == {k: v for k, v in before[0].items() if k != "age"}
+        assert after[0]["age"] >= before[0]["age"]  # its time counts from when it was posted
+        seek = c.app.state.seeks.seeks[kept["seek"]]
+        assert time.monotonic() - seek.seen < 30  # idle time counts from the restart
+        # the poster's page goes on with the token it kept; another player takes the seek
+        status = c.get(f"/api/seeks/{kept['seek']}", headers=auth(kept["token"])).json()
+        assert status["status"] == "open"
+        r = c.post(f"/api/seeks/{kept['seek']}/accept", json={"name": "Eve"})
+        assert r.status_code == 201, r.text
+        status = c.get(f"/api/seeks/{kept['seek']}", headers=auth(kept["token"])).json()
+        assert status["status"] == "accepted" and status["seat"]["seat"] == 0
+    with _restart(db) as c:  # taken after the restart: gone for good
+        assert c.get("/api/seeks").json()["seeks"] == []
+
+
+def test_a_seek_that_expired_while_the_server_was_down_does_not_come_back(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "tables.sqlite3"
+    with _restart(db) as c:
+        old = _post(c, name="Old")
+        young = _post(c, name="Young")
+    with sqlite3.connect(db) as con:  # posted seek_seconds and a minute ago
+        con.execute("UPDATE seeks SET created = created - ? WHERE id = ?", (LIMITS.seek_seconds + 60, old["seek"]))
+    with _restart(db) as c:
+        assert [s["name"] for s in c.get("/api/seeks").json()["seeks"]] == ["Young"]
+        assert c.get(f"/api/seeks/{old['seek']}", headers=auth(old["token"])).status_code == 404
+        assert c.get(f"/api/seeks/{young['seek']}", headers=auth(young["token"])).json()["status"] == "open"
+    with sqlite3.connect(db) as con:  # the expired row was deleted
+        assert [r[0] for r in con.execute("SELECT name FROM seeks")] == ["Young"]
+
+
+def test_a_seeks_row_holds_no_token_and_a_bad_row_is_dropped(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "tables.sqlite3"
+    with _restart(db) as c:
+        posted = _post(c, name="Ann")
+        _post(c, name="Bad")
+    with sqlite3.connect(db) as con:
+        dump = "\n".join(con.iterdump())
+        assert posted["token"] not in dump
+        con.execute("UPDATE seeks SET clock = '[1, 2' WHERE name = 'Bad'")
+    with _restart(db) as c:
+        assert [s["name"] for s in c.get("/api/seeks").json()["seeks"]] == ["Ann"]
+
+
+def test_an_older_database_gains_the_seeks_table(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "tables.sqlite3"
+    with _restart(db) as c:
+        table = c.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "random"}]})
+        assert table.status_code == 201
+    with sqlite3.connect(db) as con:  # a file written before seeks, chat and reports were kept
+        for name in ("seeks", "chat", "reports"):
+            con.execute(f"DROP TABLE {name}")
+    with _restart(db) as c:
+        assert c.get(f"/api/tables/{table.json()['table']}").status_code == 200
+        posted = _post(c, name="Ann")
+    with _restart(db) as c:
+        assert [s["seek"] for s in c.get("/api/seeks").json()["seeks"]] == [posted["seek"]]

@@ -11,6 +11,7 @@
     sequence-game review FILE [--iterations N] [--seed S] [--json]
     sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser] [--no-accounts] [--no-chat]
     sequence-game accounts create|disable|enable|reset-password NAME [--db FILE] | accounts list
+    sequence-game accounts reports [--db FILE] | accounts reports close ID [--db FILE]
     sequence-game bot --server URL --table ID --token T [--agent hard | module:Class]
     sequence-game bench [--quick] [--only play|simulate|to_dict]
     sequence-game tune screen|spsa --base SPEC ...

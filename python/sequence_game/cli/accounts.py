@@ -2,8 +2,9 @@
 
 ``create NAME``, ``reset-password NAME`` (the password is asked for twice on a terminal, or read as
 the first line of standard input; never on the command line, where other users of the machine can
-see it), ``disable NAME`` (its sessions end), ``enable NAME``, ``list``. They work on the database
-``serve`` uses (``--db``, the same default).
+see it), ``disable NAME`` (its sessions end), ``enable NAME``, ``list``; ``reports`` lists the open
+chat reports and ``reports close ID`` closes one (``web/social.py``: reports are never served over
+HTTP). They work on the database ``serve`` uses (``--db``, the same default).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import getpass
 import sys
 from typing import TYPE_CHECKING
 
-from .common import CLIError, Parents, printable
+from .common import CLIError, Parents, int_arg, printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -38,6 +39,10 @@ def cmd_accounts(args: argparse.Namespace, console: Console) -> int:
     from ..web.store import UnusableDatabaseError, default_db_path
 
     path = args.db or default_db_path()
+    if args.action == "reports":
+        return _reports(path, args)
+    if args.report is not None:
+        raise CLIError(f"accounts {args.action} takes one NAME, not an ID after it")
     try:
         club = Club(path)
     except UnusableDatabaseError as e:
@@ -70,6 +75,48 @@ def cmd_accounts(args: argparse.Namespace, console: Console) -> int:
         club.close()
 
 
+def _reports(path: object, args: argparse.Namespace) -> int:
+    """``accounts reports``: the open chat reports, oldest first, one a line (tab-separated: id, when
+    (UTC), table, reporter and address, the name reported (with "account: KEY" when an account wrote
+    it: ``accounts disable`` takes that name), the message); ``reports close ID``."""
+    from datetime import datetime, timezone
+
+    from ..web.social import SocialStore
+    from ..web.store import StoreError, UnusableDatabaseError
+
+    if args.name not in (None, "close"):
+        raise CLIError(f"accounts reports takes 'close ID' or nothing, not {printable(str(args.name))[:40]!r}")
+    if args.name == "close" and args.report is None:
+        raise CLIError("accounts reports close needs the ID of a report (the first column of 'accounts reports')")
+    if args.name is None and args.report is not None:
+        raise CLIError("accounts reports: to close a report, say 'accounts reports close ID'")
+    try:
+        store = SocialStore(path)  # type: ignore[arg-type]
+    except UnusableDatabaseError as e:
+        raise CLIError(f"--db {e}") from None
+    try:
+        if args.name == "close":
+            if not store.close_report(args.report):
+                raise CLIError(f"no open report {args.report} (see 'accounts reports')")
+            print(f"report {args.report} closed")
+            return 0
+        rows = store.reports()
+        for r in rows:
+            when = datetime.fromtimestamp(r["at"], timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+            who = (f"account: {r['account']}" if r["account"] else "spectator" if r["channel"] == "spectators"
+                   else "guest")
+            reported = f"{r['reported']} ({who})"
+            print("\t".join(printable(str(x)) for x in (
+                r["id"], when, r["table"], f"{r['reporter']} ({r['address']})", reported, r["text"])))
+        if not rows:
+            print("no open reports", file=sys.stderr)
+        return 0
+    except StoreError as e:
+        raise CLIError(str(e)) from None
+    finally:
+        store.close()
+
+
 def _disabled(club: object) -> list:  # type: ignore[type-arg]
     from ..web.club import Club
     from ..web.club.accounts import Account, Accounts
@@ -80,11 +127,14 @@ def _disabled(club: object) -> list:  # type: ignore[type-arg]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: Parents) -> None:
-    p = sub.add_parser("accounts", help="create, disable, enable or reset the server's accounts (needs [web])",
+    p = sub.add_parser("accounts", help="create, disable, enable or reset the server's accounts; read chat reports (needs [web])",
                        description="Manage the accounts of 'sequence-game serve' (docs/club.md). A password is "
-                                   "asked for on the terminal, or read as the first line of standard input.")
-    p.add_argument("action", choices=["create", "disable", "enable", "reset-password", "list"])
-    p.add_argument("name", nargs="?", metavar="NAME", help="the account's name")
+                                   "asked for on the terminal, or read as the first line of standard input. "
+                                   "'reports' lists the open chat reports, 'reports close ID' closes one.")
+    p.add_argument("action", choices=["create", "disable", "enable", "reset-password", "list", "reports"])
+    p.add_argument("name", nargs="?", metavar="NAME", help="the account's name ('reports close ID': close a report)")
+    p.add_argument("report", nargs="?", metavar="ID", type=int_arg(1, None, "a report's ID"),
+                   help="the report to close (reports close ID)")
     p.add_argument("--db", metavar="FILE", default=None,
                    help="the server's SQLite database (default: the one 'serve' uses)")
     p.set_defaults(func=cmd_accounts)

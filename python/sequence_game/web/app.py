@@ -34,6 +34,7 @@ from .routers import accounts as accounts_routes
 from .routers import ai, events, pages, play, players, records, review, seeks, socket, tables
 from .routers.socket import MAX_WS_MESSAGE
 from .seeks import SeekBoard
+from .social import Social
 from .store import TableStore
 from .tables import TableService
 
@@ -76,7 +77,8 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
         service.start_ai()
         yield
         app.state.reviews.close()
-        await service.close()
+        await service.close()  # the queued writes (seeks, chat, reports) are done first
+        app.state.social.close()
         if app.state.club is not None:
             app.state.club.close()
 
@@ -89,6 +91,13 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     resumed = service.resume()
     if resumed:
         log.info("resumed %d unfinished table(s) from %s", resumed, db_path)
+    # open seeks, the tables' chat and the chat reports are kept in the same file (social.py)
+    social = Social(db_path, service.db_soon)
+    service.chat.keeper = social
+    board = SeekBoard(limits, keeper=social)
+    came_back = board.restore(social.open_seeks(), accounts=club_service is not None)
+    if came_back:
+        log.info("%d open seek(s) came back from %s", came_back, db_path)
 
     app = FastAPI(
         title="sequence-game",
@@ -115,7 +124,8 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.state.club = club_service
     app.state.limits = limits
     app.state.quota = CreationQuota(limits)
-    app.state.seeks = SeekBoard(limits)
+    app.state.seeks = board
+    app.state.social = social
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(HostGuard, limits=limits)  # added last: runs first
 

@@ -69,7 +69,10 @@ CREATE INDEX IF NOT EXISTS club_ratings_pairing ON club_ratings (pairing, at);
 class ClubStore:
     """The club's rows in the SQLite file at ``path`` (``":memory:"``: a database of its own, for
     tests). Thread-safe: one connection behind a lock. A write SQLite refuses raises
-    :class:`~sequence_game.web.store.StoreError` with nothing written."""
+    :class:`~sequence_game.web.store.StoreError` with nothing written. ``SCHEMA``: the tables it
+    creates when they are missing (a database of an older version gains them on opening)."""
+
+    SCHEMA = _SCHEMA
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
@@ -81,7 +84,7 @@ class ClubStore:
             if self.path != ":memory:":
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(self.SCHEMA)
 
     def close(self) -> None:
         with self._lock:

@@ -33,6 +33,7 @@ frames' schemas: ``models.ServerFrame``, in the OpenAPI document (``routers/even
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Annotated, Any, Dict, FrozenSet, Literal, Optional, Union
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -41,9 +42,12 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from .. import models
 from ..errors import BadMessageError, BusyError, NotAllowedError, TableError, TooLargeError, TooSlowError
 from ..http import client_of, deny_websocket, error_body, status_of
+from ..store import StoreError
 from ..tables import Connection, Table, TableService
 from ..tables.ai import AnalysisRun
 from ..tables.chat import MAX_CHAT_TEXT
+
+log = logging.getLogger("sequence_game.web")
 
 MAX_WS_MESSAGE = 4096  # bytes of a websocket message from a client
 HELLO_TIMEOUT = 10.0  # seconds a new websocket has to say who it is
@@ -123,12 +127,26 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             return
         service.attach(table, conn)
         if hello.chat:
+            await _chat_history(service, table)
             service.chat.welcome(table, conn)
         await _serve(websocket, service, table, conn)
     finally:
         if conn is not None:
             service.detach(table, conn)
         service.release(table, client)
+
+
+async def _chat_history(service: TableService, table: Table) -> None:
+    """Bring back ``table``'s chat from the database (web/social.py) if its room is not in memory:
+    after a restart, or once the table came back into memory."""
+    chat = service.chat
+    if chat.enabled and chat.keeper is not None and table.id not in chat.rooms:
+        try:
+            messages = await service.db(chat.keeper.history, table.id)
+        except StoreError as e:  # the room starts empty
+            log.error("the chat of table %s could not be read back: %s", table.id, e)
+            messages = []
+        chat.restore(table.id, messages)
 
 
 async def _serve(websocket: WebSocket, service: TableService, table: Table, conn: Connection) -> None:

@@ -55,22 +55,62 @@ $("computer").addEventListener("submit", async (ev) => {
 let mySeek = null;  // {seek, token} of the seek this page posted
 const MY_SEEK = "sequence-my-seek";
 
-// Rated seeks are for signed-in accounts (docs/club.md): the box is offered once the page knows one is.
-function offerRated() {
+function signedIn() {
   const me = club.me;
+  return !!(me && me.accounts && me.name);
+}
+
+// Rated seeks are for signed-in accounts (docs/club.md): the box is offered once the page knows one
+// is, and so is the opponent's rating range (a rated seek's). Signed in, a seek is posted under the
+// account's name (the server ignores a name then): "as NAME" replaces the name field.
+function offerRated() {
   const box = $("sk-rated");
-  box.disabled = !(me && me.accounts && me.name);
+  box.disabled = !signedIn();
   if (box.disabled) box.checked = false;
+  $("sk-range").disabled = !box.checked;
+  $("sk-name-label").hidden = signedIn();
+  const as = $("sk-as");
+  as.hidden = !signedIn();
+  as.textContent = signedIn() ? `as ${club.me.name}` : "";
 }
 document.addEventListener("club:me", offerRated);
+$("sk-rated").addEventListener("change", offerRated);
+for (const id of ["sk-min", "sk-max"]) $(id).addEventListener("input", () => { $("sk-error").textContent = ""; });
 offerRated();
+
+const RATING_MAX = 5000;  // models.SeekRequest's bound
+
+// One bound of the range: null when empty; a whole number from 0 to RATING_MAX, else an Error
+// saying what is wrong (the server checks the same).
+function ratingBound(input, what) {
+  if (input.validity.badInput) throw new Error(`The ${what} rating is a number (digits only).`);
+  const text = input.value.trim();
+  if (text === "") return null;
+  if (!/^[0-9]{1,4}$/.test(text) || +text > RATING_MAX) throw new Error(`The ${what} rating is a whole number from 0 to ${RATING_MAX}, not ${text}.`);
+  return +text;
+}
 
 function seekBody() {
   const players = +$("sk-players").value;
   const body = { players, ...timeControl($("sk-clock"), players), rated: $("sk-rated").checked };
+  if (!$("sk-range").disabled) {
+    const low = ratingBound($("sk-min"), "lowest"), high = ratingBound($("sk-max"), "highest");
+    if (low !== null && high !== null && low > high) throw new Error(`The lowest rating (${low}) is above the highest (${high}).`);
+    if (low !== null) body.rating_min = low;
+    if (high !== null) body.rating_max = high;
+  }
   const name = $("sk-name").value.trim();
-  if (name) body.name = name;
+  if (name && !signedIn()) body.name = name;
   return body;
+}
+
+// "1400 to 1600", "1400 or more", "1600 or less"; "" for a seek without a range.
+function rangeText(s) {
+  const low = s.rating_min ?? null, high = s.rating_max ?? null;
+  if (low === null && high === null) return "";
+  if (high === null) return `${low} or more`;
+  if (low === null) return `${high} or less`;
+  return `${low} to ${high}`;
 }
 
 function showMySeek(text) {
@@ -142,7 +182,7 @@ $("sk-quick").addEventListener("click", async () => {
 
 async function accept(s) {
   $("sk-error").textContent = "";
-  const name = $("sk-name").value.trim();
+  const name = signedIn() ? "" : $("sk-name").value.trim();
   const headers = mySeek ? { Authorization: `Bearer ${mySeek.token}` } : {};
   try {
     const link = await postJSON(`/api/seeks/${encodeURIComponent(s.seek)}/accept`, name ? { name } : {}, headers);
@@ -161,9 +201,9 @@ function renderSeeks(list) {
     b.disabled = own;
     b.setAttribute("aria-label", own ? "your own seek" : `accept the seek of ${s.name}`);
     b.addEventListener("click", () => accept(s));
-    const range = s.rating_min !== null || s.rating_max !== null ? ` (rating ${s.rating_min ?? ""}-${s.rating_max ?? ""})` : "";
+    const range = rangeText(s);
     const who = s.rating !== null && s.rating !== undefined ? `${s.name} (${club.rating(s.rating, s.provisional)})` : s.name;
-    return row([who, `${s.players} players, ${s.teams} teams`, clockName(s), (s.rated ? "rated" : "casual") + range], [b]);
+    return row([who, `${s.players} players, ${s.teams} teams`, clockName(s), (s.rated ? "rated" : "casual") + (range ? `, opponents rated ${range}` : "")], [b]);
   });
   fill($("seeks"), rows, "no open seeks: post one, or use quick pairing");
 }

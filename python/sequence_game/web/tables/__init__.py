@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, TypeVar
@@ -32,7 +33,7 @@ from ...records import default_game_class
 from ..errors import NotAllowedError, TableError
 from ..limits import ServerLimits
 from ..presets import AI_PRESETS, AIPreset, preset_list
-from ..store import TableStore
+from ..store import StoreError, TableStore
 from .ai import AIWork
 from .changes import Changes
 from .chat import Chat
@@ -58,6 +59,8 @@ __all__ = [
 ]
 
 _R = TypeVar("_R")
+
+log = logging.getLogger("sequence_game.web")
 
 
 class TableService:
@@ -167,6 +170,21 @@ class TableService:
     async def db(self, call: Callable[..., _R], *args: Any) -> _R:
         """``call(*args)`` (a method of the store) in the database thread: off the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self._db_thread, functools.partial(call, *args))
+
+    def db_soon(self, call: Callable[..., Any], *args: Any) -> None:
+        """Queue ``call(*args)`` (a write) to the database thread and go on: the writes of the seeks,
+        the chat and the reports (``web/social.py``), in order with the others. A refused write
+        is logged; after :meth:`close` nothing is queued any more."""
+        def run() -> None:
+            try:
+                call(*args)
+            except StoreError as e:  # a full disk: the server goes on, the row is missing
+                log.error("a database write failed: %s", e)
+
+        try:
+            self._db_thread.submit(run)
+        except RuntimeError:
+            log.error("a database write came after the server closed: not stored")
 
     def _schedule(self, table: Table) -> None:
         """Start what ``table`` waits for: the AI's search if an AI seat is to move, else the human's

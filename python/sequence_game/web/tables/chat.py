@@ -9,10 +9,12 @@
 - A message is plain text: control and formatting characters are dropped, at most
   :data:`MAX_CHAT_TEXT` characters, never HTML (the page shows it as text); each client address has
   a bucket of ``ServerLimits.chat_burst`` messages that refills at ``chat_per_minute``.
-- ``report`` flags a message for the server's operator (a log line); muting is the reader's own,
-  in the page. The operator switches the whole chat off with ``serve --no-chat``.
-- Rooms live in memory, the last :data:`KEEP` messages of each, and are gone when the table leaves
-  memory or the server restarts: a chat is talk at the table, not part of the game's record.
+- ``report`` flags a message for the server's operator (a log line, and a row the operator reads
+  with ``sequence-game accounts reports``); muting is the reader's own, in the page. The operator
+  switches the whole chat off with ``serve --no-chat``.
+- Rooms keep the last :data:`KEEP` messages of each in memory and, through :attr:`Chat.keeper`
+  (``web/social.py``), in the server's database: a room comes back with its table after it left
+  memory or the server restarted. A chat is talk at the table, not part of the game's record.
 
 A chat message carries only what its writer typed and who wrote it, never a card of a hand (R9).
 """
@@ -23,13 +25,13 @@ import logging
 import time
 import unicodedata
 from collections import deque
-from typing import Any, Deque, Dict, List, Optional, Tuple
+from typing import Any, Deque, Dict, List, Optional, Protocol, Tuple
 
 from ..errors import BusyError, InvalidRequestError, NotNowError
 from ..limits import ServerLimits
 from .table import Table
 
-__all__ = ["KEEP", "MAX_CHAT_TEXT", "NOTICE", "SPECTATORS_NOTICE", "Chat", "clean_text"]
+__all__ = ["KEEP", "MAX_CHAT_TEXT", "NOTICE", "SPECTATORS_NOTICE", "Chat", "ChatKeeper", "clean_text"]
 
 log = logging.getLogger("sequence_game.web")
 
@@ -59,6 +61,16 @@ def clean_text(text: str) -> str:
     return out
 
 
+class ChatKeeper(Protocol):
+    """Where the rooms and the reports are kept across restarts (``web/social.Social``)."""
+
+    def said(self, table_id: str, message: Dict[str, Any], keep: int) -> None: ...
+
+    def reported(self, report: Dict[str, Any]) -> None: ...
+
+    def history(self, table_id: str) -> List[Dict[str, Any]]: ...
+
+
 class _Room:
     def __init__(self) -> None:
         self.players: Deque[Dict[str, Any]] = deque(maxlen=KEEP)
@@ -79,6 +91,20 @@ class Chat:
         self.rooms: Dict[str, _Room] = {}
         self.buckets: Dict[str, Tuple[float, float]] = {}  # client -> (messages it may send, at)
         self.reports: Deque[Dict[str, Any]] = deque(maxlen=self.MAX_REPORTS)
+        self.keeper: Optional[ChatKeeper] = None  # None: the rooms live in memory only
+
+    def restore(self, table_id: str, messages: List[Dict[str, Any]]) -> None:
+        """The room of ``table_id`` from its kept ``messages`` (oldest first), unless it is in
+        memory already; the next message and the next spectator's number follow theirs."""
+        if table_id in self.rooms:
+            return
+        room = self.rooms[table_id] = _Room()
+        for m in messages:
+            (room.players if m["channel"] == "players" else room.spectators).append(m)
+            room.next_id = max(room.next_id, int(m["id"]) + 1)
+            name = str(m["from"])
+            if m["channel"] == "spectators" and name.startswith("Spectator ") and name[10:].isdigit():
+                room.next_spectator = max(room.next_spectator, int(name[10:]) + 1)
 
     def _room(self, table: Table) -> _Room:
         room = self.rooms.get(table.id)
@@ -138,6 +164,8 @@ class Chat:
                    "at": round(time.time(), 3)}
         room.next_id += 1
         (room.players if channel == "players" else room.spectators).append(message)
+        if self.keeper is not None:
+            self.keeper.said(table.id, message, KEEP)
         for other in list(table.connections):
             if getattr(other, "chat", False) and self._reads(table, other, channel):
                 other.send(message)
@@ -152,7 +180,8 @@ class Chat:
         return not conn.seats or table.over
 
     def report(self, table: Table, conn: Any, message_id: int) -> Dict[str, Any]:
-        """Flag message ``message_id`` of a room ``conn`` reads for the operator (a log line)."""
+        """Flag message ``message_id`` of a room ``conn`` reads for the operator (a log line and,
+        with a keeper, a stored report)."""
         if not self.enabled:
             raise NotNowError(OFF)
         self._take(conn.client)
@@ -164,8 +193,15 @@ class Chat:
         if found is None:
             raise InvalidRequestError(f"no chat message {message_id} you can read at this table (the last {KEEP} "
                                       "of each room are kept)")
-        entry = {"table": table.id, "message": found, "by": conn.client, "at": time.time()}
+        reporter = (table.seats[min(conn.seats)].name or f"Player {min(conn.seats) + 1}" if conn.seats
+                    else getattr(conn, "chat_name", None) or "a spectator")
+        seat = found.get("seat")
+        account = table.seats[seat].account if isinstance(seat, int) and 0 <= seat < len(table.seats) else None
+        entry = {"table": table.id, "message": found, "by": conn.client, "reporter": reporter, "at": time.time(),
+                 "account": account}  # the writer's account (None: a guest or a spectator)
         self.reports.append(entry)
+        if self.keeper is not None:
+            self.keeper.reported(entry)
         log.warning("chat report: table %s, message %d from %r (%s): %r", table.id, message_id, found["from"],
                     found["channel"], found["text"])
         return {"type": "reported", "message": message_id}
