@@ -401,3 +401,9 @@ def test_train_refuses_a_greedy_share_outside_0_to_1(tmp_path, capsys) -> None:
     assert cli.main(["train", "--out", str(tmp_path / "x"), "--greedy-share", "1.5"]) != 0
     assert "--greedy-share must be in 0..1" in capsys.readouterr().err
     assert not os.path.exists(tmp_path / "x")
+    from sequence_game.training.net.trainer import TrainConfig, train
+
+    for share in (-0.1, 2.0, float("nan")):
+        with pytest.raises(ValueError, match=r"greedy_share must be in 0\.\.1"):
+            train(TrainConfig(out=str(tmp_path / "y"), greedy_share=share), lambda text: None)
+    assert not os.path.exists(tmp_path / "y")

@@ -408,6 +408,8 @@ def _save(path: str, payload: Dict[str, Any]) -> None:
 def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
     """Runs (or continues) the training run in ``cfg.out``; returns the last weights file."""
     say: Progress = progress or (lambda text: print(text, flush=True))
+    if not 0 <= cfg.greedy_share <= 1:
+        raise ValueError(f"greedy_share must be in 0..1 (a fraction of the self-play games), not {cfg.greedy_share}")
     os.makedirs(cfg.out, exist_ok=True)
     torch.set_num_threads(1)
     config_path = os.path.join(cfg.out, "config.json")
