@@ -336,3 +336,74 @@ def test_a_run_without_a_newer_setting_still_resumes(tmp_path) -> None:
     assert train(cfg, lambda text: None) == ""
     with pytest.raises(ValueError, match="seed"):
         train(TrainConfig(out=str(tmp_path), generations=0, seed=9), lambda text: None)
+
+
+def test_games_against_greedy_meet_only_greedy_and_learn_only_the_learners_moves(tmp_path, monkeypatch) -> None:
+    pytest.importorskip("torch")
+    import json
+
+    import torch
+    from sequence_game.training.net import trainer
+    from sequence_game.training.net.model import PolicyValueNet
+    from sequence_game.vector import VectorGame
+
+    built: list = []
+
+    class Spy(VectorGame):
+        """Counts the caller's moves of each game in the order the games end."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.moves = np.zeros(self.num_games, dtype=int)
+            self.lengths: list = []
+            self.movers: set = set()
+            built.append(self)
+
+        def step(self, actions):
+            self.movers.update(int(p) for p in self.current_players())
+            self.moves += 1
+            rewards, term, trunc = super().step(actions)
+            for i in np.flatnonzero(term | trunc):
+                self.lengths.append(int(self.moves[i]))
+                self.moves[i] = 0
+            return rewards, term, trunc
+
+    monkeypatch.setattr(trainer, "VectorGame", Spy)
+    torch.manual_seed(0)
+    cfg = trainer.TrainConfig(out=str(tmp_path), games=5, batch=2, greedy_share=1.0, max_turns=60)
+    rows, results = trainer.selfplay_generation(PolicyValueNet(16, 8), [], cfg, 5, lambda text: None)
+    # Only greedy opponents: one VectorGame per learner seat, greedy on the other seat.
+    assert sorted(tuple(vg.opponents.items()) for vg in built) == [((0, "greedy"),), ((1, "greedy"),)]
+    assert [vg.movers for vg in built] == [{0}, {1}]  # the caller (learner) is the only seat handed back
+    assert results["greedy"]["games"] == 5 and results["learner_wins"] + results["learner_losses"] == 0
+    # One row per learner move of the counted games (3 on seat 0, 2 on seat 1), none of greedy's.
+    assert len(rows.choice) == sum(built[0].lengths[:3]) + sum(built[1].lengths[:2])
+    assert np.isnan(rows.old_logp).sum() == 0 and (rows.choice < rows.counts).all()
+
+    # Through train(): recorded in config.json and the log, and kept by a resumed run.
+    monkeypatch.setattr(trainer, "VectorGame", VectorGame)
+    out = str(tmp_path / "run")
+    small = dict(out=out, seed=2, bootstrap_games=2, games=4, batch=4, eval_games=2, epochs=1, hidden1=16,
+                 hidden2=8, max_turns=60, greedy_share=1.0)
+    trainer.train(trainer.TrainConfig(generations=2, **small), lambda text: None)
+    with open(os.path.join(out, "config.json")) as f:
+        assert json.load(f)["greedy_share"] == 1.0
+    with open(os.path.join(out, "log.jsonl")) as f:
+        assert json.loads(f.read().splitlines()[1])["selfplay"]["greedy"]["games"] == 4
+    with pytest.raises(ValueError, match="greedy_share"):
+        trainer.train(trainer.TrainConfig(generations=3, **{**small, "greedy_share": 0.0}), lambda text: None)
+
+
+def test_train_refuses_a_greedy_share_outside_0_to_1(tmp_path, capsys) -> None:
+    pytest.importorskip("torch")
+    from sequence_game import cli
+
+    assert cli.main(["train", "--out", str(tmp_path / "x"), "--greedy-share", "1.5"]) != 0
+    assert "--greedy-share must be in 0..1" in capsys.readouterr().err
+    assert not os.path.exists(tmp_path / "x")
+    from sequence_game.training.net.trainer import TrainConfig, train
+
+    for share in (-0.1, 2.0, float("nan")):
+        with pytest.raises(ValueError, match=r"greedy_share must be in 0\.\.1"):
+            train(TrainConfig(out=str(tmp_path / "y"), greedy_share=share), lambda text: None)
+    assert not os.path.exists(tmp_path / "y")
