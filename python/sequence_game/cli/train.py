@@ -24,12 +24,10 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
         raise CLIError("--temperature must be in 0..10")
     if not 0 <= args.imitation <= 100:
         raise CLIError("--imitation must be in 0..100")
-    if not 0 <= args.greedy_share <= 1:
-        raise CLIError(f"--greedy-share must be in 0..1 (a fraction of the self-play games), not {args.greedy_share}")
     cfg = TrainConfig(out=args.out, generations=args.generations, seed=args.seed,
                       bootstrap_games=args.bootstrap_games, games=args.games, eval_games=args.eval_games,
                       temperature=args.temperature, bootstrap_epochs=args.bootstrap_epochs,
-                      imitation=args.imitation, greedy_share=args.greedy_share, init=args.init)
+                      imitation=args.imitation, init=args.init)
     try:
         weights = train(cfg, progress=lambda text: console.print(text, highlight=False))
     except KeyboardInterrupt:
@@ -61,9 +59,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
                    help="passes over the greedy dataset in generation 0 (default 3)")
     p.add_argument("--imitation", type=float, default=0.3,
                    help="weight of the greedy imitation loss after generation 0 (default 0.3)")
-    p.add_argument("--greedy-share", type=float, default=0.0,
-                   help="fraction of the self-play games whose opponent is the core's greedy instead of the "
-                        "network or its snapshots (default 0)")
     p.add_argument("--games", type=int_arg(1, 10**6, "--games"), default=128, help="self-play games per generation (default 128)")
     p.add_argument("--eval-games", type=int_arg(2, 10**6, "--eval-games"), default=100,
                    help="games against greedy per generation, seats alternated (default 100)")

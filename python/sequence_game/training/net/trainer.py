@@ -11,9 +11,7 @@ Generation 0 learns from a self-play dataset of the core's greedy player (``sequ
 selfplay``, docs: :mod:`sequence_game.selfplay`): its moves as policy targets, the games' results
 as value targets. Every later generation plays ``games`` two-player games in a ``VectorGame``
 (batched, in the core), the current network on one seat and, per game, either itself or a
-snapshot of an earlier generation (the pool) on the other, or (a share ``greedy_share`` of the
-games, in a second ``VectorGame`` whose greedy seat the core plays) the core's greedy player,
-moves sampled at ``temperature``; it
+snapshot of an earlier generation (the pool) on the other, moves sampled at ``temperature``; it
 then trains the value head on the results and the policy head with a clipped policy-gradient step
 (PPO's surrogate, advantage = result - value), keeping a share of greedy imitation as a
 regulariser. The network reads only the seat's observation tensor (R9).
@@ -33,7 +31,6 @@ import numpy as np
 import torch
 
 from ...netfile import write_weights
-from ...observation import OBSERVATION_SIZE
 from ...seeds import derive_seed
 from ...vector import MAX_LEGAL_ACTIONS, VectorGame
 from .model import PolicyValueNet
@@ -55,7 +52,6 @@ class TrainConfig:
     temperature: float = 1.0
     pool_share: float = 0.5         # share of games against an earlier snapshot
     pool_size: int = 5
-    greedy_share: float = 0.0       # share of self-play games against the core's greedy (0: none)
     imitation: float = 0.3          # weight of the greedy imitation loss after generation 0
     lr: float = 1e-3
     epochs: int = 2
@@ -162,89 +158,12 @@ def _value_target(outcome_abs: np.ndarray, team: int, teams: int) -> np.ndarray:
     return t
 
 
-Row = Tuple[np.ndarray, np.ndarray, int, int, float, np.ndarray]
-
-
-def _rows(out: List[Row]) -> Rows:
-    if not out:
-        return Rows(obs=np.zeros((0, OBSERVATION_SIZE), dtype=np.float16),
-                    acts=np.zeros((0, MAX_LEGAL_ACTIONS), dtype=np.int16), counts=np.zeros(0, dtype=np.int16),
-                    choice=np.zeros(0, dtype=np.int16), value=np.zeros((0, 3), dtype=np.float32),
-                    old_logp=np.zeros(0, dtype=np.float32))
-    return Rows(obs=np.stack([o[0] for o in out]), acts=np.stack([o[1] for o in out]),
-                counts=np.array([o[2] for o in out], dtype=np.int16),
-                choice=np.array([o[3] for o in out], dtype=np.int16),
-                value=np.stack([o[5] for o in out]), old_logp=np.array([o[4] for o in out], dtype=np.float32))
-
-
-def greedy_games(model: PolicyValueNet, cfg: TrainConfig, games: int, seed: int, gen: torch.Generator,
-                 progress: Progress) -> Tuple[List[Row], Dict[str, int]]:
-    """``games`` two-player games of the learner against the core's greedy (half with the learner
-    on seat 0, half on seat 1; one ``VectorGame`` per seat, greedy played inside the core), moves
-    sampled at ``cfg.temperature``. Only the learner's seat is ever handed back by the
-    ``VectorGame``, so every row is a learner's move. Returns the rows and the learner's results."""
-    out: List[Row] = []
-    results = {"games": 0, "wins": 0, "draws": 0, "losses": 0}
-    started = time.time()
-    for seat in (0, 1):
-        count = games // 2 + (games % 2 if seat == 0 else 0)
-        if count == 0:
-            continue
-        b = min(cfg.batch, count)
-        vg = VectorGame(b, players=2, seed=derive_seed(seed, seat), max_turns=cfg.max_turns,
-                        opponents={1 - seat: "greedy"})
-        pending: List[List[Tuple[np.ndarray, np.ndarray, int, int, float]]] = [[] for _ in range(b)]
-        finished = 0
-        while finished < count:
-            obs = vg.observations()
-            acts, counts = vg.legal_actions()
-            choice, logp = _choose(model, obs, acts, counts, cfg.temperature, gen)
-            for i in range(b):
-                pending[i].append((obs[i].astype(np.float16), acts[i].copy(), int(counts[i]), int(choice[i]),
-                                   float(logp[i])))
-            rewards, term, trunc = vg.step(acts[np.arange(b), choice].astype(np.int64))
-            for i in np.flatnonzero(term | trunc).tolist():
-                if finished < count:
-                    finished += 1
-                    r = rewards[i]
-                    target = _value_target(r, seat, 2)
-                    out.extend((o, a, n, c, lp, target) for o, a, n, c, lp in pending[i])
-                    results["games"] += 1
-                    results["wins"] += int(r[seat] > 0)
-                    results["losses"] += int(r[seat] < 0)
-                    results["draws"] += int(not (r > 0).any())
-                    if results["games"] % 64 == 0:
-                        progress(f"  against greedy {results['games']}/{games} games, {len(out):,} positions, "
-                                 f"{time.time() - started:.0f} s")
-                pending[i] = []
-    return out, results
-
-
 def selfplay_generation(model: PolicyValueNet, pool: List[PolicyValueNet], cfg: TrainConfig, seed: int,
                         progress: Progress) -> Tuple[Rows, Dict[str, Any]]:
-    """Plays cfg.games two-player games (batched) and returns the current network's rows: a share
-    ``cfg.greedy_share`` of them against the core's greedy, the others against the network itself
-    or (a share ``cfg.pool_share``) a snapshot of the pool."""
+    """Plays cfg.games two-player games (batched) and returns the current network's rows."""
     rng = np.random.default_rng(seed)
     gen = torch.Generator().manual_seed(seed & 0x7FFFFFFFFFFFFFFF)
-    against_greedy = round(cfg.games * cfg.greedy_share)
-    own_games = cfg.games - against_greedy
-    out: List[Row] = []
-    results: Dict[str, Any] = {"learner_wins": 0, "learner_losses": 0, "draws": 0}
-    if own_games:
-        out, results = _own_games(model, pool, cfg, own_games, rng, gen, seed, progress)
-    if against_greedy:
-        rows, results["greedy"] = greedy_games(model, cfg, against_greedy, derive_seed(seed, 2), gen, progress)
-        out.extend(rows)
-    return _rows(out), results
-
-
-def _own_games(model: PolicyValueNet, pool: List[PolicyValueNet], cfg: TrainConfig, games: int,
-               rng: np.random.Generator, gen: torch.Generator, seed: int, progress: Progress
-               ) -> Tuple[List[Row], Dict[str, Any]]:
-    """``games`` games of the learner against itself or a snapshot of ``pool``: both seats' rows
-    of a game against itself, the learner's seat's only against a snapshot."""
-    b = min(cfg.batch, games)
+    b = min(cfg.batch, cfg.games)
     vg = VectorGame(b, players=2, seed=seed, max_turns=cfg.max_turns)
     # Per game slot: the learner's seat and the opponent (-1: the learner itself, k: pool[k]).
     learner_seat = np.arange(b) % 2
@@ -257,11 +176,11 @@ def _own_games(model: PolicyValueNet, pool: List[PolicyValueNet], cfg: TrainConf
 
     for i in range(b):
         assign(i)
-    out: List[Row] = []
+    out: List[Tuple[np.ndarray, np.ndarray, int, int, float, np.ndarray]] = []
     finished = 0
     results = {"learner_wins": 0, "learner_losses": 0, "draws": 0}
     started = time.time()
-    while finished < games:
+    while finished < cfg.games:
         cur = vg.current_players()
         obs = vg.observations()
         acts, counts = vg.legal_actions()
@@ -281,7 +200,7 @@ def _own_games(model: PolicyValueNet, pool: List[PolicyValueNet], cfg: TrainConf
                                float(logp[i]), int(cur[i])))
         rewards, term, trunc = vg.step(acts[np.arange(b), choice].astype(np.int64))
         for i in np.flatnonzero(term | trunc).tolist():
-            if finished < games:
+            if finished < cfg.games:
                 finished += 1
                 r = rewards[i]
                 for row_obs, row_acts, row_n, row_c, row_lp, seat in pending[i]:
@@ -292,11 +211,15 @@ def _own_games(model: PolicyValueNet, pool: List[PolicyValueNet], cfg: TrainConf
                     results["learner_losses"] += int(lr < 0)
                 results["draws"] += int(not (r > 0).any())
                 if finished % 64 == 0:
-                    progress(f"  self-play {finished}/{games} games, {len(out):,} positions, "
+                    progress(f"  self-play {finished}/{cfg.games} games, {len(out):,} positions, "
                              f"{time.time() - started:.0f} s")
             pending[i] = []
             assign(i)
-    return out, results
+    played = Rows(obs=np.stack([o[0] for o in out]), acts=np.stack([o[1] for o in out]),
+                  counts=np.array([o[2] for o in out], dtype=np.int16),
+                  choice=np.array([o[3] for o in out], dtype=np.int16),
+                  value=np.stack([o[5] for o in out]), old_logp=np.array([o[4] for o in out], dtype=np.float32))
+    return played, results
 
 
 def bootstrap_rows(cfg: TrainConfig, progress: Progress) -> Rows:
@@ -408,8 +331,6 @@ def _save(path: str, payload: Dict[str, Any]) -> None:
 def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
     """Runs (or continues) the training run in ``cfg.out``; returns the last weights file."""
     say: Progress = progress or (lambda text: print(text, flush=True))
-    if not 0 <= cfg.greedy_share <= 1:
-        raise ValueError(f"greedy_share must be in 0..1 (a fraction of the self-play games), not {cfg.greedy_share}")
     os.makedirs(cfg.out, exist_ok=True)
     torch.set_num_threads(1)
     config_path = os.path.join(cfg.out, "config.json")
@@ -466,8 +387,7 @@ def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
                 net.load_state_dict(torch.load(path, weights_only=False)["model"])
                 net.eval()
                 pool.append(net)
-            vs_greedy = round(cfg.games * cfg.greedy_share)
-            say(f"generation {g}: self-play, {cfg.games} games ({vs_greedy} against greedy), pool of {len(pool)}")
+            say(f"generation {g}: self-play, {cfg.games} games, pool of {len(pool)}")
             rows, results = selfplay_generation(model, pool, cfg, derive_seed(cfg.seed, 10_000 + g), say)
             keep = rng.choice(len(imitation.choice), size=min(len(imitation.choice), len(rows.choice) // 2),
                               replace=False)
