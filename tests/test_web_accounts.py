@@ -759,6 +759,8 @@ def test_a_report_names_the_writers_account_and_the_operator_disables_it(tmp_pat
             ws = client.websocket_connect(f"ws://127.0.0.1/api/tables/{table}/ws")
             sock = ws.__enter__()
             sock.send_json({"type": "hello", "token": tokens[p], "chat": True})
+            while sock.receive_json()["type"] != "chat-log":  # in the chat before anyone writes
+                pass
             socks.append((ws, sock))
         socks[0][1].send_json({"type": "chat", "text": "you are hopeless"})
         frame = {}
