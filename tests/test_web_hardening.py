@@ -236,6 +236,49 @@ def test_one_hint_or_analysis_at_a_time_per_seat(client, monkeypatch):
     assert gate.started[0].startswith("sequence-analysis")
 
 
+def test_repeated_refusals_are_answered_before_routing(monkeypatch):
+    """A flood of requests the server refuses (creations past the quota, sockets past the cap,
+    analyses while the seat's runs) is answered from memory before routing (web/gate.py), at a
+    fraction of a routed request's cost: the proof is a request the route would refuse for its
+    malformed body or unknown table (422, 404) answered 429 with the route's own message."""
+    gate = _Gate(monkeypatch)
+    limits = ServerLimits(create_burst=2, create_per_minute=1, max_sockets_per_client=1)
+    with make_client(limits) as c:
+        tid, tokens = new_table(c, players=2, seed=2, seats=HUMANS, hints=True)
+        new_table(c, players=2, seats=HUMANS)
+        r = c.post("/api/tables", content=b"{not json")
+        assert r.status_code == 429 and "too many new tables" in r.json()["detail"], r.text
+        r = c.post(f"/api/tables/{tid}/join", json={"seat": 99})
+        assert r.status_code == 429 and r.json()["error"] == "BusyError", r.text
+
+        p = c.app.state.service.tables[tid].game.current_player
+        results = []
+        first = threading.Thread(target=lambda: results.append(
+            c.post(f"/api/tables/{tid}/analysis", json={"seconds": 0.05}, headers=auth(tokens[p]))))
+        first.start()
+        try:
+            wait_for(lambda: gate.started)
+            r = c.post(f"/api/tables/{tid}/analysis", json={"seconds": 10**9}, headers=auth(tokens[p]))
+            assert r.status_code == 429 and "running already" in r.json()["detail"], r.text
+            # the other seat, a wrong token: not the running seat's request, so the route judges it
+            r = c.post(f"/api/tables/{tid}/analysis", json={"seconds": 0.05}, headers=auth(tokens[1 - p]))
+            assert r.status_code == 409, r.text
+            r = c.post(f"/api/tables/{tid}/analysis", json={"seconds": 0.05}, headers=auth("x" * 32))
+            assert r.status_code == 403, r.text
+        finally:
+            gate.release.set()
+            first.join(30)
+        assert results[0].status_code == 200
+
+        with c.websocket_connect(f"{WS}/api/tables/{tid}/ws") as ws:  # the address's one socket
+            ws.send_json({"type": "hello", "token": None})
+            assert ws.receive_json()["type"] == "state"
+            got, body = _denied(c, "no-such-table")
+            assert got == 429 and "your address already has 1" in body["detail"], body
+        wait_for(lambda: not c.app.state.service.sockets)
+        assert _denied(c, "no-such-table")[0] == 404  # under its cap, the route answers
+
+
 def test_analyses_are_capped_per_client_and_per_server(monkeypatch):
     """Each analysis holds a search thread: one address may have two running or queued, the server
     sixteen (here one and two), so no client fills the queue everyone else waits in."""

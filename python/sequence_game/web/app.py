@@ -27,6 +27,7 @@ from ..gamebase import GameClass
 from .club import Club, ClubSettings
 from .deps import errors_for
 from .errors import TableError
+from .gate import EarlyRefusal
 from .http import BodyLimit, CreationQuota, HostGuard, error_body, status_of
 from .limits import ServerLimits
 from .reviews import ReviewService
@@ -127,6 +128,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.state.seeks = board
     app.state.social = social
     app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.add_middleware(EarlyRefusal, service=service, quota=app.state.quota)  # gate.py: floods refused cheaply
     app.add_middleware(HostGuard, limits=limits)  # added last: runs first
 
     # the one place where refusals become HTTP responses (http.STATUS)

@@ -25,7 +25,7 @@ from . import errors
 from .limits import LOOPBACK_HOSTS, ServerLimits
 
 __all__ = ["STATUS", "BodyLimit", "CreationQuota", "HostGuard", "client_of", "deny_websocket", "error_body",
-           "status_of"]
+           "refuse", "status_of"]
 
 #: The HTTP status of each refusal (the most specific class that matches wins).
 STATUS: Dict[Type[BaseException], int] = {
@@ -60,12 +60,14 @@ def error_body(exc: BaseException) -> Dict[str, str]:
     return {"detail": str(exc), "error": type(exc).__name__}
 
 
-async def _refuse(send: Send, exc: BaseException, headers: Tuple[Tuple[bytes, bytes], ...] = ()) -> None:
+async def _refuse(send: Send, exc: BaseException, headers: Tuple[Tuple[bytes, bytes], ...] = (),
+                  http_prefix: str = "") -> None:
+    """The refusal as an HTTP response (``http_prefix="websocket."``: a websocket's denial response)."""
     body = json.dumps(error_body(exc)).encode()
-    await send({"type": "http.response.start", "status": status_of(exc),
+    await send({"type": f"{http_prefix}http.response.start", "status": status_of(exc),
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             *headers]})
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": f"{http_prefix}http.response.body", "body": body})
 
 
 async def deny_websocket(websocket: WebSocket, exc: BaseException) -> None:
@@ -77,6 +79,18 @@ async def deny_websocket(websocket: WebSocket, exc: BaseException) -> None:
         await websocket.send_denial_response(JSONResponse(error_body(exc), status_code=status_of(exc)))
     else:
         await websocket.close(code=4000 + status_of(exc))
+
+
+async def refuse(scope: Scope, send: Send, exc: BaseException) -> None:
+    """Refuse a request in raw ASGI messages, for a middleware (no Starlette objects made): an HTTP
+    request gets the error response; a websocket is refused in its handshake as
+    :func:`deny_websocket` does."""
+    if scope["type"] == "http":
+        await _refuse(send, exc)
+    elif "websocket.http.response" in scope.get("extensions", {}):
+        await _refuse(send, exc, http_prefix="websocket.")
+    else:
+        await send({"type": "websocket.close", "code": 4000 + status_of(exc)})
 
 
 def client_of(scope: Scope) -> str:
@@ -178,16 +192,28 @@ class CreationQuota:
         self.rate = limits.create_per_minute / 60.0
         self.buckets: Dict[str, Tuple[float, float]] = {}  # client -> (tokens, at)
 
+    def refusal(self, client: str, now: Optional[float] = None) -> Optional[errors.BusyError]:
+        """Why a creation of ``client``'s is refused now (its bucket is empty), or None; spends nothing."""
+        now = time.monotonic() if now is None else now
+        tokens = self._tokens(client, now)
+        if tokens >= 1:
+            return None
+        wait = (1 - tokens) / self.rate
+        return errors.BusyError(f"too many new tables from your address: try again in {wait:.0f} s "
+                                f"(at most {self.burst:g} at once, then {self.rate * 60:g} a minute)")
+
+    def _tokens(self, client: str, now: float) -> float:
+        tokens, at = self.buckets.get(client, (self.burst, now))
+        return min(self.burst, tokens + (now - at) * self.rate)
+
     def take(self, client: str, now: Optional[float] = None) -> None:
         """Spend one creation of ``client``'s, or raise :class:`~.errors.BusyError` saying when to retry."""
         now = time.monotonic() if now is None else now
-        tokens, at = self.buckets.get(client, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - at) * self.rate)
-        if tokens < 1:
-            wait = (1 - tokens) / self.rate
-            raise errors.BusyError(f"too many new tables from your address: try again in {wait:.0f} s "
-                              f"(at most {self.burst:g} at once, then {self.rate * 60:g} a minute)")
-        self.buckets[client] = (tokens - 1, now)
+        refused = self.refusal(client, now)
+        if refused is not None:
+            raise refused
+        self.buckets[client] = (self._tokens(client, now) - 1, now)
         if len(self.buckets) > self.MAX_CLIENTS:
             self.buckets = {c: (t, a) for c, (t, a) in self.buckets.items()
                             if min(self.burst, t + (now - a) * self.rate) < self.burst}
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 import threading
@@ -58,8 +59,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
     # is from a proxy named here; otherwise anyone could claim any address
     # log_config=None: uvicorn's own dictConfig would close every logging handler of the host
     # process (logging.config clears the existing ones); its loggers write through ours instead
-    _log_to_stderr(getattr(logging, log_level.upper(), logging.INFO), "uvicorn")
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, log_config=None, ws_max_size=64 * 1024,
+    # uvicorn's info lines are one per websocket opened, closed or refused: written synchronously on
+    # the event loop, a flood of refused sockets would turn into a flood of writes that delay
+    # everyone's moves; its warnings and errors stay
+    level = getattr(logging, log_level.upper(), logging.INFO)
+    uvicorn_level = max(level, logging.WARNING) if level > logging.DEBUG else level
+    _log_to_stderr(uvicorn_level, "uvicorn")
+    config = uvicorn.Config(app, host=host, port=port, log_level=uvicorn_level, log_config=None, ws_max_size=64 * 1024,
                             access_log=False, proxy_headers=bool(trusted_proxies),
                             # no permessage-deflate: its compression runs once per connection per
                             # message on the event loop, so every spectator socket of a table cost a
@@ -79,6 +85,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
                 webbrowser.open(url)
 
         threading.Thread(target=opener, daemon=True).start()
+    # what exists once the app and the server's protocols are loaded lives as long as the process:
+    # frozen out of the collector's view, a full collection (which stops the event loop) walks only
+    # what the tables and connections made since, a third of the objects (docs/web.md, "Load")
+    config.load()
+    gc.collect()
+    gc.freeze()
     server.run()
     return 0 if server.started else 1
 

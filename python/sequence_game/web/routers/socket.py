@@ -103,12 +103,14 @@ def _error(e: Exception) -> Dict[str, str]:
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     service: TableService = websocket.app.state.service
     client = client_of(websocket.scope)
+    table: Optional[Table] = None
     try:
         # a finished table read from its row: one copy in memory for all its sockets (a rematch reaches each)
         table = service.adopt(await service.get_async(table_id))
         service.admit(table, client)  # counted from here on; refused past the caps (docs/security.md)
     except ValueError as e:
-        service.evict_finished()  # a finished table adopted for a refused socket leaves memory again
+        if table is not None and table.over:
+            service.evict_finished()  # a finished table adopted for a refused socket leaves memory again
         # refused in the handshake: what is known before the hello costs no accepted socket
         await deny_websocket(websocket, e)
         return

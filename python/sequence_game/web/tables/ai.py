@@ -13,6 +13,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import secrets
 import signal
 import threading
 import time
@@ -28,7 +29,7 @@ from ..errors import BusyError, InvalidRequestError, NotAllowedError, NotNowErro
 from ..fair import FairQueue
 from ..limits import ServerLimits
 from ..presets import PROCESS_AGENTS, runs_in_process, seat_spec
-from .table import Next, StaleError, Table
+from .table import Next, StaleError, Table, token_hash
 from .views import shown_seat
 
 __all__ = ["HINT_SECONDS", "AIWork", "AnalysisRun"]
@@ -342,6 +343,25 @@ class AIWork:
         most = self.limits.max_ai_seconds
         if not 0.01 <= seconds <= most:
             raise InvalidRequestError(f"seconds must be from 0.01 to {most}, not {seconds}")
+
+    def asking_refusal(self, table_id: str, token: Optional[str], client: str) -> Optional[BusyError]:
+        """Why a hint or analysis asked with ``token`` at table ``table_id`` is refused whatever else
+        the request says, as :meth:`_check_room` would refuse it (its seat's search is running, or
+        ``client``'s share is in use), or None when that cannot be told from memory alone (the
+        request goes on to its full checks). Cheap: asked before routing (``web/gate.py``)."""
+        key = client or "?"
+        if self.asking_by_client.get(key, 0) >= self.limits.max_analyses_per_client:
+            return BusyError(f"your address already has {self.limits.max_analyses_per_client} hints or analyses "
+                             "running, the most one client may have: wait for their answers")
+        table = self.tables.get(table_id)
+        if table is None or not table.asking or not token:
+            return None
+        p = table.game.current_player
+        seat = table.seats[p] if p < len(table.seats) else None
+        if (p in table.asking and seat is not None and seat.token_hash is not None
+                and secrets.compare_digest(seat.token_hash, token_hash(token))):
+            return BusyError("a hint or analysis for this seat is running already: wait for its answer")
+        return None
 
     def _check_room(self, table: Table, seat: int, client: Optional[str]) -> None:
         """Refuse a hint or analysis past the caps (see :meth:`_asking`)."""

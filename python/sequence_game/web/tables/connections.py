@@ -7,7 +7,7 @@ import asyncio
 import json
 from typing import Any, Callable, Dict, FrozenSet, Optional
 
-from ..errors import BusyError, ServerFullError
+from ..errors import BusyError, ServerFullError, TableError
 from ..limits import ServerLimits
 from .table import Table
 from .views import view
@@ -55,24 +55,34 @@ class Connections:
     def __init__(self, limits: ServerLimits, on_last_left: Callable[[Table], None]) -> None:
         self.limits = limits
         self.sockets: Dict[str, int] = {}  # client address -> its open table websockets
+        self.total = 0  # the sum of ``sockets``, kept as it changes (asked before every connection)
         self._on_last_left = on_last_left
 
-    def admit(self, table: Table, client: str) -> None:
-        """Count one more connection of ``client`` at ``table`` against the caps, or refuse it:
-        :class:`~..errors.ServerFullError` (the server's or the table's cap),
-        :class:`~..errors.BusyError` (the client's). A websocket is counted from its handshake on, so
-        it is refused before it is accepted, and one waiting to say hello holds its place.
-        :meth:`release` gives the place back."""
+    def refusal(self, client: str) -> Optional[TableError]:
+        """Why one more connection of ``client`` is refused whatever its table (the server's cap:
+        :class:`~..errors.ServerFullError`; the client's: :class:`~..errors.BusyError`), or None.
+        Cheap enough to ask before anything else of a request (``http.ConnectionGate``)."""
         limits = self.limits
-        if sum(self.sockets.values()) >= limits.max_sockets:
-            raise ServerFullError(f"the server already has {limits.max_sockets} open table connections; try again later")
-        if table.admitted >= limits.max_sockets_per_table:
-            raise ServerFullError(f"this table already has {limits.max_sockets_per_table} connections, the most it "
-                                  "takes; try again later")
+        if self.total >= limits.max_sockets:
+            return ServerFullError(f"the server already has {limits.max_sockets} open table connections; try again "
+                                   "later")
         if self.sockets.get(client, 0) >= limits.max_sockets_per_client:
-            raise BusyError(f"your address already has {limits.max_sockets_per_client} open table connections, the "
-                            "most one client may have: close some first")
-        self.sockets[client] = self.sockets.get(client, 0) + 1
+            return BusyError(f"your address already has {limits.max_sockets_per_client} open table connections and "
+                             "waiting requests, the most one client may have: close some first")
+        return None
+
+    def admit(self, table: Table, client: str) -> None:
+        """Count one more connection of ``client`` at ``table`` against the caps, or refuse it
+        (:meth:`refusal`, or the table's cap: :class:`~..errors.ServerFullError`). A websocket is
+        counted from its handshake on, so it is refused before it is accepted, and one waiting to
+        say hello holds its place. :meth:`release` gives the place back."""
+        refused = self.refusal(client)
+        if refused is not None:
+            raise refused
+        if table.admitted >= self.limits.max_sockets_per_table:
+            raise ServerFullError(f"this table already has {self.limits.max_sockets_per_table} connections, the most "
+                                  "it takes; try again later")
+        self.hold(client)
         table.admitted += 1
 
     def hold(self, client: str) -> None:
@@ -83,13 +93,13 @@ class Connections:
             raise BusyError(f"your address already has {held} open table connections and waiting requests, the "
                             "most one client may have: close some first")
         self.sockets[client] = held + 1
+        self.total += 1
 
     def unhold(self, client: str) -> None:
-        left = self.sockets.get(client, 0) - 1
-        if left > 0:
-            self.sockets[client] = left
-        else:
-            self.sockets.pop(client, None)
+        held = self.sockets.pop(client, 0)
+        if held > 1:
+            self.sockets[client] = held - 1
+        self.total -= min(held, 1)
 
     def release(self, table: Table, client: str) -> None:
         """Give back a place :meth:`admit` counted."""

@@ -1,0 +1,178 @@
+"""What a refused request costs the server (pytest-benchmark; not in the default test run): the
+CPU time of the server's event-loop thread per refusal, for the requests a flood is made of
+(docs/security.md, "Floods"), against ``sequence-game serve`` in its own process.
+
+    python -m pytest benchmarks/test_refusal_benchmarks.py --benchmark-only -q -s
+    python benchmarks/test_refusal_benchmarks.py [--requests 2000]    # the table in docs/security.md
+
+- a table creation past the address's quota (429);
+- an analysis while the same seat's analysis runs (429; the running one is a 5 s search in the
+  idle scheduling class, whose thread is not counted);
+- a table websocket past the address's cap of connections, refused in its handshake (429).
+
+The server's thread CPU comes from ``/proc`` (Linux only; the module skips elsewhere), read before
+and after ``--requests`` refusals sent one after another from one keep-alive connection.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from typing import Any, Dict
+
+import pytest
+
+pytest.importorskip("sequence_game._core")
+pytest.importorskip("httpx")
+pytest.importorskip("websockets")
+if not os.path.exists("/proc/self/task"):
+    pytest.skip("the server's thread CPU is read from /proc (Linux)", allow_module_level=True)
+
+
+def _thread_cpu(pid: int) -> float:
+    """User + system CPU seconds of the main thread of process ``pid``."""
+    with open(f"/proc/{pid}/task/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Served:
+    """``sequence-game serve`` behind a trusted proxy (the clients name their own addresses)."""
+
+    def __init__(self) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self._dir = tempfile.TemporaryDirectory()
+        self.proc = subprocess.Popen([sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port",
+                                      str(port), "--db", os.path.join(self._dir.name, "tables.sqlite3"),
+                                      "--trusted-proxy", "127.0.0.1"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.url = f"http://127.0.0.1:{port}"
+        end = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(self.url + "/api/presets").read()
+                return
+            except OSError:
+                if time.monotonic() > end or self.proc.poll() is not None:
+                    self.close()
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.1)
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(60)
+        self._dir.cleanup()
+
+
+async def _costs(url: str, pid: int, requests: int) -> Dict[str, float]:
+    """Milliseconds of the server thread's CPU per refusal, by kind."""
+    import httpx
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+
+    out: Dict[str, float] = {}
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        creator = {"X-Forwarded-For": "10.0.0.1"}
+        while (await http.post("/api/tables", json={"players": 2}, headers=creator)).status_code != 429:
+            pass
+        before = _thread_cpu(pid)
+        for _ in range(requests):
+            assert (await http.post("/api/tables", json={"players": 2}, headers=creator)).status_code == 429
+        out["table creation past the quota"] = 1000 * (_thread_cpu(pid) - before) / requests
+
+        asker = {"X-Forwarded-For": "10.0.0.2"}
+        t = (await http.post("/api/tables", json={"players": 2, "hints": True,
+                                                  "seats": [{"kind": "human"}, {"kind": "human"}]},
+                             headers=asker)).json()
+        view = (await http.get(f"/api/tables/{t['table']}",
+                               headers={**asker, "Authorization": f"Bearer {t['seats'][0]['token']}"})).json()
+        token = next(s["token"] for s in t["seats"] if s["seat"] == view["state"]["current_player"])
+        ask = {**asker, "Authorization": f"Bearer {token}"}
+        path = f"/api/tables/{t['table']}/analysis"
+        running = asyncio.ensure_future(http.post(path, json={"seconds": 5}, headers=ask))
+        await asyncio.sleep(0.5)  # the running analysis is admitted: every request below is refused
+        before, started = _thread_cpu(pid), time.monotonic()
+        refused = 0
+        while refused < requests and time.monotonic() - started < 4:  # within the running analysis
+            assert (await http.post(path, json={"seconds": 5}, headers=ask)).status_code == 429
+            refused += 1
+        out["analysis while the seat's runs"] = 1000 * (_thread_cpu(pid) - before) / refused
+        await running
+
+        ws_url = url.replace("http", "ws") + f"/api/tables/{t['table']}/ws"
+        crowd = {"X-Forwarded-For": "10.0.0.3"}
+        held = []
+        try:
+            while True:
+                try:
+                    ws = await connect(ws_url, additional_headers=crowd)
+                except InvalidStatus:
+                    break
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                await ws.recv()
+                held.append(ws)
+            before = _thread_cpu(pid)
+            for _ in range(requests):
+                try:
+                    await (await connect(ws_url, additional_headers=crowd)).close()
+                    raise AssertionError("a websocket past the cap was accepted")
+                except InvalidStatus as e:
+                    assert e.response.status_code == 429
+            out["websocket past the address's cap"] = 1000 * (_thread_cpu(pid) - before) / requests
+        finally:
+            for ws in held:
+                await ws.close()
+    return out
+
+
+@pytest.fixture(scope="module")
+def served():
+    s = Served()
+    yield s
+    s.close()
+
+
+def test_refusals_are_cheap(benchmark, served):
+    costs = benchmark.pedantic(lambda: asyncio.run(_costs(served.url, served.proc.pid, 500)), rounds=1, iterations=1)
+    benchmark.extra_info.update(costs)
+    # a refusal costs the event loop well under a millisecond (a routed one cost 0.3-0.6 ms before
+    # the early refusals): the flood's requests cannot take the loop from the moves of the others
+    assert all(ms < 1.0 for ms in costs.values()), costs
+
+
+def _cpu() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.processor() or platform.machine()
+
+
+def main(argv: Any = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=2000, help="refusals of each kind (default 2000)")
+    args = parser.parse_args(argv)
+    served = Served()
+    try:
+        costs = asyncio.run(_costs(served.url, served.proc.pid, args.requests))
+    finally:
+        served.close()
+    print(f"server CPU per refusal ({args.requests} of each; {_cpu()}, {os.cpu_count()} cores)")
+    print("| request refused | server CPU |\n|---|---|")
+    for kind, ms in costs.items():
+        print(f"| {kind} | {ms:.2f} ms |")
+
+
+if __name__ == "__main__":
+    main()

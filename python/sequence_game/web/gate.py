@@ -1,0 +1,81 @@
+"""Cheap refusals before routing: the requests a flood is made of, refused at a fraction of their
+routed cost.
+
+A client that repeats a request the server refuses (a table creation past its quota, a websocket
+past its cap, an analysis while its seat's is running) would otherwise cost the server the whole
+routed request each time: FastAPI's routing, its dependencies, the token's check, the response. On
+a small server that work is taken from the event loop that relays everyone's moves, so a few
+flooding clients would delay every table. :class:`EarlyRefusal` answers those requests from what
+the server holds in memory, before routing, with the very error the route would give
+(docs/security.md, "Floods"). A request it cannot judge from memory alone goes on to the route,
+which checks everything again: the gate only ever refuses earlier, never admits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Optional
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .http import CreationQuota, client_of, refuse
+from .tables import TableService
+
+__all__ = ["EarlyRefusal"]
+
+_TABLE = r"/api/tables/([^/]+)"
+#: the requests that take from the client's table quota (``CreationQuota``): creating, joining
+_CREATING = re.compile(rf"/api/tables(?:{_TABLE[len('/api/tables'):]}/join)?")
+#: the requests that start a search for a seat (one at a time per seat, a few per client)
+_ASKING = re.compile(rf"{_TABLE}/(?:hint|analysis|analysis/stream)")
+_SOCKET = re.compile(rf"{_TABLE}/ws")
+#: passes of the event loop a refusal waits for what arrived with it (a disconnect) before it holds
+_SETTLE_PASSES = 3
+
+
+def _bearer(scope: Scope) -> Optional[str]:
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization":
+            scheme, _, token = value.decode("latin-1").partition(" ")
+            return token.strip() if scheme.lower() == "bearer" else None
+    return None
+
+
+class EarlyRefusal:
+    """ASGI middleware: the cheap refusals of the module doc, from ``service`` and ``quota``."""
+
+    def __init__(self, app: ASGIApp, service: TableService, quota: CreationQuota) -> None:
+        self.app, self.service, self.quota = app, service, quota
+
+    def refusal(self, scope: Scope) -> Optional[BaseException]:
+        """The error the route would answer ``scope`` with, when memory alone tells it; else None."""
+        path = scope["path"]
+        if not path.startswith("/api/tables"):
+            return None
+        if scope["type"] == "websocket":
+            return self.service.connections.refusal(client_of(scope)) if _SOCKET.fullmatch(path) else None
+        if scope.get("method") != "POST":
+            return None
+        if _CREATING.fullmatch(path):
+            return self.quota.refusal(client_of(scope))
+        asking = _ASKING.fullmatch(path)
+        if asking:
+            return self.service.ai.asking_refusal(asking[1], _bearer(scope), client_of(scope))
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            refused = self.refusal(scope)
+            for _ in range(_SETTLE_PASSES):
+                if refused is None:
+                    break
+                # what was ready with this request runs first: a stream its client just closed
+                # frees its seat there (a client that ends an analysis and asks for a hint at once
+                # is answered, as the route would answer it after its own awaits)
+                await asyncio.sleep(0)
+                refused = self.refusal(scope)
+            if refused is not None:
+                await refuse(scope, send, refused)
+                return
+        await self.app(scope, receive, send)
