@@ -85,7 +85,7 @@ class StrengthSet:
                 for r in range(k)]
 
 
-HARD_GAMES = 80  # the search's games cost about 7 s of CPU each
+HARD_GAMES = 400  # the search's games cost about 4 s of CPU each
 #: The strength sets (the presets: ``easy``, ``medium`` the one-ply heuristic, ``hard`` the search).
 SETS: Tuple[StrengthSet, ...] = (
     StrengthSet("random", ("random",), 2000, 11),
@@ -93,7 +93,7 @@ SETS: Tuple[StrengthSet, ...] = (
     StrengthSet("medium", ("medium",), 2000, 13),
     StrengthSet("hard", ("hard",), HARD_GAMES, 14),
     StrengthSet("mixed", ("random", "easy"), 2000, 15, rotate=True),
-    StrengthSet("mixed-hard", ("medium", "hard"), 30, 16),
+    StrengthSet("mixed-hard", ("medium", "hard"), 150, 16),
     StrengthSet("3 teams", ("medium", "easy", "random"), 1200, 17, players=3, rotate=True),
 )
 SHARD_GAMES = 10
