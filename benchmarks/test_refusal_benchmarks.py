@@ -21,12 +21,7 @@ import asyncio
 import json
 import os
 import platform
-import socket
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
 from typing import Any, Dict
 
 import pytest
@@ -34,8 +29,12 @@ import pytest
 pytest.importorskip("sequence_game._core")
 pytest.importorskip("httpx")
 pytest.importorskip("websockets")
+pytest.importorskip("fastapi")
 if not os.path.exists("/proc/self/task"):
     pytest.skip("the server's thread CPU is read from /proc (Linux)", allow_module_level=True)
+
+from sequence_game.web.limits import ServerLimits
+from test_serve_latency_benchmarks import Serve
 
 
 def _thread_cpu(pid: int) -> float:
@@ -45,34 +44,10 @@ def _thread_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-class Served:
-    """``sequence-game serve`` behind a trusted proxy (the clients name their own addresses)."""
-
-    def __init__(self) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        self._dir = tempfile.TemporaryDirectory()
-        self.proc = subprocess.Popen([sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port",
-                                      str(port), "--db", os.path.join(self._dir.name, "tables.sqlite3"),
-                                      "--trusted-proxy", "127.0.0.1"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.url = f"http://127.0.0.1:{port}"
-        end = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(self.url + "/api/presets").read()
-                return
-            except OSError:
-                if time.monotonic() > end or self.proc.poll() is not None:
-                    self.close()
-                    raise RuntimeError("the server did not start") from None
-                time.sleep(0.1)
-
-    def close(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(60)
-        self._dir.cleanup()
+def serve() -> Serve:
+    """``sequence-game serve`` behind a trusted proxy (the clients name their own addresses), with
+    the default creation quota (the benchmark of the AI's reply time raises it)."""
+    return Serve(("--trusted-proxy", "127.0.0.1", "--limit", f"create_burst={ServerLimits().create_burst}"))
 
 
 async def _costs(url: str, pid: int, requests: int) -> Dict[str, float]:
@@ -138,7 +113,7 @@ async def _costs(url: str, pid: int, requests: int) -> Dict[str, float]:
 
 @pytest.fixture(scope="module")
 def served():
-    s = Served()
+    s = serve()
     yield s
     s.close()
 
@@ -163,7 +138,7 @@ def main(argv: Any = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=2000, help="refusals of each kind (default 2000)")
     args = parser.parse_args(argv)
-    served = Served()
+    served = serve()
     try:
         costs = asyncio.run(_costs(served.url, served.proc.pid, args.requests))
     finally:
