@@ -370,7 +370,8 @@ def test_search_options_are_values():
 
 # --------------------------------------------------------------------------- what an app passes by mistake
 
-AGENT_SPECS = ["random", "easy", "medium", "hard:iters=50", "rollout:iters=20"]
+AGENT_SPECS = ["random", "rules", "level:1", "easy", "medium", "hard:iters=50", "rollout:iters=20", "net",
+               "net-search:iters=20"]
 
 
 @pytest.mark.parametrize("spec", AGENT_SPECS)

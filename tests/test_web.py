@@ -614,3 +614,16 @@ def test_a_full_server_forgets_finished_tables_first(client):
     assert listed["result"]["text"].startswith(("Team", "Draw"))
     r = client.post("/api/tables", json={"players": 2})
     assert r.status_code == 503 and "try again later" in r.json()["detail"]
+
+
+def test_every_ai_written_in_python_runs_in_a_worker_process():
+    """A Python agent holds the GIL while it thinks: run in the server's event loop, it would stall
+    every table. Every seat preset built on one (the levels and presets included) runs in a worker
+    process; the compiled searches run in threads."""
+    from sequence_game.agents import GreedyAgent, HumanLikeAgent, RuleBasedAgent, agent_from_spec
+    from sequence_game.web.presets import AI_PRESETS, runs_in_process, seat_spec
+
+    for name in AI_PRESETS:
+        spec = seat_spec(name, 2.0)
+        python = isinstance(agent_from_spec(spec), (GreedyAgent, HumanLikeAgent, RuleBasedAgent))
+        assert runs_in_process(spec) == python, (name, spec)

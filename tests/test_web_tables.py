@@ -4,6 +4,7 @@ turn timers, the public move list for browsing, plain messages, and the AI's pos
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -87,7 +88,8 @@ def test_the_result_names_the_winners_without_brackets_in_brackets(client):
                                                              {"kind": "ai", "ai": "easy"}])
     client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
     text = client.get(f"/api/tables/{tid}").json()["result"]["text"]
-    assert text == "Team green wins after 0 moves, Ann resigned. Winner: AI 2 (easy).", text
+    # the AI may have moved first (the deal decides who starts): the count is not the point here
+    assert re.fullmatch(r"Team green wins after (0 moves|1 move), Ann resigned\. Winner: AI 2 \(easy\)\.", text), text
 
 
 # --------------------------------------------------------------------------- the public move list
@@ -241,7 +243,7 @@ def test_the_review_is_for_finished_games_computed_once_and_stored(tmp_path):
         wait_for(lambda: c.get(f"/api/tables/{tid}/review").json()["status"] == "ready", timeout=60)
         review = c.get(f"/api/tables/{tid}/review").json()["review"]
         assert [m["move"] for m in review["moves"]] == [str(m) for m in table.game.history]
-        assert review["method"] == "win-chance/2" and review["events"][0]["kind"] == "resignation"
+        assert review["method"] == "win-chance/3" and review["events"][0]["kind"] == "resignation"
         assert all(m["before"] is None or 0 <= m["before"] <= 1 for m in review["moves"])
     with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:  # stored beside the record
         assert c.get(f"/api/tables/{tid}/review").json() == {"status": "ready", "review": review,

@@ -30,8 +30,8 @@ from .. import _core
 from .._args import check_seed, is_int, seed_or_random
 from ..game import move_from_id
 from ..move import Move
-from .base import spec_name
-from .control import AgentBase, Limit, StopToken
+from .base import game_over_message, spec_name
+from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .search import MoveStats, SearchResult, core_game, hint_generator
 
 __all__ = ["DEFAULT_WEIGHTS", "NetAgent", "NetSearchAgent", "load_net"]
@@ -80,9 +80,12 @@ class NetAgent(AgentBase):
     def policy(self, game: Any) -> Tuple[Tuple[int, ...], Tuple[float, ...], Tuple[float, ...]]:
         """``(legal move ids, the network's probability of each, win probability per team)`` for
         the player to move."""
+        return self._policy(game, "select")
+
+    def _policy(self, game: Any, what: str) -> Tuple[Tuple[int, ...], Tuple[float, ...], Tuple[float, ...]]:
         g = core_game(game, "NetAgent")
         if g.is_over:
-            raise ValueError("the game is over: there is no move to select")
+            raise ValueError(game_over_message(g, what))
         ids, probs, value = _core.net_policy(g._state, self._net)
         return tuple(ids), tuple(probs), tuple(value)
 
@@ -97,7 +100,10 @@ class NetAgent(AgentBase):
     def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """The policy as a :class:`SearchResult`: every legal move with its probability (as
         ``value``, highest first) and no visits. One evaluation: ``stop`` has nothing to end."""
-        ids, probs, _ = self.policy(game)
+        check_game(game, "analyze")
+        check_limit(limit)
+        check_stop(stop)
+        ids, probs, _ = self._policy(game, "analyze")
         order = sorted(range(len(ids)), key=lambda i: (-probs[i], ids[i]))
         moves = tuple(MoveStats(move_from_id(ids[i]), 0, float(probs[i])) for i in order)
         return SearchResult(moves[0].move, moves, 0, 0.0, 0)
@@ -141,10 +147,10 @@ class NetSearchAgent(AgentBase):
         self.name = spec_name("net-search", iterations=iterations, time=time_limit,
                               c_puct=c_puct if c_puct != 1.5 else None, mix=mix if mix != 1.0 else None, seed=seed)
 
-    def _search(self, game: Any, limit: Optional[Limit], seed: int) -> Any:
+    def _search(self, game: Any, limit: Optional[Limit], seed: int, what: str = "select") -> Any:
         g = core_game(game, "NetSearchAgent")
         if g.is_over:
-            raise ValueError("the game is over: there is no move to select")
+            raise ValueError(game_over_message(g, what))
         iterations, time_limit = self.iterations, self.time_limit
         if limit is not None:
             iterations, time_limit = limit.iterations, limit.time
@@ -163,7 +169,10 @@ class NetSearchAgent(AgentBase):
     def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """The root statistics (visits order) of a search seeded from the hint generator. The search
         runs to its budget: ``stop`` is accepted for the common interface but does not end it early."""
-        _, r = self._search(game, limit, self._hint_rng.getrandbits(64))
+        check_game(game, "analyze")
+        check_limit(limit)
+        check_stop(stop)
+        _, r = self._search(game, limit, self._hint_rng.getrandbits(64), "analyze")
         moves = tuple(MoveStats(move_from_id(m), int(v), float(q)) for m, v, q in r.moves)
         return SearchResult(move_from_id(r.best), moves, int(r.iterations), float(r.seconds), int(r.nodes),
                             bool(r.interrupted))

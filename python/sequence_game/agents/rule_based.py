@@ -18,7 +18,7 @@ from .._args import check_seed
 from ..board import windows_through
 from ..cards import JACKS
 from ..move import Move
-from .base import no_legal_move, spec_name
+from .base import game_over_message, no_legal_move, spec_name
 from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .greedy import _Context
 from .search import MoveStats, SearchResult
@@ -128,6 +128,8 @@ class RuleBasedAgent(AgentBase):
         check_limit(limit)
         check_stop(stop)
         start = time.perf_counter()
+        if game.is_over:
+            raise ValueError(game_over_message(game, "analyze"))
         ranked = self._ranked(game)
         order = sorted(range(len(ranked)), key=lambda i: (tuple(-x for x in ranked[i][0]), i))
         stats = tuple(MoveStats(ranked[i][1], 0, float(ranked[i][0][0])) for i in order)

@@ -22,7 +22,8 @@ assert set(get_args(AIPreset)) == set(AI_PRESETS)
 #: Agents written in Python hold the GIL while they think, which would stall the event loop of every
 #: table: they run in worker processes (so do the presets and levels built on them). The compiled
 #: searches release the GIL and run in threads.
-PROCESS_AGENTS = ("greedy", "rules", "humanlike") + tuple(p.name for p in PRESETS.values() if p.agent == "greedy")
+_PYTHON_AGENTS = ("greedy", "rules", "humanlike")
+PROCESS_AGENTS = _PYTHON_AGENTS + tuple(p.name for p in PRESETS.values() if p.agent in _PYTHON_AGENTS)
 
 
 def runs_in_process(spec: str) -> bool:
