@@ -1,4 +1,4 @@
-"""The AI's time per move at each preset, as an app sees it (pytest-benchmark; not in the default
+"""The AI's time per move at each level and preset, as an app sees it (pytest-benchmark; not in the default
 test run), through the Python API and through the HTTP API, and the HTTP round trip of one move.
 
     python -m pytest benchmarks/test_preset_benchmarks.py --benchmark-only -q -s
@@ -29,7 +29,11 @@ pytest.importorskip("sequence_game._core")
 
 from sequence_game import Game  # noqa: E402
 from sequence_game.agents import GreedyAgent, agent_from_spec  # noqa: E402
+from sequence_game.agents.levels import LEVELS  # noqa: E402
 from sequence_game.agents.presets import DIFFICULTIES  # noqa: E402
+
+#: Every level through Python: levels 1 to 5, then the presets (levels 6, 7 and 8).
+LEVEL_SPECS = tuple(lv.name for lv in LEVELS if lv.spec not in DIFFICULTIES) + DIFFICULTIES
 
 
 def positions(count: int = 40, seed: int = 0) -> List[Game]:
@@ -67,7 +71,7 @@ def time_python(preset: str, games: List[Game]) -> List[float]:
     return out
 
 
-@pytest.mark.parametrize("preset", DIFFICULTIES)
+@pytest.mark.parametrize("preset", LEVEL_SPECS)
 def test_preset_time_per_move_python(benchmark, preset):
     games = positions(12)
     agent = agent_from_spec(preset, seed=1)
@@ -228,7 +232,7 @@ def main(argv: Any = None) -> None:
         print(f"| {what} | {how} | {q['n']} | {q['median_ms']:.2f} | {q['p90_ms']:.2f} |")
 
     print("| preset | through | moves | median ms | p90 ms |\n|---|---|---|---|---|")
-    for preset in DIFFICULTIES:
+    for preset in LEVEL_SPECS:
         row(preset, "Python", quantiles(time_python(preset, games)))
     if args.http:
         server = LiveServer()

@@ -86,18 +86,20 @@ def test_humanlike_that_never_notices_does_not_block(Game):
 
 def test_humanlike_completes_its_own_sequence_when_it_spots_it(Game):
     """``spot`` is the chance of seeing the sequence in one's own hand (R7): 1 always completes
-    it (level 3 and up); the beginner levels overlook it on most of their turns."""
+    it (level 4 and up), level 3 on four turns in five; the beginner levels overlook it on most of
+    their turns, level 1 always (it completes one only by picking that cell by chance)."""
     chips = {(2, c): "B" for c in range(1, 5)}  # blue b3-e3: 4D... f3 (5D) completes it
     chips.update({(5, c): "G" for c in range(4)})
     g = Game.from_dict({"players": 3, "board": board_rows(chips),
                         "hands": [["2S", "3S", "5D", "9H", "2H", "JD"], ["6S"], ["7S"]]})
     for seed in range(20):
-        move = agent_from_spec("level:3", seed=seed).select_move(g)
+        move = agent_from_spec("level:4", seed=seed).select_move(g)
         assert move.declares, (seed, move)
-    completed = [bool(agent_from_spec("level:1", seed=s).select_move(g).declares) for s in range(200)]
-    assert 0.03 < sum(completed) / 200 < 0.3  # spot=0.1, plus the odd chance pick of that cell
-    assert sum(bool(HumanLikeAgent(notice=0, temperature=1000, candidates=40, spot=0, seed=s).select_move(g).declares)
-               for s in range(200)) < 30
+    learner = [bool(agent_from_spec("level:3", seed=s).select_move(g).declares) for s in range(200)]
+    assert 0.7 < sum(learner) / 200 < 0.95  # spot=0.8, plus the odd chance pick of that cell
+    novice = [bool(agent_from_spec("level:2", seed=s).select_move(g).declares) for s in range(200)]
+    assert 0.12 < sum(novice) / 200 < 0.4  # spot=0.2
+    assert sum(bool(agent_from_spec("level:1", seed=s).select_move(g).declares) for s in range(200)) < 30
 
 
 def test_humanlike_without_jack_care_spends_a_wild_jack_on_an_ordinary_move(Game):
@@ -290,3 +292,23 @@ def test_an_uncapped_search_is_rated_under_its_level(tmp_path):
     assert rated_name("random") == "random"
     match(["random", "level:8,iters=30,time=none"], games=2, seed=1, results=str(tmp_path / "a.jsonl"))
     assert set(fit_folder(str(tmp_path)).names) == {"random", "level:8,iters=30"}
+
+
+def test_ladder_table_lists_each_levels_step_over_the_level_below():
+    """The targets are steps between levels, with the reference players between them aside: the
+    table's second part gives each level over the next lower level with the difference's interval."""
+    from sequence_game.arena.ladder import ladder_table
+    from sequence_game.arena.stats import fit_ratings
+
+    # level:1 beats random 3 of 4; level:2 beats level:1 3 of 4; rules sits between them
+    results = []
+    for winner, loser, n in (("level:1", "random", 30), ("random", "level:1", 10), ("level:2", "level:1", 30),
+                             ("level:1", "level:2", 10), ("rules", "level:1", 20), ("level:1", "rules", 20),
+                             ("level:2", "rules", 20), ("rules", "level:2", 20)):
+        results += [((winner, loser), winner)] * n
+    fit = fit_ratings(results)
+    table = ladder_table(fit)
+    steps = [line for line in table.splitlines() if " over `" in line]
+    assert len(steps) == 1 and steps[0].startswith("| `level:2 (novice)` over `level:1 (beginner)` |")
+    d, (lo, hi) = fit.difference("level:2", "level:1")
+    assert f"| {d:+.0f} | [{lo:+.0f}, {hi:+.0f}]" in steps[0] and d > 0

@@ -1,5 +1,6 @@
 """Difficulty presets easy/medium/hard (python/sequence_game/agents/presets.py; ``max`` another name of hard): specs, legal
-play for every preset, and the tactics the weakest one must never miss (R7 sequences, R8 wins).
+play for every preset, the tactics the weakest one must never miss (R7 sequences, R8 wins) and
+the ones it misses as often as its flaws say (blocks).
 
 The measured ladder (each level against the next and against GreedyAgent) is in docs/measurements.md.
 """
@@ -94,7 +95,7 @@ def test_easy_plays_whole_games_against_medium(Game, players, teams):
     assert g.winner is not None or g.is_draw
 
 
-# --------------------------------------------------------------------------- easy: weaker, never silly
+# --------------------------------------------------------------------------- easy and medium: weaker, never silly
 
 
 def _win_in_one(Game):
@@ -128,8 +129,19 @@ def test_r7_easy_completes_a_sequence_when_it_can(Game):
         assert (move.card, move.cell) == ("2C", (3, 6)) and move.declares, (seed, str(move))
 
 
+# Both presets notice the other side's lines only some of the time (``notice``): 0.6 for easy, 0.9
+# for medium, drawn once per decision. Over 200 seeds the share of blocks must match it: never
+# (the rule-blindness of a broken R7/R8 check) and always (no flaw at all) both fail.
+BLOCK_SHARES = {"easy": (0.45, 0.75), "medium": (0.8, 0.98)}
+
+
+def _block_share(name, g, blocks):
+    return sum(bool(blocks(agent_from_spec(name, seed=s).select_move(g))) for s in range(200)) / 200
+
+
+@pytest.mark.parametrize("name", ["easy", "medium"])
 @pytest.mark.parametrize("green_sequences", [0, 1])
-def test_r7_r8_easy_blocks_a_four(Game, green_sequences):
+def test_r7_r8_presets_block_a_four_as_often_as_they_notice(Game, name, green_sequences):
     # Green holds a6-d6; e6 (2H) is the gap. Blue has the 2H among cards that extend its own three.
     chips = {(5, c): "G" for c in range(4)}
     chips.update({(2, c): "B" for c in range(1, 4)})
@@ -139,44 +151,48 @@ def test_r7_r8_easy_blocks_a_four(Game, green_sequences):
         seqs = [{"team": 1, "cells": [[9, 0], [9, 1], [9, 2], [9, 3], [9, 4]]}]
     g = Game.from_dict({"players": 2, "board": board_rows(chips), "sequences": seqs,
                         "hands": [["2H", "4D", "5D", "9H", "KS", "QC", "AH"], ["2S"]]})
-    for seed in SEEDS:
-        assert agent_from_spec("easy", seed=seed).select_move(g) == Move("place", "2H", (5, 4)), seed
+    low, high = BLOCK_SHARES[name]
+    assert low <= _block_share(name, g, lambda m: m == Move("place", "2H", (5, 4))) <= high
 
 
-def test_r5_r7_easy_breaks_a_four_with_a_one_eyed_jack(Game):
+@pytest.mark.parametrize("name", ["easy", "medium"])
+def test_r5_r7_presets_break_a_four_with_a_one_eyed_jack_as_often_as_they_notice(Game, name):
     chips = {(5, c): "G" for c in range(4)}
     chips[(7, 5)] = "G"
     g = Game.from_dict({"players": 2, "board": board_rows(chips),
                         "hands": [["3S", "4D", "5D", "9H", "JS", "KS", "AH"], ["2S"]]})
-    for seed in SEEDS:
-        move = agent_from_spec("easy", seed=seed).select_move(g)
-        assert move.kind == "remove" and move.cell in [(5, c) for c in range(4)], (seed, str(move))
+    low, high = BLOCK_SHARES[name]
+    assert low <= _block_share(name, g, lambda m: m.kind == "remove" and m.cell in [(5, c) for c in range(4)]) <= high
 
 
-def test_r8_easy_blocks_a_four_in_a_three_player_game(Game):
+@pytest.mark.parametrize("name", ["easy", "medium"])
+def test_r8_presets_block_a_four_in_a_three_player_game(Game, name):
     # Three players, one sequence wins (R8): red's (team 2) four in column 1 must be blocked by
     # seat 0 now, whatever its own prospects.
     chips = {(r, 1): "R" for r in range(2, 6)}  # b3..b6; b7 (9S, (6,1)) or b2 (5C, (1,1)) completes
     chips.update({(2, c): "B" for c in range(3, 6)})
     g = Game.from_dict({"players": 3, "board": board_rows(chips),
                         "hands": [["9S", "2D", "6D", "8C", "KH", "QH"], ["2S"], ["3S"]]})
-    for seed in SEEDS:
-        move = agent_from_spec("easy", seed=seed).select_move(g)
-        assert (move.card, move.cell) == ("9S", (6, 1)), (seed, str(move))
+    low, high = BLOCK_SHARES[name]
+    assert low <= _block_share(name, g, lambda m: (m.card, m.cell) == ("9S", (6, 1))) <= high
 
 
-def test_easy_chooses_among_the_heuristics_best_moves_only(Game):
-    """The noise is real (easy does not always play the best move) and limited: every choice is
-    one of the ``candidates`` best distinct moves by GreedyAgent's score."""
-    spec = PRESETS["easy"].options
+@pytest.mark.parametrize("name", ["easy", "medium"])
+def test_presets_choose_among_the_heuristics_best_moves_when_they_notice(Game, name):
+    """The noise is real (a preset does not always play the best move) and limited: when it
+    notices the other side's lines and values its jacks as greedy does, every choice is one of the
+    ``candidates`` best distinct moves by GreedyAgent's score."""
+    from sequence_game.agents import HumanLikeAgent
+
+    options = dict(PRESETS[name].options, notice=1.0, jack_care=1.0)
     differs = 0
     positions = [random_midgame(Game, 2, None, seed=100 + s, max_plies=60) for s in range(40)]
     for i, g in enumerate(p for p in positions if p is not None):
         if any(m.kind == "trade" for m in g.legal_moves()):
             continue
         scored = sorted(GreedyAgent().score_moves(g), key=lambda sm: -sm[0])
-        top = [m for _, m in scored[: spec["candidates"]]]  # ties keep legal-move order, as the agent's
-        move = agent_from_spec("easy", seed=i).select_move(g)
+        top = [m for _, m in scored[: options["candidates"]]]  # ties keep legal-move order, as the agent's
+        move = HumanLikeAgent(**options, seed=i).select_move(g)
         assert move in top, str(move)
         differs += move != GreedyAgent(seed=i).select_move(g) and scored[0][0] > scored[1][0]
     assert differs >= 3

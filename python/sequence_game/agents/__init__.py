@@ -13,7 +13,7 @@ here:
   and the base for opponent modelling.
 - :class:`RuleBasedAgent` -- a beginner's rules of thumb (win, block a four, extend the longest
   line): the reference player of the level ladder.
-- :class:`HumanLikeAgent` -- the heuristic with a weaker person's flaws: levels 1-4 of the ladder
+- :class:`HumanLikeAgent` -- the heuristic with a weaker person's flaws: levels 1-7 of the ladder
   (``level:1`` .. ``level:8``, :mod:`~sequence_game.agents.levels`).
 - :class:`PolicyAgent` -- a trained policy (a callable or a saved model) over the player's
   observation tensor and legal-action mask.

@@ -51,14 +51,16 @@ class Preset:
 
 
 #: The presets, weakest first, and levels 6, 7 and 8 of the ladder (agents/levels.py, docs/agents.md;
-#: the measured ladder: docs/measurements.md); ``hard``'s cap of 1 s is the top level's bound. ``easy`` is
-#: the one-ply heuristic choosing softly among its five best moves (it still wins, completes and
-#: blocks whenever it can); ``medium`` the heuristic itself; ``hard`` the ISMCTS at 30,000
+#: the measured ladder: docs/measurements.md); ``hard``'s cap of 1 s is the top level's bound. ``easy`` and
+#: ``medium`` are the one-ply heuristic with a person's flaws (``HumanLikeAgent``): ``easy`` notices
+#: the other side's lines six turns in ten and spends jacks freely, ``medium`` misses a threat one
+#: turn in ten; both draw softly among their best few moves. ``hard`` is the ISMCTS at 30,000
 #: iterations a move. Each level beats the one below in the ladder's matches.
 PRESETS: Dict[str, Preset] = {p.name: p for p in (
-    Preset("easy", "greedy", {"temperature": 100.0, "candidates": 5},
-           summary="the one-ply heuristic, choosing among its five best moves (never missing a win or a block)"),
-    Preset("medium", "greedy", summary="the one-ply heuristic: win, block, extend the best line"),
+    Preset("easy", "humanlike", {"notice": 0.6, "jack_care": 0.3, "temperature": 110.0, "candidates": 7},
+           summary="the one-ply heuristic with a casual player's flaws: misses threats, spends jacks freely"),
+    Preset("medium", "humanlike", {"notice": 0.9, "temperature": 80.0, "candidates": 4},
+           summary="the one-ply heuristic with a person's slips: now and then misses a threat or a better move"),
     Preset("hard", "mcts-v1", {"iterations": 30_000}, time_cap=1.0,
            summary="information-set MCTS, 30,000 iterations a move"),
 )}

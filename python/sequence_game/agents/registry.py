@@ -104,13 +104,6 @@ if os.environ.get("SEQUENCE_GAME_TEST_HOOKS") == "1":
     for _name, _build in PEEKING_SPECS.items():
         register_agent(_name, _build, _BUDGET_KEYS)
 
-# The difficulty presets (presets.py), each a name of its own over the agent it builds.
-for _preset in PRESETS.values():
-    _factory, _aliases = _REGISTRY[_preset.agent]
-    register_agent(_preset.name, preset_factory(_preset, _factory), _aliases)
-for _alias, _target in PRESET_ALIASES.items():  # another name of a preset (``max`` plays as ``hard``)
-    register_agent(_alias, *_REGISTRY[_target])
-
 
 def _levels() -> None:
     """``humanlike`` and ``level:N`` (agents/levels.py): a level is the spec of its row of ``LEVELS``,
@@ -129,6 +122,14 @@ def _levels() -> None:
 
 
 _levels()
+
+
+# The difficulty presets (presets.py), each a name of its own over the agent it builds.
+for _preset in PRESETS.values():
+    _factory, _aliases = _REGISTRY[_preset.agent]
+    register_agent(_preset.name, preset_factory(_preset, _factory), _aliases)
+for _alias, _target in PRESET_ALIASES.items():  # another name of a preset (``max`` plays as ``hard``)
+    register_agent(_alias, *_REGISTRY[_target])
 
 
 def parse_value(text: str) -> Any:

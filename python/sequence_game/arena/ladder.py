@@ -172,6 +172,22 @@ def ladder_table(fit: RatingFit) -> str:
         lines.append(f"| `{_label(name)}` | {fit.ratings[i]:.0f} | {interval} | {fit.games[i]} | {score} | "
                      f"{diff} | {dint} |")
         prev = name
+    return "\n".join(lines) + "\n" + _level_steps(fit)
+
+
+def _level_steps(fit: RatingFit) -> str:
+    """The levels' own steps, each level over the level below it (the reference players between
+    them aside), with the difference's 95% interval: the ladder's targets (docs/measurements.md)."""
+    from ..agents.levels import LEVELS
+
+    levels = [lv.name for lv in LEVELS if lv.name in fit.names]
+    if len(levels) < 2:
+        return ""
+    lines = ["", "| step | difference | 95% interval |", "|---|---|---|"]
+    for low, high in zip(levels, levels[1:]):
+        d, (dlo, dhi) = fit.difference(high, low)
+        lines.append(f"| `{_label(high)}` over `{_label(low)}` | {d:+.0f} | [{dlo:+.0f}, {dhi:+.0f}]"
+                     + (" **clear**" if dlo > 0 or dhi < 0 else "") + " |")
     return "\n".join(lines) + "\n"
 
 
