@@ -41,7 +41,7 @@ __all__ = [
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6: openskill's defaults
 MU0, SIGMA0 = float(MODEL.mu), float(MODEL.sigma)
 ELO_PER_MU = 400.0 / (math.log(10) * math.sqrt(2) * float(MODEL.beta))
-START = 500.0  #: the display rating of a new account (the ladder's random = 0; level 4 = 398, level 5 = 509)
+START = 500.0  #: the display rating of a new account (the ladder's random = 0; level 5 = 443, level 6 = 546)
 PROVISIONAL_SIGMA = 6.0  #: above this uncertainty a rating is provisional
 #: rated games among the same accounts that count in any 24 hours; more are played and stored, unrated
 MAX_SAME_ACCOUNTS = 3
