@@ -141,9 +141,11 @@ def test_win_chance_views_and_bad_input():
 
 
 def test_the_public_view_reads_no_hand():
-    """R9: two games that differ only in the hidden cards get the same public chances."""
+    """R9: two games that differ only in the hidden cards get the same public chances. (A position
+    carries no move history: both are given the game's play quality, which reads no hand either,
+    tests/test_win_chance.py.)"""
     from sequence_game import Game
-    from sequence_game.review.estimator import feature_rows
+    from sequence_game.review.estimator import feature_rows, play_quality
 
     g = Game(players=2, seed=5)
     for _ in range(12):
@@ -153,12 +155,13 @@ def test_the_public_view_reads_no_hand():
     pos["last_draw"] = None
     from sequence_game import _core
     other = _core.Game.from_position(pos)
-    assert (feature_rows(g._state) == feature_rows(other)).all()
+    quality = play_quality(g)
+    assert (feature_rows(g._state, quality=quality) == feature_rows(other, quality=quality)).all()
 
 
 def test_the_mover_view_of_a_team_game_reads_no_partner_hand():
     from sequence_game import Game
-    from sequence_game.review.estimator import feature_rows
+    from sequence_game.review.estimator import feature_rows, play_quality
 
     g = Game(players=4, seed=6)
     for _ in range(12):
@@ -166,12 +169,13 @@ def test_the_mover_view_of_a_team_game_reads_no_partner_hand():
     pos = g._state.to_position()
     pos["hands"][2] = list(reversed(pos["hands"][2]))  # the same partner's hand: same features
     from sequence_game import _core
-    rows = feature_rows(g._state, viewer=0)
+    quality = play_quality(g)  # a position carries no history: give it the game's play quality
+    rows = feature_rows(g._state, viewer=0, quality=quality)
     assert rows.shape[0] == 2 and (rows[1, -9:] == 0).all()  # hand features only in the viewer's row
     swapped = g._state.to_position()
     swapped["hands"][2], swapped["hands"][3] = swapped["hands"][3], swapped["hands"][2]  # partner <-> opponent
     swapped["last_draw"] = None
-    assert (feature_rows(_core.Game.from_position(swapped), viewer=0)[0] == rows[0]).all()
+    assert (feature_rows(_core.Game.from_position(swapped), viewer=0, quality=quality)[0] == rows[0]).all()
 
 
 def test_move_values_cover_every_legal_move():

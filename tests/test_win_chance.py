@@ -183,3 +183,88 @@ def test_known_strengths_move_the_chances_and_unknown_ones_are_symmetric():
                          ([True, 1.0], "finite")):
         with pytest.raises(ValueError, match=message):
             model.chances(g, ratings=bad)
+
+
+# --------------------------------------------------------------------------- how well each team has played
+
+
+def _quality_only_model():
+    """The packaged model with every weight zero but the play-quality ones."""
+    from dataclasses import replace
+
+    model = load_win_chance_model()
+    k = PUBLIC_FEATURES.index("play_quality")
+
+    def only(table, size):
+        return {t: [3.0 if i == k else 0.0 for i in range(size)] for t in table}
+
+    pub, ply = len(PUBLIC_FEATURES), len(PUBLIC_FEATURES) + len(HAND_FEATURES)
+    return replace(model, public=only(model.public, pub), player=only(model.player, ply),
+                   rated_public={}, rated_player={})
+
+
+def test_play_quality_starts_at_the_prior_and_reads_only_public_information():
+    """R9: a move's quality is the heuristic's score of that move (the board, the sequences and the
+    move), so the hand it came from does not change it."""
+    from helpers import board_rows
+    from sequence_game.game import move_from_id
+    from sequence_game.review.estimator import QUALITY_PRIOR, move_quality, play_quality
+
+    assert np.allclose(play_quality(Game(players=3, seed=2))[:, 0], QUALITY_PRIOR)
+    chips = {(2, c): "B" for c in range(1, 4)}
+    a = Game.from_dict({"players": 2, "board": board_rows(chips), "hands": [["4D", "2S", "3S", "9H", "KS"], ["2H"]]})
+    b = Game.from_dict({"players": 2, "board": board_rows(chips), "hands": [["4D", "AH", "AC", "QD", "JD"], ["7C"]]})
+    both = set(a.legal_move_ids()) & set(b.legal_move_ids())
+    placing = [m for m in both if move_from_id(m).card == "4D"]
+    assert placing and all(move_quality(a._state, m) == move_quality(b._state, m) for m in placing)
+    assert {round(move_quality(a._state, m), 6) for m in placing} != {0.0}
+
+
+def test_strong_play_reads_as_better_than_random_play():
+    from sequence_game.agents import agent_from_spec
+    from sequence_game.review.estimator import play_quality
+
+    strong = weak = 0.0
+    for seed in range(8):
+        g = Game(players=2, seed=seed)
+        seats = [agent_from_spec("greedy", seed=seed), agent_from_spec("random", seed=seed)]
+        for _ in range(30):
+            if g.is_over:
+                break
+            g.play(seats[g.current_player].select_move(g))
+        q = play_quality(g)[:, 0]
+        strong, weak = strong + q[0], weak + q[1]
+    assert strong > weak + 0.3  # 8 games: greedy's moves read better in (nearly) every one
+
+
+def test_a_candidate_move_is_valued_by_the_play_before_it():
+    """The review values each legal move with the teams' play up to the position, not with the
+    candidate itself: with only the play-quality weight, every candidate is worth the same."""
+    from sequence_game.agents import agent_from_spec
+    from sequence_game.review import move_values
+
+    g = Game(players=2, seed=5)
+    a = agent_from_spec("greedy", seed=1)
+    for _ in range(12):
+        g.play(a.select_move(g))
+    values = move_values(g, _quality_only_model())
+    assert len(values) > 3 and max(values.values()) - min(values.values()) < 1e-9
+    assert not np.isclose(max(values.values()), 0.5)  # the play so far does weigh
+
+
+def test_the_curve_counts_the_same_play_as_each_position_alone():
+    """The curve and the review walk the history once for the whole game; each point must be what
+    the position alone gives (its own history walked), trades and all."""
+    from sequence_game.agents import agent_from_spec
+    from sequence_game.records import play_game
+    from sequence_game.review import curve, review_game
+
+    model = _quality_only_model()
+    rec = play_game([agent_from_spec("greedy", seed=1), agent_from_spec("level:2", seed=2)], players=2, seed=8)
+    steps = list(rec.positions())
+    alone = [[round(p, 4) for p in model.chances(step.game)] for step in steps]
+    assert len({tuple(a) for a in alone}) > 5  # the play does move the quality-only chances
+    for got, want in zip(curve(rec, model), alone):
+        assert np.allclose(got, want, atol=1e-4)
+    for got, want in zip(review_game(rec, model).curve, alone):
+        assert np.allclose(got, want, atol=1e-4)

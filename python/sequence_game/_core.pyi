@@ -177,7 +177,7 @@ def cells_of(card_id: int) -> tuple[int, ...]:
     """
     The two cell indices (ascending) of a normal card id; () for jacks (R1).
     """
-def heuristic_scores(state: Game) -> list[int]:
+def heuristic_scores(state: Game) -> list[tuple[int, float]]:
     """
     [(move_id, score)] for every legal move of the player to move: the search's move heuristic (cpp/include/sequence/search/heuristic.hpp), a port of GreedyAgent.score_moves.
     """

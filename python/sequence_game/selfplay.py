@@ -58,7 +58,7 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -88,7 +88,7 @@ class _CoreGreedy:
         self._rng = random.Random(seed)
 
     def choose(self, game: Any, ids: Sequence[int]) -> Tuple[int, Optional[Dict[int, int]]]:
-        scored = cast(List[Tuple[int, float]], _core.heuristic_scores(game._state))
+        scored = _core.heuristic_scores(game._state)
         trades = [m for m, _ in scored if m & 3 == _TRADE_KIND]
         if trades:
             return trades[0], None

@@ -38,13 +38,22 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ..actions import move_id as _move_id
 from ..move import Move
 from ..records import GameRecord
-from .estimator import Ratings, WinChanceModel, core_state, load_win_chance_model, seat_ratings
+from .estimator import (
+    Ratings,
+    WinChanceModel,
+    core_state,
+    entry_qualities,
+    load_win_chance_model,
+    move_qualities,
+    play_quality,
+    seat_ratings,
+)
 
 __all__ = ["METHOD", "TIERS", "GameReview", "ReviewedMove", "analyze", "curve", "move_values", "review_game",
            "tier_of", "win_chance", "win_chances"]
 
 #: The review's method, stored with every review (a review made another way is not reused).
-METHOD = "win-chance/2"
+METHOD = "win-chance/3"
 
 
 def _tiers(model: WinChanceModel) -> Tuple[Tuple[str, float], ...]:
@@ -123,24 +132,32 @@ def curve(record: GameRecord, model: Optional[WinChanceModel] = None, ratings: R
         raise TypeError(f"curve needs a GameRecord, not {type(record).__name__}")
     model = model or load_win_chance_model()
     ratings = seat_ratings(record.agents) if ratings is None else ratings
-    points = [list(_rounded(model.chances(step.game, ratings=ratings))) for step in record.positions()]
+    steps = list(record.positions())
+    played = _played(steps)
+    points = [list(_rounded(model.chances(step.game, ratings=ratings, quality=play_quality(step.game, q))))
+              for step, q in zip(steps, played)]
     if record.resigned is not None and record.result is not None:
         points.append([1.0 if t == record.result["winner"] else 0.0 for t in range(record.teams)])
     return points
 
 
-def move_values(game: Any, model: Optional[WinChanceModel] = None) -> Dict[int, float]:
+def move_values(game: Any, model: Optional[WinChanceModel] = None,
+                played: Optional[Sequence[Tuple[int, float]]] = None) -> Dict[int, float]:
     """The mover's team's chance after each legal move of ``game`` (move id -> chance), in the
-    mover's view without the card drawn after the move; exact when the move ends the game."""
+    mover's view without the card drawn after the move; exact when the move ends the game. The
+    teams' play quality is that before the move (``played``: the moves' qualities so far, None:
+    from ``game``'s history), so a candidate is never judged by how it looks itself."""
     model = model or load_win_chance_model()
     state = core_state(game)
     mover = state.current_player
     team = mover % state.teams  # R2
     values: Dict[int, float] = {}
+    before = move_qualities(state) if played is None else played
     for mid in state.legal_moves():
         after = state.copy()
         after.play(mid)
-        values[mid] = model.chances(after, viewer=mover, hide_last_draw=True)[team]
+        values[mid] = model.chances(after, viewer=mover, hide_last_draw=True,
+                                    quality=play_quality(after, before))[team]
     return values
 
 
@@ -187,6 +204,17 @@ class GameReview:
                 "players": [dict(p) for p in self.players], "result": self.result}
 
 
+def _played(steps: Sequence[Any]) -> List[List[Tuple[int, float]]]:
+    """The moves' qualities before each step's position (:func:`~.estimator.play_quality`), from
+    one walk over the last position's history."""
+    entries = entry_qualities(steps[-1].game)
+    out = []
+    for step in steps:
+        n = core_state(step.game).history_size
+        out.append([e for e in entries[:n] if e is not None])
+    return out
+
+
 def _rounded(values: Sequence[float]) -> Tuple[float, ...]:
     out = [round(v, 4) for v in values]
     out[-1] = round(1.0 - sum(out[:-1]), 4)  # the rounded chances still sum to 1
@@ -216,14 +244,16 @@ def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
     ratings = seat_ratings(record.agents) if ratings is None else ratings
     tiers = _tiers(model)
     steps = list(record.positions())  # the deal, then the game after each entry (each a copy)
+    qualities = _played(steps)
     total = len(record.moves)
-    curve = [_rounded(model.chances(steps[0].game, ratings=ratings))]
+    curve = [_rounded(model.chances(steps[0].game, ratings=ratings, quality=play_quality(steps[0].game, qualities[0])))]
     moves: List[ReviewedMove] = []
     for k in range(total):
         game, entry = steps[k].game, steps[k + 1].move
         player = game.current_player
         team = player % record.teams  # R2
-        chances = _rounded(model.chances(steps[k + 1].game, ratings=ratings))
+        chances = _rounded(model.chances(steps[k + 1].game, ratings=ratings,
+                                         quality=play_quality(steps[k + 1].game, qualities[k + 1])))
         curve.append(chances)
         text = record.moves[k]
         common = {"index": k + 1, "player": player, "team": team, "move": text, "chances": chances}
@@ -237,7 +267,7 @@ def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
             moves.append(ReviewedMove(kind="trade", before=None, after=None, best=None, loss=None, tier=None,
                                       accuracy=None, **common))
         else:
-            values = move_values(game, model)
+            values = move_values(game, model, qualities[k])
             if len(values) == 1:
                 moves.append(ReviewedMove(kind="forced", before=None, after=None, best=None, loss=None, tier=None,
                                           accuracy=None, **common))

@@ -43,10 +43,11 @@ import numpy as np
 from .. import _core
 
 __all__ = ["HAND_FEATURES", "MODEL_FORMAT", "PUBLIC_FEATURES", "RATED_FEATURES", "RATED_TEAMS", "WinChanceModel", "core_state",
-           "feature_rows", "load_win_chance_model", "parse_win_chance_model", "rated_rows", "seat_rating",
+           "entry_qualities", "feature_rows", "load_win_chance_model", "move_qualities", "move_quality", "parse_win_chance_model", "play_quality",
+           "rated_rows", "seat_rating",
            "seat_ratings", "team_ratings"]
 
-MODEL_FORMAT = "sequence-game-win-chance/2"
+MODEL_FORMAT = "sequence-game-win-chance/3"
 DEFAULT_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "win_chance.json")
 
 _CORE = list(_core.EVAL_FEATURES)
@@ -57,19 +58,22 @@ _HAND = ["threats_in_hand", "can_complete", "complete_on_move", "threat_copies_u
 _BOARD_IDX = [_CORE.index(n) for n in _BOARD]
 _HAND_IDX = [_CORE.index(n) for n in _HAND]
 #: The public row of a team: the core's board features, then interactions with tempo and with
-#: being one sequence from the win (R8: two teams need two sequences, three teams one).
+#: being one sequence from the win (R8: two teams need two sequences, three teams one), then how
+#: well the team has played so far (:func:`play_quality`) and that quality early in the game.
 PUBLIC_FEATURES: Tuple[str, ...] = (*_BOARD, "threats_to_move", "last_open4", "last_threats",
-                                    "last_threats_to_move")
+                                    "last_threats_to_move", "play_quality", "play_quality_early")
 #: The viewer's team row adds the viewer's hand features (zero in the other rows).
 HAND_FEATURES: Tuple[str, ...] = (*_HAND, "last_can_complete", "last_complete_on_move")
 
 
 #: The rated rows: the unrated row ``x``, then ``rating`` (the team's mean rating less the table's,
-#: in units of 400 ladder points), then ``x * g`` and ``x * g**2`` with ``g`` the table's mean rating
-#: in the same units less :data:`RATING_CENTRE` (the weights change with the table's strength).
-RATED_FEATURES: Tuple[str, ...] = ("rating", "x*strength", "x*strength^2")
+#: in units of 400 ladder points), then ``x * g``, ``x * g**2`` with ``g`` the table's mean rating
+#: in the same units less :data:`RATING_CENTRE` (the weights change with the table's strength), and
+#: ``x * g**3`` (how decisive a position is does not grow or shrink steadily with strength: tables
+#: that build threats but miss blocks, as ``easy`` does, are the most decisive).
+RATED_FEATURES: Tuple[str, ...] = ("rating", "x*strength", "x*strength^2", "x*strength^3")
 RATING_SCALE = 400.0
-RATING_CENTRE = 1.5  # about the presets' level (easy, medium, hard: 619 to 761 on the ladder)
+RATING_CENTRE = 1.5  # about the presets' level (easy, medium, hard: 546 to 770 on the ladder)
 
 Ratings = Optional[Sequence[Optional[float]]]
 #: The numbers of teams whose tables are read with the rated weights. Three-team tables are read
@@ -126,7 +130,7 @@ def rated_rows(x: np.ndarray, teams_rating: np.ndarray) -> np.ndarray:
     tr = np.asarray(teams_rating, dtype=np.float64) / RATING_SCALE
     d = (tr - tr.mean(axis=-1, keepdims=True))[..., None]
     g = (tr.mean(axis=-1) - RATING_CENTRE)[..., None, None]
-    return np.concatenate([x, d, x * g, x * g * g], axis=-1)
+    return np.concatenate([x, d, x * g, x * g * g, x * g * g * g], axis=-1)
 
 
 def _check_ratings(ratings: Ratings, players: int) -> Optional[List[float]]:
@@ -180,17 +184,86 @@ def _viewer_state(state: Any, viewer: int, hide_last_draw: bool) -> Any:
     return _core.Game.from_position(pos)
 
 
-def feature_rows(game: Any, viewer: Optional[int] = None, hide_last_draw: bool = False) -> np.ndarray:
+#: :func:`play_quality`: a move's quality is ``log(1 + s) / log(1 + QUALITY_CAP)`` of its
+#: one-ply heuristic score ``s`` clipped to ``[0, QUALITY_CAP]``; a team's quality is the mean over
+#: its moves shrunk towards ``QUALITY_PRIOR`` by ``QUALITY_WEIGHT`` moves' worth; ``early`` fades
+#: from 1 at the deal to 0 after ``QUALITY_EARLY_MOVES`` moves (skill matters more with more of the
+#: game to come).
+QUALITY_CAP = 1000.0
+QUALITY_PRIOR = 0.5
+QUALITY_WEIGHT = 4.0
+QUALITY_EARLY_MOVES = 60.0
+
+
+def move_quality(state: Any, move_id: int) -> Optional[float]:
+    """The quality of the move ``move_id`` of the player to move in ``state`` (a ``_core.Game``, before
+    the move), from 0 to 1; None for a trade or a pass (they say nothing of skill). Public (R9): the
+    heuristic's score of one move reads only the board, the sequences and the move."""
+    from ..game import move_from_id
+
+    if move_from_id(move_id).kind in ("trade", "pass"):
+        return None
+    score = dict(_core.heuristic_scores(state)).get(move_id)
+    if score is None:
+        raise ValueError(f"move {move_id} is not legal for the player to move")
+    return math.log1p(min(max(score, 0.0), QUALITY_CAP)) / math.log1p(QUALITY_CAP)
+
+
+def move_qualities(game: Any) -> List[Tuple[int, float]]:
+    """``(team, quality)`` of every move of ``game``'s history so far, in order (trades and passes
+    left out): how good each move looked by the one-ply heuristic's score of that move, which reads
+    only the board, the sequences and the move (public, R9; never the hand it came from). Walks the
+    history back on a copy: about 0.4 ms for a whole two-player game."""
+    return [e for e in entry_qualities(game) if e is not None]
+
+
+def entry_qualities(game: Any) -> List[Optional[Tuple[int, float]]]:
+    """One item per entry of ``game``'s history, in order: ``(team, quality)`` of a move, None for
+    a trade, a pass or a referee's change (R10). The first ``n`` items are those of the position
+    after ``n`` entries, so one call serves a whole game's positions."""
+    state = core_state(game)
+    copy = state.copy()
+    out: List[Optional[Tuple[int, float]]] = []
+    for entry in reversed(state.history()):
+        copy.undo()
+        q = move_quality(copy, entry) if isinstance(entry, int) else None
+        out.append(None if q is None else (copy.current_player % copy.teams, q))
+    out.reverse()
+    return out
+
+
+def play_quality(game: Any, qualities: Optional[Sequence[Tuple[int, float]]] = None) -> np.ndarray:
+    """``(teams, 2)``: each team's play quality so far (:func:`move_qualities` averaged, shrunk to the
+    prior) and the same times how early the game is. ``qualities``: the moves to count (None: all of
+    ``game``'s history; the review passes the moves before a candidate move, so that a move is
+    never judged by how it looks to the heuristic)."""
+    state = core_state(game)
+    moves = move_qualities(state) if qualities is None else qualities
+    total = np.zeros(state.teams)
+    count = np.zeros(state.teams)
+    for team, q in moves:
+        total[team] += q
+        count[team] += 1
+    quality = (total + QUALITY_WEIGHT * QUALITY_PRIOR) / (count + QUALITY_WEIGHT)
+    early = max(0.0, 1.0 - len(moves) / QUALITY_EARLY_MOVES)
+    return np.column_stack([quality, quality * early])
+
+
+def feature_rows(game: Any, viewer: Optional[int] = None, hide_last_draw: bool = False,
+                 quality: Optional[np.ndarray] = None) -> np.ndarray:
     """The ``(teams, P)`` public rows (:data:`PUBLIC_FEATURES`), or with ``viewer`` the
     ``(teams, P + H)`` rows with the viewer's hand features (:data:`HAND_FEATURES`) in its team's
     row. ``hide_last_draw``: leave out the card the viewer drew last (its view right after its move,
-    before it saw the draw)."""
+    before it saw the draw). ``quality``: the :func:`play_quality` columns (None: from ``game``'s
+    history)."""
     state = core_state(game)
     raw = _core.eval_features(state).astype(np.float64)
     board = raw[:, _BOARD_IDX]
     seq, open4, threats, to_move = board[:, 0], board[:, 4], board[:, 5], board[:, 9]
     last = (seq >= _needed(state.teams) - 1).astype(np.float64)
-    pub = np.column_stack([board, threats * to_move, last * open4, last * threats, last * threats * to_move])
+    if quality is None:
+        quality = play_quality(state)
+    pub = np.column_stack([board, threats * to_move, last * open4, last * threats, last * threats * to_move, quality])
     if viewer is None:
         return pub
     if not (isinstance(viewer, int) and 0 <= viewer < state.players):
@@ -250,17 +323,18 @@ class WinChanceModel:
         return known and teams in RATED_TEAMS and bool(self.rated_public if viewer is None else self.rated_player)
 
     def chances(self, game: Any, viewer: Optional[int] = None, hide_last_draw: bool = False,
-                ratings: Ratings = None) -> List[float]:
+                ratings: Ratings = None, quality: Optional[np.ndarray] = None) -> List[float]:
         """Every team's chance of winning (a list summing to 1): exact once the game is over (1 for
         the winner, an equal share each for a draw), else the softmax of the teams' scores in the
         public view (``viewer`` None) or player ``viewer``'s. ``ratings``: every seat's rating
         (:func:`seat_rating`; None, or any seat's None: unknown, the unrated weights; read at
-        two-team tables only, :data:`RATED_TEAMS`)."""
+        two-team tables only, :data:`RATED_TEAMS`). ``quality``: the teams' :func:`play_quality`
+        (None: from ``game``'s history)."""
         state = core_state(game)
         known = _check_ratings(ratings, state.players)
         if state.is_over:
             return _result_chances(state)
-        x = feature_rows(state, viewer, hide_last_draw)
+        x = feature_rows(state, viewer, hide_last_draw, quality)
         if known is not None and self.uses_ratings(state.teams, known, viewer):
             x = rated_rows(x, team_ratings(known, state.teams))
             p = softmax_rows(x @ self.weights(state.teams, viewer, rated=True))
@@ -290,7 +364,7 @@ def parse_win_chance_model(data: Any, source: str = "the model") -> WinChanceMod
         raise ValueError(f"{source}: public_features/hand_features/rated_features differ from this version's "
                          "(refit it: python -m sequence_game.training.fit_win_chance)")
     pub, ply = len(PUBLIC_FEATURES), len(PUBLIC_FEATURES) + len(HAND_FEATURES)
-    sizes = {"public": pub, "player": ply, "rated_public": 3 * pub + 1, "rated_player": 3 * ply + 1}
+    sizes = {"public": pub, "player": ply, "rated_public": 4 * pub + 1, "rated_player": 4 * ply + 1}
     views: Dict[str, Dict[str, List[float]]] = {}
     for view, size in sizes.items():
         table = data.get(view)

@@ -50,6 +50,8 @@ from ..review.estimator import (
     DEFAULT_PATH,
     WinChanceModel,
     feature_rows,
+    move_quality,
+    play_quality,
     rated_rows,
     seat_ratings,
     softmax_rows,
@@ -85,7 +87,7 @@ class StrengthSet:
                 for r in range(k)]
 
 
-HARD_GAMES = 400  # the search's games cost about 4 s of CPU each
+HARD_GAMES = 400  # the search's games cost about 4 s of CPU each (mixed-hard: 2 s)
 #: The strength sets (the presets: ``easy``, ``medium`` the one-ply heuristic, ``hard`` the search).
 SETS: Tuple[StrengthSet, ...] = (
     StrengthSet("random", ("random",), 2000, 11),
@@ -93,7 +95,7 @@ SETS: Tuple[StrengthSet, ...] = (
     StrengthSet("medium", ("medium",), 2000, 13),
     StrengthSet("hard", ("hard",), HARD_GAMES, 14),
     StrengthSet("mixed", ("random", "easy"), 2000, 15, rotate=True),
-    StrengthSet("mixed-hard", ("medium", "hard"), 150, 16),
+    StrengthSet("mixed-hard", ("medium", "hard"), 400, 16),
     StrengthSet("3 teams", ("medium", "easy", "random"), 1200, 17, players=3, rotate=True),
 )
 SHARD_GAMES = 10
@@ -119,23 +121,32 @@ def _rows_of_set(path: str, players: int, games: int) -> Dict[str, np.ndarray]:
     state: Any = None
     current = None
     previous = -1
+    qualities: List[Tuple[int, float]] = []  # the game's moves so far, as play_quality counts them
+    counted = False  # whether the last move is among them (a trade or a pass is not)
     for i in range(len(move_id)):
         g = int(row_game[i])
         if g != current:
-            current, previous = g, -1
+            current, previous, qualities, counted = g, -1, [], False
             state = _core.Game(players, manifest["teams"], int(seeds[g]), manifest["max_turns"])
             teams = state.teams
             w = winners[g]
             y = np.full(teams, 1.0 / teams) if w < 0 else np.eye(teams)[w]
         p = state.current_player
-        pub.append(feature_rows(state))
-        decide.append(feature_rows(state, viewer=p))
-        # the after-move view: the previous mover without its last draw (at the deal: the player to move's seat before)
+        quality = play_quality(state, qualities)
+        pub.append(feature_rows(state, quality=quality))
+        decide.append(feature_rows(state, viewer=p, quality=quality))
+        # the after-move view: the previous mover without its last draw (at the deal: the player to
+        # move's seat before), and the play before that move (as the review values a move)
         viewer = previous if previous >= 0 else (p - 1) % players
-        after.append(feature_rows(state, viewer=viewer, hide_last_draw=previous >= 0))
+        before = play_quality(state, qualities[:-1]) if counted else quality
+        after.append(feature_rows(state, viewer=viewer, hide_last_draw=previous >= 0, quality=before))
         label.append(y)
         mover.append(p)
         game_of.append(g)
+        q = move_quality(state, int(move_id[i]))
+        counted = q is not None
+        if q is not None:
+            qualities.append((p % teams, q))
         state.play(int(move_id[i]))
         previous = p
     return {"public": np.array(pub), "decide": np.array(decide), "after": np.array(after),
