@@ -210,7 +210,7 @@ class Level:
 #: The ladder, weakest first. Levels 1 to 7 differ in how often they spot a sequence in their own
 #: hand, notice the other team's lines, keep their jacks and miss the better of two moves; their
 #: settings were chosen so that neighbours are at least 80 Elo apart (docs/measurements.md). The
-#: search gains about 40 Elo over the plain heuristic (``greedy``), so level 7 is the heuristic with
+#: search gains about 60 Elo over the plain heuristic (``greedy``), so level 7 is the heuristic with
 #: slips, one step below the search. The search at a lower budget is not a level: it measured no
 #: stronger than ``greedy``, so it would be a step that is not one.
 LEVELS: Tuple[Level, ...] = (
