@@ -477,8 +477,13 @@ def test_games_against_the_ai_are_unrated_and_counted_per_level(app):
         sign_up(a, "alice")
         r = a.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "random"}]})
         table, token = r.json()["table"], r.json()["seats"][0]["token"]
-        mine = a.get(f"/api/tables/{table}", headers=auth(token)).json()
-        a.post(f"/api/tables/{table}/moves", json={"move": mine["legal"][0]}, headers=auth(token))
+        deadline = time.monotonic() + 10
+        while True:  # the deal may give the AI the first move: wait for ours
+            mine = a.get(f"/api/tables/{table}", headers=auth(token)).json()
+            if mine["legal"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.02)
+        assert a.post(f"/api/tables/{table}/moves", json={"move": mine["legal"][0]}, headers=auth(token)).status_code == 200
         assert a.post(f"/api/tables/{table}/resign", json={}, headers=auth(token)).status_code == 200
         page = a.get("/api/players/alice").json()
     assert page["rated_games"] == 0 and page["history"] == []
