@@ -13,6 +13,7 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient
 from sequence_game import Game, GameRecord
+from sequence_game import review as review_module
 from sequence_game.web import create_app
 from sequence_game.web.limits import ServerLimits
 from web_support import BASE, auth, new_table, service_of, wait_for
@@ -243,7 +244,7 @@ def test_the_review_is_for_finished_games_computed_once_and_stored(tmp_path):
         wait_for(lambda: c.get(f"/api/tables/{tid}/review").json()["status"] == "ready", timeout=60)
         review = c.get(f"/api/tables/{tid}/review").json()["review"]
         assert [m["move"] for m in review["moves"]] == [str(m) for m in table.game.history]
-        assert review["method"] == "win-chance/3" and review["events"][0]["kind"] == "resignation"
+        assert review["method"] == review_module.METHOD and review["events"][0]["kind"] == "resignation"
         assert all(m["before"] is None or 0 <= m["before"] <= 1 for m in review["moves"])
     with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:  # stored beside the record
         assert c.get(f"/api/tables/{tid}/review").json() == {"status": "ready", "review": review,

@@ -18,8 +18,11 @@ from sequence_game.review.estimator import (
     DEFAULT_PATH,
     HAND_FEATURES,
     PUBLIC_FEATURES,
+    RATING_KNOTS,
     load_win_chance_model,
     parse_win_chance_model,
+    rated_rows,
+    rating_hats,
     seat_rating,
     seat_ratings,
 )
@@ -87,7 +90,7 @@ def _model_json() -> dict:
     (lambda d: d.update(player={"5": []}), "number of teams"),
     (lambda d: d.update(grading={"mistake": "big"}), "grading"),
     (lambda d: d["rated_public"].update({"2": [1.0] * len(PUBLIC_FEATURES)}), r"rated_public\.2 must be"),
-    (lambda d: d.update(rating_centre=0), "refit it"),
+    (lambda d: d.update(rating_knots=[0, 1]), "refit it"),
 ])
 def test_a_bad_model_file_is_refused_by_field(change, message):
     data = _model_json()
@@ -163,6 +166,24 @@ def test_seats_ratings_come_from_the_ladder_and_a_person_has_none():
         assert seat_rating(unknown) is None
     assert seat_ratings(["easy", "random"]) == [seat_rating("easy"), 0.0]
     assert seat_ratings(["easy", "human"]) is None and seat_ratings([]) is None
+
+
+def test_the_rated_weights_interpolate_between_the_measured_table_strengths():
+    ratings = np.linspace(-200.0, 1000.0, 61)
+    hats = rating_hats(ratings)
+    assert hats.shape == (61, len(RATING_KNOTS)) and np.allclose(hats.sum(axis=1), 1.0) and (hats >= 0).all()
+    for k, knot in enumerate(RATING_KNOTS):  # at a measured strength: that strength's weights alone
+        assert rating_hats(np.array([knot]))[0].tolist() == [1.0 if j == k else 0.0 for j in range(len(RATING_KNOTS))]
+    # between two knots the two neighbours share linearly; beyond the range the end knot holds
+    mid = (RATING_KNOTS[1] + RATING_KNOTS[2]) / 2
+    assert np.allclose(rating_hats(np.array([mid]))[0][1:3], [0.5, 0.5])
+    assert rating_hats(np.array([5000.0]))[0][-1] == 1.0 and rating_hats(np.array([-50.0]))[0][0] == 1.0
+    x = np.arange(6, dtype=float).reshape(2, 3)  # two teams, three features
+    row = rated_rows(x, np.array([RATING_KNOTS[2] + 100, RATING_KNOTS[2] - 100]))
+    assert row.shape == (2, 3 + 1 + 3 * len(RATING_KNOTS))
+    assert np.allclose(row[:, 3], [0.25, -0.25])  # the team's rating less the table's, in 400s
+    blocks = row[:, 4:].reshape(2, len(RATING_KNOTS), 3)
+    assert np.allclose(blocks[:, 2], x) and np.allclose(np.delete(blocks, 2, axis=1), 0.0)
 
 
 def test_known_strengths_move_the_chances_and_unknown_ones_are_symmetric():

@@ -53,7 +53,7 @@ __all__ = ["METHOD", "TIERS", "GameReview", "ReviewedMove", "analyze", "curve", 
            "tier_of", "win_chance", "win_chances"]
 
 #: The review's method, stored with every review (a review made another way is not reused).
-METHOD = "win-chance/3"
+METHOD = "win-chance/4"
 
 
 def _tiers(model: WinChanceModel) -> Tuple[Tuple[str, float], ...]:

@@ -42,12 +42,12 @@ import numpy as np
 
 from .. import _core
 
-__all__ = ["HAND_FEATURES", "MODEL_FORMAT", "PUBLIC_FEATURES", "RATED_FEATURES", "RATED_TEAMS", "WinChanceModel", "core_state",
+__all__ = ["HAND_FEATURES", "MODEL_FORMAT", "PUBLIC_FEATURES", "RATED_FEATURES", "RATED_TEAMS", "RATING_KNOTS", "WinChanceModel", "core_state",
            "entry_qualities", "feature_rows", "load_win_chance_model", "move_qualities", "move_quality", "parse_win_chance_model", "play_quality",
-           "rated_rows", "seat_rating",
+           "rated_rows", "rating_hats", "seat_rating",
            "seat_ratings", "team_ratings"]
 
-MODEL_FORMAT = "sequence-game-win-chance/3"
+MODEL_FORMAT = "sequence-game-win-chance/4"
 DEFAULT_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "win_chance.json")
 
 _CORE = list(_core.EVAL_FEATURES)
@@ -57,23 +57,35 @@ _HAND = ["threats_in_hand", "can_complete", "complete_on_move", "threat_copies_u
          "one_eyed", "dead_cards"]
 _BOARD_IDX = [_CORE.index(n) for n in _BOARD]
 _HAND_IDX = [_CORE.index(n) for n in _HAND]
+_POSITION = (*_BOARD, "threats_to_move", "last_open4", "last_threats", "last_threats_to_move")
+#: Counts read through saturating transforms as well: the first threat or sequence is worth more
+#: than the next (a linear score over counts is under-confident where a lead is decisive).
+_SATURATED = ("sequences", "open3", "open4", "threats")
+_SATURATED_IDX = [_POSITION.index(n) for n in _SATURATED]
 #: The public row of a team: the core's board features, then interactions with tempo and with
 #: being one sequence from the win (R8: two teams need two sequences, three teams one), then how
-#: well the team has played so far (:func:`play_quality`) and that quality early in the game.
-PUBLIC_FEATURES: Tuple[str, ...] = (*_BOARD, "threats_to_move", "last_open4", "last_threats",
-                                    "last_threats_to_move", "play_quality", "play_quality_early")
+#: well the team has played so far (:func:`play_quality`) and that quality early in the game, then
+#: the position's features again times how early the game is (the same lead means more with fewer
+#: moves to answer it by), then ``min(c, 1)``, ``min(c, 2)`` and ``sqrt(c)`` of the counts in
+#: ``_SATURATED``.
+PUBLIC_FEATURES: Tuple[str, ...] = (
+    *_POSITION, "play_quality", "play_quality_early", *(f"{n}*early" for n in _POSITION),
+    *(f"{f}({n})" for n in _SATURATED for f in ("min1", "min2", "sqrt")))
 #: The viewer's team row adds the viewer's hand features (zero in the other rows).
 HAND_FEATURES: Tuple[str, ...] = (*_HAND, "last_can_complete", "last_complete_on_move")
 
 
 #: The rated rows: the unrated row ``x``, then ``rating`` (the team's mean rating less the table's,
-#: in units of 400 ladder points), then ``x * g``, ``x * g**2`` with ``g`` the table's mean rating
-#: in the same units less :data:`RATING_CENTRE` (the weights change with the table's strength), and
-#: ``x * g**3`` (how decisive a position is does not grow or shrink steadily with strength: tables
-#: that build threats but miss blocks, as ``easy`` does, are the most decisive).
-RATED_FEATURES: Tuple[str, ...] = ("rating", "x*strength", "x*strength^2", "x*strength^3")
+#: in units of :data:`RATING_SCALE` ladder points), then ``x * h_k`` for every knot ``k`` of
+#: :data:`RATING_KNOTS`, ``h_k`` the piecewise-linear "hat" of the table's mean rating at that knot
+#: (1 there, 0 at the neighbouring knots and beyond; the mean rating clipped to the knots' range):
+#: the weights are those fitted at the measured strengths, interpolated between them. A polynomial
+#: in the strength was tried and left ``easy`` tables under-confident: how decisive a position is
+#: does not change steadily with strength (``easy`` builds threats but misses blocks and is the
+#: most decisive table of all).
+RATING_KNOTS: Tuple[float, ...] = (0.0, 300.0, 550.0, 770.0)  # random, mixed, easy, hard tables
+RATED_FEATURES: Tuple[str, ...] = ("rating", *(f"x*table_at_{k:g}" for k in RATING_KNOTS))
 RATING_SCALE = 400.0
-RATING_CENTRE = 1.5  # about the presets' level (easy, medium, hard: 546 to 770 on the ladder)
 
 Ratings = Optional[Sequence[Optional[float]]]
 #: The numbers of teams whose tables are read with the rated weights. Three-team tables are read
@@ -124,13 +136,32 @@ def team_ratings(ratings: Sequence[float], teams: int) -> np.ndarray:
     return np.array([r[t::teams].mean() for t in range(teams)])
 
 
+def rating_hats(table_rating: np.ndarray) -> np.ndarray:
+    """``(..., len(RATING_KNOTS))``: the hat functions of :data:`RATED_FEATURES` at the table mean
+    ratings ``table_rating`` (ladder points), each row summing to 1.
+
+    >>> rating_hats(np.array([0.0, 425.0, 2000.0])).round(3).tolist()
+    [[1.0, 0.0, 0.0, 0.0], [0.0, 0.5, 0.5, 0.0], [0.0, 0.0, 0.0, 1.0]]
+    """
+    knots = np.asarray(RATING_KNOTS)
+    r = np.clip(np.asarray(table_rating, dtype=np.float64), knots[0], knots[-1])
+    out = np.zeros(r.shape + (knots.size,))
+    right = np.clip(np.searchsorted(knots, r, side="right"), 1, knots.size - 1)
+    left = right - 1
+    t = (r - knots[left]) / (knots[right] - knots[left])
+    np.put_along_axis(out, left[..., None], (1.0 - t)[..., None], axis=-1)
+    np.put_along_axis(out, right[..., None], t[..., None], axis=-1)
+    return out
+
+
 def rated_rows(x: np.ndarray, teams_rating: np.ndarray) -> np.ndarray:
     """The rated rows (:data:`RATED_FEATURES`) of unrated rows ``x`` (``(..., teams, k)``) and the
-    teams' ratings ``teams_rating`` (``(..., teams)``)."""
-    tr = np.asarray(teams_rating, dtype=np.float64) / RATING_SCALE
-    d = (tr - tr.mean(axis=-1, keepdims=True))[..., None]
-    g = (tr.mean(axis=-1) - RATING_CENTRE)[..., None, None]
-    return np.concatenate([x, d, x * g, x * g * g, x * g * g * g], axis=-1)
+    teams' ratings ``teams_rating`` (``(..., teams)``, ladder points)."""
+    tr = np.asarray(teams_rating, dtype=np.float64)
+    table = tr.mean(axis=-1)
+    d = ((tr - table[..., None]) / RATING_SCALE)[..., None]
+    hats = rating_hats(table)[..., None, None, :]  # (..., 1, 1, knots)
+    return np.concatenate([x, d, *(x * hats[..., k] for k in range(len(RATING_KNOTS)))], axis=-1)
 
 
 def _check_ratings(ratings: Ratings, players: int) -> Optional[List[float]]:
@@ -263,7 +294,11 @@ def feature_rows(game: Any, viewer: Optional[int] = None, hide_last_draw: bool =
     last = (seq >= _needed(state.teams) - 1).astype(np.float64)
     if quality is None:
         quality = play_quality(state)
-    pub = np.column_stack([board, threats * to_move, last * open4, last * threats, last * threats * to_move, quality])
+    position = np.column_stack([board, threats * to_move, last * open4, last * threats, last * threats * to_move])
+    early = quality[:, 1:2] / quality[:, 0:1]  # play_quality's second column is the first times how early
+    counts = position[:, _SATURATED_IDX]
+    saturated = np.stack([np.minimum(counts, 1.0), np.minimum(counts, 2.0), np.sqrt(counts)], axis=-1)
+    pub = np.column_stack([position, quality, position * early, saturated.reshape(state.teams, -1)])
     if viewer is None:
         return pub
     if not (isinstance(viewer, int) and 0 <= viewer < state.players):
@@ -345,7 +380,7 @@ class WinChanceModel:
     def to_json(self) -> Dict[str, Any]:
         return {"format": MODEL_FORMAT, "public_features": list(PUBLIC_FEATURES),
                 "hand_features": list(HAND_FEATURES), "rated_features": list(RATED_FEATURES),
-                "rating_scale": RATING_SCALE, "rating_centre": RATING_CENTRE,
+                "rating_scale": RATING_SCALE, "rating_knots": list(RATING_KNOTS),
                 **{view: {k: [float(v) for v in w] for k, w in getattr(self, view).items()}
                    for view in ("public", "player", "rated_public", "rated_player")},
                 "grading": dict(self.grading), "training": dict(self.training)}
@@ -360,11 +395,12 @@ def parse_win_chance_model(data: Any, source: str = "the model") -> WinChanceMod
         raise ValueError(f"{source}: format must be {MODEL_FORMAT!r}, not {data.get('format')!r:.60}")
     if (data.get("public_features") != list(PUBLIC_FEATURES) or data.get("hand_features") != list(HAND_FEATURES)
             or data.get("rated_features") != list(RATED_FEATURES) or data.get("rating_scale") != RATING_SCALE
-            or data.get("rating_centre") != RATING_CENTRE):
+            or data.get("rating_knots") != list(RATING_KNOTS)):
         raise ValueError(f"{source}: public_features/hand_features/rated_features differ from this version's "
                          "(refit it: python -m sequence_game.training.fit_win_chance)")
     pub, ply = len(PUBLIC_FEATURES), len(PUBLIC_FEATURES) + len(HAND_FEATURES)
-    sizes = {"public": pub, "player": ply, "rated_public": 4 * pub + 1, "rated_player": 4 * ply + 1}
+    sizes = {"public": pub, "player": ply, "rated_public": (1 + len(RATING_KNOTS)) * pub + 1,
+             "rated_player": (1 + len(RATING_KNOTS)) * ply + 1}
     views: Dict[str, Dict[str, List[float]]] = {}
     for view, size in sizes.items():
         table = data.get(view)

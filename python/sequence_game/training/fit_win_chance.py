@@ -170,7 +170,8 @@ def fit_softmax(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int 
         p = softmax_rows(x @ w)
         mu = np.einsum("nt,ntk->nk", p, x)
         grad = np.einsum("nt,ntk->k", p - y, x) / n + l2 * w
-        hess = (np.einsum("nt,ntk,ntj->kj", p, x, x) - mu.T @ mu) / n + l2 * np.eye(k)
+        hess = sum((x[:, t, :] * p[:, t, None]).T @ x[:, t, :] for t in range(x.shape[1]))  # BLAS, not einsum's loops
+        hess = (hess - mu.T @ mu) / n + l2 * np.eye(k)
         step = np.linalg.solve(hess, grad)
         w -= step
         if float(np.abs(step).max()) < 1e-9:

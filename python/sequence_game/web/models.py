@@ -492,7 +492,7 @@ class ReviewPlayer(BaseModel):
 
 
 class ReviewData(BaseModel):
-    method: str = Field(description="how the review was made (win-chance/3: the calibrated estimator)")
+    method: str = Field(description="how the review was made (win-chance/4: the calibrated estimator)")
     teams: int
     tiers: Dict[str, float] = Field(description="the least loss of each tier")
     moves: List[ReviewedMoveModel]
