@@ -3,6 +3,7 @@ test run), through the Python API and through the HTTP API, and the HTTP round t
 
     python -m pytest benchmarks/test_preset_benchmarks.py --benchmark-only -q -s
     python benchmarks/test_preset_benchmarks.py [--positions 40] [--http]     # a table for docs/measurements.md
+    python benchmarks/test_preset_benchmarks.py --agents hard:time=none net-search:iters=4000   # any specs
 
 Python API: ``agent_from_spec(preset).select_move(game)`` on the same positions for every preset
 (mid-game positions of greedy self-play, every stage of the game, positions with one legal move left
@@ -54,10 +55,12 @@ def positions(count: int = 40, seed: int = 0) -> List[Game]:
 
 
 def quantiles(samples: List[float]) -> Dict[str, float]:
-    """Median and p90 (nearest rank) in milliseconds."""
+    """Median, p90 (nearest rank) and mean in milliseconds (the mean compares budgets: equal time per
+    move means equal means over the same positions)."""
     s = sorted(samples)
     p90 = s[min(len(s) - 1, int(0.9 * len(s) + 0.5) - 1)]
-    return {"median_ms": 1000 * statistics.median(s), "p90_ms": 1000 * p90, "n": len(s)}
+    return {"median_ms": 1000 * statistics.median(s), "p90_ms": 1000 * p90, "mean_ms": 1000 * statistics.fmean(s),
+            "n": len(s)}
 
 
 def time_python(preset: str, games: List[Game]) -> List[float]:
@@ -222,6 +225,7 @@ def main(argv: Any = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--http", action="store_true", help="also through the HTTP API and the round trip")
+    parser.add_argument("--agents", nargs="+", metavar="SPEC", help="time these agent specs instead of the levels")
     args = parser.parse_args(argv)
     import os
 
@@ -229,10 +233,10 @@ def main(argv: Any = None) -> None:
     games = positions(args.positions)
 
     def row(what: str, how: str, q: Dict[str, float]) -> None:
-        print(f"| {what} | {how} | {q['n']} | {q['median_ms']:.2f} | {q['p90_ms']:.2f} |")
+        print(f"| {what} | {how} | {q['n']} | {q['median_ms']:.2f} | {q['p90_ms']:.2f} | {q['mean_ms']:.2f} |")
 
-    print("| preset | through | moves | median ms | p90 ms |\n|---|---|---|---|---|")
-    for preset in LEVEL_SPECS:
+    print("| preset | through | moves | median ms | p90 ms | mean ms |\n|---|---|---|---|---|---|")
+    for preset in args.agents or LEVEL_SPECS:
         row(preset, "Python", quantiles(time_python(preset, games)))
     if args.http:
         server = LiveServer()
