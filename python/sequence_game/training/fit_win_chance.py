@@ -48,6 +48,7 @@ import numpy as np
 from .. import _core
 from ..review.estimator import (
     DEFAULT_PATH,
+    RATED_TEAMS,
     WinChanceModel,
     feature_rows,
     move_quality,
@@ -226,8 +227,9 @@ def _deciles(p: np.ndarray, y: np.ndarray, bins: int = 10) -> List[Tuple[float, 
 def _svg(curves: Dict[str, List[Tuple[float, float, int]]],
          unrated: Optional[Dict[str, List[Tuple[float, float, int]]]] = None) -> str:
     """The reliability diagram: predicted chance (x) against observed frequency (y) per decile, one
-    line per held-out set (solid: the rated view; dashed: ``unrated``, the players' strengths
-    unknown), the diagonal for perfect calibration."""
+    line per held-out set (solid: the view read when every seat's strength is known, rated at the
+    tables of :data:`RATED_TEAMS`; dashed: ``unrated``, the players' strengths unknown), the diagonal
+    for perfect calibration."""
     colours = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#999999"]  # Okabe-Ito
     size, pad = 360, 44
 
@@ -379,7 +381,9 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
                      "mover": softmax_rows(r["decide"][h] @ np.array(player[key])),
                      "mover, rated": softmax_rows(rated_rows(r["decide"][h], tr) @ np.array(rated_player[key]))}
         table[s.name] = {view: calibration(p, r["label"][h], r["game"][h], base[key]) for view, p in forecasts.items()}
-        curves[s.name] = _deciles(forecasts["public, rated"], r["label"][h])
+        # the solid line: what the review reads when every seat is a rated AI (three teams: unrated)
+        known = "public, rated" if r["label"].shape[1] in RATED_TEAMS else "public"
+        curves[s.name] = _deciles(forecasts[known], r["label"][h])
         unrated_curves[s.name] = _deciles(forecasts["public"], r["label"][h])
     # grading noise: the loss of every graded move of the held-out games (replayed)
     losses: Dict[str, List[float]] = {}
