@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -199,6 +200,10 @@ def test_the_review_command_prints_grades_and_json(tmp_path):
     text = subprocess.run(run, capture_output=True, text=True, timeout=300)
     assert text.returncode == 0, text.stderr
     assert "P0 resigned: team 1 wins" in text.stdout and "accuracy" in text.stdout
+    for p in data["players"]:  # each player's counts, in words that agree with the number
+        blunders = f"{p['blunder']} blunder" + ("" if p["blunder"] == 1 else "s")
+        mistakes = f"{p['mistake']} mistake" + ("" if p["mistake"] == 1 else "s")
+        assert re.search(rf"P{p['player']} \(team {p['team']}\): .*{mistakes}, {blunders}\n", text.stdout)
     bad = subprocess.run([*run[:-1], str(tmp_path / "missing.json")], capture_output=True, text=True, timeout=300)
     assert bad.returncode != 0 and "missing.json" in bad.stderr
 

@@ -54,8 +54,10 @@ def cmd_review(args: argparse.Namespace, console: Console) -> int:
             console.print(f"     the game stopped at its turn cap ({event['turns']} turns): a draw", highlight=False)
     for p in review.players:
         acc = "-" if p["accuracy"] is None else f"{p['accuracy']:.1f}%"
-        console.print(f"P{p['player']} (team {p['team']}): accuracy {acc} over {p['graded']} graded moves; "
-                      f"{p['inaccuracy']} inaccuracies, {p['mistake']} mistakes, {p['blunder']} blunders", highlight=False)
+        counts = ", ".join(_count(p[tier], tier, plural) for tier, plural in
+                           (("inaccuracy", "inaccuracies"), ("mistake", "mistakes"), ("blunder", "blunders")))
+        console.print(f"P{p['player']} (team {p['team']}): accuracy {acc} over "
+                      f"{_count(p['graded'], 'graded move', 'graded moves')}; {counts}", highlight=False)
     return EXIT_OK
 
 
@@ -68,3 +70,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--model", default=None, help="a win-chance model file (default: the packaged one)")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
     p.set_defaults(func=cmd_review)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    """``"1 blunder"``, ``"2 blunders"``, ``"0 blunders"``."""
+    return f"{n} {one if n == 1 else many}"
