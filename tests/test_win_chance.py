@@ -289,3 +289,24 @@ def test_the_curve_counts_the_same_play_as_each_position_alone():
         assert np.allclose(got, want, atol=1e-4)
     for got, want in zip(review_game(rec, model).curve, alone):
         assert np.allclose(got, want, atol=1e-4)
+
+
+def test_the_public_row_reads_the_position_early_and_through_saturating_counts():
+    from sequence_game.review.estimator import feature_rows, play_quality
+
+    g = Game(players=2, seed=11)
+    for _ in range(30):
+        g.play(g.legal_moves()[0])
+    rows = feature_rows(g)
+    assert rows.shape == (2, len(PUBLIC_FEATURES))
+    col = {name: rows[:, i] for i, name in enumerate(PUBLIC_FEATURES)}
+    quality = play_quality(g)
+    early = quality[:, 1] / quality[:, 0]
+    assert np.all((early >= 0) & (early < 1))  # 30 moves in: part of the game is gone
+    for name in ("sequences", "open3", "open4", "threats", "to_move", "last_threats"):
+        assert np.allclose(col[f"{name}*early"], col[name] * early)
+    for name in ("sequences", "open3", "open4", "threats"):
+        c = col[name]
+        assert np.allclose(col[f"min1({name})"], np.minimum(c, 1)) and np.allclose(col[f"min2({name})"], np.minimum(c, 2))
+        assert np.allclose(col[f"sqrt({name})"], np.sqrt(c))
+    assert col["open3"].max() > 0 or col["open4"].max() > 0  # the position has counts to transform
