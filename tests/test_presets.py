@@ -7,10 +7,14 @@ The measured ladder (each level against the next and against GreedyAgent) is in 
 
 from __future__ import annotations
 
+import pathlib
+import re
+
 import pytest
 from helpers import board_rows, random_midgame
 from sequence_game import Move
 from sequence_game.agents import GreedyAgent, agent_from_spec
+from sequence_game.agents.levels import level_of
 from sequence_game.agents.presets import ALIASES, DIFFICULTIES, PRESETS
 
 SEEDS = range(40)  # easy draws among near-best moves: every seed must still find the forced move
@@ -57,6 +61,42 @@ def test_preset_options_override_the_preset():
     # the cap bounds the search in time; the budget is iterations (the same moves on any machine)
     opts = agent_from_spec("hard").options
     assert opts.iterations == PRESETS["hard"].options["iterations"] and opts.time_limit == PRESETS["hard"].time_cap
+
+
+# Where the docs give hard's time cap a figure: "(cap 1 s)", "capped at 1 s", "within 1 s a move",
+# "stops at 1 s", "a time cap (1 s for `hard`)"
+_CAP_FIGURE = re.compile(r"(?:\bcap(?:ped)?(?: at| of)?|time cap \(|stops at|at most|within) ?([0-9]+(?:\.[0-9]+)?) s\b")
+_HARD = re.compile(r"`hard`|\bhard's\b|\"hard\"|level:8|level 8")
+
+
+def _doc_units(path):
+    """A page's paragraphs and table rows, each one string (a figure belongs to what it sits in)."""
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)  # code sets its own limits
+    for block in re.split(r"\n\s*\n", text):
+        rows = block.splitlines()
+        if rows and all(r.lstrip().startswith("|") for r in rows):
+            yield from rows
+        else:
+            yield " ".join(rows)
+
+
+def test_the_docs_give_hards_time_cap_as_the_preset_has_it():
+    """One figure for hard's time cap: the levels' table of docs/agents.md states it (its home), and
+    any other page that names a figure for it names the preset's (presets.py), never another."""
+    cap = PRESETS["hard"].time_cap
+    docs = pathlib.Path(__file__).resolve().parent.parent / "docs"
+    row = next(u for u in _doc_units(docs / "agents.md") if u.startswith("| `level:8`"))
+    assert [float(x) for x in _CAP_FIGURE.findall(row)] == [cap] * 3, row
+    wrong = []
+    for page in sorted(docs.glob("**/*.md")):
+        if "research" in page.parts:  # the research notes record what was run then, as it was
+            continue
+        for unit in _doc_units(page):
+            if _HARD.search(unit):
+                wrong += [f"{page.relative_to(docs)}: {x} s in {unit.strip()[:100]!r}"
+                          for x in _CAP_FIGURE.findall(unit) if float(x) != cap]
+    assert not wrong, f"hard's time cap is {cap:g} s (agents/presets.py): " + "; ".join(wrong)
+    assert f"at most {cap:g} s" in level_of("hard").time
 
 
 @pytest.mark.parametrize("spec,words", [

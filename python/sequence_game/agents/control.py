@@ -46,7 +46,7 @@ class Limit:
     Given to ``select_move(game, limit=...)``, ``analyze`` or ``analysis``, it changes the agent's
     own budget for that call only, field by field: a field it sets replaces the agent's, a field it
     leaves ``None`` keeps the agent's. So a per-call limit never drops a cap it does not name:
-    ``Limit(iterations=10**12)`` on the ``hard`` preset still stops at hard's 5 s, and
+    ``Limit(iterations=10**12)`` on the ``hard`` preset still stops at hard's time cap, and
     ``Limit(time=0.3)`` on ``hard`` at 0.3 s or hard's 30,000 iterations, whichever comes first. To
     lift a cap, name it: ``time=math.inf`` is no time cap, a large ``iterations`` (up to
     ``2**62``) no iteration cap (a search needs one of the two). Agents that answer at once

@@ -31,6 +31,7 @@ from ..move import Move
 from .base import game_over_message, no_legal_move, spec_name
 from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .greedy import _BLOCK, _EXTEND, _ONE_EYED_COST, _REOPEN, _SEQUENCE, _TWO_EYED_COST, _WIN, _Context
+from .presets import PRESETS
 from .search import MoveStats, SearchResult
 
 __all__ = ["LEVELS", "HumanLikeAgent", "Level", "level_of", "packaged_ratings"]
@@ -207,6 +208,9 @@ class Level:
         return f"level:{self.number}"
 
 
+#: hard's time cap (agents/presets.py), which level 8's description states.
+_HARD_CAP = PRESETS["hard"].time_cap
+
 #: The ladder, weakest first. Levels 1 to 7 differ in how often they spot a sequence in their own
 #: hand, notice the other team's lines, keep their jacks and miss the better of two moves; their
 #: settings were chosen so that neighbours are at least 80 Elo apart (docs/measurements.md). The
@@ -238,8 +242,8 @@ LEVELS: Tuple[Level, ...] = (
           "the heuristic with a person's slips: misses the other side's threat one turn in ten and "
           "now and then plays its second- or third-best move; keeps its jacks", "under 5 ms"),
     Level(8, "hard", "hard",
-          "the search at 30,000 iterations a move, the strongest player within 1 s a move on one core",
-          "about 0.1 s (at most 1 s)"),
+          f"the search at 30,000 iterations a move, the strongest player within {_HARD_CAP:g} s a move on one core",
+          f"about 0.1 s (at most {_HARD_CAP:g} s)"),
 )
 
 _BY_NAME: Dict[str, Level] = {lv.title: lv for lv in LEVELS if lv.title in ("easy", "medium", "hard")}
