@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import py_compile
 import signal
 import socket
 import subprocess
@@ -761,11 +762,63 @@ def test_analyses_run_in_the_idle_scheduling_class(client, monkeypatch):
     assert r.status_code == 200 and seen == [os.SCHED_IDLE], (r.text, seen)
 
 
-def test_create_app_at_the_top_of_a_script_fails_once_in_the_workers_with_a_clear_message(tmp_path):
-    """A script without the main guard re-runs create_app in every spawned worker process: that call
-    is refused there with one message saying what to do, instead of a server starting in the worker."""
-    script = tmp_path / "myserver.py"
-    script.write_text(textwrap.dedent("""
+def _run_script(tmp_path, name, code, *args):
+    script = tmp_path / name
+    script.write_text(textwrap.dedent(code))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run([sys.executable, *(args or (str(script),))], capture_output=True, text=True, timeout=120,
+                          env=env, cwd=tmp_path)
+
+
+UNGUARDED_SERVER = """
+    import sys
+    from sequence_game.web import create_app
+
+    def build():
+        return create_app(ai_pause=0)
+
+
+    app = build() if sys.argv[1:] == ["nested"] else create_app(ai_pause=0)  # no main guard
+    print("STARTED", flush=True)  # then uvicorn.run(app)
+"""
+
+
+@pytest.mark.parametrize("how", ["top", "nested"])
+def test_a_server_script_without_the_main_guard_fails_at_start_up_saying_to_add_it(tmp_path, how):
+    """Without the guard every AI worker process (spawn) would import the script again and die, and
+    a table with an AI seat that thinks in a worker would wait for ever: the script stops at once,
+    before any server starts, with a message saying what to add."""
+    proc = _run_script(tmp_path, "myserver.py", UNGUARDED_SERVER, "myserver.py", how)
+    assert proc.returncode != 0 and "STARTED" not in proc.stdout, proc.stdout + proc.stderr[-2000:]
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("RuntimeError: create_app() was called from the top level of "), last
+    assert "myserver.py (line 9)" in last and "'if __name__ == \"__main__\":'" in last, last
+
+
+def test_a_guarded_server_script_starts_and_its_ai_workers_run(tmp_path):
+    """The guard, in any of its usual spellings, lets the script start, and a worker process that
+    imports it again runs (it does not start a server)."""
+    proc = _run_script(tmp_path, "guarded.py", """
+        import concurrent.futures, multiprocessing
+        from sequence_game.web import create_app
+
+        def main():
+            app = create_app()
+            pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            print("RAN", pool.submit(int, 7).result(timeout=60), flush=True)
+
+        if "__main__" == __name__ and True:
+            main()
+    """)
+    assert proc.returncode == 0 and proc.stdout.strip() == "RAN 7", proc.stdout + proc.stderr
+
+
+def test_a_compiled_script_without_the_main_guard_fails_once_in_the_workers_with_a_clear_message(tmp_path):
+    """Where the script's source cannot be read (a compiled script), the start-up check cannot see
+    the guard: each spawned worker that imports the script again refuses create_app with one
+    message saying what to do, instead of a server starting in the worker."""
+    source = tmp_path / "myserver.py"
+    source.write_text(textwrap.dedent("""
         import concurrent.futures, multiprocessing
         from sequence_game.web import create_app
 
@@ -777,9 +830,10 @@ def test_create_app_at_the_top_of_a_script_fails_once_in_the_workers_with_a_clea
         except concurrent.futures.process.BrokenProcessPool:
             print("BROKEN")
     """))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env,
-                          cwd=tmp_path)
+    compiled = tmp_path / "myserver.pyc"
+    py_compile.compile(str(source), cfile=str(compiled), doraise=True)
+    source.unlink()
+    proc = _run_script(tmp_path, "unused.py", "", str(compiled))
     assert proc.stdout.strip() == "BROKEN", proc.stdout + proc.stderr
     assert "RuntimeError: create_app() was called while an AI worker process was starting" in proc.stderr
     assert "'if __name__ == \"__main__\":'" in proc.stderr

@@ -9,10 +9,12 @@ concern, the websocket protocol in ``routers/socket.py``. The service raises dom
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any, AsyncIterator, Dict, Optional, Union
 
 from fastapi import FastAPI, Request
@@ -60,10 +62,12 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     tables' chat is on (``serve --no-chat`` switches it off).
 
     Embedded in a script of your own, call it under ``if __name__ == "__main__":`` (docs/web.md,
-    "Embedding the app"): the AI's worker processes start by importing your script again, and a
-    call at its top level is refused there with a RuntimeError saying so.
+    "Embedding the app"): the AI's worker processes start by importing your script again, so a
+    call from the script's top level outside the guard is refused at once with a RuntimeError
+    saying so (and, should that check not see it, in each worker that imports the script).
     """
     _refuse_in_a_worker_bootstrap()
+    _refuse_an_unguarded_script()
     limits = limits or ServerLimits()
     if ai_pause is not None:
         limits = dataclasses.replace(limits, ai_pause=ai_pause)
@@ -205,3 +209,48 @@ def _refuse_in_a_worker_bootstrap() -> None:
     running = getattr(sys.modules.get("__mp_main__"), "__name__", None) == "__mp_main__"
     if running and multiprocessing.current_process().name != "MainProcess":
         raise RuntimeError(UNGUARDED)
+
+
+def _refuse_an_unguarded_script() -> None:
+    """Raise RuntimeError when create_app runs from the top level of the main script outside its
+    ``if __name__ == "__main__":`` guard, before any server starts: every AI worker process (started
+    with spawn) imports that script again, would call create_app there and die, and the tables
+    whose AI thinks in a worker would wait for a move that never comes."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec_name = getattr(getattr(main, "__spec__", None), "name", None)
+    path = getattr(main, "__file__", None)
+    # what spawn imports again in a worker (multiprocessing.spawn.get_preparation_data): the script,
+    # or the module run with -m, but never a package's __main__; an interactive session or -c nothing
+    if main is None or not path or (spec_name is not None and spec_name.split(".")[-1] == "__main__"):
+        return
+    frame: Optional[FrameType] = sys._getframe(1)
+    while frame is not None and not (frame.f_code.co_name == "<module>" and frame.f_globals is vars(main)):
+        frame = frame.f_back
+    if frame is None:  # not called while the script's own top level runs (a thread, an event, later)
+        return
+    line = frame.f_lineno
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):  # no readable source: the workers' own check remains
+        return
+    if not any(_is_main_guard(node.test) and node.body[0].lineno <= line <= (node.body[-1].end_lineno or line)
+               for node in ast.walk(tree) if isinstance(node, ast.If)):
+        raise RuntimeError(
+            f"create_app() was called from the top level of {path} (line {line}) outside "
+            "'if __name__ == \"__main__\":'. The AI's worker processes start by importing that script "
+            "again, so each would run it and the AI seats would never move: put the create_app() and "
+            "uvicorn.run() calls under that guard (docs/web.md, \"Embedding the app\")")
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    """Whether an ``if`` test holds ``__name__ == "__main__"`` (either way round, maybe in an ``and``)."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq):
+            sides = [node.left, node.comparators[0]]
+            if (any(isinstance(x, ast.Name) and x.id == "__name__" for x in sides)
+                    and any(isinstance(x, ast.Constant) and x.value == "__main__" for x in sides)):
+                return True
+    return False
