@@ -164,3 +164,93 @@ def test_ai_seats_have_no_clock(client):
                        clock={"kind": "fischer", "seconds": 60})
     left = client.get(f"/api/tables/{tid}").json()["clock"]["left"]
     assert left[1] is None and left[0] is not None
+
+
+def _dead_card_position():
+    """A seed and the moves after which seat 0 (a human, against an AI) is to move holding a dead
+    card (R5 step 1): found by playing the first legal move that is not a trade."""
+    from sequence_game.records import default_game_class
+
+    Game = default_game_class()
+    for seed in range(100):
+        g, moves = Game(players=2, seed=seed), []
+        while not g.is_over:
+            legal = g.legal_moves()
+            if g.current_player == 0 and any(m.kind == "trade" for m in legal):
+                return seed, moves
+            move = next(m for m in legal if m.kind != "trade")
+            g.play(move)
+            moves.append(str(move))
+    raise AssertionError("no dead card in 100 deals")
+
+
+@pytest.fixture
+def slow_ai():
+    """A server whose AI seats wait 10 s before moving: the human seat's next turn does not start
+    while a test reads its clock."""
+    with TestClient(create_app(ai_pause=10), base_url=BASE) as c:
+        yield c
+
+
+def _at_a_dead_card(client, **time_control):
+    """A table (seat 0 human, seat 1 AI) whose seat 0 is to move holding a dead card, with
+    ``time_control``; the table and seat 0's token and trade."""
+    seed, moves = _dead_card_position()
+    tid, tokens = new_table(client, players=2, seed=seed, moves=moves,
+                            seats=[{"kind": "human"}, {"kind": "ai", "ai": "random"}], **time_control)
+    table = service_of(client).tables[tid]
+    assert table.game.current_player == 0
+    trade = next(str(m) for m in table.game.legal_moves() if m.kind == "trade")
+    return table, tokens[0], trade
+
+
+def _move(client, table, token, text):
+    r = client.post(f"/api/tables/{table.id}/moves", json={"move": text}, headers=auth(token))
+    assert r.status_code == 200, r.text
+
+
+def _then_play(client, table, token):
+    """Seat 0 plays after its trade: the same turn goes on (R5), and ends with the card played."""
+    turn = table.game.turn
+    assert table.game.current_player == 0
+    _move(client, table, token, next(str(m) for m in table.game.legal_moves() if m.kind != "trade"))
+    assert table.game.turn == turn + 1
+
+
+def test_r5_a_trade_then_a_play_is_one_turn_with_one_fischer_increment(slow_ai):
+    client = slow_ai
+    table, token, trade = _at_a_dead_card(client, clock={"kind": "fischer", "seconds": 60, "increment": 30})
+    _move(client, table, token, trade)
+    _then_play(client, table, token)
+    left = table.options.clock_state["left"][0]
+    assert 85 < left <= 90  # 60, less the time the turn took, plus one increment (not two: 120)
+
+
+def test_r5_a_trade_then_a_play_is_one_turn_with_one_bank_increment(slow_ai):
+    client = slow_ai
+    table, token, trade = _at_a_dead_card(client, clock={"kind": "bank", "seconds": 60, "increment": 10})
+    table.options.clock_state["left"][0] = 30.0  # the turn's increment came already (the bank was full)
+    _move(client, table, token, trade)
+    assert table.options.clock_state["left"][0] == 30.0  # the clock runs on: nothing charged, nothing added
+    _then_play(client, table, token)
+    assert 25 < table.options.clock_state["left"][0] <= 30  # not 40: no second start of a turn
+
+
+def test_r5_a_trade_does_not_restart_the_turn_timer(slow_ai):
+    client = slow_ai
+    table, token, trade = _at_a_dead_card(client, turn_seconds=30)
+    deadline = table.deadline
+    time.sleep(0.05)
+    _move(client, table, token, trade)
+    assert table.deadline == deadline and table.clock is not None  # the same timer runs on
+
+
+def test_r5_at_time_out_the_ai_plays_the_whole_turn_for_the_seat(slow_ai):
+    client = slow_ai
+    table, token, trade = _at_a_dead_card(client, clock={"kind": "bank", "seconds": 60, "increment": 10})
+    before, turn = len(table.movers), table.game.turn
+    _run_out(client, table, 0)
+    wait_for(lambda: table.game.turn > turn or table.over)
+    made = len(table.movers) - before
+    assert made >= 1 and table.movers[before:] == [0] * made
+    assert table.record.timeouts[-made:] == list(range(before + 1, before + made + 1))

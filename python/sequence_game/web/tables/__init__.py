@@ -216,7 +216,7 @@ class TableService:
             table.search.cancel()  # an undo: the search was for a position that is gone
             table.search = None
             table.thinking = None
-        self.clock.stop(table)  # the turn it timed is over
+        self.clock.changed(table)  # the turn it timed is over (not after a dead-card trade, R5)
         self.connections.broadcast(table)
         if table.over:
             self.chat.game_over(table)  # the players read the spectators' room from now on

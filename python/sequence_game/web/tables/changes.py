@@ -29,12 +29,13 @@ Db = Callable[..., Awaitable[Any]]
 
 def record_for(table: Table, game: GameBase, prefix: Optional[List[HistoryEntry]] = None,
                redeals: Optional[List[Dict[str, Any]]] = None, resigned: Optional[int] = None,
-               timeout: bool = False) -> GameRecord:
+               timeouts: int = 0) -> GameRecord:
     """``game``'s record (moves and result) with the table's agents and start time; the finish
     time is set when the game ends (and cleared by an undo). ``prefix`` and ``redeals``: the
     history before the game's own and the redeals after undos (default: the table's);
-    ``resigned``: the seat that resigned (the result then says so); ``timeout``: the turn timer
-    played the last entry (the record's ``timeouts`` keeps such moves, dropping those an undo took back)."""
+    ``resigned``: the seat that resigned (the result then says so); ``timeouts``: how many of the
+    last entries the time control's AI played (the record's ``timeouts`` keeps such moves, dropping
+    those an undo took back)."""
     rec = table.record
     prefix = table.prefix if prefix is None else prefix
     redeals = rec.redeals if redeals is None else redeals
@@ -50,7 +51,8 @@ def record_for(table: Table, game: GameBase, prefix: Optional[List[HistoryEntry]
                          redeals=[dict(r) for r in redeals])
     if resigned is not None:
         new.resigned, new.result = resigned, resignation_result(game, resigned)
-    new.timeouts = [n for n in rec.timeouts if n <= len(new.moves)] + ([len(new.moves)] if timeout else [])
+    n = len(new.moves)
+    new.timeouts = [k for k in rec.timeouts if k <= n - timeouts] + list(range(n - timeouts + 1, n + 1))
     return new
 
 
@@ -112,7 +114,7 @@ class Changes:
         """Write ``nxt`` as ``table``'s next version, then make it the table's game (call with
         ``table.lock`` held). Raises StoreError, with the table unchanged, if the write fails."""
         game = nxt.game
-        record = record_for(table, game, nxt.prefix, nxt.redeals, nxt.resigned, nxt.timeout)
+        record = record_for(table, game, nxt.prefix, nxt.redeals, nxt.resigned, nxt.timeouts)
         version = table.version + 1
         await self.db(self.store.update_game, table.id, record.to_dict(), version,
                       game.is_over or nxt.resigned is not None, utc_now())

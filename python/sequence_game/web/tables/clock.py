@@ -2,14 +2,17 @@
 per seat (``options.clock``), docs/web.md, "Game clocks" in "At the table".
 
 - **Turn timer**: each turn of a human seat has ``turn_seconds``; when they run out the ``medium``
-  AI plays that one move for the seat and the game goes on.
+  AI plays the rest of that turn for the seat and the game goes on.
 - **Fischer clock** (``kind="fischer"``): each human seat has ``seconds`` for the whole game; its
-  clock runs while it is to move, and ``increment`` seconds are added after each of its moves.
+  clock runs while it is to move, and ``increment`` seconds are added after each of its turns.
 - **Time bank** (``kind="bank"``, as on Board Game Arena): each human seat has a bank of
   ``seconds``; at the start of each of its turns ``increment`` seconds are added to it, never past
   ``seconds``; its clock runs while it is to move.
 
-At zero, as the table chose (``at_zero``): ``"ai"``, the ``medium`` AI plays the move for the seat
+A turn is timed as one whatever it holds: a dead-card trade and the card played after it (R5) are
+one turn, with one increment and one turn timer.
+
+At zero, as the table chose (``at_zero``): ``"ai"``, the ``medium`` AI plays the turn for the seat
 at once (and at once on each later turn while the seat has no time; the increment still comes);
 ``"lose"``, the seat's team loses on time, as a resignation does (two teams only: with three, the
 game would go on without a team, as with resigning; the record keeps it as ``resigned``, the
@@ -27,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Callable, Coroutine, Dict, Optional
+from typing import Any, Callable, Coroutine, Dict, Optional, Tuple
 
 from ...agents import agent_from_spec
 from ...move import Move
@@ -73,7 +76,18 @@ class Clock:
             if not seconds:
                 return
         table.deadline = time.time() + seconds
-        table.clock = loop.create_task(self._time_out(table, seat, table.version, seconds))
+        table.clock_turn = turn = (seat, table.game.turn)
+        table.clock = loop.create_task(self._time_out(table, turn, seconds))
+
+    def changed(self, table: Table) -> None:
+        """After a change of the game: the turn that was timed is over (:meth:`stop`), unless its
+        seat is still to move in the same turn, as after a dead-card trade (R5: the trade and the
+        card played after it are one turn), whose time control runs on: no second increment, no
+        fresh turn timer."""
+        g = table.game
+        if table.clock is not None and not table.over and table.clock_turn == (g.current_player, g.turn):
+            return
+        self.stop(table)
 
     def stop(self, table: Table) -> None:
         """Stop the running timer (the turn it timed is over): a game clock is charged the time the
@@ -81,7 +95,7 @@ class Clock:
         if table.clock is not None:
             table.clock.cancel()
             table.clock = None
-        table.deadline = None
+        table.deadline, table.clock_turn = None, None
         running, table.clock_running = table.clock_running, None
         left = clock_left(table)
         if running is None or left is None or table.options.clock is None:
@@ -104,24 +118,30 @@ class Clock:
         task = loop.create_task(self._save(table.id, dict(table.options.clock_state)))
         task.add_done_callback(_logged)
 
-    async def _time_out(self, table: Table, seat: int, version: int, seconds: float) -> None:
+    async def _time_out(self, table: Table, turn: Tuple[int, int], seconds: float) -> None:
         await asyncio.sleep(seconds)
+        seat = turn[0]
         clock = table.options.clock
         lose = clock is not None and clock["at_zero"] == "lose"
         agent = None if lose else agent_from_spec("medium", seed=fresh_seed())
 
         def make() -> Next[Optional[Move]]:
-            if table.version != version or table.over or self.tables.get(table.id) is not table:
-                raise StaleError()
+            g = table.game
+            if (g.current_player, g.turn) != turn or table.over or self.tables.get(table.id) is not table:
+                raise StaleError()  # the seat moved in time (a trade alone leaves its turn running)
             if agent is None:  # the seat's team loses on time (two teams, check_clock)
                 if table.options.clock_state is not None:
                     table.options.clock_state["flagged"] = seat
                 return Next(table.game.copy(), list(table.movers), table.prefix, table.record.redeals, None,
                             resigned=seat)
-            game = table.game.copy()
-            move = game.parse_move(str(agent.select_move(game.copy())))
-            game.play(move)
-            return Next(game, [*table.movers, seat], table.prefix, table.record.redeals, move, timeout=True)
+            # the rest of the seat's turn: a dead-card trade is followed by the card played (R5)
+            game, played = g.copy(), []
+            while not game.is_over and (game.current_player, game.turn) == turn:
+                move = game.parse_move(str(agent.select_move(game.copy())))
+                game.play(move)
+                played.append(move)
+            return Next(game, [*table.movers, *[seat] * len(played)], table.prefix, table.record.redeals,
+                        played[-1], timeouts=len(played))
 
         if table.clock is asyncio.current_task():
             # this turn's clock has run out: the change below starts the next seat's clock

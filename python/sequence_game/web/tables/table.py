@@ -119,6 +119,9 @@ class Table:
     deadline: Optional[float] = None  # when that turn times out (seconds since the epoch)
     #: a game clock (options.clock) running: (the seat, time.monotonic() when its turn began)
     clock_running: Optional[Tuple[int, float]] = None
+    #: the turn the running time control times: (the seat, ``game.turn``); a dead-card trade keeps
+    #: both, so the clock runs on through it (one turn, R5)
+    clock_turn: Optional[Tuple[int, int]] = None
     connections: Set[Any] = field(default_factory=set)  # the live Connections (connections.py)
     #: connections counted against ServerLimits.max_sockets_per_table: the open ones and the
     #: websockets still in their handshake or hello (Connections.admit)
@@ -186,7 +189,7 @@ class Next(Generic[_R]):
     redeals: List[Dict[str, Any]]
     answer: _R
     resigned: Optional[int] = None  # a resignation: the seat
-    timeout: bool = False  # the turn timer played the move for an absent seat (the record keeps it)
+    timeouts: int = 0  # the last entries, played by the time control's AI for an absent seat (the record keeps them)
 
 
 class StaleError(Exception):
