@@ -137,6 +137,60 @@ def test_net_argument_errors(tmp_path, weights_file: str) -> None:
         weights_bytes({**random_arrays(), "Wv": np.zeros((2, H2), np.float32)})
 
 
+_HUGE_PROBE = """
+import resource, sys
+from sequence_game import _core
+from sequence_game.netfile import read_weights
+from sequence_game.agents import agent_from_spec
+path = sys.argv[1]
+for load in (_core.Net, read_weights, lambda p: agent_from_spec("net:weights=" + p)):
+    try:
+        load(path)
+    except ValueError as e:
+        print(str(e).replace(path, "FILE"))
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+
+
+@pytest.mark.parametrize("header", ["valid", "foreign"])
+def test_a_huge_wrong_file_is_refused_from_its_header(tmp_path, header: str) -> None:
+    """A 3 GB file (sparse: no disk used) is refused after its header and size are checked,
+    without reading it: the probe's peak memory stays far below the file's size."""
+    import subprocess
+    import sys
+
+    path = str(tmp_path / "huge.sqnet")
+    with open(path, "wb") as f:
+        f.write(weights_bytes(random_arrays())[:HEADER_SIZE] if header == "valid" else b"PK\x03\x04" + bytes(60))
+        f.truncate(3 << 30)
+    run = subprocess.run([sys.executable, "-c", _HUGE_PROBE, path], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    *messages, peak_mib = run.stdout.splitlines()
+    assert len(messages) == 3
+    why = "shapes need" if header == "valid" else "bad magic"
+    assert all(why in m for m in messages), messages
+    assert int(peak_mib) < 600, f"{peak_mib} MiB at peak: the file was read"
+
+
+@pytest.mark.parametrize("command", ["arena", "play", "selfplay"])
+@pytest.mark.parametrize("what", ["missing", "folder"])
+def test_a_missing_or_folder_weights_file_is_one_line_in_each_command(tmp_path, capsys, command: str,
+                                                                       what: str) -> None:
+    from sequence_game import cli
+
+    target = tmp_path / "weights"
+    if what == "folder":
+        target.mkdir()
+    spec = f"net:weights={target}"
+    argv = {"arena": ["arena", spec, "random", "--games", "1", "--results", "-", "--no-progress"],
+            "play": ["play", "--ai", spec, "--seed", "1"],
+            "selfplay": ["selfplay", spec, "--games", "1", "--out", str(tmp_path / "data")]}[command]
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("sequence-game: error: agent spec") and err.count("\n") == 1, err
+    assert "no network weights file" in err and ("that is a folder" in err) == (what == "folder")
+
+
 # ------------------------------------------------------------------ the forward pass
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 #include "sequence/actions.hpp"
 #include "sequence/observation.hpp"
@@ -43,8 +42,18 @@ std::uint32_t read_u32(const std::uint8_t* p) {
 
 }  // namespace
 
-Net Net::from_bytes(const std::uint8_t* data, std::size_t size) {
-    if (size < static_cast<std::size_t>(kNetHeaderBytes) + 4 || std::memcmp(data, kNetMagic, 8) != 0)
+namespace {
+
+// The hidden sizes and the bytes a file with this header must have, from its first
+// kNetHeaderBytes bytes alone: a header that claims any size is checked before anything is read
+// or allocated for it. NetFormatError if the magic, version or shapes are not this core's.
+struct NetHeader {
+    std::uint32_t h1, h2;
+    std::size_t need;
+};
+
+NetHeader parse_header(const std::uint8_t* data, std::size_t available) {
+    if (available < static_cast<std::size_t>(kNetHeaderBytes) + 4 || std::memcmp(data, kNetMagic, 8) != 0)
         throw NetFormatError("not a sequence-game network weights file (bad magic or too short)");
     const std::uint32_t version = read_u32(data + 8), inputs = read_u32(data + 12), h1 = read_u32(data + 16),
                         h2 = read_u32(data + 20), actions = read_u32(data + 24), outs = read_u32(data + 28);
@@ -58,19 +67,30 @@ Net Net::from_bytes(const std::uint8_t* data, std::size_t size) {
     if (h1 < 1 || h1 > static_cast<std::uint32_t>(kNetMaxHidden) || h2 < 1 || h2 > static_cast<std::uint32_t>(kNetMaxHidden))
         throw NetFormatError("hidden sizes " + std::to_string(h1) + " and " + std::to_string(h2) +
                              " out of range 1.." + std::to_string(kNetMaxHidden));
-    Net net;
-    net.h1_ = static_cast<int>(h1);
-    net.h2_ = static_cast<int>(h2);
     const std::size_t a = h1, b = h2;
-    std::vector<float>* arrays[] = {&net.w1t_, &net.b1_, &net.w2_, &net.b2_, &net.wp_, &net.bp_, &net.wv_, &net.bv_};
-    const std::size_t sizes[] = {kObservationSize * a, a, b * a, b, kActionCount * b, kActionCount,
-                                 kNetValueOutputs * b, kNetValueOutputs};
-    std::size_t floats = 0;
-    for (std::size_t s : sizes) floats += s;
-    const std::size_t need = kNetHeaderBytes + 4 * floats + 4;
+    const std::size_t floats = kObservationSize * a + a + b * a + b + kActionCount * b + kActionCount +
+                               kNetValueOutputs * b + kNetValueOutputs;
+    return {h1, h2, kNetHeaderBytes + 4 * floats + 4};
+}
+
+void check_size(std::size_t size, std::size_t need) {
     if (size != need)
         throw NetFormatError("weights file of " + std::to_string(size) + " bytes, its header's shapes need " +
                              std::to_string(need));
+}
+
+}  // namespace
+
+Net Net::from_bytes(const std::uint8_t* data, std::size_t size) {
+    const NetHeader header = parse_header(data, size);
+    check_size(size, header.need);
+    Net net;
+    net.h1_ = static_cast<int>(header.h1);
+    net.h2_ = static_cast<int>(header.h2);
+    const std::size_t a = header.h1, b = header.h2;
+    std::vector<float>* arrays[] = {&net.w1t_, &net.b1_, &net.w2_, &net.b2_, &net.wp_, &net.bp_, &net.wv_, &net.bv_};
+    const std::size_t sizes[] = {kObservationSize * a, a, b * a, b, kActionCount * b, kActionCount,
+                                 kNetValueOutputs * b, kNetValueOutputs};
     if (crc32(data, size - 4) != read_u32(data + size - 4))
         throw NetFormatError("weights file checksum mismatch (the file is damaged)");
     const std::uint8_t* p = data + kNetHeaderBytes;
@@ -91,7 +111,22 @@ Net Net::from_bytes(const std::uint8_t* data, std::size_t size) {
 Net Net::from_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw NetFormatError("cannot open weights file " + path);
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // The header first, then the file's size against what the header needs (at most about 170 MB
+    // at the largest hidden sizes): a wrong file of any size is refused after reading 68 bytes.
+    std::uint8_t head[kNetHeaderBytes + 4] = {};
+    in.read(reinterpret_cast<char*>(head), sizeof head);
+    const auto got = static_cast<std::size_t>(in.gcount());
+    const NetHeader header = parse_header(head, got);
+    in.clear();
+    in.seekg(0, std::ios::end);
+    const std::streamoff end = in.tellg();
+    if (end < 0) throw NetFormatError("cannot read weights file " + path + " (not a regular file)");
+    check_size(static_cast<std::size_t>(end), header.need);
+    std::vector<std::uint8_t> bytes(header.need);
+    in.seekg(0, std::ios::beg);
+    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (static_cast<std::size_t>(in.gcount()) != bytes.size())
+        throw NetFormatError("cannot read weights file " + path + " (it changed while being read)");
     return from_bytes(bytes.data(), bytes.size());
 }
 

@@ -23,6 +23,7 @@ non-finite number, with one line saying what is wrong.
 
 from __future__ import annotations
 
+import os
 import struct
 import zlib
 from typing import Dict, Mapping, Tuple
@@ -71,8 +72,6 @@ def weights_bytes(arrays: Mapping[str, np.ndarray]) -> bytes:
 
 def write_weights(path: str, arrays: Mapping[str, np.ndarray]) -> None:
     """Write a weights file atomically (a temporary file renamed over ``path``)."""
-    import os
-
     data = weights_bytes(arrays)
     tmp = f"{path}.tmp"
     with open(tmp, "wb") as f:
@@ -81,22 +80,28 @@ def write_weights(path: str, arrays: Mapping[str, np.ndarray]) -> None:
 
 
 def read_weights(path: str) -> Dict[str, np.ndarray]:
-    """The arrays of a weights file; ``ValueError`` saying what is wrong with a damaged one."""
+    """The arrays of a weights file; ``ValueError`` saying what is wrong with a damaged one. The
+    header and the file's size are checked before the rest is read: a wrong file of any size is
+    refused after its first 68 bytes."""
     with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < HEADER_SIZE + 4 or data[:8] != MAGIC:
-        raise ValueError(f"{path}: not a sequence-game network weights file (bad magic or too short)")
-    version, inputs, h1, h2, actions, outs = struct.unpack_from("<6I", data, 8)
-    if version != VERSION:
-        raise ValueError(f"{path}: weights format version {version}, this package reads version {VERSION}")
-    if (inputs, actions, outs) != (OBSERVATION_SIZE, ACTION_COUNT, VALUE_OUTPUTS):
-        raise ValueError(f"{path}: shapes {inputs}/{actions}/{outs} do not match the observation and action spaces")
-    if not (1 <= h1 <= MAX_HIDDEN and 1 <= h2 <= MAX_HIDDEN):
-        raise ValueError(f"{path}: hidden sizes {h1} and {h2} out of range 1..{MAX_HIDDEN}")
-    shapes = _shapes(h1, h2)
-    need = HEADER_SIZE + 4 * sum(int(np.prod(s)) for s in shapes.values()) + 4
+        head = f.read(HEADER_SIZE + 4)
+        if len(head) < HEADER_SIZE + 4 or head[:8] != MAGIC:
+            raise ValueError(f"{path}: not a sequence-game network weights file (bad magic or too short)")
+        version, inputs, h1, h2, actions, outs = struct.unpack_from("<6I", head, 8)
+        if version != VERSION:
+            raise ValueError(f"{path}: weights format version {version}, this package reads version {VERSION}")
+        if (inputs, actions, outs) != (OBSERVATION_SIZE, ACTION_COUNT, VALUE_OUTPUTS):
+            raise ValueError(f"{path}: shapes {inputs}/{actions}/{outs} do not match the observation and action spaces")
+        if not (1 <= h1 <= MAX_HIDDEN and 1 <= h2 <= MAX_HIDDEN):
+            raise ValueError(f"{path}: hidden sizes {h1} and {h2} out of range 1..{MAX_HIDDEN}")
+        shapes = _shapes(h1, h2)
+        need = HEADER_SIZE + 4 * sum(int(np.prod(s)) for s in shapes.values()) + 4
+        size = os.fstat(f.fileno()).st_size
+        if size != need:
+            raise ValueError(f"{path}: {size} bytes, the header's shapes need {need}")
+        data = head + f.read(need - len(head))
     if len(data) != need:
-        raise ValueError(f"{path}: {len(data)} bytes, the header's shapes need {need}")
+        raise ValueError(f"{path}: the file changed while it was read")
     (crc,) = struct.unpack_from("<I", data, len(data) - 4)
     if zlib.crc32(data[:-4]) & 0xFFFFFFFF != crc:
         raise ValueError(f"{path}: checksum mismatch (the file is damaged)")

@@ -48,6 +48,8 @@ def load_net(weights: Optional[str] = None) -> Any:
         raise TypeError(f"weights must be a path to a .sqnet file, not {type(weights).__name__}")
     path = os.path.abspath(os.fspath(weights) if weights is not None else DEFAULT_WEIGHTS)
     if path not in _CACHE:
+        if os.path.isdir(path):
+            raise FileNotFoundError(f"no network weights file at {path}: that is a folder (give a .sqnet file)")
         if not os.path.isfile(path):
             raise FileNotFoundError(f"no network weights file at {path}")
         try:

@@ -204,6 +204,9 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
         agent = factory(**params)
     except (TypeError, ValueError, OverflowError) as e:  # one line naming the spec and the option
         raise ValueError(f"agent spec {short_repr(spec)}: {e}") from None
+    except OSError as e:  # a file the spec names (weights=, policy:) is missing, a folder or unreadable
+        raise ValueError(f"agent spec {short_repr(spec)}: {e.strerror if e.filename else e}"
+                         + (f": {e.filename}" if e.filename else "")) from None
     shown = [str(v) if k == _POSITIONAL.get(name) else f"{k}={v}" for k, v in given.items()]
     display = name + (":" + ",".join(shown) if shown else "")
     try:
