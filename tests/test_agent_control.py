@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
 import threading
 import time
 
@@ -266,6 +267,25 @@ def test_analysis_by_time_gives_an_info_about_every_slice():
     assert [i.iterations for i in infos] == sorted(i.iterations for i in infos) and infos[0].iterations > 0
     default = list(MCTSAgent(seed=2, iterations=500).analysis(g))  # iterations alone: ten slices
     assert [i.iterations for i in default] == list(range(50, 501, 50))
+
+
+def test_an_analysis_given_a_time_alone_searches_that_time_past_the_agents_iteration_budget():
+    """An analysis pane asks for a time: ``analysis(limit=Limit(time=t))`` searches t seconds, the
+    preset's iteration budget does not cut it short (as over HTTP); ``analyze`` and ``select_move``
+    keep the agent's budget (a field the limit leaves None keeps the agent's)."""
+    g = _midgame()
+    budget = 400  # hard with a small budget: 400 iterations take milliseconds, 0.5 s far more
+    agent = agent_from_spec(f"hard:iterations={budget}", seed=1)
+    infos = list(agent.analysis(g, limit=Limit(time=0.5), every=0.25))
+    assert infos[-1].iterations > 4 * budget and not infos[-1].interrupted, infos[-1]
+    assert infos[-1].seconds == pytest.approx(0.5, abs=0.2)
+    assert agent.analyze(g, limit=Limit(time=0.5)).iterations == budget  # the hint keeps the budget
+    # the preset itself: past its 30,000 iterations (about 0.35 s on one core) in a generous 2 s
+    hard = PRESETS["hard"].options["iterations"]
+    assert list(agent_from_spec("hard", seed=1).analysis(g, limit=Limit(time=2), every=1))[-1].iterations > hard
+    # a time with iterations keeps both (whichever comes first); no time cap keeps the agent's iterations
+    assert list(agent.analysis(g, limit=Limit(time=5, iterations=300)))[-1].iterations == 300
+    assert list(agent.analysis(g, limit=Limit(time=math.inf), every=100))[-1].iterations == budget
 
 
 def test_analysis_stop_from_another_thread_ends_the_running_slice():

@@ -49,8 +49,9 @@ class Limit:
     ``Limit(iterations=10**12)`` on the ``hard`` preset still stops at hard's time cap, and
     ``Limit(time=0.3)`` on ``hard`` at 0.3 s or hard's 30,000 iterations, whichever comes first. To
     lift a cap, name it: ``time=math.inf`` is no time cap, a large ``iterations`` (up to
-    ``2**62``) no iteration cap (a search needs one of the two). Agents that answer at once
-    (``GreedyAgent``, ``RandomAgent``) accept and ignore it.
+    ``2**62``) no iteration cap (a search needs one of the two). One exception: ``analysis``
+    given a time alone searches that time, without the agent's iteration budget. Agents that
+    answer at once (``GreedyAgent``, ``RandomAgent``) accept and ignore it.
 
     >>> Limit(iterations=0)
     Traceback (most recent call last):

@@ -9,6 +9,7 @@ set ``agent_label``, ``spec_label`` and ``_run(game, seed, options, stop) -> _co
 from __future__ import annotations
 
 import copy
+import math
 import random
 from typing import Any, Dict, List, Literal, Optional
 
@@ -131,10 +132,12 @@ class SearchAgent(AgentBase):
                  stop: Optional[StopToken] = None) -> Analysis:
         """Search the position and yield what was found so far, about every ``every`` seconds
         (default 0.25; for a budget of iterations alone, every ``every`` iterations, default a
-        tenth of them) until the budget (``limit`` narrowing the agent's, as for :meth:`analyze`)
-        is spent or the analysis is stopped: an iterator and an async iterator of
-        :class:`SearchResult` (:class:`~sequence_game.agents.analysis.Analysis`). The game is
-        copied now. The slices draw their seeds from the agent's hint generator."""
+        tenth of them) until the budget is spent or the analysis is stopped: an iterator and an
+        async iterator of :class:`SearchResult` (:class:`~sequence_game.agents.analysis.Analysis`).
+        The budget is the agent's with ``limit`` laid over it as for :meth:`analyze`, but for one
+        case: a ``limit`` of a (finite) time alone searches that time, without the agent's
+        iteration budget (an analysis pane asked for that long, as over HTTP). The game is copied
+        now. The slices draw their seeds from the agent's hint generator."""
         check_game(game, "analysis")
         checked = check_limit(limit)
         step = check_every(every)
@@ -144,6 +147,11 @@ class SearchAgent(AgentBase):
             raise ValueError(game_over_message(g, "analyze"))
         snapshot = g.copy()
         options = self._options_for(checked)
+        if checked is not None and checked.iterations is None and checked.time is not None \
+                and not math.isinf(checked.time):
+            options = copy.copy(options)  # the time asked for, with no iteration budget to cut it short
+            options.time_limit = checked.time
+            options.iterations = None
 
         def run(position: Game, seconds: Optional[float], iterations: Optional[int], flag: Any) -> Any:
             sliced = copy.copy(options)
