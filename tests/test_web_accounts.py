@@ -472,6 +472,36 @@ def test_rated_tables_are_for_accounts_only_one_seat_each_no_ai(app):
         assert r.status_code == 409 and "one seat" in r.json()["detail"]
 
 
+def test_a_rated_table_gives_no_engine_help_at_creation_or_at_any_route(app):
+    from sequence_game.web.tables.table import TableOptions
+
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        r = a.post("/api/tables", json={"players": 2, "rated": True, "hints": True,
+                                        "seats": [{"kind": "human"}, {"kind": "human", "open": True}]})
+        assert r.status_code == 403 and "no hint or analysis" in r.json()["detail"], r.text
+        table_id, tokens = rated_table(a, [b])
+        table = app.state.service.tables[table_id]
+        assert a.get(f"/api/tables/{table_id}").json()["hints"] is False
+        # a table stored as rated with hints on (an older row, a bug elsewhere) still gives none
+        table.options.hints = True
+        assert TableOptions.from_dict({"rated": True, "hints": True}).hints is False
+        token = auth(tokens[table.game.current_player])
+        for path, body in (("hint", None), ("analysis", {"seconds": 0.05}), ("analysis/stream", {"seconds": 0.05})):
+            r = a.post(f"/api/tables/{table_id}/{path}", json=body, headers=token)
+            assert r.status_code == 403 and "rated table" in r.json()["detail"], (path, r.text)
+        with _CLIENTS[id(app)].websocket_connect(f"ws://127.0.0.1/api/tables/{table_id}/ws") as ws:
+            ws.send_json({"type": "hello", "token": tokens[table.game.current_player]})
+            assert ws.receive_json()["type"] == "state"
+            for frame in ({"type": "hint"}, {"type": "analysis", "seconds": 0.05}):
+                ws.send_json(frame)
+                reply = ws.receive_json()
+                while reply["type"] not in ("error", "hint", "analysis"):
+                    reply = ws.receive_json()
+                assert reply["type"] == "error" and reply["error"] == "NotAllowedError", reply
+
+
 def test_games_against_the_ai_are_unrated_and_counted_per_level(app):
     with browser(app) as a:
         sign_up(a, "alice")

@@ -82,7 +82,8 @@ class CreateTable(Strict):
         None, description="a game clock per human seat instead of a turn timer (Fischer or a time bank); null: none")
     hints: Optional[bool] = Field(
         None, description="whether seats may ask the AI for a hint or an analysis; null: only when at most one "
-                          "human sits at the table (no engine help in games between people)")
+                          "human sits at the table (no engine help in games between people); never at a rated "
+                          "table (true is refused there)")
     rated: bool = Field(False, description="the game changes its players' ratings (docs/club.md): made by a "
                                            "signed-in account, no AI seat, every other seat open for accounts")
     moves: List[Annotated[str, Field(max_length=MOVE_TEXT_MAX)]] = Field(

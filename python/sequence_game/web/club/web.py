@@ -77,7 +77,7 @@ def set_cookie(request: Request, response: Response, sid: Optional[str]) -> None
 def check_rated(body: Any, account: Optional[Account], club: Optional[Club]) -> None:
     """A rated table (``CreateTable.rated``) is one every seat of which an account will take: the
     creator signed in, no AI seat (games against the AI are unrated), no hot seat, every other seat
-    open, the rules' own turn cap. Raises saying what is missing."""
+    open, the rules' own turn cap, no engine help (hints). Raises saying what is missing."""
     if not body.rated:
         return
     if club is None:
@@ -93,3 +93,6 @@ def check_rated(body: Any, account: Optional[Account], club: Optional[Club]) -> 
                               "signed-in accounts to join")
     if body.max_turns is not None:
         raise NotAllowedError("rated: a rated table plays to the rules' own end (leave out max_turns)")
+    if body.hints:
+        raise NotAllowedError("rated: the AI gives no hint or analysis where ratings are at stake (leave out "
+                              "hints, or make the table casual)")

@@ -397,6 +397,9 @@ class AIWork:
 
     def _check_to_move(self, table: Table, seats: FrozenSet[int]) -> int:
         self._check_live(table)
+        if table.options.rated:  # whatever its hints option says (an older row, a bug elsewhere)
+            raise NotAllowedError("the AI gives no hints or analyses at a rated table: ratings measure the "
+                                  "players, not the engine (docs/club.md)")
         if not table.options.hints:
             raise NotAllowedError("the AI gives no hints at this table: it was created with hints off "
                                   "(the default when people play each other)")

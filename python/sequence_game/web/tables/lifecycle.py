@@ -115,7 +115,7 @@ class Lifecycle:
         record.agents = [s.kind if s.kind == "human" else seat_spec(s.ai, options.ai_seconds) for s in built]
         if hints is None:
             hints = sum(s.kind == "human" for s in built) <= 1
-        options.hints = bool(hints)
+        options.hints = bool(hints) and not options.rated  # no engine help where ratings are at stake
         options.hot_seat = bool(options.hot_seat and (len(tokens) > 1 or same_seats is not None))
         table = Table(secrets.token_urlsafe(6), game, built, options, record, utc_now(), 0, movers, client=client)
         table.record = record_for(table, game)

@@ -55,7 +55,7 @@ class TableOptions:
     """What a table was created with (stored as a JSON object beside its record).
 
     ``hints``: whether a seat may ask the AI for a hint or an analysis (tables stored before the
-    option existed allowed them); ``turn_seconds``: the human seats' turn timer (None: none);
+    option existed allowed them; never at a rated table); ``turn_seconds``: the human seats' turn timer (None: none);
     ``rematch_of``: the table this one is the rematch of; ``rematch``: this table's rematch, once
     made; ``rated``: the game changes its players' ratings (web/club, docs/club.md). ``clock``: a
     game clock per human seat (``clock.py``: ``{"kind": "fischer" or "bank", "seconds",
@@ -89,10 +89,11 @@ class TableOptions:
     def from_dict(cls, d: Dict[str, Any]) -> TableOptions:
         """The options of a stored row (the store checked it is a JSON object; a missing key is its default)."""
         turn = d.get("turn_seconds")
+        rated = d.get("rated") is True
         return cls(hot_seat=bool(d.get("hot_seat", False)), ai_seconds=float(d.get("ai_seconds", DEFAULT_AI_SECONDS)),
-                   hints=bool(d.get("hints", True)), turn_seconds=None if turn is None else float(turn),
+                   hints=bool(d.get("hints", True)) and not rated, turn_seconds=None if turn is None else float(turn),
                    rematch_of=_text(d.get("rematch_of")), rematch=_text(d.get("rematch")),
-                   rated=d.get("rated") is True, clock=_dict(d.get("clock")), clock_state=_dict(d.get("clock_state")))
+                   rated=rated, clock=_dict(d.get("clock")), clock_state=_dict(d.get("clock_state")))
 
 
 def _dict(value: Any) -> Optional[Dict[str, Any]]:
