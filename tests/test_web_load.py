@@ -26,7 +26,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -36,6 +35,7 @@ import urllib.request
 import pytest
 from sequence_game import GameRecord
 from sequence_game.web.limits import ServerLimits
+from web_support import free_port, start_server
 
 pytestmark = [
     pytest.mark.load,
@@ -47,12 +47,6 @@ SECONDS = float(os.environ.get("SEQUENCE_WEB_LOAD_SECONDS", "60"))
 THINK = (0.05, 0.25)
 AI_SECONDS_MAX = ServerLimits().max_ai_seconds  # the longest analysis a client may ask for
 SETTLE = 2.0  # seconds without a message after the deadline: the table is quiet
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -284,27 +278,11 @@ def _attack(base: str, seconds: float) -> None:
     print(json.dumps([attack.answers, attack.sockets, attack.refused_sockets, attack.errors, time.process_time()]))
 
 
-def _start_server(db, port: int) -> subprocess.Popen:
-    # its log goes to a file: a pipe nobody reads would fill and block the server on a write
-    server = subprocess.Popen(
-        [sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", str(port), "--db", str(db),
-         "--trusted-proxy", "127.0.0.1"],
-        stdout=open(str(db) + ".log", "w"), stderr=subprocess.STDOUT, text=True)  # noqa: SIM115 (lives with it)
-    end = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets").read()
-            return server
-        except OSError:
-            assert time.monotonic() < end and server.poll() is None, "the server did not start"
-            time.sleep(0.1)
-
-
 def _run(tmp_path, hostile: bool) -> float:
     db = tmp_path / "load.sqlite3"
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = _start_server(db, port)
+    server = start_server(db, port, "--trusted-proxy", "127.0.0.1")
     attack = Attack()
     attacker = None
     attacker_cpu = float("nan")

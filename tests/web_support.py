@@ -1,9 +1,14 @@
 """What the web server's test modules share: the base URL a loopback server answers to, a seat's
-auth header, creating a table over HTTP, the service behind a test client, and waiting."""
+auth header, creating a table over HTTP, the service behind a test client, waiting, and a real
+``sequence-game serve`` process on a free port."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
 import time
+import urllib.request
 
 #: a loopback server answers to its loopback names only (docs/security.md)
 BASE = "http://127.0.0.1"
@@ -43,3 +48,29 @@ def wait_for(predicate, timeout=20.0):
             return
         time.sleep(0.005)
     raise AssertionError("timed out waiting")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db, port: int, *extra: str, timeout: float = 60.0) -> subprocess.Popen:
+    """``sequence-game serve --db DB --port PORT`` with ``extra`` arguments, in its own process,
+    once it answers. Its log goes to ``DB.log`` (appended: a restarted server's follows): a pipe
+    nobody reads would fill and block the server on a write."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", str(port), "--db", str(db), *extra],
+        stdout=open(str(db) + ".log", "a"), stderr=subprocess.STDOUT, text=True)  # noqa: SIM115 (lives with it)
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets").read()
+            return server
+        except OSError:
+            if time.monotonic() > end or server.poll() is not None:
+                server.kill()
+                with open(str(db) + ".log") as f:
+                    raise AssertionError(f"the server did not start: {f.read()[-2000:]}") from None
+            time.sleep(0.1)

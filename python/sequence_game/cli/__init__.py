@@ -12,6 +12,7 @@
     sequence-game serve [--port 8000] [--host 127.0.0.1] [--db FILE] [--no-browser] [--no-accounts] [--no-chat]
     sequence-game accounts create|disable|enable|reset-password NAME [--db FILE] | accounts list
     sequence-game accounts reports [--db FILE] | accounts reports close ID [--db FILE]
+    sequence-game backup FILE [--db DB]
     sequence-game bot --server URL --table ID --token T [--agent hard | module:Class]
     sequence-game bench [--quick] [--only play|simulate|to_dict]
     sequence-game tune screen|spsa --base SPEC ...
@@ -36,13 +37,13 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from . import accounts, arena, bot, demo, ladder, play, replay, review, selfplay, serve, tools, train
+from . import accounts, arena, backup, bot, demo, ladder, play, replay, review, selfplay, serve, tools, train
 from .common import EXIT_ERROR, EXIT_USAGE, CLIError, parent_parsers, printable
 
 __all__ = ["build_parser", "main"]
 
 #: The subcommands in the order ``--help`` lists them.
-COMMANDS = (play, demo, arena, ladder, selfplay, train, replay, review, serve, accounts, bot, tools)
+COMMANDS = (play, demo, arena, ladder, selfplay, train, replay, review, serve, accounts, backup, bot, tools)
 
 
 def build_parser() -> argparse.ArgumentParser:
