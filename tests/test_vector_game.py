@@ -285,6 +285,57 @@ def test_sample_actions_is_uniform_over_legal_actions():
     assert {draws.count(a) > 20 for a in legal} == {True}
 
 
+def _numpy_draw(masks, uniforms):
+    """The documented draw: row i's floor(u * count)-th True entry, ascending."""
+    return np.array([np.flatnonzero(m)[int(u * m.sum())] for m, u in zip(masks, uniforms)])
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_sample_actions_from_masks_is_the_documented_draw_in_every_form(threads):
+    """Bool masks, packed masks and action lists give the same action for the same draws, and the
+    draw does not depend on the thread count."""
+    vg = VectorGame(37, players=4, seed=4, threads=threads)
+    for step in range(40):
+        masks = vg.legal_masks()
+        drawn = np.random.default_rng(step).random(37)
+        want = _numpy_draw(masks, drawn)
+        from_masks = vg.sample_actions(np.random.default_rng(step), masks)
+        assert from_masks.dtype == np.int64
+        np.testing.assert_array_equal(from_masks, want)
+        np.testing.assert_array_equal(vg.sample_actions(np.random.default_rng(step), vg.legal_masks(packed=True)), want)
+        np.testing.assert_array_equal(vg.sample_actions(np.random.default_rng(step), legal=vg.legal_actions()), want)
+        np.testing.assert_array_equal(vg.sample_actions(np.random.default_rng(step)), want)
+        out = np.full(37, -7, dtype=np.int64)
+        assert vg.sample_actions(np.random.default_rng(step), masks, out=out) is out
+        np.testing.assert_array_equal(out, want)
+        vg.step(from_masks)
+
+
+def test_sample_actions_honours_a_narrowed_mask_and_refuses_bad_masks():
+    vg = VectorGame(5, seed=8)
+    masks = vg.legal_masks()
+    narrowed = masks.copy()
+    keep = [int(np.flatnonzero(m)[-1]) for m in masks]  # the last legal action of each game
+    narrowed[:] = False
+    narrowed[np.arange(5), keep] = True
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        np.testing.assert_array_equal(vg.sample_actions(rng, narrowed), keep)
+    np.testing.assert_array_equal(vg.sample_actions(rng, np.asfortranarray(narrowed)), keep)  # copied to C order
+    np.testing.assert_array_equal(vg.sample_actions(rng, narrowed.view(np.uint8).astype(bool)), keep)
+    narrowed[3] = False
+    with pytest.raises(ValueError, match=r"1 of 5 rows have no legal action.*row 3"):
+        vg.sample_actions(rng, narrowed)
+    with pytest.raises(TypeError, match="bool"):
+        vg.sample_actions(rng, masks.astype(np.int8))
+    with pytest.raises(ValueError, match=r"shape \(5, 5253\)"):
+        vg.sample_actions(rng, masks[:4])
+    with pytest.raises(TypeError, match="numpy bool array"):
+        vg.sample_actions(rng, masks.tolist())
+    with pytest.raises(ValueError, match="out must be an int64"):
+        vg.sample_actions(rng, masks, out=np.empty(5, dtype=np.int32))
+
+
 def test_observations_for_chosen_seats_hide_other_hands():
     """R9: the rows are each seat's own view; a seat's row is Game.observation_tensor(seat)."""
     vg = VectorGame(3, players=4, seed=6)

@@ -1,6 +1,7 @@
 #include "sequence/vector_game.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cmath>
 #include <cstring>
@@ -169,6 +170,102 @@ void VectorGame::legal(const LegalOutput& out) const {
             if (out.mask) action_bits_to_mask(bits, out.mask + static_cast<std::size_t>(i) * kActionCount);
         }
     });
+}
+
+namespace {
+
+// floor(u * n) for u in [0, 1), kept in 0 .. n - 1 whatever u is (NaN included).
+std::int64_t draw_index(double u, int n) {
+    const double x = u * n;
+    return x > 0.0 ? (x < n ? static_cast<std::int64_t>(x) : n - 1) : 0;
+}
+
+// The index of the k-th set entry (0-based, ascending) of one row of a byte mask of kActionCount
+// entries, and the row's count of set entries through *count; -1 if k >= count. The row is read
+// once, 8 bytes at a time (most of a row is zero: a seat has at most 201 legal actions among 5253),
+// and the indices of its set entries are kept on the stack, so a row changed by another thread
+// while it is read still gives an index of this pass.
+std::int64_t kth_set_byte(const std::uint8_t* row, double u, int* count) {
+    constexpr int kWords = kActionCount / 8;
+    constexpr std::uint64_t kLow = 0x0101010101010101ull;
+    std::int16_t found[kActionCount];
+    int n = 0;
+    for (int w = 0; w < kWords; ++w) {
+        if (w % 8 == 0 && w + 8 <= kWords) {  // 64 zero bytes at once: most of a row
+            std::uint64_t block[8];
+            std::memcpy(block, row + 8 * w, 64);
+            std::uint64_t any = 0;
+            for (const std::uint64_t b : block) any |= b;
+            if (any == 0) {
+                w += 7;
+                continue;
+            }
+        }
+        std::uint64_t x;
+        std::memcpy(&x, row + 8 * w, 8);
+        if (x == 0) continue;
+        // Bit 0 of each byte: that byte is nonzero (a numpy bool is 0 or 1, but any nonzero byte is True).
+        x |= x >> 4;
+        x |= x >> 2;
+        x |= x >> 1;
+        x &= kLow;
+        while (x) {
+            found[n++] = static_cast<std::int16_t>(8 * w + (__builtin_ctzll(x) >> 3));
+            x &= x - 1;
+        }
+    }
+    for (int a = 8 * kWords; a < kActionCount; ++a)
+        if (row[a]) found[n++] = static_cast<std::int16_t>(a);
+    *count = n;
+    if (n == 0) return -1;
+    std::int64_t k = draw_index(u, n);
+    return found[k];
+}
+
+// The same for a bit-packed row (kPackedMaskBytes bytes, bit a % 8 of byte a / 8).
+std::int64_t kth_set_bit(const std::uint8_t* row, double u, int* count) {
+    constexpr int kWords = kPackedMaskBytes / 8;
+    std::uint64_t words[kWords + 1] = {};
+    std::memcpy(words, row, kPackedMaskBytes);
+    // Bits past the last action (the packed row's padding) are not actions.
+    constexpr int kTail = kActionCount - 64 * kWords;
+    if (kTail < 64) words[kWords] &= (std::uint64_t{1} << kTail) - 1;
+    int n = 0;
+    for (const std::uint64_t w : words) n += __builtin_popcountll(w);
+    *count = n;
+    if (n == 0) return -1;
+    std::int64_t k = draw_index(u, n);
+    for (int w = 0; w <= kWords; ++w) {
+        std::uint64_t x = words[w];
+        const int c = __builtin_popcountll(x);
+        if (k >= c) {
+            k -= c;
+            continue;
+        }
+        for (; k > 0; --k) x &= x - 1;
+        return 64 * w + __builtin_ctzll(x);
+    }
+    return -1;  // not reached: k < n
+}
+
+}  // namespace
+
+int VectorGame::sample_masks(const std::uint8_t* masks, bool packed, const double* uniforms, std::int64_t* out) const {
+    static_assert(kPackedMaskBytes * 8 >= kActionCount && kPackedMaskBytes / 8 * 64 <= kActionCount,
+                  "the packed row's whole words hold actions only");
+    const std::size_t stride = packed ? kPackedMaskBytes : kActionCount;
+    std::atomic<int> empty{0};
+    parallel([&](int begin, int end, int) {
+        int none = 0;
+        for (int i = begin; i < end; ++i) {
+            int count = 0;
+            const std::uint8_t* row = masks + static_cast<std::size_t>(i) * stride;
+            out[i] = packed ? kth_set_bit(row, uniforms[i], &count) : kth_set_byte(row, uniforms[i], &count);
+            none += count == 0;
+        }
+        empty.fetch_add(none, std::memory_order_relaxed);
+    });
+    return empty.load();
 }
 
 void VectorGame::save() {

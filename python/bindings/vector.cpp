@@ -66,6 +66,25 @@ T* out_array(const py::object& obj, py::ssize_t rows, py::ssize_t cols, const ch
     return static_cast<T*>(arr.mutable_data());
 }
 
+// A C-contiguous numpy array of exactly this dtype and shape, read only (it may be read-only).
+template <class T>
+const T* in_array(const py::object& obj, py::ssize_t rows, py::ssize_t cols, const char* name) {
+    const py::dtype want = py::dtype::of<T>();
+    const auto what = [&] {
+        return std::string(name) + " must be a C-contiguous numpy " + std::string(py::str(want)) + " array of shape " +
+               shape_text(rows, cols);
+    };
+    if (!py::isinstance<py::array>(obj)) throw py::type_error(what() + ", not " + std::string(py::str(py::type::of(obj))));
+    auto arr = py::reinterpret_borrow<py::array>(obj);
+    if (!arr.dtype().is(want) && !arr.dtype().equal(want))
+        throw py::type_error(what() + ", not dtype " + std::string(py::str(arr.dtype())));
+    const bool shape_ok = cols < 0 ? arr.ndim() == 1 && arr.shape(0) == rows
+                                   : arr.ndim() == 2 && arr.shape(0) == rows && arr.shape(1) == cols;
+    if (!shape_ok || !(arr.flags() & py::array::c_style))
+        throw py::value_error(what() + " (got shape " + std::string(py::str(arr.attr("shape"))) + ")");
+    return static_cast<const T*>(arr.data());
+}
+
 // Observer seats: None (each game's default) or an int32 array of shape (games,) of valid seats,
 // copied into `seats` first and checked there: the core reads them with the GIL released, when the
 // caller's array may be changed by another thread (numpy releases the GIL in its own loops too) or
@@ -221,6 +240,22 @@ checked by sequence_game.VectorGame; every method writes into arrays the caller 
             py::gil_scoped_release release;
             vg.legal(out);
         }, py::arg("mask"), py::arg("packed"), py::arg("actions"), py::arg("counts"))
+        .def("sample", [](VectorGameHandle& h, const py::object& masks, bool packed, const py::object& uniforms,
+                          const py::object& out) {
+            Busy busy(h);
+            const VectorGame& vg = *h.game;
+            const int n = vg.size();
+            static_assert(sizeof(bool) == 1, "numpy bools are bytes");
+            const std::uint8_t* m = packed ? in_array<std::uint8_t>(masks, n, kPackedMaskBytes, "masks")
+                                           : reinterpret_cast<const std::uint8_t*>(in_array<bool>(masks, n, kActionCount, "masks"));
+            const double* u = in_array<double>(uniforms, n, -1, "uniforms");
+            std::int64_t* o = out_array<std::int64_t>(out, n, -1, "out");
+            py::gil_scoped_release release;
+            return vg.sample_masks(m, packed, u, o);
+        }, py::arg("masks"), py::arg("packed"), py::arg("uniforms"), py::arg("out"),
+           "Writes into out one action per game drawn from the masks' rows (uniforms[i] in [0, 1) picks "
+           "row i's floor(u * count)-th set entry, ascending; -1 for an empty row); returns the number "
+           "of empty rows.")
         .def("step", [](VectorGameHandle& h, const py::object& actions, const py::object& rewards,
                         const py::object& terminated, const py::object& truncated, const py::object& active,
                         bool keep_ended) -> py::object {

@@ -119,12 +119,6 @@ MAX_LEGAL_ACTIONS = _core.MAX_LEGAL_ACTIONS
 
 _Players = Union[None, int, np.ndarray]
 
-# Per byte value: its set bits, and the position of its j-th set bit (sample_actions).
-_BYTE_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
-_BYTE_SELECT = np.array([[[i for i in range(8) if b >> i & 1][j] if j < bin(b).count("1") else 0 for j in range(8)]
-                         for b in range(256)], dtype=np.int64)
-
-
 _MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's increment (docs/rng.md)
 
@@ -259,6 +253,7 @@ class VectorGame:
         self.max_turns = max_turns
         self.threads = int(threads)
         self._rewards = np.zeros((num_games, teams), dtype=np.float32)
+        self._uniforms = np.empty(num_games, dtype=np.float64)  # sample_actions' draws, reused
         self._version = 0
         if self._callables:
             self._guarded(self._play_callables)
@@ -509,31 +504,49 @@ class VectorGame:
             list(games), list(actions))
 
     def sample_actions(self, rng: np.random.Generator, masks: Optional[np.ndarray] = None,
-                       legal: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
-        """One uniformly random legal action per game (``int64``), chosen in numpy: from ``legal``
-        (the ``(actions, counts)`` of ``legal_actions()``: O(1) per game), else from ``masks``
-        (bool, ``legal_masks()``: a pass over each row), else from fresh lists."""
+                       legal: Optional[Tuple[np.ndarray, np.ndarray]] = None,
+                       out: Optional[np.ndarray] = None) -> np.ndarray:
+        """One uniformly random legal action per game (``int64 (num_games,)``): from ``masks`` (bool
+        ``(num_games, ACTION_COUNT)`` as ``legal_masks()`` writes them, or their packed ``uint8``
+        form), drawn in the core (one pass over each row, split over the ``threads``, the GIL
+        released); else from ``legal`` (the ``(actions, counts)`` of ``legal_actions()``, in numpy);
+        else from fresh lists. ``rng`` gives one ``rng.random()`` draw per game, ``u``, and the
+        action is the ``floor(u * count)``-th True entry of the row in ascending order: the same
+        action from a mask and from the lists of the same position, whatever ``threads`` is. A mask
+        you narrowed (a False where the game has a legal action) is honoured; a row with no True
+        entry is a ``ValueError``. ``out``: an ``int64 (num_games,)`` array to write into
+        (returned); without it a fresh array is returned."""
         if not isinstance(rng, np.random.Generator):
             raise TypeError("rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), "
                             f"not {type(rng).__name__}")
+        n = self.num_games
+        if out is None:
+            out = np.empty(n, dtype=np.int64)
+        elif not isinstance(out, np.ndarray) or out.dtype != np.int64 or out.shape != (n,):
+            raise ValueError(f"out must be an int64 numpy array of shape ({n},), not "
+                             f"{getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}")
         if legal is None and masks is None:
             legal = self.legal_actions()
+        uniforms = rng.random(n, out=self._uniforms)
         if legal is not None:
             actions, counts = legal
-            k = (rng.random(self.num_games) * counts).astype(np.int64)
-            return np.asarray(actions[np.arange(self.num_games), k], dtype=np.int64)
-        assert masks is not None
-        # The k-th legal action of each row, k uniform below the row's count, found in the packed
-        # rows (8x less to scan than the bool mask): the byte that holds it by a cumulative count,
-        # then the bit within it by a table.
-        rows = np.arange(self.num_games)
-        packed = np.packbits(masks, axis=1, bitorder="little")
-        counts = np.bitwise_count(packed) if hasattr(np, "bitwise_count") else _BYTE_POPCOUNT[packed]
-        cum = np.cumsum(counts, axis=1, dtype=np.int16)
-        k = (rng.random(self.num_games) * cum[:, -1]).astype(np.int64)
-        byte = (cum <= k[:, None]).sum(axis=1)
-        before = np.where(byte > 0, cum[rows, byte - 1], 0)
-        return np.asarray(8 * byte + _BYTE_SELECT[packed[rows, byte], k - before], dtype=np.int64)
+            k = (uniforms * counts).astype(np.int64)
+            out[:] = actions[np.arange(n), k]
+            return out
+        if not isinstance(masks, np.ndarray):
+            raise TypeError(f"masks must be a numpy bool array (legal_masks()), not {type(masks).__name__}")
+        if masks.dtype != bool and masks.dtype != np.uint8:
+            raise TypeError(f"masks must be bool (legal_masks()) or packed uint8 (legal_masks(packed=True)), "
+                            f"not dtype {masks.dtype}")
+        packed = masks.dtype == np.uint8
+        if not masks.flags.c_contiguous:
+            masks = np.ascontiguousarray(masks)
+        empty = self._core.sample(masks, packed, uniforms, out)
+        if empty:
+            row = int(np.flatnonzero(out < 0)[0])
+            raise ValueError(f"masks: {empty} of {n} rows have no legal action (no True entry), e.g. row {row}; "
+                             "every game has one (legal_masks() writes them)")
+        return out
 
     # ------------------------------------------------------------------ inspection
 

@@ -140,6 +140,15 @@ public:
     };
     void legal(const LegalOutput& out) const;
 
+    // One action per game drawn from the caller's masks, rows of `masks` (kActionCount bytes a
+    // game, nonzero legal) or, with `packed`, of kPackedMaskBytes a game (bit a % 8 of byte a / 8):
+    // out[i] = the k-th set entry of row i in ascending order, k = floor(uniforms[i] * count) with
+    // count the row's set entries (k clamped below count), or -1 for a row with none. Reads only the
+    // masks and uniforms, never the games, so a mask the caller narrowed is honoured; the rows are
+    // split over the worker threads and out[i] does not depend on their number. Returns how many
+    // rows had no set entry.
+    int sample_masks(const std::uint8_t* masks, bool packed, const double* uniforms, std::int64_t* out) const;
+
     // Plays actions[i] (any int64; only 0 .. kActionCount-1 can be legal) in every game i. If any
     // action is illegal, nothing changes: the refused (game, action) pairs are returned, ascending
     // by game, and out is not written. Else the actions are played, built-in seats move, games
