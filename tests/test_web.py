@@ -557,6 +557,34 @@ def test_serve_limit_option_sets_the_server_limits(monkeypatch, capsys, tmp_path
         assert len(seen) == count  # refused before any app was made
 
 
+def test_serve_limit_option_sets_the_clubs_limits_too(monkeypatch, capsys, tmp_path):
+    """The club's limits (sign-ups, logins, password hashing) are set with ``serve --limit`` like
+    every other limit; a bad one is one line, exit status 2."""
+    import uvicorn
+    from sequence_game.cli import main
+    from sequence_game.web import app as app_module
+    from sequence_game.web.club import ClubSettings
+
+    seen = []
+    real_create_app = app_module.create_app
+    monkeypatch.setattr(app_module, "create_app", lambda *a, **k: seen.append(k) or real_create_app(*a, **k))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)  # nothing is bound
+    db = str(tmp_path / "t.sqlite3")
+    main(["serve", "--no-browser", "--db", db, "--limit", "signup_burst=10", "--limit", "login-per-hour=60",
+          "--limit", "idle_seconds=3600"])
+    club, limits = seen[-1]["club"], seen[-1]["limits"]
+    assert (club.signup_burst, club.login_per_hour, club.name_burst) == (10, 60.0, ClubSettings().name_burst)
+    assert limits.idle_seconds == 3600.0
+    for bad, says in [("signup_burst=0", "at least 1"), ("signup_burst=2.5", "expected an integer"),
+                      ("name_per_hour=-1", "positive finite"), ("hash_overrides=1", "signup_burst"),
+                      ("speed=3", "signup_burst")]:
+        count = len(seen)
+        assert main(["serve", "--no-browser", "--db", db, "--limit", bad]) == 2, bad
+        err = capsys.readouterr().err
+        assert says in err and len(err.strip().splitlines()) == 1, (bad, err)
+        assert len(seen) == count
+
+
 def test_serve_warns_when_listening_beyond_this_machine(monkeypatch, capsys, tmp_path):
     import uvicorn
     from sequence_game.web.serve import serve

@@ -283,6 +283,35 @@ def test_sign_ups_per_address_are_limited():
         assert r.status_code == 429
 
 
+def test_a_taken_name_spends_no_sign_up():
+    app = make_app(settings=ClubSettings(hash_overrides=CHEAP, signup_burst=2, signup_per_hour=1.0))
+    with browser(app) as c:
+        sign_up(c, "zed01")
+        for name in ("zed01", "ZED01", "Zed01"):  # taken: not an acceptable name (docs/security.md)
+            r = c.post("/api/accounts", json={"name": name, "password": "password1"})
+            assert r.status_code == 422 and "taken" in r.json()["detail"], r.text
+        sign_up(c, "zed02")  # the second sign-up of the burst is still there
+        r = c.post("/api/accounts", json={"name": "zed03", "password": "password1"})
+        assert r.status_code == 429
+
+
+def test_a_name_taken_while_its_password_is_hashed_gives_the_sign_up_back():
+    app = make_app(settings=ClubSettings(hash_overrides=CHEAP, signup_burst=1, signup_per_hour=1.0))
+    club = app.state.club
+    create = club.accounts.create
+
+    def raced(name, password):  # another sign-up takes the name between the check and the insert
+        create(name, "password9")
+        return create(name, password)
+
+    club.accounts.create = raced
+    with browser(app) as c:
+        r = c.post("/api/accounts", json={"name": "zed01", "password": "password1"})
+        assert r.status_code == 422 and "taken" in r.json()["detail"], r.text
+        club.accounts.create = create
+        sign_up(c, "zed02")  # the one sign-up of the address was given back
+
+
 def test_unknown_name_and_wrong_password_get_the_same_answer_after_the_same_work(app):
     club = app.state.club
     with browser(app) as c:

@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Sequence, Tuple
 
-__all__ = ["LOOPBACK_HOSTS", "ServerLimits"]
+__all__ = ["LOOPBACK_HOSTS", "ServerLimits", "parse_settings", "setting_name"]
 
 #: The names a browser on this machine uses for a loopback server (the Host header without the port).
 LOOPBACK_HOSTS: Tuple[str, ...] = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -112,25 +112,41 @@ class ServerLimits:
             elif not (value > 0 and math.isfinite(value)):
                 raise ValueError(f"ServerLimits.{f.name} must be a positive finite number, not {value!r}")
 
-    def with_settings(self, settings: Sequence[str]) -> ServerLimits:
+    def with_settings(self, settings: Sequence[str], also: Sequence[str] = ()) -> ServerLimits:
         """A copy with each ``"NAME=VALUE"`` of ``settings`` applied (``serve --limit``): a count
         is an integer, a time or rate a number. ``ValueError`` names a bad setting and the
-        settable names. ``allowed_hosts`` has its own option (``--allowed-host``)."""
-        numeric = {f.name: f for f in dataclasses.fields(self) if f.name != "allowed_hosts"}
-        changes: Dict[str, Any] = {}  # checked by __post_init__
-        for setting in settings:
-            name, sep, text = setting.partition("=")
-            name = name.strip().replace("-", "_")
-            if not sep or name not in numeric:
-                raise ValueError(f"--limit {setting[:60]!r}: expected NAME=VALUE with NAME one of "
-                                 f"{', '.join(numeric)} (docs/security.md lists each)")
-            counts = isinstance(numeric[name].default, int) or numeric[name].default is None
-            try:
-                changes[name] = int(text) if counts else float(text)
-            except ValueError:
-                kind = "an integer" if counts else "a number"
-                raise ValueError(f"--limit {name}: expected {kind}, not {text[:40]!r}") from None
+        settable names (``also``: names settable elsewhere, the club's, for that message).
+        ``allowed_hosts`` has its own option (``--allowed-host``)."""
+        names = [f.name for f in dataclasses.fields(self) if f.name != "allowed_hosts"]
+        changed: ServerLimits = parse_settings(self, settings, names, also)
+        return changed
+
+
+def setting_name(setting: str) -> str:
+    """The NAME of a ``"NAME=VALUE"`` setting, as the dataclass field it sets (``-`` read as ``_``)."""
+    return setting.partition("=")[0].strip().replace("-", "_")
+
+
+def parse_settings(target: Any, settings: Sequence[str], names: Sequence[str], also: Sequence[str] = ()) -> Any:
+    """A copy of the frozen dataclass ``target`` with each ``"NAME=VALUE"`` of ``settings`` applied
+    to its field NAME, one of ``names`` (an integer where the default is one or None, else a
+    number; the dataclass checks the bounds). ``ValueError`` in one line, naming a bad setting and
+    every settable name (``names`` and ``also``)."""
+    fields = {f.name: f for f in dataclasses.fields(target) if f.name in names}
+    changes: Dict[str, Any] = {}
+    for setting in settings:
+        name, sep, text = setting.partition("=")
+        name = setting_name(setting)
+        if not sep or name not in fields:
+            raise ValueError(f"--limit {setting[:60]!r}: expected NAME=VALUE with NAME one of "
+                             f"{', '.join([*names, *also])} (docs/security.md lists each)")
+        counts = isinstance(fields[name].default, int) or fields[name].default is None
         try:
-            return dataclasses.replace(self, **changes)
-        except ValueError as e:
-            raise ValueError(f"--limit: {e}") from None
+            changes[name] = int(text) if counts else float(text)
+        except ValueError:
+            kind = "an integer" if counts else "a number"
+            raise ValueError(f"--limit {name}: expected {kind}, not {text[:40]!r}") from None
+    try:
+        return dataclasses.replace(target, **changes)
+    except ValueError as e:
+        raise ValueError(f"--limit: {e}") from None

@@ -10,13 +10,15 @@ changes the ratings in the same transaction.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, TypeVar
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Dict, List, Optional, Sequence, TypeVar
 
 from argon2 import PasswordHasher
 
 from ..errors import ServerFullError
+from ..limits import parse_settings
 from ..tables.table import Table
 from . import ratings
 from .accounts import Account, Accounts, hasher
@@ -47,6 +49,28 @@ class ClubSettings:
     #: sign-ups waiting for their turn; beyond that a login or sign-up is refused (503)
     max_hashing: int = 2
     max_hash_queue: int = 32
+
+    #: what ``serve --limit NAME=VALUE`` may set (every field but the hash parameters)
+    SETTABLE = ("login_burst", "login_per_hour", "name_burst", "name_per_hour", "signup_burst", "signup_per_hour",
+                "max_hashing", "max_hash_queue")
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "hash_overrides":
+                continue
+            if isinstance(f.default, int):
+                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                    raise ValueError(f"ClubSettings.{f.name} must be an integer of at least 1, not {value!r}")
+            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                    value > 0 and math.isfinite(value)):
+                raise ValueError(f"ClubSettings.{f.name} must be a positive finite number, not {value!r}")
+
+    def with_settings(self, settings: Sequence[str], also: Sequence[str] = ()) -> ClubSettings:
+        """A copy with each ``"NAME=VALUE"`` of ``settings`` applied (``serve --limit``, NAME one of
+        :attr:`SETTABLE`); ``ValueError`` in one line as ``ServerLimits.with_settings``."""
+        changed: ClubSettings = parse_settings(self, settings, self.SETTABLE, also)
+        return changed
 
 
 class Club:

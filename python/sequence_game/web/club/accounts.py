@@ -32,8 +32,8 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from ...records import utc_now
 from .store import ClubStore
 
-__all__ = ["HASH_PARAMETERS", "Account", "Accounts", "LoginError", "check_name", "check_password", "hasher",
-           "name_key"]
+__all__ = ["HASH_PARAMETERS", "Account", "Accounts", "LoginError", "NameTakenError", "check_name", "check_password",
+           "hasher", "name_key", "taken"]
 
 #: argon2id's parameters (RFC 9106, section 4, the second recommended option)
 HASH_PARAMETERS: Dict[str, Any] = {"time_cost": 3, "memory_cost": 64 * 1024, "parallelism": 4, "hash_len": 32,
@@ -46,6 +46,14 @@ WRONG = "wrong name or password"
 
 class LoginError(ValueError):
     """A login refused: the same message whether the name exists or not (``WRONG``)."""
+
+
+class NameTakenError(ValueError):
+    """A sign-up refused: another account has the name (names are compared without case)."""
+
+
+def taken(name: str) -> str:
+    return f"name: {name!r} is taken (names are compared without case); choose another"
 
 
 def hasher(**overrides: Any) -> PasswordHasher:
@@ -124,13 +132,13 @@ class Accounts:
         check_name(name)
         check_password(password)
         if self.get(name) is not None:
-            raise ValueError(f"name: {name!r} is taken (names are compared without case); choose another")
+            raise NameTakenError(taken(name))
         hashed = self._hash(password)
         mu, sigma = self.initial
         n = self.store.write(("INSERT OR IGNORE INTO accounts (key, name, hash, created, disabled, mu, sigma, games) "
                               "VALUES (?, ?, ?, ?, 0, ?, ?, 0)", (name_key(name), name, hashed, utc_now(), mu, sigma)))
         if n != 1:
-            raise ValueError(f"name: {name!r} is taken (names are compared without case); choose another")
+            raise NameTakenError(taken(name))
         account = self.get(name)
         assert account is not None
         return account

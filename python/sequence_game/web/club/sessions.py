@@ -78,3 +78,9 @@ class Bucket:
         if len(self.buckets) > self.MAX_KEYS:
             self.buckets = {k: (t, a) for k, (t, a) in self.buckets.items()
                             if min(self.burst, t + (now - a) * self.rate) < self.burst}
+
+    def give_back(self, key: str) -> None:
+        """Return the attempt :meth:`take` spent for ``key`` (the attempt turned out not to count)."""
+        if key in self.buckets:
+            tokens, at = self.buckets[key]
+            self.buckets[key] = (min(self.burst, tokens + 1), at)

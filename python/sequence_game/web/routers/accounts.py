@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from ..club import Club
-from ..club.accounts import NAME, LoginError, check_name, check_password, name_key
+from ..club.accounts import NAME, LoginError, NameTakenError, check_name, check_password, name_key, taken
 from ..club.sessions import COOKIE
 from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, set_cookie
 from ..deps import Client, errors_for
@@ -54,10 +54,18 @@ async def sign_up(body: Credentials, request: Request, response: Response, club:
                   _: AccountWrite) -> Me:
     """A new account (names are public: the player list shows them), signed in at once. Limited per
     client address (429)."""
+    # a refused name or password spends none of the address's sign-ups: one of bad form, and one
+    # taken (the player list shows every name anyway), checked before the sign-up is counted
     check_name(body.name)
-    check_password(body.password)  # a refused name or password spends none of the address's sign-ups
+    check_password(body.password)
+    if await asyncio.to_thread(club.accounts.get, body.name) is not None:
+        raise NameTakenError(taken(body.name))
     club.signups.take(client)
-    account = await club.hashing(club.accounts.create, body.name, body.password)
+    try:
+        account = await club.hashing(club.accounts.create, body.name, body.password)
+    except NameTakenError:  # taken meanwhile by another sign-up: still not an acceptable name
+        club.signups.give_back(client)
+        raise
     sid = await asyncio.to_thread(club.sessions.start, account.key, request.cookies.get(COOKIE))
     set_cookie(request, response, sid)
     s = Club.summary(account)
