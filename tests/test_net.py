@@ -1,6 +1,6 @@
 """The learned player: the weights file, the core's network against a reference implementation
 (numpy always, PyTorch when installed), the `net` and `net-search` agents (R9: they read only the
-seat's view), bad input, and the trainer's resume and reproducibility (with torch)."""
+seat's view) and bad input. The trainer: tests/test_train.py."""
 
 from __future__ import annotations
 
@@ -332,61 +332,3 @@ def test_shipped_network_loads_and_plays() -> None:
     g = positions(1)[0]
     assert agent_from_spec("net").select_move(g) in g.legal_moves()
     assert agent_from_spec("net-search:iters=20,seed=1").select_move(g) in g.legal_moves()
-
-
-# ------------------------------------------------------------------ the trainer
-
-def test_training_resumes_and_reproduces(tmp_path) -> None:
-    pytest.importorskip("torch")
-    from sequence_game.training.net.trainer import TrainConfig, train
-
-    def config(out: str, generations: int) -> TrainConfig:
-        return TrainConfig(out=out, generations=generations, seed=3, bootstrap_games=3, games=4, batch=4,
-                           eval_games=2, epochs=1, hidden1=16, hidden2=8, max_turns=60)
-
-    quiet = lambda text: None  # noqa: E731
-    a, b = str(tmp_path / "a"), str(tmp_path / "b")
-    train(config(a, 1), quiet)
-    last = train(config(a, 2), quiet)  # continues after generation 0
-    assert last.endswith("gen-0001.sqnet")
-    with open(os.path.join(a, "log.jsonl")) as f:
-        lines = f.read().splitlines()
-    assert len(lines) == 2
-    assert train(config(b, 2), quiet).endswith("gen-0001.sqnet")
-    with open(last, "rb") as fa, open(os.path.join(b, "gen-0001.sqnet"), "rb") as fb:
-        assert fa.read() == fb.read()
-    with pytest.raises(ValueError, match="other settings"):
-        train(TrainConfig(out=a, generations=3, seed=4), quiet)
-    _core.Net(last)
-
-
-def test_training_can_start_from_a_weights_file(tmp_path, weights_file: str) -> None:
-    pytest.importorskip("torch")
-    from sequence_game.training.net.trainer import TrainConfig, train
-
-    out = str(tmp_path / "tune")
-    last = train(TrainConfig(out=out, generations=2, seed=1, init=weights_file, bootstrap_games=2, games=4, batch=4,
-                             eval_games=2, epochs=1, max_turns=60), lambda text: None)
-    gen0 = read_weights(os.path.join(out, "gen-0000.sqnet"))
-    for k, v in read_weights(weights_file).items():
-        np.testing.assert_allclose(gen0[k], v, rtol=1e-6, atol=1e-7)
-    assert _core.Net(last).hidden1 == H1
-    example = os.path.join(os.path.dirname(__file__), "..", "examples", "finetune_net.py")
-    with open(example) as f:
-        compile(f.read(), example, "exec")
-
-
-def test_a_run_without_a_newer_setting_still_resumes(tmp_path) -> None:
-    pytest.importorskip("torch")
-    import json
-    from dataclasses import asdict
-
-    from sequence_game.training.net.trainer import TrainConfig, train
-
-    cfg = TrainConfig(out=str(tmp_path), generations=0)
-    saved = {k: v for k, v in asdict(cfg).items() if k not in ("init", "bootstrap_epochs")}
-    with open(tmp_path / "config.json", "w") as f:
-        json.dump(saved, f)
-    assert train(cfg, lambda text: None) == ""
-    with pytest.raises(ValueError, match="seed"):
-        train(TrainConfig(out=str(tmp_path), generations=0, seed=9), lambda text: None)

@@ -90,19 +90,20 @@ def new_game(cls: GameClass, args: argparse.Namespace, seed: Optional[int] = Non
         raise CLIError(str(e)) from None
 
 
-def check_writable(path: str) -> None:
-    """A ``CLIError`` now, before a game is played, if a record could not be saved at ``path``."""
+def check_writable(path: str, option: str = "--save") -> None:
+    """A ``CLIError`` now, before a game is played (or a network trained), if a file could not be
+    written at ``path`` (given as ``option``)."""
     where = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise CLIError(f"--save {printable(path)}: that is a directory; give a file name")
+        raise CLIError(f"{option} {printable(path)}: that is a directory; give a file name")
     if not os.path.isdir(where):
-        raise CLIError(f"--save {printable(path)}: the directory {printable(where)} does not exist")
+        raise CLIError(f"{option} {printable(path)}: the directory {printable(where)} does not exist")
     existed = os.path.exists(path)
     try:  # opening for append is the one test that also knows read-only and virtual file systems
         with open(path, "a", encoding="utf-8"):
             pass
     except OSError as e:
-        raise CLIError(f"--save {printable(path)}: {e.strerror or e}") from None
+        raise CLIError(f"{option} {printable(path)}: {e.strerror or e}") from None
     if not existed:
         try:
             os.remove(path)

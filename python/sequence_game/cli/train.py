@@ -9,7 +9,7 @@ import shutil
 from typing import TYPE_CHECKING
 
 from ..seeds import SEED_LIMIT
-from .common import EXIT_OK, CLIError, Parents, int_arg
+from .common import EXIT_OK, CLIError, Parents, check_writable, int_arg, printable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -24,6 +24,8 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
         raise CLIError("--temperature must be in 0..10")
     if not 0 <= args.imitation <= 100:
         raise CLIError("--imitation must be in 0..100")
+    if args.export:
+        check_writable(args.export, "--export")
     cfg = TrainConfig(out=args.out, generations=args.generations, seed=args.seed,
                       bootstrap_games=args.bootstrap_games, games=args.games, eval_games=args.eval_games,
                       temperature=args.temperature, bootstrap_epochs=args.bootstrap_epochs,
@@ -34,9 +36,13 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
         console.print(f"interrupted: the finished generations are in {args.out}; rerun the command to continue")
         raise
     except (ValueError, OSError) as e:
-        raise CLIError(str(e)) from None
+        raise CLIError(str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__) from None
     if args.export and weights:
-        shutil.copyfile(weights, args.export)
+        try:
+            shutil.copyfile(weights, args.export)
+        except OSError as e:
+            raise CLIError(f"--export {printable(args.export)}: {e.strerror or e} (the weights are in "
+                           f"{printable(weights)})") from None
         console.print(f"weights: {args.export} (from {weights})")
     else:
         console.print(f"weights: {weights}")
@@ -64,6 +70,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
                    help="games against greedy per generation, seats alternated (default 100)")
     p.add_argument("--temperature", type=float, default=1.0, help="self-play sampling temperature (default 1)")
     p.add_argument("--init", metavar="FILE",
-                   help="start from this weights file (fine-tuning, e.g. the shipped network) instead of imitation")
+                   help="start from this .sqnet weights file instead of imitation (fine-tuning); "
+                        "'net' is the shipped network (a file named net: ./net)")
     p.add_argument("--export", metavar="FILE", help="copy the last generation's weights file here")
     p.set_defaults(func=cmd_train)

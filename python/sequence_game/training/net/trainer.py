@@ -3,7 +3,10 @@
 A run lives in one directory and is resumable: every generation ends with a checkpoint
 (``checkpoint-NNNN.pt``: network, optimiser, generation), its weights file (``gen-NNNN.sqnet``) and
 one line of ``log.jsonl`` (losses, positions, seconds, strength against the fixed references);
-a rerun of the same command continues after the last finished generation. The same command and
+a rerun of the same command continues after the last finished generation. A checkpoint is read
+with ``torch.load(weights_only=True)``: tensors and plain data only, so a checkpoint that carries
+code (a pickle that would run it) is refused and nothing of it runs; a damaged one (cut short,
+empty, not a checkpoint) is one ``ValueError`` line naming it. The same command and
 seed give the same network on the same machine (one torch thread; every random draw seeded from
 the run's seed and the generation).
 
@@ -23,6 +26,7 @@ import glob
 import json
 import math
 import os
+import re
 import time
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -35,7 +39,7 @@ from ...seeds import derive_seed
 from ...vector import MAX_LEGAL_ACTIONS, VectorGame
 from .model import PolicyValueNet
 
-__all__ = ["TrainConfig", "train", "wilson"]
+__all__ = ["SHIPPED", "TrainConfig", "init_weights", "load_checkpoint", "train", "wilson"]
 
 Progress = Callable[[str], None]
 
@@ -60,7 +64,7 @@ class TrainConfig:
     eval_games: int = 100           # per reference, seats alternated (half each)
     hidden1: int = 256
     hidden2: int = 128
-    init: Optional[str] = None      # a weights file to start from (fine-tuning): no imitation phase
+    init: Optional[str] = None      # a weights file to start from (fine-tuning; "net": the shipped one)
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> Tuple[float, float]:
@@ -322,6 +326,94 @@ def _checkpoints(out: str) -> List[str]:
     return sorted(glob.glob(os.path.join(out, "checkpoint-*.pt")))
 
 
+#: ``--init`` of the network the package ships (the agent spec ``net`` plays it).
+SHIPPED = "net"
+
+
+def init_weights(init: str) -> str:
+    """The weights file ``init`` names: :data:`SHIPPED` (``"net"``) is the shipped network, any
+    other text a path (a file named ``net`` in the current folder is ``./net``)."""
+    if init == SHIPPED:
+        from ...agents.net import DEFAULT_WEIGHTS
+
+        return DEFAULT_WEIGHTS
+    return init
+
+
+def _read_init(init: str) -> Dict[str, np.ndarray]:
+    """The arrays of ``init``'s weights file; ``ValueError`` in one line for a missing, unreadable
+    or damaged one."""
+    from ...netfile import read_weights
+
+    path = init_weights(init)
+    if os.path.isdir(path):
+        raise ValueError(f"init {init}: that is a folder; give a .sqnet weights file, or {SHIPPED} for the "
+                         "shipped network")
+    try:
+        return read_weights(path)
+    except FileNotFoundError:
+        raise ValueError(f"init {init}: no such weights file (give a .sqnet file, or {SHIPPED} for the shipped "
+                         "network)") from None
+    except OSError as e:
+        raise ValueError(f"init {init}: {e.strerror or e}") from None
+
+
+def _read_config(path: str) -> Dict[str, Any]:
+    """A run's saved settings (``config.json``), checked: a JSON object of known settings."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(1 << 20)
+        saved = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise ValueError(f"{path}: not a run's settings (not JSON: {str(e).splitlines()[0] if str(e) else e!r}); "
+                         "restore it or start the run in another directory") from None
+    if not isinstance(saved, dict):
+        raise ValueError(f"{path}: not a run's settings (a JSON object, not {type(saved).__name__}); "
+                         "restore it or start the run in another directory")
+    unknown = sorted(str(k) for k in saved if k not in TrainConfig.__dataclass_fields__)
+    if unknown:
+        raise ValueError(f"{path}: unknown settings {', '.join(unknown)[:200]} (a run of another version?)")
+    return saved
+
+
+def load_checkpoint(path: str) -> Dict[str, Any]:
+    """A checkpoint's contents, read as tensors and plain data only (``weights_only=True``):
+    nothing in the file runs. ``ValueError`` in one line for a file that holds anything else (code:
+    refused) or is damaged."""
+    import pickle
+
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as e:  # torch's allow-list of tensors and plain data said no
+        called = re.search(r"Unsupported global: GLOBAL (\S+)", str(e))
+        what = f"it would call {called.group(1)} when read" if called else "not tensors and plain data alone"
+        raise ValueError(f"{path}: refused: {what} (a checkpoint holds only tensors and plain data); nothing "
+                         "of it was run. Delete it to resume from the one before") from None
+    except (RuntimeError, EOFError, KeyError, ValueError, TypeError, AttributeError, IndexError, OSError,
+            UnicodeDecodeError, MemoryError) as e:  # cut short, empty, text, another format
+        why = str(e).strip().splitlines()[0][:120] if str(e).strip() else type(e).__name__
+        raise ValueError(f"{path}: not a readable checkpoint ({why}); delete it to resume from the one "
+                         "before") from None
+    if not (isinstance(state, dict) and isinstance(state.get("model"), dict)
+            and isinstance(state.get("optimizer"), dict) and type(state.get("generation")) is int
+            and state["generation"] >= 0):
+        raise ValueError(f"{path}: not a checkpoint of this trainer (a model, an optimizer and a generation)")
+    return state
+
+
+def _restore(path: str, model: torch.nn.Module, opt: Optional[torch.optim.Optimizer] = None) -> Dict[str, Any]:
+    """Loads a checkpoint into ``model`` (and ``opt``); ``ValueError`` if it does not fit them."""
+    state = load_checkpoint(path)
+    try:
+        model.load_state_dict(state["model"])
+        if opt is not None:
+            opt.load_state_dict(state["optimizer"])
+    except (RuntimeError, ValueError, KeyError, TypeError, IndexError) as e:
+        why = str(e).strip().splitlines()[0][:160] if str(e).strip() else type(e).__name__
+        raise ValueError(f"{path}: does not fit this run's network ({why})") from None
+    return state
+
+
 def _save(path: str, payload: Dict[str, Any]) -> None:
     tmp = path + ".tmp"
     torch.save(payload, tmp)
@@ -331,38 +423,39 @@ def _save(path: str, payload: Dict[str, Any]) -> None:
 def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
     """Runs (or continues) the training run in ``cfg.out``; returns the last weights file."""
     say: Progress = progress or (lambda text: print(text, flush=True))
-    os.makedirs(cfg.out, exist_ok=True)
-    torch.set_num_threads(1)
+    # Every input is checked before anything is written: a run that cannot start leaves no settings
+    # behind that the corrected command would then be refused for.
+    if os.path.exists(cfg.out) and not os.path.isdir(cfg.out):
+        raise ValueError(f"{cfg.out} is a file, not a run's directory")
+    init_arrays = _read_init(cfg.init) if cfg.init is not None else None
     config_path = os.path.join(cfg.out, "config.json")
+    mine = {k: v for k, v in asdict(cfg).items() if k not in ("generations", "out")}
     if os.path.exists(config_path):
-        with open(config_path) as f:
-            saved = json.load(f)
+        saved = _read_config(config_path)
         # A setting the run's config.json lacks (added to the trainer since) keeps its default.
         defaults = asdict(TrainConfig(out=cfg.out))
         fixed = {k: v for k, v in {**defaults, **saved}.items() if k not in ("generations", "out")}
-        mine = {k: v for k, v in asdict(cfg).items() if k not in ("generations", "out")}
         if fixed != mine:
             diff = sorted(k for k in mine if fixed.get(k) != mine[k])
             raise ValueError(f"{cfg.out} holds a run with other settings ({', '.join(diff)}); "
                              "use the same settings to continue it, or another directory")
-    else:
-        with open(config_path, "w") as f:
-            json.dump(asdict(cfg), f, indent=1)
+    torch.set_num_threads(1)
     torch.manual_seed(cfg.seed)
     model = PolicyValueNet(cfg.hidden1, cfg.hidden2)
-    if cfg.init is not None:
-        from ...netfile import read_weights
-
-        model = PolicyValueNet.from_arrays(read_weights(cfg.init))
+    if init_arrays is not None:
+        model = PolicyValueNet.from_arrays(init_arrays)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     start = 0
     done = _checkpoints(cfg.out)
     if done:
-        state = torch.load(done[-1], weights_only=False)
-        model.load_state_dict(state["model"])
-        opt.load_state_dict(state["optimizer"])
+        state = _restore(done[-1], model, opt)
         start = state["generation"] + 1
         say(f"resuming {cfg.out} after generation {state['generation']}")
+    if not os.path.exists(config_path):
+        os.makedirs(cfg.out, exist_ok=True)
+        with open(config_path + ".tmp", "w") as f:
+            json.dump(asdict(cfg), f, indent=1)
+        os.replace(config_path + ".tmp", config_path)
     imitation: Optional[Rows] = None
     for g in range(start, cfg.generations):
         t0 = time.time()
@@ -384,7 +477,7 @@ def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
             pool = []
             for path in _checkpoints(cfg.out)[-cfg.pool_size:]:
                 net = PolicyValueNet(model.hidden1, model.hidden2)
-                net.load_state_dict(torch.load(path, weights_only=False)["model"])
+                _restore(path, net)
                 net.eval()
                 pool.append(net)
             say(f"generation {g}: self-play, {cfg.games} games, pool of {len(pool)}")
