@@ -571,6 +571,28 @@ def test_no_accounts_switches_every_door_off_and_guests_play_as_before():
         assert r.status_code == 201
 
 
+def test_what_is_not_found_is_named_for_what_was_asked_for(app):
+    """A 404 names the missing thing: a player, a seek, a table; and a server without accounts says
+    that, not that some table is missing."""
+    with browser(app) as c:
+        sign_up(c, "alice")
+        assert c.get("/api/players/alice").status_code == 200
+        for path, error, words in [("/api/players/nosuchname", "NoSuchPlayerError", "no player named 'nosuchname'"),
+                                   ("/api/seeks/nosuchseek", "NoSuchSeekError", "no seek 'nosuchseek'"),
+                                   ("/api/tables/nosuchtable", "NoSuchTableError", "no table 'nosuchtable'")]:
+            r = c.get(path)
+            assert (r.status_code, r.json()["error"]) == (404, error) and words in r.json()["detail"], (path, r.text)
+        r = c.delete("/api/seeks/nosuchseek", headers=auth("x" * 32))
+        assert (r.status_code, r.json()["error"]) == (404, "NoSuchSeekError"), r.text
+    with browser(make_app(accounts=False)) as c:
+        for method, path in [("POST", "/api/accounts"), ("POST", "/api/session"), ("DELETE", "/api/session")]:
+            r = c.request(method, path, json={"name": "alice", "password": "password1"})
+            assert (r.status_code, r.json()["error"]) == (404, "AccountsOffError"), (path, r.text)
+            assert "switched off" in r.json()["detail"]
+        r = c.get("/api/players/alice")
+        assert (r.status_code, r.json()["error"]) == (404, "NoSuchPlayerError"), r.text
+
+
 def test_the_accounts_command_works_on_the_servers_database(tmp_path, monkeypatch, capsys):
     import io
 

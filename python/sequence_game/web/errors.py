@@ -9,12 +9,16 @@ unchanged.
 from __future__ import annotations
 
 __all__ = [
+    "AccountsOffError",
     "BadMessageError",
     "BusyError",
     "InvalidRequestError",
     "NeedsSeatError",
+    "NoSuchPlayerError",
+    "NoSuchSeekError",
     "NoSuchTableError",
     "NotAllowedError",
+    "NotFoundError",
     "NotNowError",
     "NotSavedError",
     "ServerFullError",
@@ -30,8 +34,24 @@ class TableError(ValueError):
     """A request the server refuses (the base of every refusal below)."""
 
 
-class NoSuchTableError(TableError):
+class NotFoundError(TableError):
+    """Nothing the request names is here (404); each kind of thing has its own class below."""
+
+
+class NoSuchTableError(NotFoundError):
     """No table has this id (or the id cannot be one)."""
+
+
+class NoSuchSeekError(NotFoundError):
+    """No seek has this id (it never existed, or closed a while ago)."""
+
+
+class NoSuchPlayerError(NotFoundError):
+    """No account that is not disabled has this name."""
+
+
+class AccountsOffError(NotFoundError):
+    """The operator switched accounts off (``serve --no-accounts``): the account routes are not here."""
 
 
 class NeedsSeatError(TableError):

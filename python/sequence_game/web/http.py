@@ -32,7 +32,7 @@ STATUS: Dict[Type[BaseException], int] = {
     errors.BadMessageError: 400,
     errors.NeedsSeatError: 401,
     errors.NotAllowedError: 403,
-    errors.NoSuchTableError: 404,
+    errors.NotFoundError: 404,  # a table, a seek, a player; the account routes without accounts
     errors.TooSlowError: 408,
     errors.TableExpiredError: 410,
     errors.NotNowError: 409,

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Protocol, Tuple
 
-from .errors import BusyError, NeedsSeatError, NoSuchTableError, NotAllowedError, NotNowError, ServerFullError
+from .errors import BusyError, NeedsSeatError, NoSuchSeekError, NotAllowedError, NotNowError, ServerFullError
 from .limits import ServerLimits
 from .tables.table import token_hash
 
@@ -226,7 +226,7 @@ class SeekBoard:
         self.expire()
         seek = self.seeks.get(seek_id) if isinstance(seek_id, str) else None
         if seek is None:
-            raise NoSuchTableError(f"no seek {seek_id[:64]!r} (a seek is kept for a while after it closes: "
+            raise NoSuchSeekError(f"no seek {seek_id[:64]!r} (a seek is kept for a while after it closes: "
                                    "post a new one)")
         return seek
 

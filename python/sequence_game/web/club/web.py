@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional, Tuple
 
 from fastapi import Depends, Request, Response
 
-from ..errors import NeedsSeatError, NoSuchTableError, NotAllowedError
+from ..errors import AccountsOffError, NeedsSeatError, NotAllowedError
 from . import Club
 from .accounts import Account
 from .sessions import COOKIE
@@ -25,8 +25,8 @@ async def get_club(request: Request) -> Club:
     """The club, or 404 when the operator switched accounts off (``serve --no-accounts``)."""
     club: Optional[Club] = request.app.state.club
     if club is None:
-        raise NoSuchTableError("accounts are switched off on this server (serve --no-accounts): everyone plays "
-                               "as a guest")
+        raise AccountsOffError("accounts are switched off on this server (serve --no-accounts): everyone plays "
+                              "as a guest")
     return club
 
 

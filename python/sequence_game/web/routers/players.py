@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse
 
 from ..club import Club
 from ..deps import TableId, errors_for
-from ..errors import NoSuchTableError
+from ..errors import NoSuchPlayerError
 from .pages import STATIC
 
 router = APIRouter(tags=["players"])
@@ -37,7 +37,7 @@ async def player(name: PlayerName, request: Request) -> Dict[str, Any]:
     club: Club | None = request.app.state.club
     account = None if club is None else await asyncio.to_thread(club.accounts.get, name)
     if club is None or account is None or account.disabled:
-        raise NoSuchTableError(f"no player named {name[:40]!r}")
+        raise NoSuchPlayerError(f"no player named {name[:40]!r}")
     return await asyncio.to_thread(club.player, account)
 
 
