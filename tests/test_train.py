@@ -132,19 +132,22 @@ def hostile_bytes(kind: str, marker: str, good: str) -> bytes:
     if kind == "pickle":  # a bare pickle named like a checkpoint
         return pickle.dumps({"generation": 0, "x": _Marker(marker)})
     state = torch.load(good, weights_only=True)  # a real checkpoint with one object more
+    state["generation"] = 1  # (as the generation in progress, partial.pt, would say)
     state["extra"] = _Marker(marker)
     buf = io.BytesIO()
     torch.save(state, buf)
     return buf.getvalue()
 
 
+@pytest.mark.parametrize("name", ["checkpoint-0000.pt", "partial.pt"])
 @pytest.mark.parametrize("kind", ["torch", "pickle"])
 def test_a_checkpoint_carrying_code_is_refused_and_nothing_runs(tmp_path, capsys, one_generation: str,
-                                                                kind: str) -> None:
+                                                                kind: str, name: str) -> None:
+    """The last finished generation's checkpoint, or the state of the generation in progress."""
     out = copy_run(one_generation, tmp_path)
     marker = str(tmp_path / "marker")
-    checkpoint = os.path.join(out, "checkpoint-0000.pt")
-    data = hostile_bytes(kind, marker, checkpoint)
+    checkpoint = os.path.join(out, name)
+    data = hostile_bytes(kind, marker, os.path.join(out, "checkpoint-0000.pt"))
     with open(checkpoint, "wb") as f:
         f.write(data)
     with pytest.raises(ValueError, match=r"refused: .* nothing of it was run") as refused:
@@ -251,3 +254,81 @@ def test_init_net_is_the_shipped_network(tmp_path, capsys) -> None:
     with open(os.path.join(out, "config.json")) as f:
         assert json.load(f)["init"] == "net"
     assert cli_train(capsys, out, "--init", "net", "--generations", "1")[0] == 0  # the same run: resumed
+
+
+# ------------------------------------------------------------------ resuming inside a generation
+
+class Interrupt(Exception):
+    pass
+
+
+def stop_at(message: str, count: int = 1):
+    """A progress callback that interrupts the run at the ``count``-th line starting with
+    ``message`` (the trainer saves its state before it prints such a line)."""
+    seen = []
+
+    def progress(text: str) -> None:
+        if text.startswith(message):
+            seen.append(text)
+            if len(seen) == count:
+                raise Interrupt(text)
+
+    return progress
+
+
+def run_files(out: str) -> dict:
+    with open(os.path.join(out, "log.jsonl")) as f:
+        log = [json.loads(line) for line in f]
+    for entry in log:  # wall and CPU times differ from run to run
+        for k in ("seconds", "eval_seconds", "cpu_seconds"):
+            entry.pop(k)
+    weights = {}
+    for name in sorted(os.listdir(out)):
+        if name.endswith(".sqnet"):
+            with open(os.path.join(out, name), "rb") as f:
+                weights[name] = f.read()
+    return {"log": log, "weights": weights}
+
+
+@pytest.mark.parametrize("where", ["generation 0, after its first pass", "generation 1, after its self-play",
+                                   "generation 1, after its first pass", "both"])
+def test_a_run_interrupted_inside_a_generation_resumes_there_with_the_same_result(tmp_path, where: str) -> None:
+    settings = dict(bootstrap_epochs=3, epochs=2)
+    straight = str(tmp_path / "straight")
+    train(config(straight, 2, **settings), quiet)
+    out = str(tmp_path / "interrupted")
+    stops = {"generation 0, after its first pass": [("  epoch 1/3", 1)],
+             "generation 1, after its self-play": [("generation 1: ", 2)],
+             "generation 1, after its first pass": [("  epoch 1/2", 1)],
+             "both": [("  epoch 2/3", 1), ("  epoch 1/2", 1)]}[where]
+    for message, count in stops:
+        with pytest.raises(Interrupt):
+            train(config(out, 2, **settings), stop_at(message, count))
+        assert os.path.exists(os.path.join(out, "partial.pt"))
+    lines: list = []
+    train(config(out, 2, **settings), lines.append)
+    resumed = [line for line in lines if "from pass" in line]
+    assert resumed, lines  # it continued inside the generation, not from its start
+    if where == "generation 1, after its self-play":
+        assert not any(line.startswith("generation 1: self-play") for line in lines)
+    assert run_files(out) == run_files(straight)
+    assert not os.path.exists(os.path.join(out, "partial.pt"))
+    assert not os.path.exists(os.path.join(out, "partial-rows.npz"))
+
+
+def test_keep_prunes_the_checkpoints_and_the_run_still_resumes(tmp_path, capsys) -> None:
+    out = str(tmp_path / "run")
+    train(config(out, 3, keep=1), quiet)
+    assert sorted(n for n in os.listdir(out) if n.endswith(".pt")) == ["checkpoint-0002.pt"]
+    assert sorted(n for n in os.listdir(out) if n.endswith(".sqnet")) == [f"gen-{g:04d}.sqnet" for g in range(3)]
+    full = str(tmp_path / "full")
+    train(config(full, 3, keep=5), quiet)
+    assert len([n for n in os.listdir(full) if n.endswith(".pt")]) == 3
+    assert run_files(out) == run_files(full)  # pruning changes nothing of the run (the pool reads the weights)
+    train(config(out, 4, keep=2), quiet)  # keep may change between reruns
+    assert sorted(n for n in os.listdir(out) if n.endswith(".pt")) == ["checkpoint-0002.pt", "checkpoint-0003.pt"]
+    with pytest.raises(ValueError, match="keep"):
+        train(config(out, 4, keep=0), quiet)
+    with pytest.raises(SystemExit) as usage:
+        cli_train(capsys, str(tmp_path / "cli"), "--keep", "0")
+    assert usage.value.code == 2 and "--keep must be from 1" in capsys.readouterr().err

@@ -1,6 +1,6 @@
 """``sequence-game train``: the learned player's network from nothing to a weights file (needs the
-``[train]`` extra: torch). Resumable: rerun the same command to continue after the last finished
-generation. See sequence_game.training.net.trainer and docs/research/learned-player.md."""
+``[train]`` extra: torch). Resumable: rerun the same command to continue where it stopped (after
+the last finished pass over the data, or the generation's self-play). See sequence_game.training.net.trainer and docs/research/learned-player.md."""
 
 from __future__ import annotations
 
@@ -29,11 +29,12 @@ def cmd_train(args: argparse.Namespace, console: Console) -> int:
     cfg = TrainConfig(out=args.out, generations=args.generations, seed=args.seed,
                       bootstrap_games=args.bootstrap_games, games=args.games, eval_games=args.eval_games,
                       temperature=args.temperature, bootstrap_epochs=args.bootstrap_epochs,
-                      imitation=args.imitation, init=args.init)
+                      imitation=args.imitation, init=args.init, keep=args.keep)
     try:
         weights = train(cfg, progress=lambda text: console.print(text, highlight=False))
     except KeyboardInterrupt:
-        console.print(f"interrupted: the finished generations are in {args.out}; rerun the command to continue")
+        console.print(f"interrupted: {args.out} holds the run up to its last finished pass; rerun the command "
+                      "to continue from there")
         raise
     except (ValueError, OSError) as e:
         raise CLIError(str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__) from None
@@ -54,7 +55,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
                        description="Trains the policy-value network: greedy imitation, then batched self-play "
                                    "against a pool of earlier snapshots; a checkpoint, a weights file and a log "
                                    "line (strength against greedy and random, with intervals) per generation "
-                                   "in --out. Rerun to continue.")
+                                   "in --out. Rerun to continue where it stopped (the last finished pass).")
     p.add_argument("--out", required=True, metavar="DIR", help="the run's directory (checkpoints, log.jsonl)")
     p.add_argument("--generations", type=int_arg(1, 100000, "--generations"), default=20,
                    help="generations in total, generation 0 included (default 20)")
@@ -72,5 +73,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--init", metavar="FILE",
                    help="start from this .sqnet weights file instead of imitation (fine-tuning); "
                         "'net' is the shipped network (a file named net: ./net)")
+    p.add_argument("--keep", type=int_arg(1, 10**6, "--keep"), default=2,
+                   help="checkpoints of finished generations to keep, the newest (default 2); every "
+                        "generation's weights file is kept")
     p.add_argument("--export", metavar="FILE", help="copy the last generation's weights file here")
     p.set_defaults(func=cmd_train)

@@ -3,7 +3,11 @@
 A run lives in one directory and is resumable: every generation ends with a checkpoint
 (``checkpoint-NNNN.pt``: network, optimiser, generation), its weights file (``gen-NNNN.sqnet``) and
 one line of ``log.jsonl`` (losses, positions, seconds, strength against the fixed references);
-a rerun of the same command continues after the last finished generation. A checkpoint is read
+only the last ``keep`` checkpoints stay (the pool reads the weights files, which all stay). Inside
+a generation, its state after each pass over the data (``partial.pt``: network, optimiser, the
+generator, the passes' losses so far) and the rows of its self-play (``partial-rows.npz``) are
+saved, so a rerun of the same command continues after the last finished pass with the result an
+uninterrupted run gives. A checkpoint is read
 with ``torch.load(weights_only=True)``: tensors and plain data only, so a checkpoint that carries
 code (a pickle that would run it) is refused and nothing of it runs; a damaged one (cut short,
 empty, not a checkpoint) is one ``ValueError`` line naming it. The same command and
@@ -35,6 +39,7 @@ import numpy as np
 import torch
 
 from ...netfile import write_weights
+from ...observation import OBSERVATION_SIZE
 from ...seeds import derive_seed
 from ...vector import MAX_LEGAL_ACTIONS, VectorGame
 from .model import PolicyValueNet
@@ -65,6 +70,11 @@ class TrainConfig:
     hidden1: int = 256
     hidden2: int = 128
     init: Optional[str] = None      # a weights file to start from (fine-tuning; "net": the shipped one)
+    keep: int = 2                   # finished generations' checkpoints kept (their weights files all are)
+
+
+#: What a rerun may change: how far the run goes, where it lives, how many checkpoints it keeps.
+_NOT_SETTINGS = ("generations", "out", "keep")
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> Tuple[float, float]:
@@ -299,12 +309,20 @@ def _subset(r: Rows, idx: np.ndarray) -> Rows:
     return Rows(*[getattr(r, f)[idx] for f in ("obs", "acts", "counts", "choice", "value", "old_logp")])
 
 
+Saved = Callable[[int, Dict[str, float], int], None]
+
+
 def fit(model: PolicyValueNet, opt: torch.optim.Optimizer, rows: Rows, cfg: TrainConfig, epochs: int,
-        imitation_weight: float, rng: np.random.Generator, progress: Progress) -> Dict[str, float]:
+        imitation_weight: float, rng: np.random.Generator, progress: Progress, done: int = 0,
+        sums: Optional[Dict[str, float]] = None, count: int = 0, on_pass: Optional[Saved] = None
+        ) -> Dict[str, float]:
+    """``epochs`` passes over ``rows`` (minibatches in an order drawn from ``rng``); the mean of
+    each loss term over every minibatch. ``done`` passes, with their loss ``sums`` over ``count``
+    minibatches, were made before (a resumed generation); ``on_pass(passes, sums, count)`` runs
+    after each pass, before its progress line."""
     n = len(rows.choice)
-    sums: Dict[str, float] = {}
-    count = 0
-    for epoch in range(epochs):
+    sums = dict(sums or {})
+    for epoch in range(done, epochs):
         order = rng.permutation(n)
         for start in range(0, n, cfg.minibatch):
             idx = order[start:start + cfg.minibatch]
@@ -316,6 +334,8 @@ def fit(model: PolicyValueNet, opt: torch.optim.Optimizer, rows: Rows, cfg: Trai
             for k, v in stats.items():
                 sums[k] = sums.get(k, 0.0) + v
             count += 1
+        if on_pass is not None:
+            on_pass(epoch + 1, sums, count)
         progress(f"  epoch {epoch + 1}/{epochs}: " + ", ".join(f"{k} {v / count:.3f}" for k, v in sums.items()))
     return {k: v / max(count, 1) for k, v in sums.items()}
 
@@ -401,6 +421,38 @@ def load_checkpoint(path: str) -> Dict[str, Any]:
     return state
 
 
+#: A generation in progress: the network, the optimiser and the generator after its last finished
+#: pass (``PARTIAL``), and the rows its self-play made (``PARTIAL_ROWS``); removed when the
+#: generation ends.
+PARTIAL, PARTIAL_ROWS = "partial.pt", "partial-rows.npz"
+_ROW_FIELDS = ("obs", "acts", "counts", "choice", "value", "old_logp")
+
+
+def _save_rows(path: str, rows: Rows) -> None:
+    tmp = path + ".tmp.npz"
+    np.savez(tmp, **{f: getattr(rows, f) for f in _ROW_FIELDS})
+    os.replace(tmp, path)
+
+
+def _load_rows(path: str) -> Rows:
+    """A generation's self-play rows, numbers only (``allow_pickle=False``), shapes checked."""
+    import zipfile
+
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            parts = [z[f] for f in _ROW_FIELDS]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        why = str(e).strip().splitlines()[0][:120] if str(e).strip() else type(e).__name__
+        raise ValueError(f"{path}: not a readable set of self-play rows ({why}); delete it and {PARTIAL} to play "
+                         "the generation again") from None
+    n = len(parts[0])
+    if any(len(p) != n for p in parts) or parts[0].shape[1:] != (OBSERVATION_SIZE,) \
+            or parts[1].shape[1:] != (MAX_LEGAL_ACTIONS,) or parts[4].shape[1:] != (3,):
+        raise ValueError(f"{path}: its arrays disagree in shape; delete it and {PARTIAL} to play the generation "
+                         "again")
+    return Rows(*parts)
+
+
 def _restore(path: str, model: torch.nn.Module, opt: Optional[torch.optim.Optimizer] = None) -> Dict[str, Any]:
     """Loads a checkpoint into ``model`` (and ``opt``); ``ValueError`` if it does not fit them."""
     state = load_checkpoint(path)
@@ -420,6 +472,58 @@ def _save(path: str, payload: Dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+def _resume_partial(path: str, generation: int, model: PolicyValueNet, opt: torch.optim.Optimizer,
+                    rng: np.random.Generator) -> Optional[Dict[str, Any]]:
+    """The state of ``generation`` in progress, loaded into the model, the optimiser and the
+    generator, or None (none saved, or one of a finished generation: removed)."""
+    if not os.path.exists(path):
+        return None
+    state = load_checkpoint(path)
+    if state["generation"] != generation:  # the generation it belongs to has finished since
+        os.remove(path)
+        return None
+    try:
+        passes, sums, count = state["passes"], state["sums"], state["count"]
+        rng_state = json.loads(state["rng"])
+        ok = (type(passes) is int and passes >= 0 and type(count) is int and count >= 0 and isinstance(sums, dict)
+              and all(isinstance(v, float) for v in sums.values())
+              and isinstance(state["seconds"], float) and isinstance(state["cpu_seconds"], float)
+              and (generation == 0 or (type(state["positions"]) is int and isinstance(state["selfplay"], dict))))
+    except (KeyError, TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"{path}: not a generation in progress of this trainer; delete it to play generation "
+                         f"{generation} from its start")
+    _restore(path, model, opt)
+    try:
+        rng.bit_generator.state = rng_state
+    except (TypeError, ValueError, KeyError) as e:
+        raise ValueError(f"{path}: its generator state does not load ({e}); delete it to play generation "
+                         f"{generation} from its start") from None
+    return state
+
+
+def _pool(cfg: TrainConfig, generation: int, model: PolicyValueNet) -> List[PolicyValueNet]:
+    """The networks of the last ``pool_size`` generations, from their weights files (which are
+    kept; the checkpoints are pruned)."""
+    from ...netfile import read_weights
+
+    pool = []
+    for k in range(max(0, generation - cfg.pool_size), generation):
+        path = os.path.join(cfg.out, f"gen-{k:04d}.sqnet")
+        try:
+            net = PolicyValueNet.from_arrays(read_weights(path))
+        except OSError as e:
+            raise ValueError(f"{path}: {e.strerror or e} (the pool of generation {generation} plays the last "
+                             f"{cfg.pool_size} generations' weights files)") from None
+        if (net.hidden1, net.hidden2) != (model.hidden1, model.hidden2):
+            raise ValueError(f"{path}: a network of {net.hidden1}x{net.hidden2} hidden units, not this run's "
+                             f"{model.hidden1}x{model.hidden2}")
+        net.eval()
+        pool.append(net)
+    return pool
+
+
 def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
     """Runs (or continues) the training run in ``cfg.out``; returns the last weights file."""
     say: Progress = progress or (lambda text: print(text, flush=True))
@@ -429,12 +533,14 @@ def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
         raise ValueError(f"{cfg.out} is a file, not a run's directory")
     init_arrays = _read_init(cfg.init) if cfg.init is not None else None
     config_path = os.path.join(cfg.out, "config.json")
-    mine = {k: v for k, v in asdict(cfg).items() if k not in ("generations", "out")}
+    if type(cfg.keep) is not int or cfg.keep < 1:
+        raise ValueError(f"keep must be a whole number of checkpoints, at least 1, not {cfg.keep!r}")
+    mine = {k: v for k, v in asdict(cfg).items() if k not in _NOT_SETTINGS}
     if os.path.exists(config_path):
         saved = _read_config(config_path)
         # A setting the run's config.json lacks (added to the trainer since) keeps its default.
         defaults = asdict(TrainConfig(out=cfg.out))
-        fixed = {k: v for k, v in {**defaults, **saved}.items() if k not in ("generations", "out")}
+        fixed = {k: v for k, v in {**defaults, **saved}.items() if k not in _NOT_SETTINGS}
         if fixed != mine:
             diff = sorted(k for k in mine if fixed.get(k) != mine[k])
             raise ValueError(f"{cfg.out} holds a run with other settings ({', '.join(diff)}); "
@@ -458,55 +564,86 @@ def train(cfg: TrainConfig, progress: Optional[Progress] = None) -> str:
         os.replace(config_path + ".tmp", config_path)
     imitation: Optional[Rows] = None
     for g in range(start, cfg.generations):
-        t0 = time.time()
-        cpu0 = time.process_time()
-        rng = np.random.default_rng(derive_seed(cfg.seed, g))
-        torch.manual_seed(derive_seed(cfg.seed, g) & 0x7FFFFFFFFFFFFFFF)
         if imitation is None:
             imitation = bootstrap_rows(cfg, say)
-        entry: Dict[str, Any] = {"generation": g}
-        if g == 0 and cfg.init is not None:
-            say(f"generation 0: the network of {cfg.init}")
-            entry["positions"] = 0
-            entry["loss"] = {}
-        elif g == 0:
-            say(f"generation 0: imitating greedy on {len(imitation.choice):,} positions")
-            entry["positions"] = len(imitation.choice)
-            entry["loss"] = fit(model, opt, imitation, cfg, cfg.bootstrap_epochs, 1.0, rng, say)
+        _generation(cfg, g, model, opt, imitation, say)
+    last = sorted(glob.glob(os.path.join(cfg.out, "gen-*.sqnet")))
+    return last[-1] if last else ""
+
+
+def _generation(cfg: TrainConfig, g: int, model: PolicyValueNet, opt: torch.optim.Optimizer, imitation: Rows,
+                say: Progress) -> None:
+    """Plays and learns generation ``g`` (continuing it where a saved state of it ended), then
+    evaluates it, writes its weights file, checkpoint and log line, and prunes the checkpoints."""
+    partial_path, rows_path = os.path.join(cfg.out, PARTIAL), os.path.join(cfg.out, PARTIAL_ROWS)
+    t0 = time.time()
+    cpu0 = time.process_time()
+    rng = np.random.default_rng(derive_seed(cfg.seed, g))
+    torch.manual_seed(derive_seed(cfg.seed, g) & 0x7FFFFFFFFFFFFFFF)
+    partial = _resume_partial(partial_path, g, model, opt, rng)
+    entry: Dict[str, Any] = {"generation": g}
+    before = (partial["seconds"], partial["cpu_seconds"]) if partial else (0.0, 0.0)
+
+    def save_pass(passes: int, sums: Dict[str, float], count: int, extra: Dict[str, Any]) -> None:
+        _save(partial_path, {"model": model.state_dict(), "optimizer": opt.state_dict(), "generation": g,
+                             "passes": passes, "sums": dict(sums), "count": count,
+                             "rng": json.dumps(rng.bit_generator.state), **extra,
+                             "seconds": before[0] + time.time() - t0,
+                             "cpu_seconds": before[1] + time.process_time() - cpu0})
+
+    done, sums, count = (partial["passes"], partial["sums"], partial["count"]) if partial else (0, {}, 0)
+    if g == 0 and cfg.init is not None:
+        say(f"generation 0: the network of {cfg.init}")
+        entry["positions"] = 0
+        entry["loss"] = {}
+    elif g == 0:
+        say(f"generation 0: imitating greedy on {len(imitation.choice):,} positions"
+            + (f", from pass {done + 1}" if partial else ""))
+        entry["positions"] = len(imitation.choice)
+        entry["loss"] = fit(model, opt, imitation, cfg, cfg.bootstrap_epochs, 1.0, rng, say, done, sums, count,
+                            lambda p, sm, c: save_pass(p, sm, c, {}))
+    else:
+        if partial is not None:
+            data = _load_rows(rows_path)
+            positions, results = partial["positions"], partial["selfplay"]
+            say(f"generation {g}: resumed after self-play, from pass {done + 1}")
         else:
-            pool = []
-            for path in _checkpoints(cfg.out)[-cfg.pool_size:]:
-                net = PolicyValueNet(model.hidden1, model.hidden2)
-                _restore(path, net)
-                net.eval()
-                pool.append(net)
+            pool = _pool(cfg, g, model)
             say(f"generation {g}: self-play, {cfg.games} games, pool of {len(pool)}")
             rows, results = selfplay_generation(model, pool, cfg, derive_seed(cfg.seed, 10_000 + g), say)
             keep = rng.choice(len(imitation.choice), size=min(len(imitation.choice), len(rows.choice) // 2),
                               replace=False)
             data = _concat([rows, _subset(imitation, keep)])
-            entry["positions"] = len(rows.choice)
-            entry["selfplay"] = results
-            entry["loss"] = fit(model, opt, data, cfg, cfg.epochs, cfg.imitation, rng, say)
-        train_seconds = time.time() - t0
-        model.eval()
-        entry["strength"] = [play_against(model, ref, cfg.eval_games if ref == "greedy" else cfg.eval_games // 2,
-                                          derive_seed(cfg.seed, 777))
-                             for ref in ("greedy", "random")]
-        model.train()
-        entry["seconds"] = round(train_seconds, 1)
-        entry["eval_seconds"] = round(time.time() - t0 - train_seconds, 1)
-        entry["cpu_seconds"] = round(time.process_time() - cpu0, 1)  # this process, all of the generation
-        weights = os.path.join(cfg.out, f"gen-{g:04d}.sqnet")
-        write_weights(weights, model.export_arrays())
-        _save(os.path.join(cfg.out, f"checkpoint-{g:04d}.pt"),
-              {"model": model.state_dict(), "optimizer": opt.state_dict(), "generation": g})
-        with open(os.path.join(cfg.out, "log.jsonl"), "a") as f:
-            f.write(json.dumps(entry) + "\n")
-        s = entry["strength"]
-        say(f"generation {g} done in {entry['seconds'] + entry['eval_seconds']:.0f} s: " + "; ".join(
-            f"vs {x['reference']} {x['score']:.1%} [{x['interval'][0]:.1%}, {x['interval'][1]:.1%}] "
-            f"({x['wins']}-{x['draws']}-{x['losses']} of {x['games']})" for x in s))
-    last = sorted(glob.glob(os.path.join(cfg.out, "gen-*.sqnet")))
-    return last[-1] if last else ""
+            positions = len(rows.choice)
+            _save_rows(rows_path, data)
+            save_pass(0, {}, 0, {"positions": positions, "selfplay": results})
+            say(f"generation {g}: {positions:,} positions from self-play")
+        entry["positions"] = positions
+        entry["selfplay"] = results
+        entry["loss"] = fit(model, opt, data, cfg, cfg.epochs, cfg.imitation, rng, say, done, sums, count,
+                            lambda p, sm, c: save_pass(p, sm, c, {"positions": positions, "selfplay": results}))
+    train_seconds = before[0] + time.time() - t0
+    eval_start = time.time()
+    model.eval()
+    entry["strength"] = [play_against(model, ref, cfg.eval_games if ref == "greedy" else cfg.eval_games // 2,
+                                      derive_seed(cfg.seed, 777))
+                         for ref in ("greedy", "random")]
+    model.train()
+    entry["seconds"] = round(train_seconds, 1)
+    entry["eval_seconds"] = round(time.time() - eval_start, 1)
+    # this process, all of the generation (before a resume too)
+    entry["cpu_seconds"] = round(before[1] + time.process_time() - cpu0, 1)
+    weights = os.path.join(cfg.out, f"gen-{g:04d}.sqnet")
+    write_weights(weights, model.export_arrays())
+    _save(os.path.join(cfg.out, f"checkpoint-{g:04d}.pt"),
+          {"model": model.state_dict(), "optimizer": opt.state_dict(), "generation": g})
+    with open(os.path.join(cfg.out, "log.jsonl"), "a") as f:
+        f.write(json.dumps(entry) + "\n")
+    for path in [partial_path, rows_path, *_checkpoints(cfg.out)[:-cfg.keep]]:
+        if os.path.exists(path):
+            os.remove(path)
+    s = entry["strength"]
+    say(f"generation {g} done in {entry['seconds'] + entry['eval_seconds']:.0f} s: " + "; ".join(
+        f"vs {x['reference']} {x['score']:.1%} [{x['interval'][0]:.1%}, {x['interval'][1]:.1%}] "
+        f"({x['wins']}-{x['draws']}-{x['losses']} of {x['games']})" for x in s))
 
