@@ -258,7 +258,7 @@ def test_init_net_is_the_shipped_network(tmp_path, capsys) -> None:
 
 # ------------------------------------------------------------------ resuming inside a generation
 
-class Interrupt(Exception):
+class StopRunError(Exception):
     pass
 
 
@@ -271,7 +271,7 @@ def stop_at(message: str, count: int = 1):
         if text.startswith(message):
             seen.append(text)
             if len(seen) == count:
-                raise Interrupt(text)
+                raise StopRunError(text)
 
     return progress
 
@@ -302,7 +302,7 @@ def test_a_run_interrupted_inside_a_generation_resumes_there_with_the_same_resul
              "generation 1, after its first pass": [("  epoch 1/2", 1)],
              "both": [("  epoch 2/3", 1), ("  epoch 1/2", 1)]}[where]
     for message, count in stops:
-        with pytest.raises(Interrupt):
+        with pytest.raises(StopRunError):
             train(config(out, 2, **settings), stop_at(message, count))
         assert os.path.exists(os.path.join(out, "partial.pt"))
     lines: list = []
