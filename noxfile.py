@@ -95,8 +95,9 @@ def envs(session: nox.Session) -> None:
     PettingZoo's, Gymnasium's and OpenSpiel's own API tests for every player count and split, and
     the VectorEnv adapter."""
     session.install(".[test,web,rl,openspiel]", "httpx")
-    pytest(session, "tests/test_envs_pettingzoo.py", "tests/test_envs_gymnasium.py", "tests/test_envs_openspiel.py",
-           "tests/test_vector_game.py", "tests/test_examples.py", "tests/test_docs.py")
+    # Every environment module (the policy at a web table runs in web_e2e, against its live server).
+    modules = sorted(str(p) for p in Path("tests").glob("test_envs*.py") if p.name != "test_envs_policy_bot.py")
+    pytest(session, *modules, "tests/test_vector_game.py", "tests/test_examples.py", "tests/test_docs.py")
 
 
 @nox.session
@@ -106,7 +107,7 @@ def train(session: nox.Session) -> None:
     The examples run at a tiny budget."""
     session.install(".[test,rl,train]", *TRAIN_EXTRAS)
     pytest(session, "tests/test_envs_sb3.py", "tests/test_envs_policy.py", "tests/test_envs_gymnasium.py",
-           "tests/test_examples.py", "-k", "sb3 or policy or stable_baselines3 or cleanrl")
+           "tests/test_envs_seeds.py", "tests/test_examples.py", "-k", "sb3 or policy or stable_baselines3 or cleanrl")
     # and the learned player's trainer (sequence-game train) at a tiny budget
     pytest(session, "tests/test_train.py")
 

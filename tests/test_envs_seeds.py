@@ -157,3 +157,69 @@ def test_unknown_reset_options_are_refused_in_every_form():
     venv.set_options({"game_seed": 3})
     with pytest.raises(ValueError, match="takes no options"):
         venv.reset()
+
+
+# One seed, one deal: each pair of forms below deals the same games from the same seed; where they
+# differ (the turn cap of the environments against none for Game and VectorGame), exactly that.
+
+
+def test_the_gymnasium_env_deals_game_seed_with_the_environments_turn_cap():
+    """``SequenceEnv.reset(options={"game_seed": s})`` is ``Game(seed=s, max_turns=1000)``: the
+    cards of ``Game(seed=s)`` and its moves; only the cap (1000 turns, every environment's default,
+    against none) differs, and with it the observation's ``max_turns`` input."""
+    from sequence_game.envs._common import DEFAULT_MAX_TURNS
+
+    # Seeds whose deal has seat 0, the learning seat, move first (R4): the greedy seat has not moved.
+    seeds = [s for s in (*range(3, 12), 2**64 - 5) if Game(players=2, seed=s).current_player == 0][:3]
+    assert len(seeds) == 3
+    for seed in seeds:
+        env = SequenceEnv(opponents="greedy")
+        obs, _info = env.reset(options={"game_seed": seed})
+        capped = Game(players=2, seed=seed, max_turns=DEFAULT_MAX_TURNS)
+        uncapped = Game(players=2, seed=seed)
+        assert env.game.to_dict() == capped.to_dict()
+        np.testing.assert_array_equal(obs, capped.observation_tensor(0))
+        plain, cap = uncapped.to_dict(), capped.to_dict()
+        assert {k for k in plain if plain[k] != cap.get(k)} | {k for k in cap if k not in plain} == {"max_turns"}
+        differs = np.flatnonzero(obs != uncapped.observation_tensor(0))
+        from sequence_game.observation import LAYOUT
+
+        start, size = LAYOUT["max_turns"]
+        assert len(differs) and set(differs.tolist()) <= set(range(start, start + size))
+        env.close()
+
+
+def test_batched_envs_deal_vector_game_seed_at_reset_and_construction():
+    """``SequenceVectorEnv(seed=s)``'s constructor, its first ``reset()``, ``reset(seed=s)`` and
+    ``VectorGame(n, seed=s, max_turns=1000)`` deal the same games; later resets without a seed deal
+    other games, reproducibly."""
+    want = VectorGame(5, seed=3, max_turns=1000, opponents={1: "greedy"})
+    seeds = want.seeds()
+    env = SequenceVectorEnv(5, opponents="greedy", seed=3)
+    np.testing.assert_array_equal(env.game.seeds(), seeds)       # the constructor's deals
+    obs, _ = env.reset()                                            # the first reset keeps them
+    np.testing.assert_array_equal(env.game.seeds(), seeds)
+    np.testing.assert_array_equal(obs, want.observations(players=0))
+    env.reset()
+    second = env.game.seeds().copy()
+    assert not np.array_equal(second, seeds)
+    other = SequenceVectorEnv(5, opponents="greedy", seed=99)
+    other.reset(seed=3)
+    np.testing.assert_array_equal(other.game.seeds(), seeds)      # reset(seed=s) deals s
+    other.reset()
+    np.testing.assert_array_equal(other.game.seeds(), second)     # then the same stream
+    assert env.game.max_turns == 1000 and VectorGame(1).max_turns is None
+
+
+def test_sb3_first_reset_plays_the_constructors_deals_and_seed_deals_vector_game_seed():
+    sb3 = pytest.importorskip("sequence_game.envs.sb3", reason="the [train] extra is not installed")
+    seeds = VectorGame(4, seed=3, max_turns=1000).seeds()
+    venv = sb3.SequenceVecEnv(4, opponents="random", seed=3)
+    built = venv.game.seeds().copy()
+    venv.reset()  # what SB3's learn() does first
+    np.testing.assert_array_equal(built, seeds)
+    np.testing.assert_array_equal(venv.game.seeds(), seeds)
+    other = sb3.SequenceVecEnv(4, opponents="random", seed=8)
+    other.seed(3)
+    other.reset()
+    np.testing.assert_array_equal(other.game.seeds(), seeds)

@@ -220,3 +220,35 @@ class LegalCache:
     def sample(self, rng: np.random.Generator) -> np.ndarray:
         """One uniformly random legal action per game, from the lists (``VectorGame.sample_actions``)."""
         return self.game.sample_actions(rng, legal=self.update().lists)
+
+
+class BatchSeeds:
+    """The seeds of a batched environment's resets: ``first`` (the constructor's ``seed``, or a
+    fresh one) deals the constructor's games and those of the first reset without a seed, so the
+    deals a learner's first ``reset()`` plays are the constructor's; a reset with seed ``s`` deals
+    ``s`` itself (``VectorGame(n, seed=s)``'s games); every later reset without one deals the next
+    draw of a stream seeded by the last seed given."""
+
+    def __init__(self, seed: Optional[int]) -> None:
+        from .._args import check_seed
+        from ..seeds import fresh_seed
+
+        checked = check_seed(seed)
+        self.first = fresh_seed() if checked is None else checked
+        self._pending: Optional[int] = self.first
+        self._stream = np.random.default_rng(self.first)
+
+    def next(self, seed: Optional[int]) -> int:
+        """The ``VectorGame`` seed of the next reset (``seed``: the one the reset was given)."""
+        from .._args import check_seed
+
+        checked = check_seed(seed)
+        if checked is not None:
+            self._pending = None
+            self._stream = np.random.default_rng(checked)
+            return checked
+        if self._pending is not None:
+            chosen, self._pending = self._pending, None
+            return chosen
+        return int(self._stream.integers(0, 2**64, dtype=np.uint64))
+

@@ -10,7 +10,8 @@ expects of a ``VecEnv``:
 
 - ``reset()`` returns the observations (docs/observation.md, the learning seat's view, float32;
   ``normalize=True``: divided by ``sequence_game.observation.OBSERVATION_SCALE``); ``seed(s)``
-  takes effect at the next ``reset()``, whose deals then depend on ``s`` only.
+  takes effect at the next ``reset()``, which deals the games of ``VectorGame(num_envs, seed=s)``;
+  the first ``reset()`` without ``seed(s)`` deals the constructor's games (its ``seed``) again.
 - ``step(actions)`` returns ``(observations, rewards, dones, infos)``; a game that ends is re-dealt
   in the same step (SB3's autoreset): ``infos[i]["terminal_observation"]`` is its final
   observation and ``infos[i]["TimeLimit.truncated"]`` is True when the turn cap ended it. Rewards:
@@ -42,10 +43,8 @@ try:
 except ImportError as _error:  # pragma: no cover - exercised without the extra
     _common.require("train", "stable-baselines3", _error)
 
-from .._args import check_seed
 from ..actions import ACTION_COUNT
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
-from ..seeds import fresh_seed
 from ..vector import VectorGame
 from .vector import core_opponents, scaled_policy
 
@@ -55,13 +54,15 @@ __all__ = ["SequenceVecEnv"]
 class SequenceVecEnv(VecEnv):
     """``num_envs`` games of Sequence in the core as one SB3 ``VecEnv`` (see the module doc).
 
-    ``players``/``teams`` (R2), ``max_turns`` (None: no cap; a capped game is truncated), ``seat``
+    ``players``/``teams`` (R2), ``max_turns`` (default 1000, the cap of every environment; None: no
+    cap; a capped game is truncated), ``seat``
     (the learning seat when ``opponents`` is one policy), ``opponents``, ``threads`` (core worker
     threads; the results do not depend on it), ``seed`` (None: random), ``normalize``.
     """
 
     def __init__(self, num_envs: int, players: int = 2, teams: Optional[int] = None, seat: int = 0,
-                 opponents: Union[str, Mapping[int, Any], Any] = "greedy", max_turns: Optional[int] = None,
+                 opponents: Union[str, Mapping[int, Any], Any] = "greedy",
+                 max_turns: Optional[int] = _common.DEFAULT_MAX_TURNS,
                  threads: int = 1, seed: Optional[int] = None, normalize: bool = False) -> None:
         if opponents is None:
             raise ValueError("SequenceVecEnv: opponents is needed (one learning seat against the core's seats); "
@@ -71,9 +72,8 @@ class SequenceVecEnv(VecEnv):
         table = core_opponents(opponents, players, seat, "SequenceVecEnv")
         if normalize:  # a callable opponent sees what the learning seat sees: scaled observations
             table = {s: scaled_policy(p) if callable(p) else p for s, p in table.items()}
-        seed = check_seed(seed)
-        self._stream = np.random.default_rng(fresh_seed() if seed is None else seed)
-        self.game = VectorGame(num_envs, players=players, teams=teams, seed=int(self._stream.integers(0, 2**63)),
+        self._stream = _common.BatchSeeds(seed)
+        self.game = VectorGame(num_envs, players=players, teams=teams, seed=self._stream.first,
                                max_turns=max_turns, threads=threads, opponents=table)
         callers = self.game.caller_seats
         if len(callers) != 1:
@@ -101,14 +101,15 @@ class SequenceVecEnv(VecEnv):
         return self._obs.copy()
 
     def reset(self) -> VecEnvObs:
-        """Deal every game anew: from the seed ``seed()`` set, else from the next seed of the stream."""
+        """Deal every game anew: after ``seed(s)``, the games of ``VectorGame(num_envs, seed=s)``;
+        else the first reset deals the constructor's games again (SB3's first ``reset()`` plays the
+        constructor's ``seed``) and each later one the next seed of a stream seeded by the last
+        seed given."""
         given = [o for o in self._options if o]
         if given:  # VecEnv.set_options(): nothing to set here, and a silently ignored option misleads
             raise ValueError(f"SequenceVecEnv.reset takes no options, not {sorted(given[0])!r}: game i is dealt "
                              "from (seed, i); venv.game.seeds()[i] is its Game seed")
-        if self._seeds[0] is not None:
-            self._stream = np.random.default_rng(check_seed(self._seeds[0]))
-        self.game.reset(int(self._stream.integers(0, 2**63)))
+        self.game.reset(self._stream.next(self._seeds[0]))
         self._reset_seeds()
         self._reset_options()
         self.reset_infos = [{} for _ in range(self.num_envs)]

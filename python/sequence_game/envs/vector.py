@@ -51,10 +51,9 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         "sequence_game.envs.vector needs gymnasium: install the [rl] extra: pip install 'sequence-game[rl]'"
     ) from e
 
-from .._args import check_seed, is_int
+from .._args import is_int
 from ..actions import ACTION_COUNT
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
-from ..seeds import fresh_seed
 from ..vector import OPPONENTS, VectorGame, opponent_spec
 from . import _common
 
@@ -115,21 +114,23 @@ def scaled_policy(f: Any) -> Any:
 class SequenceVectorEnv(VectorEnv):
     """``num_envs`` games of Sequence as one Gymnasium vector environment (see the module doc).
 
-    ``players``/``teams`` (R2) and ``max_turns`` (a capped game is truncated) as ``Game``;
+    ``players``/``teams`` (R2) and ``max_turns`` (a capped game is truncated; default 1000, the
+    cap of every environment; None: no cap) as ``Game``;
     ``seat``: the learning seat when ``opponents`` is one policy for the others; ``opponents``:
     ``"random"``, ``"greedy"`` (GreedyAgent's scoring in C++), ``"net"`` (the shipped network, in
     C++), ``"net:weights=PATH,temperature=T"`` or ``"policy:PATH.sqnet"`` (another network), a
     callable ``f(observations, masks) -> actions`` over the games where an opponent seat is to move
     (``VectorGame``; with ``normalize=True`` it gets scaled observations), a dict ``{seat:
     opponent}``, or None for self-play; ``threads``: core worker threads (the results do not depend
-    on it); ``seed``: the first ``reset()``'s seed (None: random); ``normalize``: scaled
+    on it); ``seed``: the constructor's and the first ``reset()``'s deals are ``VectorGame(num_envs,
+    seed=seed)``'s (None: a fresh seed); ``normalize``: scaled
     observations. ``opponent=`` is the former spelling of ``opponents=`` (deprecated).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012 - VectorEnv's attribute
 
     def __init__(self, num_envs: int, players: int = 2, teams: Optional[int] = None, seat: int = 0,
-                 opponents: Any = "greedy", max_turns: Optional[int] = None,
+                 opponents: Any = "greedy", max_turns: Optional[int] = _common.DEFAULT_MAX_TURNS,
                  threads: int = 1, seed: Optional[int] = None, normalize: bool = False,
                  opponent: Optional[str] = _UNSET) -> None:
         if opponent is not _UNSET:
@@ -141,10 +142,8 @@ class SequenceVectorEnv(VectorEnv):
         table = core_opponents(opponents, players, seat, "SequenceVectorEnv")
         if normalize:  # a callable opponent sees what the learning seat sees: scaled observations
             table = {s: scaled_policy(p) if callable(p) else p for s, p in table.items()}
-        seed = check_seed(seed)
-        self._seeds = np.random.default_rng(fresh_seed() if seed is None else seed)
-        first = int(self._seeds.integers(0, 2**63))
-        self.game = VectorGame(num_envs, players=players, teams=teams, seed=first, max_turns=max_turns,
+        self._seeds = _common.BatchSeeds(seed)
+        self.game = VectorGame(num_envs, players=players, teams=teams, seed=self._seeds.first, max_turns=max_turns,
                                threads=threads, opponents=table or None)
         self.num_envs = self.game.num_games
         callers = self.game.caller_seats
@@ -178,19 +177,19 @@ class SequenceVectorEnv(VectorEnv):
 
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
-        """Deal every game anew: from ``seed`` if given, else from the next seed of the stream the
-        constructor's seed started. Returns ``(observations, infos)``. Game ``i`` is then
-        ``Game(seed=self.game.seeds()[i])``, which the per-game environments deal with
-        ``reset(options={"game_seed": ...})``; no option is taken here (a dict of them is refused)."""
+        """Deal every game anew: ``reset(seed=s)`` deals the games of ``VectorGame(num_envs,
+        seed=s)``; without a seed, the first reset deals the constructor's games again (its
+        ``seed``) and each later one the next seed of a stream seeded by the last seed given
+        (``_common.BatchSeeds``). Returns ``(observations, infos)``. Game ``i`` is then
+        ``Game(seed=self.game.seeds()[i], max_turns=...)``, which the per-game environments deal
+        with ``reset(options={"game_seed": ...})``; no option is taken here (a dict is refused)."""
         if options:
             raise ValueError(f"SequenceVectorEnv.reset takes no options, not {sorted(options)!r}: game i is dealt "
                              "from (seed, i); env.game.seeds()[i] is its Game seed")
         if seed is not None and not is_int(seed):
             raise TypeError("seed must be one int for all games (game i's deal depends on (seed, i)), "
                             f"not {type(seed).__name__}")
-        if seed is not None:
-            self._seeds = np.random.default_rng(check_seed(seed))
-        self.game.reset(int(self._seeds.integers(0, 2**63)))
+        self.game.reset(self._seeds.next(seed))
         return self._observe()
 
     def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
