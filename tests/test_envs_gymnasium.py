@@ -328,3 +328,25 @@ def test_gymnasium_make_vec_stacks_infos_across_episode_ends():
             assert (rewards[infos["_winner"]] != 0).all()
     assert won > 0
     env.close()
+
+
+def test_make_vec_vector_entry_point_is_the_batched_env():
+    """``gymnasium.make_vec(id, n, vectorization_mode="vector_entry_point")`` builds
+    ``SequenceVectorEnv``: the games in the core, with the id's arguments and its turn cap."""
+    from sequence_game.envs.vector import SequenceVectorEnv
+
+    env = gymnasium.make_vec(ENV_ID, num_envs=4, vectorization_mode="vector_entry_point", opponents="random",
+                             players=3)
+    assert isinstance(env.unwrapped, SequenceVectorEnv)
+    assert env.num_envs == 4 and env.unwrapped.game.players == 3 and env.unwrapped.game.max_turns == 1000
+    assert env.unwrapped.opponents == {1: "random", 2: "random"}
+    obs, infos = env.reset(seed=2)
+    assert obs.shape == (4, 890) and infos["action_mask"].shape == (4, 5253)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        obs, rewards, terminated, truncated, infos = env.step(env.unwrapped.sample_actions(rng))
+    assert rewards.shape == terminated.shape == (4,)
+    assert env.unwrapped.spec.id == ENV_ID
+    env.close()
+    with pytest.raises(TypeError, match="render_mode"):  # a per-game argument the batched env has not
+        gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode="vector_entry_point", render_mode="ansi")

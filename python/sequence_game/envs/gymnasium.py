@@ -290,4 +290,7 @@ _ILLEGAL: Any = object()
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(ENV_ID, entry_point=f"{__name__}:SequenceEnv")
+    # The vector entry point: gymnasium.make_vec(ENV_ID, n, vectorization_mode="vector_entry_point")
+    # steps the n games in one core call (SequenceVectorEnv) instead of n per-game envs.
+    gymnasium.register(ENV_ID, entry_point=f"{__name__}:SequenceEnv",
+                       vector_entry_point="sequence_game.envs.vector:SequenceVectorEnv")
