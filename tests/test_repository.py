@@ -424,3 +424,73 @@ def test_fresh_seeds_come_from_one_function():
             with open(path, encoding="utf-8") as f:
                 drawn += [f"{name} {call}" for call in fresh_entropy_calls(f.read())]
     assert not drawn, drawn
+
+
+# --------------------------------------------------------------------------- the layers' import rules
+
+ARCHITECTURE = os.path.join("docs", "architecture.md")
+_RULES_TABLE = re.compile(r"<!-- import-rules:.*?-->\n(.*?)<!-- end import-rules -->", re.S)
+
+
+def import_rules() -> Dict[str, Tuple[int, Set[str]]]:
+    """The table of docs/architecture.md: top-level name -> (layer, the same-layer names it may import;
+    ``{"*"}`` for the game layer's "game layer")."""
+    table = _RULES_TABLE.search(FILES[ARCHITECTURE])
+    assert table, f"{ARCHITECTURE} lost its import-rules table"
+    rules: Dict[str, Tuple[int, Set[str]]] = {}
+    for line in table.group(1).splitlines()[2:]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        name, layer, also = cells[0].strip("`"), int(cells[1]), cells[2]
+        rules[name] = (layer, {"*"} if also == "game layer" else set(re.findall(r"`([\w.]+)`", also)))
+    return rules
+
+
+def _top_level(module: str) -> str:
+    """``sequence_game.web.tables.ai`` -> ``web``; the package's own module -> ``__init__``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def layer_violations(graph: Dict[str, List[str]], rules: Dict[str, Tuple[int, Set[str]]]) -> List[str]:
+    """Every import of ``graph`` that the rules do not allow, and every module without a rule."""
+    found = []
+    for module, targets in sorted(graph.items()):
+        here = _top_level(module)
+        if here not in rules:
+            found.append(f"{module}: no row for {here!r} in {ARCHITECTURE}")
+            continue
+        layer, also = rules[here]
+        for target in targets:
+            there = _top_level(target)
+            if there == here or there not in rules:
+                continue
+            their_layer = rules[there][0]
+            if their_layer < layer or (their_layer == layer and ("*" in also or there in also)):
+                continue
+            found.append(f"{module} imports {target}: layer {layer} {here!r} may not import layer {their_layer} {there!r}")
+    return found
+
+
+def test_the_layers_import_only_what_docs_architecture_allows():
+    violations = layer_violations(import_graph(), import_rules())
+    assert not violations, "\n".join(violations)
+
+
+def test_the_layer_check_catches_an_upward_and_a_sideways_import():
+    rules = import_rules()
+    assert rules["web"][0] > rules["agents"][0] and rules["cli"][0] > rules["web"][0]
+    upward = {"sequence_game.web.serve": ["sequence_game.cli.common"]}
+    sideways = {"sequence_game.review": ["sequence_game.arena.stats"]}
+    allowed = {"sequence_game.training.tune": ["sequence_game.arena", "sequence_game.game"]}
+    unknown = {"sequence_game.newthing": []}
+    assert layer_violations(upward, rules) and layer_violations(sideways, rules)
+    assert not layer_violations(allowed, rules)
+    assert layer_violations(unknown, rules) == [f"sequence_game.newthing: no row for 'newthing' in {ARCHITECTURE}"]
+
+
+def test_the_core_is_free_of_python():
+    """cpp/ is plain C++: Python and pybind11 appear only in python/bindings/."""
+    offenders = [path for path, text in FILES.items()
+                 if path.startswith("cpp" + os.sep) and re.search(r'#\s*include\s*[<"](Python\.h|pybind11/)', text)]
+    assert not offenders
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from itertools import islice
 from typing import Iterable, Optional, Set
 
@@ -53,6 +54,17 @@ def bounded_repr(cls: type) -> type:
     error messages (:func:`short_repr`)."""
     _BOUNDED_REPR_TYPES.add(cls)
     return cls
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal or a log line: control and format characters (escape sequences,
+    bidi overrides, NUL, ...) each become ``?``. For anything read from a file, a client or standard
+    input.
+
+    >>> printable("red\x1b[31m\u202egreen")
+    'red?[31m?green'
+    """
+    return "".join("?" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
 
 
 def short_repr(value: object, limit: int = _REPR_LIMIT) -> str:

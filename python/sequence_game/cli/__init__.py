@@ -37,8 +37,9 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
+from ..errors import printable
 from . import accounts, arena, backup, bot, demo, ladder, play, replay, review, selfplay, serve, tools, train
-from .common import EXIT_ERROR, EXIT_USAGE, CLIError, parent_parsers, printable
+from .common import EXIT_ERROR, EXIT_USAGE, CLIError, parent_parsers
 
 __all__ = ["build_parser", "main"]
 

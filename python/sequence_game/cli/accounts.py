@@ -14,7 +14,8 @@ import getpass
 import sys
 from typing import TYPE_CHECKING
 
-from .common import CLIError, Parents, int_arg, printable
+from ..errors import printable
+from .common import CLIError, Parents, int_arg
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from .common import EXIT_USAGE, CLIError, Parents, int_arg, printable
+from ..errors import printable
+from .common import EXIT_USAGE, CLIError, Parents, int_arg
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -7,11 +7,11 @@ import argparse
 import os
 import re
 import sys
-import unicodedata
 from typing import TYPE_CHECKING, Callable, List, NamedTuple, Optional, TextIO
 
 from ..agents import factory
 from ..cards import cell_name
+from ..errors import printable
 from ..game_setup import MAX_TURNS, TEAM_NAMES, VALID_PLAYERS
 from ..referee import HistoryEntry, MissedDraw, TableTalkPenalty
 from ..seeds import SEED_LIMIT, derive_seed
@@ -30,12 +30,6 @@ default_ai_spec = factory.default_ai_spec
 
 class CLIError(Exception):
     """A user-facing error: printed as ``sequence-game: error: ...`` with exit status 1."""
-
-
-def printable(text: str) -> str:
-    """``text`` safe for a terminal: control and format characters (escape sequences, bidi
-    overrides, NUL, ...) each become ``?``. For anything read from a file or standard input."""
-    return "".join("?" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
 
 
 def int_arg(lo: int, hi: Optional[int], what: str) -> Callable[[str], int]:

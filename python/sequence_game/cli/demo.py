@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any, List
 
 from .._args import seed_or_random
+from ..errors import printable
 from ..game_setup import TEAM_NAMES
 from ..move import Move
 from .common import (
@@ -18,7 +19,6 @@ from .common import (
     game_class,
     make_agent,
     new_game,
-    printable,
     result_line,
     save_record,
     split_agent_specs,

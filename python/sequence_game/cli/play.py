@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Dict, List, Literal, Optional, Sequence, Union
 
 from ..cards import cell_name, parse_card
-from ..errors import AmbiguousMoveError
+from ..errors import AmbiguousMoveError, printable
 from ..game_setup import TEAM_NAMES
 from ..move import Move
 from ..referee import replay_entry
@@ -23,7 +23,6 @@ from .common import (
     lenient_stdin,
     make_agent,
     new_game,
-    printable,
     read_line,
     result_line,
     save_record,

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Optional
 
-from .common import EXIT_OK, CLIError, Parents, describe_move, game_class, lenient_stdin, printable, read_line, result_line
+from ..errors import printable
+from .common import EXIT_OK, CLIError, Parents, describe_move, game_class, lenient_stdin, read_line, result_line
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -7,7 +7,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from .common import EXIT_OK, CLIError, Parents, printable
+from ..errors import printable
+from .common import EXIT_OK, CLIError, Parents
 
 if TYPE_CHECKING:
     from rich.console import Console

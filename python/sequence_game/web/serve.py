@@ -10,7 +10,7 @@ import webbrowser
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from ..cli.common import printable
+from ..errors import printable
 from .limits import LOOPBACK_HOSTS
 from .store import UnusableDatabaseError, default_db_path
 
