@@ -51,6 +51,36 @@ def pytest(session: nox.Session, *args: str) -> None:
     session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, *session.posargs)
 
 
+def rule_tests() -> List[str]:
+    """The rule tests the wheels are tested with ([tool.cibuildwheel] test-command)."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        command = tomllib.load(f)["tool"]["cibuildwheel"]["test-command"]
+    return [word.replace("{project}", str(ROOT)) for word in command.split() if word.endswith(".py")]
+
+
+def declared_pythons() -> List[str]:
+    """The Python versions pyproject.toml's classifiers declare ("Programming Language :: Python ::
+    3.9", ...), oldest first."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        classifiers = tomllib.load(f)["project"]["classifiers"]
+    prefix = "Programming Language :: Python :: 3."
+    minors = sorted(int(c[len(prefix):]) for c in classifiers if c.startswith(prefix) and c[len(prefix):].isdigit())
+    return [f"3.{minor}" for minor in minors]
+
+
+# The oldest and newest Pythons the package declares: the pull-request workflow runs the test suite
+# on each, the `pythons` session the rule tests.
+OLDEST_PYTHON, NEWEST_PYTHON = declared_pythons()[0], declared_pythons()[-1]
+
+
+@nox.session(python=[OLDEST_PYTHON, NEWEST_PYTHON])
+def pythons(session: nox.Session) -> None:
+    """The rule and API tests on the oldest and newest declared Pythons (built for this machine only:
+    the instruction-set paths are the `portable` session's concern, not the interpreter's)."""
+    session.install("-C", "cmake.define.SEQUENCE_NATIVE=ON", ".[test]")
+    pytest(session, "-x", *rule_tests())
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
     """The test suite: README's test command, with Ray so that tests/test_ray.py runs."""
@@ -128,7 +158,9 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
-    """mypy, strict, over python/sequence_game, against the extras' own types."""
+    """mypy, strict, over python/sequence_game, against the extras' own types. (mypy 2 cannot target
+    Python 3.9: ruff's target version and the `pythons` session, which runs the tests on 3.9 itself,
+    keep the oldest declared Python working.)"""
     session.install(*EVERYTHING, *extra("dev"))
     session.run("mypy")
 

@@ -494,3 +494,19 @@ def test_the_core_is_free_of_python():
                  if path.startswith("cpp" + os.sep) and re.search(r'#\s*include\s*[<"](Python\.h|pybind11/)', text)]
     assert not offenders
 
+
+def test_the_declared_pythons_agree_with_requires_python_and_the_workflows():
+    """pyproject.toml's classifiers name every Python from requires-python's minimum on; the
+    pull-request workflow tests the oldest and the newest of them, and the wheels are built for each."""
+    project = _pyproject()
+    declared = re.findall(r'"Programming Language :: Python :: 3\.(\d+)"', project)
+    minimum = re.search(r'requires-python = ">=3\.(\d+)"', project)
+    assert minimum and declared
+    minors = sorted(int(m) for m in declared)
+    assert minors == list(range(int(minimum.group(1)), minors[-1] + 1))
+    with open(os.path.join(ROOT, ".github", "workflows", "ci.yml"), encoding="utf-8") as f:
+        workflow = f.read()
+    for minor in (minors[0], minors[-1]):
+        assert f'python: "3.{minor}"' in workflow
+    built = re.search(r'^build = "([^"]*)"', project, re.M)
+    assert built and built.group(1).split() == [f"cp3{m}-*" for m in minors]

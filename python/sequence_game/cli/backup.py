@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from .common import CLIError, Parents, printable
+from ..errors import printable
+from .common import CLIError, Parents
 
 if TYPE_CHECKING:
     from rich.console import Console
