@@ -124,7 +124,8 @@ def envs(session: nox.Session) -> None:
 
     PettingZoo's, Gymnasium's and OpenSpiel's own API tests for every player count and split, and
     the VectorEnv adapter."""
-    session.install(".[test,web,rl,openspiel]", "httpx")
+    # scikit-build-core: tests/test_examples.py builds the sdist to check that it holds examples/.
+    session.install(".[test,web,rl,openspiel]", "httpx", "scikit-build-core>=0.10")
     # Every environment module (the policy at a web table runs in web_e2e, against its live server).
     modules = sorted(str(p) for p in Path("tests").glob("test_envs*.py") if p.name != "test_envs_policy_bot.py")
     pytest(session, *modules, "tests/test_vector_game.py", "tests/test_examples.py", "tests/test_docs.py")

@@ -86,3 +86,28 @@ def test_the_ray_cluster_configuration_is_one_ray_up_accepts():
     assert config["provider"]["type"] == "local" and len(config["provider"]["worker_ips"]) == config["max_workers"]
     head = " ".join(config["head_start_ray_commands"])
     assert "--head" in head and "--num-cpus=0" in head  # games run on the workers only
+
+
+def test_the_sdist_holds_every_example_as_the_readme_says(tmp_path):
+    """A wheel has no examples/: the README sends its users to the source tree or the sdist, and
+    the sdist (scikit-build-core's, from pyproject.toml) holds every file of examples/."""
+    import os
+    import tarfile
+
+    build = pytest.importorskip("scikit_build_core.build", reason="scikit-build-core builds the sdist")
+    root = EXAMPLES.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    said = " ".join(readme.split())
+    assert "A wheel installs no `examples/`: they are in the source tree" in said and "`sdist` artifact" in said
+    here = os.getcwd()
+    try:
+        os.chdir(root)
+        name = build.build_sdist(str(tmp_path))
+    finally:
+        os.chdir(here)
+    with tarfile.open(tmp_path / name) as sdist:
+        top = name[: -len(".tar.gz")]
+        held = {m.name[len(top) + 1:] for m in sdist.getmembers() if m.isfile()}
+    examples = {p.relative_to(root).as_posix() for p in EXAMPLES.rglob("*") if p.is_file()
+                and "__pycache__" not in p.parts}
+    assert examples and examples <= held, sorted(examples - held)
