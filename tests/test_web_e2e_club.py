@@ -383,3 +383,48 @@ def test_login_returns_to_this_site_only_and_never_carries_a_seat_token(server, 
     page.wait_for_selector("#login-link")
     href = page.get_attribute("#login-link", "href")
     assert href == f"/login?next=%2Ftable%2F{r['table']}" and r["seats"][0]["token"] not in href
+
+
+#: ``next`` as an attacker writes it in a login link (the raw query), and the path the login must go
+#: to: the lobby for each that would leave this server, read by the browser's own URL parser (it
+#: drops tab, newline and carriage return, reads "\" as "/" and "//host" as another host)
+NEXT = [
+    ("/%09/evil.example/", "/"), ("/%0A/evil.example/", "/"), ("/%0D/evil.example/", "/"),
+    ("/%09%0A/evil.example/", "/"), ("/%5Cevil.example/", "/"), ("/%5C/evil.example/", "/"),
+    ("/%5C%09evil.example/", "/"), ("//evil.example/", "/"), ("%2F%2Fevil.example/", "/"),
+    ("///evil.example/", "/"), ("/%2F/evil.example/", "/"), ("%09//evil.example/", "/"),
+    ("%20//evil.example/", "/"), ("%5C%5Cevil.example/", "/"), ("https://evil.example/", "/"),
+    ("https:evil.example", "/"), ("http:evil.example", "/"), ("javascript:alert(document.domain)", "/"),
+    ("data:text/html,x", "/"), ("", "/"),
+    # paths of this server are kept, as the parser reads them
+    ("/players/erin", "/players/erin"), ("%2Fplayers%2Ferin%3Fx%3D1%23top", "/players/erin?x=1#top"),
+    ("/.//evil.example/", "//evil.example/"),  # a path of this server (404), never the host evil.example
+]
+
+
+def test_login_next_is_a_path_on_this_server_as_the_browsers_url_parser_reads_it(server, people):
+    person = people()
+    page = person.page
+    left = []  # every request that would leave the server: recorded and answered here, never sent
+
+    def leave(route):
+        left.append(route.request.url)
+        route.fulfill(status=200, content_type="text/html", body="<p>left the server</p>")
+
+    person.context.route(lambda url: not url.startswith(server + "/"), leave)
+    wrong = []
+    for i, (raw, path) in enumerate(NEXT):
+        # the sign-up form and the login form in turn (one login per name: the per-name limit)
+        form, name = ("signup", f"next{i}") if i % 2 == 0 else ("login", f"next{i - 1}")
+        person.context.clear_cookies()
+        page.goto(f"{server}/login?next={raw}")
+        page.fill(f"#{form}-name", name)
+        page.fill(f"#{form}-password", "password1")
+        page.click(f"#{form}-submit")
+        page.wait_for_url(lambda url: "/login" not in url)
+        if page.url != server + path:
+            wrong.append((form, raw, page.url))
+    assert not wrong and not left, (wrong, left)
+    # the server itself reads no `next`: the login page is the same file, never a redirect
+    with urllib.request.urlopen(f"{server}/login?next=//evil.example/") as r:
+        assert r.status == 200 and r.url == f"{server}/login?next=//evil.example/" and "Location" not in r.headers

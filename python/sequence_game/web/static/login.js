@@ -1,11 +1,21 @@
 "use strict";
 // The login and sign-up forms (docs/club.md): each posts JSON and, signed in, goes back to where
-// the player came from (a path of this site only).
+// the player came from (a path of this server only: nextPage).
 
+// Where to go once signed in: `next` if it is a path on this server, else the lobby. The browser's
+// own URL parser decides, with the rules it will navigate by: it drops tabs and newlines, reads
+// "\" as "/" and "//host" as another host, so "/%09/evil.example/" is "//evil.example/" to it. The
+// answer is the parsed absolute URL, which nothing reads again in another way.
 function nextPage() {
-  const next = new URLSearchParams(location.search).get("next") || "/";
-  // a path of this site only ("//host" and "/\host" would leave it)
-  return /^\/(?![\/\\])/.test(next) ? next : "/";
+  const next = new URLSearchParams(location.search).get("next");
+  if (!next || next[0] !== "/") return location.origin + "/";
+  let url;
+  try {
+    url = new URL(next, location.origin);
+  } catch (e) {
+    return location.origin + "/";
+  }
+  return url.origin === location.origin ? url.href : location.origin + "/";
 }
 
 function wire(formId, url, prefix) {
