@@ -287,3 +287,94 @@ def test_backup_is_a_database_the_server_opens(tmp_path, capsys):
     copied = Club(dest)
     assert copied.accounts.get("alice") is not None
     copied.close()
+
+
+def _no_write_lock_held(db) -> None:
+    """Another connection takes the write lock at once: nobody left a transaction open."""
+    con = sqlite3.connect(db, timeout=0)
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("ROLLBACK")
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("report", ["99999999999999999999", str(2**63), "-99999999999999999999"])
+def test_a_report_id_out_of_sqlites_range_is_one_line_and_leaves_no_transaction(tmp_path, capsys, report):
+    from sequence_game.cli import main
+
+    db = tmp_path / "club.sqlite3"
+    _club_db(db)
+    with pytest.raises(SystemExit) as exited:  # argparse's usage error: the ID's bounds
+        main(["accounts", "reports", "close", report, "--db", str(db)])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "Traceback" not in err
+    assert f"a report's ID must be from 1 to {2**63 - 1}, not {int(report)}" in err, err
+    _no_write_lock_held(db)
+
+
+def test_the_store_answers_any_report_id_and_ends_a_refused_write(tmp_path):
+    from sequence_game.web.social import SocialStore
+    from sequence_game.web.store import StoreError
+
+    db = tmp_path / "club.sqlite3"
+    store = SocialStore(db)
+    try:
+        for report in (10**20, 2**63, -(10**20), 0):
+            assert store.close_report(report) is False  # no open report of that id, whatever the id
+        with pytest.raises(StoreError, match="refused the write"):  # a value SQLite cannot hold
+            store.write(("UPDATE reports SET closed = 1 WHERE id = ?", (10**20,)))
+        _no_write_lock_held(db)  # the transaction the write began is rolled back
+        assert store.reports() == []
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("command", [["create", "dora"], ["reset-password", "carol"], ["disable", "carol"],
+                                     ["enable", "carol"]])
+def test_an_account_command_the_database_refuses_is_one_line(tmp_path, capsys, monkeypatch, command):
+    import io
+
+    import sequence_game.web.club as club_module
+    from sequence_game.cli import main
+    from sequence_game.web.club.store import ClubStore
+
+    db = tmp_path / "club.sqlite3"
+    monkeypatch.setattr("sys.stdin", io.StringIO("a password\n"))
+    assert main(["accounts", "create", "carol", "--db", str(db)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr(ClubStore, "BUSY_SECONDS", 0.05)
+    holder = sqlite3.connect(db, isolation_level=None)
+
+    class Busy(club_module.Club):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            holder.execute("BEGIN EXCLUSIVE")  # then another program takes the write lock and keeps it
+
+    monkeypatch.setattr(club_module, "Club", Busy)
+    try:
+        monkeypatch.setattr("sys.stdin", io.StringIO("a new password\n"))
+        status = main(["accounts", *command, "--db", str(db)])
+    finally:
+        if holder.in_transaction:
+            holder.execute("ROLLBACK")
+        holder.close()
+    err = capsys.readouterr().err
+    assert status == 1 and err.count("\n") == 1 and err.startswith("sequence-game: error: ") and "locked" in err, err
+    _no_write_lock_held(db)
+
+
+def test_a_database_another_program_holds_is_named_busy_in_one_line(tmp_path, capsys):
+    from sequence_game.cli import main
+
+    db = tmp_path / "club.sqlite3"
+    _club_db(db)
+    holder = sqlite3.connect(db, isolation_level=None, timeout=0)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        status = main(["accounts", "list", "--db", str(db)])
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    err = capsys.readouterr().err
+    assert status == 1 and err.count("\n") == 1 and "busy" in err and "try again" in err, err

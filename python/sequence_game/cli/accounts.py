@@ -37,7 +37,7 @@ def cmd_accounts(args: argparse.Namespace, console: Console) -> int:
     if missing:
         raise CLIError(f"{web.MISSING_EXTRA} (missing: {', '.join(missing)})")
     from ..web.club import Club
-    from ..web.store import UnusableDatabaseError, default_db_path
+    from ..web.store import StoreError, UnusableDatabaseError, default_db_path
 
     path = args.db or default_db_path()
     if args.action == "reports":
@@ -72,6 +72,8 @@ def cmd_accounts(args: argparse.Namespace, console: Console) -> int:
         except ValueError as e:
             raise CLIError(printable(str(e))) from None
         return 0
+    except StoreError as e:  # the file refused the read or the write (a full disk, a lock held too long)
+        raise CLIError(printable(str(e))) from None
     finally:
         club.close()
 
@@ -128,13 +130,15 @@ def _disabled(club: object) -> list:  # type: ignore[type-arg]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: Parents) -> None:
+    from ..web.store import MAX_ROW_ID  # light: the standard library's sqlite3 only
+
     p = sub.add_parser("accounts", help="create, disable, enable or reset the server's accounts; read chat reports (needs [web])",
                        description="Manage the accounts of 'sequence-game serve' (docs/club.md). A password is "
                                    "asked for on the terminal, or read as the first line of standard input. "
                                    "'reports' lists the open chat reports, 'reports close ID' closes one.")
     p.add_argument("action", choices=["create", "disable", "enable", "reset-password", "list", "reports"])
     p.add_argument("name", nargs="?", metavar="NAME", help="the account's name ('reports close ID': close a report)")
-    p.add_argument("report", nargs="?", metavar="ID", type=int_arg(1, None, "a report's ID"),
+    p.add_argument("report", nargs="?", metavar="ID", type=int_arg(1, MAX_ROW_ID, "a report's ID"),
                    help="the report to close (reports close ID)")
     p.add_argument("--db", metavar="FILE", default=None,
                    help="the server's SQLite database (default: the one 'serve' uses)")

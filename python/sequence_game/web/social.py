@@ -26,7 +26,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional
 
 from .club.store import ClubStore
-from .store import StoreError
+from .store import MAX_ROW_ID, StoreError
 
 __all__ = ["Social", "SocialStore"]
 
@@ -149,7 +149,10 @@ class SocialStore(ClubStore):
         return [dict(zip(keys, r)) for r in rows]
 
     def close_report(self, report_id: int, at: Optional[float] = None) -> bool:
-        """Close the open report ``report_id``; False if there is no open report of that id."""
+        """Close the open report ``report_id``; False if there is no open report of that id (any
+        integer: one SQLite cannot hold is no report's)."""
+        if not 1 <= report_id <= MAX_ROW_ID:
+            return False
         return self.write(("UPDATE reports SET closed = ? WHERE id = ? AND closed IS NULL",
                            (time.time() if at is None else at, report_id))) == 1
 

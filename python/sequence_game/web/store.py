@@ -33,10 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-__all__ = ["BadRowError", "StoreError", "TableRow", "TableStore", "UnusableDatabaseError", "backup",
+__all__ = ["MAX_ROW_ID", "BadRowError", "StoreError", "TableRow", "TableStore", "UnusableDatabaseError", "backup",
            "default_db_path"]
 
 log = logging.getLogger("sequence_game.web")
+
+#: The largest integer SQLite stores (64-bit signed): the largest row id there can be.
+MAX_ROW_ID = 2**63 - 1
 
 #: ``tables.finished``: the state of a stored table.
 PLAYING, FINISHED, EXPIRED = 0, 1, 2
@@ -144,6 +147,9 @@ def unusable(path: str, e: sqlite3.Error) -> UnusableDatabaseError:
             return UnusableDatabaseError(f"{path} is not an SQLite database, or a truncated one ({size} bytes: "
                                          "an SQLite database starts with a 100-byte header)")
         return UnusableDatabaseError(f"{path} is not an SQLite database (SQLite: {e})")
+    if getattr(e, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY:
+        return UnusableDatabaseError(f"{path} is busy: another program holds its write lock ({e}); try again "
+                                     "once it is done")
     if isinstance(e, sqlite3.OperationalError) and "unable to open" in str(e):
         return UnusableDatabaseError(f"{path}: cannot open it as an SQLite database ({e})")
     return UnusableDatabaseError(f"{path}: not a usable sequence-game database ({e})")

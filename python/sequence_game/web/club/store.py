@@ -73,12 +73,15 @@ class ClubStore:
     creates when they are missing (a database of an older version gains them on opening)."""
 
     SCHEMA = _SCHEMA
+    #: how long a write waits for another connection's (the server's, an operator's) to finish
+    BUSY_SECONDS = 10.0
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         if self.path != ":memory:":
             TableStore(self.path).close()  # the same checks, and the server's schema first
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                   timeout=self.BUSY_SECONDS)
         self._lock = threading.Lock()
         with self._lock:
             if self.path != ":memory:":
@@ -94,7 +97,7 @@ class ClubStore:
         with self._lock:
             try:
                 return list(self._db.execute(sql, tuple(args)))
-            except sqlite3.Error as e:
+            except (sqlite3.Error, OverflowError) as e:
                 raise StoreError(f"the database refused the read ({e})") from None
 
     def one(self, sql: str, args: Sequence[Any] = ()) -> Optional[Tuple[Any, ...]]:
@@ -113,10 +116,14 @@ class ClubStore:
                     n = db.execute(sql, tuple(args)).rowcount
                 db.execute("COMMIT")
                 return n
-            except sqlite3.Error as e:
+            except BaseException as e:
+                # whatever stopped it (SQLite, or a value SQLite cannot hold: OverflowError), the
+                # transaction ends here: an open one would hold the database's write lock
                 if db.in_transaction:
                     db.execute("ROLLBACK")
-                raise StoreError(f"the database refused the write ({e})") from None
+                if isinstance(e, (sqlite3.Error, OverflowError)):
+                    raise StoreError(f"the database refused the write ({e})") from None
+                raise
 
     @staticmethod
     def dumps(value: Dict[str, Any]) -> str:
