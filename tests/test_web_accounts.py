@@ -485,6 +485,34 @@ def test_an_aborted_rated_game_changes_no_rating(app):
         assert not game["rated"] and game["change"] is None
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_rated_table_without_seats_opens_every_other_seat_to_accounts(app, players):
+    """``{"players": N, "rated": true}``: the creator's seat and N-1 open seats (no AI sits at a
+    rated table), which accounts join; the game is rated."""
+    with browser(app) as a, browser(app) as b, Browser(app, origin=None) as guest:
+        sign_up(a, "alice")
+        r = a.post("/api/tables", json={"players": players, "rated": True})
+        assert r.status_code == 201, r.text
+        table, links = r.json()["table"], r.json()["seats"]
+        assert [link["seat"] for link in links] == [0]
+        seats = a.get(f"/api/tables/{table}").json()["seats"]
+        assert [(s["kind"], s["open"]) for s in seats] == [("human", False)] + [("human", True)] * (players - 1)
+        assert seats[0]["account"] == "alice"
+        assert guest.post(f"/api/tables/{table}/join", json={}).status_code == 401  # accounts only
+        sign_up(b, "bob")
+        j = b.post(f"/api/tables/{table}/join", json={})
+        assert j.status_code == 201 and j.json()["seat"] == 1, j.text
+        assert guest.post("/api/tables", json={"players": 2, "rated": True}).status_code == 401
+        # seats given still say what they say: an AI seat is refused at a rated table
+        r = a.post("/api/tables", json={"players": 2, "rated": True,
+                                        "seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]})
+        assert r.status_code == 403 and "every seat of a rated table is a person" in r.json()["detail"]
+    if players == 2:  # and the game it makes is rated
+        with browser(app) as c:
+            play_round_then_resign(c, table, {0: links[0]["token"], 1: j.json()["token"]}, 1)
+            assert [row["counted"] for row in c.get(f"/api/tables/{table}/ratings").json()] == [True, True]
+
+
 def test_rated_tables_are_for_accounts_only_one_seat_each_no_ai(app):
     with browser(app) as a:
         sign_up(a, "alice")
@@ -492,7 +520,7 @@ def test_rated_tables_are_for_accounts_only_one_seat_each_no_ai(app):
             ({"seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]}, "unrated"),
             ({"seats": [{"kind": "human"}, {"kind": "human"}]}, "open"),
             ({"seats": [{"kind": "human"}, {"kind": "human", "open": True}], "max_turns": 10}, "max_turns"),
-            ({}, "unrated"),
+            ({"hot_seat": True}, "every other seat open"),
         ]:
             r = a.post("/api/tables", json={"players": 2, "rated": True, **body})
             assert r.status_code == 403 and fragment in r.json()["detail"], r.text

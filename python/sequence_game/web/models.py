@@ -66,7 +66,8 @@ class CreateTable(Strict):
     teams: Optional[int] = Field(None, ge=2, le=3,
                                  description="2 or 3 where the player count allows both (6, 12); null: default")
     seats: Optional[List[SeatSpec]] = Field(
-        None, max_length=12, description="seat p at index p; default: seat 0 human, the others AI 'medium'")
+        None, max_length=12, description="seat p at index p; default: seat 0 human, the others AI 'medium' (at a "
+                                         "rated table: the others open human seats)")
     seed: Optional[int] = Field(None, ge=0, lt=2**64, description="seed of the deal (null: random); refused where anyone but the creator "
                                 "may sit (an open seat, two or more links): the server deals those (R9)")
     max_turns: Optional[int] = Field(None, ge=1, le=MAX_TURNS_MAX, description="a draw after this many turns")

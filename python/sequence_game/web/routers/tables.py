@@ -39,6 +39,14 @@ TABLE_LINKS = {name: _link(path, method) for name, path, method in [
 ]}
 
 
+def default_seats(players: int, rated: bool) -> List[models.SeatSpec]:
+    """The seats of a table created without ``seats``: the creator's human seat, then the AI
+    ``medium`` at every other seat; at a rated table, where no AI sits (docs/club.md), seats open
+    to the accounts that join."""
+    other = models.SeatSpec(kind="human", open=True) if rated else models.SeatSpec(kind="ai", ai="medium")
+    return [models.SeatSpec(kind="human")] + [other for _ in range(players - 1)]
+
+
 @router.post("/api/tables", status_code=201, response_model=models.TableCreated,
              responses={**errors_for(401, 403, 409, 422, 429, 503), 201: {"description": "the table, its join links",
                                                                  "links": TABLE_LINKS}},
@@ -48,15 +56,14 @@ async def create_table(body: models.CreateTable, request: Request, service: Serv
     """A new table with its seats: each human seat gets a token (send it as `Authorization: Bearer
     <token>`) and a join link; AI seats play by themselves. `moves` replays a saved game's moves
     first. Rate-limited per client address (429) and bounded in total (503). Signed in (the session
-    cookie), your account takes the first human seat that is not open; `rated` (docs/club.md)."""
+    cookie), your account takes the first human seat that is not open; `rated` (docs/club.md): without
+    `seats`, every seat but yours is open to the accounts that join."""
+    if body.seats is None:  # the body's bounds are checked (models.py) first: at most 12 seats
+        body = body.model_copy(update={"seats": default_seats(body.players, body.rated)})
     check_rated(body, account, request.app.state.club)
     quota: CreationQuota = request.app.state.quota
     quota.take(client)
-    # the body's bounds are checked (models.py) before this list is built: at most 12 seats
-    seats = body.seats
-    if seats is None:
-        seats = [models.SeatSpec(kind="human")] + [models.SeatSpec(kind="ai", ai="medium")
-                                                    for _ in range(body.players - 1)]
+    seats = body.seats or []
     table, tokens = await service.create(
         body.players, body.teams, [s.model_dump() for s in seats], seed=body.seed, max_turns=body.max_turns,
         hot_seat=body.hot_seat, ai_seconds=min(body.ai_seconds, service.max_ai_seconds), moves=body.moves,
