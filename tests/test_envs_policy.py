@@ -489,3 +489,125 @@ def test_a_sqnet_policy_spec_builds_the_net_agent(tmp_path):
         agent_from_spec(f"policy:{tmp_path / 'missing.sqnet'}")
     with pytest.raises(ValueError, match="temperature"):
         agent_from_spec(f"policy:{DEFAULT_WEIGHTS},temperature=-2")
+
+
+# ---------------------------------------------------------------- saved policies over batches
+
+
+def _batch(players=2, games=12, seed=4, steps=15):
+    """Observations and masks of the seat to move in ``games`` batched games after a few moves."""
+    from sequence_game import VectorGame
+
+    vg = VectorGame(games, players=players, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        vg.step(vg.sample_actions(rng))
+    return vg, vg.observations(), vg.legal_masks()
+
+
+def _argmax_legal(logits, masks):
+    return np.argmax(np.where(masks, logits.astype(np.float64), -np.inf), axis=1)
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_a_saved_policy_takes_a_batch_and_scales_raw_observations_once(tmp_path, normalize):
+    from sequence_game.agents.policy import load_policy
+
+    path, layers = _mlp(tmp_path, seed=3, normalize=normalize)
+    policy = load_policy(path)
+    vg, obs, masks = _batch()
+
+    def logits(x):
+        return np.tanh(x @ layers["w0"] + layers["b0"]) @ layers["w1"] + layers["b1"]
+
+    once = _argmax_legal(logits((obs / OBSERVATION_SCALE).astype(np.float32)), masks)
+    raw = _argmax_legal(logits(obs), masks)
+    twice = _argmax_legal(logits((obs / OBSERVATION_SCALE / OBSERVATION_SCALE).astype(np.float32)), masks)
+    got = policy(obs, masks)
+    assert got.shape == (12,) and got.dtype == np.int64
+    np.testing.assert_array_equal(got, once if normalize else raw)
+    if normalize:
+        assert not np.array_equal(once, twice)  # scaling twice would choose other actions: the check can fail
+    # one row at a time (PolicyAgent's path) gives the same actions
+    np.testing.assert_array_equal([policy(obs[i], masks[i]) for i in range(12)], got)
+    agent = PolicyAgent(path)
+    for i in range(12):
+        game = vg.copy_game(i)
+        assert game.legal_mask()[got[i]] and agent._act(game, game.current_player) == got[i]
+
+
+def test_sampling_over_a_batch_draws_legal_actions_reproducibly(tmp_path):
+    path, _ = _mlp(tmp_path, seed=5)
+    _vg, obs, masks = _batch(games=40)
+    a = PolicyAgent(path, sample=True, seed=9).policy(obs, masks)
+    b = PolicyAgent(path, sample=True, seed=9).policy(obs, masks)
+    np.testing.assert_array_equal(a, b)
+    assert masks[np.arange(40), a].all()
+    assert not np.array_equal(a, PolicyAgent(path).policy(obs, masks))  # a draw, not the argmax
+
+
+def test_batched_envs_play_a_saved_policy_opponent_by_spec_and_scale_once(tmp_path):
+    """``opponents="policy:m.npz"`` plays in the batched envs; the env's ``normalize`` changes what
+    the learner sees, never the opponent's moves (it scales its raw observations itself, once)."""
+    pytest.importorskip("gymnasium")
+    from sequence_game import VectorGame
+    from sequence_game.agents.policy import load_policy
+    from sequence_game.envs.vector import SequenceVectorEnv
+
+    path, _ = _mlp(tmp_path, seed=7, normalize=True)
+    runs = []
+    for normalize, opponents in ((False, f"policy:{path}"), (True, f"policy:{path}"), (True, load_policy(path))):
+        env = SequenceVectorEnv(6, opponents=opponents, seed=2, normalize=normalize, max_turns=300)
+        env.reset(seed=2)
+        rng = np.random.default_rng(0)
+        seen = []
+        for _ in range(60):
+            _obs, rewards, terminated, truncated, _ = env.step(env.sample_actions(rng))
+            seen.append((env.game.observations(players=0).copy(), rewards.copy(), terminated | truncated))
+        runs.append(seen)
+    for other in runs[1:]:
+        for (o1, r1, e1), (o2, r2, e2) in zip(runs[0], other):
+            np.testing.assert_array_equal(o1, o2)
+            np.testing.assert_array_equal(r1, r2)
+            np.testing.assert_array_equal(e1, e2)
+    # The opponent plays PolicyAgent's moves: replay one game with the agent on a Game.
+    vg = VectorGame(1, seed=11, opponents={1: f"policy:{path}"})
+    agent = PolicyAgent(path)
+    game = vg.copy_game(0)
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        action = vg.sample_actions(rng)
+        _r, te, tr = vg.step(action)
+        if te[0] or tr[0]:
+            break
+        game.play_action(int(action[0]))
+        while game.current_player == 1 and not game.is_over:
+            game.play(agent.select_move(game))
+        assert game.to_dict() == vg.copy_game(0).to_dict()
+    with pytest.raises(ValueError, match="no model file"):
+        SequenceVectorEnv(2, opponents="policy:missing.npz")
+
+
+def test_a_stable_baselines_zip_plays_batched_and_scales_once(tmp_path):
+    """A ``.zip`` trained on normalised observations: the batched callable equals the per-row agent
+    and the env's ``normalize=True`` does not scale its observations again."""
+    pytest.importorskip("sb3_contrib")
+    import sb3_contrib
+    from sequence_game.envs.sb3 import SequenceVecEnv
+
+    venv = SequenceVecEnv(4, opponents="random", normalize=True, seed=0)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", venv, n_steps=8, batch_size=16, n_epochs=1, seed=0, device="cpu")
+    model.save(tmp_path / "m.zip")
+    spec = f"policy:{tmp_path / 'm.zip'}"
+    policy = agent_from_spec(spec).policy
+    vg, obs, masks = _batch(games=8)
+    got = policy(obs, masks)
+    np.testing.assert_array_equal(got, [policy(obs[i], masks[i]) for i in range(8)])
+    runs = []
+    for normalize in (False, True):
+        env = SequenceVecEnv(4, opponents=spec, normalize=normalize, seed=3)
+        env.reset()
+        rng = np.random.default_rng(0)
+        runs.append([env.step(env.sample_actions(rng))[1].copy() for _ in range(40)] + [env.game.observations()])
+    for a, b in zip(*runs):
+        np.testing.assert_array_equal(a, b)

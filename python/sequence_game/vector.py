@@ -56,8 +56,9 @@ _CALLER = 0
 #: whose seat to move is one of its seats (float32 ``(n, OBSERVATION_SIZE)``, bool ``(n,
 #: ACTION_COUNT)``, returns n int actions).
 BatchPolicy = Callable[[np.ndarray, np.ndarray], Any]
-_OPPONENT_FORMS = ("'random', 'greedy', 'net', 'net:weights=PATH,temperature=T', 'policy:PATH.sqnet' or a callable "
-                   "(observations[n, 890] float32, masks[n, 5253] bool) -> actions[n]")
+_OPPONENT_FORMS = ("'random', 'greedy', 'net', 'net:weights=PATH,temperature=T', 'policy:PATH.sqnet', a saved policy "
+                   "'policy:PATH.npz|.zip|.onnx' or a callable (observations[n, 890] float32, masks[n, 5253] bool) "
+                   "-> actions[n]")
 
 
 def _net_spec(spec: str) -> Tuple[str, Optional[str], float]:
@@ -87,7 +88,7 @@ def _net_spec(spec: str) -> Tuple[str, Optional[str], float]:
                              f"(policy:PATH.sqnet) and temperature=T, not {item!r}")
     if name == "policy" and (weights is None or not weights.lower().endswith(".sqnet")):
         raise ValueError(f"opponent {spec!r}: the core plays a policy file only as a network weights file "
-                         "(policy:PATH.sqnet); pass other policies as a callable over batched observations")
+                         "(policy:PATH.sqnet); other saved policies are played in Python (opponent_spec)")
     if isinstance(temperature, bool) or not isinstance(temperature, float) or not 0.0 <= temperature <= 100.0:
         raise ValueError(f"opponent {spec!r}: temperature must be a number in 0..100, not {temperature!r}")
     if weights is not None:
@@ -95,6 +96,19 @@ def _net_spec(spec: str) -> Tuple[str, Optional[str], float]:
     parts = ([f"weights={weights}"] if weights is not None else []) + (
         [f"temperature={temperature:g}"] if temperature else [])
     return "net" + (":" + ",".join(parts) if parts else ""), weights, temperature
+
+
+def _saved_policy(spec: str, where: str) -> BatchPolicy:
+    """The batched callable of a saved-policy spec, ``"policy:PATH.npz|.zip|.onnx[,sample=...]"``:
+    ``PolicyAgent(...).policy``, which takes a batch of raw observations in one forward pass and
+    scales them itself as its model learned (``sequence_game.agents.policy.load_policy``)."""
+    from .agents import agent_from_spec  # the agents package is loaded only when a policy plays
+
+    try:
+        agent = agent_from_spec(spec)
+    except (ValueError, TypeError) as e:
+        raise type(e)(f"{where}: {e}") from None
+    return agent.policy  # type: ignore[no-any-return]
 
 
 def opponent_spec(policy: Any, where: str = "opponents") -> Union[str, BatchPolicy]:
@@ -105,7 +119,13 @@ def opponent_spec(policy: Any, where: str = "opponents") -> Union[str, BatchPoli
         text = policy.strip().lower()
         if text in ("random", "greedy"):
             return text
-        if text.split(":", 1)[0].strip() in ("net", "policy"):
+        name, _, rest = text.partition(":")
+        if name.strip() == "policy" and not rest.strip():
+            raise ValueError(f"{where}: a policy opponent names its file: 'policy:PATH' with a .sqnet, .npz, .zip "
+                             f"or .onnx file, not {policy!r}")
+        if name.strip() == "policy" and not rest.split(",", 1)[0].strip().endswith(".sqnet"):
+            return _saved_policy(policy, where)
+        if name.strip() in ("net", "policy"):
             return _net_spec(policy)[0]
         raise ValueError(f"{where}: the core plays only {_OPPONENT_FORMS}, not {policy!r}")
     if callable(policy) and not callable(getattr(policy, "select_move", None)):
@@ -182,7 +202,9 @@ class VectorGame:
     each game's own generator; every network seat of one VectorGame plays the same network) or to
     a callable ``f(observations, masks) -> actions`` over the games where one of its seats is to
     move (``float32 (n, OBSERVATION_SIZE)`` observations of the seat to move, ``bool (n,
-    ACTION_COUNT)`` masks, ``n`` legal actions back; a pool of snapshots is such a callable). After
+    ACTION_COUNT)`` masks, ``n`` legal actions back; a pool of snapshots is such a callable), a
+    saved policy among them: ``"policy:PATH.npz"`` (``.zip``, ``.onnx``; options as the agent spec)
+    or ``sequence_game.agents.policy.load_policy(PATH)``, one forward pass per sub-step. After
     every step and reset the opponents move until a seat of the caller is to move, so ``step``
     only ever receives the caller's seats' actions. With no opponents (self-play) the caller plays
     every seat.

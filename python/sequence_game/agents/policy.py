@@ -69,19 +69,71 @@ def _choose(logits: np.ndarray, mask: np.ndarray, rng: Optional[np.random.Genera
     return int(rng.choice(ACTION_COUNT, p=p / p.sum()))
 
 
+def _choose_rows(logits: np.ndarray, masks: np.ndarray, rng: Optional[np.random.Generator]) -> np.ndarray:
+    """``_choose`` for every row: the legal action of highest logit (ties to the lowest, as
+    ``_choose``), or one drawn from the legal actions' softmax, one ``rng.random()`` a row."""
+    masked = np.where(masks, logits.astype(np.float64), -np.inf)
+    if rng is None:
+        return np.asarray(np.argmax(masked, axis=1), dtype=np.int64)
+    p = np.exp(masked - masked.max(axis=1, keepdims=True))
+    cum = np.cumsum(p, axis=1)
+    u = rng.random(len(p)) * cum[:, -1]
+    chosen = (cum <= u[:, None]).sum(axis=1)
+    # Rounding can leave u at the very top: the last legal action, never an illegal one.
+    last = ACTION_COUNT - 1 - np.argmax(masks[:, ::-1], axis=1)
+    return np.asarray(np.minimum(chosen, last), dtype=np.int64)
+
+
+#: Rows a saved policy evaluates at once on a batch (bounds the logits' memory: 1,024 x 5,253 floats).
+_BATCH_ROWS = 1024
+
+
 class _LogitPolicy:
-    """A policy from a function giving action logits, normalising the observation if asked."""
+    """A policy from a function giving action logits for a batch of observations, normalising the
+    observations first if its model was trained on normalised ones.
+
+    Called with one observation and mask it returns one action (``PolicyAgent``); with a batch,
+    ``float32 (n, OBSERVATION_SIZE)`` and ``bool (n, ACTION_COUNT)``, it returns ``int64 (n,)``, one
+    forward pass per 1,024 rows: the batched opponent ``f(observations, masks)`` of ``VectorGame``
+    and the batched environments. Either way it takes raw observations (docs/observation.md) and
+    scales them itself, once (``raw_observations``: the environments hand it raw ones even with
+    ``normalize=True``)."""
+
+    #: Takes raw observations whatever its model learned on (see the class doc).
+    raw_observations = True
 
     def __init__(self, logits: Callable[[np.ndarray], np.ndarray], normalize: bool) -> None:
         self.logits = logits
         self.normalize = normalize
         self.rng: Optional[np.random.Generator] = None
 
-    def __call__(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        obs = observation / OBSERVATION_SCALE if self.normalize else observation
-        return _choose(np.asarray(self.logits(obs.astype(np.float32))).reshape(-1), mask, self.rng)
+    def _scaled(self, observations: np.ndarray) -> np.ndarray:
+        obs = observations / OBSERVATION_SCALE if self.normalize else observations
+        return np.asarray(obs, dtype=np.float32)
+
+    def __call__(self, observation: np.ndarray, mask: np.ndarray) -> Any:
+        obs = np.asarray(observation)
+        if obs.ndim == 2:
+            return self.batch(obs, mask)
+        return _choose(np.asarray(self.logits(self._scaled(obs)[None, :])).reshape(-1), mask, self.rng)
+
+    def batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One action per row (see the class doc)."""
+        obs = np.asarray(observations)
+        legal = np.asarray(masks)
+        if obs.ndim != 2 or obs.shape[1] != OBSERVATION_SIZE or legal.shape != (len(obs), ACTION_COUNT):
+            raise ValueError(f"a batch is observations ({len(obs)}, {OBSERVATION_SIZE}) and masks "
+                             f"({len(obs)}, {ACTION_COUNT}), not {obs.shape} and {legal.shape}")
+        legal = legal.astype(bool, copy=False)
+        out = np.empty(len(obs), dtype=np.int64)
+        for start in range(0, len(obs), _BATCH_ROWS):
+            rows = slice(start, start + _BATCH_ROWS)
+            logits = np.asarray(self.logits(self._scaled(obs[rows]))).reshape(-1, ACTION_COUNT)
+            out[rows] = _choose_rows(logits, legal[rows], self.rng)
+        return out
 
 
+#: Action logits ``(n, ACTION_COUNT)`` of a batch of observations ``float32 (n, OBSERVATION_SIZE)``.
 Logits = Callable[[np.ndarray], np.ndarray]
 
 
@@ -241,9 +293,8 @@ def _sb3_logits(path: str) -> Tuple[Logits, bool]:
 
     def logits(obs: np.ndarray) -> np.ndarray:
         with torch.no_grad():
-            tensor = torch.as_tensor(obs[None, :])
-            dist = policy.get_distribution(tensor).distribution
-            return dist.logits[0].numpy()  # type: ignore[no-any-return]
+            dist = policy.get_distribution(torch.as_tensor(obs)).distribution
+            return dist.logits.numpy()  # type: ignore[no-any-return]
 
     return logits, normalize
 
@@ -290,12 +341,16 @@ def _onnx_logits(path: str, normalize: bool) -> Tuple[Logits, bool]:
         raise ValueError(f"{path}: the model's first output must be the {ACTION_COUNT} action logits (float), not "
                          + (outputs[0].type if outputs else "missing"))
     name = inputs[0].name
+    one_row = fixed[0] == 1  # a model exported for a batch of one: a batch is run row by row
 
     def logits(obs: np.ndarray) -> np.ndarray:
-        return np.asarray(session.run(None, {name: obs[None, :]})[0])
+        if one_row and len(obs) != 1:
+            return np.concatenate([np.asarray(session.run(None, {name: obs[i:i + 1]})[0]).reshape(1, -1)
+                                   for i in range(len(obs))])
+        return np.asarray(session.run(None, {name: obs})[0])
 
     try:  # one trial run: a model that fails or gives the wrong number of logits is refused now
-        trial = logits(np.zeros(OBSERVATION_SIZE, np.float32))
+        trial = logits(np.zeros((1, OBSERVATION_SIZE), np.float32))
     except errors as e:
         raise ValueError(f"{path}: the model fails on an observation: {_onnx_error(e)}") from None
     if trial.size != ACTION_COUNT or not np.issubdtype(trial.dtype, np.floating):
@@ -317,7 +372,12 @@ def _cached_logits(path: str, size: int, mtime: int, ext: str, normalize: bool) 
 
 
 def load_policy(path: Union[str, os.PathLike[str]], normalize: bool = False) -> Policy:
-    """The policy saved at ``path`` (``.npz``, ``.zip`` or ``.onnx``; see the module doc).
+    """The policy saved at ``path`` (``.npz``, ``.zip`` or ``.onnx``; see the module doc): a callable
+    ``policy(observation, mask) -> action`` that also takes a batch, ``(n, OBSERVATION_SIZE)``
+    observations and ``(n, ACTION_COUNT)`` masks, and returns ``n`` actions in one forward pass: the
+    batched opponent of ``VectorGame`` and the batched environments (``opponents=load_policy(p)``
+    or the spec ``"policy:p"``). It takes raw observations and scales them itself if its model
+    learned on normalised ones, so an environment's ``normalize=True`` does not scale them twice.
     ``normalize`` is read by ONNX models only (the others record it)."""
     text = os.fspath(path)
     if not os.path.isfile(text):

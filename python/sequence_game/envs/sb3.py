@@ -46,7 +46,7 @@ except ImportError as _error:  # pragma: no cover - exercised without the extra
 from ..actions import ACTION_COUNT
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
 from ..vector import VectorGame
-from .vector import core_opponents, scaled_policy
+from .vector import core_opponents, normalized_opponents
 
 __all__ = ["SequenceVecEnv"]
 
@@ -70,8 +70,8 @@ class SequenceVecEnv(VecEnv):
         if not isinstance(normalize, bool):
             raise TypeError(f"normalize must be True or False, not {normalize!r}")
         table = core_opponents(opponents, players, seat, "SequenceVecEnv")
-        if normalize:  # a callable opponent sees what the learning seat sees: scaled observations
-            table = {s: scaled_policy(p) if callable(p) else p for s, p in table.items()}
+        if normalize:
+            table = normalized_opponents(table)
         self._stream = _common.BatchSeeds(seed)
         self.game = VectorGame(num_envs, players=players, teams=teams, seed=self._stream.first,
                                max_turns=max_turns, threads=threads, opponents=table)

@@ -111,6 +111,15 @@ def scaled_policy(f: Any) -> Any:
     return policy
 
 
+def normalized_opponents(table: Dict[int, Any]) -> Dict[int, Any]:
+    """``table`` for an environment with ``normalize=True``: a callable opponent sees what the
+    learning seat sees, scaled observations, except a saved policy (``raw_observations``:
+    ``load_policy``, ``"policy:PATH"``), which scales raw ones itself as its model learned: scaled
+    once, never twice."""
+    return {s: scaled_policy(p) if callable(p) and not getattr(p, "raw_observations", False) else p
+            for s, p in table.items()}
+
+
 class SequenceVectorEnv(VectorEnv):
     """``num_envs`` games of Sequence as one Gymnasium vector environment (see the module doc).
 
@@ -140,8 +149,8 @@ class SequenceVectorEnv(VectorEnv):
         if not isinstance(normalize, bool):
             raise TypeError(f"normalize must be True or False, not {normalize!r}")
         table = core_opponents(opponents, players, seat, "SequenceVectorEnv")
-        if normalize:  # a callable opponent sees what the learning seat sees: scaled observations
-            table = {s: scaled_policy(p) if callable(p) else p for s, p in table.items()}
+        if normalize:
+            table = normalized_opponents(table)
         self._seeds = _common.BatchSeeds(seed)
         self.game = VectorGame(num_envs, players=players, teams=teams, seed=self._seeds.first, max_turns=max_turns,
                                threads=threads, opponents=table or None)
