@@ -153,3 +153,79 @@ def test_ansi_render_is_the_text_board_and_bad_arguments_are_refused():
         SequenceAECEnv(players=5)
     with pytest.raises(ValueError):
         SequenceAECEnv(players=4, teams=3)
+
+
+# ---------------------------------------------------------------- the ParallelEnv
+
+
+@pytest.mark.parametrize("players,teams", [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3)])
+def test_parallel_env_passes_pettingzoos_parallel_api_test(players, teams):
+    from pettingzoo.test import parallel_api_test
+    from sequence_game.envs.pettingzoo import parallel_env
+
+    with pytest.warns(UserWarning, match="'options' ignored"):  # the test resets with a made-up option
+        parallel_api_test(parallel_env(players=players, teams=teams), num_cycles=400)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_parallel_env_passes_pettingzoos_parallel_seed_test(players):
+    from pettingzoo.test import parallel_seed_test
+    from sequence_game.envs.pettingzoo import parallel_env
+
+    parallel_seed_test(functools.partial(parallel_env, players=players), num_cycles=50)
+
+
+def test_parallel_env_plays_the_aec_game_and_ignores_the_others_actions():
+    """The same seed and the mover's actions give the AEC env's game, observations and rewards;
+    the actions of agents not to move are ignored (any value, or left out)."""
+    from sequence_game.envs.pettingzoo import parallel_env
+
+    rng = np.random.default_rng(3)
+    par = parallel_env(players=4)
+    aec = raw_env(players=4)
+    obs, infos = par.reset(seed=7)
+    aec.reset(seed=7)
+    assert set(obs) == set(infos) == set(par.possible_agents)
+    totals = dict.fromkeys(par.possible_agents, 0.0)
+    steps = 0
+    while par.agents:
+        mover = par.agent_selection
+        assert mover == aec.agent_selection
+        for agent in par.agents:
+            np.testing.assert_array_equal(obs[agent]["observation"], aec.observe(agent)["observation"])
+            assert obs[agent]["action_mask"].any() == (agent == mover)
+        action = int(rng.choice(np.flatnonzero(obs[mover]["action_mask"])))
+        others = {a: (None if k % 2 else 5252) for k, a in enumerate(par.agents) if a != mover and k != 1}
+        obs, rewards, terminated, truncated, _ = par.step({mover: action, **others})
+        aec.step(action)
+        for agent, r in rewards.items():
+            totals[agent] += r
+        steps += 1
+    game = aec.game
+    assert par.game.to_dict() == game.to_dict() and steps >= 4
+    assert all(terminated.values()) or all(truncated.values())
+    for p, agent in enumerate(par.possible_agents):
+        assert totals[agent] == (0.0 if game.winner is None else (1.0 if p % 2 == game.winner else -1.0))
+    with pytest.raises(RuntimeError, match="reset"):
+        par.step({})
+
+
+def test_parallel_env_illegal_action_and_missing_mover():
+    from sequence_game.envs.pettingzoo import parallel_env
+
+    par = parallel_env(players=2)
+    obs, _ = par.reset(seed=1)
+    mover = par.agent_selection
+    other = next(a for a in par.agents if a != mover)
+    with pytest.raises(ValueError, match=f"no action for {mover}"):
+        par.step({other: 0})
+    with pytest.raises(TypeError, match="dict"):
+        par.step([0, 0])
+    illegal = int(np.flatnonzero(obs[mover]["action_mask"] == 0)[0])
+    _obs, rewards, terminated, _truncated, _ = par.step({mover: illegal})
+    assert rewards == {mover: -1.0, other: 0.0} and all(terminated.values()) and par.agents == []
+    raising = parallel_env(players=2, illegal="raise")
+    raising.reset(seed=1)
+    with pytest.raises(IllegalMoveError):
+        raising.step({raising.agent_selection: illegal})
+    assert raising.agents  # nothing changed

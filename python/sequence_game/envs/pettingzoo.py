@@ -1,4 +1,5 @@
-"""Sequence as a PettingZoo ``AECEnv`` (docs/environments.md), 2-12 players in every team split (R2).
+"""Sequence as a PettingZoo ``AECEnv`` and ``ParallelEnv`` (docs/environments.md), 2-12 players in
+every team split (R2).
 
 >>> from sequence_game.envs.pettingzoo import env
 >>> e = env(players=4)
@@ -23,11 +24,16 @@
 - Illegal actions: ``env()`` (``illegal="lose"``) ends the game with reward -1 for the offender
   and 0 for everyone else, as PettingZoo's ``TerminateIllegalWrapper`` does for its classic games;
   ``raw_env()`` (``illegal="raise"``) raises ``sequence_game.IllegalMoveError`` and changes nothing.
+- ``parallel_env()``: the same game as a ``ParallelEnv``. Every live agent is in each step's
+  observations, rewards and ends, and ``step(actions)`` plays the action of the one agent to move
+  (the one whose ``action_mask`` has a legal action); the other agents' entries are ignored (any
+  value: PettingZoo's samplers give 0 for an all-zero mask) and may be left out. All agents leave
+  ``agents`` together when the game ends.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Dict, Optional, Union
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -36,7 +42,7 @@ from . import _common
 try:
     import gymnasium
     from gymnasium import spaces
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
     from pettingzoo.utils import wrappers
 except ImportError as _error:  # pragma: no cover - exercised by the missing-extra test in a subprocess
     _common.require("rl", "pettingzoo", _error)
@@ -49,7 +55,7 @@ from ..game_setup import check_max_turns, check_players_teams
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SIZE
 from ..seeds import fresh_seed
 
-__all__ = ["SequenceAECEnv", "env", "raw_env"]
+__all__ = ["SequenceAECEnv", "SequenceParallelEnv", "env", "parallel_env", "raw_env"]
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -203,3 +209,93 @@ class SequenceAECEnv(AECEnv):
         if self.game is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game
+
+
+def parallel_env(**kwargs: Any) -> SequenceParallelEnv:
+    """The game as a PettingZoo ``ParallelEnv`` (default ``illegal="lose"``, as ``env()``)."""
+    kwargs.setdefault("illegal", "lose")
+    return SequenceParallelEnv(**kwargs)
+
+
+class SequenceParallelEnv(ParallelEnv):
+    """Sequence for ``players`` seats in ``teams`` teams (R2) as a ``ParallelEnv``: one agent per
+    seat, the game turn by turn (see the module doc). The arguments are ``raw_env``'s; the
+    observations, masks, rewards, ends, reset seeds and render modes are the ``AECEnv``'s."""
+
+    metadata: ClassVar[Dict[str, Any]] = {
+        "render_modes": list(_common.RENDER_MODES), "name": "sequence_v0", "render_fps": 1,
+    }
+
+    def __init__(self, players: int = 2, teams: Optional[int] = None,
+                 max_turns: Optional[int] = _common.DEFAULT_MAX_TURNS, illegal: str = "lose",
+                 render_mode: Optional[str] = None) -> None:
+        # The AEC env holds the game, the spaces and the seeding; this class steps it a whole
+        # ParallelEnv step at a time.
+        self._aec = SequenceAECEnv(players=players, teams=teams, max_turns=max_turns, illegal=illegal,
+                                   render_mode=render_mode)
+        self.possible_agents = list(self._aec.possible_agents)
+        self.agents: List[str] = []
+        self.render_mode = self._aec.render_mode
+        self.observation_spaces = self._aec.observation_spaces
+        self.action_spaces = self._aec.action_spaces
+
+    @property
+    def game(self) -> Optional[Game]:
+        """The game (None before ``reset()``)."""
+        return self._aec.game
+
+    @property
+    def game_seed(self) -> Optional[int]:
+        """The seed of the current deal, ``Game(players, teams, seed=game_seed, max_turns)``."""
+        return self._aec.game_seed
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent to move (the one whose action ``step`` plays)."""
+        return self._aec.agent_selection
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _observe(self) -> Dict[str, Dict[str, np.ndarray]]:
+        return {a: self._aec.observe(a) for a in self.agents}
+
+    def reset(self, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, Any], Dict[str, Dict[str, Any]]]:
+        """Deal a new game as ``raw_env().reset`` does; returns every agent's observation and info."""
+        self._aec.reset(seed=seed, options=options)
+        self.agents = list(self.possible_agents)
+        return self._observe(), {a: {} for a in self.agents}
+
+    def step(self, actions: Mapping[str, Any]) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool],
+                                                        Dict[str, bool], Dict[str, Dict[str, Any]]]:
+        """Play ``actions[agent_selection]``; the other agents' entries are ignored."""
+        if not self.agents:
+            raise RuntimeError("the game is over (agents is empty): call reset()")
+        if not isinstance(actions, Mapping):
+            raise TypeError(f"actions must be a dict {{agent: action}}, not {type(actions).__name__}")
+        mover = self._aec.agent_selection
+        if mover not in actions:
+            raise ValueError(f"actions has no action for {mover}, the agent to move (its action_mask has the "
+                             "legal ones); the other agents' entries are ignored")
+        live = list(self.agents)
+        self._aec.step(actions[mover])
+        ended = self._aec.game is None or self._aec._illegal_end or self._aec._game().is_over
+        observations = {a: self._aec.observe(a) for a in live}
+        rewards = {a: float(self._aec.rewards[a]) for a in live}
+        terminated = {a: bool(self._aec.terminations[a]) for a in live}
+        truncated = {a: bool(self._aec.truncations[a]) for a in live}
+        infos: Dict[str, Dict[str, Any]] = {a: {} for a in live}
+        if ended:
+            self.agents = []
+        return observations, rewards, terminated, truncated, infos
+
+    def render(self) -> Union[str, np.ndarray, None]:
+        """As ``raw_env().render()``."""
+        return self._aec.render()
+
+    def close(self) -> None:
+        self._aec.close()
