@@ -513,6 +513,79 @@ def test_a_rated_table_without_seats_opens_every_other_seat_to_accounts(app, pla
             assert [row["counted"] for row in c.get(f"/api/tables/{table}/ratings").json()] == [True, True]
 
 
+def _time_out(app, client, table_id):
+    """The time control of the seat to move runs out now: its AI plays the seat's turn."""
+    import asyncio
+
+    service = app.state.service
+    table = service.tables[table_id]
+    version, p = table.version, table.game.current_player
+
+    async def run_out():  # the same timer or clock, started again with 0.05 s left
+        table.clock.cancel()
+        table.clock, table.clock_running = None, None
+        seconds = table.options.turn_seconds
+        if table.options.clock is not None:
+            table.options.clock_state["left"][p] = 0.05
+        else:
+            table.options.turn_seconds = 0.05
+        service.clock.start(table, p, asyncio.get_running_loop())
+        table.options.turn_seconds = seconds
+
+    client.client.portal.call(run_out)
+    deadline = time.monotonic() + 20
+    while table.version == version and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert table.version > version and table.record.timeouts[-1] == len(table.movers)
+
+
+@pytest.mark.parametrize("time_control", [{"turn_seconds": 30},
+                                          {"clock": {"kind": "fischer", "seconds": 60, "at_zero": "ai"}}])
+def test_a_seat_whose_moves_were_all_made_for_it_never_moved_and_nothing_is_rated(app, time_control):
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        r = a.post("/api/tables", json={"players": 2, "rated": True, **time_control,
+                                        "seats": [{"kind": "human"}, {"kind": "human", "open": True}]})
+        assert r.status_code == 201, r.text
+        table_id, token0 = r.json()["table"], r.json()["seats"][0]["token"]
+        assert b.post(f"/api/tables/{table_id}/join", json={}).status_code == 201  # bob joins, never plays
+        table = app.state.service.tables[table_id]
+        for _ in range(3):  # alice moves herself; each of bob's turns is played by the time control
+            if table.game.current_player == 0:
+                mine = a.get(f"/api/tables/{table_id}", headers=auth(token0)).json()
+                assert a.post(f"/api/tables/{table_id}/moves", json={"move": mine["legal"][0]},
+                              headers=auth(token0)).status_code == 200
+            else:
+                _time_out(app, a, table_id)
+        assert 1 in table.movers and 0 in table.movers
+        assert a.post(f"/api/tables/{table_id}/resign", json={}, headers=auth(token0)).status_code == 200
+        assert a.get(f"/api/tables/{table_id}/ratings").json() == []
+        for name in ("alice", "bob"):
+            page = a.get(f"/api/players/{name}").json()
+            assert page["rating"] == 500 and page["rated_games"] == 0 and not page["games"][0]["rated"]
+
+
+def test_a_rematch_of_a_rated_table_is_unrated(app):
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        table, tokens = rated_table(a, [b])
+        play_round_then_resign(a, table, tokens, 0)
+        assert a.get(f"/api/tables/{table}").json()["rated"] is True
+        r = a.post(f"/api/tables/{table}/rematch", headers=auth(tokens[0]))  # asked by alice alone
+        assert r.status_code == 201, r.text
+        again = r.json()["table"]
+        view = a.get(f"/api/tables/{again}").json()
+        assert view["rated"] is False and [s["account"] for s in view["seats"]] == ["alice", "bob"]
+        assert [t["rated"] for t in a.get("/api/tables").json() if t["table"] == again] == [False]
+        before = {n: a.get(f"/api/players/{n}").json()["rating"] for n in ("alice", "bob")}
+        play_round_then_resign(a, again, tokens, 1)
+        assert a.get(f"/api/tables/{again}/ratings").json() == []
+        assert {n: a.get(f"/api/players/{n}").json()["rating"] for n in ("alice", "bob")} == before
+        assert not a.get("/api/players/alice").json()["games"][0]["rated"]  # filed, as casual
+
+
 def test_rated_tables_are_for_accounts_only_one_seat_each_no_ai(app):
     with browser(app) as a:
         sign_up(a, "alice")

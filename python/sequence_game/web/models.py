@@ -342,6 +342,8 @@ class TableView(BaseModel):
     thinking: Optional[int] = Field(description="the AI seat searching now, or null")
     can_undo: bool = Field(description="POST undo would take back your last move now")
     hints: bool = Field(description="seats may ask the AI for a hint or an analysis at this table")
+    rated: bool = Field(False, description="the game changes its players' ratings (docs/club.md); its rematch "
+                                           "is casual")
     can_resign: bool = Field(description="your seat may resign now (two teams, the game going on)")
     rematch: Optional[str] = Field(description="the id of the rematch table, once one exists")
     rematch_allowed: bool = Field(description="you may ask for a rematch (the game is over)")

@@ -183,8 +183,13 @@ class Club:
             return "not every seat was an account"
         if len({s.account for s in table.seats}) != len(table.seats):
             return "an account held two seats"
-        if set(range(len(table.seats))) - set(table.movers):
-            return "a seat never moved (an aborted game)"
+        # a move the time control's AI made for a seat (its turn timer, or its clock at zero with
+        # at_zero "ai": the record's timeouts) is not the seat's: a seat all of whose moves were
+        # made for it never came to the game
+        timeouts = set(table.record.timeouts)
+        moved = {p for n, p in enumerate(table.movers, start=1) if n not in timeouts}
+        if set(range(len(table.seats))) - moved:
+            return "a seat never moved (an aborted game: any moves it has were made for it when its time ran out)"
         return None
 
     # ------------------------------------------------------------------ reading

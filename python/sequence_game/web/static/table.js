@@ -305,7 +305,7 @@ function render(animate) {
       b.type = "button";
       b.id = "banner-rematch";
       b.className = "primary";
-      b.textContent = v.rematch ? "Go to the rematch" : "Rematch";
+      b.textContent = rematchLabel(v);
       b.addEventListener("click", rematch);
       links.prepend(b, " ");
     }
@@ -352,7 +352,7 @@ function showGameOver() {
   }
   $("gameover-replay").href = `/replay/${encodeURIComponent(v.table)}`;
   $("gameover-rematch").hidden = !v.rematch_allowed;
-  $("gameover-rematch").textContent = v.rematch ? "Go to the rematch" : "Rematch";
+  $("gameover-rematch").textContent = rematchLabel(v);
   $("gameover-review").href = `/review/${encodeURIComponent(v.table)}`;
   club.showRatings(v.table, $("gameover-ratings"));  // a rated game's rating changes (docs/club.md)
   if (typeof dlg.showModal === "function" && !dlg.open) dlg.showModal();
@@ -652,6 +652,11 @@ onButton("live", () => browse(view.moves));
 onButton("earlier", () => browse(0));
 onButton("sound", () => { sound = !sound; localStorage.setItem("sequence-sound", sound ? "on" : "off"); renderSound(); if (sound) tone("turn"); });
 onButton("gameover-close", () => $("gameover").close());
+// A rematch is made when one player asks, so it is casual even after a rated game (docs/club.md).
+function rematchLabel(v) {
+  return v.rematch ? "Go to the rematch" : v.rated ? "Rematch (casual)" : "Rematch";
+}
+
 function rematch() { if (view.rematch) goToRematch(view.rematch); else send({ type: "rematch" }); }
 onButton("gameover-rematch", rematch);
 renderSound();

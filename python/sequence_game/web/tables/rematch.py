@@ -25,7 +25,8 @@ class Rematcher:
 
     async def rematch(self, table: Table, seats: FrozenSet[int], client: Optional[str] = None) -> Table:
         """After the game: a new table with the same seats (the same people keep their links'
-        tokens, the AIs their strength), the same options and a new deal. Made once, in the
+        tokens, the AIs their strength), the same options (but casual: a rematch is unrated,
+        docs/club.md) and a new deal. Made once, in the
         database: asked twice (by both players, through any copy of the finished table, from any
         server process sharing the database), the second ask gets the same new table."""
         if not table.over:
@@ -42,7 +43,9 @@ class Rematcher:
                     new = None  # expired: make a new one
             if new is None:
                 g = table.game
-                options = replace(table.options, rematch=None, rematch_of=table.id)
+                # a rematch is unrated: one player's ask makes it, and a rating needs every player
+                # to have chosen to play (until rematches are offers that every player accepts)
+                options = replace(table.options, rematch=None, rematch_of=table.id, rated=False)
                 new, _ = await self.life.create(g.players, g.teams, [], options, hints=table.options.hints,
                                                 client=client, same_seats=table.seats)
             for t in copies:

@@ -96,6 +96,7 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
         thinking=table.thinking,
         can_undo=bool(seats) and table.undo_allowed() and table.undo_target(seats) is not None,
         hints=table.options.hints,
+        rated=table.options.rated,
         can_resign=bool(seats) and not over and g.teams == 2,
         rematch=table.options.rematch,
         rematch_allowed=bool(seats) and over,
