@@ -230,3 +230,138 @@ def test_a_records_timeouts_are_read_back_checked_and_reviewed():
         data = dict(rec.to_dict(), timeouts=bad)
         with pytest.raises(ValueError, match="timeouts"):
             GameRecord.from_dict(data)
+
+
+# Positions built by hand where the answer is certain: a win in hand, a double threat whose filling
+# cards are on the discard piles, a block the mover must make.
+
+ISSUE_SEED = 898120036065041685
+ISSUE_MOVES = ("9S@i1 5H@e5 2D@c3 4D@e3 2H@e6 7H@d6 6S@f1 JC@f4 6H@d5 JD@g3 TH@f7 5D@f3 AD@g8 2C@g4 4C@e4 3D@d3 "
+               "3H@f6 KH@g6 9H@i3 6C@c4 8H@i4 2H@h9 3H@i9 9H@e7 7C@c5 AS@j5 9D@h5 5S@e1 TD@h6 8D@h4 4H@f5 QS@b5 "
+               "8C@c6 KC@a8 9C@c7 QD@d10 6S@c9 QC@d8 7D@h3 5S@d9 8S@h1 TC@c8 7S@g1 2S@g9 4S@e9 TD@e10 AD@b10 "
+               "3C@d2 2D@j6 7S@b9 QC@a7 3S@c1 2S@b1 AS@b3 QH@g7 AC@f8 9S@b7 TC@a6 TH@i2 TS@b6 6H@i6 AH@g5 4H@i8 "
+               "8S@b8 5H@i7 6D@i10")
+
+
+def _board(chips: dict) -> list:
+    """A board (docs/state-format.md) with ``chips`` ({"i1": "B", ...}) on it."""
+    from sequence_game.cards import parse_cell
+
+    rows = [list("*........*"), *(list("..........") for _ in range(8)), list("*........*")]
+    for name, team in chips.items():
+        r, c = parse_cell(name)
+        rows[r][c] = team
+    return ["".join(r) for r in rows]
+
+
+def _position(chips: dict, hands: list, discards: list | None = None, sequences: list | None = None):
+    from sequence_game import Game
+
+    pos = {"format": "sequence-game/1", "players": 2, "teams": 2, "board": _board(chips), "hands": hands,
+           "discards": discards or [[], []], "sequences": sequences or [], "current_player": 0}
+    return Game.from_dict(pos)
+
+
+def _comb_any(k: int, n: int, h: int) -> float:
+    import math
+
+    return 1.0 - math.comb(n - k, h) / math.comb(n, h)
+
+
+def test_the_issue_position_is_won_for_the_mover_and_likely_in_public():
+    """R7, R8: blue holds 7H for i5 between i1-i4 and i6-i9: two sequences at once, the win."""
+    from sequence_game import Game
+    from sequence_game.review.threats import completions, winning_cells
+
+    g = Game(players=2, seed=ISSUE_SEED)
+    for m in ISSUE_MOVES.split():
+        g.play(m)
+    assert g.current_player == 0 and "7H" in g.hand(0)
+    assert 48 in winning_cells(g, 0) and completions(g, 0)[48] == 2  # i5 (row 5, column i): two at once
+    assert win_chance(g, 0, viewer=0) == pytest.approx(1.0)
+    assert win_chance(g, 0) >= 0.5
+
+
+def test_a_win_in_hand_is_worth_one_to_the_mover():
+    """R7, R8: four and four in a line with the middle empty and its card in hand."""
+    from sequence_game.review.threats import win_now_chance, winning_cells
+
+    chips = {**{f"i{r}": "B" for r in (1, 2, 3, 4, 6, 7, 8, 9)}, **dict.fromkeys(("a2", "b3", "c4", "d5", "e6")[:3], "G")}
+    hands = [["7H", "2S", "3S", "4S", "5S", "6S", "8C"], ["2D", "3D", "4D", "5D", "6D", "7D", "9D"]]
+    g = _position(chips, hands)
+    assert winning_cells(g, 0) == (48,) and winning_cells(g, 1) == ()
+    assert win_now_chance(g, viewer=0) == 1.0 and win_chance(g, 0, viewer=0) == pytest.approx(1.0)
+    # Publicly: blue's hand is 7 of the 104 - 0 discarded cards; 7H (2) and the two-eyed jacks (4) fill i5.
+    assert win_now_chance(g) == pytest.approx(_comb_any(6, 104, 7))
+    assert win_chance(g, 0) >= win_now_chance(g)
+    # Without the card the mover's own view knows it cannot win now.
+    g2 = _position(chips, [["8C", "2S", "3S", "4S", "5S", "6S", "9C"], hands[1]])
+    assert win_now_chance(g2, viewer=0) == 0.0 and win_chance(g2, 0, viewer=0) < 0.95
+
+
+def test_a_double_threat_whose_filling_cards_are_discarded_threatens_nothing():
+    """R5, R9: green holds one sequence and an open four (b7 and g7 both win, R8); with every copy
+    of 9S, QH and the two-eyed jacks face up on the discard piles nobody can fill either cell."""
+    from sequence_game.review.threats import decisive, filling_cards, unseen_copies, winning_cells
+
+    seq = [[1, c] for c in range(5)]
+    chips = {**{f"{'abcde'[c]}2": "G" for c in range(5)}, **{f"{'cdef'[c]}7": "G" for c in range(4)},
+             "j3": "B", "j4": "B", "h9": "B"}
+    hands = [["2D", "3D", "4D", "5D", "6D", "7D", "9D"], ["2S", "3S", "4S", "5S", "6S", "8S", "AS"]]
+    shown = [["9S", "QH", "JD", "JC"], ["9S", "QH", "JD", "JC"]]
+    g = _position(chips, hands, shown, [{"team": 1, "cells": seq}])
+    assert winning_cells(g, 1) == (61, 66)  # b7 and g7
+    cards = filling_cards(winning_cells(g, 1))
+    assert unseen_copies(g, cards) == (0, 104 - 8)
+    assert decisive(g)[:2] == (0.0, 0.0)
+    # The same threat with one copy of each filling card still unseen: green wins on its move with
+    # the chance that its 7 cards hold one of those 4 (blue cannot block both cells).
+    half = _position(chips, hands, [["9S", "QH", "JD", "JC"], []], [{"team": 1, "cells": seq}])
+    assert decisive(half)[:2] == (0.0, pytest.approx(_comb_any(4, 100, 7)))
+    assert win_chance(half, 1) > win_chance(g, 1)
+
+
+def test_a_block_the_mover_must_make_is_the_best_move():
+    """R8: each team holds one sequence; green holds c7-f7 (b7 is blue's): g7 wins it for green;
+    blue holds QH (g7) and must put it there."""
+    from sequence_game.review.threats import move_notes, note_text
+
+    seq = [[1, c] for c in range(5)]
+    chips = {**{f"{'abcde'[c]}2": "G" for c in range(5)}, **{f"{'cdef'[c]}7": "G" for c in range(4)},
+             **{f"{'bcdef'[c]}9": "B" for c in range(5)}, "b7": "B", "j3": "B", "h9": "B"}
+    hands = [["QH", "2D", "3D", "4D", "5D", "6D", "9D"], ["2S", "3S", "4S", "5S", "6S", "8S", "AS"]]
+    g = _position(chips, hands, None, [{"team": 1, "cells": seq}, {"team": 0, "cells": [[8, c] for c in range(1, 6)]}])
+    values = move_values(g)
+    best = max(values, key=lambda m: values[m])
+    from sequence_game.game import move_from_id
+
+    assert str(move_from_id(best)).startswith("QH@g7")
+    other = next(m for m in values if not str(move_from_id(m)).startswith("QH"))
+    assert tier_of(values[best] - values[other]) == "blunder"
+    assert [n["kind"] for n in move_notes(g, best)] == ["block"]
+    missed = move_notes(g, other)
+    assert [n["kind"] for n in missed] == ["missed-block"]
+    assert note_text(missed[0]) == "blue left green the win at g7"
+
+
+def test_the_review_names_the_deciding_threats_in_json_and_the_command(tmp_path):
+    """R7, R8: the issue's game: blue's 7H@i5 wins with two sequences at once; a move elsewhere
+    there gives the win up; the review says so in its notes, the JSON and the command's lines."""
+    won = GameRecord(players=2, teams=2, seed=ISSUE_SEED, moves=[*ISSUE_MOVES.split(), "7H@i5"])
+    last = review_game(won).moves[-1]
+    assert [(n["kind"], n["cells"], n["sequences"]) for n in last.notes] == [("win", ["i5"], 2)]
+    assert last.notes[0]["text"] == "blue wins at i5 with two sequences at once"
+    game = GameRecord(players=2, teams=2, seed=ISSUE_SEED, moves=ISSUE_MOVES.split()).replay()
+    elsewhere = next(str(m) for m in game.legal_moves() if str(m).startswith("4C"))
+    missed = GameRecord(players=2, teams=2, seed=ISSUE_SEED, moves=[*ISSUE_MOVES.split(), elsewhere])
+    review = review_game(missed)
+    move = review.moves[-1]
+    assert move.notes[0]["kind"] == "missed-win" and "i5" in move.notes[0]["cells"]
+    assert move.tier == "blunder" and move.best is not None and move.best.startswith("7H@i5")
+    path = tmp_path / "missed.json"
+    missed.save(path)
+    run = [sys.executable, "-m", "sequence_game", "review", str(path)]
+    data = json.loads(subprocess.run([*run, "--json"], capture_output=True, text=True, timeout=300).stdout)
+    assert data["moves"][-1]["notes"] == [dict(n) for n in move.notes]
+    text = subprocess.run(run, capture_output=True, text=True, timeout=300).stdout
+    assert move.notes[0]["text"] in text and move.notes[0]["text"].startswith("blue could have won at ")

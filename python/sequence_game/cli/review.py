@@ -47,6 +47,8 @@ def cmd_review(args: argparse.Namespace, console: Console) -> int:
             if m.tier is not None:
                 line += f" {_TIER_MARK[m.tier]:<2} -{100 * (m.loss or 0):.0f} {m.tier}, best {m.best}"
         console.print(f"{line:<72} | {seen}", highlight=False)
+        for note in m.notes:
+            console.print(f"       {note['text']}", highlight=False)
     for event in review.events:
         if event["kind"] == "resignation":
             console.print(f"     P{event['player']} resigned: team {event['winner']} wins (no move is blamed for it)",

@@ -48,12 +48,13 @@ from .estimator import (
     play_quality,
     seat_ratings,
 )
+from .threats import move_notes, note_text
 
 __all__ = ["METHOD", "TIERS", "GameReview", "ReviewedMove", "analyze", "curve", "move_values", "review_game",
            "tier_of", "win_chance", "win_chances"]
 
 #: The review's method, stored with every review (a review made another way is not reused).
-METHOD = "win-chance/4"
+METHOD = "win-chance/5"
 
 
 def _tiers(model: WinChanceModel) -> Tuple[Tuple[str, float], ...]:
@@ -166,7 +167,9 @@ class ReviewedMove:
     """One entry of a reviewed game (``index`` counts from 1). ``kind``: ``"move"`` (graded),
     ``"forced"`` (one legal move), ``"trade"`` (a dead-card trade, R4), ``"timeout"`` (played by a
     turn timer) or ``"referee"`` (R10); the others are not graded (``before``/``after``/``loss`` None). ``chances``: every team's chance
-    after the entry in the public view (the curve)."""
+    after the entry in the public view (the curve). ``notes``: the threats that decide at this move
+    (:func:`.threats.move_notes`: a cell that wins, a double threat, a block made or missed), each
+    its parts and its ``text`` (:func:`.threats.note_text`)."""
 
     index: int
     player: int
@@ -180,6 +183,7 @@ class ReviewedMove:
     tier: Optional[str]
     accuracy: Optional[float]
     chances: Tuple[float, ...]
+    notes: Tuple[Dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -199,7 +203,7 @@ class GameReview:
     def to_dict(self) -> Dict[str, Any]:
         """Plain data (JSON-ready)."""
         return {"method": METHOD, "teams": self.teams, "tiers": dict(self.tiers),
-                "moves": [dict(asdict(m), chances=list(m.chances)) for m in self.moves],
+                "moves": [dict(asdict(m), chances=list(m.chances), notes=[dict(n) for n in m.notes]) for m in self.moves],
                 "curve": [list(c) for c in self.curve], "events": [dict(e) for e in self.events],
                 "players": [dict(p) for p in self.players], "result": self.result}
 
@@ -256,7 +260,7 @@ def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
                                          quality=play_quality(steps[k + 1].game, qualities[k + 1])))
         curve.append(chances)
         text = record.moves[k]
-        common = {"index": k + 1, "player": player, "team": team, "move": text, "chances": chances}
+        common: Dict[str, Any] = {"index": k + 1, "player": player, "team": team, "move": text, "chances": chances}
         if k + 1 in timed_out:
             moves.append(ReviewedMove(kind="timeout", before=None, after=None, best=None, loss=None, tier=None,
                                       accuracy=None, **common))
@@ -268,12 +272,13 @@ def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
                                       accuracy=None, **common))
         else:
             values = move_values(game, model, qualities[k])
+            common["notes"] = tuple(dict(n, text=note_text(n)) for n in move_notes(game, _move_id(entry)))
             if len(values) == 1:
                 moves.append(ReviewedMove(kind="forced", before=None, after=None, best=None, loss=None, tier=None,
                                           accuracy=None, **common))
             else:
                 played = values[_move_id(entry)]
-                best_id = max(values, key=lambda m: (values[m], -m))  # ties: the lowest id, deterministic
+                best_id = _best(values)
                 before = values[best_id]
                 loss = max(0.0, before - played)
                 best_text = text if values[best_id] == played else str(_move_text(best_id))
@@ -303,6 +308,12 @@ def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
                         **{name: sum(m.tier == name for m in graded) for name, _ in reversed(tiers)}})
     return GameReview(teams=record.teams, moves=tuple(moves), curve=tuple(curve), events=tuple(events),
                       players=tuple(players), result=result, tiers=tiers)
+
+
+def _best(values: Dict[int, float]) -> int:
+    """The best of the valued moves; among equals a move that is not a trade (a trade keeps the
+    turn: worth as much as the best move after it, never better), then the lowest id."""
+    return max(values, key=lambda m: (values[m], _move_text(m).kind != "trade", -m))
 
 
 def _move_text(move_id: int) -> Move:

@@ -42,10 +42,31 @@ import numpy as np
 
 from .. import _core
 
-__all__ = ["HAND_FEATURES", "MODEL_FORMAT", "PUBLIC_FEATURES", "RATED_FEATURES", "RATED_TEAMS", "RATING_KNOTS", "WinChanceModel", "core_state",
-           "entry_qualities", "feature_rows", "load_win_chance_model", "move_qualities", "move_quality", "parse_win_chance_model", "play_quality",
-           "rated_rows", "rating_hats", "seat_rating",
-           "seat_ratings", "team_ratings"]
+__all__ = [
+    "DECISIVE_DEFAULTS",
+    "HAND_FEATURES",
+    "MODEL_FORMAT",
+    "PUBLIC_FEATURES",
+    "RATED_FEATURES",
+    "RATED_TEAMS",
+    "RATING_KNOTS",
+    "WinChanceModel",
+    "core_state",
+    "entry_qualities",
+    "feature_rows",
+    "load_win_chance_model",
+    "move_qualities",
+    "move_quality",
+    "parse_win_chance_model",
+    "play_quality",
+    "rated_rows",
+    "rating_hats",
+    "seat_rating",
+    "seat_ratings",
+    "team_ratings",
+    "viewer_state",
+    "with_decisive",
+]
 
 MODEL_FORMAT = "sequence-game-win-chance/4"
 DEFAULT_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "win_chance.json")
@@ -193,7 +214,7 @@ def _needed(teams: int) -> int:
     return 2 if teams == 2 else 1  # R8
 
 
-def _viewer_state(state: Any, viewer: int, hide_last_draw: bool) -> Any:
+def viewer_state(state: Any, viewer: int, hide_last_draw: bool = False) -> Any:
     """``state`` as ``viewer`` knows it, for its team's hand features: the viewer's partners' cards
     (and, with ``hide_last_draw``, the card the viewer just drew) back among the unseen cards."""
     players, teams = state.players, state.teams
@@ -281,12 +302,12 @@ def play_quality(game: Any, qualities: Optional[Sequence[Tuple[int, float]]] = N
 
 
 def feature_rows(game: Any, viewer: Optional[int] = None, hide_last_draw: bool = False,
-                 quality: Optional[np.ndarray] = None) -> np.ndarray:
+                 quality: Optional[np.ndarray] = None, seen: Any = None) -> np.ndarray:
     """The ``(teams, P)`` public rows (:data:`PUBLIC_FEATURES`), or with ``viewer`` the
     ``(teams, P + H)`` rows with the viewer's hand features (:data:`HAND_FEATURES`) in its team's
     row. ``hide_last_draw``: leave out the card the viewer drew last (its view right after its move,
     before it saw the draw). ``quality``: the :func:`play_quality` columns (None: from ``game``'s
-    history)."""
+    history). ``seen``: the viewer's state (:func:`viewer_state`) when the caller has it."""
     state = core_state(game)
     raw = _core.eval_features(state).astype(np.float64)
     board = raw[:, _BOARD_IDX]
@@ -303,7 +324,8 @@ def feature_rows(game: Any, viewer: Optional[int] = None, hide_last_draw: bool =
         return pub
     if not (isinstance(viewer, int) and 0 <= viewer < state.players):
         raise ValueError(f"viewer must be a seat from 0 to {state.players - 1}, not {viewer!r}")
-    seen = _viewer_state(state, viewer, hide_last_draw)
+    if seen is None:
+        seen = viewer_state(state, viewer, hide_last_draw)
     team = viewer % state.teams  # R2
     hand_raw = (_core.eval_features(seen) if seen is not state else raw)[team, _HAND_IDX].astype(np.float64)
     hand = np.zeros((state.teams, len(HAND_FEATURES)))
@@ -320,6 +342,44 @@ def softmax_rows(scores: np.ndarray) -> np.ndarray:
     return out
 
 
+#: The race's parameters when a model file has none (:func:`with_decisive`).
+DECISIVE_DEFAULTS: Mapping[str, float] = {"take": 1.0, "open_mover": 0.0, "open_next": 0.0}
+
+
+def with_decisive(p: np.ndarray, state: Any, viewer: Optional[int] = None,
+                  params: Mapping[str, float] = DECISIVE_DEFAULTS) -> np.ndarray:
+    """The fitted chances ``p`` combined with the race of immediate wins
+    (:func:`sequence_game.review.threats.decisive`): the player to move wins now with chance
+    ``take * a`` (in its own view exactly ``a``: 1 when its hand holds a winning move, which it
+    plays); else the next player's team wins on its move with chance ``take * b`` (exactly ``b``
+    in that player's own view); else the game goes on as the fitted chances say, each team's score
+    shifted by ``open_mover`` / ``open_next`` when it is the mover's / the next team and has a winning
+    cell (the fitted model read those threats as counts, for every outcome of the race at once).
+    ``take`` is how often a player who holds a winning move plays it. The chances still sum to 1.
+    ``state``: the position as the view knows it (the viewer's state, or the public one)."""
+    from .threats import decisive
+
+    race = decisive(state, viewer)
+    if not race.mover_cells and not race.next_cells:
+        return p
+    take = float(params.get("take", 1.0))
+    mover = state.current_player
+    nxt = (mover + 1) % state.players
+    mine, theirs = mover % state.teams, nxt % state.teams
+    a = race.win_now * (1.0 if viewer == mover else take)
+    b = race.next_wins * (1.0 if viewer == nxt else take)
+    shift = np.zeros_like(p)
+    if race.mover_cells:
+        shift[mine] += float(params.get("open_mover", 0.0))
+    if race.next_cells:
+        shift[theirs] += float(params.get("open_next", 0.0))
+    rest = softmax_rows(np.log(np.clip(p, 1e-12, 1.0)) + shift)
+    out = rest * ((1.0 - a) * (1.0 - b))
+    out[mine] += a
+    out[theirs] += (1.0 - a) * b
+    return out
+
+
 def _result_chances(state: Any) -> List[float]:
     teams = state.teams
     if state.winner is None:
@@ -331,8 +391,8 @@ def _result_chances(state: Any) -> List[float]:
 class WinChanceModel:
     """A validated model: one weight vector per view and per number of teams (``"2"``, ``"3"``),
     unrated (``public``, ``player``) and rated (``rated_public``, ``rated_player``: read when every
-    seat's rating is known), the review's grading thresholds, and how it was made (``training``,
-    free-form)."""
+    seat's rating is known), the review's grading thresholds, how it was made (``training``,
+    free-form), and the race of immediate wins' parameters (``decisive``: :func:`with_decisive`)."""
 
     public: Mapping[str, Sequence[float]]
     player: Mapping[str, Sequence[float]]
@@ -340,6 +400,7 @@ class WinChanceModel:
     training: Mapping[str, Any] = field(default_factory=dict)
     rated_public: Mapping[str, Sequence[float]] = field(default_factory=dict)
     rated_player: Mapping[str, Sequence[float]] = field(default_factory=dict)
+    decisive: Mapping[str, float] = field(default_factory=lambda: dict(DECISIVE_DEFAULTS))
 
     def weights(self, teams: int, viewer: Optional[int], rated: bool = False) -> np.ndarray:
         if rated:
@@ -369,13 +430,18 @@ class WinChanceModel:
         known = _check_ratings(ratings, state.players)
         if state.is_over:
             return _result_chances(state)
-        x = feature_rows(state, viewer, hide_last_draw, quality)
+        seen = None
+        if viewer is not None:
+            if not (isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < state.players):
+                raise ValueError(f"viewer must be a seat from 0 to {state.players - 1}, not {viewer!r}")
+            seen = viewer_state(state, viewer, hide_last_draw)
+        x = feature_rows(state, viewer, hide_last_draw, quality, seen)
         if known is not None and self.uses_ratings(state.teams, known, viewer):
             x = rated_rows(x, team_ratings(known, state.teams))
             p = softmax_rows(x @ self.weights(state.teams, viewer, rated=True))
         else:
             p = softmax_rows(x @ self.weights(state.teams, viewer))
-        return [float(v) for v in p]
+        return [float(v) for v in with_decisive(p, state if seen is None else seen, viewer, self.decisive)]
 
     def to_json(self) -> Dict[str, Any]:
         return {"format": MODEL_FORMAT, "public_features": list(PUBLIC_FEATURES),
@@ -383,7 +449,7 @@ class WinChanceModel:
                 "rating_scale": RATING_SCALE, "rating_knots": list(RATING_KNOTS),
                 **{view: {k: [float(v) for v in w] for k, w in getattr(self, view).items()}
                    for view in ("public", "player", "rated_public", "rated_player")},
-                "grading": dict(self.grading), "training": dict(self.training)}
+                "grading": dict(self.grading), "training": dict(self.training), "decisive": dict(self.decisive)}
 
 
 def parse_win_chance_model(data: Any, source: str = "the model") -> WinChanceModel:
@@ -417,8 +483,15 @@ def parse_win_chance_model(data: Any, source: str = "the model") -> WinChanceMod
     training = data.get("training", {})
     if not isinstance(training, dict):
         raise ValueError(f"{source}: training must be an object")
+    decisive = data.get("decisive", DECISIVE_DEFAULTS)
+    if (not isinstance(decisive, dict) or set(decisive) != set(DECISIVE_DEFAULTS)
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                       for v in decisive.values())
+            or not 0.0 <= decisive["take"] <= 1.0):
+        raise ValueError(f"{source}: decisive must map {', '.join(sorted(DECISIVE_DEFAULTS))} to finite numbers "
+                         "(take from 0 to 1)")
     return WinChanceModel(views["public"], views["player"], {k: float(v) for k, v in grading.items()}, training,
-                          views["rated_public"], views["rated_player"])
+                          views["rated_public"], views["rated_player"], {k: float(v) for k, v in decisive.items()})
 
 
 _DEFAULT: Optional[WinChanceModel] = None

@@ -47,10 +47,12 @@ import numpy as np
 
 from .. import _core
 from ..review.estimator import (
+    DECISIVE_DEFAULTS,
     DEFAULT_PATH,
     RATED_TEAMS,
     WinChanceModel,
     feature_rows,
+    load_win_chance_model,
     move_quality,
     play_quality,
     rated_rows,
@@ -367,7 +369,9 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
         rated_player[str(teams)] = fit_softmax(rated_rows(xp, np.concatenate([tr, tr])), np.concatenate([y, y]),
                                                l2).round(6).tolist()
         base[str(teams)] = y.mean(axis=0)
-    model = WinChanceModel(public, player, rated_public=rated_public, rated_player=rated_player)
+    # The race of immediate wins keeps its own fit (measure_review fit-decisive): carried over.
+    decisive = dict(load_win_chance_model(out).decisive) if os.path.exists(out) else dict(DECISIVE_DEFAULTS)
+    model = WinChanceModel(public, player, rated_public=rated_public, rated_player=rated_player, decisive=decisive)
     table: Dict[str, Any] = {}
     curves: Dict[str, List[Tuple[float, float, int]]] = {}
     unrated_curves: Dict[str, List[Tuple[float, float, int]]] = {}
@@ -407,7 +411,7 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
         "search_comparison": search,
         "cpu_seconds": {"selfplay": round(selfplay_cpu, 1), "features_fit_measure": round(time.process_time() - t0, 1)},
     }
-    model = WinChanceModel(public, player, grading, report, rated_public, rated_player)
+    model = WinChanceModel(public, player, grading, report, rated_public, rated_player, decisive)
     tmp = out + f".tmp{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(model.to_json(), f, indent=1)

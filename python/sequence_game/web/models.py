@@ -468,6 +468,17 @@ class Rematch(BaseModel):
     url: str = Field(description="its page; your seat token from this table works there too")
 
 
+class ReviewNote(BaseModel):
+    """A threat that decides at a move (docs/review.md): its parts, and its words in English."""
+
+    kind: Literal["win", "missed-win", "threat", "double-threat", "block", "missed-block"]
+    team: int = Field(description="the team the note is about")
+    other: Optional[int] = Field(default=None, description="the team it blocks or leaves the win (block, missed-block)")
+    cells: List[str] = Field(description="the cells, e.g. i5")
+    sequences: int = Field(description="how many sequences the cell completes at once")
+    text: str = Field(description="the note in words, e.g. 'blue threatens i5 for two sequences'")
+
+
 class ReviewedMoveModel(BaseModel):
     index: int = Field(description="the entry's number, from 1")
     player: int
@@ -483,6 +494,7 @@ class ReviewedMoveModel(BaseModel):
     tier: Optional[Literal["inaccuracy", "mistake", "blunder"]] = Field(description="the move's grade (null: none)")
     accuracy: Optional[float] = Field(description="the move's accuracy in percent")
     chances: List[float] = Field(description="every team's chance after the entry, as a spectator sees it (sums to 1)")
+    notes: List[ReviewNote] = Field(default_factory=list, description="the threats that decide at this move")
 
 
 class ReviewPlayer(BaseModel):
@@ -496,7 +508,7 @@ class ReviewPlayer(BaseModel):
 
 
 class ReviewData(BaseModel):
-    method: str = Field(description="how the review was made (win-chance/4: the calibrated estimator)")
+    method: str = Field(description="how the review was made (win-chance/5: the calibrated estimator and the exact threats)")
     teams: int
     tiers: Dict[str, float] = Field(description="the least loss of each tier")
     moves: List[ReviewedMoveModel]

@@ -15,6 +15,21 @@ const pct = (x) => x === null || x === undefined ? "?" : `${Math.round(100 * x)}
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const TIER_COLOURS = { inaccuracy: "#5c4800", mistake: "#8a3300", blunder: "#9e001c" };  // 4.5:1 or more on the page
 
+// The threats that decide a move (docs/review.md), one template per kind as the review's JSON
+// names them (the same table as sequence_game.review.threats.NOTE_TEMPLATES).
+const NOTE_TEMPLATES = {
+  "win": "{team} wins at {cells}", "win-2": "{team} wins at {cells} with two sequences at once",
+  "missed-win": "{team} could have won at {cells}", "threat": "{team} threatens {cells} for the win",
+  "threat-2": "{team} threatens {cells} for two sequences",
+  "double-threat": "{team} threatens {cells}: one move cannot block them all",
+  "block": "{team} blocks {other} at {cells}", "missed-block": "{team} left {other} the win at {cells}",
+};
+function noteText(n) {
+  const key = n.sequences >= 2 && NOTE_TEMPLATES[`${n.kind}-2`] ? `${n.kind}-2` : n.kind;
+  const parts = { team: TEAM_NAMES[n.team], other: n.other === undefined ? "" : TEAM_NAMES[n.other], cells: n.cells.join(", ") };
+  return NOTE_TEMPLATES[key].replace(/\{(\w+)\}/g, (m, k) => parts[k]);
+}
+
 function resignation() {
   return review ? review.events.find(e => e.kind === "resignation") : undefined;
 }
@@ -54,6 +69,10 @@ function show(i) {
            referee: "A referee's call: not graded." }[r.kind] || ""));
     } else {
       parts.push(`Chance of winning: ${chancesText(review.curve[0])}.`);
+    }
+    for (const n of (r && r.notes) || []) {
+      parts.push(`${noteText(n)}.`);
+      board.mark(n.cells, "hinted");  // the deciding cells, on the board
     }
     const res = resignation();
     if (res && index === data.steps.length - 1) {

@@ -1,0 +1,300 @@
+"""Measure the review where it matters, on fresh games (docs/measurements.md):
+
+* ``games``: play fresh two-player games between mixed strengths (each seat drawn from
+  :data:`MIXED`: random, greedy, the ``easy``/``medium`` presets and short searches), one record a
+  line in a JSON-lines file, resumed where the file ends.
+* ``won``: the mover's own view over every position where the mover holds a winning move (a won
+  position is worth 1), and the public view over positions where the side to move has an open
+  winning cell (board only), against the outcome.
+* ``calibration``: the public view's calibration (unrated: nobody's strength is read) over every
+  position of the games: Brier, log-loss, expected calibration error (10 bins), Brier skill, with
+  95% intervals from a bootstrap over games.
+* ``agreement``: how often the review's best move is ``hard``'s choice, over the decisions with
+  more than one legal move.
+
+::
+
+    nice -n 19 python -m sequence_game.training.measure_review games --file build/mixed.jsonl --games 250 --seed 4620
+    python -m sequence_game.training.measure_review won --file build/mixed.jsonl
+    python -m sequence_game.training.measure_review calibration --file build/mixed.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+from ..records import GameRecord, play_game
+from ..review.estimator import load_win_chance_model, play_quality
+from ..review.threats import holds_win, winning_cells
+
+__all__ = ["MIXED", "agreement", "calibration_report", "fit_decisive", "main", "play_games", "search_choices",
+           "won_report"]
+
+#: The strengths a mixed table draws its two seats from.
+MIXED = ("random", "greedy", "easy", "medium", "mcts-v1:iterations=300", "mcts-v1:iterations=1000")
+
+
+def play_games(path: str, games: int, seed: int, agents: tuple[str, ...] = MIXED, players: int = 2) -> int:
+    """Play games ``i`` from the lines already in ``path`` up to ``games``: game ``i`` seats
+    ``players`` of ``agents`` drawn by ``random.Random(seed * 100003 + i)`` (seeded too), its deal
+    seed from the same."""
+    done = 0
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            done = sum(1 for line in f if line.strip())
+    with open(path, "a", encoding="utf-8") as f:
+        for i in range(done, games):
+            rng = random.Random(seed * 100003 + i)
+            specs = [rng.choice(agents) for _ in range(players)]
+            seated = [f"{s}{',' if ':' in s else ':'}seed={rng.randrange(2**32)}" for s in specs]
+            record = play_game(seated, players=players, seed=rng.randrange(2**63))
+            f.write(json.dumps(record.to_dict()) + "\n")
+            f.flush()
+    return games
+
+
+def _records(path: str) -> List[GameRecord]:
+    with open(path, encoding="utf-8") as f:
+        return [GameRecord.from_dict(json.loads(line)) for line in f if line.strip()]
+
+
+def won_report(records: List[GameRecord]) -> Dict[str, Any]:
+    """Mean mover's-view chance over positions where the mover holds a winning move; public mean
+    and outcome over positions where the side to move has an open winning cell."""
+    model = load_win_chance_model()
+    mover_view: List[float] = []
+    public: List[float] = []
+    outcome: List[float] = []
+    game_of: List[int] = []
+    games_with = set()
+    for g, record in enumerate(records):
+        winner = record.result["winner"] if record.result else None
+        for step in record.positions():
+            state = step.game._state
+            if state.is_over:
+                continue
+            team = state.current_player % state.teams
+            if winning_cells(state, team):
+                public.append(model.chances(step.game)[team])
+                outcome.append(1.0 if winner == team else 0.0)
+                game_of.append(g)
+                if holds_win(state):
+                    mover_view.append(model.chances(step.game, viewer=state.current_player)[team])
+                    games_with.add(g)
+    out: Dict[str, Any] = {"mover_view_positions": len(mover_view), "mover_view_games": len(games_with),
+                           "mover_view_mean": float(np.mean(mover_view)) if mover_view else None,
+                           "mover_view_min": float(np.min(mover_view)) if mover_view else None,
+                           "open_cell_positions": len(public), "public_mean": float(np.mean(public)) if public else None,
+                           "outcome_mean": float(np.mean(outcome)) if outcome else None}
+    if public:  # the difference's 95% interval, from a bootstrap over games
+        ids, gp, go = np.asarray(game_of), np.asarray(public), np.asarray(outcome)
+        rows = {g: np.flatnonzero(ids == g) for g in np.unique(ids).tolist()}
+        rng = np.random.default_rng(0)
+        diffs = []
+        for _ in range(500):
+            pick = np.concatenate([rows[g] for g in rng.choice(list(rows), size=len(rows)).tolist()])
+            diffs.append(gp[pick].mean() - go[pick].mean())
+        out["public_minus_outcome"] = [round(float(gp.mean() - go.mean()), 4),
+                                       *(round(float(v), 4) for v in np.percentile(diffs, [2.5, 97.5]))]
+    return out
+
+
+def calibration_report(records: List[GameRecord], rated: bool = False) -> Dict[str, Any]:
+    """The public view's calibration over every position before the end: unrated, or ``rated``
+    (the seats' ladder ratings read from the records' agents, where all are rated)."""
+    from ..review.estimator import seat_ratings
+    from .fit_win_chance import calibration
+
+    model = load_win_chance_model()
+    p: List[List[float]] = []
+    y: List[List[float]] = []
+    games: List[int] = []
+    for g, record in enumerate(records):
+        winner = record.result["winner"] if record.result else None
+        teams = record.teams
+        label = [1.0 / teams] * teams if winner is None else [1.0 if t == winner else 0.0 for t in range(teams)]
+        ratings = seat_ratings(record.agents) if rated else None
+        for step in record.positions():
+            if step.game.is_over:
+                continue
+            p.append(model.chances(step.game, ratings=ratings))
+            y.append(label)
+            games.append(g)
+    pa, ya = np.asarray(p), np.asarray(y)
+    return calibration(pa, ya, np.asarray(games), ya.mean(axis=0))
+
+
+def search_choices(records: List[GameRecord], path: str, iterations: int = 30000) -> Dict[str, int]:
+    """The search's choice (``mcts-v1`` at ``iterations``, the ``hard`` preset's search and budget,
+    seeded by the decision) at every decision with more than one legal move, by ``"game:entry"``;
+    kept in the JSON-lines file ``path`` and resumed from it (the search is the costly part)."""
+    from ..actions import move_id
+    from ..agents import agent_from_spec
+
+    done: Dict[str, int] = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    e = json.loads(line)
+                    done[e["key"]] = e["move"]
+    with open(path, "a", encoding="utf-8") as f:
+        for g, record in enumerate(records):
+            for k, step in enumerate(record.positions()):
+                state = step.game._state
+                key = f"{g}:{k}"
+                if key in done or state.is_over or len(state.legal_moves()) < 2:
+                    continue
+                search = agent_from_spec(f"mcts-v1:iterations={iterations},seed={1000 * g + k}")
+                done[key] = move_id(search.select_move(step.game))
+                f.write(json.dumps({"key": key, "move": done[key]}) + "\n")
+                f.flush()
+    return done
+
+
+def agreement(records: List[GameRecord], choices: Dict[str, int]) -> Dict[str, Any]:
+    """How often the review's best move (:func:`sequence_game.review.review_game`'s ``best``) is the
+    search's choice (:func:`search_choices`), over the decisions with more than one legal move."""
+    from ..actions import move_id
+    from ..review import review_game
+
+    agree = total = jacks = 0
+    t = time.process_time()
+    for g, record in enumerate(records):
+        review = review_game(record)
+        steps = list(record.positions())
+        for k, m in enumerate(review.moves):
+            key = f"{g}:{k}"
+            if key not in choices or m.kind != "move":
+                continue
+            game = steps[k].game
+            best = move_id(game.parse_move(m.best or m.move))
+            agree += best == choices[key]
+            jacks += (m.best or m.move).split("@")[0] in ("JD", "JC")
+            total += 1
+    return {"decisions": total, "agree": agree, "rate": agree / total if total else None,
+            "best_is_two_eyed_jack": jacks, "review_cpu_s_per_game": (time.process_time() - t) / max(1, len(records))}
+
+
+def _race_rows(records: List[GameRecord]) -> Dict[str, np.ndarray]:
+    """Per position before the end: the fitted chances without the race (public, unrated), the race's
+    terms in the public view, the mover's and next team, the label; and the take rate's counts."""
+    from ..review.estimator import feature_rows, softmax_rows
+    from ..review.threats import decisive
+
+    model = load_win_chance_model()
+    rows: Dict[str, List[Any]] = {k: [] for k in ("p", "a", "b", "mine", "theirs", "open_m", "open_n", "y", "game")}
+    held = taken = 0
+    for g, record in enumerate(records):
+        winner = record.result["winner"] if record.result else None
+        steps = list(record.positions())
+        for k, step in enumerate(steps):
+            state = step.game._state
+            if state.is_over:
+                continue
+            teams = state.teams
+            if holds_win(state):
+                held += 1
+                taken += steps[k + 1].game._state.winner == state.current_player % teams
+            x = feature_rows(state, quality=play_quality(state))
+            rows["p"].append(softmax_rows(x @ model.weights(teams, None)))
+            race = decisive(state)
+            rows["a"].append(race.win_now)
+            rows["b"].append(race.next_wins)
+            rows["mine"].append(state.current_player % teams)
+            rows["theirs"].append((state.current_player + 1) % state.players % teams)
+            rows["open_m"].append(bool(race.mover_cells))
+            rows["open_n"].append(bool(race.next_cells))
+            rows["y"].append([1.0 / teams] * teams if winner is None else [float(t == winner) for t in range(teams)])
+            rows["game"].append(g)
+    out = {k: np.asarray(v) for k, v in rows.items()}
+    out["held_taken"] = np.array([held, taken])
+    return out
+
+
+def _raced(r: Dict[str, np.ndarray], take: float, open_mover: float, open_next: float) -> np.ndarray:
+    """:func:`sequence_game.review.estimator.with_decisive` over many rows at once (public view)."""
+    n = np.arange(r["p"].shape[0])
+    logp = np.log(np.clip(r["p"], 1e-12, 1.0))
+    logp[n, r["mine"]] += open_mover * r["open_m"]
+    logp[n, r["theirs"]] += open_next * r["open_n"]
+    rest = np.exp(logp - logp.max(axis=1, keepdims=True))
+    rest /= rest.sum(axis=1, keepdims=True)
+    a, b = take * r["a"], take * r["b"]
+    out: np.ndarray = rest * ((1 - a) * (1 - b))[:, None]
+    out[n, r["mine"]] += a
+    out[n, r["theirs"]] += (1 - a) * b
+    return out
+
+
+def fit_decisive(records: List[GameRecord], model_path: Optional[str] = None) -> Dict[str, Any]:
+    """Fit the race's parameters (:func:`sequence_game.review.estimator.with_decisive`) on
+    ``records`` and write them into the model file (None: the packaged one): ``take``, how often a
+    player holding a winning move played it; ``open_mover``/``open_next``, the shifts of the
+    fitted scores, by the least log-loss on a grid (steps of 0.05)."""
+    from ..review.estimator import DEFAULT_PATH
+
+    r = _race_rows(records)
+    held, taken = (int(v) for v in r["held_taken"])
+    take = taken / held if held else 1.0
+    y = r["y"]
+    best = (math.inf, 0.0, 0.0)
+    grid = np.round(np.arange(-2.0, 2.0001, 0.05), 2)
+    for c0 in grid:
+        for c1 in grid:
+            p = np.clip(_raced(r, take, float(c0), float(c1)), 1e-9, 1.0)
+            loss = float(-(y * np.log(p)).sum(axis=1).mean())
+            if loss < best[0]:
+                best = (loss, float(c0), float(c1))
+    params = {"take": round(take, 4), "open_mover": best[1], "open_next": best[2]}
+    path = model_path or DEFAULT_PATH
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    data["decisive"] = params
+    data.setdefault("training", {})["decisive"] = {
+        "games": len(records), "positions": int(y.shape[0]), "held_a_win": held, "took_it": taken,
+        "log_loss": round(best[0], 4), "command": "python -m sequence_game.training.measure_review fit-decisive"}
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+    return {"decisive": params, **data["training"]["decisive"]}
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m sequence_game.training.measure_review",
+                                     description="Measure the review on fresh games (see the module docstring).")
+    parser.add_argument("what", choices=["games", "won", "calibration", "agreement", "fit-decisive"])
+    parser.add_argument("--file", required=True, help="the games, one record a line (JSON lines)")
+    parser.add_argument("--games", type=int, default=250)
+    parser.add_argument("--seed", type=int, default=4620)
+    parser.add_argument("--agents", default=",".join(MIXED), help="the strengths to draw seats from (commas)")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--rated", action="store_true", help="calibration: read the seats' ladder ratings")
+    args = parser.parse_args(argv)
+    if args.what == "games":
+        play_games(args.file, args.games, args.seed, tuple(a for a in args.agents.split(",") if a), args.players)
+        return 0
+    records = _records(args.file)
+    if args.what == "calibration":
+        out = calibration_report(records, args.rated)
+    elif args.what == "agreement":
+        out = agreement(records, search_choices(records, args.file + ".search.jsonl"))
+    else:
+        out = {"won": won_report, "fit-decisive": fit_decisive}[args.what](records)
+    print(json.dumps({"games": len(records), **out}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
