@@ -17,7 +17,7 @@ import threading
 import time
 
 import pytest
-from web_support import free_port, start_server
+from web_support import file_size_limit, free_port, start_server
 
 pytest.importorskip("uvicorn", reason="the [web] extra is not installed")
 pytest.importorskip("argon2", reason="the [web] extra is not installed")
@@ -378,3 +378,16 @@ def test_a_database_another_program_holds_is_named_busy_in_one_line(tmp_path, ca
         holder.close()
     err = capsys.readouterr().err
     assert status == 1 and err.count("\n") == 1 and "busy" in err and "try again" in err, err
+
+
+@pytest.mark.parametrize("command", [["backup", "copy.sqlite3"], ["accounts", "create", "dora"]])
+def test_operator_commands_under_a_file_size_limit_are_one_line(tmp_path, command):
+    db = tmp_path / "club.sqlite3"
+    _club_db(db)
+    args = [a if a != "copy.sqlite3" else str(tmp_path / a) for a in command]
+    r = subprocess.run([sys.executable, "-m", "sequence_game", *args, "--db", str(db)], input="a password\n",
+                       preexec_fn=file_size_limit(8192), capture_output=True, text=True, timeout=TIMEOUT)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("sequence-game: error: "), r.stderr
+    assert not (tmp_path / "copy.sqlite3").exists()
+    assert not [p for p in tmp_path.iterdir() if ".partial-" in p.name]

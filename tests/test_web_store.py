@@ -25,6 +25,7 @@ from sequence_game.web.limits import ServerLimits
 from sequence_game.web.store import TableRow, TableStore, UnusableDatabaseError
 from starlette.testclient import WebSocketDenialResponse
 from test_web import BASE, WS, auth, human_to_move, new_table, service_of, wait_for
+from web_support import file_size_limit
 
 
 class FailingDB:
@@ -714,3 +715,14 @@ def test_r9_the_draw_after_an_undo_does_not_repeat_the_undone_draw():
 
     same = asyncio.run(scenario())
     assert same <= 30, same  # exact undo: 200 of 200; a fresh draw: about 4 (2 copies in ~90 cards)
+
+
+# the limits at which the server's tables, the club's and the seeks' and chat's cannot be made
+@pytest.mark.parametrize("limit", [0, 16384, 32768, 65536, 98304])
+def test_serve_under_a_file_size_limit_or_on_a_full_disk_is_one_line(tmp_path, limit):
+    db = tmp_path / "db.sqlite3"
+    r = subprocess.run([sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", "0", "--db", str(db)],
+                       preexec_fn=file_size_limit(limit), capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("sequence-game serve: error: --db "), r.stderr
+    assert "the disk may be full" in r.stderr and "ulimit -f" in r.stderr, r.stderr

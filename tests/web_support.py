@@ -74,3 +74,16 @@ def start_server(db, port: int, *extra: str, timeout: float = 60.0) -> subproces
                 with open(str(db) + ".log") as f:
                     raise AssertionError(f"the server did not start: {f.read()[-2000:]}") from None
             time.sleep(0.1)
+
+
+def file_size_limit(limit: int):
+    """A child process's ``preexec_fn``: the files it writes stop at ``limit`` bytes (as on a full
+    disk), and a write past it fails with an error (EFBIG) instead of SIGXFSZ killing the process."""
+    import resource
+    import signal
+
+    def apply() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return apply

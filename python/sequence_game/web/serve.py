@@ -12,7 +12,7 @@ from typing import Any, Optional, Sequence
 
 from ..errors import printable
 from .limits import LOOPBACK_HOSTS
-from .store import UnusableDatabaseError, default_db_path
+from .store import StoreError, UnusableDatabaseError, default_db_path
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, open_browser: bool = True,
@@ -57,6 +57,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
         app = create_app(path, ai_workers=ai_workers, limits=limits, accounts=accounts, chat=chat, club=club)
     except UnusableDatabaseError as e:  # one line, status 2 like the other usage errors of the CLI
         print(f"sequence-game serve: error: --db {printable(str(e))}", file=sys.stderr)
+        return 2
+    except StoreError as e:  # a read refused while the unfinished tables are loaded (a failing disk)
+        print(f"sequence-game serve: error: --db {printable(str(path))}: {printable(str(e))}", file=sys.stderr)
         return 2
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"

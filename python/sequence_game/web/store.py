@@ -138,7 +138,8 @@ def check_database_file(path: str) -> None:
 
 def unusable(path: str, e: sqlite3.Error) -> UnusableDatabaseError:
     """The one-line error for a file SQLite refused as a database (``e``: what SQLite said)."""
-    if getattr(e, "sqlite_errorcode", None) == sqlite3.SQLITE_NOTADB:
+    code = getattr(e, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_NOTADB:
         try:
             size = os.stat(path).st_size  # a stat opens no descriptor (check_database_file)
         except OSError:
@@ -147,7 +148,12 @@ def unusable(path: str, e: sqlite3.Error) -> UnusableDatabaseError:
             return UnusableDatabaseError(f"{path} is not an SQLite database, or a truncated one ({size} bytes: "
                                          "an SQLite database starts with a 100-byte header)")
         return UnusableDatabaseError(f"{path} is not an SQLite database (SQLite: {e})")
-    if getattr(e, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY:
+    if code is not None and code & 0xFF in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL):
+        return UnusableDatabaseError(f"{path}: SQLite cannot read or write it ({e}): the disk may be full or "
+                                     "failing, or the file over this process's file size limit (ulimit -f)")
+    if code is not None and code & 0xFF == sqlite3.SQLITE_CORRUPT:  # found before quick_check could say it
+        return UnusableDatabaseError(f"{path} is a damaged SQLite database ({e})")
+    if code == sqlite3.SQLITE_BUSY:
         return UnusableDatabaseError(f"{path} is busy: another program holds its write lock ({e}); try again "
                                      "once it is done")
     if isinstance(e, sqlite3.OperationalError) and "unable to open" in str(e):

@@ -15,7 +15,7 @@ import sqlite3
 import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..store import StoreError, TableStore
+from ..store import StoreError, TableStore, unusable
 
 __all__ = ["ClubStore"]
 
@@ -70,7 +70,8 @@ class ClubStore:
     """The club's rows in the SQLite file at ``path`` (``":memory:"``: a database of its own, for
     tests). Thread-safe: one connection behind a lock. A write SQLite refuses raises
     :class:`~sequence_game.web.store.StoreError` with nothing written. ``SCHEMA``: the tables it
-    creates when they are missing (a database of an older version gains them on opening)."""
+    creates when they are missing (a database of an older version gains them on opening); a file
+    where they cannot be made (a full disk) raises :class:`~sequence_game.web.store.UnusableDatabaseError`."""
 
     SCHEMA = _SCHEMA
     #: how long a write waits for another connection's (the server's, an operator's) to finish
@@ -80,14 +81,21 @@ class ClubStore:
         self.path = os.fspath(path)
         if self.path != ":memory:":
             TableStore(self.path).close()  # the same checks, and the server's schema first
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
-                                   timeout=self.BUSY_SECONDS)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                       timeout=self.BUSY_SECONDS)
+        except sqlite3.Error as e:
+            raise unusable(self.path, e) from None
         self._lock = threading.Lock()
-        with self._lock:
+        try:
             if self.path != ":memory:":
                 self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(self.SCHEMA)
+            # one transaction: a full disk leaves none of it behind
+            self._db.executescript("BEGIN IMMEDIATE;" + self.SCHEMA + ";COMMIT;")
+        except sqlite3.Error as e:  # a full disk, a file size limit: the same one line as any unusable file
+            self._db.close()
+            raise unusable(self.path, e) from None
 
     def close(self) -> None:
         with self._lock:
