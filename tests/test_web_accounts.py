@@ -18,7 +18,7 @@ from sequence_game.web.app import create_app
 from sequence_game.web.club import ClubSettings
 from sequence_game.web.club.accounts import HASH_PARAMETERS, hasher
 from sequence_game.web.club.sessions import COOKIE
-from web_support import BASE, auth
+from web_support import BASE, auth, wait_for
 
 #: cheap argon2 for the tests that are not about hashing (the real parameters are tested below)
 CHEAP = (("time_cost", 1), ("memory_cost", 8), ("parallelism", 1))
@@ -715,6 +715,76 @@ def test_the_accounts_command_works_on_the_servers_database(tmp_path, monkeypatc
     capsys.readouterr()
     assert main(["accounts", "disable", "nobody", "--db", db]) != 0
     assert "no account named 'nobody'" in capsys.readouterr().err
+
+
+def _disable(db, name, capsys):
+    """``sequence-game accounts disable NAME``: the operator's command (its own connection to the file)."""
+    from sequence_game.cli import main
+
+    assert main(["accounts", "disable", name, "--db", db]) == 0
+    capsys.readouterr()
+
+
+def test_disabling_an_account_closes_its_seeks_at_once_in_the_running_server(tmp_path, capsys):
+    db = str(tmp_path / "tables.sqlite3")
+    app = make_app(db)
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        rated = post_seek(a, rated=True)
+        quick = post_seek(a, "/api/seeks/quick", turn_seconds=30)["seek"]
+        casual = post_seek(a)
+        assert len(b.get("/api/seeks").json()["seeks"]) == 3
+        _disable(db, "alice", capsys)
+        assert a.get("/api/session").json()["name"] is None  # her session ended
+        r = b.post(f"/api/seeks/{rated['seek']}/accept", json={})
+        assert r.status_code == 403 and "disabled" in r.json()["detail"], r.text
+        assert rated["seek"] not in [s["seek"] for s in b.get("/api/seeks").json()["seeks"]]
+        paired = post_seek(b, "/api/seeks/quick", turn_seconds=30)  # never paired with her seek
+        assert paired["status"] == "waiting", paired
+        b.delete(f"/api/seeks/{paired['seek']['seek']}", headers=auth(paired["seek"]["token"]))
+        # the seek nobody touched leaves the lobby by itself, and it can no longer be taken
+        wait_for(lambda: b.get("/api/seeks").json()["seeks"] == [], timeout=10)
+        for seek in (rated, quick, casual):
+            status = a.get(f"/api/seeks/{seek['seek']}", headers=auth(seek["token"])).json()["status"]
+            assert status == "cancelled", (seek, status)
+        assert b.post(f"/api/seeks/{casual['seek']}/accept", json={}).status_code == 409
+        assert app.state.service.tables == {}  # no table was made with her
+
+
+def test_disabling_an_account_closes_its_forming_tables_and_moves_no_rating(tmp_path, capsys):
+    db = str(tmp_path / "tables.sqlite3")
+    app = make_app(db)
+    with browser(app) as a, browser(app) as c, browser(app) as d:
+        for client, name in ((a, "alice"), (c, "carol"), (d, "dave")):
+            sign_up(client, name)
+        forming, _ = rated_table(a, [])  # waits for a second account
+        playing, tokens = rated_table(a, [c])  # under way: both have moved
+        for _ in range(2):
+            p = a.get(f"/api/tables/{playing}").json()["state"]["current_player"]
+            mine = a.get(f"/api/tables/{playing}", headers=auth(tokens[p])).json()
+            assert a.post(f"/api/tables/{playing}/moves", json={"move": mine["legal"][0]},
+                          headers=auth(tokens[p])).status_code == 200
+        casual, casual_tokens = rated_table(a, [d])
+        app.state.service.tables[casual].options.rated = False
+        play_round_then_resign(a, casual, casual_tokens, 1)
+        before = {n: a.get(f"/api/players/{n}").json()["rating"] for n in ("alice", "carol")}
+        _disable(db, "alice", capsys)
+        r = d.post(f"/api/tables/{forming}/join", json={})
+        assert r.status_code == 403 and "alice" in r.json()["detail"] and "disabled" in r.json()["detail"], r.text
+        r = d.post(f"/api/tables/{casual}/rematch", headers=auth(casual_tokens[1]))
+        assert r.status_code == 403 and "disabled" in r.json()["detail"], r.text
+        # the forming table closes by itself: out of the lobby, its link answers 410
+        wait_for(lambda: forming not in [t["table"] for t in d.get("/api/tables").json()], timeout=10)
+        assert d.get(f"/api/tables/{forming}").status_code == 410
+        # the game under way goes on, but its end moves no rating
+        assert c.post(f"/api/tables/{playing}/resign", json={}, headers=auth(tokens[1])).status_code == 200
+        assert c.get(f"/api/tables/{playing}/ratings").json() == []
+        assert c.get("/api/players/carol").json()["rating"] == before["carol"]
+    (mu, sigma, games) = app.state.club.store.one("SELECT mu, sigma, games FROM accounts WHERE key = 'alice'")
+    from sequence_game.web.club import ratings
+
+    assert ratings.display(mu) == before["alice"] and games == 0
 
 
 def test_password_hashing_waits_its_turn_on_the_event_loop_and_a_full_queue_is_refused():

@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..gamebase import GameClass
 from .club import Club, ClubSettings
+from .club.standing import Standing
 from .deps import errors_for
 from .errors import TableError
 from .gate import EarlyRefusal
@@ -80,7 +81,11 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service: TableService = app.state.service
         service.start_ai()
+        if app.state.standing is not None:
+            app.state.standing.start()
         yield
+        if app.state.standing is not None:
+            app.state.standing.stop()
         app.state.reviews.close()
         await service.close()  # the queued writes (seeks, chat, reports) are done first
         app.state.social.close()
@@ -130,6 +135,10 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.state.limits = limits
     app.state.quota = CreationQuota(limits)
     app.state.seeks = board
+    # a disabled account's seeks and forming tables close, and no game starts with it (club/standing.py)
+    app.state.standing = None if club_service is None else Standing(club_service, service, board)
+    if app.state.standing is not None:
+        service.rematcher.check = app.state.standing.check_table
     app.state.social = social
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(EarlyRefusal, service=service, quota=app.state.quota)  # gate.py: floods refused cheaply

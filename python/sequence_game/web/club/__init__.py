@@ -139,6 +139,9 @@ class Club:
             accounts = {key: self.accounts.get(key) for key in by_account}
             if any(a is None for a in accounts.values()):
                 reason = "an account of the game no longer exists"
+            elif any(a is not None and a.disabled for a in accounts.values()):
+                # the operator disabled it (club/standing.py): its rating, and so the game's, stays
+                reason = "an account of the game is disabled by the server's operator"
         rated = reason is None
         if rated:
             pairing = ",".join(sorted(by_account))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -126,6 +126,17 @@ class Accounts:
     def get(self, key_or_name: str) -> Optional[Account]:
         row = self.store.one(f"SELECT {self.COLUMNS} FROM accounts WHERE key = ?", (name_key(key_or_name),))
         return None if row is None else Account(row[0], row[1], row[2], bool(row[3]), row[4], row[5], row[6])
+
+    def disabled_among(self, keys: Iterable[str]) -> Set[str]:
+        """Which of the account ``keys`` are disabled now (read from the file: the operator's
+        command is another process)."""
+        wanted = sorted(set(keys))
+        out: Set[str] = set()
+        for i in range(0, len(wanted), 500):  # within SQLite's bound on a statement's parameters
+            chunk = wanted[i:i + 500]
+            out.update(str(k) for (k,) in self.store.fetch(
+                f"SELECT key FROM accounts WHERE disabled = 1 AND key IN ({','.join('?' * len(chunk))})", chunk))
+        return out
 
     def create(self, name: str, password: str) -> Account:
         """A new account (``ValueError`` for a bad name or password, or a name taken)."""

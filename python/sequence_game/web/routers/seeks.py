@@ -16,6 +16,7 @@ from ...seeds import fresh_seed
 from .. import models
 from ..club import ratings
 from ..club.accounts import Account
+from ..club.standing import Standing
 from ..club.web import AccountWrite, seat_account
 from ..deps import Client, Service, bearer, errors_for
 from ..errors import InvalidRequestError, NotAllowedError
@@ -266,6 +267,8 @@ async def accept_seek(seek_id: SeekId, body: models.AcceptSeek, request: Request
     quota: CreationQuota = request.app.state.quota
     quota.take(client)
     async with board.lock:
+        if request.app.state.standing is not None:  # a disabled account's seek closes instead (club/standing.py)
+            await request.app.state.standing.check_seek(seek)
         return await _table_for(service, board, seek, body.name, account, client, _base(request))
 
 
@@ -296,9 +299,18 @@ async def quick_pairing(body: models.SeekRequest, request: Request, board: Board
     quota.take(client)
     want = (game["players"], game["teams"], game["rated"], game["turn_seconds"],
             None if game["clock"] is None else tuple(sorted(game["clock"].items())))
+    standing: Optional[Standing] = request.app.state.standing
     async with board.lock:
-        found = board.match(want, game["rating"], credentials.credentials if credentials else None,
-                            None if account is None else account.key, (game["rating_min"], game["rating_max"]))
+        while True:
+            found = board.match(want, game["rating"], credentials.credentials if credentials else None,
+                                None if account is None else account.key, (game["rating_min"], game["rating_max"]))
+            if found is None or standing is None:
+                break
+            try:
+                await standing.check_seek(found)  # a disabled account's seek closes: look again
+                break
+            except NotAllowedError:
+                continue
         if found is not None:
             link = await _table_for(service, board, found, game["name"], account, client, _base(request))
             return models.QuickPairing(status="paired", seat=link, seek=None)

@@ -99,6 +99,8 @@ async def join(body: models.JoinRequest, table: TableDep, request: Request, serv
     the seat records your account (under its name); a rated table's seats are for accounts only."""
     if table.options.rated and account is None:
         raise NeedsAccountError("this table is rated: its seats are for signed-in accounts (log in at /login)")
+    if request.app.state.standing is not None:  # no game starts with a disabled account (club/standing.py)
+        await request.app.state.standing.check_table(table)
     quota: CreationQuota = request.app.state.quota
     quota.take(client)  # joining hands out a seat: limited like creating one
     seat, token = await service.join(table, body.seat, body.name, seat_account(account))

@@ -252,6 +252,15 @@ class Lifecycle:
             # spectators do not keep an unused table: a client could hold the cap with them
             if idle > self.limits.idle_seconds or (idle > self.limits.abandoned_seconds and not t.used):
                 gone.append(t)
+        closed = await self.close(gone, "this table expired: nobody played it for too long")
+        self.evict_finished()
+        return closed
+
+    async def close(self, tables: List[Table], detail: str) -> List[str]:
+        """End these unfinished live tables for good: marked expired in the store (kept, never
+        resumed or listed again), out of memory, their connections told ``detail`` and closed.
+        Returns the ids closed (none if the store refused the write: they stay live)."""
+        gone = [t for t in tables if not t.over]
         if gone:
             try:
                 await self.db(self.store.expire, [t.id for t in gone])
@@ -268,14 +277,12 @@ class Lifecycle:
                 t.clock.cancel()
                 t.clock = None
             for c in list(t.connections):
-                c.send({"type": "error", "error": TableExpiredError.__name__,
-                        "detail": "this table expired: nobody played it for too long"})
+                c.send({"type": "error", "error": TableExpiredError.__name__, "detail": detail})
                 try:
                     c.queue.put_nowait(None)  # closes the socket after the message above
                 except asyncio.QueueFull:
                     c.close()
             self._forget(t)
-        self.evict_finished()
         return [t.id for t in gone]
 
     def evict_finished(self) -> int:

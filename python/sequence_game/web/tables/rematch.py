@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import Any, Callable, Dict, FrozenSet, Optional
+from typing import Any, Awaitable, Callable, Dict, FrozenSet, Optional
 
 from ..errors import NotNowError, TableError
 from .lifecycle import Lifecycle
@@ -22,6 +22,8 @@ class Rematcher:
         self.life = life
         self._tell, self._broadcast = tell, broadcast
         self._lock = asyncio.Lock()  # one rematch made at a time (two players may ask together)
+        #: refuses a rematch that may not be made (the club: a disabled account at the table)
+        self.check: Optional[Callable[[Table], Awaitable[None]]] = None
 
     async def rematch(self, table: Table, seats: FrozenSet[int], client: Optional[str] = None) -> Table:
         """After the game: a new table with the same seats (the same people keep their links'
@@ -31,6 +33,8 @@ class Rematcher:
         server process sharing the database), the second ask gets the same new table."""
         if not table.over:
             raise NotNowError("a rematch comes after the game: this one is still going")
+        if self.check is not None and table.options.rematch is None:
+            await self.check(table)
         async with self._lock:
             live = self.life.tables.get(table.id)
             copies = [table] if live is None or live is table else [table, live]
