@@ -8,8 +8,9 @@ import argparse
 import shutil
 from typing import TYPE_CHECKING
 
+from ..errors import printable
 from ..seeds import SEED_LIMIT
-from .common import EXIT_OK, CLIError, Parents, check_writable, int_arg, printable
+from .common import EXIT_OK, CLIError, Parents, check_writable, int_arg
 
 if TYPE_CHECKING:
     from rich.console import Console
