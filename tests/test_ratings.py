@@ -4,6 +4,8 @@ table shape, the ladder's scale, provisional ratings."""
 from __future__ import annotations
 
 import math
+import re
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -154,6 +156,22 @@ def test_three_teams_of_two_and_a_draw(club):
     assert club.player(club.accounts.get("ann"))["games"][0]["outcome"] == "draw"
 
 
+def test_the_player_page_gives_every_time_as_iso_8601_utc_and_says_what_counted(club):
+    """One time format on the player page: the account's ``created``, each game's ``finished`` and
+    each history point's ``at`` are ISO 8601 UTC text; a counted game says so, with its change."""
+    iso = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$")
+    before = datetime.now(timezone.utc) - timedelta(seconds=5)
+    club.game_over(_finished("r1", ["Ann", "Ben"], teams=2, winner=0))
+    page = club.player(club.accounts.get("ann"))
+    (point,) = page["history"]
+    times = [page["created"], page["games"][0]["finished"], point["at"]]
+    assert all(isinstance(t, str) and iso.match(t) for t in times), times
+    assert before <= datetime.fromisoformat(point["at"].replace("Z", "+00:00")) <= datetime.now(timezone.utc)
+    (game,) = page["games"]
+    assert (game["rated"], game["counted"], game["why"]) == (True, True, None)
+    assert game["change"] == point["change"] > 0
+
+
 def test_what_is_filed_but_not_rated(club):
     club.game_over(_finished("ai", ["Ann", None], teams=2, winner=0, ai="easy"))
     club.game_over(_finished("casual", ["Ann", "Ben"], teams=2, winner=0, rated=False))
@@ -162,7 +180,13 @@ def test_what_is_filed_but_not_rated(club):
     for t in ("ai", "casual", "aborted", "twice"):
         assert club.rating_changes(t) == []
     games = {g["table"]: g for g in club.player(club.accounts.get("ann"))["games"]}
-    assert set(games) == {"ai", "casual", "aborted", "twice"} and not any(g["rated"] for g in games.values())
+    assert set(games) == {"ai", "casual", "aborted", "twice"}
+    # each says whether its table was rated, that it did not count, and why
+    assert {t: (g["rated"], g["counted"], g["why"], g["change"]) for t, g in games.items()} == {
+        "ai": (True, False, "not every seat was an account", None),
+        "casual": (False, False, "the table was created casual", None),
+        "aborted": (True, False, "a seat never moved (an aborted game)", None),
+        "twice": (True, False, "an account held two seats", None)}
     assert club.accounts.get("ann").games == 0
     from sequence_game.agents.levels import level_of, packaged_ratings
 

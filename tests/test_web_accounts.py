@@ -470,8 +470,11 @@ def test_rated_games_between_the_same_accounts_count_three_times_a_day(app):
             if not counted[-1]:
                 assert all(r["change"] == 0 and "at most 3 count" in r["why"] for r in rows)
         assert counted == [True, True, True, False]
-        assert a.get("/api/players/alice").json()["rated_games"] == 3
-        assert len(a.get("/api/players/alice").json()["games"]) == 4
+        page = a.get("/api/players/alice").json()
+        assert page["rated_games"] == 3 and len(page["games"]) == 4 and len(page["history"]) == 3
+        newest = page["games"][0]  # the fourth: rated, not counted, and why
+        assert newest["rated"] and not newest["counted"] and "at most 3 count" in newest["why"]
+        assert all(g["counted"] and g["why"] is None for g in page["games"][1:])
 
 
 def test_an_aborted_rated_game_changes_no_rating(app):
@@ -482,7 +485,8 @@ def test_an_aborted_rated_game_changes_no_rating(app):
         assert a.post(f"/api/tables/{table}/resign", json={}, headers=auth(tokens[0])).status_code == 200
         assert a.get(f"/api/tables/{table}/ratings").json() == []
         game = a.get("/api/players/alice").json()["games"][0]
-        assert not game["rated"] and game["change"] is None
+        assert (game["rated"], game["counted"], game["change"]) == (True, False, None)  # a rated table's game
+        assert game["why"] == "a seat never moved (an aborted game)"
 
 
 @pytest.mark.parametrize("players", [2, 4])

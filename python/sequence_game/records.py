@@ -66,6 +66,7 @@ __all__ = [
     "new_key",
     "play_game",
     "utc_now",
+    "utc_text",
 ]
 
 RECORD_FORMAT = "sequence-game-record/1"
@@ -84,7 +85,16 @@ _OPTIONAL = ("max_turns", "agents", "result", "started", "finished", "redeals", 
 def utc_now() -> str:
     """The time now in UTC as ISO 8601 text to the millisecond (``2026-12-01T14:30:00.123Z``): the
     format of a record's ``started`` and ``finished``."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return utc_text(datetime.now(timezone.utc).timestamp())
+
+
+def utc_text(seconds: float) -> str:
+    """``seconds`` since the epoch as :func:`utc_now` writes a time.
+
+    >>> utc_text(0)
+    '1970-01-01T00:00:00.000Z'
+    """
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def new_key() -> bytes:

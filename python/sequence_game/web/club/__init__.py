@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, TypeVar
 
 from argon2 import PasswordHasher
 
+from ...records import utc_text
 from ..errors import ServerFullError
 from ..limits import parse_settings
 from ..tables.table import Table
@@ -28,6 +29,9 @@ from .store import ClubStore
 __all__ = ["Club", "ClubSettings"]
 
 T = TypeVar("T")
+
+#: Why a casual table's game changes no rating (the player page's ``why``).
+CASUAL = "the table was created casual"
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,7 @@ class Club:
                 if counted:
                     statements.append(("UPDATE accounts SET mu = ?, sigma = ?, games = games + 1 WHERE key = ?",
                                        (mu1, s1, key)))
+        info["rated"] = bool(table.options.rated)  # the table's own setting, counted or not
         info["unrated"] = reason
         for key, p in by_account.items():
             team = p % teams
@@ -181,7 +186,7 @@ class Club:
     def _unrated_because(table: Table) -> Optional[str]:
         """Why ``table``'s game changes no rating (None: it is rated). docs/club.md."""
         if not table.options.rated:
-            return "the table was created casual"
+            return CASUAL
         if any(s.kind != "human" or not s.account for s in table.seats):
             return "not every seat was an account"
         if len({s.account for s in table.seats}) != len(table.seats):
@@ -223,13 +228,15 @@ class Club:
         """Everything the player page shows about ``account``."""
         from ..presets import preset_list
 
-        history = [{"table": t, "at": at, "rating": ratings.display(mu1), "change": ratings.display(mu1)
+        history = [{"table": t, "at": utc_text(at), "rating": ratings.display(mu1), "change": ratings.display(mu1)
                     - ratings.display(mu0), "provisional": ratings.provisional(s1)}
                    for t, at, mu0, mu1, s1 in self.store.fetch(
                        "SELECT table_id, at, mu_before, mu_after, sigma_after FROM club_ratings "
                        "WHERE account = ? AND counted = 1 ORDER BY at, table_id", (account.key,))]
-        changes = {t: (ratings.display(mu1) - ratings.display(mu0), bool(c)) for t, mu0, mu1, c in self.store.fetch(
-            "SELECT table_id, mu_before, mu_after, counted FROM club_ratings WHERE account = ?", (account.key,))}
+        changes = {t: (ratings.display(mu1) - ratings.display(mu0), bool(c), why)
+                   for t, mu0, mu1, c, why in self.store.fetch(
+                       "SELECT table_id, mu_before, mu_after, counted, why FROM club_ratings WHERE account = ?",
+                       (account.key,))}
         games: List[Dict[str, Any]] = []
         vs_ai: Dict[str, Dict[str, Any]] = {}
         presets = {p["name"]: p for p in preset_list()}
@@ -238,8 +245,15 @@ class Club:
                 "ORDER BY finished DESC, table_id LIMIT ?", (account.key, limit)):
             info = _loads(info_text)
             change = changes.get(t)
+            counted = bool(change and change[1])
+            unrated = info.get("unrated") if isinstance(info.get("unrated"), str) else None
+            why = None if counted else unrated or (change[2] if change and change[2] else "not rated")
+            # the table's own setting; a game filed before it was kept: rated unless its table was casual
+            table_rated = info["rated"] if isinstance(info.get("rated"), bool) else (
+                bool(rated) or (unrated is not None and unrated != CASUAL))
             games.append({"table": t, "finished": finished, "seat": seat, "team": team, "outcome": outcome,
-                          "rated": bool(rated), "change": change[0] if change and change[1] else None,
+                          "rated": table_rated, "counted": counted, "why": why,
+                          "change": change[0] if counted and change else None,
                           "players": info.get("players"), "teams": info.get("teams"), "how": info.get("how"),
                           "seats": [{k: s.get(k) for k in ("seat", "team", "name", "account", "ai")}
                                     for s in info.get("seats", []) if isinstance(s, dict)],

@@ -93,7 +93,8 @@ function showPlayer(p) {
     const links = document.createElement("span");
     links.append(link("replay", g.replay), " \u00b7 ", link("review", g.review));
     const result = { win: "won", loss: "lost", draw: "draw" }[g.outcome] + ({ resigned: " (resignation)", time: " (on time)" }[g.how] || "");
-    const change = g.change === null ? (g.rated ? "not counted" : "casual") : `${g.change > 0 ? "+" : ""}${g.change}`;
+    // a counted game's change; a rated one that did not count says why (an aborted game, ...)
+    const change = g.counted ? `${g.change > 0 ? "+" : ""}${g.change}` : g.rated ? `not counted: ${g.why}` : "casual";
     return tr(g.finished.slice(0, 16).replace("T", " "), who(g), result, change, links);
   }) : [tr("no finished game yet", "", "", "", "")]));
   $("player").hidden = false;
