@@ -365,3 +365,48 @@ def test_the_review_names_the_deciding_threats_in_json_and_the_command(tmp_path)
     assert data["moves"][-1]["notes"] == [dict(n) for n in move.notes]
     text = subprocess.run(run, capture_output=True, text=True, timeout=300).stdout
     assert move.notes[0]["text"] in text and move.notes[0]["text"].startswith("blue could have won at ")
+
+
+def test_a_kept_jack_weighs_what_the_model_says_in_the_players_view_only():
+    """R5: a one-eyed jack kept in hand weighs the model's ``kept`` value in the player's view (in
+    place of the fitted weight, in the rated weights too); the public view reads no hand (R9)."""
+    import dataclasses
+
+    import numpy as np
+    from sequence_game.review.estimator import (
+        HAND_FEATURES,
+        PUBLIC_FEATURES,
+        RATING_KNOTS,
+        load_win_chance_model,
+        parse_win_chance_model,
+    )
+
+    model = dataclasses.replace(load_win_chance_model(), kept={"one_eyed": 0.7})
+    i = len(PUBLIC_FEATURES) + HAND_FEATURES.index("one_eyed")
+    row = len(PUBLIC_FEATURES) + len(HAND_FEATURES)
+    assert model.weights(2, 0)[i] == 0.7 and model.weights(2, 0, rated=True)[i] == 0.7
+    assert not np.any(model.weights(2, 0, rated=True)[[row + 1 + k * row + i for k in range(len(RATING_KNOTS))]])
+    assert (model.weights(2, None) == load_win_chance_model().weights(2, None)).all()
+    assert parse_win_chance_model(model.to_json()).kept == {"one_eyed": 0.7}
+    for bad in ({"queens": 1.0}, {"one_eyed": float("nan")}, [0.25]):
+        with pytest.raises(ValueError, match="kept"):
+            parse_win_chance_model(dict(model.to_json(), kept=bad))
+
+
+def test_moves_within_the_equal_margin_of_the_best_lose_nothing():
+    """A move within ``grading.equal`` of the best value is the best's equal: no loss, named best;
+    with no margin the best is the highest value."""
+    import dataclasses
+
+    from sequence_game.review.estimator import load_win_chance_model
+
+    rec = _record(3)
+    base = load_win_chance_model()
+    loose = review_game(rec, model=dataclasses.replace(base, grading=dict(base.grading, equal=1.0)))
+    graded = [m for m in loose.moves if m.kind == "move"]
+    assert graded and all(m.loss == 0 and m.best == m.move and m.tier is None for m in graded)
+    strict = review_game(rec, model=dataclasses.replace(base, grading=dict(base.grading, equal=0.0)))
+    assert any(m.loss for m in strict.moves if m.kind == "move")
+    for m in strict.moves:
+        if m.kind == "move":
+            assert m.before is not None and m.after is not None and m.before >= m.after

@@ -35,6 +35,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from .._core import heuristic_scores
 from ..actions import move_id as _move_id
 from ..move import Move
 from ..records import GameRecord
@@ -278,10 +279,13 @@ def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
                                           accuracy=None, **common))
             else:
                 played = values[_move_id(entry)]
-                best_id = _best(values)
-                before = values[best_id]
+                equal = [m for m in values if values[m] >= max(values.values()) - model.grading.get("equal", 0.0)]
+                if _move_id(entry) in equal:  # as good as the best, within the estimator's noise
+                    best_id, best_text, before = _move_id(entry), text, played
+                else:
+                    best_id = _best(values, equal, game)
+                    before, best_text = values[best_id], str(_move_text(best_id))
                 loss = max(0.0, before - played)
-                best_text = text if values[best_id] == played else str(_move_text(best_id))
                 moves.append(ReviewedMove(kind="move", before=round(before, 4), after=round(played, 4), best=best_text,
                                           loss=round(loss, 4), tier=tier_of(loss, tiers),
                                           accuracy=round(move_accuracy(loss), 1), **common))
@@ -310,10 +314,14 @@ def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
                       players=tuple(players), result=result, tiers=tiers)
 
 
-def _best(values: Dict[int, float]) -> int:
-    """The best of the valued moves; among equals a move that is not a trade (a trade keeps the
-    turn: worth as much as the best move after it, never better), then the lowest id."""
-    return max(values, key=lambda m: (values[m], _move_text(m).kind != "trade", -m))
+def _best(values: Dict[int, float], equal: Sequence[int], game: Any) -> int:
+    """The best move named: among the moves ``equal`` to the best (within the model's
+    ``grading.equal`` of its value: the estimator's noise), the one-ply heuristic's favourite (a
+    strong player's choice among moves the estimator cannot tell apart), then a move that is not a
+    trade (a trade keeps the turn: worth as much as the best move after it, never better), the
+    higher value, the lowest id."""
+    scores = dict(heuristic_scores(core_state(game)))
+    return max(equal, key=lambda m: (scores.get(m, -math.inf), _move_text(m).kind != "trade", values[m], -m))
 
 
 def _move_text(move_id: int) -> Move:

@@ -45,6 +45,7 @@ from .. import _core
 __all__ = [
     "DECISIVE_DEFAULTS",
     "HAND_FEATURES",
+    "KEPT_FEATURES",
     "MODEL_FORMAT",
     "PUBLIC_FEATURES",
     "RATED_FEATURES",
@@ -342,6 +343,13 @@ def softmax_rows(scores: np.ndarray) -> np.ndarray:
     return out
 
 
+#: The hand features whose weight a model may set rather than fit (``WinChanceModel.kept``): what
+#: a jack kept in hand is worth. Fitted on outcomes, a jack in hand weighs next to nothing (the
+#: games' players spend jacks on sight, so holding one says little about who wins), and a review
+#: that reads the fitted weight advises spending it at once; the search values one by its
+#: evaluation's weight on its logistic scale (``_core.EvalWeights``).
+KEPT_FEATURES: Tuple[str, ...] = ("two_eyed", "one_eyed")
+
 #: The race's parameters when a model file has none (:func:`with_decisive`).
 DECISIVE_DEFAULTS: Mapping[str, float] = {"take": 1.0, "open_mover": 0.0, "open_next": 0.0}
 
@@ -392,7 +400,9 @@ class WinChanceModel:
     """A validated model: one weight vector per view and per number of teams (``"2"``, ``"3"``),
     unrated (``public``, ``player``) and rated (``rated_public``, ``rated_player``: read when every
     seat's rating is known), the review's grading thresholds, how it was made (``training``,
-    free-form), and the race of immediate wins' parameters (``decisive``: :func:`with_decisive`)."""
+    free-form), the race of immediate wins' parameters (``decisive``: :func:`with_decisive`), and
+    ``kept``: what a card kept in hand is worth in the player's view, by hand feature
+    (:data:`KEPT_FEATURES`), in place of the fitted weight (see :data:`KEPT_FEATURES`)."""
 
     public: Mapping[str, Sequence[float]]
     player: Mapping[str, Sequence[float]]
@@ -401,6 +411,7 @@ class WinChanceModel:
     rated_public: Mapping[str, Sequence[float]] = field(default_factory=dict)
     rated_player: Mapping[str, Sequence[float]] = field(default_factory=dict)
     decisive: Mapping[str, float] = field(default_factory=lambda: dict(DECISIVE_DEFAULTS))
+    kept: Mapping[str, float] = field(default_factory=dict)
 
     def weights(self, teams: int, viewer: Optional[int], rated: bool = False) -> np.ndarray:
         if rated:
@@ -410,7 +421,17 @@ class WinChanceModel:
         key = "2" if teams == 2 else "3"
         if key not in table:  # a model fitted on two-team games only: the closest rule set
             key = next(iter(table))
-        return np.asarray(table[key], dtype=np.float64)
+        w = np.asarray(table[key], dtype=np.float64)
+        if viewer is None or not self.kept:
+            return w
+        w = w.copy()
+        row = len(PUBLIC_FEATURES) + len(HAND_FEATURES)
+        for name, value in self.kept.items():
+            i = len(PUBLIC_FEATURES) + HAND_FEATURES.index(name)
+            w[i] = value
+            if rated:  # the rated rows: x, the rating, then x times each hat (the hats sum to 1)
+                w[[row + 1 + k * row + i for k in range(len(RATING_KNOTS))]] = 0.0
+        return w
 
     def uses_ratings(self, teams: int, ratings: Ratings, viewer: Optional[int] = None) -> bool:
         """Whether :meth:`chances` reads ``ratings`` at a table of ``teams`` teams: every seat's is
@@ -449,7 +470,8 @@ class WinChanceModel:
                 "rating_scale": RATING_SCALE, "rating_knots": list(RATING_KNOTS),
                 **{view: {k: [float(v) for v in w] for k, w in getattr(self, view).items()}
                    for view in ("public", "player", "rated_public", "rated_player")},
-                "grading": dict(self.grading), "training": dict(self.training), "decisive": dict(self.decisive)}
+                "grading": dict(self.grading), "training": dict(self.training), "decisive": dict(self.decisive),
+                **({"kept": dict(self.kept)} if self.kept else {})}
 
 
 def parse_win_chance_model(data: Any, source: str = "the model") -> WinChanceModel:
@@ -490,8 +512,13 @@ def parse_win_chance_model(data: Any, source: str = "the model") -> WinChanceMod
             or not 0.0 <= decisive["take"] <= 1.0):
         raise ValueError(f"{source}: decisive must map {', '.join(sorted(DECISIVE_DEFAULTS))} to finite numbers "
                          "(take from 0 to 1)")
+    kept = data.get("kept", {})
+    if (not isinstance(kept, dict) or not set(kept) <= set(KEPT_FEATURES)
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in kept.values())):
+        raise ValueError(f"{source}: kept must map some of {', '.join(KEPT_FEATURES)} to finite numbers")
     return WinChanceModel(views["public"], views["player"], {k: float(v) for k, v in grading.items()}, training,
-                          views["rated_public"], views["rated_player"], {k: float(v) for k, v in decisive.items()})
+                          views["rated_public"], views["rated_player"], {k: float(v) for k, v in decisive.items()},
+                          {k: float(v) for k, v in kept.items()})
 
 
 _DEFAULT: Optional[WinChanceModel] = None

@@ -370,8 +370,12 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
                                                l2).round(6).tolist()
         base[str(teams)] = y.mean(axis=0)
     # The race of immediate wins keeps its own fit (measure_review fit-decisive): carried over.
-    decisive = dict(load_win_chance_model(out).decisive) if os.path.exists(out) else dict(DECISIVE_DEFAULTS)
-    model = WinChanceModel(public, player, rated_public=rated_public, rated_player=rated_player, decisive=decisive)
+    # and so does what a jack kept in hand is worth (measure_review kept).
+    former = load_win_chance_model(out) if os.path.exists(out) else None
+    decisive = dict(former.decisive) if former is not None else dict(DECISIVE_DEFAULTS)
+    kept = dict(former.kept) if former is not None else {}
+    model = WinChanceModel(public, player, rated_public=rated_public, rated_player=rated_player, decisive=decisive,
+                           kept=kept)
     table: Dict[str, Any] = {}
     curves: Dict[str, List[Tuple[float, float, int]]] = {}
     unrated_curves: Dict[str, List[Tuple[float, float, int]]] = {}
@@ -397,6 +401,8 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
     noise = float(np.percentile(losses[strongest], 90)) if strongest else 0.05
     step = max(0.01, math.ceil(noise * 100) / 100)
     grading = {"inaccuracy": step, "mistake": round(2 * step, 2), "blunder": round(3 * step, 2)}
+    if former is not None and "equal" in former.grading:  # measure_review fit-equal's, carried over
+        grading["equal"] = former.grading["equal"]
     loss_table = {n: {"moves": len(v), "median": round(float(np.median(v)), 4) if v else None,
                       "p90": round(float(np.percentile(v, 90)), 4) if v else None,
                       "mean": round(float(np.mean(v)), 4) if v else None} for n, v in losses.items()}
@@ -411,7 +417,7 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
         "search_comparison": search,
         "cpu_seconds": {"selfplay": round(selfplay_cpu, 1), "features_fit_measure": round(time.process_time() - t0, 1)},
     }
-    model = WinChanceModel(public, player, grading, report, rated_public, rated_player, decisive)
+    model = WinChanceModel(public, player, grading, report, rated_public, rated_player, decisive, kept)
     tmp = out + f".tmp{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(model.to_json(), f, indent=1)

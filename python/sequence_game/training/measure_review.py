@@ -10,13 +10,18 @@
   position of the games: Brier, log-loss, expected calibration error (10 bins), Brier skill, with
   95% intervals from a bootstrap over games.
 * ``agreement``: how often the review's best move is ``hard``'s choice, over the decisions with
-  more than one legal move.
+  more than one legal move (the search's choices kept beside the games, ``FILE.search.jsonl``).
+* The review's parameters fitted on such games, each written into the packaged model file:
+  ``fit-decisive`` (the race of immediate wins, :func:`sequence_game.review.estimator.with_decisive`),
+  ``fit-equal`` (``grading.equal``, from kept search choices) and ``kept`` (what a jack kept in hand
+  is worth, from the search's evaluation).
 
 ::
 
-    nice -n 19 python -m sequence_game.training.measure_review games --file build/mixed.jsonl --games 250 --seed 4620
+    nice -n 19 python -m sequence_game.training.measure_review games --file build/mixed.jsonl --games 300 --seed 4620
     python -m sequence_game.training.measure_review won --file build/mixed.jsonl
-    python -m sequence_game.training.measure_review calibration --file build/mixed.jsonl
+    python -m sequence_game.training.measure_review calibration --file build/mixed.jsonl [--rated]
+    nice -n 19 python -m sequence_game.training.measure_review agreement --file build/greedy.jsonl --decisions 81
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import os
 import random
 import sys
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -36,8 +41,18 @@ from ..records import GameRecord, play_game
 from ..review.estimator import load_win_chance_model, play_quality
 from ..review.threats import holds_win, winning_cells
 
-__all__ = ["MIXED", "agreement", "calibration_report", "fit_decisive", "main", "play_games", "search_choices",
-           "won_report"]
+__all__ = [
+    "MIXED",
+    "agreement",
+    "calibration_report",
+    "fit_decisive",
+    "fit_equal",
+    "main",
+    "play_games",
+    "search_choices",
+    "set_kept",
+    "won_report",
+]
 
 #: The strengths a mixed table draws its two seats from.
 MIXED = ("random", "greedy", "easy", "medium", "mcts-v1:iterations=300", "mcts-v1:iterations=1000")
@@ -133,10 +148,11 @@ def calibration_report(records: List[GameRecord], rated: bool = False) -> Dict[s
     return calibration(pa, ya, np.asarray(games), ya.mean(axis=0))
 
 
-def search_choices(records: List[GameRecord], path: str, iterations: int = 30000) -> Dict[str, int]:
+def search_choices(records: List[GameRecord], path: str, iterations: int = 30000, more: bool = True) -> Dict[str, int]:
     """The search's choice (``mcts-v1`` at ``iterations``, the ``hard`` preset's search and budget,
     seeded by the decision) at every decision with more than one legal move, by ``"game:entry"``;
-    kept in the JSON-lines file ``path`` and resumed from it (the search is the costly part)."""
+    kept in the JSON-lines file ``path`` and resumed from it (the search is the costly part; with
+    ``more`` False, only those already kept)."""
     from ..actions import move_id
     from ..agents import agent_from_spec
 
@@ -147,6 +163,8 @@ def search_choices(records: List[GameRecord], path: str, iterations: int = 30000
                 if line.strip():
                     e = json.loads(line)
                     done[e["key"]] = e["move"]
+    if not more:
+        return done
     with open(path, "a", encoding="utf-8") as f:
         for g, record in enumerate(records):
             for k, step in enumerate(record.positions()):
@@ -161,12 +179,17 @@ def search_choices(records: List[GameRecord], path: str, iterations: int = 30000
     return done
 
 
-def agreement(records: List[GameRecord], choices: Dict[str, int]) -> Dict[str, Any]:
+def agreement(records: List[GameRecord], choices: Dict[str, int], skip: int = 0) -> Dict[str, Any]:
     """How often the review's best move (:func:`sequence_game.review.review_game`'s ``best``) is the
-    search's choice (:func:`search_choices`), over the decisions with more than one legal move."""
+    search's choice (:func:`search_choices`), over the decisions with more than one legal move; and
+    over those after the first ``skip`` (in game order: the ones :func:`fit_equal` did not read),
+    with a 95% Wilson interval."""
     from ..actions import move_id
+    from ..arena.stats import wilson_interval
     from ..review import review_game
 
+    fitted = set(sorted(choices, key=lambda k: tuple(int(v) for v in k.split(":")))[:skip])
+    held = held_agree = 0
     agree = total = jacks = 0
     t = time.process_time()
     for g, record in enumerate(records):
@@ -181,7 +204,13 @@ def agreement(records: List[GameRecord], choices: Dict[str, int]) -> Dict[str, A
             agree += best == choices[key]
             jacks += (m.best or m.move).split("@")[0] in ("JD", "JC")
             total += 1
+            if key not in fitted:
+                held += 1
+                held_agree += best == choices[key]
     return {"decisions": total, "agree": agree, "rate": agree / total if total else None,
+            "interval": [round(v, 3) for v in wilson_interval(agree, total)] if total else None,
+            "unseen_decisions": held, "unseen_agree": held_agree,
+            "unseen_interval": [round(v, 3) for v in wilson_interval(held_agree, held)] if held else None,
             "best_is_two_eyed_jack": jacks, "review_cpu_s_per_game": (time.process_time() - t) / max(1, len(records))}
 
 
@@ -271,25 +300,102 @@ def fit_decisive(records: List[GameRecord], model_path: Optional[str] = None) ->
     return {"decisive": params, **data["training"]["decisive"]}
 
 
+def fit_equal(records: List[GameRecord], choices: Dict[str, int], decisions: int,
+              model_path: Optional[str] = None) -> Dict[str, Any]:
+    """Choose the review's ``grading.equal`` (how close to the best value a move is the best's equal,
+    :func:`sequence_game.review.review_game`) by the agreement with the search's choices on the
+    first ``decisions`` kept decisions (in game order), over a grid of 0 to 0.03 by 0.0025, and
+    write it into the model file (None: the packaged one)."""
+    from .. import _core
+    from ..review import move_values
+    from ..review.estimator import DEFAULT_PATH
+
+    keys = sorted(choices, key=lambda k: tuple(int(v) for v in k.split(":")))[:decisions]
+    rows = []
+    cache: Dict[int, List[Any]] = {}
+    for key in keys:
+        g, k = (int(v) for v in key.split(":"))
+        if g not in cache:
+            cache[g] = list(records[g].positions())
+        game = cache[g][k].game
+        rows.append((move_values(game), dict(_core.heuristic_scores(game._state)), choices[key]))
+    grid = [round(0.0025 * i, 4) for i in range(13)]
+    rates = {}
+    for eps in grid:
+        agree = 0
+        for values, scores, chosen in rows:
+            top = max(values.values())
+            equal = [m for m in values if values[m] >= top - eps]
+            agree += max(equal, key=lambda m: (scores.get(m, -math.inf), values[m], -m)) == chosen
+        rates[eps] = agree / max(1, len(rows))
+    best = max(grid, key=lambda e: (rates[e], -e))
+    path = model_path or DEFAULT_PATH
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    data["grading"]["equal"] = best
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+    return {"equal": best, "decisions": len(rows), "agreement": {str(e): round(r, 3) for e, r in rates.items()}}
+
+
+def set_kept(names: Sequence[str], model_path: Optional[str] = None) -> Dict[str, Any]:
+    """Set what the jacks ``names`` (of ``estimator.KEPT_FEATURES``) kept in hand are worth in the
+    model file (None: the packaged one): the search's evaluation weight of that jack over its
+    logistic scale (``_core.EvalWeights``); the others keep their fitted weight."""
+    from .. import _core
+    from ..review.estimator import DEFAULT_PATH, KEPT_FEATURES
+
+    weights = _core.EvalWeights()
+    unknown = sorted(set(names) - set(KEPT_FEATURES))
+    if unknown:
+        raise ValueError(f"kept: {', '.join(unknown)} is not one of {', '.join(KEPT_FEATURES)}")
+    kept = {n: round(getattr(weights, n) / weights.scale, 4) for n in names}
+    path = model_path or DEFAULT_PATH
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    data["kept"] = kept
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+    return {"kept": kept}
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sequence_game.training.measure_review",
                                      description="Measure the review on fresh games (see the module docstring).")
-    parser.add_argument("what", choices=["games", "won", "calibration", "agreement", "fit-decisive"])
-    parser.add_argument("--file", required=True, help="the games, one record a line (JSON lines)")
+    parser.add_argument("what", choices=["games", "won", "calibration", "agreement", "fit-decisive", "kept",
+                                                     "fit-equal"])
+    parser.add_argument("--file", help="the games, one record a line (JSON lines)")
     parser.add_argument("--games", type=int, default=250)
     parser.add_argument("--seed", type=int, default=4620)
     parser.add_argument("--agents", default=",".join(MIXED), help="the strengths to draw seats from (commas)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--rated", action="store_true", help="calibration: read the seats' ladder ratings")
+    parser.add_argument("--kept", action="store_true", help="agreement: only the search choices already kept")
+    parser.add_argument("--decisions", type=int, default=81, help="fit-equal: the first kept decisions it reads")
+    parser.add_argument("--jacks", default="one_eyed", help="kept: the jacks valued as the search values them (commas)")
     args = parser.parse_args(argv)
+    if args.what == "kept":
+        print(json.dumps(set_kept([j for j in args.jacks.split(",") if j])))
+        return 0
+    if args.file is None:
+        parser.error("--file is required")
     if args.what == "games":
         play_games(args.file, args.games, args.seed, tuple(a for a in args.agents.split(",") if a), args.players)
         return 0
     records = _records(args.file)
     if args.what == "calibration":
         out = calibration_report(records, args.rated)
+    elif args.what == "fit-equal":
+        out = fit_equal(records, search_choices(records, args.file + ".search.jsonl", more=False), args.decisions)
     elif args.what == "agreement":
-        out = agreement(records, search_choices(records, args.file + ".search.jsonl"))
+        out = agreement(records, search_choices(records, args.file + ".search.jsonl", more=not args.kept),
+                        args.decisions)
     else:
         out = {"won": won_report, "fit-decisive": fit_decisive}[args.what](records)
     print(json.dumps({"games": len(records), **out}, indent=1))
