@@ -385,3 +385,81 @@ def test_a_chat_write_the_database_refuses_is_logged_and_the_chat_goes_on(tmp_pa
             for ws in (ws0, ws1):
                 ws.__exit__(None, None, None)
     assert "a database write failed" in caplog.text and "disk is full" in caplog.text
+
+
+@pytest.mark.parametrize("first", ["spectator's report", "player's report", "player's message"])
+def test_the_kept_chat_comes_back_whatever_frame_arrives_first_after_a_restart(tmp_path, first):
+    import sqlite3
+
+    db = tmp_path / "tables.sqlite3"
+    with _server(db) as client:
+        table, tokens, mid = _chat_then_report(client)  # Ann's message mid, the spectator's "gg" mid + 1
+    with _server(db) as client:
+        # a connection that never asked for the chat sends the first chat frame the table sees
+        token = None if first == "spectator's report" else tokens[1]
+        with client.websocket_connect(f"ws://127.0.0.1/api/tables/{table}/ws") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            assert ws.receive_json()["type"] == "state"
+            if first == "player's message":
+                ws.send_json({"type": "chat", "text": "hello?"})  # refused: not in the chat
+            else:
+                ws.send_json({"type": "report", "message": mid + 1 if token is None else mid})
+            ws.send_json({"type": "ping"})
+            frames = []
+            while not frames or frames[-1]["type"] != "pong":
+                frames.append(ws.receive_json())
+            (answer,) = [f for f in frames if f["type"] in ("reported", "error")]
+        ws0, p0, players_log = _open(client, table, tokens[0])
+        p0.send_json({"type": "chat", "text": "back again"})
+        p0.send_json({"type": "ping"})
+        said = [p0.receive_json(), p0.receive_json()]  # the chat, or the error the server answered
+        ws0.__exit__(None, None, None)
+    if first == "player's message":
+        assert answer["detail"].startswith("this connection is not in the chat")
+    else:
+        assert answer == {"type": "reported", "message": mid + 1 if first == "spectator's report" else mid}
+    assert [(m["id"], m["text"]) for m in players_log["messages"]] == [(mid, "rude [31mwords")]
+    assert said[0]["type"] == "chat" and said[0]["id"] == mid + 2  # ids go on after the kept ones
+    with sqlite3.connect(db) as con:
+        kept = {i: json.loads(m)["text"] for i, m in con.execute("SELECT id, message FROM chat WHERE table_id = ?",
+                                                                  (table,))}
+    assert kept == {mid: "rude [31mwords", mid + 1: "gg", mid + 2: "back again"}  # no kept row overwritten
+
+
+def test_a_kept_chat_the_database_cannot_read_back_is_not_replaced_by_an_empty_room(tmp_path, monkeypatch):
+    import sqlite3
+
+    from sequence_game.web.store import StoreError
+
+    db = tmp_path / "tables.sqlite3"
+    with _server(db) as client:
+        table, tokens, mid = _chat_then_report(client)
+    with _server(db) as client:
+        store = client.app.state.social.store
+        real = store.messages
+
+        def failing(table_id):
+            raise StoreError("the database refused the read (disk I/O error)")
+
+        monkeypatch.setattr(store, "messages", failing)
+        with client.websocket_connect(f"ws://127.0.0.1/api/tables/{table}/ws") as ws:
+            ws.send_json({"type": "hello", "token": tokens[0], "chat": True})
+            assert ws.receive_json()["type"] == "state"
+            refused = ws.receive_json()  # no chat-log of an empty room: the error, and no chat
+            ws.send_json({"type": "chat", "text": "anyone?"})
+            ws.send_json({"type": "ping"})
+            frames = []
+            while not frames or frames[-1]["type"] != "pong":
+                frames.append(ws.receive_json())
+        monkeypatch.setattr(store, "messages", real)  # the disk is back
+        ws0, p0, log = _open(client, table, tokens[0])
+        p0.send_json({"type": "chat", "text": "back again"})
+        said = _next(p0, "chat")
+        ws0.__exit__(None, None, None)
+    assert refused["type"] == "error" and "could not be read back" in refused["detail"], refused
+    assert [f["type"] for f in frames] == ["error", "pong"] and "could not be read back" in frames[0]["detail"]
+    assert [m["id"] for m in log["messages"]] == [mid] and said["id"] == mid + 2
+    with sqlite3.connect(db) as con:
+        kept = {i: json.loads(m)["text"] for i, m in con.execute("SELECT id, message FROM chat WHERE table_id = ?",
+                                                                  (table,))}
+    assert kept == {mid: "rude [31mwords", mid + 1: "gg", mid + 2: "back again"}

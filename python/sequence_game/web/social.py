@@ -110,7 +110,8 @@ class SocialStore(ClubStore):
     def save_message(self, table_id: str, message: Dict[str, Any], keep: int) -> None:
         """Keep ``message`` of ``table_id``'s chat and forget its room's messages past the last ``keep``."""
         channel = str(message["channel"])
-        self.write(("INSERT OR REPLACE INTO chat (table_id, id, channel, message) VALUES (?, ?, ?, ?)",
+        # never OR REPLACE: a message id taken already is a kept message, which stays (the write is refused)
+        self.write(("INSERT INTO chat (table_id, id, channel, message) VALUES (?, ?, ?, ?)",
                     (table_id, int(message["id"]), channel, self.dumps(message))),
                    ("DELETE FROM chat WHERE table_id = ? AND channel = ? AND id NOT IN (SELECT id FROM chat WHERE "
                     "table_id = ? AND channel = ? ORDER BY id DESC LIMIT ?)", (table_id, channel, table_id, channel,

@@ -40,7 +40,15 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .. import models
-from ..errors import BadMessageError, BusyError, NotAllowedError, TableError, TooLargeError, TooSlowError
+from ..errors import (
+    BadMessageError,
+    BusyError,
+    NotAllowedError,
+    NotSavedError,
+    TableError,
+    TooLargeError,
+    TooSlowError,
+)
 from ..http import client_of, deny_websocket, error_body, status_of
 from ..store import StoreError
 from ..tables import Connection, Table, TableService
@@ -129,8 +137,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             return
         service.attach(table, conn)
         if hello.chat:
-            await _chat_history(service, table)
-            service.chat.welcome(table, conn)
+            try:
+                await _chat_history(service, table)
+                service.chat.welcome(table, conn)
+            except NotSavedError as e:  # the table goes on without the chat; a later chat frame tries again
+                conn.send(_error(e))
         await _serve(websocket, service, table, conn)
     finally:
         if conn is not None:
@@ -140,14 +151,17 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
 async def _chat_history(service: TableService, table: Table) -> None:
     """Bring back ``table``'s chat from the database (web/social.py) if its room is not in memory:
-    after a restart, or once the table came back into memory."""
+    after a restart, or once the table came back into memory. Every frame that touches a room
+    (a hello asking for the chat, a message, a report) comes through here first: a room made empty
+    before its kept messages are read would hide them, and its ids would start again at 1 and
+    overwrite the kept rows."""
     chat = service.chat
     if chat.enabled and chat.keeper is not None and table.id not in chat.rooms:
         try:
             messages = await service.db(chat.keeper.history, table.id)
-        except StoreError as e:  # the room starts empty
+        except StoreError as e:  # no room yet: an empty one would hide the kept messages, then overwrite them
             log.error("the chat of table %s could not be read back: %s", table.id, e)
-            messages = []
+            raise NotSavedError(f"the chat of this table could not be read back ({e}); try again in a moment") from None
         chat.restore(table.id, messages)
 
 
@@ -178,8 +192,10 @@ async def _serve(websocket: WebSocket, service: TableService, table: Table, conn
                         raise NotAllowedError("spectators cannot move")
                     await service.play(table, seats, msg.move, msg.version)
                 elif msg.type == "chat":
+                    await _chat_history(service, table)
                     service.chat.say(table, conn, msg.text)
                 elif msg.type == "report":
+                    await _chat_history(service, table)  # a report may come before any hello asked for the chat
                     conn.send(service.chat.report(table, conn, msg.message))
                 elif msg.type == "undo":
                     await service.undo(table, seats)

@@ -107,6 +107,8 @@ class Chat:
                 room.next_spectator = max(room.next_spectator, int(name[10:]) + 1)
 
     def _room(self, table: Table) -> _Room:
+        """``table``'s room; a new one only where nothing is kept (no keeper) or the kept messages
+        were read (``restore``) first: the websocket's handler reads them before any chat frame."""
         room = self.rooms.get(table.id)
         if room is None:
             room = self.rooms[table.id] = _Room()
