@@ -273,8 +273,8 @@ def move_notes(game: Any, move_id: int) -> List[Dict[str, Any]]:
     * ``win``: the move wins (R8); ``missed-win``: the mover held a winning move and played another;
     * ``block``: the move takes a cell where another team would have won; ``missed-block``: another
       team could win at one cell, the mover held a card for it, and the cell is still open after
-      the move; ``double-threat`` (about the other team): it had several winning cells, one move
-      could not block them all;
+      the move (a team with several cells was named when it made them: one move cannot block them
+      all, and the mover is not blamed);
     * ``threat`` / ``double-threat``: after the move the mover's team has new winning cells (one,
       or several: one move cannot block them all).
 
@@ -303,9 +303,7 @@ def move_notes(game: Any, move_id: int) -> List[Dict[str, Any]]:
             continue
         if cell is not None and cell in before[other]:
             notes.append(_note("block", team, [cell], other=other))
-        elif len(before[other]) >= 2 and after[other]:
-            notes.append(_note("double-threat", other, sorted(after[other])))
-        elif after[other] and set(state.hand(mover)).intersection(filling_cards(sorted(after[other]))):
+        elif len(after[other]) == 1 and set(state.hand(mover)).intersection(filling_cards(sorted(after[other]))):
             notes.append(_note("missed-block", team, sorted(after[other]), other=other))
     new = after[team] - before[team]
     if new:

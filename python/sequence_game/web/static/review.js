@@ -71,7 +71,8 @@ function show(i) {
       parts.push(`Chance of winning: ${chancesText(review.curve[0])}.`);
     }
     for (const n of (r && r.notes) || []) {
-      parts.push(`${noteText(n)}.`);
+      const text = noteText(n);
+      parts.push(`${text[0].toUpperCase()}${text.slice(1)}.`);
       board.mark(n.cells, "hinted");  // the deciding cells, on the board
     }
     const res = resignation();
