@@ -366,6 +366,10 @@ void WorkerPool::loop(int index) {
             start_.wait(lock, [&] { return stopping_ || generation_ != seen; });
             if (stopping_) return;
             seen = generation_;
+            // The calling thread ran this part already (this thread woke late): nothing to do.
+            if (claimed_[static_cast<std::size_t>(index)]) continue;
+            claimed_[static_cast<std::size_t>(index)] = 1;
+            ++running_;
             job = job_;
         }
         std::exception_ptr failure;
@@ -388,16 +392,36 @@ void WorkerPool::run(const std::function<void(int)>& work) {
     {
         const std::lock_guard<std::mutex> lock(mutex_);
         job_ = &work;
-        running_ = size() - 1;
+        claimed_.assign(static_cast<std::size_t>(size()), 0);
+        claimed_[0] = 1;
+        running_ = 0;
         failure_ = nullptr;
         ++generation_;
     }
     start_.notify_all();
     std::exception_ptr failure;
-    try {
-        work(0);
-    } catch (...) {
-        failure = std::current_exception();
+    const auto part = [&](int k) {
+        try {
+            work(k);
+        } catch (...) {
+            if (!failure) failure = std::current_exception();
+        }
+    };
+    part(0);
+    // The parts no thread has taken yet run here: a worker that the system has not scheduled (a
+    // busy machine) would otherwise hold up the whole call, however little work is left.
+    for (;;) {
+        int k = -1;
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            for (int i = 1; i < size() && k < 0; ++i)
+                if (!claimed_[static_cast<std::size_t>(i)]) {
+                    claimed_[static_cast<std::size_t>(i)] = 1;
+                    k = i;
+                }
+        }
+        if (k < 0) break;
+        part(k);
     }
     std::unique_lock<std::mutex> lock(mutex_);
     done_.wait(lock, [&] { return running_ == 0; });

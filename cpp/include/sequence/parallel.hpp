@@ -135,7 +135,10 @@ public:
 
     int size() const { return static_cast<int>(threads_.size()) + 1; }
     // Runs work(0) .. work(size() - 1) concurrently, work(0) on the calling thread, and returns
-    // when all have returned; the first exception a part threw is rethrown then. In a child
+    // when all have returned; the first exception a part threw is rethrown then. Each part runs
+    // once, on its own worker thread or, when that thread has not started it by the time the
+    // calling thread is done with its own part (not yet scheduled on a busy machine, or a part too
+    // small to be worth the wait), on the calling thread. In a child
     // process forked after the pool started (whose threads did not survive the fork) every part
     // runs on the calling thread, in order.
     void run(const std::function<void(int)>& work);
@@ -149,7 +152,8 @@ private:
     const std::function<void(int)>* job_ = nullptr;
     std::uint64_t generation_ = 0;  // counts jobs: a worker runs each generation once
     int ready_ = 0;                 // threads whose thread-local storage is set up
-    int running_ = 0;               // parts of the current job not finished
+    int running_ = 0;               // parts of the current job taken by pool threads, not finished
+    std::vector<char> claimed_;     // per part of the current job: a thread has taken it
     bool stopping_ = false;
     std::exception_ptr failure_;
     long owner_pid_ = 0;
