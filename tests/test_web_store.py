@@ -239,6 +239,40 @@ def test_abandoned_rows_do_not_hold_the_cap_after_a_restart(tmp_path):
     assert {r.id for r in TableStore(db).load_all(finished=False)} == set(service_of(c).tables)
 
 
+@pytest.mark.parametrize("how", ["joined open seats", "connected seat links"])
+def test_a_table_its_people_joined_is_used_after_a_restart_as_before(tmp_path, how):
+    """Two people joined (took the open seats, or opened their seats' links), nobody moved: the table
+    is in use, before a restart and after it, however long past abandoned_seconds."""
+    db = tmp_path / "t.sqlite3"
+    limits = ServerLimits(abandoned_seconds=0.5)
+    with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as c:
+        if how == "joined open seats":
+            table, tokens = new_table(c, players=2, seats=[{"kind": "human", "open": True}] * 2)
+            assert tokens == {}
+            for _ in range(2):
+                r = c.post(f"/api/tables/{table}/join", json={})
+                assert r.status_code == 201, r.text
+                tokens[r.json()["seat"]] = r.json()["token"]
+        else:
+            table, tokens = new_table(c, players=2, seats=[{"kind": "human"}, {"kind": "human"}])
+            for p in (0, 1):
+                with c.websocket_connect(f"{WS}/api/tables/{table}/ws") as ws:
+                    ws.send_json({"type": "hello", "token": tokens[p]})
+                    ws.receive_json()
+        time.sleep(1.0)  # past abandoned_seconds
+        assert c.portal.call(service_of(c).sweep) == []  # in use: the running server keeps it
+        assert c.get(f"/api/tables/{table}", headers=auth(tokens[0])).status_code == 200
+    with TestClient(create_app(db, ai_pause=0, limits=limits), base_url=BASE) as c:  # the restart
+        for p in (0, 1):
+            r = c.get(f"/api/tables/{table}", headers=auth(tokens[p]))
+            assert r.status_code == 200, r.text
+        assert table in service_of(c).tables
+    row = TableStore(db).get(table)
+    assert row is not None and row.used and not row.expired
+    if how == "joined open seats":
+        assert row.updated > row.created  # a join is a change of the table, as the running server counts it
+
+
 def test_the_cap_counts_unfinished_tables_only():
     with TestClient(create_app(ai_pause=0, limits=ServerLimits(max_tables=1)), base_url=BASE) as c:
         svc = service_of(c)
@@ -367,7 +401,8 @@ def _finished_rows(store, n, start=0):
     with store._lock:
         store._db.execute("BEGIN")
         store._db.executemany(
-            "INSERT INTO tables VALUES (?, ?, ?, '{}', ?, 1, 1, ?)",
+            "INSERT INTO tables (id, record, seats, options, created, version, finished, updated) "
+            "VALUES (?, ?, ?, '{}', ?, 1, 1, ?)",
             [(f"f{i:06d}", json.dumps(rec), json.dumps(seats), f"2026-01-01T00:{i // 600 % 60:02d}:{i // 10 % 60:02d}."
               f"{i % 10}00Z", "2026-01-02T00:00:00Z") for i in range(start, start + n)])
         store._db.execute("COMMIT")
@@ -565,7 +600,8 @@ def test_any_damaged_row_is_set_aside_never_raised():
         store = TableStore(":memory:")
         with store._lock:
             for i, (rec, seats, options, finished, stamp) in enumerate(rows):
-                store._db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                store._db.execute("INSERT INTO tables (id, record, seats, options, created, version, finished, updated) "
+                                  "VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
                                   (f"r{i}", rec, seats, options, stamp or "2026-01-01T00:00:00.000Z", finished,
                                    stamp))
         svc = TableService(store, limits=ServerLimits(idle_seconds=10**10, abandoned_seconds=10**10))

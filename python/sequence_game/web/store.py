@@ -44,7 +44,9 @@ MAX_ROW_ID = 2**63 - 1
 #: ``tables.finished``: the state of a stored table.
 PLAYING, FINISHED, EXPIRED = 0, 1, 2
 
-_COLUMNS = ("id", "record", "seats", "options", "created", "version", "finished", "updated")
+_COLUMNS = ("id", "record", "seats", "options", "created", "version", "finished", "updated", "used")
+#: columns a database of an older version gains when it is opened (TableStore._open)
+_ADDED = {"updated": "TEXT NOT NULL DEFAULT ''", "used": "INTEGER NOT NULL DEFAULT 0"}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -55,7 +57,8 @@ CREATE TABLE IF NOT EXISTS tables (
     created  TEXT NOT NULL,
     version  INTEGER NOT NULL,   -- +1 on every change of the game
     finished INTEGER NOT NULL,   -- 0 while playing, 1 once the game is over, 2 expired unfinished
-    updated  TEXT NOT NULL DEFAULT ''  -- the last change of the game (ISO 8601 UTC)
+    updated  TEXT NOT NULL DEFAULT '', -- the last change of the game or its seats (ISO 8601 UTC)
+    used     INTEGER NOT NULL DEFAULT 0  -- 1 once a human seat connected, joined or moved (not abandoned)
 );
 -- the lobby reads one page of finished tables, newest first, from this index alone
 CREATE INDEX IF NOT EXISTS tables_lobby ON tables (finished, created, id);
@@ -102,8 +105,10 @@ def default_db_path() -> Path:
 
 @dataclass
 class TableRow:
-    """One stored table: ``record`` is a ``GameRecord.to_dict()``; ``updated`` the last change
-    (None: ``created``); ``expired``: closed unfinished (never resumed)."""
+    """One stored table: ``record`` is a ``GameRecord.to_dict()``; ``updated`` the last change of
+    the game or its seats (None: ``created``); ``expired``: closed unfinished (never resumed);
+    ``used``: a human seat connected, joined or moved (the table is not abandoned,
+    ``ServerLimits.abandoned_seconds``)."""
 
     id: str
     record: Dict[str, Any]
@@ -114,6 +119,7 @@ class TableRow:
     finished: bool
     updated: Optional[str] = None
     expired: bool = False
+    used: bool = False
 
 
 def check_database_file(path: str) -> None:
@@ -197,7 +203,7 @@ class TableStore:
                                    "give the server a file of its own")
         if "tables" in tables:
             have = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
-            missing = set(_COLUMNS) - have - {"updated"}  # "updated" is added below to older databases
+            missing = set(_COLUMNS) - have - set(_ADDED)  # added below to older databases
             if missing:
                 raise UnusableDatabaseError(f"{self.path} has a 'tables' table that is not the server's "
                                        f"(no column {', '.join(sorted(missing))})")
@@ -208,9 +214,12 @@ class TableStore:
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("BEGIN IMMEDIATE")
         try:
-            if "tables" in tables and "updated" not in {row[1] for row in db.execute("PRAGMA table_info(tables)")}:
-                db.execute("ALTER TABLE tables ADD COLUMN updated TEXT NOT NULL DEFAULT ''")
-                db.execute("UPDATE tables SET updated = created")
+            have = {row[1] for row in db.execute("PRAGMA table_info(tables)")} if "tables" in tables else set(_ADDED)
+            for column, kind in _ADDED.items():
+                if column not in have:
+                    db.execute(f"ALTER TABLE tables ADD COLUMN {column} {kind}")
+                    if column == "updated":
+                        db.execute("UPDATE tables SET updated = created")
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
@@ -236,10 +245,10 @@ class TableStore:
     def save(self, row: TableRow) -> None:
         """Insert or replace ``row`` (one transaction)."""
         self._write(
-            "INSERT OR REPLACE INTO tables (id, record, seats, options, created, version, finished, updated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO tables (id, record, seats, options, created, version, finished, updated, used) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (row.id, json.dumps(row.record), json.dumps(row.seats), json.dumps(row.options), row.created,
-             row.version, int(row.finished), row.updated or row.created),
+             row.version, int(row.finished), row.updated or row.created, int(row.used)),
         )
 
     def update_game(self, table_id: str, record: Dict[str, Any], version: int, finished: bool,
@@ -276,10 +285,10 @@ class TableStore:
                         db.execute("ROLLBACK")
                         return made
                     db.execute(
-                        "INSERT INTO tables (id, record, seats, options, created, version, finished, updated) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO tables (id, record, seats, options, created, version, finished, updated, used) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (row.id, json.dumps(row.record), json.dumps(row.seats), json.dumps(row.options), row.created,
-                         row.version, int(row.finished), row.updated or row.created))
+                         row.version, int(row.finished), row.updated or row.created, int(row.used)))
                     options = {**(options if isinstance(options, dict) else {}), "rematch": row.id}
                     db.execute("UPDATE tables SET options = ? WHERE id = ?", (json.dumps(options), of))
                     db.execute("COMMIT")
@@ -291,11 +300,17 @@ class TableStore:
             except sqlite3.Error as e:
                 raise StoreError(f"the database refused the write ({e})") from None
 
-    def set_seats(self, table_id: str, seats: List[Dict[str, Any]]) -> None:
-        """Store a table's seats (an open seat taken). Raises StoreError, with nothing written."""
-        if self._write("UPDATE tables SET seats = ? WHERE id = ? AND finished = ?",
-                       (json.dumps(seats), table_id, PLAYING)) != 1:
+    def set_seats(self, table_id: str, seats: List[Dict[str, Any]], updated: str) -> None:
+        """Store a table's seats after an open seat was taken at ``updated``: a change of the table
+        (its idle time starts again) and a use of it (not abandoned), as they are before a restart.
+        Raises StoreError, with nothing written."""
+        if self._write("UPDATE tables SET seats = ?, updated = ?, used = 1 WHERE id = ? AND finished = ?",
+                       (json.dumps(seats), updated, table_id, PLAYING)) != 1:
             raise StoreError(f"table {table_id} is not stored as playing")
+
+    def set_used(self, table_id: str) -> None:
+        """Keep that a human seat of ``table_id`` connected: after a restart it is not abandoned."""
+        self._write("UPDATE tables SET used = 1 WHERE id = ? AND used = 0", (table_id,))
 
     def set_clock(self, table_id: str, clock: Dict[str, Any]) -> None:
         """Store a table's game clocks (``options.clock_state``, tables/clock.py) beside its other
@@ -479,7 +494,7 @@ SEAT_KEYS = frozenset({"kind", "ai", "name", "token_hash", "open", "account"})
 def decode_row(raw: Tuple[Any, ...]) -> TableRow:
     """A stored row as a :class:`TableRow`, checked enough that the server can use it; raises
     :class:`BadRowError` saying what is wrong."""
-    table_id, record, seats, options, created, version, finished, updated = raw
+    table_id, record, seats, options, created, version, finished, updated, used = raw
     parsed = {}
     for name, text in (("record", record), ("seats", seats), ("options", options)):
         try:
@@ -513,4 +528,4 @@ def decode_row(raw: Tuple[Any, ...]) -> TableRow:
     if not isinstance(created, str) or not isinstance(version, int) or finished not in (PLAYING, FINISHED, EXPIRED):
         raise BadRowError("its created, version or finished column has the wrong type")
     return TableRow(str(table_id), rec, seat_list, opts, created, version, finished == FINISHED,
-                    updated or created, finished == EXPIRED)
+                    updated or created, finished == EXPIRED, bool(used))

@@ -77,7 +77,8 @@ class TableService:
         self._db_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-db")
         self._closed = False  # close() was called: no AI turn starts any more
         self._sweeper: Optional[asyncio.Task[None]] = None
-        self.connections = Connections(limits, self._last_left)
+        # a seat's first connection is kept in the row: after a restart the table is not abandoned
+        self.connections = Connections(limits, self._last_left, lambda table: self.db_soon(store.set_used, table.id))
         self.changes = Changes(store, self.tables, self.game_class, self.db, self._changed, self._seated)
         self.ai = AIWork(limits, limits.ai_pause if ai_pause is None else ai_pause, self.tables, self.changes.change, self.changes.check_live,
                          self.connections.broadcast, self._schedule)

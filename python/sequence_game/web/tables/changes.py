@@ -233,7 +233,7 @@ class Changes:
             new_seats[seat] = (Seat("human", None, account[1], token_hash(token), account=account[0]) if account
                                else Seat("human", None, name or f"Player {seat + 1}", token_hash(token)))
             try:
-                await self.db(self.store.set_seats, table.id, [s.to_dict() for s in new_seats])
+                await self.db(self.store.set_seats, table.id, [s.to_dict() for s in new_seats], utc_now())
             except StoreError as e:
                 log.error("table %s: a join the database did not store was not made: %s", table.id, e)
                 raise NotSavedError(f"the server could not save this ({e}); the seat is still open, try again") from None

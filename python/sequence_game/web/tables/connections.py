@@ -50,13 +50,17 @@ class Connection:
 
 class Connections:
     """The connections of every table: ``sockets`` counts each client address's open ones (and its
-    waiting long-polls). ``on_last_left(table)`` runs when the last connection of a table leaves."""
+    waiting long-polls). ``on_last_left(table)`` runs when the last connection of a table leaves;
+    ``on_first_use(table)`` when a human seat first connects to a table nobody used yet (kept, so
+    that the table is not abandoned after a restart either)."""
 
-    def __init__(self, limits: ServerLimits, on_last_left: Callable[[Table], None]) -> None:
+    def __init__(self, limits: ServerLimits, on_last_left: Callable[[Table], None],
+                 on_first_use: Callable[[Table], None] = lambda table: None) -> None:
         self.limits = limits
         self.sockets: Dict[str, int] = {}  # client address -> its open table websockets
         self.total = 0  # the sum of ``sockets``, kept as it changes (asked before every connection)
         self._on_last_left = on_last_left
+        self._on_first_use = on_first_use
 
     def refusal(self, client: str) -> Optional[TableError]:
         """Why one more connection of ``client`` is refused whatever its table (the server's cap:
@@ -121,8 +125,10 @@ class Connections:
         online (a presence message of one flag per seat), so a connection costs the same at any
         audience size."""
         table.connections.add(conn)
-        if conn.seats:
+        if conn.seats and not table.used:
             table.used = True
+            if not table.over:
+                self._on_first_use(table)
         came = [p for p in conn.seats if table.present.get(p, 0) == 0]
         for p in conn.seats:
             table.present[p] = table.present.get(p, 0) + 1

@@ -195,7 +195,7 @@ class Lifecycle:
         """Load the unfinished tables from the store (a server restart); returns how many.
 
         A table idle for longer than ``limits.idle_seconds`` (or abandoned: no human seat ever
-        moved, idle for ``limits.abandoned_seconds``) is marked expired instead, so tables nobody
+        connected, joined or moved, idle for ``limits.abandoned_seconds``) is marked expired instead, so tables nobody
         plays do not hold the cap of live tables across restarts; beyond the cap, the most
         recently changed tables are resumed. A row that does not replay is set aside
         (``TableStore.quarantine``) and the server starts without it."""
@@ -215,7 +215,8 @@ class Lifecycle:
             except (ValueError, TypeError, KeyError) as e:  # a record that no longer replays
                 self.store.quarantine(row.id, f"its record does not replay: {e}")
                 continue
-            table.used = any(table.seats[p].kind == "human" for p in table.movers)
+            # used as before the restart: a human seat connected or joined (kept in the row) or moved
+            table.used = row.used or any(table.seats[p].kind == "human" for p in table.movers)
             if idle > self.limits.abandoned_seconds and not table.used:
                 expired.append(row.id)
                 continue
