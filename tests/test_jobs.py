@@ -143,6 +143,34 @@ def test_a_unit_that_always_kills_its_worker_stops_the_job():
         run_pool(_AlwaysDies(), [0], lambda e: None, workers=1)
 
 
+class _Threads:
+    """Units that report the numeric libraries' threads in their worker (PyTorch's when installed)."""
+
+    def execute(self, index):
+        try:
+            import torch
+        except ImportError:
+            torch = None
+        return {"index": index, "omp": os.environ.get("OMP_NUM_THREADS"),
+                "torch": torch.get_num_threads() if torch is not None else None}
+
+
+@pytest.mark.parametrize("user", [None, "2"])
+def test_each_worker_runs_torch_on_one_thread_unless_the_user_says(monkeypatch, user):
+    """A pool of a worker per core where each worker's PyTorch took a thread per core too
+    oversubscribed the machine; OMP_NUM_THREADS, when the user sets it, is theirs."""
+    if user is None:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OMP_NUM_THREADS", user)
+    got = []
+    run_pool(_Threads(), range(2), got.append, workers=2)
+    want = user or "1"
+    assert [e["omp"] for e in got] == [want, want]
+    if got[0]["torch"] is not None:
+        assert [e["torch"] for e in got] == [int(want), int(want)]
+
+
 class _Marks:
     """Units that leave a file ``started-<i>`` when they start; unit ``wait_unit`` does not end
     until unit ``wait_for`` has started (so it fails, after 60 s, if the pool ever queues

@@ -18,6 +18,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import traceback
 from collections import deque
 from multiprocessing.connection import wait
@@ -25,7 +26,7 @@ from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Set
 
 from .._args import is_int
 
-__all__ = ["JobError", "WorkerCrashedError", "default_workers", "run_pool"]
+__all__ = ["JobError", "WorkerCrashedError", "default_workers", "one_thread_per_worker", "run_pool"]
 
 
 class JobError(RuntimeError):
@@ -44,9 +45,29 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: The environment variable that sets the threads of the numeric libraries (PyTorch's and
+#: OpenMP's) in each worker process; unset, :func:`one_thread_per_worker` makes it 1.
+THREADS_VARIABLE = "OMP_NUM_THREADS"
+
+
+def one_thread_per_worker() -> None:
+    """One thread for PyTorch (and any OpenMP library) in this process unless the user set
+    ``OMP_NUM_THREADS``: the pool already runs a worker per core, and a policy's network evaluates
+    one observation at a time, so a library's own pool of a thread per core only oversubscribes
+    the machine (a ``.zip`` policy's 200 games: 16.9 s on every core against 5.6 s in one
+    process with one thread). Works before and after PyTorch is imported."""
+    if THREADS_VARIABLE in os.environ:  # the user's choice (PyTorch reads it when imported)
+        return
+    os.environ[THREADS_VARIABLE] = "1"  # for PyTorch (and OpenMP) imported after this
+    torch = sys.modules.get("torch")
+    if torch is not None:  # already imported (by unpickling the job): set it directly
+        torch.set_num_threads(1)
+
+
 def _worker_main(conn: Any, job: Any) -> None:
     # The parent handles Ctrl-C for the whole pool and ends its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    one_thread_per_worker()
     while True:
         try:
             index = conn.recv()

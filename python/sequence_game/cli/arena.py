@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     from .. import arena
+    from ..arena.pool import one_thread_per_worker
 
     if args.compare:
         if args.agents or args.resume or args.summary:
@@ -38,6 +39,7 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
         _print_match(console, result)
         return EXIT_OK
     settings = _arena_settings(args)
+    one_thread_per_worker()  # with --workers 1 this process is the worker
     if len(settings["agents"]) < 2:
         raise CLIError("arena needs at least two agents, e.g. `arena greedy random`")
     if settings["games"] < 1:

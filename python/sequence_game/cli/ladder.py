@@ -20,7 +20,9 @@ PACKAGED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 def cmd_ladder(args: argparse.Namespace, console: Console) -> int:
     from ..agents.registry import agent_from_spec
     from ..arena.ladder import DEFAULT_AGENTS, Ladder, fit_folder, ladder_json, ladder_svg, ladder_table, write_json
+    from ..arena.pool import one_thread_per_worker
 
+    one_thread_per_worker()  # with --workers 1 (the default) this process is the worker
     agents = tuple(args.agents) or DEFAULT_AGENTS
     for spec in agents:
         try:

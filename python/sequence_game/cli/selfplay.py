@@ -16,10 +16,12 @@ if TYPE_CHECKING:
 
 def cmd_selfplay(args: argparse.Namespace, console: Console) -> int:
     from ..arena import JobError, RichProgress, WorkerCrashedError
+    from ..arena.pool import one_thread_per_worker
     from ..selfplay import SelfplayJob, selfplay
 
     if args.workers is not None and args.workers < 1:
         raise CLIError("--workers must be at least 1")
+    one_thread_per_worker()  # with --workers 1 this process is the worker
     agents = list(args.agents) or ["greedy"]
     if args.max_turns is None:  # the run's own cap when resuming one, else the default
         args.max_turns = _resumed_cap(args) if args.resume else RUN_MAX_TURNS
