@@ -699,6 +699,54 @@ def test_no_process_outlives_the_server(tmp_path, sig):
             server.wait(10)
 
 
+def _serve(tmp_path, *args):
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", str(port),
+         "--db", str(tmp_path / "t.sqlite3"), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}"
+    end = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(base + "/api/presets").read()
+            return server, base
+        except OSError:
+            assert time.monotonic() < end and server.poll() is None, "serve did not start"
+            time.sleep(0.05)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the process tree from /proc (Linux)")
+@pytest.mark.parametrize("when", ["starting", "busy", "starting", "busy"])
+def test_sigterm_stops_the_ai_workers_cleanly_with_nothing_leaked(tmp_path, when):
+    """A busy server stopped by SIGTERM (its AI worker processes starting, or playing) winds its
+    pool down before it exits: the multiprocessing resource tracker finds no semaphore left over,
+    and the server's stderr has no warning."""
+    server, base = _serve(tmp_path, "--ai-workers", "2", "--limit", "ai_pause=0")
+    try:
+        body = json.dumps({"players": 2, "seats": [{"kind": "ai", "ai": "easy"}, {"kind": "ai", "ai": "level:3"}]})
+        for _ in range(3):
+            req = urllib.request.Request(base + "/api/tables", data=body.encode(),
+                                         headers={"Content-Type": "application/json"})
+            table = json.load(urllib.request.urlopen(req))["table"]
+        end = time.monotonic() + 60
+        if when == "starting":  # the workers exist and are still importing the package
+            while len(_descendants(server.pid)) < 3:  # the resource tracker and the two workers
+                assert time.monotonic() < end, "no AI worker process started"
+                time.sleep(0.01)
+        else:
+            while json.load(urllib.request.urlopen(f"{base}/api/tables/{table}"))["moves"] < 4:
+                assert time.monotonic() < end, "the AI did not move"
+                time.sleep(0.05)
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.communicate(timeout=10)
+    assert "leaked" not in err and "resource_tracker" not in err, err[-3000:]
+    assert "Traceback" not in err, err[-3000:]
+
+
 def test_one_address_cannot_hold_every_review_slot_and_a_review_is_bounded_by_its_length(monkeypatch):
     """Reviews have per-client shares like every server-wide pool: one address running a review
     leaves the other slots to other addresses; a game longer than max_review_moves is not reviewed."""

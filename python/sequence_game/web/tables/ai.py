@@ -10,6 +10,7 @@ pool of their own at the lowest CPU priority, so an AI move never waits behind o
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import multiprocessing
 import os
@@ -427,9 +428,20 @@ class AIWork:
         pool, self._processes = self._processes, None
         if pool is None:
             return
-        workers = list(getattr(pool, "_processes", {}).values())  # no public handle on the workers
+        # no public handle on the workers, nor on the thread that feeds them
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for w in workers:
             w.terminate()
         for w in workers:
             w.join(5)
+        # The pool's queues hold named semaphores, unlinked only when the queues are freed, and its
+        # manager thread holds the queues until it has seen the workers end. A server stopped by
+        # SIGTERM dies of that signal right after this (uvicorn raises it again once it has shut
+        # down, and no atexit runs): wait for that thread and free the queues now, or the resource
+        # tracker reports the semaphores leaked.
+        if manager is not None:
+            manager.join(10)
+        del pool, workers, manager
+        gc.collect()
