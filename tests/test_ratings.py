@@ -123,7 +123,7 @@ def _finished(table_id, accounts, teams, winner, movers=None, rated=True, ai=Non
         id=table_id, seats=seats, created="2026-01-01T00:00:00Z", movers=list(range(len(seats))) if movers is None else movers,
         options=SimpleNamespace(rated=rated, clock_state=None), game=SimpleNamespace(teams=teams, players=len(seats)),
         record=SimpleNamespace(result={"winner": winner, "is_draw": winner is None, "turns": 40}, resigned=None,
-                               finished="2026-01-01T01:00:00Z"))
+                               finished="2026-01-01T01:00:00Z", timeouts=[]))
 
 
 @pytest.fixture

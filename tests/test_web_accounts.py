@@ -567,7 +567,7 @@ def test_a_seat_whose_moves_were_all_made_for_it_never_moved_and_nothing_is_rate
         assert a.get(f"/api/tables/{table_id}/ratings").json() == []
         for name in ("alice", "bob"):
             page = a.get(f"/api/players/{name}").json()
-            assert page["rating"] == 500 and page["rated_games"] == 0 and not page["games"][0]["rated"]
+            assert page["rating"] == 500 and page["rated_games"] == 0 and page["games"][0]["counted"] is False
 
 
 def test_a_rematch_of_a_rated_table_is_unrated(app):

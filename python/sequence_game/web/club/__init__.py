@@ -197,7 +197,7 @@ class Club:
         timeouts = set(table.record.timeouts)
         moved = {p for n, p in enumerate(table.movers, start=1) if n not in timeouts}
         if set(range(len(table.seats))) - moved:
-            return "a seat never moved (an aborted game: any moves it has were made for it when its time ran out)"
+            return "a seat never moved (an aborted game)"
         return None
 
     # ------------------------------------------------------------------ reading
