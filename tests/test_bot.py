@@ -443,5 +443,5 @@ def test_the_tutorials_python_client_plays_an_open_seat_to_the_end(server, capsy
     code = "\n".join(line[2:] for line in code.splitlines())  # the block is indented in its list item
     exec(compile(code.replace("http://127.0.0.1:8000", server), "http-bot.md", "exec"), {"__name__": "__docs__"})
     other.join(timeout=600)
-    assert "after" in capsys.readouterr().out  # the result's text: "... wins after N moves"
+    assert "after" in capsys.readouterr().out  # the result's text: "... wins after N turns"
     assert Client(server).table(created.table).over

@@ -71,7 +71,10 @@ def test_messages_count_seats_as_the_api_does_and_name_the_player(client):
     assert r.status_code == 422 and r.json()["detail"].startswith("seats[1]: a hot-seat table has no open seats")
 
 
-def test_the_result_counts_the_moves_of_the_move_list(client):
+def test_the_result_text_counts_the_turns_its_turns_field_and_the_rules_count(client):
+    """R5: a play or a pass is a turn, a dead-card trade is not. The result's text says the number
+    its ``turns`` holds (the view's ``turn`` too); the move list has the trade as an entry of its
+    own, so it is longer by the trades."""
     tid, tokens = new_table(client, players=2, seed=3, seats=TWO_HUMANS)
     table = service_of(client).tables[tid]
     while not table.over:
@@ -79,9 +82,27 @@ def test_the_result_counts_the_moves_of_the_move_list(client):
         r = client.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])},
                         headers=auth(tokens[p]))
         assert r.status_code == 200, r.text
+    view = client.get(f"/api/tables/{tid}").json()
+    result, turns = view["result"], view["result"]["turns"]
+    moves = [m["move"] for m in client.get(f"/api/tables/{tid}/moves").json()["moves"]]
+    trades = sum(m.startswith("trade") for m in moves)
+    assert trades >= 1  # this deal has a dead-card trade: moves and turns differ
+    assert turns == table.game.turn == view["state"]["turn"] == len(moves) - trades
+    assert f" after {turns} turns. " in result["text"], result["text"]
+    lobby = {t["table"]: t for t in client.get("/api/tables").json()}[tid]
+    assert lobby["turn"] == turns and lobby["result"]["text"] == result["text"]
+
+
+def test_people_count_seats_from_one_and_programs_from_zero(client):
+    """docs/http-api.md, "Numbering and counts": seat 1 of the API is *Player 2* to people, in the
+    default names and the result's text, beside ``"resigned": 1``."""
+    tid, tokens = new_table(client, players=2, seed=3, seats=[{"kind": "human"}, {"kind": "human"}])
+    assert [s["name"] for s in client.get(f"/api/tables/{tid}").json()["seats"]] == ["Player 1", "Player 2"]
+    r = client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[1]))
+    assert r.status_code == 200 and r.json()["resigned"] == 1, r.text
     result = client.get(f"/api/tables/{tid}").json()["result"]
-    n = len(client.get(f"/api/tables/{tid}/moves").json()["moves"])
-    assert f" after {n} moves. " in result["text"] and n == len(table.movers)
+    assert (result["resigned"], result["winner"], result["turns"]) == (1, 0, 0)
+    assert result["text"].startswith("Team blue wins after 0 turns, Player 2 resigned."), result["text"]
 
 
 def test_the_result_names_the_winners_without_brackets_in_brackets(client):
@@ -90,7 +111,7 @@ def test_the_result_names_the_winners_without_brackets_in_brackets(client):
     client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
     text = client.get(f"/api/tables/{tid}").json()["result"]["text"]
     # the AI may have moved first (the deal decides who starts): the count is not the point here
-    assert re.fullmatch(r"Team green wins after (0 moves|1 move), Ann resigned\. Winner: AI 2 \(easy\)\.", text), text
+    assert re.fullmatch(r"Team green wins after (0 turns|1 turn), Ann resigned\. Winner: AI 2 \(easy\)\.", text), text
 
 
 # --------------------------------------------------------------------------- the public move list

@@ -132,7 +132,7 @@ def result(table: Table) -> Optional[models.Result]:
     res = table.record.result
     if res is None:
         return None
-    return _result_of(res, table.game.teams, table.seats, len(table.movers), table.record.resigned,
+    return _result_of(res, table.game.teams, table.seats, table.record.resigned,
                       _flagged(table.options.clock_state))
 
 
@@ -158,18 +158,19 @@ def stored_summary(row: TableRow) -> models.TableSummary:
     return models.TableSummary(
         table=row.id, players=rec["players"], teams=rec["teams"], created=row.created,
         turn=res["turns"] if res else len(rec["moves"]), over=res is not None,
-        result=None if res is None else _result_of(res, rec["teams"], seats, len(rec["moves"]), rec.get("resigned"),
+        result=None if res is None else _result_of(res, rec["teams"], seats, rec.get("resigned"),
                                                    _flagged(row.options.get("clock_state"))),
         seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=False)
                for s in seats], rated=row.options.get("rated") is True)
 
 
-def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat], moves: int,
+def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat],
                resigned: Optional[int] = None, flagged: bool = False) -> models.Result:
     """A record's result with a line of text naming the winners (seat p is on team p mod teams, R2).
-    It counts the moves of the move list (a dead-card trade is one, in the same turn as the card
-    played after it, R4), so the text and the list agree."""
-    count = f"{moves} move" + ("" if moves == 1 else "s")
+    It counts turns as the rules do and as its ``turns`` does (R5: a play or a pass is a turn, a
+    dead-card trade is not), so the text and the number agree; the move list, where a trade is an
+    entry of its own, may be longer."""
+    count = f"{res['turns']} turn" + ("" if res["turns"] == 1 else "s")
     if res["winner"] is None:
         return models.Result(winner=None, is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=None,
                              text=f"Draw after {count}.")
