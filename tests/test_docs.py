@@ -7,7 +7,7 @@ Gymnasium, OpenSpiel, Ray, FastAPI) is left out, so the default run checks what 
 offers and the extras' CI steps check the rest; a page all of whose blocks are left out is skipped
 with the missing modules' names. A block right after the comment ``<!-- no-test -->`` is shown,
 not run (it needs a live server or a cluster). The HTTP tutorial's JavaScript bot runs under Node
-against a live server.
+against a live server. docs/api.md's signatures are checked against the code.
 """
 
 from __future__ import annotations
@@ -147,3 +147,68 @@ def test_measurements_tables_are_whole_and_each_section_names_its_command():
     for section in _sections(text):
         title = section.splitlines()[0]
         assert re.search(r"command", section, re.I), f"section {title!r} does not say how to reproduce its numbers"
+
+
+# --------------------------------------------------------------------------- docs/api.md and the code
+
+# A signature in the text of docs/api.md: `name(a, b=None, ...)`, a default of None marking it as one
+# (an example call such as `Limit(time=0.2)` names only what it sets)
+_SIGNATURE = re.compile(r"`(?:await )?(?:[a-z_]+\.)*([A-Za-z_]+(?:\.[a-z_]+)?)\(((?:[^`()]|\([^`()]*\))*)\)")
+
+
+def _top_level_names(params: str) -> List[str]:
+    names, depth, part = [], 0, ""
+    for ch in params + ",":
+        if ch == "," and depth == 0:
+            if part.strip():
+                names.append(part.split("=")[0].strip().lstrip("*"))
+            part = ""
+            continue
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        part += ch
+    return names
+
+
+def test_the_api_page_gives_each_signature_as_the_code_has_it():
+    """Every signature docs/api.md writes out (one with a default of None) names the parameters of
+    the callable it documents, all of them, in order; GameRecord's fields are the dataclass's."""
+    import dataclasses
+    import inspect
+
+    import sequence_game
+    from sequence_game import agents, arena, records, selfplay
+    from sequence_game.agents.search import SearchAgent
+
+    with open(os.path.join(DOCS, "api.md"), encoding="utf-8") as f:
+        text = f.read()
+    inline = re.sub(r"\s*\n\s*", " ", re.sub(r"```.*?```", "", text, flags=re.S))  # a signature may wrap
+    spaces = [sequence_game, agents, arena, selfplay, records, sequence_game.Game, sequence_game.GameRecord,
+              SearchAgent, agents.AgentBase]
+    checked, wrong = [], []
+    for name, params in _SIGNATURE.findall(inline):
+        if "=None" not in params.replace(" ", ""):
+            continue
+        for space in spaces:
+            obj = space
+            for part in name.split("."):
+                obj = getattr(obj, part, None)
+            if callable(obj):
+                break
+        assert callable(obj), f"docs/api.md documents {name}({params}), which the package does not have"
+        code = [p.name for p in inspect.signature(obj).parameters.values()
+                if p.name not in ("self", "cls") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        checked.append(name)
+        if _top_level_names(params) != code:
+            wrong.append(f"{name}({params}): the code has ({', '.join(code)})")
+    assert not wrong, "docs/api.md differs from the code:\n" + "\n".join(wrong)
+    assert {"select_move", "select_move_async", "analyze", "analysis", "match", "GameRecord.from_game"} <= set(checked)
+    fields = re.search(r"GameRecord`: .*?its fields: (.*?)\.\s", inline).group(1)
+    documented = re.findall(r"(?:^|, | and )`([a-z_]+)`", fields)
+    assert documented == [f.name for f in dataclasses.fields(sequence_game.GameRecord)], fields
+    # positions() yields Steps, documented with their fields
+    step = re.search(r"`positions\(game_class=None\)` every position in order, each a `sequence_game\.records\.Step`, "
+                     r"a named tuple `\(([a-z, ]+)\)`", inline)
+    assert step and step.group(1).split(", ") == list(records.Step._fields), "positions() and Step in docs/api.md"
+    first = next(sequence_game.GameRecord.from_game(sequence_game.Game(seed=1)).positions())
+    assert isinstance(first, records.Step) and first[:2] == (0, None)
