@@ -21,7 +21,7 @@
     nice -n 19 python -m sequence_game.training.measure_review games --file build/mixed.jsonl --games 300 --seed 4620
     python -m sequence_game.training.measure_review won --file build/mixed.jsonl
     python -m sequence_game.training.measure_review calibration --file build/mixed.jsonl [--rated]
-    nice -n 19 python -m sequence_game.training.measure_review agreement --file build/greedy.jsonl --decisions 81
+    nice -n 19 python -m sequence_game.training.measure_review agreement --file build/greedy.jsonl --decisions 200
 """
 
 from __future__ import annotations
@@ -377,7 +377,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--rated", action="store_true", help="calibration: read the seats' ladder ratings")
     parser.add_argument("--kept", action="store_true", help="agreement: only the search choices already kept")
-    parser.add_argument("--decisions", type=int, default=81, help="fit-equal: the first kept decisions it reads")
+    parser.add_argument("--decisions", type=int, default=200,
+                        help="fit-equal: the first kept decisions it reads; agreement: those it counts apart")
     parser.add_argument("--jacks", default="one_eyed", help="kept: the jacks valued as the search values them (commas)")
     args = parser.parse_args(argv)
     if args.what == "kept":
