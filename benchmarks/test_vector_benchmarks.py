@@ -25,9 +25,9 @@ game count, ``threads=`` and step count set; ``tutorial_loop``): observations an
 into ``out=`` arrays, actions drawn from the masks in the core (``sample_actions(rng, masks)``), a
 greedy opponent in the core; 4,096 and 256 games. Each count runs ``--repeat`` times, interleaved
 with the other counts so that a change in the machine's load hits every count alike, and prints
-the min and median and the CPU share the process got (process CPU seconds per wall second: near
-the thread count when the cores were free, near 1.0 when other work held one of them, as on a
-shared machine).
+the min and median, the CPU share the process got (process CPU seconds per wall second: near
+the thread count when the cores were free, lower when other work held them, as on a shared
+machine) and the steps per CPU-second (the median rate over the share).
 """
 
 from __future__ import annotations
@@ -199,9 +199,11 @@ def main() -> None:
         results = scaling(thread_counts(args.threads), args.repeat, games=games, steps=steps)
         base = statistics.median(results[0][1])
         for threads, rates, share in results:
+            # Steps per CPU-second of the process: what each thread's CPU time bought, whatever the
+            # load; equal on every thread count when nothing waits or runs serially.
             print(f"tutorial loop, {games:5d} games, {threads:3d} threads  min {min(rates):12,.0f}  median "
                   f"{statistics.median(rates):12,.0f} steps/s  ({statistics.median(rates) / base:.2f}x)  "
-                  f"CPU share {share:.2f}")
+                  f"CPU share {share:.2f}  {statistics.median(rates) / share:12,.0f} steps per CPU-second")
 
 
 def scaling(counts, repeat: int, games: int = 4096, steps: int = 60):
