@@ -17,7 +17,7 @@ import time
 import pytest
 import sequence_game
 from sequence_game.bot import load_agent, run_bot
-from sequence_game.client import Client, ClientError, game_from_observation
+from sequence_game.client import Client, ClientError, Session, game_from_observation
 
 pytest.importorskip("fastapi", reason="the [web] extra is not installed")
 
@@ -110,6 +110,43 @@ def test_client_reads_and_plays_a_table(server):
     with pytest.raises(ClientError) as e:
         me.play(table, after.legal[0] if after.legal else "pass")
     assert e.value.status == 409 and "not your turn" in e.value.detail
+
+
+def test_client_signs_up_logs_in_and_plays_a_rated_seek_as_its_account(server):
+    """docs/club.md, "From a script": the client keeps the session cookie and sends the Origin its
+    cookie-signed writes need; two scripts meet through a rated seek and their game is rated."""
+    alice, bob = Client(server), Client(server)
+    assert alice.signed_in() == Session(accounts=True, name=None)
+    me = alice.sign_up("alice", "password1")
+    assert (me.name, me.rating, me.provisional) == ("alice", 500, True) and alice.session
+    assert alice.signed_in().name == "alice" and Client(server).signed_in().name is None  # the cookie is its own
+    posted = alice.post_seek(rated=True)  # a cookie-signed write: refused without the Origin header
+    bob.sign_up("bob", "password1")
+    bob.log_out()
+    assert bob.session is None and bob.signed_in().name is None
+    with pytest.raises(ClientError) as refused:  # a guest may not accept a rated seek
+        bob.accept_seek(posted.seek)
+    assert refused.value.status == 403 and "sign in" in refused.value.detail
+    with pytest.raises(ClientError) as wrong:
+        bob.log_in("bob", "not the password")
+    assert wrong.value.status == 401
+    assert bob.log_in("bob", "password1").name == "bob"
+    link = bob.accept_seek(posted.seek)
+    status = alice.with_token(posted.token).seek(posted.seek)  # with_token keeps the session
+    assert status.status == "accepted" and alice.with_token(posted.token).session == alice.session
+    seats = Client(server).request("GET", f"/api/tables/{status.table}")["seats"]
+    assert [s["account"] for s in seats] == ["alice", "bob"] and link.seat == 1
+    tokens = {link.seat: link.token, status.seat.seat: status.seat.token}
+    for _ in range(2):  # a move each (a game with a seat that never moved is not counted), then a resignation
+        table = Client(server).table(status.table)
+        me_to_move = bob.with_token(tokens[table.state["current_player"]])
+        me_to_move.play(status.table, me_to_move.table(status.table).legal[0])
+    bob.with_token(tokens[0]).resign(status.table)
+    assert all(r["counted"] for r in Client(server).ratings(status.table))
+    # a client made from a kept session acts as the account again
+    assert Client(server, session=alice.session).signed_in().name == "alice"
+    with pytest.raises(ValueError, match="session"):
+        Client(server, session="x; other=1")
 
 
 def test_client_names_a_bad_server():

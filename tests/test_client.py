@@ -44,7 +44,7 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
             pass  # the client gave up, as it should
 
-    do_GET = do_POST = _any  # noqa: N815 (http.server names its handlers so)
+    do_GET = do_POST = do_DELETE = _any  # noqa: N815 (http.server names its handlers so)
 
 
 class Hostile(ThreadingHTTPServer):
@@ -201,6 +201,42 @@ def test_a_redirect_within_the_origin_is_followed(hostile, real_view):
     assert view.version == real_view["view"]["version"]
     assert [p for _, p, _, _ in home.log] == ["/api/tables/t1", "/moved/t1"]
     assert all(headers.get("Authorization") == f"Bearer {TOKEN}" for _, _, headers, _ in home.log)
+
+
+SESSION = "session-id-that-must-not-leave"
+
+
+def test_the_session_cookie_goes_home_only_and_its_writes_carry_the_origin(hostile):
+    """A signed-in client sends its cookie to its server alone (a redirect elsewhere is refused
+    before anything is sent there), and an ``Origin`` naming that server on each write the cookie
+    signs in (docs/security.md); it keeps the cookie a login sets and drops the one a logout clears."""
+    def mode(h):
+        if h.command == "DELETE":
+            send_json(h, {}, 200, [("Set-Cookie", 'sg_session=""; Max-Age=0; Path=/')])
+        elif h.path == "/api/session" and h.command == "POST":
+            send_json(h, {"accounts": True, "name": "ann", "rating": 500, "provisional": True},
+                      headers=[("Set-Cookie", f"sg_session={SESSION}; HttpOnly; Path=/; SameSite=lax")])
+        else:
+            send_json(h, {"accounts": True, "name": None})
+    home = hostile(mode)
+    client = Client(home.url, retries=0, timeout=5)
+    client.signed_in()
+    assert client.log_in("ann", "password1").name == "ann" and client.session == SESSION
+    client.signed_in()
+    client.log_out()
+    assert client.session is None
+    client.signed_in()
+    sent = [(m, p, h.get("Cookie"), h.get("Origin")) for m, p, h, _ in home.log]
+    assert sent == [("GET", "/api/session", None, None),
+                    ("POST", "/api/session", None, None),  # a guest's write needs no Origin
+                    ("GET", "/api/session", f"sg_session={SESSION}", None),
+                    ("DELETE", "/api/session", f"sg_session={SESSION}", home.url),
+                    ("GET", "/api/session", None, None)]
+    elsewhere = hostile()
+    moved = hostile(redirect(elsewhere.url + "/api/seeks", 307))
+    with pytest.raises(ClientError) as e:
+        Client(moved.url, session=SESSION, retries=0, timeout=5).post_seek()
+    assert e.value.error == "CrossOriginRedirect" and elsewhere.log == []
 
 
 def test_a_redirect_loop_ends(hostile):
@@ -640,11 +676,10 @@ METHODS = {
     ("GET", "/api/players"): "players",
     ("GET", "/api/players/{}"): "player",
     ("GET", "/api/tables/{}/ratings"): "ratings",
-    # a browser's, signed in by its cookie (docs/club.md): a bot plays with seat tokens
-    ("POST", "/api/accounts"): None,
-    ("GET", "/api/session"): None,
-    ("POST", "/api/session"): None,
-    ("DELETE", "/api/session"): None,
+    ("POST", "/api/accounts"): "sign_up",
+    ("GET", "/api/session"): "signed_in",
+    ("POST", "/api/session"): "log_in",
+    ("DELETE", "/api/session"): "log_out",
 }
 
 

@@ -47,7 +47,7 @@ from .seeds import fresh_seed
 __all__ = [
     "Analysis", "AnalysisInfo", "BadAnswerError", "Client", "ClientError", "Hint", "MoveList", "Preset", "PublicMove",
     "QuickPairing", "Rematch", "Replay", "ReplayStep", "Review", "ReviewStatus", "ReviewedMove", "RootMove",
-    "SeatInfo", "SeatLink", "Seek", "SeekList", "SeekPosted", "SeekStatus", "SummarySeat", "TableCreated",
+    "SeatInfo", "SeatLink", "Seek", "SeekList", "SeekPosted", "SeekStatus", "Session", "SummarySeat", "TableCreated",
     "TableSummary", "TableView", "game_from_observation",
 ]
 
@@ -63,6 +63,8 @@ _MAX_ERROR_BODY = 64 * 2**10
 #: Redirects followed within the server's own origin; one to another origin is refused.
 _MAX_REDIRECTS = 5
 _REDIRECTS = (301, 302, 303, 307, 308)
+#: The session cookie of a signed-in account (web/club/sessions.py, docs/club.md).
+SESSION_COOKIE = "sg_session"
 #: Keep-alive lines come every 20 s from the server (docs/web.md); a longer silence is a dead link.
 STREAM_TIMEOUT = 60.0
 
@@ -323,6 +325,26 @@ class QuickPairing:
         seat, seek = _dict(d, "seat", w, null=True), _dict(d, "seek", w, null=True)
         return cls(status=_str(d, "status", w), seat=None if seat is None else SeatLink.from_json(seat),
                    seek=None if seek is None else SeekPosted.from_json(seek))
+
+
+@dataclass(frozen=True)
+class Session:
+    """``GET /api/session``, and the answer of a sign-up or a login: whether the server has
+    accounts, and the account this client's session cookie signs in (``name`` None: a guest)."""
+
+    accounts: bool
+    name: Optional[str]
+    rating: Optional[int] = None
+    provisional: Optional[bool] = None
+
+    @classmethod
+    def from_json(cls, d: Any) -> Session:
+        w = "the session"
+        d = _obj(d, w)
+        return cls(accounts=_bool(d, "accounts", w), name=_str(d, "name", w, null=True),
+                   rating=_int(d, "rating", w, null=True, default=None),
+                   provisional=_field(d, "provisional", w, lambda v: isinstance(v, bool), "true or false", null=True,
+                                      default=None))
 
 
 @dataclass(frozen=True)
@@ -910,7 +932,10 @@ def _jitter(pause: float) -> float:
 
 
 class Client:
-    """The HTTP API of one server, as one seat (``token``) or as a spectator (no token).
+    """The HTTP API of one server, as one seat (``token``) or as a spectator (no token), and as a
+    guest or a signed-in account (:meth:`sign_up`, :meth:`log_in`: the client keeps the session
+    cookie, ``session``, and sends it to this server only, with the ``Origin`` header every write
+    it signs in needs; docs/club.md, "From a script").
 
     Every method returns typed values; a refusal raises :class:`ClientError` with the server's own
     message (``detail``). ``timeout`` bounds a whole call, retries included: an unreachable server
@@ -921,7 +946,8 @@ class Client:
     """
 
     def __init__(self, server: str, token: Optional[str] = None, timeout: float = 30.0, retries: int = 5,
-                 max_body: int = MAX_BODY, max_line: int = MAX_LINE, stream_timeout: float = STREAM_TIMEOUT) -> None:
+                 max_body: int = MAX_BODY, max_line: int = MAX_LINE, stream_timeout: float = STREAM_TIMEOUT,
+                 session: Optional[str] = None) -> None:
         parts = urlsplit(server)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"server must be an http:// or https:// URL like http://127.0.0.1:8000, not {server!r}")
@@ -939,6 +965,11 @@ class Client:
                 raise ValueError(f"{name} must be an int of at least {0 if name == 'retries' else 1}, not {value!r}")
         if token is not None and (not isinstance(token, str) or not token.isprintable() or not token.isascii()):
             raise ValueError("token must be the seat's token, printable ASCII (from its join link)")
+        if session is not None and not _cookie_value(session):
+            raise ValueError("session must be a session cookie's value (letters, digits, '-' and '_'), as "
+                             "Client.session holds it after log_in")
+        #: the session cookie's value once signed in (None: a guest); keep it to sign in again later
+        self.session = session
         self.server = server.rstrip("/")
         self.token = token
         self.timeout = float(timeout)
@@ -950,7 +981,7 @@ class Client:
     def with_token(self, token: Optional[str]) -> Client:
         """The same server and settings as another seat (``None``: a spectator)."""
         return Client(self.server, token=token, timeout=self.timeout, retries=self.retries, max_body=self.max_body,
-                      max_line=self.max_line, stream_timeout=self.stream_timeout)
+                      max_line=self.max_line, stream_timeout=self.stream_timeout, session=self.session)
 
     # ------------------------------------------------------------------ transport
 
@@ -969,6 +1000,10 @@ class Client:
                 headers["Content-Type"] = "application/json"
             if self.token:
                 headers["Authorization"] = f"Bearer {self.token}"
+            if self.session:
+                headers["Cookie"] = f"{SESSION_COOKIE}={self.session}"
+                if method not in ("GET", "HEAD"):  # a write the cookie signs in names its origin (CSRF)
+                    headers["Origin"] = f"{parts.scheme}://{parts.netloc}"
             target = parts.path or "/"
             if parts.query:
                 target += "?" + parts.query
@@ -1024,6 +1059,7 @@ class Client:
                         raise _refusal(resp.status, resp.reason, resp.read(_MAX_ERROR_BODY))
                     payload = self._body(resp, self.max_body, what)
                     status = resp.status
+                    self._keep_session(resp)
                 finally:
                     resp.close()
                     conn.close()
@@ -1048,6 +1084,17 @@ class Client:
             except (ValueError, RecursionError) as e:
                 raise BadAnswerError(f"{what}: the answer is not JSON ({_one_line(str(e), 80)})", status) from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _keep_session(self, resp: http.client.HTTPResponse) -> None:
+        """Keep the session cookie an answer sets (a sign-up, a login) or clears (a logout)."""
+        for header in resp.msg.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            if name.strip() != SESSION_COOKIE:
+                continue
+            value, *attributes = rest.split(";")
+            value = value.strip().strip('"')
+            cleared = any(a.strip().lower() in ("max-age=0", "max-age=-1") for a in attributes)
+            self.session = None if cleared or not value else value if _cookie_value(value) else self.session
 
     def _typed(self, parse: Callable[[Any], T], method: str, path: str, body: Optional[Dict[str, Any]] = None,
                timeout: Optional[float] = None) -> T:
@@ -1205,6 +1252,24 @@ class Client:
         """``POST /api/seeks/quick``: paired at once with a compatible seek, or your seek waits;
         ``options`` as for :meth:`post_seek`."""
         return self._typed(QuickPairing.from_json, "POST", "/api/seeks/quick", {"players": players, **options})
+
+    def sign_up(self, name: str, password: str) -> Session:
+        """``POST /api/accounts``: a new account, signed in at once: this client keeps its session
+        cookie (``session``) and every later call acts as the account (docs/club.md)."""
+        return self._typed(Session.from_json, "POST", "/api/accounts", {"name": name, "password": password})
+
+    def log_in(self, name: str, password: str) -> Session:
+        """``POST /api/session``: log in; this client keeps the new session cookie (``session``)."""
+        return self._typed(Session.from_json, "POST", "/api/session", {"name": name, "password": password})
+
+    def log_out(self) -> None:
+        """``DELETE /api/session``: the session ends on the server; this client is a guest again."""
+        self.request("DELETE", "/api/session")
+        self.session = None
+
+    def signed_in(self) -> Session:
+        """``GET /api/session``: who this client's session cookie signs in (``name`` None: a guest)."""
+        return self._typed(Session.from_json, "GET", "/api/session")
 
     def players(self, limit: int = 100, offset: int = 0) -> List[Dict[str, Any]]:
         """``GET /api/players``: the club's players, strongest first (name, rating, provisional,
@@ -1380,6 +1445,13 @@ def _refusal(status: int, reason: str, body: bytes) -> ClientError:
     detail, error = err.get("detail"), err.get("error")
     return ClientError(status, detail if isinstance(detail, str) and detail else str(reason or "refused"),
                        error if isinstance(error, str) else "")
+
+
+def _cookie_value(value: object) -> bool:
+    """Whether ``value`` can be a session id the server sets (``secrets.token_urlsafe``): nothing a
+    Cookie header would read otherwise."""
+    return isinstance(value, str) and 0 < len(value) <= 256 and all(c.isascii() and (c.isalnum() or c in "-_")
+                                                                      for c in value)
 
 
 def _id(table_id: str) -> str:
