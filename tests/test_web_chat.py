@@ -302,6 +302,32 @@ def test_a_tables_chat_comes_back_after_a_restart(tmp_path):
     assert [m["text"] for m in log["messages"]] == ["rude [31mwords", "gg", "back again"]
 
 
+def test_a_chat_message_says_when_in_iso_8601_as_every_time_of_the_api(tmp_path):
+    """``at`` is ISO 8601 UTC text, as a record's and a player page's times are; a message kept by
+    an older server (seconds since the epoch) comes back in the same form."""
+    import re
+    import sqlite3
+    from datetime import datetime, timedelta, timezone
+
+    db = tmp_path / "tables.sqlite3"
+    before = datetime.now(timezone.utc) - timedelta(seconds=5)
+    with _server(db) as client:
+        table, tokens = new_table(client, **TWO_HUMANS)
+        ws0, p0, _ = _open(client, table, tokens[0])
+        p0.send_json({"type": "chat", "text": "hello"})
+        at = _next(p0, "chat")["at"]
+        ws0.__exit__(None, None, None)
+    assert isinstance(at, str) and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", at), at
+    assert before <= datetime.fromisoformat(at.replace("Z", "+00:00")) <= datetime.now(timezone.utc)
+    with sqlite3.connect(db) as con:  # as an older server kept it
+        (row_id, text), = con.execute("SELECT rowid, message FROM chat")
+        con.execute("UPDATE chat SET message = ? WHERE rowid = ?", (json.dumps({**json.loads(text), "at": 0.5}), row_id))
+    with _server(db) as client:
+        ws0, p0, log = _open(client, table, tokens[0])
+        ws0.__exit__(None, None, None)
+    assert [(m["text"], m["at"]) for m in log["messages"]] == [("hello", "1970-01-01T00:00:00.500Z")]
+
+
 def test_a_room_keeps_its_last_messages_in_the_database(tmp_path):
     import sqlite3
 

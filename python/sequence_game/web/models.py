@@ -596,7 +596,7 @@ class ChatFrame(BaseModel):
     from_: str = Field(alias="from", description="the writer: a seat's name, or 'Spectator N'")
     seat: Optional[int] = Field(description="the writer's seat, null for a spectator")
     text: str = Field(description="plain text: show it as text, never as HTML")
-    at: float = Field(description="when it was sent, seconds since the epoch")
+    at: str = Field(description="when it was sent: ISO 8601 UTC text to the millisecond, 2026-12-01T14:30:00.123Z")
 
 
 class ChatLogFrame(BaseModel):

@@ -27,6 +27,7 @@ import unicodedata
 from collections import deque
 from typing import Any, Deque, Dict, List, Optional, Protocol, Tuple
 
+from ...records import utc_now, utc_text
 from ..errors import BusyError, InvalidRequestError, NotNowError
 from ..limits import ServerLimits
 from .table import Table
@@ -100,6 +101,8 @@ class Chat:
             return
         room = self.rooms[table_id] = _Room()
         for m in messages:
+            if isinstance(m.get("at"), (int, float)) and not isinstance(m["at"], bool):
+                m = {**m, "at": utc_text(m["at"])}  # kept by an older server: seconds since the epoch
             (room.players if m["channel"] == "players" else room.spectators).append(m)
             room.next_id = max(room.next_id, int(m["id"]) + 1)
             name = str(m["from"])
@@ -163,7 +166,7 @@ class Chat:
                 room.next_spectator += 1
             channel, name, seat = "spectators", conn.chat_name, None
         message = {"type": "chat", "id": room.next_id, "channel": channel, "from": name, "seat": seat, "text": text,
-                   "at": round(time.time(), 3)}
+                   "at": utc_now()}
         room.next_id += 1
         (room.players if channel == "players" else room.spectators).append(message)
         if self.keeper is not None:
