@@ -611,3 +611,56 @@ def test_a_stable_baselines_zip_plays_batched_and_scales_once(tmp_path):
         runs.append([env.step(env.sample_actions(rng))[1].copy() for _ in range(40)] + [env.game.observations()])
     for a, b in zip(*runs):
         np.testing.assert_array_equal(a, b)
+
+
+class _WritesMarker:
+    """Pickles as a call that writes a file: what a model's settings carrying code would run."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (exec, (f"open({self.path!r}, 'w').write('ran')",))
+
+
+@pytest.mark.parametrize("setting", ["policy_class", "observation_space", "policy_kwargs", "lr_schedule"])
+def test_a_stable_baselines_zip_policy_carrying_code_is_refused_and_nothing_runs(tmp_path, capsys, setting):
+    """Stable-Baselines3 unpickles a model's settings with cloudpickle (whatever they name runs);
+    the policy loader reads them with an allow-list of data classes first. A setting only training
+    reads (the schedules) is replaced, not read."""
+    pytest.importorskip("sb3_contrib")
+    import base64
+    import json
+    import pickle
+    import zipfile
+
+    import sb3_contrib
+    from sequence_game import cli
+    from sequence_game.envs.sb3 import SequenceVecEnv
+
+    venv = SequenceVecEnv(2, opponents="random", seed=0)
+    good = tmp_path / "good.zip"
+    sb3_contrib.MaskablePPO("MlpPolicy", venv, n_steps=8, batch_size=16, n_epochs=1, seed=0, device="cpu").save(good)
+    marker = tmp_path / "marker"
+    hostile = tmp_path / "hostile.zip"
+    with zipfile.ZipFile(good) as src, zipfile.ZipFile(hostile, "w") as dst:
+        for name in src.namelist():
+            content = src.read(name)
+            if name == "data":
+                data = json.loads(content)
+                data[setting] = {":type:": "<class 'object'>", ":serialized:": base64.b64encode(
+                    pickle.dumps(_WritesMarker(str(marker)))).decode()}
+                content = json.dumps(data).encode()
+            dst.writestr(name, content)
+    g = Game(players=2, seed=1)
+    assert PolicyAgent(str(good)).select_move(g) in g.legal_moves()
+    if setting == "lr_schedule":
+        assert PolicyAgent(str(hostile)).select_move(g) in g.legal_moves()
+    else:
+        with pytest.raises(ValueError, match=rf"refused: its setting '{setting}' .*builtins\.exec.*nothing of it"):
+            PolicyAgent(str(hostile))
+        assert cli.main(["arena", f"policy:{hostile}", "random", "--games", "1", "--results", "-",
+                         "--no-progress"]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("sequence-game: error: ") and err.count("\n") == 1 and "refused" in err, err
+    assert not marker.exists()

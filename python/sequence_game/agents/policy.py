@@ -21,7 +21,12 @@ Saved models (``PolicyAgent.load(path)``, the agent spec ``policy:path``):
   ``sequence_game.observation.OBSERVATION_SCALE`` first). ``examples/cleanrl_ppo.py`` writes one.
 - ``.zip``: a Stable-Baselines3 model (``MaskablePPO`` of sb3-contrib, ``PPO`` or ``A2C``; the
   ``[train]`` extra). Its observation space says whether it was trained on normalised
-  observations. Loading one unpickles it: load only files you trust.
+  observations. Stable-Baselines3 pickles some of a model's settings (its spaces, policy class,
+  schedules), and its own loader would run whatever they name: here they are unpickled first with
+  an allow-list of the classes that build such data (:data:`_SB3_GLOBALS`), and a model whose
+  settings name anything else (a function to call: code) is refused in one line, nothing of it
+  run; the schedules, which only training reads, are replaced unread. Its ``.pth`` members are
+  read by PyTorch with ``weights_only=True``.
 - ``.onnx``: a model with one input (a batch of observations) and one output (the action logits)
   run by ``onnxruntime`` (installed separately); ``normalize=True`` if it was trained on
   normalised observations.
@@ -260,6 +265,77 @@ def _numpy_logits(path: str) -> Tuple[Logits, bool]:
     return logits, normalize
 
 
+# What a Stable-Baselines3 model's pickled settings may name (its spaces, policy and buffer classes,
+# schedules, numpy arrays and generators, the usual activations and optimisers): classes and
+# constructors that build data. Anything else (a function to call, code) is refused unrun.
+_SB3_GLOBALS = frozenset({
+    ("numpy", "dtype"), ("numpy", "ndarray"), ("collections", "deque"), ("collections", "OrderedDict"),
+    *((m, n) for m in ("numpy.core.numeric", "numpy._core.numeric") for n in ("_frombuffer",)),
+    *((m, n) for m in ("numpy.core.multiarray", "numpy._core.multiarray") for n in ("_reconstruct", "scalar")),
+    *(("numpy.random._pickle", n) for n in ("__generator_ctor", "__bit_generator_ctor", "__randomstate_ctor")),
+    ("numpy.random.bit_generator", "__pyx_unpickle_SeedSequence"), ("numpy.random.bit_generator", "SeedSequence"),
+    ("numpy.random._pcg64", "PCG64"),
+    ("numpy.random._pcg64", "PCG64DXSM"), ("numpy.random._mt19937", "MT19937"), ("numpy.random._philox", "Philox"),
+    ("numpy.random._sfc64", "SFC64"),
+    ("gymnasium.spaces.box", "Box"), ("gymnasium.spaces.discrete", "Discrete"),
+    ("stable_baselines3.common.policies", "ActorCriticPolicy"),
+    ("sb3_contrib.common.maskable.policies", "MaskableActorCriticPolicy"),
+    ("stable_baselines3.common.buffers", "RolloutBuffer"),
+    ("sb3_contrib.common.maskable.buffers", "MaskableRolloutBuffer"),
+    ("stable_baselines3.common.torch_layers", "FlattenExtractor"),
+    *(("stable_baselines3.common.utils", n) for n in ("ConstantSchedule", "FloatSchedule", "LinearSchedule")),
+    *(("torch.nn.modules.activation", n) for n in ("ReLU", "Tanh", "ELU", "LeakyReLU", "GELU", "SiLU", "Sigmoid")),
+    *(("torch.optim." + m, c) for m, c in (("adam", "Adam"), ("adamw", "AdamW"), ("rmsprop", "RMSprop"), ("sgd", "SGD"))),
+})
+# Settings only training reads: a model saved by another version may pickle them as functions
+# (code), so they are replaced, as Stable-Baselines3's own custom_objects advice does.
+_SB3_TRAINING_ONLY = ("lr_schedule", "clip_range", "clip_range_vf", "learning_rate")
+
+
+class _SB3Unpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in _SB3_GLOBALS:
+            raise pickle.UnpicklingError(f"it would load {module}.{name}")
+        return super().find_class(module, name)
+
+
+def _sb3_settings(path: str) -> Dict[str, Any]:
+    """The pickled entries of a Stable-Baselines3 ``.zip``'s settings, unpickled with nothing but
+    :data:`_SB3_GLOBALS` (Stable-Baselines3 itself would run whatever they name); passed to its
+    loader as ``custom_objects`` so that it unpickles nothing. ``ValueError`` for any other."""
+    import base64
+    import io
+    import json
+
+    with zipfile.ZipFile(path) as archive:
+        if "data" not in archive.namelist():
+            return {}
+        info = archive.getinfo("data")
+        if info.file_size > 1 << 28:
+            raise ValueError(f"its settings are {info.file_size} bytes, more than a policy's")
+        data = json.loads(archive.read(info))
+    if not isinstance(data, dict):
+        raise ValueError("its settings are not a JSON object")
+    objects: Dict[str, Any] = {}
+    for key, value in data.items():
+        if not (isinstance(value, dict) and isinstance(value.get(":serialized:"), str)):
+            continue
+        if key in _SB3_TRAINING_ONLY:
+            objects[key] = _no_training
+            continue
+        try:
+            objects[key] = _SB3Unpickler(io.BytesIO(base64.b64decode(value[":serialized:"]))).load()
+        except pickle.UnpicklingError as e:
+            raise ValueError(f"refused: its setting {key!r} is not plain data ({e}); nothing of it was run") from None
+        except (ValueError, TypeError, EOFError, AttributeError, IndexError, KeyError, ImportError) as e:
+            raise ValueError(f"its setting {key!r} does not load ({type(e).__name__}: {e})") from None
+    return objects
+
+
+def _no_training(progress: float) -> float:  # pragma: no cover - a loaded policy is never trained here
+    return 0.0
+
+
 def _sb3_logits(path: str) -> Tuple[Logits, bool]:
     try:
         import torch
@@ -275,10 +351,24 @@ def _sb3_logits(path: str) -> Tuple[Logits, bool]:
     except ImportError:  # pragma: no cover - sb3-contrib comes with the extra
         pass
     classes += [PPO, A2C]
+    import stable_baselines3
+
+    version = tuple(int(p) for p in re.findall(r"\d+", stable_baselines3.__version__)[:2])
+    if version < (2, 8):  # before 2.8 its loader read the model's .pth members with weights_only=False
+        raise ImportError(f"{path}: a Stable-Baselines3 model needs stable-baselines3 2.8 or later, which reads "
+                          f"its weights as data only (this is {stable_baselines3.__version__}): "
+                          "pip install 'sequence-game[train]'")
+    try:
+        settings = _sb3_settings(path)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error, OSError, RuntimeError,
+            NotImplementedError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path}: not a readable Stable-Baselines3 model ({type(e).__name__}: {e})") from None
     model, errors = None, []
     for cls in classes:
         try:
-            model = cls.load(path, device="cpu")
+            model = cls.load(path, device="cpu", custom_objects=settings)
             break
         except (ValueError, KeyError, TypeError, AssertionError, RuntimeError, AttributeError, EOFError, OSError,
                 zipfile.BadZipFile, pickle.UnpicklingError) as e:  # a damaged or foreign .zip
