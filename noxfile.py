@@ -111,7 +111,7 @@ def web_e2e(session: nox.Session) -> None:
     endpoint."""
     if not os.path.exists("/usr/bin/chromium"):
         session.error("the browser tests drive /usr/bin/chromium: install it (Debian: apt-get install chromium "
-                      "fonts-dejavu-core)")
+                      "fonts-dejavu-core fonts-noto-cjk)")
     session.install(".[test,web]", "httpx", "playwright", "axe-playwright-python", "schemathesis")
     # and the bot runner, the example bots and a policy at a table against a live server
     pytest(session, *sorted(str(p) for p in Path("tests").glob("test_web*.py")), "tests/test_bot.py",

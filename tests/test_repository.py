@@ -329,7 +329,7 @@ def private_imports() -> List[str]:
             if source not in modules:
                 continue  # another distribution's module
             for alias in node.names:
-                if not alias.name.startswith("_") or alias.name in ("_core", "_args"):
+                if not alias.name.startswith("_") or alias.name in ("_core", "_args", "_"):
                     continue
                 sub = f"{source}.{alias.name}"
                 owner = source if sub in modules else _package_of(source, modules)
@@ -339,8 +339,9 @@ def private_imports() -> List[str]:
 
 
 def test_no_private_name_is_imported_from_another_package():
-    """A leading underscore means "this package's own": ``_core`` (the compiled module) and
-    ``_args`` (the package's argument checks) belong to the whole package."""
+    """A leading underscore means "this package's own": ``_core`` (the compiled module),
+    ``_args`` (the package's argument checks) and ``_`` (gettext's name for the translation of a
+    message, sequence_game.i18n) belong to the whole package."""
     assert not private_imports()
 
 

@@ -645,7 +645,7 @@ def test_a_socket_refused_in_its_handshake_is_explained_on_the_page(server, page
 
     page.goto(server + "/table/nosuch")
     page.wait_for_selector("#message.error")
-    assert "no table 'nosuch'" in page.inner_text("#message")
+    assert "There is no such table" in page.inner_text("#message")  # the refusal's code, in the page's words
     page.wait_for_function("document.getElementById('conn').textContent === 'disconnected'")
     assert not page.is_visible("#board") and not page.is_visible("#hint")  # nothing to play on
     assert page.get_attribute("#lobbylink", "href") == "/"  # the way back to the lobby

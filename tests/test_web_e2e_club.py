@@ -140,7 +140,7 @@ def test_sign_up_log_out_and_log_in_again(server, people):
     page.fill("#login-password", "wrong password")
     page.click("#login-submit")
     page.wait_for_function("document.getElementById('login-error').textContent.length > 0")
-    assert page.inner_text("#login-error") == "wrong name or password"
+    assert page.inner_text("#login-error") == "Wrong name or password."
     shot(page, "club-02-login-refused")
     page.fill("#login-password", "password1")
     page.click("#login-submit")
@@ -337,7 +337,7 @@ def test_hostile_names_are_shown_as_text_on_the_player_page(server, people):
     assert page.locator("#games img").count() == 0 and page.evaluate("window.pwned") is None
     page.goto(server + "/players/%3Cimg%20src%3Dx%20onerror%3Dpwned%3D1%3E")
     page.wait_for_function("document.getElementById('error').textContent.length > 0")
-    assert "no player named" in page.inner_text("#error") and page.evaluate("window.pwned") is None
+    assert "There is no player by that name" in page.inner_text("#error") and page.evaluate("window.pwned") is None
 
 
 @pytest.mark.parametrize("where", ["login", "player"])

@@ -34,7 +34,8 @@ def test_play_the_computer_in_one_click(server, page):
     page.wait_for_url("**/table/**")
     page.wait_for_selector("#seats li")
     seats = page.locator("#seats li").all_inner_texts()
-    assert "AI level:2" in seats[0] and "(you)" in seats[1]
+    # the computer's seat is named from its parts ("AI 1 (level:2)" in the record), the player's as "You"
+    assert "Computer 1 (level 2)" in seats[0] and "level:" not in seats[0] and seats[1].split()[1] == "You"
 
 
 def test_a_seek_accepted_from_the_lobby_seats_both_players(server, browser):

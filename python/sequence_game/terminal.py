@@ -22,7 +22,8 @@ from rich.console import Console
 from rich.text import Text
 
 from .cards import BOARD_LAYOUT, SUIT_SYMBOLS, Cell, cells_of, check_cell, is_jack
-from .game_setup import TEAM_LETTERS, TEAM_NAMES, sequences_to_win
+from .game_setup import TEAM_LETTERS, sequences_to_win
+from .i18n import _
 from .move import Move, as_move
 
 if TYPE_CHECKING:
@@ -127,27 +128,32 @@ def board_text(
     return out
 
 
+def team_name(team: int) -> str:
+    """A team by its colour (R1), in the active language (:mod:`sequence_game.i18n`)."""
+    return (_("blue"), _("green"), _("red"))[team]
+
+
 def status_text(game: GameBase, ascii: bool = False) -> Text:
     """Turn, who moves or who won, sequences per team, draw pile and each player's discard top."""
     out = Text()
     counts = [0] * game.teams
-    for team, _ in game.sequences:
+    for team, _cells in game.sequences:
         counts[team] += 1
-    out.append(f"turn {game.turn}  ")
+    out.append(_("turn {n}", n=game.turn) + "  ")
     if game.winner is not None:
-        out.append(f"team {game.winner} ({TEAM_NAMES[game.winner]}) won", style=TEAM_TEXT_STYLES[game.winner])
+        out.append(_("team {team} won", team=team_name(game.winner)), style=TEAM_TEXT_STYLES[game.winner])
     elif game.is_draw:
-        out.append("the game is drawn", style="bold")
+        out.append(_("the game is drawn"), style="bold")
     else:
         p = game.current_player
-        out.append(f"player {p} ({TEAM_NAMES[game.team_of(p)]}) to move", style=TEAM_TEXT_STYLES[game.team_of(p)])
-    out.append(f"  draw pile {game.draw_pile_size}\n")
-    out.append(f"sequences (need {sequences_to_win(game.teams)}): ")
+        out.append(_("P{p} ({team}) to move", p=p, team=team_name(game.team_of(p))), style=TEAM_TEXT_STYLES[game.team_of(p)])
+    out.append("  " + _("draw pile {n}", n=game.draw_pile_size) + "\n")
+    out.append(_("sequences (need {n}):", n=sequences_to_win(game.teams)) + " ")
     for t in range(game.teams):
         if t:
             out.append("  ")
-        out.append(f"{TEAM_NAMES[t]} {counts[t]}", style=TEAM_TEXT_STYLES[t])
-    out.append("\ndiscards: ")
+        out.append(f"{team_name(t)} {counts[t]}", style=TEAM_TEXT_STYLES[t])
+    out.append("\n" + _("discards:") + " ")
     for p in range(game.players):
         if p:
             out.append("  ")
@@ -164,13 +170,13 @@ def status_text(game: GameBase, ascii: bool = False) -> Text:
 def hand_text(game: GameBase, player: int, ascii: bool = False) -> Text:
     """``player``'s hand, dead cards (R5) marked ``(dead)``."""
     out = Text()
-    out.append(f"P{player} hand: ", style=TEAM_TEXT_STYLES[game.team_of(player)])
+    out.append(_("P{p} hand:", p=player) + " ", style=TEAM_TEXT_STYLES[game.team_of(player)])
     for i, card in enumerate(game.hand(player)):
         if i:
             out.append(" ")
         out.append_text(card_text(card, ascii))
         if is_dead(game, card):
-            out.append("(dead)", style="dim")
+            out.append(_("(dead)"), style="dim")
     return out
 
 

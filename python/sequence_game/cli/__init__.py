@@ -37,6 +37,7 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
+from .. import i18n
 from ..errors import printable
 from . import accounts, arena, backup, bot, demo, ladder, play, replay, review, selfplay, serve, tools, train
 from .common import EXIT_ERROR, EXIT_USAGE, CLIError, parent_parsers
@@ -63,8 +64,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] and argv[0] in tools.TOOLS:
         return tools.run(argv[0], argv[1:])
+    i18n.activate(i18n.from_environment())  # LANG / LC_ALL; --lang below overrides it
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "lang", None):
+        i18n.activate(args.lang)
     if not getattr(args, "command", None):
         parser.print_help()
         return EXIT_USAGE

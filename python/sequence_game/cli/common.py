@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Callable, List, NamedTuple, Optional, TextIO
 from ..agents import factory
 from ..cards import cell_name
 from ..errors import printable
-from ..game_setup import MAX_TURNS, TEAM_NAMES, VALID_PLAYERS
+from ..game_setup import MAX_TURNS, VALID_PLAYERS
+from ..i18n import LANGUAGES, _, ngettext
 from ..referee import HistoryEntry, MissedDraw, TableTalkPenalty
 from ..seeds import SEED_LIMIT, derive_seed
+from ..terminal import team_name
 
 if TYPE_CHECKING:
     from ..agents import Agent
@@ -61,6 +63,9 @@ def parent_parsers() -> Parents:
                         help="game engine: the compiled core (default) or the pure-Python reference")
     common.add_argument("--no-color", action="store_true", help="no colours (also when NO_COLOR is set)")
     common.add_argument("--ascii", action="store_true", help="write cards as 7H/TS instead of suit symbols")
+    common.add_argument("--lang", choices=tuple(LANGUAGES), default=None,
+                        help="the language of the game's words: " + ", ".join(f"{k} ({v})" for k, v in LANGUAGES.items())
+                             + " (default: from LANG / LC_ALL, else English)")
 
     table = argparse.ArgumentParser(add_help=False)
     table.add_argument("--players", type=int_arg(2, 12, "--players"), default=2, choices=VALID_PLAYERS, metavar="P",
@@ -182,31 +187,32 @@ def ai_seed(game_seed: Optional[int], seat: int) -> Optional[int]:
 
 
 def describe_move(game: GameBase, player: int, move: HistoryEntry) -> str:
-    team = TEAM_NAMES[game.team_of(player)]
+    team = team_name(game.team_of(player))
     if isinstance(move, TableTalkPenalty):
-        return f"referee: team {move.team} ({TEAM_NAMES[move.team]}) penalised for table talk: " + ", ".join(
-            f"P{p} discards {card}" for p, card in move.cards)
+        return _("referee: team {team} penalised for table talk: {cards}", team=team_name(move.team), cards=", ".join(
+            _("P{p} discards {card}", p=p, card=card) for p, card in move.cards))
     if isinstance(move, MissedDraw):
-        return f"referee: P{move.player} missed a draw; the card goes back on the draw pile"
+        return _("referee: P{p} missed a draw; the card goes back on the draw pile", p=move.player)
     if move.kind == "trade":
-        what = f"trades the dead card {move.card}"
+        what = _("trades the dead card {card}", card=move.card)
     elif move.kind == "pass":
-        what = "passes (no legal play)"
+        what = _("passes (no legal play)")
     elif move.kind == "remove":
         assert move.cell is not None  # Move requires a cell for a removal
-        what = f"removes the chip on {cell_name(move.cell)} with {move.card}"
+        what = _("removes the chip on {cell} with {card}", cell=cell_name(move.cell), card=move.card)
     else:
-        what = f"plays {move}"
+        what = _("plays {move}", move=move)
         if move.declares:
-            what += f"  -- {len(move.declares)} sequence{'s' if len(move.declares) > 1 else ''}!"
-    return f"P{player} ({team}) {what}"
+            what += "  -- " + ngettext("{n} sequence!", "{n} sequences!", len(move.declares))
+    return _("P{p} ({team}) {what}", p=player, team=team, what=what)
 
 
 def result_line(game: GameBase) -> str:
     if game.winner is not None:
         seats = [p for p in range(game.players) if game.team_of(p) == game.winner]
         who = ", ".join(f"P{p}" for p in seats)
-        return f"Team {game.winner} ({TEAM_NAMES[game.winner]}: {who}) wins after {game.turn} turns."
+        return ngettext("Team {team} ({who}) wins after {n} turn.", "Team {team} ({who}) wins after {n} turns.", game.turn,
+                        team=team_name(game.winner), who=who)
     if game.is_draw:
-        return f"The game is drawn after {game.turn} turns."
-    return f"The game is unfinished after {game.turn} turns."
+        return ngettext("The game is drawn after {n} turn.", "The game is drawn after {n} turns.", game.turn)
+    return ngettext("The game is unfinished after {n} turn.", "The game is unfinished after {n} turns.", game.turn)

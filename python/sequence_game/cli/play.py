@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import TYPE_CHECKING, Dict, List, Literal, Optional, Sequence, Union
 
 from ..cards import cell_name, parse_card
-from ..errors import AmbiguousMoveError, printable
-from ..game_setup import TEAM_NAMES
+from ..errors import AmbiguousMoveError, IllegalMoveError, printable
+from ..i18n import DEFAULT, _, active, ngettext
 from ..move import Move
 from ..referee import replay_entry
 from .common import (
@@ -34,6 +35,10 @@ if TYPE_CHECKING:
     from ..gamebase import GameBase, GameClass
 
 
+#: The rule ids the engine's messages cite ("(R5)"): for developers, not for players.
+RULE_IDS = re.compile(r"\s*\(R\d+(?:, R\d+)*\)")
+
+
 def legal_moves_text(moves: Sequence[Move], width: int = 78) -> str:
     """The legal moves for ``?``: grouped by card, a two-eyed jack's many cells summarised."""
     from ..terminal import moves_text
@@ -45,10 +50,21 @@ def legal_moves_text(moves: Sequence[Move], width: int = 78) -> str:
     notes: List[str] = []
     for (kind, card), ms in by_card.items():
         if kind == "place" and card in ("JD", "JC") and len(ms) > 8:
-            notes.append(f"{card}@<any empty cell> ({len({m.cell for m in ms})} cells, e.g. {ms[0]})")
+            notes.append(_("{card}@<any empty space> ({n} spaces, e.g. {example})", card=card, n=len({m.cell for m in ms}),
+                           example=ms[0]))
         else:
             shown.extend(ms)
     return "\n".join(filter(None, [moves_text(list(shown), width)] + notes))
+
+
+def ai_name(spec: str) -> str:
+    """An AI spec as a player reads it: ``level:3`` -> "level 3", ``hard`` -> "hard" in the active
+    language; a spec of agent options as written."""
+    name = spec.strip().lower()
+    if name.startswith("level:") and name[6:].isdigit():
+        return _("level {n}", n=int(name[6:]))
+    return {"random": _("random"), "rules": _("rules"), "easy": _("easy"), "medium": _("medium"), "hard": _("hard"),
+            "max": _("strongest")}.get(name, spec)
 
 
 class _Input:
@@ -73,15 +89,21 @@ class _Input:
         return line
 
 
-_PLAY_HELP = """commands:
-  7H@d6        place a chip (card @ cell; a two-eyed jack JD/JC goes on any empty cell)
-  JSxe5        remove a chip with a one-eyed jack (JH/JS)
-  trade 7H     discard a dead card and draw (then play as usual)
-  pass         only when you have no legal play
-  7H           a card alone, when it has just one legal cell
-  ?            list your legal moves       hint   ask the AI
-  undo         take back your last move    board  show the board again
-  quit         leave the game"""
+def play_help() -> str:
+    """The commands of the game, in the active language (the command words stay as typed)."""
+    return "\n".join([
+        _("commands:"),
+        "  7H@d6        " + _("place a chip (card @ space; a two-eyed jack JD/JC goes on any empty space)"),
+        "  JSxe5        " + _("remove a chip with a one-eyed jack (JH/JS)"),
+        "  trade 7H     " + _("discard a dead card and draw (then play as usual)"),
+        "  pass         " + _("only when you have no legal play"),
+        "  7H           " + _("a card alone, when it has just one space to go"),
+        "  ?            " + _("list your legal moves"),
+        "  hint         " + _("ask the computer for a move"),
+        "  undo         " + _("take back your last move"),
+        "  board        " + _("show the board again"),
+        "  quit         " + _("leave the game"),
+    ])
 
 
 class PlaySession:
@@ -118,10 +140,23 @@ class PlaySession:
 
     def _ai_note(self) -> str:
         """The AI's level and its rating on the ladder (agents/data/ladder.json), when it has one."""
-        from ..agents.levels import rating_note
+        from ..agents.levels import level_of, packaged_ratings, rating_note
 
-        note = rating_note(self.ai_spec)
-        return f" ({note})" if note else ""
+        if not rating_note(self.ai_spec):  # not a rated spec (options that change how it plays)
+            return ""
+        name = self.ai_spec.strip().lower().split(",")[0].replace(" ", "")
+        try:
+            level = level_of(name)
+        except ValueError:
+            level = None
+        rated = packaged_ratings().get(level.name if level is not None else name)
+        parts = [_("level {n}", n=level.number)] if level is not None and not name.startswith("level:") else []
+        if rated:
+            parts.append(_("rating {rating}", rating=rated["rating"]))
+        return f" ({', '.join(parts)})" if parts else ""
+
+    def _seats_text(self) -> str:
+        return ", ".join(map(str, self.humans))
 
     # -- display
     def show(self, player: Optional[int]) -> None:
@@ -137,14 +172,18 @@ class PlaySession:
     # -- the loop
     def run(self) -> int:
         g = self.game
+        from ..terminal import team_name
+
         teams_desc = ", ".join(
-            f"{TEAM_NAMES[t]}: " + " ".join(f"P{p}" for p in range(g.players) if g.team_of(p) == t)
+            f"{team_name(t)}: " + " ".join(f"P{p}" for p in range(g.players) if g.team_of(p) == t)
             for t in range(g.teams)
         )
         self.say(
-            f"Sequence: {g.players} players, {g.teams} teams ({teams_desc}); seed {g.seed}. "
-            f"You play seat{'s' if len(self.humans) > 1 else ''} {', '.join(map(str, self.humans))}; "
-            f"AI: {self.ai_spec}{self._ai_note()}. Type ? for your moves, help for commands."
+            _("Sequence: {players} players, {teams} teams ({desc}); deal number {seed}.", players=g.players, teams=g.teams,
+              desc=teams_desc, seed=g.seed) + " "
+            + ngettext("You play seat {seats}.", "You play seats {seats}.", len(self.humans), seats=self._seats_text()) + " "
+            + _("Computer: {ai}{note}.", ai=ai_name(self.ai_spec), note=self._ai_note()) + " "
+            + _("Type ? for your moves, help for the commands.")
         )
         while not g.is_over:
             p = g.current_player
@@ -162,7 +201,8 @@ class PlaySession:
 
             names = ["human" if p in self.humans else self.ai_spec for p in range(g.players)]
             save_record(GameRecord.from_game(g, agents=names), self.args.save)
-            self.say(f"record saved to {self.args.save}" + ("" if g.is_over else " (unfinished game)"))
+            self.say(_("record saved to {path}", path=self.args.save) if g.is_over
+                     else _("record saved to {path} (unfinished game)", path=self.args.save))
         return EXIT_OK
 
     def human_turn(self, p: int) -> bool:
@@ -170,27 +210,29 @@ class PlaySession:
         g = self.game
         self.show(p)
         while True:
-            line = self.input.read(f"P{p} ({TEAM_NAMES[g.team_of(p)]}) > ")
+            from ..terminal import team_name
+
+            line = self.input.read(f"P{p} ({team_name(g.team_of(p))}) > ")
             if line is None:
-                self.say("end of input: leaving the game")
+                self.say(_("end of input: leaving the game"))
                 return False
             low = line.lower()
             if not low:
                 continue
             if low in ("quit", "exit", "q"):
-                self.say("leaving the game")
+                self.say(_("leaving the game"))
                 return False
             if low in ("?", "moves", "legal"):
                 self.say(legal_moves_text(g.legal_moves()))
                 continue
             if low in ("help", "h"):
-                self.say(_PLAY_HELP)
+                self.say(play_help())
                 continue
             if low == "board":
                 self.show(p)
                 continue
             if low == "hint":
-                self.say(f"hint: {self.hint()}")
+                self.say(_("hint: {move}", move=self.hint()))
                 continue
             if low == "undo":
                 if self.undo():
@@ -227,15 +269,15 @@ class PlaySession:
             else:
                 hand = g.hand(g.current_player)
                 if card not in hand:
-                    self.say(f"{card}: you do not hold it; your hand is {' '.join(hand)}", style="red")
+                    self.say(_("{card}: you do not hold it; your hand is {hand}", card=card, hand=" ".join(hand)), style="red")
                 elif not plays:
-                    self.say(f"{card}: it has no legal play now (type ? for your moves)", style="red")
+                    self.say(_("{card}: it cannot be played now (type ? for your moves)", card=card), style="red")
                 else:
                     self.say(
-                        f"{card} can go on {len(cells)} cells: "
-                        + ", ".join(cell_name(c) for c in cells[:12])
-                        + (" ..." if len(cells) > 12 else "")
-                        + f"; write the cell too, e.g. {plays[0].with_declares(())}",
+                        ngettext("{card} can go on {n} space: {cells}; write the space too, e.g. {example}",
+                                 "{card} can go on {n} spaces: {cells}; write the space too, e.g. {example}", len(cells),
+                                 card=card, cells=", ".join(cell_name(c) for c in cells[:12]) + (" ..." if len(cells) > 12 else ""),
+                                 example=plays[0].with_declares(())),
                         style="red",
                     )
                 return None
@@ -247,15 +289,22 @@ class PlaySession:
                        and m.cell == base.cell]
             return self.choose(choices)
         except ValueError as e:  # IllegalMoveError, InvalidMoveError
-            self.say(str(e), style="red")
+            # the engine explains a refusal in English; the other languages get a translated sentence
+            if active() == DEFAULT:
+                reason = RULE_IDS.sub("", str(e))
+            elif isinstance(e, IllegalMoveError):
+                reason = _("{move}: the rules do not allow that move now (type ? for your moves)", move=line)
+            else:
+                reason = _("{text}: not a move; type help for the commands", text=line)
+            self.say(reason, style="red")
             return None
 
     def choose(self, choices: List[Move]) -> Union[Move, Literal[False], None]:
-        self.say("this placement forms sequences in several ways (R7); choose which five:")
+        self.say(_("this chip makes sequences in several ways; choose which five chips count:"))
         for i, m in enumerate(choices, 1):
             self.say(f"  {i}. {m}")
         while True:
-            line = self.input.read(f"which (1-{len(choices)}, or 0 to cancel) > ")
+            line = self.input.read(_("which (1-{n}, or 0 to cancel) > ", n=len(choices)))
             if line is None:
                 return False
             if line.isascii() and line.isdigit() and 0 <= int(line) <= len(choices):  # int("²") fails
@@ -266,7 +315,7 @@ class PlaySession:
                     return m
             except ValueError:
                 pass
-            self.say(f"type a number from 1 to {len(choices)} (0 cancels)", style="red")
+            self.say(_("type a number from 1 to {n} (0 cancels)", n=len(choices)), style="red")
 
     def hint(self) -> Move:
         return self.hint_agent.select_move(self.game)
@@ -280,11 +329,11 @@ class PlaySession:
             taken.append(entry)
             p = g.current_player  # undo restores the position before the move: its mover is to move
             if p in self.humans:
-                self.say(f"took back P{p}'s {entry}")
+                self.say(_("took back P{p}'s {move}", p=p, move=entry))
                 return True
         for entry in reversed(taken):  # only AI moves: put them back
             replay_entry(g, entry)
-        self.say("nothing to undo: no move of yours to take back", style="red")
+        self.say(_("nothing to undo: no move of yours to take back"), style="red")
         return False
 
 
@@ -294,7 +343,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: Parents) -> None:
     p = sub.add_parser("play", parents=[parents.common, parents.table], help="play against the AI in the terminal",
-                       description="Play against AI opponents. " + _PLAY_HELP.replace("\n", " "))
+                       description=_("Play against the computer.") + " " + play_help().replace("\n", " "))
     p.add_argument("--human", type=int_arg(0, 11, "--human"), action="append", metavar="SEAT",
                    help="a seat played by a human (repeat for several; default 0)")
     p.add_argument("--ai", default=None, metavar="SPEC",

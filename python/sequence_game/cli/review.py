@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ..errors import printable
+from ..i18n import _, ngettext
 from .common import EXIT_OK, CLIError, Parents
 
 if TYPE_CHECKING:
@@ -34,33 +35,38 @@ def cmd_review(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         console.print_json(json.dumps(review.to_dict()))
         return EXIT_OK
-    tiers = ", ".join(f"{name} {_TIER_MARK[name]} >= {100 * least:.0f}" for name, least in reversed(review.tiers))
-    console.print(f"review of {printable(args.file)}: the mover's team's chance of winning with the best move and "
-                  f"with the move played (points lost: {tiers}); then every team's chance as a spectator sees it",
-                  highlight=False)
+    tiers = ", ".join(f"{tier_name(name)} {_TIER_MARK[name]} >= {100 * least:.0f}" for name, least in reversed(review.tiers))
+    console.print(_("review of {file}: the mover's team's chance of winning with the best move and with the move played "
+                    "(points lost: {tiers}); then every team's chance as a spectator sees it", file=printable(args.file),
+                    tiers=tiers), highlight=False)
     for m in review.moves:
         seen = " ".join(f"{100 * c:3.0f}%" for c in m.chances)
         if m.kind != "move":
-            line = f"{m.index:>3}. P{m.player} {m.move:<16} ({m.kind}, not graded)"
+            line = f"{m.index:>3}. P{m.player} {m.move:<16} " + _("({kind}, not graded)", kind=kind_name(m.kind))
         else:
             line = f"{m.index:>3}. P{m.player} {m.move:<16} {100 * (m.before or 0):4.0f}% -> {100 * (m.after or 0):4.0f}%"
             if m.tier is not None:
-                line += f" {_TIER_MARK[m.tier]:<2} -{100 * (m.loss or 0):.0f} {m.tier}, best {m.best}"
+                line += f" {_TIER_MARK[m.tier]:<2} -{100 * (m.loss or 0):.0f} " + _("{tier}, best {move}", tier=tier_name(m.tier),
+                                                                                    move=m.best)
         console.print(f"{line:<72} | {seen}", highlight=False)
         for note in m.notes:
             console.print(f"       {note['text']}", highlight=False)
     for event in review.events:
         if event["kind"] == "resignation":
-            console.print(f"     P{event['player']} resigned: team {event['winner']} wins (no move is blamed for it)",
-                          highlight=False)
+            console.print("     " + _("P{p} resigned: team {team} wins (no move is blamed for it)", p=event["player"],
+                                          team=event["winner"]), highlight=False)
         elif event["kind"] == "turn-cap":
-            console.print(f"     the game stopped at its turn cap ({event['turns']} turns): a draw", highlight=False)
+            console.print("     " + ngettext("the game stopped at its turn limit ({n} turn): a draw",
+                                             "the game stopped at its turn limit ({n} turns): a draw", event["turns"]),
+                          highlight=False)
     for p in review.players:
         acc = "-" if p["accuracy"] is None else f"{p['accuracy']:.1f}%"
-        counts = ", ".join(_count(p[tier], tier, plural) for tier, plural in
-                           (("inaccuracy", "inaccuracies"), ("mistake", "mistakes"), ("blunder", "blunders")))
-        console.print(f"P{p['player']} (team {p['team']}): accuracy {acc} over "
-                      f"{_count(p['graded'], 'graded move', 'graded moves')}; {counts}", highlight=False)
+        counts = ", ".join((ngettext("{n} inaccuracy", "{n} inaccuracies", p["inaccuracy"]),
+                            ngettext("{n} mistake", "{n} mistakes", p["mistake"]),
+                            ngettext("{n} blunder", "{n} blunders", p["blunder"])))
+        console.print(_("P{p} (team {team}): accuracy {accuracy} over {graded}; {counts}", p=p["player"],
+                        team=p["team"], accuracy=acc,
+                        graded=ngettext("{n} graded move", "{n} graded moves", p["graded"]), counts=counts), highlight=False)
     return EXIT_OK
 
 
@@ -75,6 +81,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.set_defaults(func=cmd_review)
 
 
-def _count(n: int, one: str, many: str) -> str:
-    """``"1 blunder"``, ``"2 blunders"``, ``"0 blunders"``."""
-    return f"{n} {one if n == 1 else many}"
+def tier_name(tier: str) -> str:
+    """A grade (docs/review.md) in the active language."""
+    return {"inaccuracy": _("inaccuracy"), "mistake": _("mistake"), "blunder": _("blunder")}[tier]
+
+
+def kind_name(kind: str) -> str:
+    """Why an entry is not graded, in the active language."""
+    return {"forced": _("the only legal move"), "trade": _("a dead-card trade"), "timeout": _("played by the turn timer"),
+            "referee": _("a referee's call")}.get(kind, kind)

@@ -187,6 +187,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.mount(pages.DOCS_ASSETS, StaticFiles(directory=pages.docs_assets_dir()), name="docs-assets")
     app.include_router(pages.api_docs_routes(app.openapi_url or "/openapi.json", app.title))
     app.include_router(pages.router)
+    app.include_router(pages.language_router)
     app.include_router(pages.board_svg_route(_empty_board_svg(service.game_class)))
     for router in (tables.router, play.router, ai.router, records.router, review.router, events.router,
                    seeks.router, socket.router, accounts_routes.router, players.router):

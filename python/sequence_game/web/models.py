@@ -315,7 +315,9 @@ class Result(BaseModel):
     is_draw: bool
     turns: int
     resigned: Optional[int] = Field(description="the seat that resigned (its team lost), or null")
-    text: str = Field(description="one line naming the winners")
+    on_time: bool = Field(False, description="the seat in `resigned` ran out of time on its clock (it did not resign)")
+    moves: int = Field(0, description="the entries of the move list (a dead-card trade is one)")
+    text: str = Field(description="one line naming the winners (English; the pages build theirs from the fields above)")
 
 
 class TableView(BaseModel):

@@ -213,6 +213,16 @@ class Club:
                  "counted": bool(counted), "why": why or None}
                 for name, mu0, s0, mu1, s1, counted, why in rows]
 
+    def language(self, account: Account) -> Optional[str]:
+        """The pages' language ``account`` chose (None: never chose one). Blocks."""
+        row = self.store.one("SELECT language FROM account_languages WHERE account = ?", (account.key,))
+        return None if row is None else str(row[0])
+
+    def set_language(self, account: Account, language: str) -> None:
+        """Keep ``language`` (a code of :data:`sequence_game.i18n.LANGUAGES`) as ``account``'s. Blocks."""
+        self.store.write(("INSERT INTO account_languages (account, language) VALUES (?, ?) "
+                          "ON CONFLICT(account) DO UPDATE SET language = excluded.language", (account.key, language)))
+
     @staticmethod
     def summary(account: Account) -> Dict[str, Any]:
         return {"name": account.name, "rating": ratings.display(account.mu),

@@ -63,6 +63,11 @@ CREATE TABLE IF NOT EXISTS club_ratings (
     PRIMARY KEY (table_id, account)
 );
 CREATE INDEX IF NOT EXISTS club_ratings_pairing ON club_ratings (pairing, at);
+-- the language of the pages an account chose with the menu (docs/i18n.md)
+CREATE TABLE IF NOT EXISTS account_languages (
+    account  TEXT PRIMARY KEY,   -- accounts.key
+    language TEXT NOT NULL       -- a code of sequence_game.i18n.LANGUAGES
+);
 """
 
 

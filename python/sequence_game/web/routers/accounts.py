@@ -6,7 +6,7 @@ import asyncio
 from typing import Optional
 
 from fastapi import APIRouter, Request, Response
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
 from ..club import Club
@@ -15,7 +15,7 @@ from ..club.sessions import COOKIE
 from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, set_cookie
 from ..deps import Client, errors_for
 from ..models import Strict
-from .pages import STATIC
+from .pages import page
 
 router = APIRouter(tags=["accounts"])
 
@@ -101,5 +101,5 @@ async def log_out(request: Request, club: ClubDep, _: AccountWrite) -> Response:
 
 
 @router.get("/login", include_in_schema=False)
-async def login_page() -> FileResponse:
-    return FileResponse(STATIC / "login.html")
+async def login_page(request: Request) -> HTMLResponse:
+    return await page(request, "login.html")

@@ -1,42 +1,139 @@
-"""The pages (plain HTML and JavaScript from ``static/``) and the empty board picture."""
+"""The pages (HTML and JavaScript from ``static/``) in the reader's language, and the empty board picture.
+
+A page is an HTML file whose words are written ``{{like this}}``: each is looked up in the catalog of
+the reader's language (docs/i18n.md) as the page is served; ``{{@lang}}``, ``{{@catalog}}`` (the
+scripts' messages, JSON) and ``{{@menu}}`` (the language menu) are filled in too.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import html
+import re
+from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Optional
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse, Response
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse
+from pydantic import Field
 
+from ...i18n import LANGUAGES, N_, gettext_for, negotiate, normalize, page_catalog
+from ..club.web import AccountWrite, signed_in
 from ..deps import TableId
+from ..errors import InvalidRequestError
+from ..models import Strict
 
 STATIC = Path(str(resources.files(__package__.rsplit(".", 1)[0]) / "static"))
+#: The cookie that keeps a guest's language (an account's is kept on the account as well).
+LANG_COOKIE = "lang"
+_FIELD = re.compile(r"\{\{(@?)(.+?)\}\}", re.S)
 
 router = APIRouter(include_in_schema=False)
+language_router = APIRouter(tags=["accounts"])
+
+
+def _menu(lang: str) -> str:
+    gt = gettext_for(lang)
+    options = "".join(f'<option value="{code}" lang="{code}"{" selected" if code == lang else ""}>{html.escape(name)}</option>'
+                      for code, name in LANGUAGES.items())
+    label = html.escape(gt(N_("Language")))
+    return (f'<label class="lang-label"><span class="visually-hidden">{label}</span>'
+            f'<select id="lang-menu" class="lang-menu">{options}</select></label>')
+
+
+@cache
+def render(name: str, lang: str) -> str:
+    """The page ``static/name`` in ``lang``."""
+    gt = gettext_for(lang)
+    specials = {
+        "lang": lang,
+        "catalog": '<script id="i18n-catalog" type="application/json">' + page_catalog(lang).replace("</", "<\\/") + "</script>",
+        "menu": _menu(lang),
+    }
+
+    def fill(m: re.Match[str]) -> str:
+        if m.group(1):
+            return specials[m.group(2).strip()]
+        return html.escape(gt(" ".join(m.group(2).split())), quote=True)
+
+    return _FIELD.sub(fill, (STATIC / name).read_text(encoding="utf-8"))
+
+
+async def page_language(request: Request) -> str:
+    """The reader's language: a signed-in account's choice, else the cookie's, else the browser's
+    Accept-Language, else English."""
+    account = await signed_in(request)
+    club = request.app.state.club
+    if account is not None and club is not None:
+        chosen = normalize(await asyncio.to_thread(club.language, account))
+        if chosen:
+            return chosen
+    return normalize(request.cookies.get(LANG_COOKIE)) or negotiate(request.headers.get("accept-language"))
+
+
+async def page(request: Request, name: str) -> HTMLResponse:
+    """The page ``static/name`` in the reader's language."""
+    lang = await page_language(request)
+    return HTMLResponse(render(name, lang), headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})
 
 
 @router.get("/")
-async def lobby() -> FileResponse:
-    return FileResponse(STATIC / "index.html")
+async def lobby(request: Request) -> HTMLResponse:
+    return await page(request, "index.html")
 
 
 @router.get("/table/{table_id}")
-async def table_page(table_id: TableId) -> FileResponse:
-    return FileResponse(STATIC / "table.html")
+async def table_page(request: Request, table_id: TableId) -> HTMLResponse:
+    return await page(request, "table.html")
 
 
 @router.get("/replay/{table_id}")
-async def replay_page(table_id: TableId) -> FileResponse:
-    return FileResponse(STATIC / "replay.html")
+async def replay_page(request: Request, table_id: TableId) -> HTMLResponse:
+    return await page(request, "replay.html")
+
+
+@router.get("/rules")
+async def rules_page(request: Request) -> HTMLResponse:
+    return await page(request, "rules.html")
+
+
+class LanguageChoice(Strict):
+    language: str = Field(max_length=16, description="a language code: " + ", ".join(LANGUAGES))
+
+
+@language_router.put("/api/session/language", status_code=204, summary="Choose the pages' language")
+async def choose_language(body: LanguageChoice, request: Request, account: AccountWrite) -> Response:
+    """The pages' language from now on: kept in a cookie and, signed in, on the account (every
+    browser it signs in to then shows it)."""
+    lang: Optional[str] = normalize(body.language)
+    if lang is None or lang != body.language.lower():
+        raise InvalidRequestError(f"language: one of {', '.join(LANGUAGES)}, not {body.language[:16]!r}")
+    club = request.app.state.club
+    if account is not None and club is not None:
+        await asyncio.to_thread(club.set_language, account, lang)
+    response = Response(status_code=204)
+    response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax", path="/",
+                        secure=request.url.scheme == "https")
+    return response
 
 
 def board_svg_route(svg: str) -> APIRouter:
-    """``/board.svg``: the empty board, drawn once when the app is built."""
+    """``/board.svg``: the empty board, drawn once when the app is built, its corner label and its
+    cells' titles in the reader's language."""
     r = APIRouter(include_in_schema=False)
 
+    @cache
+    def localized(lang: str) -> str:
+        gt = gettext_for(lang)
+        free, corner = html.escape(gt(N_("FREE"))), html.escape(gt(N_("free corner")))
+        return svg.replace(">FREE</text>", f">{free}</text>").replace(": corner (free space)<", f": {corner}<")
+
     @r.get("/board.svg")
-    async def board_svg() -> Response:
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=3600"})
+    async def board_svg(request: Request) -> Response:
+        return Response(localized(await page_language(request)), media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=3600", "Vary": "Accept-Language, Cookie"})
 
     return r
 

@@ -6,12 +6,12 @@ import asyncio
 from typing import Annotated, Any, Dict, List
 
 from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
 from ..club import Club
 from ..deps import TableId, errors_for
 from ..errors import NoSuchPlayerError
-from .pages import STATIC
+from .pages import page
 
 router = APIRouter(tags=["players"])
 
@@ -53,10 +53,10 @@ async def table_ratings(table_id: TableId, request: Request) -> List[Dict[str, A
 
 
 @router.get("/players/{name}", include_in_schema=False)
-async def player_page(name: PlayerName) -> FileResponse:
-    return FileResponse(STATIC / "player.html")
+async def player_page(request: Request, name: PlayerName) -> HTMLResponse:
+    return await page(request, "player.html")
 
 
 @router.get("/players", include_in_schema=False)
-async def players_page() -> FileResponse:
-    return FileResponse(STATIC / "player.html")
+async def players_page(request: Request) -> HTMLResponse:
+    return await page(request, "player.html")

@@ -5,19 +5,19 @@ from __future__ import annotations
 from typing import Any, Dict, Union
 
 from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from .. import models
 from ..deps import Client, TableDep, TableId, errors_for
 from ..reviews import ReviewService
-from .pages import STATIC
+from .pages import page
 
 router = APIRouter(tags=["records"])
 
 
 @router.get("/review/{table_id}", include_in_schema=False)
-async def review_page(table_id: TableId) -> FileResponse:
-    return FileResponse(STATIC / "review.html")
+async def review_page(request: Request, table_id: TableId) -> HTMLResponse:
+    return await page(request, "review.html")
 
 
 def _reviews(request: Request) -> ReviewService:

@@ -6,7 +6,6 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const TEAM_COLOURS = ["#0072b2", "#009e73", "#d55e00"]; // Okabe-Ito: blue, bluish green, vermillion
 const TEAM_EDGES = ["#003d63", "#00553e", "#7a3600"];
 const TEAM_LETTERS = ["B", "G", "R"];
-const TEAM_NAMES = ["blue", "green", "red"];
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const RED_SUITS = new Set(["H", "D"]);
 
@@ -14,9 +13,12 @@ function cellName(r, c) { return "abcdefghij"[c] + (r + 1); }
 function parseCell(name) { return [parseInt(name.slice(1), 10) - 1, "abcdefghij".indexOf(name[0])]; }
 function rankText(card) { return card[0] === "T" ? "10" : card[0]; }
 function cardLabel(card) { return rankText(card) + SUITS[card[1]]; }
-const CARD_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
-const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-function cardSpoken(card) { return `${CARD_NAMES[card[0]] || card[0]} of ${SUIT_NAMES[card[1]]}`; }
+// A card as a screen reader says it: "queen of hearts".
+function cardSpoken(card) {
+  const rank = { A: _("ace"), K: _("king"), Q: _("queen"), J: _("jack"), T: "10" }[card[0]] || card[0];
+  const suit = { S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs") }[card[1]];
+  return _("{rank} of {suit}", { rank, suit });
+}
 
 // A move's text (docs/notation.md) as an object: {text, kind, card, cell, declares: [[first, last], ...]}.
 function parseMove(text) {
@@ -37,35 +39,32 @@ function parseMove(text) {
 // the engine notation the API uses): "10\u2663 on c8", "J\u2665 removes d3", "trade 5\u2666", "pass".
 function humanMove(text) {
   const m = typeof text === "string" ? parseMove(text) : text;
-  if (m.kind === "pass") return "pass";
-  if (m.kind === "trade") return `trade ${cardLabel(m.card)}`;
-  if (m.kind === "remove") return `${cardLabel(m.card)} removes ${m.cell}`;
+  if (m.kind === "pass") return _("pass");
+  if (m.kind === "trade") return _("trade {card}", { card: cardLabel(m.card) });
+  if (m.kind === "remove") return _("{card} removes {cell}", { card: cardLabel(m.card), cell: m.cell });
   if (m.kind === "place") {
     const lines = m.declares.map(([a, z]) => `${a}\u2013${z}`);
-    const seq = lines.length ? `, sequence${lines.length > 1 ? "s" : ""} ${lines.join(" and ")}` : "";
-    return `${cardLabel(m.card)} on ${m.cell}${seq}`;
+    const placed = _("{card} on {cell}", { card: cardLabel(m.card), cell: m.cell });
+    return lines.length ? placed + ", " + ngettext("sequence {lines}", "sequences {lines}", lines.length, { lines: lines.join(_(" and ")) }) : placed;
   }
   return m.text;
 }
 
-// An engine or server message in the words of the page: moves and cards as the board shows them,
-// seats by name ("you" for the reader's own), and no rule ids (the rule is the reason, not its
-// number). nameOf(p) gives seat p's name or "you".
-function humanError(detail, nameOf) {
-  let text = String(detail);
-  const lead = /^(pass|trade \w\w|\w\w[@x][a-j]\d+(?: =[a-j]\d+-[a-j]\d+)*): /.exec(text);
-  if (lead) text = humanMove(lead[1]) + ": " + text.slice(lead[0].length);
-  text = text.replace(/player (\d+) (does not|has|holds|is)\b/g, (m, p, verb) => {
-    const who = nameOf(+p);
-    if (who !== "you") return `${who} ${verb}`;
-    return "you " + ({ "does not": "do not", has: "have", holds: "hold", is: "are" }[verb]);
-  });
-  text = text.replace(/player (\d+)/g, (m, p) => nameOf(+p));
-  if (/\byou (do not|have|hold|are)\b/.test(text)) text = text.replace(/\btheir hand\b/g, "your hand");
-  text = text.replace(/\b[2-9TJQKA][SHDC][@x][a-j]\d+\b/g, (m) => humanMove(m));
-  text = text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => cardLabel(m));
-  return text.replace(/\s*\(R\d+(?:, R\d+)*\)/g, "");
+// A finished game's result in words, from its fields: who won, after how many moves, how it ended
+// and the winners' names (names[p]: seat p's name as the page shows it; seat p is on team p mod teams, R2).
+function gameResultText(r, names, teams, moves) {
+  const count = r.moves || moves || r.turns;
+  if (r.winner === null || r.winner === undefined) return ngettext("Draw after {n} move.", "Draw after {n} moves.", count);
+  const winners = names.filter((n, p) => p % teams === r.winner);
+  const f = { team: teamLabel(r.winner), name: r.resigned === null || r.resigned === undefined ? "" : names[r.resigned],
+              winners: winners.join(", ") };
+  const how = r.resigned === null || r.resigned === undefined ? ngettext("{team} wins after {n} move.", "{team} wins after {n} moves.", count, f)
+    : r.on_time ? ngettext("{team} wins after {n} move: {name} ran out of time.", "{team} wins after {n} moves: {name} ran out of time.", count, f)
+    : ngettext("{team} wins after {n} move: {name} resigned.", "{team} wins after {n} moves: {name} resigned.", count, f);
+  return sentence(how) + " " + ngettext("Winner: {winners}.", "Winners: {winners}.", winners.length, f);
 }
+
+function sentence(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
 // The cells of a declared line "a1".."e5" (R7: five in a row, any direction).
 function lineCells(first, last) {
@@ -130,7 +129,7 @@ function teamBadge(team) {
   const b = document.createElement("span");
   b.className = "badge t" + team;
   b.textContent = TEAM_LETTERS[team];
-  b.title = "team " + TEAM_NAMES[team];
+  b.title = teamLabel(team);
   return b;
 }
 
@@ -148,7 +147,7 @@ class Board {
     this.svg.removeAttribute("width");
     this.svg.removeAttribute("height");
     this.svg.setAttribute("role", "group");
-    this.svg.setAttribute("aria-label", "Sequence board");
+    this.svg.setAttribute("aria-label", _("Sequence board"));
     this.coordinatesAsLabels();
     for (const g of this.svg.querySelectorAll("g.cell")) {
       const rect = g.querySelector("rect");
@@ -179,7 +178,9 @@ class Board {
   // coordinate from the cell's own label.
   coordinatesAsLabels() {
     const box = this.svg.viewBox.baseVal;
-    for (const t of [...this.svg.querySelectorAll("text.coord")]) {
+    // the corners' label too (a word: "FREE" in the page's language), drawn the same way
+    const corners = [...this.svg.querySelectorAll("g.cell")].filter(g => g.querySelector("polygon")).map(g => g.querySelector("text"));
+    for (const t of [...this.svg.querySelectorAll("text.coord"), ...corners.filter(Boolean)]) {
       const label = document.createElement("span");
       label.className = "coord-label";
       label.dataset.label = t.textContent;
@@ -189,6 +190,7 @@ class Board {
       label.style.top = `${((y - fs * 0.85) / box.height) * 100}%`;
       label.style.fontSize = `${(fs / box.width) * 100}cqw`;
       label.style.color = t.getAttribute("fill");
+      if (t.getAttribute("font-weight")) label.style.fontWeight = t.getAttribute("font-weight");
       this.container.appendChild(label);
       t.remove();
     }
@@ -263,9 +265,10 @@ class Board {
           }
         }
         info.g.dataset.state = ch;
-        const card = info.label ? info.text.textContent : "free corner";
+        const card = info.label ? info.text.textContent : _("free corner");
         info.g.setAttribute("role", "img");  // a labelled picture of the cell (aria-label needs a role)
-        info.g.setAttribute("aria-label", `${name} ${card}` + (team >= 0 ? `, ${TEAM_NAMES[team]} chip` + (locked.has(name) ? " (locked)" : "") : ""));
+        const chip = team < 0 ? "" : locked.has(name) ? _("{team} chip, in a sequence", { team: teamName(team) }) : _("{team} chip", { team: teamName(team) });
+        info.g.setAttribute("aria-label", `${name} ${card}` + (chip ? `, ${chip}` : ""));
         if (team >= 0) {
           const shape = this.chip(name, team, locked.has(name));
           if (before && before.board[r][c] !== ch) shape.classList.add("chip-new");
@@ -354,11 +357,11 @@ function renderChances(box, chances) {
   el.replaceChildren();
   box.hidden = !chances;
   if (!chances) return;
-  const pct = (p) => `${Math.round(p * 100)}%`;
+  const pct = (p) => formatPercent(p);
   const bar = document.createElement("div");
   bar.className = "chance-bar";
   bar.setAttribute("role", "img");
-  bar.setAttribute("aria-label", "chance of winning: " + chances.map((p, t) => `${TEAM_NAMES[t]} ${pct(p)}`).join(", "));
+  bar.setAttribute("aria-label", _("chance of winning: {list}", { list: chances.map((p, t) => `${teamName(t)} ${pct(p)}`).join(", ") }));
   const legend = document.createElement("div");
   legend.className = "chance-legend";
   chances.forEach((p, t) => {
@@ -368,7 +371,7 @@ function renderChances(box, chances) {
     bar.appendChild(seg);
     const item = document.createElement("span");
     item.dataset.team = t;
-    item.append(teamBadge(t), ` ${TEAM_NAMES[t]} ${pct(p)}`);
+    item.append(teamBadge(t), ` ${teamName(t)} ${pct(p)}`);
     legend.appendChild(item);
   });
   el.append(bar, legend);

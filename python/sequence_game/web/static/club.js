@@ -2,6 +2,22 @@
 // The club on every page (docs/club.md): who is signed in, in the header's #account; a finished
 // rated game's rating changes. Names are always set as text, never as HTML.
 
+// Why a game changed no rating, in the page's words: the server's reasons (English, docs/club.md) by
+// their beginning; a reason this page does not know reads as the plain fact.
+function whyText(why) {
+  const reasons = [
+    [/^these accounts already played/, _("these players have played too many rated games together in the last 24 hours")],
+    [/^the table was created casual/, _("the table was created casual")],
+    [/^not every seat was an account/, _("not every seat was an account")],
+    [/^an account held two seats/, _("one account held two seats")],
+    [/^a seat never moved/, _("a seat never moved (an aborted game)")],
+    [/^an account of the game no longer exists/, _("an account of the game no longer exists")],
+    [/^an account of the game is disabled/, _("an account of the game is disabled by the server's operator")],
+  ];
+  const hit = reasons.find(([re]) => re.test(why || ""));
+  return hit ? hit[1] : _("not rated");
+}
+
 const club = {
   me: null,  // GET /api/session: {accounts, name, rating, provisional}
 
@@ -36,7 +52,7 @@ const club = {
       out.type = "button";
       out.className = "quiet";
       out.id = "logout";
-      out.textContent = "Log out";
+      out.textContent = _("Log out");
       out.addEventListener("click", async () => {
         await fetch("/api/session", { method: "DELETE" });
         location.reload();
@@ -47,7 +63,7 @@ const club = {
       // the path only: a join link's #seat= token must never ride in a URL the server (or a proxy) logs
       a.href = `/login?next=${encodeURIComponent(location.pathname)}`;
       a.id = "login-link";
-      a.textContent = "Log in or sign up";
+      a.textContent = _("Log in or sign up");
       bar.append(a);
     }
   },
@@ -65,7 +81,7 @@ const club = {
       li.className = "rating-change";
       const sign = r.change > 0 ? "+" : r.change < 0 ? "\u2212" : "\u00b1";
       li.append(club.playerLink(r.name), `: ${r.before} \u2192 ${club.rating(r.after, r.provisional)} ` +
-                `(${sign}${Math.abs(r.change)})` + (r.counted ? "" : ` - not counted: ${r.why}`));
+                `(${sign}${Math.abs(r.change)})` + (r.counted ? "" : " - " + _("not counted: {why}", { why: whyText(r.why) })));
       ul.appendChild(li);
     }
     ul.hidden = rows.length === 0;

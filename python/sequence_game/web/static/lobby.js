@@ -3,7 +3,7 @@
 
 const VALID = [2, 3, 4, 6, 8, 9, 10, 12];
 const TEAM_CHOICES = { 2: [2], 3: [3], 4: [2], 6: [2, 3], 8: [2], 9: [3], 10: [2], 12: [2, 3] };
-let PRESETS = [["medium", "", "medium"]];  // [name, summary, label] from GET /api/presets (the levels), weakest first
+let PRESETS = [["medium", "", _("medium")]];  // [name, summary, label] from GET /api/presets (the levels), weakest first
 const $ = (id) => document.getElementById(id);
 
 for (const n of VALID) $("players").add(new Option(String(n), String(n)));
@@ -16,7 +16,7 @@ function teamsNow() {
 function updateTeams() {
   const players = +$("players").value, sel = $("teams"), old = +sel.value;
   sel.replaceChildren();
-  for (const t of TEAM_CHOICES[players]) sel.add(new Option(players <= 3 ? `${t} (each alone)` : String(t), String(t)));
+  for (const t of TEAM_CHOICES[players]) sel.add(new Option(players <= 3 ? _("{n} (each alone)", { n: t }) : String(t), String(t)));
   if (TEAM_CHOICES[players].includes(old)) sel.value = String(old);
   sel.disabled = TEAM_CHOICES[players].length === 1;
   updateSeats();
@@ -31,23 +31,23 @@ function updateSeats() {
     row.className = "seat-row";
     const label = document.createElement("span");
     label.appendChild(teamBadge(p % teams));
-    label.append(` Seat ${p + 1}`);
+    label.append(" " + _("Seat {n}", { n: p + 1 }));
     const kind = document.createElement("select");
     kind.className = "kind";
-    kind.setAttribute("aria-label", `seat ${p + 1} player`);
-    kind.add(new Option("Human", "human"));
-    kind.add(new Option("Open seat (anyone joins from the lobby)", "open"));
-    kind.add(new Option("AI", "ai"));
+    kind.setAttribute("aria-label", _("seat {n}: who plays", { n: p + 1 }));
+    kind.add(new Option(_("Human"), "human"));
+    kind.add(new Option(_("Open seat (anyone joins from the lobby)"), "open"));
+    kind.add(new Option(_("Computer"), "ai"));
     const ai = document.createElement("select");
     ai.className = "ai";
-    ai.setAttribute("aria-label", `seat ${p + 1} AI strength`);
+    ai.setAttribute("aria-label", _("seat {n}: the computer's level", { n: p + 1 }));
     for (const [v, t, label] of PRESETS) { const o = new Option(label, v); o.title = t; ai.add(o); }
     ai.value = "medium";
     const name = document.createElement("input");
     name.className = "name";
     name.maxLength = 32;
-    name.placeholder = "name (optional)";
-    name.setAttribute("aria-label", `seat ${p + 1} name`);
+    name.placeholder = _("name (optional)");
+    name.setAttribute("aria-label", _("seat {n}: name", { n: p + 1 }));
     const prev = old[p];
     kind.value = prev ? prev.kind : p === 0 ? "human" : "ai";
     if (prev) { ai.value = prev.ai; name.value = prev.name; }
@@ -81,10 +81,10 @@ $("newtable").addEventListener("submit", async (ev) => {
     res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     data = await res.json();
   } catch (e) {
-    $("formerror").textContent = "The server cannot be reached: is it running? Try again in a moment.";
+    $("formerror").textContent = unreachable();
     return;
   }
-  if (!res.ok) { $("formerror").textContent = data.detail; return; }
+  if (!res.ok) { $("formerror").textContent = errorText(data, res.status); return; }
   if (data.seats.length === 1) { location.href = data.seats[0].url; return; }
   const ul = $("links");
   ul.replaceChildren();
@@ -92,10 +92,10 @@ $("newtable").addEventListener("submit", async (ev) => {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = s.url;
-    a.textContent = `Seat ${s.seat + 1} (${seats[s.seat].name || "player " + (s.seat + 1)})`;
+    a.textContent = _("Seat {n} ({name})", { n: s.seat + 1, name: seats[s.seat].name || _("player {n}", { n: s.seat + 1 }) });
     const copy = document.createElement("button");
     copy.type = "button";
-    copy.textContent = "Copy link";
+    copy.textContent = _("Copy link");
     const copied = document.createElement("span");
     copied.className = "dim";
     copied.setAttribute("role", "status");
@@ -109,20 +109,21 @@ $("newtable").addEventListener("submit", async (ev) => {
 // Copy a seat's link, and say whether it worked (the clipboard needs a secure context: on plain
 // http from another machine it is refused: the note then says to copy the link shown by hand).
 async function copyLink(url, note) {
+  let copied = false;
   try {
-    if (!navigator.clipboard) throw new Error("no clipboard");
-    await navigator.clipboard.writeText(url);
-    note.textContent = "Copied";
-  } catch (e) {
-    note.textContent = "Could not copy: select the link below and copy it";
-  }
+    if (navigator.clipboard) { await navigator.clipboard.writeText(url); copied = true; }
+  } catch (e) { copied = false; }
+  note.textContent = copied ? _("Copied") : _("Could not copy: select the link below and copy it");
   setTimeout(() => { note.textContent = ""; }, 4000);
 }
 
 function finishCreated(data) {
   const ul = $("links");
   const li = document.createElement("li");
-  li.innerHTML = `Spectators: <a href="${data.spectate_url}">${data.spectate_url}</a>`;
+  const a = document.createElement("a");
+  a.href = data.spectate_url;
+  a.textContent = data.spectate_url;
+  li.append(_("Spectators:") + " ", a);
   ul.appendChild(li);
   $("created").hidden = false;
   $("created").scrollIntoView();
@@ -135,8 +136,10 @@ let historyOffset = 0;
 const PAGE = 20;
 
 function who(t) {
-  return t.seats.map(s => s.kind === "ai" ? `AI ${s.ai}` : s.open ? "(open seat)" : s.name).join(", ");
+  return t.seats.map((s, p) => s.open ? _("(open seat)") : seatName(s, p)).join(", ");
 }
+
+function playersText(n) { return ngettext("{n} player", "{n} players", n); }
 
 function row(cells, actions) {
   const tr = document.createElement("tr");
@@ -156,12 +159,12 @@ function link(text, href, download) {
 }
 
 async function join(t) {
-  const name = prompt("Your name at the table (optional):", "") ?? null;
+  const name = prompt(_("Your name at the table (optional):"), "") ?? null;
   if (name === null) return;
   const res = await fetch(`/api/tables/${encodeURIComponent(t.table)}/join`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: name.trim() || null }) });
   const data = await res.json();
-  if (!res.ok) { $("listerror").textContent = data.detail; loadTables(); return; }
+  if (!res.ok) { $("listerror").textContent = errorText(data, res.status); loadTables(); return; }
   location.href = data.url;
 }
 
@@ -182,9 +185,9 @@ function fill(body, rows, empty) {
 // like "no tables").
 async function fetchList(url) {
   let res;
-  try { res = await fetch(url); } catch (e) { throw new Error("The server cannot be reached: is it running? Reload to try again."); }
+  try { res = await fetch(url); } catch (e) { throw new Error(_("The server cannot be reached: is it running? Reload to try again.")); }
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(`The server refused the list: ${(data && data.detail) || res.status}`);
+  if (!res.ok) throw new Error(errorText(data, res.status));
   return data;
 }
 
@@ -192,7 +195,7 @@ async function loadTables() {
   let all;
   try { all = await fetchList("/api/tables?finished=false"); } catch (e) {
     $("listerror").textContent = e.message;
-    for (const id of ["opentables", "livetables"]) fill($(id), [], "unknown: the server cannot be reached");
+    for (const id of ["opentables", "livetables"]) fill($(id), [], _("unknown: the server cannot be reached"));
     return;
   }
   $("listerror").textContent = "";
@@ -203,15 +206,15 @@ async function loadTables() {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "primary";
-    b.textContent = "Join";
+    b.textContent = _("Join");
     b.addEventListener("click", () => join(t));
     const free = t.seats.filter(s => s.open).length;
-    const rated = t.rated ? "rated (accounts only), " : "";
-    return row([t.table, `${t.players} players`, who(t), `${rated}waiting for ${free} player${free > 1 ? "s" : ""}`], [b]);
-  }), "no open seats right now: create a table with an open seat and share the lobby");
-  fill($("livetables"), live.map(t => row([t.table, `${t.players} players`, who(t), `turn ${t.turn}`],
-                                          [link("watch", `/table/${encodeURIComponent(t.table)}`)])),
-       "no games in play");
+    const waiting = ngettext("waiting for {n} player", "waiting for {n} players", free);
+    return row([t.table, playersText(t.players), who(t), t.rated ? _("rated (accounts only)") + ", " + waiting : waiting], [b]);
+  }), _("no open seats right now: create a table with an open seat and share the lobby"));
+  fill($("livetables"), live.map(t => row([t.table, playersText(t.players), who(t), _("turn {n}", { n: t.turn })],
+                                          [link(_("watch"), `/table/${encodeURIComponent(t.table)}`)])),
+       _("no games in play"));
   historyOffset = 0;
   $("history").replaceChildren();
   loadHistory();
@@ -221,17 +224,18 @@ async function loadHistory() {
   let done;
   try { done = await fetchList(`/api/tables?finished=true&limit=${PAGE}&offset=${historyOffset}`); } catch (e) {
     $("listerror").textContent = e.message;
-    if (historyOffset === 0) fill($("history"), [], "unknown: the server cannot be reached");
+    if (historyOffset === 0) fill($("history"), [], _("unknown: the server cannot be reached"));
     return;
   }
   const rows = done.map(t => {
     const id = encodeURIComponent(t.table);
     const sep = () => document.createTextNode(" \u00b7 ");
-    return row([t.table, `${t.players} players`, who(t), t.result ? t.result.text : ""],
-               [link("replay", `/replay/${id}`), sep(), link("AI review", `/review/${id}`), sep(),
-                link("JSON", `/api/tables/${id}/record`, true)]);
+    const names = t.seats.map((s, p) => seatName(s, p));
+    return row([t.table, playersText(t.players), who(t), t.result ? gameResultText(t.result, names, t.teams || t.players) : ""],
+               [link(_("replay"), `/replay/${id}`), sep(), link(_("review"), `/review/${id}`), sep(),
+                link(_("game record"), `/api/tables/${id}/record`, true)]);
   });
-  if (historyOffset === 0) fill($("history"), rows, "no finished games yet");
+  if (historyOffset === 0) fill($("history"), rows, _("no finished games yet"));
   else $("history").append(...rows);
   historyOffset += done.length;
   $("more").hidden = done.length < PAGE;
@@ -240,15 +244,15 @@ async function loadHistory() {
 async function loadPresets() {
   try {
     const res = await fetch("/api/presets");
-    // "level 6 · easy (619)": the level, its name, its measured rating (random = 0)
-    if (res.ok) PRESETS = (await res.json()).map(p => [p.name, p.summary,
-      (p.level ? `level ${p.level} \u00b7 ` : "") + p.name.replace(/^level:\d+$/, t => p.summary.split(":")[0].split(", ")[1] || t)
-      + (p.rating !== null && p.rating !== undefined ? ` (${Math.round(p.rating)})` : ""), p.level]);
+    // "level 6 (619)": the level and its measured rating (random = 0); a preset off the ladder by its name
+    if (res.ok) PRESETS = (await res.json()).map(p => [p.name, "",
+      (p.level ? _("level {n}", { n: p.level }) : aiName(p.name))
+      + (p.rating !== null && p.rating !== undefined ? ` (${formatNumber(Math.round(p.rating))})` : ""), p.level]);
   } catch (e) { /* the lobby still works with the default preset */ }
   // "Play the computer" offers the same levels, with the same names and ratings
   for (const o of $("pc-level") ? $("pc-level").options : []) {
     const p = PRESETS.find(q => q[3] === +o.value);
-    if (p) { o.textContent = p[2]; o.title = p[1]; }
+    if (p) o.textContent = p[2];
   }
   updateTeams();
 }

@@ -18,7 +18,14 @@ function nextPage() {
   return url.origin === location.origin ? url.href : location.origin + "/";
 }
 
-function wire(formId, url, prefix) {
+// What a refusal of each form means (the server's codes: docs/club.md).
+const LOGIN_ERRORS = { NeedsAccountError: _("Wrong name or password."), LoginError: _("Wrong name or password.") };
+const SIGNUP_ERRORS = {
+  ValueError: _("That name is taken or not allowed, or the password is too short: a name is 3 to 20 letters, digits, _ or -, and a password at least 8 characters."),
+  ValidationError: _("That name is taken or not allowed, or the password is too short: a name is 3 to 20 letters, digits, _ or -, and a password at least 8 characters."),
+};
+
+function wire(formId, url, prefix, messages) {
   document.getElementById(formId).addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const err = document.getElementById(`${prefix}-error`);
@@ -30,14 +37,14 @@ function wire(formId, url, prefix) {
       res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       data = await res.json();
     } catch (e) {
-      err.textContent = "The server cannot be reached: try again in a moment.";
+      err.textContent = _("The server cannot be reached: try again in a moment.");
       return;
     }
-    if (!res.ok) { err.textContent = data.detail; return; }
+    if (!res.ok) { err.textContent = errorText(data, res.status, messages); return; }
     location.href = nextPage();
   });
 }
 
-wire("login", "/api/session", "login");
-wire("signup", "/api/accounts", "signup");
+wire("login", "/api/session", "login", LOGIN_ERRORS);
+wire("signup", "/api/accounts", "signup", SIGNUP_ERRORS);
 club.load().then(me => { if (me && !me.accounts) document.getElementById("off").hidden = false; });

@@ -46,7 +46,7 @@ function graph(p) {
   const x = i => L + (pts.length > 1 ? i * (W - L - R) / (pts.length - 1) : (W - L - R) / 2);
   const y = r => T + (hi - r) * (H - T - B) / Math.max(1, hi - lo);
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", width: "100%" });
-  svg.appendChild(svgEl("title", {}, `Rating of ${p.name} after each rated game: now ${p.rating}`));
+  svg.appendChild(svgEl("title", {}, _("Rating of {name} after each rated game: now {rating}", { name: p.name, rating: p.rating })));
   svg.appendChild(svgEl("rect", { x: 0, y: 0, width: W, height: H, fill: "#fffdf5" }));
   let lastLabel = -Infinity;  // the strongest first: a label too close to the one above it is left out
   for (const l of [...levels].sort((p, q) => q.rating - p.rating)) {
@@ -54,14 +54,14 @@ function graph(p) {
     svg.appendChild(svgEl("line", { x1: L, x2: W - R, y1: y(l.rating), y2: y(l.rating), stroke: "#8a8a8a", "stroke-dasharray": "4 4" }));
     if (y(l.rating) - lastLabel < 13) continue;
     lastLabel = y(l.rating);
-    svg.appendChild(svgEl("text", { x: W - R + 4, y: y(l.rating) + 4, "font-size": 11, fill: "#444" }, `AI level ${l.level} (${Math.round(l.rating)})`));
+    svg.appendChild(svgEl("text", { x: W - R + 4, y: y(l.rating) + 4, "font-size": 11, fill: "#444" }, _("level {n} ({rating})", { n: l.level, rating: Math.round(l.rating) })));
   }
   for (const r of [lo, hi]) {
     svg.appendChild(svgEl("text", { x: L - 6, y: y(r) + 4, "font-size": 11, "text-anchor": "end", fill: "#444" }, String(Math.round(r))));
   }
   svg.appendChild(svgEl("line", { x1: L, x2: L, y1: T, y2: H - B, stroke: "#444" }));
   svg.appendChild(svgEl("text", { x: (L + W - R) / 2, y: H - 8, "font-size": 11, "text-anchor": "middle", fill: "#444" },
-                        pts.length > 1 ? `rated games (${pts.length - 1})` : "no rated game yet"));
+                        pts.length > 1 ? _("rated games ({n})", { n: pts.length - 1 }) : _("no rated game yet")));
   if (pts.length > 1) {
     svg.appendChild(svgEl("polyline", { points: pts.map((r, i) => `${x(i)},${y(r)}`).join(" "), fill: "none", stroke: "#0072b2", "stroke-width": 2 }));
   }
@@ -74,36 +74,37 @@ function who(g) {
   g.seats.forEach((s, i) => {
     if (i) span.append(", ");
     if (s.account) span.appendChild(link(s.name, `/players/${encodeURIComponent(s.name)}`));
-    else span.append(s.ai ? `AI ${s.ai}` : `${s.name} (guest)`);
+    else span.append(s.ai ? seatName({ kind: "ai", ai: s.ai, name: null }, i) : _("{name} (guest)", { name: defaultName(s.name) }));
   });
   return span;
 }
 
 function showPlayer(p) {
-  document.title = `Sequence: ${p.name}`;
+  document.title = _("Sequence: {name}", { name: p.name });
   $("name").textContent = p.name;
-  $("summary").textContent = `Rating ${club.rating(p.rating, p.provisional)}` +
-    (p.provisional ? " (provisional: a few more rated games settle it)" : "") +
-    ` - ${p.rated_games} rated game${p.rated_games === 1 ? "" : "s"} - member since ${p.created.slice(0, 10)}`;
+  $("summary").textContent = _("Rating {rating}", { rating: club.rating(p.rating, p.provisional) }) +
+    (p.provisional ? " " + _("(not settled yet: a few more rated games settle it)") : "") +
+    " - " + ngettext("{n} rated game", "{n} rated games", p.rated_games) + " - " + _("member since {date}", { date: formatDate(p.created) });
   graph(p);
   $("vsai").replaceChildren(...(p.vs_ai.length ? p.vs_ai.map(r =>
-    tr(r.ai, r.level === null ? "-" : String(r.level), r.rating === null ? "-" : String(Math.round(r.rating)),
-       String(r.wins), String(r.losses), String(r.draws))) : [tr("no game against the AI yet", "", "", "", "", "")]));
+    tr(aiName(r.ai), r.level === null ? "-" : String(r.level), r.rating === null ? "-" : String(Math.round(r.rating)),
+       String(r.wins), String(r.losses), String(r.draws))) : [tr(_("no game against the computer yet"), "", "", "", "", "")]));
   $("games").replaceChildren(...(p.games.length ? p.games.map(g => {
     const links = document.createElement("span");
-    links.append(link("replay", g.replay), " \u00b7 ", link("review", g.review));
-    const result = { win: "won", loss: "lost", draw: "draw" }[g.outcome] + ({ resigned: " (resignation)", time: " (on time)" }[g.how] || "");
+    links.append(link(_("replay"), g.replay), " \u00b7 ", link(_("review"), g.review));
+    const outcome = { win: _("won"), loss: _("lost"), draw: _("draw") }[g.outcome];
+    const result = g.how === "resigned" ? _("{outcome} (resignation)", { outcome }) : g.how === "time" ? _("{outcome} (on time)", { outcome }) : outcome;
     // a counted game's change; a rated one that did not count says why (an aborted game, ...)
-    const change = g.counted ? `${g.change > 0 ? "+" : ""}${g.change}` : g.rated ? `not counted: ${g.why}` : "casual";
-    return tr(g.finished.slice(0, 16).replace("T", " "), who(g), result, change, links);
-  }) : [tr("no finished game yet", "", "", "", "")]));
+    const change = g.counted ? `${g.change > 0 ? "+" : ""}${g.change}` : g.rated ? _("not counted: {why}", { why: whyText(g.why) }) : _("casual");
+    return tr(formatDate(g.finished, true), who(g), result, change, links);
+  }) : [tr(_("no finished game yet"), "", "", "", "")]));
   $("player").hidden = false;
 }
 
 function showList(rows) {
   $("players").replaceChildren(...(rows.length ? rows.map(p =>
     tr(link(p.name, `/players/${encodeURIComponent(p.name)}`), club.rating(p.rating, p.provisional), String(p.rated_games)))
-    : [tr("no player yet: sign up from the lobby", "", "")]));
+    : [tr(_("no player yet: sign up from the lobby"), "", "")]));
   $("list").hidden = false;
 }
 
@@ -116,10 +117,10 @@ async function load() {
     res = await fetch(url);
     data = await res.json();
   } catch (e) {
-    $("error").textContent = "The server cannot be reached: reload to try again.";
+    $("error").textContent = _("The server cannot be reached: reload to try again.");
     return;
   }
-  if (!res.ok) { $("error").textContent = data.detail; return; }
+  if (!res.ok) { $("error").textContent = errorText(data, res.status, { NoSuchTableError: _("There is no player by that name.") }); return; }
   if (name === null) showList(data); else showPlayer(data);
 }
 

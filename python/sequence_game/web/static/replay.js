@@ -6,6 +6,8 @@ const $ = (id) => document.getElementById(id);
 const board = new Board($("board"));
 let data = null, index = 0;
 
+function name(p) { return recordName(data.names[p], p); }
+
 function show(i) {
   index = Math.max(0, Math.min(data.steps.length - 1, i));
   const step = data.steps[index], st = step.state;
@@ -13,15 +15,16 @@ function show(i) {
   board.render(st, step.move ? { player: step.player, move: step.move } : null);
   renderChances($("chancebox"), step.chances);
   const r = data.record.result;
-  $("status").textContent = index === 0 ? "The deal" :
-    `Move ${index} of ${data.steps.length - 1}: ${data.names[step.player]}: ${humanMove(step.move)}` +
-    (index === data.steps.length - 1 && r ? ` - ${r.is_draw ? "draw" : "team " + TEAM_NAMES[r.winner] + " wins"}` : "");
+  const last = data.steps.length - 1;
+  $("status").textContent = index === 0 ? _("The deal") :
+    _("Move {k} of {n}: {name}: {move}", { k: index, n: last, name: name(step.player), move: humanMove(step.move) }) +
+    (index === last && r ? " - " + (r.is_draw || r.winner === null ? _("draw") : _("{team} wins", { team: teamLabel(r.winner) })) : "");
   const hands = $("hands");
   hands.replaceChildren();
   st.hands.forEach((h, p) => {
     const row = document.createElement("div");
     row.appendChild(teamBadge(p % data.record.teams));
-    row.append(` ${data.names[p]}: `);
+    row.append(` ${name(p)}: `);
     for (const c of h) row.appendChild(miniCard(c));
     hands.appendChild(row);
   });
@@ -34,14 +37,14 @@ async function main() {
   await board.load();
   const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
   data = await res.json();
-  if (!res.ok) { $("status").textContent = data.detail; return; }
-  $("title").textContent = `replay of table ${tableId}`;
+  if (!res.ok) { $("status").textContent = errorText(data, res.status); return; }
+  $("title").textContent = _("replay of table {table}", { table: tableId });
   $("download").href = `/api/tables/${encodeURIComponent(tableId)}/record`;
   $("slider").max = data.steps.length - 1;
   const log = $("log");
   for (const step of data.steps.slice(1)) {
     const li = document.createElement("li");
-    li.textContent = `${data.names[step.player]}: ${humanMove(step.move)}`;
+    li.textContent = `${name(step.player)}: ${humanMove(step.move)}`;
     li.style.cursor = "pointer";
     li.addEventListener("click", () => show(step.index));
     log.appendChild(li);

@@ -11,7 +11,10 @@ const $ = (id) => document.getElementById(id);
 const board = new Board($("board"));
 let data = null, review = null, index = 0, byIndex = {};
 
-const pct = (x) => x === null || x === undefined ? "?" : `${Math.round(100 * x)}%`;
+const pct = (x) => x === null || x === undefined ? "?" : formatPercent(x);
+function name(p) { return recordName(data.names[p], p); }
+// The grades (docs/review.md), in the page's words.
+function tierName(tier) { return { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[tier]; }
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const TIER_COLOURS = { inaccuracy: "#5c4800", mistake: "#8a3300", blunder: "#9e001c" };  // 4.5:1 or more on the page
 
@@ -35,7 +38,7 @@ function resignation() {
 }
 
 function chancesText(chances) {
-  return chances.map((c, t) => `${TEAM_NAMES[t]} ${pct(c)}`).join(", ");
+  return chances.map((c, t) => `${teamName(t)} ${pct(c)}`).join(", ");
 }
 
 function show(i) {
@@ -45,30 +48,31 @@ function show(i) {
   board.render(step.state, step.move ? { player: step.player, move: step.move } : null);
   board.clearMarks("hinted");
   const r = byIndex[index];
-  $("status").textContent = index === 0 ? "The deal" :
-    `Move ${index} of ${data.steps.length - 1}: ${data.names[step.player]} ${humanMove(step.move)}`;
+  $("status").textContent = index === 0 ? _("The deal") :
+    _("Move {k} of {n}: {name}: {move}", { k: index, n: data.steps.length - 1, name: name(step.player), move: humanMove(step.move) });
   const verdict = $("verdict");
   verdict.replaceChildren();
   verdict.className = "";
   if (review) {
     const parts = [];
     if (r && r.kind === "move") {
-      parts.push(`Chance of winning for ${data.names[r.player]}'s team: ${pct(r.before)} with the best move, ` +
-        `${pct(r.after)} with the move played.`);
+      parts.push(_("Chance of winning for {name}'s team: {best} with the best move, {played} with the move played.",
+                   { name: name(r.player), best: pct(r.before), played: pct(r.after) }));
       if (r.tier) {
         verdict.className = "mistake";
-        parts.push(`${r.tier[0].toUpperCase()}${r.tier.slice(1)} (${MARKS[r.tier]}): it lost ` +
-          `${Math.round(100 * r.loss)} points; best was ${humanMove(r.best)}.`);
+        parts.push(sentence(ngettext("{tier} ({mark}): it lost {n} point; the best move was {move}.",
+          "{tier} ({mark}): it lost {n} points; the best move was {move}.", Math.round(100 * r.loss),
+          { tier: tierName(r.tier), mark: MARKS[r.tier], move: humanMove(r.best) })));
         const best = parseMove(r.best);
         if (best.cell) board.mark([best.cell], "hinted");  // the best move, on the board
       }
     } else if (r) {
-      parts.push(`Chance of winning: ${chancesText(r.chances)}. ` +
-        ({ forced: "The only legal move: not graded.", trade: "A dead-card trade: not graded.",
-           timeout: "Played by the turn timer (the player did not move in time): not graded.",
-           referee: "A referee's call: not graded." }[r.kind] || ""));
+      parts.push(_("Chance of winning: {list}.", { list: chancesText(r.chances) }) + " " +
+        ({ forced: _("The only legal move: not graded."), trade: _("A dead-card trade: not graded."),
+           timeout: _("Played by the turn timer (the player did not move in time): not graded."),
+           referee: _("A referee's call: not graded.") }[r.kind] || ""));
     } else {
-      parts.push(`Chance of winning: ${chancesText(review.curve[0])}.`);
+      parts.push(_("Chance of winning: {list}.", { list: chancesText(review.curve[0]) }));
     }
     for (const n of (r && r.notes) || []) {
       const text = noteText(n);
@@ -77,8 +81,8 @@ function show(i) {
     }
     const res = resignation();
     if (res && index === data.steps.length - 1) {
-      parts.push(`Then ${data.names[res.player]} resigned: team ${TEAM_NAMES[res.winner]} wins. ` +
-        "The resignation is the end of the game, not a move: no move is blamed for it.");
+      parts.push(_("Then {name} resigned: {team} wins.", { name: name(res.player), team: teamLabel(res.winner) }) + " " +
+        _("The resignation is the end of the game, not a move: no move is blamed for it."));
     }
     verdict.textContent = parts.join(" ");
   }
@@ -114,7 +118,7 @@ function drawGraph() {
   const res = resignation();
   if (res) {
     const t = add("text", { x: x(n) - 4, y: pad - 6, "font-size": 11, fill: "#111", "text-anchor": "end", class: "resign-mark" });
-    t.textContent = `${data.names[res.player]} resigned`;
+    t.textContent = _("{name} resigned", { name: name(res.player) });
     add("line", { x1: x(n), y1: pad, x2: x(n), y2: H - pad, stroke: "#111", "stroke-dasharray": "2 3" });
   }
   for (const m of review.moves.filter(m => m.tier)) {
@@ -126,12 +130,12 @@ function drawGraph() {
     const r = svg.getBoundingClientRect();
     show(Math.round(((ev.clientX - r.left) / r.width * W - pad) / (W - 2 * pad) * n));
   });
-  box.setAttribute("aria-label", "chance of winning along the game: " +
-    chancesText(review.curve[Math.min(index, points - 1)]) + " at this position");
+  box.setAttribute("aria-label", _("chance of winning along the game: {list} at this position",
+    { list: chancesText(review.curve[Math.min(index, points - 1)]) }));
   box.replaceChildren(svg);
   $("legend").replaceChildren(...Array.from({ length: review.teams }, (_, t) => {
     const s = document.createElement("span");
-    s.append(teamBadge(t), ` team ${TEAM_NAMES[t]}  `);
+    s.append(teamBadge(t), ` ${teamLabel(t)}  `);
     return s;
   }));
 }
@@ -140,8 +144,8 @@ function renderSummary() {
   const table = $("accuracy");
   table.replaceChildren();
   const head = document.createElement("tr");
-  for (const [h, title] of [["Player", ""], ["Accuracy", "mean accuracy of the graded moves"],
-    ["?!", "inaccuracies"], ["?", "mistakes"], ["??", "blunders"]]) {
+  for (const [h, title] of [[_("Player"), ""], [_("Accuracy"), _("mean accuracy of the graded moves")],
+    ["?!", _("inaccuracies")], ["?", _("mistakes")], ["??", _("blunders")]]) {
     const th = document.createElement("th");
     th.scope = "col";
     if (title && h.includes("?")) {
@@ -155,11 +159,12 @@ function renderSummary() {
   table.appendChild(head);
   for (const p of review.players) {
     const tr = document.createElement("tr");
-    const name = document.createElement("th");
-    name.scope = "row";
-    name.append(teamBadge(p.team), ` ${data.names[p.player]}`);
-    tr.appendChild(name);
-    for (const v of [p.accuracy === null ? "-" : `${p.accuracy.toFixed(1)}%`, p.inaccuracy, p.mistake, p.blunder]) {
+    const who = document.createElement("th");
+    who.scope = "row";
+    who.append(teamBadge(p.team), ` ${name(p.player)}`);
+    tr.appendChild(who);
+    for (const v of [p.accuracy === null ? "-" : formatNumber(p.accuracy / 100, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+                     formatNumber(p.inaccuracy), formatNumber(p.mistake), formatNumber(p.blunder)]) {
       const td = document.createElement("td");
       td.textContent = String(v);
       tr.appendChild(td);
@@ -172,17 +177,14 @@ function renderReview() {
   byIndex = {};
   for (const m of review.moves) byIndex[m.index] = m;
   const t = review.tiers;
-  $("about").textContent = "Chances from one calibrated estimator: the graph as a spectator sees the game, each " +
-    "decision from the mover's seat (its own hand, never another's). A move is an inaccuracy from " +
-    `${Math.round(100 * t.inaccuracy)} points lost against the best move, a mistake from ` +
-    `${Math.round(100 * t.mistake)}, a blunder from ${Math.round(100 * t.blunder)}. Forced moves and ` +
-    "dead-card trades are not graded.";
+  $("about").textContent = _("The graph shows the game as a spectator sees it; each move is judged from the mover's seat, with their own hand and never another's. A move is an inaccuracy from {a} points lost against the best move, a mistake from {b}, a blunder from {c}. Forced moves and dead-card trades are not graded.",
+    { a: Math.round(100 * t.inaccuracy), b: Math.round(100 * t.mistake), c: Math.round(100 * t.blunder) });
   renderSummary();
   const list = $("mistakes");
   list.replaceChildren();
   const flagged = review.moves.filter(m => m.tier);
   list.classList.toggle("empty", !flagged.length);
-  if (!flagged.length) { const li = document.createElement("li"); li.textContent = `none: no move lost ${Math.round(100 * t.inaccuracy)} points`; list.appendChild(li); }
+  if (!flagged.length) { const li = document.createElement("li"); li.textContent = ngettext("none: no move lost {n} point", "none: no move lost {n} points", Math.round(100 * t.inaccuracy)); list.appendChild(li); }
   for (const m of flagged) {
     const li = document.createElement("li");
     li.value = m.index;  // the list counts by move number, so the text does not repeat it
@@ -190,8 +192,8 @@ function renderReview() {
     b.type = "button";
     b.className = "move";
     b.style.color = TIER_COLOURS[m.tier];
-    b.textContent = `${data.names[m.player]}: ${humanMove(m.move)} ${MARKS[m.tier]} ${m.tier}, ` +
-      `-${Math.round(100 * m.loss)}; best ${humanMove(m.best)}`;
+    b.textContent = `${name(m.player)}: ${humanMove(m.move)} ${MARKS[m.tier]} ${tierName(m.tier)}, -${Math.round(100 * m.loss)}; ` +
+      _("best: {move}", { move: humanMove(m.best) });
     b.addEventListener("click", () => show(m.index));
     li.appendChild(b);
     list.appendChild(li);
@@ -205,7 +207,7 @@ function renderReview() {
   if (res) {
     const li = document.createElement("li");
     li.className = "event";
-    li.textContent = `${data.names[res.player]} resigned: team ${TEAM_NAMES[res.winner]} wins`;
+    li.textContent = _("{name} resigned: {team} wins", { name: name(res.player), team: teamLabel(res.winner) });
     $("log").appendChild(li);
   }
   show(index);
@@ -218,13 +220,13 @@ async function loadReview() {
   let body = {};
   try { body = await res.json(); } catch (e) { body = {}; }
   if (res.status === 429) {
-    $("about").textContent = (body.detail || "the server is busy") + " (trying again)";
+    $("about").textContent = _("The server is busy: trying again...");
     setTimeout(loadReview, 3000);
     return;
   }
-  if (!res.ok) { $("about").textContent = body.detail || "the review is not available"; return; }
+  if (!res.ok) { $("about").textContent = body.error ? errorText(body, res.status) : _("The review is not available."); return; }
   if (body.status === "ready") { review = body.review; renderReview(); return; }
-  $("about").textContent = `Reviewing the game: ${body.done || 0} of ${body.total || "?"} moves...`;
+  $("about").textContent = _("Reviewing the game: {done} of {total} moves...", { done: body.done || 0, total: body.total || "?" });
   setTimeout(loadReview, 700);
 }
 
@@ -232,8 +234,8 @@ async function main() {
   await board.load();
   const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
   data = await res.json();
-  if (!res.ok) { $("status").textContent = data.detail; return; }
-  $("title").textContent = `review of table ${tableId}`;
+  if (!res.ok) { $("status").textContent = errorText(data, res.status); return; }
+  $("title").textContent = _("review of table {table}", { table: tableId });
   $("slider").max = data.steps.length - 1;
   const log = $("log");
   for (const step of data.steps.slice(1)) {
@@ -241,7 +243,7 @@ async function main() {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "move";
-    b.textContent = `${data.names[step.player]}: ${humanMove(step.move)}`;
+    b.textContent = `${name(step.player)}: ${humanMove(step.move)}`;
     b.addEventListener("click", () => show(step.index));
     li.appendChild(b);
     log.appendChild(li);

@@ -4,23 +4,23 @@
 
 // Time controls a player knows: none, a turn timer, Fischer clocks, BGA-style time banks.
 const TIME_CONTROLS = [
-  ["none", "no clock", {}],
-  ["turn60", "1 min a turn (then the AI moves)", { turn_seconds: 60 }],
-  ["f3+2", "3 min + 2 s a move", { clock: { kind: "fischer", seconds: 180, increment: 2, at_zero: "lose" } }],
-  ["f10+5", "10 min + 5 s a move", { clock: { kind: "fischer", seconds: 600, increment: 5, at_zero: "lose" } }],
-  ["b5+30", "time bank 5 min, +30 s a turn", { clock: { kind: "bank", seconds: 300, increment: 30, at_zero: "ai" } }],
+  ["none", _("no clock"), {}],
+  ["turn60", _("1 min a turn (then the computer moves)"), { turn_seconds: 60 }],
+  ["f3+2", _("{m} min + {s} s a move", { m: 3, s: 2 }), { clock: { kind: "fischer", seconds: 180, increment: 2, at_zero: "lose" } }],
+  ["f10+5", _("{m} min + {s} s a move", { m: 10, s: 5 }), { clock: { kind: "fischer", seconds: 600, increment: 5, at_zero: "lose" } }],
+  ["b5+30", _("time bank {m} min, +{s} s a turn", { m: 5, s: 30 }), { clock: { kind: "bank", seconds: 300, increment: 30, at_zero: "ai" } }],
 ];
 
 function clockName(s) {
-  if (s.clock) return s.clock.kind === "fischer" ? `${s.clock.seconds / 60} min + ${s.clock.increment} s`
-    : `bank ${s.clock.seconds / 60} min, +${s.clock.increment} s a turn`;
-  return s.turn_seconds ? `${s.turn_seconds} s a turn` : "no clock";
+  if (s.clock) return s.clock.kind === "fischer" ? _("{m} min + {s} s", { m: s.clock.seconds / 60, s: s.clock.increment })
+    : _("bank {m} min, +{s} s a turn", { m: s.clock.seconds / 60, s: s.clock.increment });
+  return s.turn_seconds ? _("{s} s a turn", { s: s.turn_seconds }) : _("no clock");
 }
 
 for (const sel of document.querySelectorAll(".timecontrol")) {
   for (const [v, label] of TIME_CONTROLS) sel.add(new Option(label, v));
 }
-for (let lv = 1; lv <= 8; lv++) $("pc-level").add(new Option(`level ${lv}`, String(lv)));
+for (let lv = 1; lv <= 8; lv++) $("pc-level").add(new Option(_("level {n}", { n: lv }), String(lv)));
 $("pc-level").value = "4";
 
 function timeControl(sel, players) {
@@ -35,9 +35,9 @@ async function postJSON(url, body, headers) {
   try {
     res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json", ...(headers || {}) },
                              body: JSON.stringify(body) });
-  } catch (e) { throw new Error("The server cannot be reached: is it running? Try again in a moment."); }
+  } catch (e) { throw new Error(unreachable()); }
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(data.detail || `refused (${res.status})`);
+  if (!res.ok) throw new Error(errorText(data, res.status));
   return data;
 }
 
@@ -71,7 +71,7 @@ function offerRated() {
   $("sk-name-label").hidden = signedIn();
   const as = $("sk-as");
   as.hidden = !signedIn();
-  as.textContent = signedIn() ? `as ${club.me.name}` : "";
+  as.textContent = signedIn() ? _("as {name}", { name: club.me.name }) : "";
 }
 document.addEventListener("club:me", offerRated);
 $("sk-rated").addEventListener("change", offerRated);
@@ -82,11 +82,15 @@ const RATING_MAX = 5000;  // models.SeekRequest's bound
 
 // One bound of the range: null when empty; a whole number from 0 to RATING_MAX, else an Error
 // saying what is wrong (the server checks the same).
-function ratingBound(input, what) {
-  if (input.validity.badInput) throw new Error(`The ${what} rating is a number (digits only).`);
+function ratingBound(input, lowest) {
+  if (input.validity.badInput) throw new Error(lowest ? _("The lowest rating is a number (digits only).") : _("The highest rating is a number (digits only)."));
   const text = input.value.trim();
   if (text === "") return null;
-  if (!/^[0-9]{1,4}$/.test(text) || +text > RATING_MAX) throw new Error(`The ${what} rating is a whole number from 0 to ${RATING_MAX}, not ${text}.`);
+  if (!/^[0-9]{1,4}$/.test(text) || +text > RATING_MAX) {
+    const f = { max: RATING_MAX, text };
+    throw new Error(lowest ? _("The lowest rating is a whole number from 0 to {max}, not {text}.", f)
+                           : _("The highest rating is a whole number from 0 to {max}, not {text}.", f));
+  }
   return +text;
 }
 
@@ -94,8 +98,8 @@ function seekBody() {
   const players = +$("sk-players").value;
   const body = { players, ...timeControl($("sk-clock"), players), rated: $("sk-rated").checked };
   if (!$("sk-range").disabled) {
-    const low = ratingBound($("sk-min"), "lowest"), high = ratingBound($("sk-max"), "highest");
-    if (low !== null && high !== null && low > high) throw new Error(`The lowest rating (${low}) is above the highest (${high}).`);
+    const low = ratingBound($("sk-min"), true), high = ratingBound($("sk-max"), false);
+    if (low !== null && high !== null && low > high) throw new Error(_("The lowest rating ({low}) is above the highest ({high}).", { low, high }));
     if (low !== null) body.rating_min = low;
     if (high !== null) body.rating_max = high;
   }
@@ -108,9 +112,9 @@ function seekBody() {
 function rangeText(s) {
   const low = s.rating_min ?? null, high = s.rating_max ?? null;
   if (low === null && high === null) return "";
-  if (high === null) return `${low} or more`;
-  if (low === null) return `${high} or less`;
-  return `${low} to ${high}`;
+  if (high === null) return _("{low} or more", { low });
+  if (low === null) return _("{high} or less", { high });
+  return _("{low} to {high}", { low, high });
 }
 
 function showMySeek(text) {
@@ -120,9 +124,9 @@ function showMySeek(text) {
   p.hidden = false;
   const cancel = document.createElement("button");
   cancel.type = "button";
-  cancel.textContent = "Cancel my seek";
+  cancel.textContent = _("Cancel my seek");
   cancel.addEventListener("click", cancelMySeek);
-  p.append(text || "Your seek is in the list: waiting for an opponent. Keep this page open. ", cancel);
+  p.append(text || _("Your seek is in the list: waiting for an opponent. Keep this page open.") + " ", cancel);
 }
 
 async function cancelMySeek() {
@@ -144,14 +148,18 @@ async function watchMySeek() {
     try {
       const res = await fetch(`/api/seeks/${encodeURIComponent(s.seek)}?wait=20`, { headers: { Authorization: `Bearer ${s.token}` } });
       data = await res.json();
-      if (!res.ok) throw new Error(data.detail);
+      if (!res.ok) throw new Error(errorText(data, res.status));
     } catch (e) {
-      if (mySeek === s) { mySeek = null; sessionStorage.removeItem(MY_SEEK); showMySeek(); $("sk-error").textContent = "Your seek is gone: " + e.message; }
+      if (mySeek === s) { mySeek = null; sessionStorage.removeItem(MY_SEEK); showMySeek(); $("sk-error").textContent = _("Your seek is gone: {why}", { why: e.message }); }
       return;
     }
     if (mySeek !== s) return;
     if (data.status === "accepted" && data.seat) { sessionStorage.removeItem(MY_SEEK); location.href = data.seat.url; return; }
-    if (data.status !== "open") { mySeek = null; sessionStorage.removeItem(MY_SEEK); showMySeek(); $("sk-error").textContent = `Your seek was ${data.status}.`; return; }
+    if (data.status !== "open") {
+      mySeek = null; sessionStorage.removeItem(MY_SEEK); showMySeek();
+      $("sk-error").textContent = { expired: _("Your seek expired."), cancelled: _("Your seek was cancelled.") }[data.status] || _("Your seek is closed.");
+      return;
+    }
   }
 }
 
@@ -165,7 +173,7 @@ function startMySeek(posted) {
 $("seekform").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   $("sk-error").textContent = "";
-  if (mySeek) { $("sk-error").textContent = "You have a seek open already: cancel it first."; return; }
+  if (mySeek) { $("sk-error").textContent = _("You have a seek open already: cancel it first."); return; }
   try { startMySeek(await postJSON("/api/seeks", seekBody())); } catch (e) { $("sk-error").textContent = e.message; }
 });
 
@@ -197,15 +205,17 @@ function renderSeeks(list) {
     const own = mySeek && mySeek.seek === s.seek;
     b.type = "button";
     b.className = "primary";
-    b.textContent = own ? "yours" : "Accept";
+    b.textContent = own ? _("yours") : _("Accept");
     b.disabled = own;
-    b.setAttribute("aria-label", own ? "your own seek" : `accept the seek of ${s.name}`);
+    b.setAttribute("aria-label", own ? _("your own seek") : _("accept the seek of {name}", { name: s.name }));
     b.addEventListener("click", () => accept(s));
     const range = rangeText(s);
     const who = s.rating !== null && s.rating !== undefined ? `${s.name} (${club.rating(s.rating, s.provisional)})` : s.name;
-    return row([who, `${s.players} players, ${s.teams} teams`, clockName(s), (s.rated ? "rated" : "casual") + (range ? `, opponents rated ${range}` : "")], [b]);
+    const kind = s.rated ? _("rated") : _("casual");
+    return row([who, playersText(s.players) + ", " + ngettext("{n} team", "{n} teams", s.teams), clockName(s),
+                range ? kind + ", " + _("opponents rated {range}", { range }) : kind], [b]);
   });
-  fill($("seeks"), rows, "no open seeks: post one, or use quick pairing");
+  fill($("seeks"), rows, _("no open seeks: post one, or use quick pairing"));
 }
 
 // The list is live: a long-poll answers at the next change.
@@ -216,11 +226,11 @@ async function followSeeks() {
       const url = version === null ? "/api/seeks" : `/api/seeks?after_version=${version}&wait=25`;
       const res = await fetch(url);
       const data = await res.json();
-      if (!res.ok) throw new Error(data.detail);
+      if (!res.ok) throw new Error(errorText(data, res.status));
       version = data.version;
       renderSeeks(data);
     } catch (e) {
-      fill($("seeks"), [], "unknown: the server cannot be reached");
+      fill($("seeks"), [], _("unknown: the server cannot be reached"));
       await new Promise(r => setTimeout(r, 5000));
       version = null;
     }

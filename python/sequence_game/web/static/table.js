@@ -54,13 +54,13 @@ function tone(kind) {
 }
 function renderSound() {
   const b = $("sound");
-  b.textContent = sound ? "Sound: on" : "Sound: off";
+  b.textContent = sound ? _("Sound: on") : _("Sound: off");
   b.setAttribute("aria-pressed", String(sound));
 }
 
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
-  else say("not connected; reconnecting...", true);
+  else say(_("Not connected; reconnecting..."), true);
 }
 
 function connect() {
@@ -76,32 +76,30 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") { onState(msg.view); }
     else if (msg.type === "error") {
-      say(view ? humanError(msg.detail, nameOf) : msg.detail, true);
-      if (/join link/.test(msg.detail)) fatal = true;  // a wrong token: refused at the hello
+      say(errorText(msg, 0, { IllegalMoveError: illegalMoveText() }), true);
+      if (msg.error === "NotAllowedError" && !view) fatal = true;  // a wrong token: refused at the hello
     } else if (msg.type === "hint") { onHint(msg); }
     else if (msg.type === "rematch") { goToRematch(msg.table); }
     else if (msg.type === "timeout" && view) {
-      const who = view.seats[msg.seat] ? view.seats[msg.seat].name : `seat ${msg.seat + 1}`;
-      timeoutNote = `${who} ran out of time: the AI played ${humanMove(msg.move)} for them.`;
+      timeoutNote = _("{name} ran out of time: the computer played {move} for them.", { name: seatName(view.seats[msg.seat], msg.seat), move: humanMove(msg.move) });
     }
     else if (msg.type === "flag" && view) {
-      const who = view.seats[msg.seat] ? view.seats[msg.seat].name : `seat ${msg.seat + 1}`;
-      timeoutNote = `${who} ran out of time: their team loses on time.`;
+      timeoutNote = _("{name} ran out of time: their team loses on time.", { name: seatName(view.seats[msg.seat], msg.seat) });
     }
     else if (msg.type === "chat-log") { onChatLog(msg); }
     else if (msg.type === "chat") { addChat(msg); }
-    else if (msg.type === "reported") { say("Reported: the server's operator will read that message."); }
+    else if (msg.type === "reported") { say(_("Reported: the server's operator will read that message.")); }
     else if (msg.type === "presence" && view) { msg.connected.forEach((c, p) => { view.seats[p].connected = c; }); render(); }
   };
   ws.onclose = () => {
-    if (fatal) { $("conn").textContent = "disconnected"; return; }
+    if (fatal) { $("conn").textContent = _("disconnected"); return; }
     if (!opened) { whyRefused(); return; }
     reconnect();
   };
 }
 
 function reconnect() {
-  $("conn").textContent = "reconnecting...";
+  $("conn").textContent = _("reconnecting...");
   setTimeout(connect, Math.min(5000, 500 * 2 ** retry++));
 }
 
@@ -116,15 +114,15 @@ async function whyRefused() {
     data = await res.json();
   } catch (e) { res = null; /* the server is unreachable: retry as after any lost connection */ }
   if (res && [403, 404, 410].includes(res.status)) {
-    noTable(data.detail);
+    noTable(errorText(data, res.status));
     return;
   }
   if (res && res.ok) {
     if (!view || data.version >= view.version) onState(data);
-    say("The server refused a live connection (too many are open, from this address or in all); retrying...", true);
+    say(_("The server refused a live connection (too many are open, from this address or in all); retrying..."), true);
     refusedNote = true;
-  } else if (data && data.detail) {
-    say(data.detail, true);
+  } else if (data && data.error) {
+    say(errorText(data, res ? res.status : 0), true);
     refusedNote = true;
   }
   reconnect();
@@ -134,14 +132,14 @@ async function whyRefused() {
 // the play panels would only mislead, so the page says why and points to the lobby.
 function noTable(detail) {
   fatal = true;
-  $("conn").textContent = "disconnected";
+  $("conn").textContent = _("disconnected");
   document.body.classList.add("no-table");
-  $("status").textContent = "This table cannot be opened";
+  $("status").textContent = _("This table cannot be opened");
   say(detail, true);
   const link = document.createElement("a");
   link.id = "lobbylink";
   link.href = "/";
-  link.textContent = "Back to the lobby";
+  link.textContent = _("Back to the lobby");
   $("statusbox").append(link);
 }
 
@@ -214,18 +212,20 @@ function tickClock() {
     }
     const c = view.clock, p = view.state.current_player;
     if (view.over || c.running === null) { el.textContent = ""; return; }
-    const zero = c.at_zero === "lose" ? "their team loses on time" : "the AI moves for them";
-    const how = c.kind === "fischer" ? `+${c.increment} s a move` : `a bank, +${c.increment} s a turn`;
-    el.textContent = `${mine() ? "Your" : seatLabel(p) + "'s"} clock: ${clockText(clockLeft(p))} (${how}); at zero ${mine() ? zero.replace("their", "your").replace("them", "you") : zero}.`;
+    const fields = { time: clockText(clockLeft(p)), s: c.increment, name: seatLabel(p) };
+    const how = c.kind === "fischer" ? _("+{s} s a move", fields) : _("a bank, +{s} s a turn", fields);
+    const zero = mine() ? (c.at_zero === "lose" ? _("at zero your team loses on time") : _("at zero the computer moves for you"))
+      : (c.at_zero === "lose" ? _("at zero their team loses on time") : _("at zero the computer moves for them"));
+    el.textContent = (mine() ? _("Your clock: {time}", fields) : _("{name}'s clock: {time}", fields)) + ` (${how}); ${zero}.`;
     el.className = clockLeft(p) <= 10 ? "dim urgent" : "dim";
     clockTimer = setTimeout(tickClock, 250);
     return;
   }
   if (deadline === null || !view || view.over) { el.textContent = ""; return; }
   const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-  const who = mine() ? "You have" : `${seatLabel(view.state.current_player)} has`;
-  el.textContent = `${who} ${left >= 60 ? Math.floor(left / 60) + " min " + (left % 60) + " s" : left + " s"} for this turn;` +
-    ` then the AI moves for ${mine() ? "you" : "them"}.`;
+  const time = left >= 60 ? _("{m} min {s} s", { m: Math.floor(left / 60), s: left % 60 }) : _("{s} s", { s: left });
+  el.textContent = mine() ? _("You have {time} for this turn; then the computer moves for you.", { time })
+    : _("{name} has {time} for this turn; then the computer moves for them.", { name: seatLabel(view.state.current_player), time });
   el.className = left <= 10 ? "dim urgent" : "dim";
   clockTimer = setTimeout(tickClock, 1000);
 }
@@ -235,46 +235,49 @@ function onHint(msg) {
   hint = parseMove(msg.move);
   if (hint.card) { selected = hint.card; keepSelection(view); }
   if (hint.cell) cursor = hint.cell;  // Enter then plays the hinted move, not the old cursor's cell
-  say("Hint: " + humanMove(hint) + (hint.kind === "trade" ? " (a dead card: trade it)" : ""));
+  say(hint.kind === "trade" ? _("Hint: {move} (a dead card: trade it)", { move: humanMove(hint) }) : _("Hint: {move}", { move: humanMove(hint) }));
   render();
 }
 
-// A seat's name in a message: "you" for the reader's own seat.
-function nameOf(p) {
-  if (!view || !view.seats[p]) return `seat ${p + 1}`;
-  return view.you.length === 1 && view.you.includes(p) ? "you" : view.seats[p].name;
+// What the page says when the server refuses a move: the card picked and why it cannot go there,
+// from what the page knows (the legal moves); the server's code alone says less.
+function illegalMoveText() {
+  if (!selected) return _("Pick a card from your hand first, then a space.");
+  return _("{card} cannot go there: pick one of the lit spaces.", { card: cardLabel(selected) });
 }
 
 function seatLabel(p) {
   const s = view.seats[p];
-  return s.name + (view.you.length === 1 && view.you.includes(p) ? " (you)" : "");
+  if (!(view.you.length === 1 && view.you.includes(p))) return seatName(s, p);
+  return s.name === "You" ? _("You") : _("{name} (you)", { name: seatName(s, p) });
 }
 
 function render(animate) {
   const v = view, st = v.state;
-  document.title = `Sequence ${v.table}` + (mine() ? " - your turn" : "");
-  $("tablename").textContent = `table ${v.table}` + (v.you.length ? "" : " (spectating)");
+  document.title = mine() ? _("Sequence {table} - your turn", { table: v.table }) : _("Sequence {table}", { table: v.table });
+  $("tablename").textContent = v.you.length ? _("table {table}", { table: v.table }) : _("table {table} (spectating)", { table: v.table });
   if (browsing === null) board.render(st, v.last_move, animate);
   else renderBrowsed();
   // status line
   const status = $("status");
   status.className = "";
   if (v.over) {
-    status.textContent = v.result.text;
+    status.textContent = resultText(v);
   } else if (openSeats(v)) {
     const n = openSeats(v);
-    status.textContent = `Waiting for players: ${n} open seat${n > 1 ? "s" : ""}. Share the lobby or the seat's link.`;
+    status.textContent = ngettext("Waiting for players: {n} open seat. Share the lobby or the seat's link.",
+                                  "Waiting for players: {n} open seats. Share the lobby or the seat's link.", n);
     status.className = "waiting";
   } else if (v.thinking !== null) {
-    status.textContent = `${seatLabel(v.thinking)} is thinking`;
+    status.textContent = _("{name} is thinking", { name: seatLabel(v.thinking) });
     status.className = "thinking";
   } else if (mine()) {
-    status.textContent = st.traded_this_turn ? "Your turn: you traded; now play a card" : "Your turn: pick a card, then a cell";
+    status.textContent = st.traded_this_turn ? _("Your turn: you traded; now play a card") : _("Your turn: pick a card, then a space");
     status.className = "mine";
   } else if (v.hand_hidden) {
-    status.textContent = `${seatLabel(st.current_player)}: your turn. Show your hand when nobody else is looking.`;
+    status.textContent = _("{name}: your turn. Show your hand when nobody else is looking.", { name: seatLabel(st.current_player) });
   } else {
-    status.textContent = `${seatLabel(st.current_player)} to move`;
+    status.textContent = _("{name} to move", { name: seatLabel(st.current_player) });
   }
   renderChances($("chancebox"), v.chances);
   renderHand();
@@ -293,12 +296,13 @@ function render(animate) {
     banner.innerHTML = "";
     const h = document.createElement("div");
     h.className = "result";
-    h.textContent = v.result.text;
+    h.textContent = resultText(v);
     banner.appendChild(h);
     const links = document.createElement("div");
-    links.innerHTML = `<a href="/replay/${encodeURIComponent(v.table)}">Replay the game</a> &middot; ` +
-      `<a href="/review/${encodeURIComponent(v.table)}">AI review</a> &middot; ` +
-      `<a href="/api/tables/${encodeURIComponent(v.table)}/record" download>Download (JSON)</a> &middot; <a href="/">New table</a>`;
+    const id = encodeURIComponent(v.table), dot = () => " \u00b7 ";
+    const a = (text, href, download) => { const e = document.createElement("a"); e.href = href; e.textContent = text; if (download) e.download = ""; return e; };
+    links.append(a(_("Replay the game"), `/replay/${id}`), dot(), a(_("Review"), `/review/${id}`), dot(),
+                 a(_("Download the game record"), `/api/tables/${id}/record`, true), dot(), a(_("New table"), "/"));
     if (v.rematch_allowed) {
       // the same action as the end dialog's, so closing the dialog never hides the rematch
       const b = document.createElement("button");
@@ -318,7 +322,7 @@ async function joinSeat(p) {
   const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/join`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seat: p }) });
   const data = await res.json();
-  if (!res.ok) { say(data.detail, true); return; }
+  if (!res.ok) { say(errorText(data, res.status), true); return; }
   localStorage.setItem(storageKey, data.token);
   location.replace(data.url);
   location.reload();
@@ -327,19 +331,24 @@ async function joinSeat(p) {
 // The end of the game: who won, in the reader's terms ("You won"), and the winning sequences.
 function resultHeadline(v) {
   const r = v.result;
-  if (r.is_draw || r.winner === null) return "Draw";
+  if (r.is_draw || r.winner === null) return _("Draw");
   if (v.you.length) {
     const mineWon = v.you.some(p => v.seats[p].team === r.winner);
     const allMine = v.you.every(p => v.seats[p].team === r.winner);
-    if (v.you.length === 1 || allMine || !mineWon) return mineWon ? "You won!" : "You lost";
+    if (v.you.length === 1 || allMine || !mineWon) return mineWon ? _("You won!") : _("You lost");
   }
-  return `Team ${TEAM_NAMES[r.winner]} wins`;
+  return _("{team} wins", { team: teamLabel(r.winner) });
+}
+
+// The result in words, from its parts: who won, after how many moves, and how it ended.
+function resultText(v) {
+  return gameResultText(v.result, v.seats.map((s, p) => seatName(s, p)), v.teams, v.moves);
 }
 
 function showGameOver() {
   const v = view, dlg = $("gameover");
   $("gameover-title").textContent = resultHeadline(v);
-  $("gameover-text").textContent = v.result.text;
+  $("gameover-text").textContent = resultText(v);
   const list = $("gameover-sequences");
   list.replaceChildren();
   const winning = v.state.sequences.filter(s => s.team === v.result.winner);
@@ -362,11 +371,11 @@ function renderHand() {
   const hand = $("hand"), v = view;
   hand.replaceChildren();
   const cards = v.seat !== null ? v.state.hands[v.seat] : null;
-  $("handtitle").textContent = v.seat !== null ? `Hand of ${seatLabel(v.seat)}` : (v.you.length ? "Hand hidden" : "Spectating: hands are hidden");
+  $("handtitle").textContent = v.seat !== null ? _("Hand of {name}", { name: seatLabel(v.seat) }) : (v.you.length ? _("Hand hidden") : _("Spectating: hands are hidden"));
   if (v.hand_hidden) {
     const d = document.createElement("div");
     d.className = "hidden-hand";
-    d.textContent = `Pass the screen to ${seatLabel(v.state.current_player)}.`;
+    d.textContent = _("Pass the screen to {name}.", { name: seatLabel(v.state.current_player) });
     hand.appendChild(d);
     return;
   }
@@ -374,9 +383,10 @@ function renderHand() {
   cards.forEach((card, i) => {
     const ms = movesOf(card);
     const dead = ms.some(m => m.kind === "trade");
-    const sub = dead ? "dead" : card === "JD" || card === "JC" ? "wild" : card === "JH" || card === "JS" ? "remove" : "";
+    const sub = dead ? _("dead") : card === "JD" || card === "JC" ? _("wild") : card === "JH" || card === "JS" ? _("remove") : "";
     const el = cardFace(card, sub);
-    el.setAttribute("aria-label", `${cardLabel(card)} ${sub}`.trim() + (i < 9 ? `, key ${i + 1}` : ""));
+    const spoken = sub ? `${cardSpoken(card)}, ${sub}` : cardSpoken(card);
+    el.setAttribute("aria-label", i < 9 ? _("{card}, key {key}", { card: spoken, key: i + 1 }) : spoken);
     if (i < 9) { const k = document.createElement("span"); k.className = "key"; k.textContent = i + 1; el.appendChild(k); }
     if (dead) el.classList.add("dead");
     if (mine() && ms.length === 0) el.classList.add("nomove");
@@ -405,17 +415,17 @@ function renderActions() {
     const label = document.createElement("div");
     label.className = "dim";
     label.style.width = "100%";
-    label.textContent = "This chip completes a sequence in more than one way: pick the five chips that count.";
+    label.textContent = _("This chip completes a sequence in more than one way: pick the five chips that count.");
     box.appendChild(label);
     choices.forEach((m, i) => {
       const b = document.createElement("button");
       b.dataset.choice = i + 1;
-      b.textContent = `${i + 1}: ` + m.declares.map(([a, z]) => `${a}\u2013${z}`).join(" and ");
+      b.textContent = `${i + 1}: ` + m.declares.map(([a, z]) => `${a}\u2013${z}`).join(_(" and "));
       b.addEventListener("click", () => playMove(m.text));
       box.appendChild(b);
     });
     const cancel = document.createElement("button");
-    cancel.textContent = "Cancel";
+    cancel.textContent = _("Cancel");
     cancel.addEventListener("click", () => { choices = null; board.clearChoices(); render(); });
     box.appendChild(cancel);
   }
@@ -430,19 +440,19 @@ function renderSeats() {
     li.appendChild(teamBadge(s.team));
     const name = document.createElement("span");
     name.textContent = seatLabel(p);
-    if (s.account) name.replaceChildren(club.playerLink(s.name), seatLabel(p).slice(s.name.length));  // an account links to its page
+    if (s.account) name.replaceChildren(club.playerLink(s.name), seatLabel(p).replace(s.name, ""));  // an account links to its page
     li.appendChild(name);
     const info = document.createElement("span");
     info.className = "dim";
     const n = Array.isArray(st.hands[p]) ? st.hands[p].length : st.hands[p];
-    info.textContent = `${n} cards` + (s.kind === "ai" ? ` - AI ${s.ai}` : s.open ? " - open" : s.connected ? "" : " - away");
+    info.textContent = ngettext("{n} card", "{n} cards", n) + (s.open ? " - " + _("open") : s.kind !== "ai" && !s.connected ? " - " + _("away") : "");
     li.appendChild(info);
     if (v.clock && v.clock.left[p] !== null) {
       const c = document.createElement("span");
       c.className = "seat-clock" + (v.clock.flagged === p ? " flagged" : "");
       c.dataset.seat = String(p);
       c.setAttribute("role", "timer");
-      c.setAttribute("aria-label", `${s.name}'s clock`);
+      c.setAttribute("aria-label", _("{name}'s clock", { name: seatName(s, p) }));
       c.textContent = clockText(clockLeft(p));
       li.appendChild(c);
     }
@@ -450,7 +460,7 @@ function renderSeats() {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "primary";
-      b.textContent = "Take this seat";
+      b.textContent = _("Take this seat");
       b.addEventListener("click", () => joinSeat(p));
       li.appendChild(b);
     }
@@ -458,17 +468,17 @@ function renderSeats() {
   });
   const counts = [0, 0, 0];
   for (const s of st.sequences) counts[s.team]++;
-  $("score").textContent = "Sequences: " + Array.from({ length: v.teams }, (_, t) => `${TEAM_NAMES[t]} ${counts[t]}/${v.to_win}`).join(", ");
+  $("score").textContent = _("Sequences: {list}", { list: Array.from({ length: v.teams }, (x, t) => `${teamName(t)} ${counts[t]}/${v.to_win}`).join(", ") });
 }
 
 function renderDiscards() {
   const st = view.state, box = $("discards");
   box.replaceChildren();
-  $("drawpile").textContent = `- draw pile: ${st.draw_pile}`;
+  $("drawpile").textContent = "- " + _("draw pile: {n}", { n: st.draw_pile });
   st.discards.forEach((pile, p) => {
     const d = document.createElement("span");
     d.appendChild(teamBadge(view.seats[p].team));
-    d.append(` ${view.seats[p].name}: `);
+    d.append(` ${seatName(view.seats[p], p)}: `);
     if (!pile.length) d.append("-");
     for (const c of pile.slice(-4)) d.appendChild(miniCard(c));
     if (pile.length > 4) d.append(` (+${pile.length - 4})`);
@@ -488,7 +498,7 @@ function renderLog() {
     b.type = "button";
     b.className = "move" + (browsing === first + i ? " current" : "");
     b.dataset.move = m;
-    b.textContent = `${view.seats[p].name}: ${humanMove(m)}`;
+    b.textContent = `${seatName(view.seats[p], p)}: ${humanMove(m)}`;
     b.addEventListener("click", () => browse(first + i));
     li.appendChild(b);
     log.appendChild(li);
@@ -498,14 +508,14 @@ function renderLog() {
   $("earlier").hidden = first <= 1;
   $("live").hidden = browsing === null;
   $("browsing").textContent = browsing === null ? "" :
-    (browsing === 0 ? "Showing the deal" : `Showing the position after move ${browsing} of ${view.moves}`);
+    (browsing === 0 ? _("Showing the deal") : _("Showing the position after move {k} of {n}", { k: browsing, n: view.moves }));
 }
 
 async function historyUpTo(k) {
   if (view.moves === view.history.length) return view.history;
   if (fullHistory && fullHistory.length >= view.moves) return fullHistory;
   const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/moves`);
-  if (!res.ok) throw new Error("the earlier moves could not be loaded");
+  if (!res.ok) throw new Error(_("The earlier moves could not be loaded."));
   const data = await res.json();
   fullHistory = data.moves.map(e => [e.player, e.move]);
   return fullHistory;
@@ -562,10 +572,10 @@ function selectCard(card, i) {
   if (targets.length && (!cursor || !targets.some(m => m.cell === cursor))) cursor = targets[0].cell;
   if (selected && mine()) {
     const ms = movesOf(selected);
-    if (ms.some(m => m.kind === "trade")) say(`${cardLabel(selected)} is a dead card: both its cells are taken. Trade it.`);
-    else if (!ms.length) say(`${cardLabel(selected)} has no legal play now.`);
-    else if (selected === "JH" || selected === "JS") say("One-eyed jack: click a chip to remove it.");
-    else say(wasBrowsing ? "Back to the live position: your turn." : "");
+    if (ms.some(m => m.kind === "trade")) say(_("{card} is a dead card: both its spaces are taken. Trade it.", { card: cardLabel(selected) }));
+    else if (!ms.length) say(_("{card} cannot be played now.", { card: cardLabel(selected) }));
+    else if (selected === "JH" || selected === "JS") say(_("One-eyed jack: click a chip to remove it."));
+    else say(wasBrowsing ? _("Back to the live position: your turn.") : "");
   }
   render();
 }
@@ -574,14 +584,14 @@ function clickCell(cell) {
   if (!view) return;
   if (browsing !== null) { browse(view.moves); return; }  // a click on an old position goes back to live
   if (view.over) return;
-  if (!view.you.length) { say("You are spectating: open a seat's join link to play.", true); return; }
+  if (!view.you.length) { say(_("You are watching: open a seat's link to play."), true); return; }
   cursor = cell;
-  if (!selected) { say("Pick a card from your hand first, then a cell.", true); render(); return; }
+  if (!selected) { say(_("Pick a card from your hand first, then a space."), true); render(); return; }
   const here = movesOf(selected).filter(m => m.cell === cell);
   if (here.length > 1) {
     choices = here;
     board.showChoices(here, (m) => playMove(m.text));
-    say("Pick which sequence(s) to declare: click a numbered line or a button.");
+    say(_("Pick which sequences count: click a numbered line or a button."));
     render();
     return;
   }
@@ -644,17 +654,17 @@ function onButton(id, action) {
 }
 onButton("trade", () => selected && playMove(`trade ${selected}`));
 onButton("pass", () => playMove("pass"));
-onButton("hint", () => { say("Asking the AI..."); send({ type: "hint" }); });
+onButton("hint", () => { say(_("Asking the computer...")); send({ type: "hint" }); });
 onButton("undo", () => { say(""); send({ type: "undo" }); });
 onButton("reveal", () => send({ type: "reveal" }));
-onButton("resign", () => { if (confirm("Resign this game? Your team loses.")) send({ type: "resign" }); });
+onButton("resign", () => { if (confirm(_("Resign this game? Your team loses."))) send({ type: "resign" }); });
 onButton("live", () => browse(view.moves));
 onButton("earlier", () => browse(0));
 onButton("sound", () => { sound = !sound; localStorage.setItem("sequence-sound", sound ? "on" : "off"); renderSound(); if (sound) tone("turn"); });
 onButton("gameover-close", () => $("gameover").close());
 // A rematch is made when one player asks, so it is casual even after a rated game (docs/club.md).
 function rematchLabel(v) {
-  return v.rematch ? "Go to the rematch" : v.rated ? "Rematch (casual)" : "Rematch";
+  return v.rematch ? _("Go to the rematch") : v.rated ? _("Rematch (casual)") : _("Rematch");
 }
 
 function rematch() { if (view.rematch) goToRematch(view.rematch); else send({ type: "rematch" }); }
@@ -668,8 +678,11 @@ board.load().then(() => { board.onCellClick = clickCell; connect(); });
 function onChatLog(msg) {
   const box = $("chatbox");
   box.hidden = false;
-  $("chat-title").textContent = token ? "Players' chat" : "Spectators' chat";
-  $("chat-notice").textContent = msg.notice;
+  $("chat-title").textContent = token ? _("Players' chat") : _("Spectators' chat");
+  // the notice in the page's words, from what the frame says (the server's notice is English)
+  $("chat-notice").textContent = !msg.enabled ? _("The chat is switched off on this server.")
+    : token ? _("Everyone at the table reads the players' chat, opponents included: there is no private channel. Advising a teammate is table talk, which the rules do not allow.")
+    : _("Spectators' chat: the players do not read it while the game goes on (they may once it is over), so nothing here can advise them.");
   chatName = msg.you;
   $("chatform").hidden = !msg.enabled;
   $("chatlog").replaceChildren();
@@ -681,7 +694,7 @@ function addChat(m) {
   const li = document.createElement("li");
   li.dataset.from = m.from;
   const who = document.createElement("strong");
-  who.textContent = m.from + (m.channel === "spectators" && token ? " (spectator)" : "") + ": ";
+  who.textContent = (m.channel === "spectators" && token ? _("{name} (spectator)", { name: m.from }) : defaultName(m.from)) + ": ";
   const text = document.createElement("span");
   text.className = "chat-text";
   text.textContent = m.text;  // text only: markup in a message stays characters
@@ -691,8 +704,8 @@ function addChat(m) {
     const mute = document.createElement("button");
     mute.type = "button";
     mute.className = "quiet small";
-    mute.textContent = "Mute";
-    mute.setAttribute("aria-label", `mute ${m.from}`);
+    mute.textContent = _("Mute");
+    mute.setAttribute("aria-label", _("mute {name}", { name: m.from }));
     mute.addEventListener("click", () => {
       muted.add(m.from);
       for (const el of [...$("chatlog").children]) if (el.dataset.from === m.from) el.remove();
@@ -700,8 +713,8 @@ function addChat(m) {
     const report = document.createElement("button");
     report.type = "button";
     report.className = "quiet small";
-    report.textContent = "Report";
-    report.setAttribute("aria-label", `report this message from ${m.from}`);
+    report.textContent = _("Report");
+    report.setAttribute("aria-label", _("report this message from {name}", { name: m.from }));
     report.addEventListener("click", () => send({ type: "report", message: m.id }));
     li.append(" ", mute, " ", report);
   }
