@@ -146,13 +146,13 @@ def test_create_a_table_against_the_ai_play_by_clicking_and_see_the_answer(serve
     page.wait_for_function(f"document.querySelectorAll('#log li').length >= {before + 2}")  # the AI answered
     assert page.locator(f'#board .chip[data-cell="{cell}"]').count() == 1
     last = page.locator("#log li").last.inner_text()
-    assert last.startswith("AI 2 (easy):")
+    assert last.startswith("Computer 2 (easy):")  # the AI seat's name built from its parts
     assert page.locator("#board .last-move").count() == 1
     wait_my_turn(page)
     shot(page, "03-ai-answered")
 
 
-def test_an_illegal_click_is_refused_with_the_engine_message(server, page):
+def test_an_illegal_click_is_refused_in_the_pages_words(server, page):
     t = api(server, "POST", "/api/tables", {"players": 2, "seed": 5, "seats": [{"kind": "human"}, {"kind": "human"}]})
     tokens = {s["seat"]: s for s in t["seats"]}
     view = api(server, "GET", f"/api/tables/{t['table']}", token=tokens[0]["token"])
@@ -168,8 +168,9 @@ def test_an_illegal_click_is_refused_with_the_engine_message(server, page):
     page.wait_for_selector("#message.error")
     text = page.inner_text("#message")
     label = ("10" if code[0] == "T" else code[0]) + {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[code[1]]
-    # the engine's refusal in the page's words: the move as the board shows it, "you", no rule id
-    assert text.startswith((f"{label} on {wrong}: ", f"{label} removes {wrong}: ")), text
+    # the refusal in the page's words (from its code, docs/i18n.md): the card as the board shows it
+    # and where it can go, no rule id
+    assert text == f"{label} cannot go there: pick one of the lit spaces.", text
     assert "player 0" not in text and "player 1" not in text and "(R" not in text, text
     shot(page, "04-illegal-click")
     assert api(server, "GET", f"/api/tables/{t['table']}")["version"] == 0  # nothing was played
@@ -450,7 +451,7 @@ def test_the_turn_timer_is_shown(server, page):
     view = api(server, "GET", f"/api/tables/{t['table']}")
     seat = view["state"]["current_player"]
     page.goto(next(s for s in t["seats"] if s["seat"] == seat)["url"])
-    page.wait_for_function("/You have (59|60) s for this turn; then the AI moves for you\\./.test("
+    page.wait_for_function("/You have (59|60) s for this turn; then the computer moves for you\\./.test("
                            "document.querySelector('#clock').textContent)")
 
 

@@ -79,7 +79,7 @@ function lineCells(first, last) {
 // team: the board, the sequences and the discards are public (R9), so a page can show any earlier
 // position without asking the server for more than the move list. positions[k] is after k moves.
 function publicPositions(history, teamOf) {
-  const board = Array.from({ length: 10 }, (_, r) => Array.from({ length: 10 }, (_, c) =>
+  const board = Array.from({ length: 10 }, (x, r) => Array.from({ length: 10 }, (y, c) =>
     (r === 0 || r === 9) && (c === 0 || c === 9) ? "*" : "."));
   const sequences = [], positions = [];
   const snap = () => positions.push({ board: board.map(row => row.join("")), sequences: sequences.slice() });

@@ -133,7 +133,7 @@ function drawGraph() {
   box.setAttribute("aria-label", _("chance of winning along the game: {list} at this position",
     { list: chancesText(review.curve[Math.min(index, points - 1)]) }));
   box.replaceChildren(svg);
-  $("legend").replaceChildren(...Array.from({ length: review.teams }, (_, t) => {
+  $("legend").replaceChildren(...Array.from({ length: review.teams }, (x, t) => {
     const s = document.createElement("span");
     s.append(teamBadge(t), ` ${teamLabel(t)}  `);
     return s;
