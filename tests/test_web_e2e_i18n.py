@@ -24,7 +24,7 @@ LANGS = ["ja", "ko", "es"]
 WIDTHS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 #: a word of each page in each language (the catalogs' own translations)
 WORDS = {
-    "ja": {"lobby": "コンピューターと対戦", "turn": "あなたの番", "won": "あなたの勝ち！", "review": "精度", "login": "名前かパスワードが違います",
+    "ja": {"lobby": "コンピューターと対戦", "turn": "あなたの番", "won": "あなたの勝ち\uff01", "review": "精度", "login": "名前かパスワードが違います",
            "rules": "片目のジャック"},
     "ko": {"lobby": "컴퓨터와 대결", "turn": "내 차례", "won": "이겼습니다!", "review": "정확도", "login": "이름이나 비밀번호가 틀렸습니다",
            "rules": "옆을 보는 잭"},

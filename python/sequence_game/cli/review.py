@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..errors import printable
 from ..i18n import _, ngettext
@@ -50,7 +50,7 @@ def cmd_review(args: argparse.Namespace, console: Console) -> int:
                                                                                     move=m.best)
         console.print(f"{line:<72} | {seen}", highlight=False)
         for note in m.notes:
-            console.print(f"       {note['text']}", highlight=False)
+            console.print(f"       {note_words(note)}", highlight=False)
     for event in review.events:
         if event["kind"] == "resignation":
             console.print("     " + _("P{p} resigned: team {team} wins (no move is blamed for it)", p=event["player"],
@@ -79,6 +79,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
     p.add_argument("--model", default=None, help="a win-chance model file (default: the packaged one)")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
     p.set_defaults(func=cmd_review)
+
+
+def note_words(note: Mapping[str, Any]) -> str:
+    """A threat the review names (:func:`sequence_game.review.threats.note_text`) in the active language."""
+    from ..review.threats import NOTE_TEMPLATES
+    from ..terminal import team_name
+
+    kind = note["kind"]
+    key = f"{kind}-2" if note.get("sequences", 1) >= 2 and f"{kind}-2" in NOTE_TEMPLATES else kind
+    other = note.get("other")
+    return _(NOTE_TEMPLATES[key], team=team_name(note["team"]), cells=", ".join(note["cells"]),
+             other="" if other is None else team_name(other))
 
 
 def tier_name(tier: str) -> str:

@@ -34,6 +34,7 @@ import numpy as np
 from ..board import CELLS, WINDOWS, card_name_at, cell_of_index
 from ..cards import CARD_IDS, TWO_EYED_JACKS, cell_name
 from ..game_setup import TEAM_NAMES
+from ..i18n import N_
 
 __all__ = ["NOTE_TEMPLATES", "Race", "completions", "decisive", "filling_cards", "holds_win", "move_notes", "needed_sequences",
            "note_text", "threats", "unseen_copies", "win_now_chance", "winning_cells"]
@@ -229,15 +230,15 @@ def threats(game: Any) -> List[Tuple[int, Tuple[int, ...]]]:
 #: The review's words for a deciding threat, one template per kind (``-2``: the cell completes two
 #: sequences at once). ``{team}``: the team the note is about; ``{other}``: the team it blocks or
 #: fails to block; ``{cells}``: the cells. The web page holds the same table (review.js).
-NOTE_TEMPLATES: Dict[str, str] = {
-    "win": "{team} wins at {cells}",
-    "win-2": "{team} wins at {cells} with two sequences at once",
-    "missed-win": "{team} could have won at {cells}",
-    "threat": "{team} threatens {cells} for the win",
-    "threat-2": "{team} threatens {cells} for two sequences",
-    "double-threat": "{team} threatens {cells}: one move cannot block them all",
-    "block": "{team} blocks {other} at {cells}",
-    "missed-block": "{team} left {other} the win at {cells}",
+NOTE_TEMPLATES: Dict[str, str] = {  # N_: the catalogs translate them where they are shown (docs/i18n.md)
+    "win": N_("{team} wins at {cells}"),
+    "win-2": N_("{team} wins at {cells} with two sequences at once"),
+    "missed-win": N_("{team} could have won at {cells}"),
+    "threat": N_("{team} threatens {cells} for the win"),
+    "threat-2": N_("{team} threatens {cells} for two sequences"),
+    "double-threat": N_("{team} threatens {cells}: one move cannot block them all"),
+    "block": N_("{team} blocks {other} at {cells}"),
+    "missed-block": N_("{team} left {other} the win at {cells}"),
 }
 
 

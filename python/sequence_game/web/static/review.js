@@ -21,16 +21,16 @@ const TIER_COLOURS = { inaccuracy: "#5c4800", mistake: "#8a3300", blunder: "#9e0
 // The threats that decide a move (docs/review.md), one template per kind as the review's JSON
 // names them (the same table as sequence_game.review.threats.NOTE_TEMPLATES).
 const NOTE_TEMPLATES = {
-  "win": "{team} wins at {cells}", "win-2": "{team} wins at {cells} with two sequences at once",
-  "missed-win": "{team} could have won at {cells}", "threat": "{team} threatens {cells} for the win",
-  "threat-2": "{team} threatens {cells} for two sequences",
-  "double-threat": "{team} threatens {cells}: one move cannot block them all",
-  "block": "{team} blocks {other} at {cells}", "missed-block": "{team} left {other} the win at {cells}",
+  "win": _("{team} wins at {cells}"), "win-2": _("{team} wins at {cells} with two sequences at once"),
+  "missed-win": _("{team} could have won at {cells}"), "threat": _("{team} threatens {cells} for the win"),
+  "threat-2": _("{team} threatens {cells} for two sequences"),
+  "double-threat": _("{team} threatens {cells}: one move cannot block them all"),
+  "block": _("{team} blocks {other} at {cells}"), "missed-block": _("{team} left {other} the win at {cells}"),
 };
 function noteText(n) {
   const key = n.sequences >= 2 && NOTE_TEMPLATES[`${n.kind}-2`] ? `${n.kind}-2` : n.kind;
-  const parts = { team: TEAM_NAMES[n.team], other: n.other === undefined ? "" : TEAM_NAMES[n.other], cells: n.cells.join(", ") };
-  return NOTE_TEMPLATES[key].replace(/\{(\w+)\}/g, (m, k) => parts[k]);
+  const parts = { team: teamLabel(n.team), other: n.other === undefined || n.other === null ? "" : teamLabel(n.other), cells: n.cells.join(", ") };
+  return sentence(fillFields(NOTE_TEMPLATES[key], parts));
 }
 
 function resignation() {
