@@ -116,13 +116,13 @@ def test_refusal_codes_are_the_same_in_every_language(client):
 
 def test_results_carry_their_parts(client):
     """A finished table's result has the fields a page builds its sentence from (who resigned, on
-    time or not, the moves), so the sentence is in the reader's language."""
+    time or not, the turns), so the sentence is in the reader's language."""
     r = client.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
     t = r.json()
     token = t["seats"][0]["token"]
     assert client.post(f"/api/tables/{t['table']}/resign", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     result = client.get(f"/api/tables/{t['table']}").json()["result"]
-    assert result["resigned"] == 0 and result["on_time"] is False and result["moves"] == 0 and result["winner"] == 1
+    assert result["resigned"] == 0 and result["on_time"] is False and result["turns"] == 0 and result["winner"] == 1
 
 
 def test_the_board_picture_speaks_the_language(client):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gettext
 import json
 import os
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional
@@ -47,11 +48,11 @@ DOMAIN = "sequence_game"
 
 
 def catalog_dirs() -> List[Path]:
-    """Where compiled catalogs may be: ``locale/`` beside this package's modules (a wheel, or an
-    editable install's build output) on each of the package's paths."""
-    import sequence_game
-
-    return [Path(p) / "locale" for p in getattr(sequence_game, "__path__", [])]
+    """Where compiled catalogs may be: ``locale/`` beside the package's modules on each of its
+    paths (a wheel's one directory; an editable install's build output and its sources)."""
+    package = sys.modules.get(__name__.rpartition(".")[0])
+    paths = list(getattr(package, "__path__", None) or [Path(__file__).resolve().parent.parent])
+    return [Path(p) / "locale" for p in paths]
 
 
 def normalize(code: Optional[str]) -> Optional[str]:

@@ -316,7 +316,6 @@ class Result(BaseModel):
     turns: int
     resigned: Optional[int] = Field(description="the seat that resigned (its team lost), or null")
     on_time: bool = Field(False, description="the seat in `resigned` ran out of time on its clock (it did not resign)")
-    moves: int = Field(0, description="the entries of the move list (a dead-card trade is one)")
     text: str = Field(description="one line naming the winners (English; the pages build theirs from the fields above)")
 
 

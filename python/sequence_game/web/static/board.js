@@ -50,17 +50,18 @@ function humanMove(text) {
   return m.text;
 }
 
-// A finished game's result in words, from its fields: who won, after how many moves, how it ended
-// and the winners' names (names[p]: seat p's name as the page shows it; seat p is on team p mod teams, R2).
-function gameResultText(r, names, teams, moves) {
-  const count = r.moves || moves || r.turns;
-  if (r.winner === null || r.winner === undefined) return ngettext("Draw after {n} move.", "Draw after {n} moves.", count);
+// A finished game's result in words, from its fields: who won, after how many turns (R5: a dead-card
+// trade is not one), how it ended and the winners' names (names[p]: seat p's name as the page shows
+// it; seat p is on team p mod teams, R2).
+function gameResultText(r, names, teams) {
+  const count = r.turns;
+  if (r.winner === null || r.winner === undefined) return ngettext("Draw after {n} turn.", "Draw after {n} turns.", count);
   const winners = names.filter((n, p) => p % teams === r.winner);
   const f = { team: teamLabel(r.winner), name: r.resigned === null || r.resigned === undefined ? "" : names[r.resigned],
               winners: winners.join(", ") };
-  const how = r.resigned === null || r.resigned === undefined ? ngettext("{team} wins after {n} move.", "{team} wins after {n} moves.", count, f)
-    : r.on_time ? ngettext("{team} wins after {n} move: {name} ran out of time.", "{team} wins after {n} moves: {name} ran out of time.", count, f)
-    : ngettext("{team} wins after {n} move: {name} resigned.", "{team} wins after {n} moves: {name} resigned.", count, f);
+  const how = r.resigned === null || r.resigned === undefined ? ngettext("{team} wins after {n} turn.", "{team} wins after {n} turns.", count, f)
+    : r.on_time ? ngettext("{team} wins after {n} turn: {name} ran out of time.", "{team} wins after {n} turns: {name} ran out of time.", count, f)
+    : ngettext("{team} wins after {n} turn: {name} resigned.", "{team} wins after {n} turns: {name} resigned.", count, f);
   return sentence(how) + " " + ngettext("Winner: {winners}.", "Winners: {winners}.", winners.length, f);
 }
 

@@ -56,6 +56,7 @@ const ERROR_TEXT = {
   AmbiguousMoveError: () => _("That move completes a sequence in more than one way: pick which chips count."),
   InvalidMoveError: () => _("That move is not written the way the game reads it."),
   NoSuchTableError: () => _("There is no such table (or it was removed)."),
+  NoSuchPlayerError: () => _("There is no player by that name."),
   NeedsSeatError: () => _("Open your seat's link to do this."),
   NeedsAccountError: () => _("Log in to do this."),
   NotAllowedError: () => _("You may not do this here."),

@@ -120,7 +120,7 @@ async function load() {
     $("error").textContent = _("The server cannot be reached: reload to try again.");
     return;
   }
-  if (!res.ok) { $("error").textContent = errorText(data, res.status, { NoSuchTableError: _("There is no player by that name.") }); return; }
+  if (!res.ok) { $("error").textContent = errorText(data, res.status); return; }
   if (name === null) showList(data); else showPlayer(data);
 }
 

@@ -342,7 +342,7 @@ function resultHeadline(v) {
 
 // The result in words, from its parts: who won, after how many moves, and how it ended.
 function resultText(v) {
-  return gameResultText(v.result, v.seats.map((s, p) => seatName(s, p)), v.teams, v.moves);
+  return gameResultText(v.result, v.seats.map((s, p) => seatName(s, p)), v.teams);
 }
 
 function showGameOver() {
@@ -371,7 +371,8 @@ function renderHand() {
   const hand = $("hand"), v = view;
   hand.replaceChildren();
   const cards = v.seat !== null ? v.state.hands[v.seat] : null;
-  $("handtitle").textContent = v.seat !== null ? _("Hand of {name}", { name: seatLabel(v.seat) }) : (v.you.length ? _("Hand hidden") : _("Spectating: hands are hidden"));
+  $("handtitle").textContent = v.seat !== null ? (v.you.length === 1 ? _("Your hand") : _("Hand of {name}", { name: seatLabel(v.seat) }))
+    : (v.you.length ? _("Hand hidden") : _("Spectating: hands are hidden"));
   if (v.hand_hidden) {
     const d = document.createElement("div");
     d.className = "hidden-hand";

@@ -172,13 +172,13 @@ def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat],
     entry of its own, may be longer."""
     count = f"{res['turns']} turn" + ("" if res["turns"] == 1 else "s")
     if res["winner"] is None:
-        return models.Result(winner=None, is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=None, moves=moves,
+        return models.Result(winner=None, is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=None,
                              text=f"Draw after {count}.")
     winners = [s.name for p, s in enumerate(seats) if p % teams == res["winner"]]
     how = "" if resigned is None else f", {seats[resigned].name} {'ran out of time' if flagged else 'resigned'}"
     # the winners' names after the sentence, not in brackets: a name may hold brackets itself
     # ("AI 2 (easy)"), and brackets in brackets read badly
     return models.Result(winner=res["winner"], is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=resigned,
-                         on_time=resigned is not None and flagged, moves=moves,
+                         on_time=resigned is not None and flagged,
                          text=f"Team {TEAM_NAMES[res['winner']]} wins after {count}{how}. "
                               f"Winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}.")
