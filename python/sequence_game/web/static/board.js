@@ -62,7 +62,7 @@ function gameResultText(r, names, teams) {
   const how = r.resigned === null || r.resigned === undefined ? ngettext("{team} wins after {n} turn.", "{team} wins after {n} turns.", count, f)
     : r.on_time ? ngettext("{team} wins after {n} turn: {name} ran out of time.", "{team} wins after {n} turns: {name} ran out of time.", count, f)
     : ngettext("{team} wins after {n} turn: {name} resigned.", "{team} wins after {n} turns: {name} resigned.", count, f);
-  return sentence(how) + " " + ngettext("Winner: {winners}.", "Winners: {winners}.", winners.length, f);
+  return sentences(sentence(how), ngettext("Winner: {winners}.", "Winners: {winners}.", winners.length, f));
 }
 
 function sentence(text) { return text.charAt(0).toUpperCase() + text.slice(1); }

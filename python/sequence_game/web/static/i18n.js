@@ -34,6 +34,11 @@ function ngettext(singular, plural, n, fields) {
   return fillFields(text, { n: formatNumber(n), ...(fields || {}) });
 }
 
+// Sentences one after another: a space in English, none in Japanese.
+function sentences(...parts) {
+  return parts.filter(Boolean).reduce((a, b) => _("{first} {second}", { first: a, second: b }));
+}
+
 function formatNumber(x, options) {
   try { return new Intl.NumberFormat(LANG, options).format(x); } catch (e) { return String(x); }
 }

@@ -30,7 +30,7 @@ const NOTE_TEMPLATES = {
 function noteText(n) {
   const key = n.sequences >= 2 && NOTE_TEMPLATES[`${n.kind}-2`] ? `${n.kind}-2` : n.kind;
   const parts = { team: teamLabel(n.team), other: n.other === undefined || n.other === null ? "" : teamLabel(n.other), cells: n.cells.join(", ") };
-  return sentence(fillFields(NOTE_TEMPLATES[key], parts));
+  return fillFields(NOTE_TEMPLATES[key], parts);
 }
 
 function resignation() {
@@ -67,24 +67,24 @@ function show(i) {
         if (best.cell) board.mark([best.cell], "hinted");  // the best move, on the board
       }
     } else if (r) {
-      parts.push(_("Chance of winning: {list}.", { list: chancesText(r.chances) }) + " " +
-        ({ forced: _("The only legal move: not graded."), trade: _("A dead-card trade: not graded."),
-           timeout: _("Played by the turn timer (the player did not move in time): not graded."),
-           referee: _("A referee's call: not graded.") }[r.kind] || ""));
+      parts.push(_("Chance of winning: {list}.", { list: chancesText(r.chances) }),
+        { forced: _("The only legal move: not graded."), trade: _("A dead-card trade: not graded."),
+          timeout: _("Played by the turn timer (the player did not move in time): not graded."),
+          referee: _("A referee's call: not graded.") }[r.kind] || "");
     } else {
       parts.push(_("Chance of winning: {list}.", { list: chancesText(review.curve[0]) }));
     }
     for (const n of (r && r.notes) || []) {
       const text = noteText(n);
-      parts.push(`${text[0].toUpperCase()}${text.slice(1)}.`);
+      parts.push(_("{sentence}.", { sentence: sentence(text) }));
       board.mark(n.cells, "hinted");  // the deciding cells, on the board
     }
     const res = resignation();
     if (res && index === data.steps.length - 1) {
-      parts.push(_("Then {name} resigned: {team} wins.", { name: name(res.player), team: teamLabel(res.winner) }) + " " +
+      parts.push(_("Then {name} resigned: {team} wins.", { name: name(res.player), team: teamLabel(res.winner) }),
         _("The resignation is the end of the game, not a move: no move is blamed for it."));
     }
-    verdict.textContent = parts.join(" ");
+    verdict.textContent = parts.length ? sentences(...parts) : "";
   }
   [...$("log").children].forEach((li, k) => li.classList.toggle("current", k + 1 === index));
   const current = $("log").children[index - 1];
