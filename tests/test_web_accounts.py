@@ -684,7 +684,8 @@ def test_what_is_not_found_is_named_for_what_was_asked_for(app):
         assert c.get("/api/players/alice").status_code == 200
         for path, error, words in [("/api/players/nosuchname", "NoSuchPlayerError", "no player named 'nosuchname'"),
                                    ("/api/seeks/nosuchseek", "NoSuchSeekError", "no seek 'nosuchseek'"),
-                                   ("/api/tables/nosuchtable", "NoSuchTableError", "no table 'nosuchtable'")]:
+                                   ("/api/tables/nosuchtable", "NoSuchTableError", "no table 'nosuchtable'"),
+                                   ("/api/tables/nosuchtable/ratings", "NoSuchTableError", "no table 'nosuchtable'")]:
             r = c.get(path)
             assert (r.status_code, r.json()["error"]) == (404, error) and words in r.json()["detail"], (path, r.text)
         r = c.delete("/api/seeks/nosuchseek", headers=auth("x" * 32))
@@ -696,6 +697,8 @@ def test_what_is_not_found_is_named_for_what_was_asked_for(app):
             assert "switched off" in r.json()["detail"]
         r = c.get("/api/players/alice")
         assert (r.status_code, r.json()["error"]) == (404, "NoSuchPlayerError"), r.text
+        r = c.get("/api/tables/nosuchtable/ratings")
+        assert (r.status_code, r.json()["error"]) == (404, "NoSuchTableError"), r.text
 
 
 def test_the_accounts_command_works_on_the_servers_database(tmp_path, monkeypatch, capsys):

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
 from ..club import Club
-from ..deps import TableId, errors_for
+from ..deps import Service, TableId, errors_for
 from ..errors import NoSuchPlayerError
 from .pages import page
 
@@ -41,15 +41,16 @@ async def player(name: PlayerName, request: Request) -> Dict[str, Any]:
     return await asyncio.to_thread(club.player, account)
 
 
-@router.get("/api/tables/{table_id}/ratings", responses=errors_for(404, 422),
+@router.get("/api/tables/{table_id}/ratings", responses=errors_for(404, 410, 422),
             summary="A finished rated game's rating changes (public)")
-async def table_ratings(table_id: TableId, request: Request) -> List[Dict[str, Any]]:
+async def table_ratings(table_id: TableId, request: Request, service: Service) -> List[Dict[str, Any]]:
     """Each account's rating before and after the game (empty: the game is not over, or unrated;
-    ``counted`` false: played, but not counted, with why)."""
+    ``counted`` false: played, but not counted, with why); 404 for no such table."""
     club: Club | None = request.app.state.club
-    if club is None:
-        return []
-    return await asyncio.to_thread(club.rating_changes, table_id)
+    changes = [] if club is None else await asyncio.to_thread(club.rating_changes, table_id)
+    if not changes:
+        await service.get_async(table_id)  # NoSuchTableError (404) where there is no table to say "none" of
+    return changes
 
 
 @router.get("/players/{name}", include_in_schema=False)
