@@ -41,6 +41,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .. import _core
+from .threats import core_state
 
 __all__ = [
     "DECISIVE_DEFAULTS",
@@ -200,15 +201,6 @@ def _check_ratings(ratings: Ratings, players: int) -> Optional[List[float]]:
             raise ValueError(f"a seat's rating must be a finite number or None, not {r!r:.40}")
         out.append(float(r))
     return out
-
-
-def core_state(game: Any) -> Any:
-    """The compiled core's state of ``game`` (a :class:`sequence_game.Game` or a ``_core.Game``);
-    ``TypeError`` for anything else (the estimator reads the core's features)."""
-    state = getattr(game, "_state", game)
-    if not isinstance(state, _core.Game):
-        raise TypeError(f"the win chance needs a sequence_game.Game (the compiled core's), not {type(game).__name__}")
-    return state
 
 
 def _needed(teams: int) -> int:

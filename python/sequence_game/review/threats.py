@@ -31,6 +31,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 
 import numpy as np
 
+from .. import _core
 from ..board import CELLS, WINDOWS, card_name_at, cell_of_index
 from ..cards import CARD_IDS, TWO_EYED_JACKS, cell_name
 from ..game_setup import TEAM_NAMES
@@ -52,10 +53,13 @@ def needed_sequences(teams: int) -> int:
     return 2 if teams == 2 else 1
 
 
-def _state(game: Any) -> Any:
-    from .estimator import core_state
-
-    return core_state(game)
+def core_state(game: Any) -> Any:
+    """The compiled core's state of ``game`` (a :class:`sequence_game.Game` or a ``_core.Game``);
+    ``TypeError`` for anything else (the estimator and the threats read the core's features)."""
+    state = getattr(game, "_state", game)
+    if not isinstance(state, _core.Game):
+        raise TypeError(f"the win chance needs a sequence_game.Game (the compiled core's), not {type(game).__name__}")
+    return state
 
 
 def _declarable(new: Sequence[Tuple[int, ...]], held: Sequence[frozenset[int]]) -> int:
@@ -73,7 +77,7 @@ def completions(game: Any, team: int) -> Dict[int, int]:
     """``{cell: sequences}``: every empty cell where one chip of ``team`` completes at least one
     sequence (R7), and how many it completes at once (what one placement can declare). Public
     (R9: the board and the sequences only)."""
-    state = _state(game)
+    state = core_state(game)
     board = np.asarray(state.board(), dtype=np.int64).reshape(-1)
     cells = board[_WINDOW_CELLS]
     own = (cells == team) | (cells == CORNER)
@@ -93,7 +97,7 @@ def completions(game: Any, team: int) -> Dict[int, int]:
 def winning_cells(game: Any, team: int) -> Tuple[int, ...]:
     """The empty cells (indices ``10 * row + col``, ascending) where one chip of ``team`` wins the
     game (R7, R8), whoever is to move; public (R9: the board and the sequences only)."""
-    state = _state(game)
+    state = core_state(game)
     if state.is_over:
         return ()
     needed = needed_sequences(state.teams) - sum(1 for t, _ in state.sequences() if t == team)
@@ -109,7 +113,7 @@ def filling_cards(cells: Sequence[int]) -> Tuple[int, ...]:
 def unseen_copies(game: Any, cards: Sequence[int], viewer: Optional[int] = None) -> Tuple[int, int]:
     """``(k, n)``: how many copies of ``cards`` and how many cards in all nobody in the view has
     seen: the deck less every discard pile (public, R9) and, with ``viewer``, less its own hand."""
-    state = _state(game)
+    state = core_state(game)
     seen: Dict[int, int] = {}
     discarded = 0
     for p in range(state.players):
@@ -159,7 +163,7 @@ def win_now_chance(game: Any, viewer: Optional[int] = None) -> float:
     hand holds a winning move, else 0). Otherwise (the public view, or another player's): the
     chance that its hand holds a card filling one of its team's :func:`winning_cells`, the hand a
     draw from the cards unseen in that view."""
-    state = _state(game)
+    state = core_state(game)
     if state.is_over:
         return 0.0
     mover = state.current_player
@@ -189,7 +193,7 @@ def decisive(game: Any, viewer: Optional[int] = None) -> Race:
     player's team wins on the next move: its hand (unseen in the view, or the viewer's own: exact)
     holds a card for one of its winning cells, less the chance that the mover blocked the only one
     (the mover holds a card for it). Public in the public view (R9)."""
-    state = _state(game)
+    state = core_state(game)
     if state.is_over:
         return Race(0.0, 0.0, (), ())
     mover = state.current_player
@@ -218,7 +222,7 @@ def decisive(game: Any, viewer: Optional[int] = None) -> Race:
 
 def threats(game: Any) -> List[Tuple[int, Tuple[int, ...]]]:
     """``(team, winning cells)`` of every team with at least one of :func:`winning_cells`."""
-    state = _state(game)
+    state = core_state(game)
     out = []
     for t in range(state.teams):
         cells = winning_cells(state, t)
@@ -280,7 +284,7 @@ def move_notes(game: Any, move_id: int) -> List[Dict[str, Any]]:
       or several: one move cannot block them all).
 
     Reads the mover's hand (the review judges a decision in the mover's view) and the board."""
-    state = _state(game)
+    state = core_state(game)
     mover = state.current_player
     team = mover % state.teams
     before = {t: set(winning_cells(state, t)) for t in range(state.teams)}
