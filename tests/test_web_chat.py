@@ -489,3 +489,18 @@ def test_a_kept_chat_the_database_cannot_read_back_is_not_replaced_by_an_empty_r
         kept = {i: json.loads(m)["text"] for i, m in con.execute("SELECT id, message FROM chat WHERE table_id = ?",
                                                                   (table,))}
     assert kept == {mid: "rude [31mwords", mid + 1: "gg", mid + 2: "back again"}
+
+
+def test_a_queued_chat_write_that_fails_otherwise_is_logged_too(tmp_path, caplog, monkeypatch):
+    with _server(tmp_path / "tables.sqlite3") as client:
+        def broken(*args):
+            raise OverflowError("Python int too large to convert to SQLite INTEGER")
+
+        monkeypatch.setattr(client.app.state.social.store, "save_message", broken)
+        table, tokens = new_table(client, **TWO_HUMANS)
+        ws0, p0, _ = _open(client, table, tokens[0])
+        with caplog.at_level("ERROR", logger="sequence_game.web"):
+            p0.send_json({"type": "chat", "text": "still here"})
+            assert _next(p0, "chat")["text"] == "still here"
+            ws0.__exit__(None, None, None)
+    assert "a database write failed" in caplog.text and "OverflowError" in caplog.text

@@ -181,6 +181,8 @@ class TableService:
                 call(*args)
             except StoreError as e:  # a full disk: the server goes on, the row is missing
                 log.error("a database write failed: %s", e)
+            except Exception:  # nobody waits for this write: what stopped it must reach the log, not vanish
+                log.exception("a database write failed")
 
         try:
             self._db_thread.submit(run)
