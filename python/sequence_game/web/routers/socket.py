@@ -99,8 +99,8 @@ class ReportMsg(_Msg):
     message: int = Field(ge=1, le=models.VERSION_MAX)
 
 
-ClientMessage = TypeAdapter(Annotated[Union[PlayMsg, SimpleMsg, AnalysisMsg, Hello, ChatMsg, ReportMsg],
-                                      Field(discriminator="type")])
+AnyClientMsg = Union[PlayMsg, SimpleMsg, AnalysisMsg, Hello, ChatMsg, ReportMsg]
+ClientMessage: TypeAdapter[AnyClientMsg] = TypeAdapter(Annotated[AnyClientMsg, Field(discriminator="type")])
 
 
 def _error(e: Exception) -> Dict[str, str]:
