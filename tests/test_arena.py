@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from sequence_game.agents import GreedyAgent, RandomAgent
 from sequence_game.arena import MatchResult, PairedComparison, derive_seed, elo_difference, match, wilson_interval
-from sequence_game.arena.stats import sign_test
+from sequence_game.arena.stats import newton, sign_test
 
 # --------------------------------------------------------------------------- statistics
 
@@ -50,6 +50,25 @@ def test_sign_test_known_values():
     assert sign_test(63, 38) == pytest.approx(exact) and 0.016 < exact < 0.018
     with pytest.raises(ValueError, match="counts must be >= 0"):
         sign_test(-1, 2)
+
+
+def test_newton_halves_a_step_that_would_rise():
+    # sqrt(1 + x^2): a whole Newton step from x goes to -x^3, away from the minimum at 0 once |x| > 1
+    np = pytest.importorskip("numpy")
+
+    def grad_hess(x):
+        r = np.sqrt(1 + x * x)
+        return x / r, np.diag(1 / r ** 3)
+
+    def f(x):
+        return float(np.sqrt(1 + x * x).sum())
+
+    whole = newton(grad_hess, np.array([2.0]), iterations=2)
+    assert abs(float(whole[0])) == pytest.approx(2.0 ** 9)
+    halved = newton(grad_hess, np.array([2.0]), objective=f)
+    assert abs(float(halved[0])) < 1e-6
+    with pytest.raises(np.linalg.LinAlgError):
+        newton(lambda x: (x, np.zeros((1, 1))), np.array([1.0]))
 
 
 def test_paired_comparison_from_known_scores():

@@ -367,3 +367,15 @@ def test_the_training_command_runs_end_to_end_on_a_tiny_data_set(tmp_path, capsy
     assert "unknown features jokers" in capsys.readouterr().err
     assert main(["--games", "12", "--seed", "4", "--out", str(out), "--data", str(tmp_path / "data")]) == 2
     assert "another job" in capsys.readouterr().err  # the data set of another seed is not mixed in
+
+
+def test_the_binary_fit_is_the_two_team_fit_with_a_zero_row():
+    # sigmoid(x @ w) is softmax((x @ w, 0)): both fits solve the same problem with the one Newton solver
+    from sequence_game.training.fit_eval import fit_logistic
+    from sequence_game.training.fit_win_chance import fit_softmax
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(200, 4))
+    y = (rng.random(200) < 1 / (1 + np.exp(-x @ np.array([1.0, -0.5, 0.2, 0.0])))).astype(float)
+    two = np.stack([x, np.zeros_like(x)], axis=1)
+    assert fit_logistic(x, y) == pytest.approx(fit_softmax(two, np.stack([y, 1 - y], axis=1)), abs=1e-8)

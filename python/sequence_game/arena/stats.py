@@ -1,4 +1,6 @@
-"""The statistics of a match: Wilson score intervals, Elo, and :class:`MatchResult`.
+"""The statistics of a match: Wilson score intervals, Elo, and :class:`MatchResult`; and the one
+Newton solver of the package's fits (the ratings here, the review's win chance and the learned
+evaluation in :mod:`sequence_game.training`).
 
 Everything here is computed from the games' outcomes alone, so a summary is the same whether the
 outcomes come from a match that just finished, from one still running, or from a results file
@@ -10,10 +12,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 __all__ = ["GameOutcome", "MatchResult", "PairedComparison", "RatingFit", "SeatResult", "elo_difference",
-           "fit_ratings", "sign_test", "wilson_interval"]
+           "fit_ratings", "newton", "sign_test", "wilson_interval"]
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 
@@ -37,6 +39,42 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> Tuple[float, fl
     center = (p + z2 / (2 * n)) / denom
     half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     return (max(0.0, center - half), min(1.0, center + half))
+
+
+def newton(grad_hess: Callable[[Any], Tuple[Any, Any]], x0: Any, iterations: int = 100, tol: float = 1e-9,
+           objective: Optional[Callable[[Any], float]] = None) -> Any:
+    """The minimum of a smooth convex function by Newton's method, from ``x0`` (a numpy vector).
+    ``grad_hess(x)`` gives its gradient and Hessian at ``x``. A step is ``solve(H, g)``, taken
+    whole, or with ``objective`` (the function itself) halved until the objective does not rise
+    (down to 1e-6 of a step). Stops after ``iterations`` steps or once a step's largest change is
+    below ``tol``. ``numpy.linalg.LinAlgError`` when a Hessian is singular. Deterministic.
+
+    >>> import numpy as np
+    >>> x = newton(lambda x: (2 * (x - 3.0), 2 * np.eye(1)), np.zeros(1))
+    >>> float(x[0])
+    3.0
+    """
+    import numpy as np
+
+    x = x0
+    current = objective(x) if objective is not None else 0.0
+    for _ in range(iterations):
+        g, h = grad_hess(x)
+        step = np.linalg.solve(h, g)
+        t = 1.0
+        trial = x - step
+        if objective is not None:
+            while True:
+                value = objective(trial)
+                if value <= current + 1e-12 or t < 1e-6:
+                    break
+                t /= 2
+                trial = x - t * step
+            current = value
+        x = trial
+        if float(np.abs(t * step).max(initial=0.0)) < tol:
+            break
+    return x
 
 
 def sign_test(better: int, worse: int) -> float:
@@ -480,26 +518,22 @@ def fit_ratings(games: Iterable[_Game], anchor: str = "random", anchor_rating: f
             h[np.ix_(ix, ix)] -= c * (np.diag(p) - np.outer(p, p))
         return g, h
 
-    current = loglik(theta)
-    for _ in range(100):
-        g, h = grad_hess(theta)
-        gf, hf = g[free], h[np.ix_(free, free)]
-        try:
-            step = np.linalg.solve(hf, -gf)
-        except np.linalg.LinAlgError:
-            raise ValueError("the ratings cannot be fitted: some agent won or lost every game it played; "
-                             "use prior > 0") from None
-        t = 1.0
-        while True:
-            trial = theta.copy()
-            trial[free] += t * step
-            value = loglik(trial)
-            if value >= current - 1e-12 or t < 1e-6:
-                break
-            t /= 2
-        theta, current = trial, value
-        if float(np.abs(t * step).max(initial=0.0)) < 1e-9:
-            break
+    def minus_grad_hess(x: Any) -> Tuple[Any, Any]:  # of -loglik over the free ratings
+        th = theta.copy()
+        th[free] = x
+        g, h = grad_hess(th)
+        return -g[free], -h[np.ix_(free, free)]
+
+    def minus_loglik(x: Any) -> float:
+        th = theta.copy()
+        th[free] = x
+        return -loglik(th)
+
+    try:
+        theta[free] = newton(minus_grad_hess, theta[free], objective=minus_loglik)
+    except np.linalg.LinAlgError:
+        raise ValueError("the ratings cannot be fitted: some agent won or lost every game it played; "
+                         "use prior > 0") from None
     if not np.all(np.isfinite(theta)):
         raise ValueError("the ratings cannot be fitted: some agent won or lost every game it played; use prior > 0")
     _, h = grad_hess(theta)

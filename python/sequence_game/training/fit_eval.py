@@ -47,6 +47,7 @@ import numpy as np
 
 from .. import _core
 from ..agents.learned import EvalModel, parse_eval_model
+from ..arena.stats import newton
 from ..game import Game
 from ..game_setup import RUN_MAX_TURNS
 from ..selfplay import LOG_NAME, load_dataset, selfplay
@@ -104,16 +105,13 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int
     True
     """
     n, k = x.shape
-    w = np.zeros(k)
-    for _ in range(iterations):
+
+    def grad_hess(w: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         p = 1.0 / (1.0 + np.exp(-(x @ w)))
         grad = x.T @ (p - y) / n + l2 * w
-        hess = (x * (p * (1 - p))[:, None]).T @ x / n + l2 * np.eye(k)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if float(np.abs(step).max()) < 1e-10:
-            break
-    return w
+        return grad, (x * (p * (1 - p))[:, None]).T @ x / n + l2 * np.eye(k)
+
+    return np.asarray(newton(grad_hess, np.zeros(k), iterations, tol=1e-10))
 
 
 def _metrics(p: np.ndarray, y: np.ndarray) -> Dict[str, float]:

@@ -46,6 +46,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import _core
+from ..arena.stats import newton
 from ..review.estimator import (
     DECISIVE_DEFAULTS,
     DEFAULT_PATH,
@@ -168,18 +169,15 @@ def fit_softmax(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int 
     True
     """
     n, _, k = x.shape
-    w = np.zeros(k)
-    for _ in range(iterations):
+
+    def grad_hess(w: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         p = softmax_rows(x @ w)
         mu = np.einsum("nt,ntk->nk", p, x)
         grad = np.einsum("nt,ntk->k", p - y, x) / n + l2 * w
         hess = sum((x[:, t, :] * p[:, t, None]).T @ x[:, t, :] for t in range(x.shape[1]))  # BLAS, not einsum's loops
-        hess = (hess - mu.T @ mu) / n + l2 * np.eye(k)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if float(np.abs(step).max()) < 1e-9:
-            break
-    return w
+        return grad, (hess - mu.T @ mu) / n + l2 * np.eye(k)
+
+    return np.asarray(newton(grad_hess, np.zeros(k), iterations, tol=1e-9))
 
 
 def _scores(p: np.ndarray, y: np.ndarray, base: np.ndarray, bins: int = 10) -> Dict[str, float]:
