@@ -588,6 +588,36 @@ def test_enter_after_a_hint_plays_the_hinted_move(server, page):
     pytest.fail("no placement hinted in six turns")
 
 
+def test_the_hinted_card_clicked_stays_picked_and_the_hinted_cell_plays_the_hint(server, page):
+    """Clicking the card a hint picked takes it (it is not put back); and with no card picked, a
+    click on the hinted cell plays the hint rather than asking for a card."""
+    t = api(server, "POST", "/api/tables", against_ai(21))
+    page.goto(t["seats"][0]["url"])
+    for _ in range(6):
+        wait_my_turn(page)
+        n = page.locator("#log li").count()
+        page.click("#hint")
+        page.wait_for_selector("#message:has-text('Hint: ')")
+        if page.locator("#board .cell.hinted").count() == 1:
+            cell = page.locator("#board .cell.hinted").get_attribute("data-cell")
+            card = page.locator(".hand-card.selected")
+            assert card.count() == 1
+            card.click()  # the player follows the hint by clicking its card
+            assert page.locator(".hand-card.selected").count() == 1
+            assert page.locator(f'#board .cell.target[data-cell="{cell}"]').count() == 1
+            shot(page, "30-hinted-card-kept")
+            page.locator(".hand-card.selected").click()  # a second click puts it back, as any card
+            assert page.locator(".hand-card.selected").count() == 0
+            page.locator(f'#board .cell[data-cell="{cell}"]').click()
+            page.wait_for_function(f"document.querySelectorAll('#log li').length > {n}")
+            assert page.locator("#log li").nth(n).inner_text().split(": ", 1)[1].split(",")[0].endswith(cell)
+            assert "Pick a card" not in page.inner_text("#message")
+            return
+        page.keyboard.press("Escape")
+        play_one_click_move(page)  # a hinted trade: try again on a later turn
+    pytest.fail("no placement hinted in six turns")
+
+
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_a_placed_chip_is_animated_unless_motion_is_reduced(server, browser, motion):
     t = api(server, "POST", "/api/tables", against_ai(47))

@@ -11,6 +11,7 @@ const token = hashToken || localStorage.getItem(storageKey);
 const $ = (id) => document.getElementById(id);
 const board = new Board($("board"));
 let ws = null, view = null, selected = null, selectedAt = null, cursor = null, choices = null, hint = null, retry = 0, fatal = false;
+let hintPicked = false;     // the selected card was picked by a hint, not by the player
 let refusedNote = false;  // the message says the socket was refused: cleared once one opens
 let browsing = null;        // null: the live position; k: looking at the position after move k
 let fullHistory = null;     // the whole public move list, once fetched for browsing
@@ -153,7 +154,7 @@ function onState(v) {
   const oneMove = old && v.moves === old.moves + 1 && v.version === old.version + 1;
   view = v;
   if (changed) {
-    choices = null; hint = null;
+    choices = null; hint = null; hintPicked = false;
     keepSelection(v);
     if (!mine()) { selected = null; selectedAt = null; cursor = null; }
     board.clearChoices();
@@ -233,7 +234,7 @@ function tickClock() {
 function onHint(msg) {
   if (!view || msg.version !== view.version) return;
   hint = parseMove(msg.move);
-  if (hint.card) { selected = hint.card; keepSelection(view); }
+  if (hint.card) { selected = hint.card; keepSelection(view); hintPicked = selected !== null; }
   if (hint.cell) cursor = hint.cell;  // Enter then plays the hinted move, not the old cursor's cell
   say(hint.kind === "trade" ? _("Hint: {move} (a dead card: trade it)", { move: humanMove(hint) }) : _("Hint: {move}", { move: humanMove(hint) }));
   render();
@@ -566,7 +567,10 @@ function selectCard(card, i) {
     browsing = null;
     $("board").classList.remove("browsing");
   }
-  if (selectedAt === i) { selected = null; selectedAt = null; } else { selected = card; selectedAt = i; }
+  // A second click on a card the player picked puts it back; a click on the card a hint picked
+  // takes it (the player following the hint), so the hint never ends up unselected by its own card.
+  if (selectedAt === i && !hintPicked) { selected = null; selectedAt = null; } else { selected = card; selectedAt = i; }
+  hintPicked = false;
   choices = null;
   board.clearChoices();
   const targets = selected ? movesOf(selected).filter(m => m.cell) : [];
@@ -587,6 +591,8 @@ function clickCell(cell) {
   if (view.over) return;
   if (!view.you.length) { say(_("You are watching: open a seat's link to play."), true); return; }
   cursor = cell;
+  // the hinted cell clicked with no card picked: the hint's card is the one meant
+  if (!selected && hint && hint.card && hint.cell === cell) { selected = hint.card; keepSelection(view); }
   if (!selected) { say(_("Pick a card from your hand first, then a space."), true); render(); return; }
   const here = movesOf(selected).filter(m => m.cell === cell);
   if (here.length > 1) {
@@ -645,7 +651,7 @@ document.addEventListener("keydown", (ev) => {
   else if (k === "p" && !$("pass").hidden) $("pass").click();
   else if (k === "h" && !$("hint").disabled && !$("hint").hidden) $("hint").click();
   else if (k === "u" && !$("undo").hidden) $("undo").click();
-  else if (k === "Escape") { selected = null; selectedAt = null; choices = null; board.clearChoices(); say(""); render(); }
+  else if (k === "Escape") { selected = null; selectedAt = null; hintPicked = false; choices = null; board.clearChoices(); say(""); render(); }
 });
 
 // A button clicked with the mouse gives its focus back, so Enter keeps playing the board's cursor
