@@ -430,8 +430,8 @@ def test_resign_then_rematch_with_the_same_seats(server, page):
     page.goto(t["seats"][0]["url"])
     play_one_click_move(page)
     wait_my_turn(page)
-    page.once("dialog", lambda d: d.accept())  # the browser's "Resign this game?" confirmation
     page.click("#resign")
+    page.click("#resign-yes")  # the page's own dialog asks first
     page.wait_for_selector("dialog#gameover[open]")
     assert page.inner_text("#gameover-title") == "You lost"
     assert "resigned" in page.inner_text("#gameover-text")
@@ -443,6 +443,28 @@ def test_resign_then_rematch_with_the_same_seats(server, page):
     view = api(server, "GET", f"/api/tables/{new}", token=t["seats"][0]["token"])
     assert view["you"] == [0] and not view["over"]  # the same token, a new game
     assert "(you)" in page.inner_text("#seats")
+
+
+def test_resign_asks_in_the_pages_own_dialog_and_cancel_keeps_playing(server, page):
+    popups = []
+    page.on("dialog", lambda d: (popups.append(d.message), d.dismiss()))  # the browser's own pop-ups
+    t = api(server, "POST", "/api/tables", against_ai(43))
+    page.goto(t["seats"][0]["url"])
+    play_one_click_move(page)
+    wait_my_turn(page)
+    page.click("#resign")
+    page.wait_for_selector("dialog#resign-confirm[open]")
+    assert "Resign this game?" in page.inner_text("#resign-confirm")
+    assert page.evaluate("document.activeElement.id") == "resign-no"  # Enter does not resign
+    shot(page, "31-resign-confirm")
+    page.click("#resign-no")
+    assert page.locator("dialog#resign-confirm[open]").count() == 0
+    assert not api(server, "GET", f"/api/tables/{t['table']}")["over"]
+    page.click("#resign")
+    page.click("#resign-yes")
+    page.wait_for_selector("dialog#gameover[open]")
+    assert "resigned" in page.inner_text("#gameover-text")
+    assert popups == []
 
 
 def test_the_turn_timer_is_shown(server, page):
@@ -747,8 +769,8 @@ def test_the_rematch_stays_offered_after_the_end_dialog_is_closed(server, page):
     t = api(server, "POST", "/api/tables", against_ai(47))
     page.goto(t["seats"][0]["url"])
     wait_my_turn(page)
-    page.once("dialog", lambda d: d.accept())
     page.click("#resign")
+    page.click("#resign-yes")  # the page's own dialog asks first
     page.wait_for_selector("dialog#gameover[open]")
     page.click("#gameover-close")
     page.wait_for_selector("#banner-rematch")
@@ -787,8 +809,8 @@ def test_the_lobby_fits_a_phone_and_the_end_dialog_leaves_the_board_in_view(serv
         shot(pg, "18-lobby-phone")
         pg.goto(t["seats"][0]["url"])
         wait_my_turn(pg)
-        pg.once("dialog", lambda d: d.accept())
         pg.click("#resign")
+        pg.click("#resign-yes")  # the page's own dialog asks first
         pg.wait_for_selector("dialog#gameover[open]")
         board = pg.locator("#board svg").bounding_box()
         dialog = pg.locator("dialog#gameover").bounding_box()

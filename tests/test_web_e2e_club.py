@@ -183,8 +183,8 @@ def test_a_rated_game_between_two_accounts_to_the_end_updates_both_ratings(serve
             assert time.monotonic() < end
             time.sleep(0.05)
     a.wait_for_selector("#resign:not([hidden])")
-    a.once("dialog", lambda d: d.accept())
     a.click("#resign")
+    a.click("#resign-yes")  # the page's own dialog asks first
     for page in (a, b):
         page.wait_for_selector("dialog#gameover[open]")
         page.wait_for_selector("#gameover-ratings li")
@@ -240,8 +240,8 @@ def test_a_rated_seek_accepted_from_the_lobby_then_resigned_changes_both_ratings
             assert time.monotonic() < end
             time.sleep(0.05)
     h.wait_for_selector("#resign:not([hidden])")
-    h.once("dialog", lambda dlg: dlg.accept())
     h.click("#resign")
+    h.click("#resign-yes")  # the page's own dialog asks first
     for page in (g, h):
         page.wait_for_selector("dialog#gameover[open]")
         page.wait_for_selector("#gameover-ratings li")

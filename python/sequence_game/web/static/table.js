@@ -664,7 +664,10 @@ onButton("pass", () => playMove("pass"));
 onButton("hint", () => { say(_("Asking the computer...")); send({ type: "hint" }); });
 onButton("undo", () => { say(""); send({ type: "undo" }); });
 onButton("reveal", () => send({ type: "reveal" }));
-onButton("resign", () => { if (confirm(_("Resign this game? Your team loses."))) send({ type: "resign" }); });
+// Resigning asks first, in the page's own dialog (Cancel has the focus: Enter never resigns by accident).
+onButton("resign", () => $("resign-confirm").showModal());
+onButton("resign-yes", () => { $("resign-confirm").close(); send({ type: "resign" }); });
+onButton("resign-no", () => $("resign-confirm").close());
 onButton("live", () => browse(view.moves));
 onButton("earlier", () => browse(0));
 onButton("sound", () => { sound = !sound; localStorage.setItem("sequence-sound", sound ? "on" : "off"); renderSound(); if (sound) tone("turn"); });
