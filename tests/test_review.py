@@ -368,7 +368,7 @@ def test_the_review_names_the_deciding_threats_in_json_and_the_command(tmp_path)
 
 
 def test_a_kept_jack_weighs_what_the_model_says_in_the_players_view_only():
-    """R5: a one-eyed jack kept in hand weighs the model's ``kept`` value in the player's view (in
+    """R5: a jack kept in hand weighs the model's ``kept`` value in the player's view (in
     place of the fitted weight, in the rated weights too); the public view reads no hand (R9)."""
     import dataclasses
 
@@ -381,13 +381,14 @@ def test_a_kept_jack_weighs_what_the_model_says_in_the_players_view_only():
         parse_win_chance_model,
     )
 
-    model = dataclasses.replace(load_win_chance_model(), kept={"one_eyed": 0.7})
-    i = len(PUBLIC_FEATURES) + HAND_FEATURES.index("one_eyed")
+    model = dataclasses.replace(load_win_chance_model(), kept={"one_eyed": 0.7, "two_eyed": -0.2})
     row = len(PUBLIC_FEATURES) + len(HAND_FEATURES)
-    assert model.weights(2, 0)[i] == 0.7 and model.weights(2, 0, rated=True)[i] == 0.7
-    assert not np.any(model.weights(2, 0, rated=True)[[row + 1 + k * row + i for k in range(len(RATING_KNOTS))]])
+    for name, value in model.kept.items():
+        i = len(PUBLIC_FEATURES) + HAND_FEATURES.index(name)
+        assert model.weights(2, 0)[i] == value and model.weights(2, 0, rated=True)[i] == value
+        assert not np.any(model.weights(2, 0, rated=True)[[row + 1 + k * row + i for k in range(len(RATING_KNOTS))]])
     assert (model.weights(2, None) == load_win_chance_model().weights(2, None)).all()
-    assert parse_win_chance_model(model.to_json()).kept == {"one_eyed": 0.7}
+    assert parse_win_chance_model(model.to_json()).kept == {"one_eyed": 0.7, "two_eyed": -0.2}
     for bad in ({"queens": 1.0}, {"one_eyed": float("nan")}, [0.25]):
         with pytest.raises(ValueError, match="kept"):
             parse_win_chance_model(dict(model.to_json(), kept=bad))

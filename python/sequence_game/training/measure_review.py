@@ -179,6 +179,35 @@ def search_choices(records: List[GameRecord], path: str, iterations: int = 30000
     return done
 
 
+def keeper_choices(records: List[GameRecord], choices: Dict[str, int], path: str,
+                   iterations: int = 30000) -> Dict[str, int]:
+    """The search's choices (:func:`search_choices`) as the search keeping its two-eyed jacks would
+    make them (:class:`sequence_game.training.jack_match.JackKeeper`, the same seed): where the
+    search spent one freely, the keeper's move instead; kept in ``path`` and resumed from it."""
+    from ..actions import move_id
+    from ..game import move_from_id
+    from .jack_match import JackKeeper, wild_jack_spent_freely
+
+    out = dict(choices)
+    done: Dict[str, int] = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            done = {e["key"]: e["move"] for e in (json.loads(line) for line in f if line.strip())}
+    with open(path, "a", encoding="utf-8") as f:
+        for key, chosen in choices.items():
+            g, k = (int(v) for v in key.split(":"))
+            if key in done:
+                out[key] = done[key]
+                continue
+            game = list(records[g].positions())[k].game
+            if not wild_jack_spent_freely(game, move_from_id(chosen)):
+                continue
+            out[key] = done[key] = move_id(JackKeeper(iterations, seed=1000 * g + k).select_move(game))
+            f.write(json.dumps({"key": key, "move": out[key]}) + "\n")
+            f.flush()
+    return out
+
+
 def agreement(records: List[GameRecord], choices: Dict[str, int], skip: int = 0) -> Dict[str, Any]:
     """How often the review's best move (:func:`sequence_game.review.review_game`'s ``best``) is the
     search's choice (:func:`search_choices`), over the decisions with more than one legal move; and
@@ -377,6 +406,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--rated", action="store_true", help="calibration: read the seats' ladder ratings")
     parser.add_argument("--kept", action="store_true", help="agreement: only the search choices already kept")
+    parser.add_argument("--keeper", action="store_true",
+                        help="agreement, fit-equal: against the search keeping its two-eyed jacks (training.jack_match)")
     parser.add_argument("--decisions", type=int, default=200,
                         help="fit-equal: the first kept decisions it reads; agreement: those it counts apart")
     parser.add_argument("--jacks", default="one_eyed", help="kept: the jacks valued as the search values them (commas)")
@@ -393,10 +424,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.what == "calibration":
         out = calibration_report(records, args.rated)
     elif args.what == "fit-equal":
-        out = fit_equal(records, search_choices(records, args.file + ".search.jsonl", more=False), args.decisions)
+        choices = search_choices(records, args.file + ".search.jsonl", more=False)
+        if args.keeper:
+            choices = keeper_choices(records, choices, args.file + ".keeper.jsonl")
+        out = fit_equal(records, choices, args.decisions)
     elif args.what == "agreement":
-        out = agreement(records, search_choices(records, args.file + ".search.jsonl", more=not args.kept),
-                        args.decisions)
+        choices = search_choices(records, args.file + ".search.jsonl", more=not args.kept)
+        if args.keeper:
+            choices = keeper_choices(records, choices, args.file + ".keeper.jsonl")
+        out = agreement(records, choices, args.decisions)
     else:
         out = {"won": won_report, "fit-decisive": fit_decisive}[args.what](records)
     print(json.dumps({"games": len(records), **out}, indent=1))
