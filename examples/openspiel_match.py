@@ -14,13 +14,13 @@ printed with the result. Seats alternate between games.
 from __future__ import annotations
 
 import argparse
-import math
 import time
 
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 from sequence_game.agents import MCTSAgent
+from sequence_game.arena import wilson_interval
 from sequence_game.envs.openspiel import AgentBot, ismcts_bot
 
 
@@ -56,15 +56,6 @@ class TimeMatched(Timed):
         return super().step(state)
 
 
-def wilson(score: float, n: int, z: float = 1.96):
-    """The 95% Wilson interval of a score (draws count one half) over n games."""
-    if n == 0:
-        return (0.0, 1.0)
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
@@ -88,7 +79,7 @@ def main(argv=None) -> dict:
         points += (mine + 1) / 2  # win 1, draw 1/2, loss 0
         games += 1
         print(f"game {g + 1}: MCTSAgent {'won' if mine > 0 else 'lost' if mine < 0 else 'drew'}", flush=True)
-    low, high = wilson(points / games, games)
+    low, high = wilson_interval(points, games)
     result = {
         "games": games, "mcts_score": points / games, "interval95": (low, high),
         "ismcts_simulations": theirs.simulations / max(1, theirs.decisions),

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import glob
 import json
-import math
 import os
 import re
 import time
@@ -38,13 +37,14 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 import torch
 
+from ...arena.stats import wilson_interval
 from ...netfile import write_weights
 from ...observation import OBSERVATION_SIZE
 from ...seeds import derive_seed
 from ...vector import MAX_LEGAL_ACTIONS, VectorGame
 from .model import PolicyValueNet
 
-__all__ = ["SHIPPED", "TrainConfig", "init_weights", "load_checkpoint", "train", "wilson"]
+__all__ = ["SHIPPED", "TrainConfig", "init_weights", "load_checkpoint", "train"]
 
 Progress = Callable[[str], None]
 
@@ -75,16 +75,6 @@ class TrainConfig:
 
 #: What a rerun may change: how far the run goes, where it lives, how many checkpoints it keeps.
 _NOT_SETTINGS = ("generations", "out", "keep")
-
-
-def wilson(score: float, n: int, z: float = 1.96) -> Tuple[float, float]:
-    """The Wilson 95% interval of a share ``score`` out of ``n`` trials (draws count half)."""
-    if n == 0:
-        return (0.0, 1.0)
-    d = 1 + z * z / n
-    c = (score + z * z / (2 * n)) / d
-    h = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 # ------------------------------------------------------------------ batched play with torch models
@@ -145,7 +135,7 @@ def play_against(model: Any, reference: str, games: int, seed: int) -> Dict[str,
             done |= ended
     n = wins + draws + losses
     score = (wins + 0.5 * draws) / n
-    lo, hi = wilson(score, n)
+    lo, hi = wilson_interval(wins + 0.5 * draws, n)
     return {"reference": reference, "games": n, "wins": wins, "draws": draws, "losses": losses,
             "score": score, "interval": [lo, hi]}
 
