@@ -254,3 +254,13 @@ def test_redeals_replay_round_trip_and_are_checked():
     d["redeals"] = [{"at": 6, "keep": [7], "seed": 1}]
     with pytest.raises(ValueError, match="redeal after 6 moves is refused"):
         GameRecord.from_dict(d).replay()
+
+
+def test_from_game_refuses_a_game_without_a_deal_seed(Game):
+    # a record replays from the deal's seed: a game-like object without one gives no record, not a
+    # record that fails only when replayed
+    class NoSeed(Game):
+        seed = property(lambda self: None)
+
+    with pytest.raises(ValueError, match="dealt from a seed"):
+        GameRecord.from_game(NoSeed(seed=3))

@@ -54,7 +54,7 @@ from .move import Move
 from .referee import HistoryEntry, parse_history_entry, replay_entry
 
 if TYPE_CHECKING:
-    from .gamebase import GameClass
+    from .gamebase import GameBase, GameClass
 
 __all__ = [
     "RECORD_FORMAT",
@@ -134,11 +134,11 @@ def _seal_tag(key: bytes, nonce: bytes, cipher: bytes, public: Dict[str, Any]) -
     return hmac.new(key, message, hashlib.sha256).digest()
 
 
-def _result_of(game: Any) -> Dict[str, Any]:
+def _result_of(game: GameBase) -> Dict[str, Any]:
     return {"winner": game.winner, "is_draw": bool(game.is_draw), "turns": game.turn}
 
 
-def resignation_result(game: Any, seat: int) -> Dict[str, Any]:
+def resignation_result(game: GameBase, seat: int) -> Dict[str, Any]:
     """The result when ``seat`` resigns ``game`` (two teams: the other team wins at once)."""
     if game.teams != 2:
         raise ValueError(f"resigning needs two teams (this game has {game.teams}): with three, the game would "
@@ -155,7 +155,7 @@ class Step(NamedTuple):
 
     index: int  # type: ignore[assignment]  # the field shadows tuple.index; its name is public API
     move: Optional[HistoryEntry]
-    game: Any
+    game: GameBase
 
 
 @dataclass
@@ -198,7 +198,7 @@ class GameRecord:
 
     @classmethod
     def from_game(
-        cls, game: Any, agents: Sequence[str] = (), started: Optional[str] = None, finished: Optional[str] = None,
+        cls, game: GameBase, agents: Sequence[str] = (), started: Optional[str] = None, finished: Optional[str] = None,
     ) -> GameRecord:
         """The record of ``game`` as played so far: its setup, its history and, once it is over, its result.
 
@@ -225,8 +225,11 @@ class GameRecord:
         if agents and (len(agents) != game.players or not all(isinstance(a, str) for a in agents)):
             raise ValueError(f"agents must be {game.players} names, one per seat (or none), not {agents!r}")
         before: List[str] = list(origin["moves"]) if origin else []
+        seed = origin["seed"] if origin else game.seed
+        if seed is None:
+            raise ValueError("GameRecord.from_game needs a game dealt from a seed: a record replays from it")
         return cls(
-            players=game.players, teams=game.teams, seed=origin["seed"] if origin else game.seed,
+            players=game.players, teams=game.teams, seed=seed,
             max_turns=game.max_turns, agents=agents, moves=before + [str(entry) for entry in game.history],
             result=_result_of(game) if game.is_over else None, started=started, finished=finished,
             redeals=[dict(r, keep=list(r["keep"])) for r in origin["redeals"]] if origin else [],
@@ -522,7 +525,7 @@ class GameRecord:
         self._check_result(game)
         return game, history, movers
 
-    def _redeal(self, game: Any, at: int) -> Any:
+    def _redeal(self, game: GameBase, at: int) -> Any:
         """``game`` after the redeals recorded after ``at`` moves (the same game if none)."""
         for r in self.redeals:
             if r["at"] == at:
@@ -533,7 +536,7 @@ class GameRecord:
         return game
 
     @staticmethod
-    def _play(game: Any, index: int, text: str) -> HistoryEntry:
+    def _play(game: GameBase, index: int, text: str) -> HistoryEntry:
         try:
             entry = parse_history_entry(text)
             if isinstance(entry, Move):
@@ -543,7 +546,7 @@ class GameRecord:
             raise ValueError(f"game record does not replay: move {index} {short_repr(text)} is refused: {e}") from None
         return entry
 
-    def _check_result(self, game: Any) -> None:
+    def _check_result(self, game: GameBase) -> None:
         if self.result is None:
             return
         if self.resigned is not None:

@@ -24,11 +24,14 @@ TableTalkPenalty(team=1, cards=((1, '9S'),))
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, Mapping, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Mapping, Tuple, Union
 
 from ._args import is_int
 from .cards import parse_card
 from .move import Move
+
+if TYPE_CHECKING:
+    from .gamebase import GameBase
 
 __all__ = ["HistoryEntry", "MissedDraw", "RefereeCall", "TableTalkPenalty", "parse_history_entry", "replay_entry"]
 
@@ -127,7 +130,7 @@ def parse_history_entry(text: str) -> HistoryEntry:
     return Move.parse(text)
 
 
-def replay_entry(game: Any, entry: HistoryEntry) -> None:
+def replay_entry(game: GameBase, entry: HistoryEntry) -> None:
     """Make the change ``entry`` stands for on ``game``: play the move or make the referee call."""
     if isinstance(entry, TableTalkPenalty):
         game.table_talk_penalty(entry.team, entry.cards_by_player)

@@ -58,7 +58,7 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -70,6 +70,9 @@ from .arena.runner import run_job
 from .game import Game, move_from_id
 from .game_setup import RUN_MAX_TURNS
 from .seeds import derive_seed
+
+if TYPE_CHECKING:
+    from .gamebase import GameBase
 
 __all__ = ["SelfplayJob", "load_dataset", "selfplay"]
 
@@ -87,7 +90,7 @@ class _CoreGreedy:
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
 
-    def choose(self, game: Any, ids: Sequence[int]) -> Tuple[int, Optional[Dict[int, int]]]:
+    def choose(self, game: Game, ids: Sequence[int]) -> Tuple[int, Optional[Dict[int, int]]]:
         scored = _core.heuristic_scores(game._state)
         trades = [m for m, _ in scored if m & 3 == _TRADE_KIND]
         if trades:
@@ -107,7 +110,7 @@ class _AgentPolicy:
         self.agent = agent
         self.search = callable(getattr(agent, "analyze", None))
 
-    def choose(self, game: Any, ids: Sequence[int]) -> Tuple[int, Optional[Dict[int, int]]]:
+    def choose(self, game: GameBase, ids: Sequence[int]) -> Tuple[int, Optional[Dict[int, int]]]:
         if len(ids) == 1:
             return ids[0], None  # nothing to decide, nothing searched
         by_move = {move_from_id(i): i for i in reversed(ids)}  # first id of each move

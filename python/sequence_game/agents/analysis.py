@@ -30,11 +30,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from ..errors import short_repr
 from ._worker import in_thread
 from .results import MoveStats, SearchResult
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["Analysis", "check_every"]
 
@@ -78,7 +81,7 @@ class Analysis:
     the caller may change its own game meanwhile.
     """
 
-    def __init__(self, agent: Any, game: Any, time_limit: Optional[float], iterations: Optional[int],
+    def __init__(self, agent: Any, game: GameBase, time_limit: Optional[float], iterations: Optional[int],
                  every: Optional[float], run: Callable[[Any, Optional[float], Optional[int], Any], Any],
                  rank_by_value: bool = False, single: bool = False, token: Any = None) -> None:
         self._agent = agent

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..move import Move
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["Agent", "agent_name"]
 
@@ -24,7 +27,7 @@ class Agent(Protocol):
     tables); :func:`agent_name` falls back to the class name.
     """
 
-    def select_move(self, game: Any) -> Move:  # pragma: no cover - protocol
+    def select_move(self, game: GameBase) -> Move:  # pragma: no cover - protocol
         ...
 
 
@@ -47,7 +50,7 @@ def spec_name(base: str, **params: object) -> str:
     return base + (":" + ",".join(shown) if shown else "")
 
 
-def game_over_message(game: Any, what: str = "select") -> str:
+def game_over_message(game: GameBase, what: str = "select") -> str:
     """Why there is no move to ``what`` in a finished game, with its result:
     ``"the game is over: team 0 (blue) won; there is no move to select"``."""
     from ..game_setup import TEAM_NAMES
@@ -60,7 +63,7 @@ def game_over_message(game: Any, what: str = "select") -> str:
     return f"the game is over: {result}; there is no move to {what}"
 
 
-def no_legal_move(game: Any) -> ValueError:
+def no_legal_move(game: GameBase) -> ValueError:
     """The error for a position without a move to select (the game is over, with its result)."""
     if game.is_over:
         return ValueError(game_over_message(game))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Set, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Optional, Set, Tuple, TypeVar
 
 from .. import _core
 from .._args import plain_int
@@ -30,6 +30,9 @@ from ..errors import short_repr
 from ..move import Move
 from ._worker import in_thread
 from .analysis import Analysis, check_every
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["AgentBase", "Limit", "StopToken", "budget_for", "check_game", "check_limit", "check_stop"]
 
@@ -210,7 +213,7 @@ class AgentBase:
             for flag in running:
                 flag.set()
 
-    def select_move(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> Move:
+    def select_move(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> Move:
         """The agent's move for the player to move; ``limit`` (a :class:`Limit`) changes the
         agent's budget for this call, ``stop`` (a :class:`StopToken`) ends this call alone. The
         game is not changed."""
@@ -219,14 +222,14 @@ class AgentBase:
         flag = self._register(check_stop(stop))
         return self._with_stop(flag, lambda: self._decide(game, checked, flag))
 
-    def _decide(self, game: Any, limit: Optional[Limit], stop: Optional[Any]) -> Move:  # pragma: no cover
+    def _decide(self, game: GameBase, limit: Optional[Limit], stop: Optional[Any]) -> Move:  # pragma: no cover
         raise NotImplementedError
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None,
+    def analyze(self, game: GameBase, limit: Optional[Limit] = None,
                 stop: Optional[StopToken] = None) -> Any:  # pragma: no cover - per agent
         raise NotImplementedError
 
-    async def select_move_async(self, game: Any, limit: Optional[Limit] = None,
+    async def select_move_async(self, game: GameBase, limit: Optional[Limit] = None,
                                 stop: Optional[StopToken] = None) -> Move:
         """``select_move`` on a worker thread (the event loop's default executor), on a copy of
         ``game`` taken now. Cancelling the awaiting task stops the search (its thread ends at the
@@ -245,7 +248,7 @@ class AgentBase:
             decide = lambda: self._decide(snapshot, checked, flag)  # noqa: E731
         return await in_thread(flag, lambda: self._with_stop(flag, decide))
 
-    async def analyze_async(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> Any:
+    async def analyze_async(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> Any:
         """``analyze`` on a worker thread, on a copy of ``game`` taken now; cancelling the task
         stops the search."""
         check_game(game, "analyze_async")
@@ -255,10 +258,10 @@ class AgentBase:
         flag = self._register(token)
         return await in_thread(flag, lambda: self._with_stop(flag, lambda: self._analyze(snapshot, checked, flag)))
 
-    def _analyze(self, game: Any, limit: Optional[Limit], stop: Any) -> Any:
+    def _analyze(self, game: GameBase, limit: Optional[Limit], stop: Any) -> Any:
         return self.analyze(game, limit)
 
-    def analysis(self, game: Any, limit: Optional[Limit] = None, every: Optional[float] = None,
+    def analysis(self, game: GameBase, limit: Optional[Limit] = None, every: Optional[float] = None,
                  stop: Optional[StopToken] = None) -> Any:
         """A streaming analysis of ``game`` (:class:`~sequence_game.agents.analysis.Analysis`): an
         iterator and an async iterator of results so far. An agent that answers at once gives one,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from .._args import check_seed
 from ..board import CORNER_CELLS, WINDOWS, windows_through
@@ -22,6 +22,9 @@ from ..move import Move
 from .base import game_over_message, no_legal_move, spec_name
 from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .search import MoveStats, SearchResult
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["GreedyAgent"]
 
@@ -114,7 +117,7 @@ class GreedyAgent(AgentBase):
         extra = f", temperature={self.temperature!r}, candidates={self.candidates!r}" if self.temperature else ""
         return f"GreedyAgent(seed={self.seed!r}{extra})"
 
-    def _decide(self, game: Any, limit: Optional[Limit], stop: Any) -> Move:
+    def _decide(self, game: GameBase, limit: Optional[Limit], stop: Any) -> Move:
         moves: List[Move] = game.legal_moves()
         if not moves:
             raise no_legal_move(game)
@@ -130,7 +133,7 @@ class GreedyAgent(AgentBase):
         top = [m for s, m in scored if s >= best - 1e-9]
         return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
+    def analyze(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Every distinct play ranked as the heuristic sees it: a :class:`SearchResult` whose
         ``moves`` are a dead-card trade first (always played first, R5), then best score first
         (ties: ``legal_moves()`` order), each ``MoveStats(move, visits=0, value=score)``, and whose
@@ -165,7 +168,7 @@ class GreedyAgent(AgentBase):
 
     # The evaluation is public so that tests and other agents (e.g. as a playout or prior policy)
     # can use it.
-    def score_moves(self, game: Any, moves: Optional[Sequence[Move]] = None) -> List[Tuple[float, Move]]:
+    def score_moves(self, game: GameBase, moves: Optional[Sequence[Move]] = None) -> List[Tuple[float, Move]]:
         """``(score, move)`` for each distinct play among ``moves`` (default: the legal moves).
 
         Placements that differ only in ``declares`` appear once (the first of them).
@@ -190,7 +193,7 @@ class GreedyAgent(AgentBase):
 class _Context:
     """One decision's snapshot of the public position, seen from the player to move."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: GameBase) -> None:
         teams = game.teams
         self.team = game.current_player % teams
         self.teams = teams
@@ -216,9 +219,9 @@ class _Context:
         # team (R7: at most one cell shared with each of that team's sequences).
         n = len(WINDOWS)
         self.counts = counts = [[0] * teams for _ in range(n)]
-        for w, cells in enumerate(WINDOWS):
+        for w, window in enumerate(WINDOWS):
             row = counts[w]
-            for i in cells:
+            for i in window:
                 v = board[i]
                 if 0 <= v < 3:
                     row[v] += 1

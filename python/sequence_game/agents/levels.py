@@ -22,7 +22,7 @@ import random
 import time
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple
 
 from .._args import check_seed, is_int
 from ..board import windows_through
@@ -33,6 +33,9 @@ from .control import AgentBase, Limit, StopToken, check_game, check_limit, check
 from .greedy import _BLOCK, _EXTEND, _ONE_EYED_COST, _REOPEN, _SEQUENCE, _TWO_EYED_COST, _WIN, _Context
 from .presets import PRESETS
 from .search import MoveStats, SearchResult
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["LEVELS", "HumanLikeAgent", "Level", "level_of", "packaged_ratings"]
 
@@ -95,7 +98,7 @@ class HumanLikeAgent(AgentBase):
                 f"temperature={self.temperature!r}, candidates={self.candidates!r}, spot={self.spot!r}, "
                 f"seed={self.seed!r})")
 
-    def _scored(self, game: Any, rng: random.Random) -> List[Tuple[float, Move]]:
+    def _scored(self, game: GameBase, rng: random.Random) -> List[Tuple[float, Move]]:
         moves: List[Move] = game.legal_moves()
         if not moves:
             raise no_legal_move(game)
@@ -165,7 +168,7 @@ class HumanLikeAgent(AgentBase):
                 return scored[i][1]
         return scored[ranked[-1]][1]  # pragma: no cover - rounding at the top end
 
-    def _decide(self, game: Any, limit: Optional[Limit], stop: Any) -> Move:
+    def _decide(self, game: GameBase, limit: Optional[Limit], stop: Any) -> Move:
         moves: List[Move] = game.legal_moves()
         if not moves:
             raise no_legal_move(game)
@@ -173,7 +176,7 @@ class HumanLikeAgent(AgentBase):
             return moves[0]
         return self._choose(self._scored(game, self._rng), self._rng)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
+    def analyze(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """This level's own view: ``move`` is the move it would play now (drawn from a copy of its
         generator, so a hint neither changes its later moves nor is better than its play), and
         ``moves`` the moves as it scored them, its choice first (``value``: its score)."""

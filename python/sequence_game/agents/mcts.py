@@ -35,13 +35,16 @@ True
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from .. import _core
 from ..game import Game
 from .control import Limit, StopToken
 from .learned import EvalModel, load_eval_model
 from .search import SearchAgent, SearchResult, budget
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["MCTSAgent", "SearchOptions", "format_weights", "make_search_options", "parse_weights"]
 
@@ -203,7 +206,7 @@ class MCTSAgent(SearchAgent):
     def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:
         return _core.mcts_search(game._state, options, seed, stop, self._peek)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
+    def analyze(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Search the position and report the root statistics: a :class:`SearchResult` whose
         ``moves`` are in visits order (most first; ties: lowest core move id) and ``move`` is the
         first of them, the move :meth:`select_move` plays."""

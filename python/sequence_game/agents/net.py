@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import os
 import random
-from typing import Any, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 from .. import _core
 from .._args import check_seed, is_int, seed_or_random
@@ -33,6 +33,9 @@ from ..move import Move
 from .base import game_over_message, spec_name
 from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .search import MoveStats, SearchResult, core_game, hint_generator
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["DEFAULT_WEIGHTS", "NetAgent", "NetSearchAgent", "load_net"]
 
@@ -79,19 +82,19 @@ class NetAgent(AgentBase):
         self._rng = _seed_rng(seed)
         self.name = spec_name("net", temperature=temperature or None, seed=seed)
 
-    def policy(self, game: Any) -> Tuple[Tuple[int, ...], Tuple[float, ...], Tuple[float, ...]]:
+    def policy(self, game: GameBase) -> Tuple[Tuple[int, ...], Tuple[float, ...], Tuple[float, ...]]:
         """``(legal move ids, the network's probability of each, win probability per team)`` for
         the player to move."""
         return self._policy(game, "select")
 
-    def _policy(self, game: Any, what: str) -> Tuple[Tuple[int, ...], Tuple[float, ...], Tuple[float, ...]]:
+    def _policy(self, game: GameBase, what: str) -> Tuple[Tuple[int, ...], Tuple[float, ...], Tuple[float, ...]]:
         g = core_game(game, "NetAgent")
         if g.is_over:
             raise ValueError(game_over_message(g, what))
         ids, probs, value = _core.net_policy(g._state, self._net)
         return tuple(ids), tuple(probs), tuple(value)
 
-    def _decide(self, game: Any, limit: Optional[Limit], stop: Optional[Any]) -> Move:
+    def _decide(self, game: GameBase, limit: Optional[Limit], stop: Optional[Any]) -> Move:
         ids, probs, _ = self.policy(game)
         if self.temperature == 0:
             best = max(range(len(ids)), key=lambda i: (probs[i], -ids[i]))
@@ -99,7 +102,7 @@ class NetAgent(AgentBase):
         weights = [math.exp(math.log(max(p, 1e-30)) / self.temperature) for p in probs]
         return move_from_id(self._rng.choices(ids, weights=weights)[0])
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
+    def analyze(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """The policy as a :class:`SearchResult`: every legal move with its probability (as
         ``value``, highest first) and no visits. One evaluation: ``stop`` has nothing to end."""
         check_game(game, "analyze")
@@ -149,7 +152,7 @@ class NetSearchAgent(AgentBase):
         self.name = spec_name("net-search", iterations=iterations, time=time_limit,
                               c_puct=c_puct if c_puct != 1.5 else None, mix=mix if mix != 1.0 else None, seed=seed)
 
-    def _search(self, game: Any, limit: Optional[Limit], seed: int, what: str = "select") -> Any:
+    def _search(self, game: GameBase, limit: Optional[Limit], seed: int, what: str = "select") -> Any:
         g = core_game(game, "NetSearchAgent")
         if g.is_over:
             raise ValueError(game_over_message(g, what))
@@ -159,7 +162,7 @@ class NetSearchAgent(AgentBase):
         return g, _core.net_search(g._state, self._net, iterations, time_limit, self.c_puct, seed, self.max_nodes,
                                    self.mix, self.playout_turns)
 
-    def _decide(self, game: Any, limit: Optional[Limit], stop: Optional[Any]) -> Move:
+    def _decide(self, game: GameBase, limit: Optional[Limit], stop: Optional[Any]) -> Move:
         g = core_game(game, "NetSearchAgent")
         if not g.is_over:
             ids = g._state.legal_moves()
@@ -168,7 +171,7 @@ class NetSearchAgent(AgentBase):
         _, r = self._search(game, limit, self._rng.getrandbits(64))
         return move_from_id(r.best)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
+    def analyze(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """The root statistics (visits order) of a search seeded from the hint generator. The search
         runs to its budget: ``stop`` is accepted for the common interface but does not end it early."""
         check_game(game, "analyze")

@@ -49,7 +49,7 @@ import re
 import tokenize
 import zipfile
 import zlib
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -60,6 +60,9 @@ from ..move import Move
 from ..observation import OBSERVATION_HIGH, OBSERVATION_SCALE, OBSERVATION_SIZE
 from .base import no_legal_move
 from .control import check_game
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["PolicyAgent", "load_policy"]
 
@@ -521,7 +524,7 @@ class PolicyAgent:
     def __repr__(self) -> str:
         return f"PolicyAgent({self.path or self.policy!r})"
 
-    def _act(self, game: Any, player: int) -> int:
+    def _act(self, game: GameBase, player: int) -> int:
         obs = game.observation_tensor(player)
         mask = game.legal_mask()
         action = self.policy(obs, mask)
@@ -537,7 +540,7 @@ class PolicyAgent:
                              "(docs/action-space.md: choose among the legal_mask's True entries)")
         return action
 
-    def select_move(self, game: Any) -> Move:
+    def select_move(self, game: GameBase) -> Move:
         check_game(game, "select_move")
         if game.is_over:
             raise no_legal_move(game)

@@ -33,12 +33,15 @@ True
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 from .. import _core
 from ..game import Game
 from .control import Limit, StopToken
 from .search import SearchAgent, SearchResult, budget
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["RolloutAgent"]
 
@@ -84,7 +87,7 @@ class RolloutAgent(SearchAgent):
     def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:
         return _core.rollout_search(game._state, options, seed, stop, self._peek)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
+    def analyze(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Search the position and report every candidate: a :class:`SearchResult` whose ``moves``
         are best mean first; ``visits`` is the number of deals the move was played in (the same
         for every candidate) and ``value`` its mean reward for the mover's team in [0, 1]."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 from .._args import check_seed
 from ..board import windows_through
@@ -22,6 +22,9 @@ from .base import game_over_message, no_legal_move, spec_name
 from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .greedy import _Context
 from .search import MoveStats, SearchResult
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["RuleBasedAgent", "rule_key"]
 
@@ -96,7 +99,7 @@ class RuleBasedAgent(AgentBase):
     def __repr__(self) -> str:
         return f"RuleBasedAgent(seed={self.seed!r})"
 
-    def _ranked(self, game: Any) -> List[Tuple[Tuple[int, int, int, int], Move]]:
+    def _ranked(self, game: GameBase) -> List[Tuple[Tuple[int, int, int, int], Move]]:
         moves: List[Move] = game.legal_moves()
         if not moves:
             raise ValueError("the game is over: there is no move to choose")
@@ -113,7 +116,7 @@ class RuleBasedAgent(AgentBase):
                 out.append((rule_key(ctx, m), m))
         return out
 
-    def _decide(self, game: Any, limit: Optional[Limit], stop: Any) -> Move:
+    def _decide(self, game: GameBase, limit: Optional[Limit], stop: Any) -> Move:
         if game.is_over:
             raise no_legal_move(game)
         ranked = self._ranked(game)
@@ -121,7 +124,7 @@ class RuleBasedAgent(AgentBase):
         top = [m for k, m in ranked if k == best]
         return top[0] if len(top) == 1 else top[self._rng.randrange(len(top))]
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
+    def analyze(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """The moves as the rules rank them, best first (``value``: the priority, 0..4, with a dead
         card's trade first as 9 and a pass -1); ``move`` is the first. The generator is not used."""
         check_game(game, "analyze")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import math
 import random
-from typing import Any, Dict, List, Literal, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Optional
 
 from .. import _core
 from .._args import check_seed, seed_or_random
@@ -22,10 +22,13 @@ from .base import game_over_message
 from .control import AgentBase, Limit, StopToken, budget_for, check_game, check_limit, check_stop
 from .results import MoveStats, SearchResult
 
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
+
 __all__ = ["MoveStats", "SearchAgent", "SearchResult"]
 
 
-def core_game(game: Any, agent: str) -> Game:
+def core_game(game: GameBase, agent: str) -> Game:
     """``game`` as a compiled-core Game for a search (a reference Game is converted by its state)."""
     if isinstance(game, Game):
         return game
@@ -108,7 +111,7 @@ class SearchAgent(AgentBase):
             options.time_limit = None
         return options
 
-    def _decide(self, game: Any, limit: Optional[Limit], stop: Any) -> Move:
+    def _decide(self, game: GameBase, limit: Optional[Limit], stop: Any) -> Move:
         """The search's best move for the player to move (the game is not changed)."""
         g = core_game(game, self.agent_label)
         if g.is_over:
@@ -118,7 +121,7 @@ class SearchAgent(AgentBase):
             return move_from_id(ids[0])
         return move_from_id(self._run(g, self._rng.getrandbits(64), self._options_for(limit), stop).best)
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
+    def analyze(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Search the position and report what was found (:class:`SearchResult`). ``limit``
         changes the agent's budget for this call (:class:`Limit`), ``stop`` ends this call alone
         (:class:`StopToken`). The search draws its seed from the agent's hint generator, never
@@ -128,7 +131,7 @@ class SearchAgent(AgentBase):
         flag = self._register(check_stop(stop))
         return self._with_stop(flag, lambda: self._analyze(game, checked, flag))
 
-    def analysis(self, game: Any, limit: Optional[Limit] = None, every: Optional[float] = None,
+    def analysis(self, game: GameBase, limit: Optional[Limit] = None, every: Optional[float] = None,
                  stop: Optional[StopToken] = None) -> Analysis:
         """Search the position and yield what was found so far, about every ``every`` seconds
         (default 0.25; for a budget of iterations alone, every ``every`` iterations, default a
@@ -166,7 +169,7 @@ class SearchAgent(AgentBase):
         return Analysis(self, snapshot, options.time_limit, options.iterations, step, run,
                         rank_by_value=self._rank_by_value, token=token)
 
-    def _analyze(self, game: Any, limit: Optional[Limit], stop: Any) -> SearchResult:
+    def _analyze(self, game: GameBase, limit: Optional[Limit], stop: Any) -> SearchResult:
         g = core_game(game, self.agent_label)
         if g.is_over:
             raise ValueError(game_over_message(g, "analyze"))

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .._args import check_seed
 from ..move import Move
 from .base import game_over_message, no_legal_move, spec_name
 from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
 from .search import MoveStats, SearchResult
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["RandomAgent"]
 
@@ -30,13 +33,13 @@ class RandomAgent(AgentBase):
         self.name = spec_name("random", seed=seed)
         self._rng = random.Random(seed)
 
-    def _decide(self, game: Any, limit: Optional[Limit], stop: Any) -> Move:
+    def _decide(self, game: GameBase, limit: Optional[Limit], stop: Any) -> Move:
         moves: list[Move] = game.legal_moves()
         if not moves:
             raise no_legal_move(game)
         return moves[self._rng.randrange(len(moves))]
 
-    def analyze(self, game: Any, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
+    def analyze(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Every legal move with the chance this agent plays it (``value``, all equal; ``visits``
         0), in ``legal_moves()`` order; ``move`` is the first: a random player has no preference,
         so its hint is no advice. The generator is not used. ``limit`` is accepted and ignored."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import sys
-from typing import Any, List, Optional, Set
+from typing import TYPE_CHECKING, Any, List, Optional, Set
 
 import numpy as np
 
@@ -32,6 +32,9 @@ from ..agents import Limit, agent_from_spec
 from ..board import WINDOWS
 from ..cards import TWO_EYED_JACKS
 from ..move import Move
+
+if TYPE_CHECKING:
+    from ..gamebase import GameBase
 
 __all__ = ["JackKeeper", "main", "wild_jack_spent_freely"]
 
@@ -47,7 +50,7 @@ def _completion_cells(state: Any, team: int) -> Set[int]:
     return {int(c) for c in _WINDOW_CELLS[near][empty[near]].tolist()}
 
 
-def wild_jack_spent_freely(game: Any, move: Move) -> bool:
+def wild_jack_spent_freely(game: GameBase, move: Move) -> bool:
     """Whether ``move`` spends a two-eyed jack on a cell that neither completes a sequence for the
     mover's team nor blocks another team's (R5, R7)."""
     if move.kind != "place" or move.card not in TWO_EYED_JACKS or move.cell is None:
@@ -73,7 +76,7 @@ class JackKeeper:
     def __repr__(self) -> str:
         return f"JackKeeper(iterations={self.iterations})"
 
-    def select_move(self, game: Any) -> Move:
+    def select_move(self, game: GameBase) -> Move:
         result = self.search.analyze(game, limit=Limit(iterations=self.iterations))
         chosen: Move = result.move
         if not wild_jack_spent_freely(game, chosen):

@@ -38,7 +38,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from ..records import GameRecord, play_game
-from ..review.estimator import load_win_chance_model, play_quality
+from ..review.estimator import core_state, load_win_chance_model, play_quality
 from ..review.threats import holds_win, winning_cells
 
 __all__ = [
@@ -94,7 +94,7 @@ def won_report(records: List[GameRecord]) -> Dict[str, Any]:
     for g, record in enumerate(records):
         winner = record.result["winner"] if record.result else None
         for step in record.positions():
-            state = step.game._state
+            state = core_state(step.game)
             if state.is_over:
                 continue
             team = state.current_player % state.teams
@@ -168,7 +168,7 @@ def search_choices(records: List[GameRecord], path: str, iterations: int = 30000
     with open(path, "a", encoding="utf-8") as f:
         for g, record in enumerate(records):
             for k, step in enumerate(record.positions()):
-                state = step.game._state
+                state = core_state(step.game)
                 key = f"{g}:{k}"
                 if key in done or state.is_over or len(state.legal_moves()) < 2:
                     continue
@@ -256,13 +256,13 @@ def _race_rows(records: List[GameRecord]) -> Dict[str, np.ndarray]:
         winner = record.result["winner"] if record.result else None
         steps = list(record.positions())
         for k, step in enumerate(steps):
-            state = step.game._state
+            state = core_state(step.game)
             if state.is_over:
                 continue
             teams = state.teams
             if holds_win(state):
                 held += 1
-                taken += steps[k + 1].game._state.winner == state.current_player % teams
+                taken += core_state(steps[k + 1].game).winner == state.current_player % teams
             x = feature_rows(state, quality=play_quality(state))
             rows["p"].append(softmax_rows(x @ model.weights(teams, None)))
             race = decisive(state)
