@@ -44,8 +44,9 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    # one client (this test) creates every table: the per-client creation limits are raised for it
-    limits = ServerLimits(create_burst=200, create_per_minute=600.0, max_tables_per_client=200)
+    # one client (this test) creates every table and writes every chat message: the per-client
+    # creation and chat limits are raised for it
+    limits = ServerLimits(create_burst=200, create_per_minute=600.0, max_tables_per_client=200, chat_burst=100)
     app = create_app(tmp_path_factory.mktemp("web") / "tables.sqlite3", ai_pause=0.2, limits=limits)
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))

@@ -131,11 +131,46 @@ def test_chat_between_players_and_spectators_stays_apart(server, browser):
         assert "Ann should block" not in ann.inner_text("#chatlog") + bob.inner_text("#chatlog")
         assert "gg" not in fan.inner_text("#chatlog") and "hello" not in fan.inner_text("#chatlog")
         ann.get_by_role("button", name="report this message from Bob").click()
-        ann.wait_for_function("document.querySelector('#message').textContent.includes('Reported')")
+        ann.locator("#chatlog li.reported", has_text="gg").wait_for()
         ann.get_by_role("button", name="mute Bob").click()
         assert "gg" not in ann.inner_text("#chatlog")
         shot(bob, "35-players-chat")
         shot(fan, "36-spectators-chat")
+        for _, _pg, errors in pages:
+            assert not errors, errors
+    finally:
+        for ctx, _, _ in pages:
+            ctx.close()
+
+
+def test_a_report_is_acknowledged_beside_the_message_reported(server, browser):
+    t = api(server, "POST", "/api/tables", {"players": 2, "seats": [{"kind": "human", "name": "Ann"},
+                                                                     {"kind": "human", "name": "Bob"}]})
+    pages = [_new_page(browser) for _ in range(2)]
+    (_, ann, _), (_, bob, _) = pages
+    try:
+        ann.goto(t["seats"][0]["url"])
+        bob.goto(t["seats"][1]["url"])
+        for text in ("first", "second"):
+            bob.wait_for_selector("#chatbox:not([hidden])")
+            bob.fill("#chattext", text)
+            bob.press("#chattext", "Enter")
+            ann.locator("#chatlog li", has_text=text).wait_for()
+        first = ann.locator("#chatlog li", has_text="first")
+        first.get_by_role("button", name="report this message from Bob").click()
+        note = first.locator(".report-note")
+        note.wait_for()
+        assert "the server's operator will read that message" in note.inner_text()
+        button = first.get_by_role("button", name="report this message from Bob")
+        assert button.is_disabled() and button.inner_text() == "Reported"
+        # only the message reported is marked, and the note is in view where the click was
+        second = ann.locator("#chatlog li", has_text="second")
+        assert second.locator(".report-note").count() == 0
+        assert second.get_by_role("button", name="report this message from Bob").is_enabled()
+        assert ann.inner_text("#message") == ""
+        note.scroll_into_view_if_needed()
+        assert note.is_visible()
+        shot(ann, "37-chat-reported")
         for _, _pg, errors in pages:
             assert not errors, errors
     finally:

@@ -89,7 +89,7 @@ function connect() {
     }
     else if (msg.type === "chat-log") { onChatLog(msg); }
     else if (msg.type === "chat") { addChat(msg); }
-    else if (msg.type === "reported") { say(_("Reported: the server's operator will read that message.")); }
+    else if (msg.type === "reported") { markReported(msg.message); }
     else if (msg.type === "presence" && view) { msg.connected.forEach((c, p) => { view.seats[p].connected = c; }); render(); }
   };
   ws.onclose = () => {
@@ -703,6 +703,7 @@ function addChat(m) {
   if (muted.has(m.from)) return;
   const li = document.createElement("li");
   li.dataset.from = m.from;
+  li.dataset.id = String(m.id);
   const who = document.createElement("strong");
   who.textContent = (m.channel === "spectators" && token ? _("{name} (spectator)", { name: m.from }) : defaultName(m.from)) + ": ";
   const text = document.createElement("span");
@@ -722,7 +723,7 @@ function addChat(m) {
     });
     const report = document.createElement("button");
     report.type = "button";
-    report.className = "quiet small";
+    report.className = "quiet small report";
     report.textContent = _("Report");
     report.setAttribute("aria-label", _("report this message from {name}", { name: m.from }));
     report.addEventListener("click", () => send({ type: "report", message: m.id }));
@@ -732,6 +733,22 @@ function addChat(m) {
   log.appendChild(li);
   while (log.children.length > 100) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
+}
+
+// The server took a report: the note stands beside the message reported (where the click was),
+// and its Report button says it is done; a message no longer shown gets the note at the top.
+function markReported(id) {
+  const li = [...$("chatlog").children].find(el => el.dataset.id === String(id));
+  if (!li) { say(_("Reported: the server's operator will read that message.")); return; }
+  li.classList.add("reported");
+  const button = li.querySelector("button.report");
+  if (button) { button.disabled = true; button.textContent = _("Reported"); }
+  if (!li.querySelector(".report-note")) {
+    const note = document.createElement("span");
+    note.className = "report-note";
+    note.textContent = _("Reported: the server's operator will read that message.");
+    li.append(" ", note);
+  }
 }
 
 $("chatform").addEventListener("submit", (ev) => {
