@@ -959,6 +959,23 @@ def test_play_the_computer_signed_in_counts_in_the_record_against_that_level(app
     assert (line["ai"], line["level"], line["losses"], line["wins"]) == ("level:2", 2, 1, 0)
 
 
+def test_the_strongest_level_has_its_row_under_any_of_its_names(app):
+    with browser(app) as a:
+        sign_up(a, "alice")
+        tables = [a.post("/api/play-computer", json={"level": 8, "seat": 0}).json()]
+        for name in ("hard", "max"):
+            tables.append(a.post("/api/tables", json={"players": 2, "seats": [
+                {"kind": "human"}, {"kind": "ai", "ai": name}]}).json())
+        for r in tables:
+            assert a.post(f"/api/tables/{r['table']}/resign", json={},
+                          headers=auth(r["seats"][0]["token"])).status_code == 200
+        page = a.get("/api/players/alice").json()
+    from sequence_game.agents.levels import packaged_ratings
+
+    shipped = float(packaged_ratings()["level:8"]["rating"])
+    assert page["vs_ai"] == [{"ai": "level:8", "wins": 0, "losses": 3, "draws": 0, "level": 8, "rating": shipped}]
+
+
 def test_a_rated_game_lost_on_time_is_rated_like_a_resignation(app):
     import asyncio
 

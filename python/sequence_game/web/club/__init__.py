@@ -249,7 +249,8 @@ class Club:
                        (account.key,))}
         games: List[Dict[str, Any]] = []
         vs_ai: Dict[str, Dict[str, Any]] = {}
-        presets = {p["name"]: p for p in preset_list()}
+        # a level is one row whatever name the seat asked for it by (level:8, hard, max)
+        presets = {_ai_key(p["name"]): p for p in preset_list()}
         for t, seat, team, outcome, info_text, rated, finished in self.store.fetch(
                 "SELECT table_id, seat, team, outcome, info, rated, finished FROM club_games WHERE account = ? "
                 "ORDER BY finished DESC, table_id LIMIT ?", (account.key, limit)):
@@ -269,7 +270,7 @@ class Club:
                                     for s in info.get("seats", []) if isinstance(s, dict)],
                           "replay": f"/replay/{t}", "review": f"/review/{t}"})
             against = {s.get("ai") for s in info.get("seats", []) if isinstance(s, dict) and s.get("team") != team}
-            for ai in sorted(a for a in against if isinstance(a, str)):  # each AI level once per game
+            for ai in sorted({_ai_key(a) for a in against if isinstance(a, str)}):  # each AI level once per game
                 line = vs_ai.setdefault(ai, {"ai": ai, "wins": 0, "losses": 0, "draws": 0})
                 line[{"win": "wins", "loss": "losses"}.get(outcome, "draws")] += 1
         record = sorted(vs_ai.values(), key=lambda r: (presets.get(r["ai"], {}).get("rating") or 0, r["ai"]))
@@ -280,6 +281,18 @@ class Club:
                 "vs_ai": record,
                 "ai_levels": [{"name": p["name"], "level": p["level"], "rating": p["rating"]} for p in preset_list()
                               if p["rating"] is not None]}
+
+
+def _ai_key(ai: str) -> str:
+    """The player page's name of an AI seat: ``level:N`` for a level under any of its names
+    (``hard`` and ``max`` are ``level:8``), the name itself for the others (``rules``, ``random``)."""
+    from ...agents.levels import level_of
+    from ...agents.presets import ALIASES
+
+    try:
+        return level_of(ALIASES.get(ai, ai)).name
+    except ValueError:
+        return ai
 
 
 def _loads(text: str) -> Dict[str, Any]:
