@@ -369,7 +369,7 @@ def test_a_disabled_account_says_so_only_to_its_right_password(app):
 
 
 def test_names_reach_the_pages_as_json_text_only(app):
-    hostile = '<img src=x onerror="alert(1)">'
+    hostile = '<img src=x onerror="alert(x)">'
     with browser(app) as c:
         sign_up(c, "alice")
         r = c.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human", "name": hostile}]})
@@ -405,6 +405,68 @@ def test_a_guest_cannot_act_as_an_account(app):
         assert [s["account"] for s in v["seats"]] == [None, None]
         play_round_then_resign(guest, t2, tokens, 0)
         assert alice.get("/api/players/alice").json()["games"] == []
+
+
+ROOKIE = "alice (500?)"  # a guest posing as a provisional account
+
+
+def test_a_guests_name_may_not_look_rated_at_any_door(app):
+    with browser(app) as c:
+        r = c.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human", "open": True}]})
+        table = r.json()["table"]
+        posted = post_seek(c)
+        for path, body in [
+            ("/api/tables", {"players": 2, "seats": [{"kind": "human", "name": ROOKIE}, {"kind": "ai"}]}),
+            (f"/api/tables/{table}/join", {"name": ROOKIE}),
+            ("/api/seeks", {"name": ROOKIE}),
+            ("/api/seeks/quick", {"name": "alice [1200]"}),
+            (f"/api/seeks/{posted['seek']}/accept", {"name": "alice \uff08\uff15\uff10\uff10\uff09"}),  # full-width
+            ("/api/play-computer", {"name": "bob (7)"}),
+        ]:
+            r = c.post(path, json=body)
+            assert r.status_code == 422 and "number in brackets" in r.json()["detail"], (path, r.text)
+        assert c.post("/api/seeks", json={"name": "alice (the cat)"}).status_code == 201  # other brackets are text
+
+
+def test_an_accounts_seat_and_seek_are_told_from_a_guests_everywhere(app):
+    with browser(app) as a, Browser(app, origin=None) as guest:
+        sign_up(a, "alice")
+        mine = post_seek(a)
+        post_seek(guest, name="alice")
+        seeks = {s["seek"]: s for s in guest.get("/api/seeks").json()["seeks"]}
+        assert (seeks[mine["seek"]]["account"], seeks[mine["seek"]]["rating"]) == ("alice", 500)
+        (other,) = [s for k, s in seeks.items() if k != mine["seek"]]
+        assert (other["name"], other["account"], other["rating"]) == ("alice", None, None)
+        # a table: the account at seat 0, a guest calling itself alice at seat 1
+        r = a.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human", "open": True}]})
+        table, tokens = r.json()["table"], {0: r.json()["seats"][0]["token"]}
+        j = guest.post(f"/api/tables/{table}/join", json={"name": "alice"})
+        tokens[1] = j.json()["token"]
+        lobby = next(t for t in guest.get("/api/tables").json() if t["table"] == table)
+        assert [(s["name"], s["account"]) for s in lobby["seats"]] == [("alice", "alice"), ("alice", None)]
+        view = guest.get(f"/api/tables/{table}").json()
+        assert [(s["name"], s["account"]) for s in view["seats"]] == [("alice", "alice"), ("alice", None)]
+        # the chat says whose message it is
+        frames = []
+        with _CLIENTS[id(app)].websocket_connect(f"ws://127.0.0.1/api/tables/{table}/ws") as ws:
+            ws.send_json({"type": "hello", "token": tokens[1], "chat": True})
+            while ws.receive_json()["type"] != "chat-log":
+                pass
+            ws.send_json({"type": "chat", "text": "it is me"})
+            while not frames:
+                frame = ws.receive_json()
+                if frame["type"] == "chat":
+                    frames.append(frame)
+        assert (frames[0]["from"], frames[0]["account"]) == ("alice", None)
+        # the end: the result's text marks the guest, the replay and the player page name the accounts
+        play_round_then_resign(guest, table, tokens, 1)
+        text = guest.get(f"/api/tables/{table}").json()["result"]["text"]
+        assert "alice (guest) resigned" in text and text.endswith("Winner: alice."), text
+        assert guest.get(f"/api/tables/{table}/replay").json()["accounts"] == ["alice", None]
+        (done,) = [t for t in guest.get("/api/tables?finished=true").json() if t["table"] == table]
+        assert [s["account"] for s in done["seats"]] == ["alice", None] and done["result"]["text"] == text
+        game = a.get("/api/players/alice").json()["games"][0]
+        assert [(s["name"], s["account"]) for s in game["seats"]] == [("alice", "alice"), ("alice", None)]
 
 
 def test_a_signed_in_creator_takes_the_first_seat_under_the_account_name(app):

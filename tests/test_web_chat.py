@@ -227,12 +227,12 @@ def test_the_operator_switches_the_chat_off():
 
 
 def test_chat_frames_never_carry_a_hand(client):
-    # R9: a chat frame holds the writer's name, seat and text only
+    # R9: a chat frame holds the writer's name, seat, account and text only
     table, tokens = new_table(client, **TWO_HUMANS)
     ws0, p0, _ = _open(client, table, tokens[0])
     p0.send_json({"type": "chat", "text": "hi"})
     frame = _next(p0, "chat")
-    assert set(frame) == {"type", "id", "channel", "from", "seat", "text", "at"}
+    assert set(frame) == {"type", "id", "channel", "from", "seat", "account", "text", "at"}
     assert "hands" not in json.dumps(frame) and "legal" not in json.dumps(frame)
     ws0.__exit__(None, None, None)
 

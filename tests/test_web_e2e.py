@@ -489,7 +489,7 @@ def test_join_an_open_seat_from_the_lobby(server, page):
     row.locator("button", has_text="Join").click()
     page.wait_for_url(f"**/table/{t['table']}**")
     page.wait_for_selector(".hand-card")
-    assert "Zoe (you)" in page.inner_text("#seats")
+    assert "Zoe (guest) (you)" in page.inner_text("#seats")  # a guest, marked as one (docs/club.md, "Names")
 
 
 def test_the_review_page_shows_the_graph_and_the_preferred_moves(server, page):
@@ -531,7 +531,7 @@ def test_the_review_of_a_resigned_game_names_the_resignation_and_curves_sum_to_1
     page.keyboard.press("End")
     verdict = page.inner_text("#verdict")
     # at a hot seat the seat to move resigns: whoever it was, the resignation is named, not blamed
-    who = next(name for name in ("Ann", "Bob") if f"{name} resigned" in verdict)
+    who = next(name for name in ("Ann (guest)", "Bob (guest)") if f"{name} resigned" in verdict)
     assert "no move is blamed" in verdict
     assert f"{who} resigned" in page.inner_text("#log li.event")
     assert "Accuracy" in page.inner_text("#accuracy") and page.locator("#accuracy tr").count() == 3

@@ -428,3 +428,48 @@ def test_login_next_is_a_path_on_this_server_as_the_browsers_url_parser_reads_it
     # the server itself reads no `next`: the login page is the same file, never a redirect
     with urllib.request.urlopen(f"{server}/login?next=//evil.example/") as r:
         assert r.status == 200 and r.url == f"{server}/login?next=//evil.example/" and "Location" not in r.headers
+
+
+def test_an_account_and_a_guest_of_the_same_name_look_different_on_every_page(server, people):
+    alice, guest = people(), people()
+    sign_up(server, alice.page, "alicia")
+    a, g = alice.page, guest.page
+    post = """async ([path, body]) => (await fetch(path, {method: 'POST', headers: {'Content-Type':
+        'application/json'}, body: JSON.stringify(body)})).json()"""
+    a.evaluate(post, ["/api/seeks", {}])
+    g.goto(server + "/")
+    refused = g.evaluate(post, ["/api/seeks", {"name": "alicia (500?)"}])
+    assert "number in brackets" in refused["detail"]  # a guest cannot look rated
+    g.evaluate(post, ["/api/seeks", {"name": "alicia"}])
+    # the lobby's seeks: the account's name links to its page, with its rating; the guest's is marked
+    rows = g.locator("#seeks tr", has_text="alicia")
+    rows.nth(1).wait_for()
+    texts = sorted(rows.nth(i).locator("td").first.inner_text() for i in range(2))
+    assert texts == ["alicia (500?)", "alicia (guest)"], texts
+    assert g.locator("#seeks td a.account-name", has_text="alicia").get_attribute("href") == "/players/alicia"
+    assert g.locator("#seeks td .guest-name").count() == 1
+    shot(g, "club-06-seeks-of-an-account-and-a-guest")
+    # a table: the account's seat, and a guest who joins it as "alicia"
+    made = a.evaluate(post, ["/api/tables", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human", "open": True}]}])
+    table = made["table"]
+    g.goto(server + "/")
+    row = g.locator("#opentables tr", has_text=table)
+    row.wait_for()
+    assert row.locator("a.account-name").inner_text() == "alicia"
+    g.once("dialog", lambda d: d.accept("alicia"))
+    row.locator("button").click()
+    g.wait_for_url(f"**/table/{table}#**")
+    g.wait_for_function("document.querySelector('#seats').textContent.includes('(guest)')")
+    seats = [g.locator("#seats li").nth(p).inner_text().splitlines()[1] for p in range(2)]
+    assert seats == ["alicia", "alicia (guest) (you)"], seats
+    assert g.locator("#seats a.account-name").inner_text() == "alicia"
+    g.fill("#chattext", "it is me")
+    g.press("#chattext", "Enter")
+    g.wait_for_selector("#chatlog li")
+    assert g.locator("#chatlog li strong").first.inner_text().strip() == "alicia (guest):"
+    shot(g, "club-07-account-and-guest-named-alike")
+    # the lobby's list of games in play marks them alike
+    a.goto(server + "/")
+    live = a.locator("#livetables tr", has_text=table)
+    live.wait_for()
+    assert "alicia, alicia (guest)" in live.inner_text()

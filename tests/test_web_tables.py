@@ -111,7 +111,9 @@ def test_the_result_names_the_winners_without_brackets_in_brackets(client):
     client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
     text = client.get(f"/api/tables/{tid}").json()["result"]["text"]
     # the AI may have moved first (the deal decides who starts): the count is not the point here
-    assert re.fullmatch(r"Team green wins after (0 turns|1 turn), Ann resigned\. Winner: AI 2 \(easy\)\.", text), text
+    # a person without an account is marked as a guest (docs/club.md, "Names"); an AI is not
+    assert re.fullmatch(r"Team green wins after (0 turns|1 turn), Ann \(guest\) resigned\. Winner: AI 2 \(easy\)\.",
+                        text), text
 
 
 # --------------------------------------------------------------------------- the public move list
@@ -148,7 +150,7 @@ def test_resigning_ends_a_two_team_game_for_the_other_team(client):
     assert r.json()["resigned"] == 1
     view = r.json()["view"]
     assert view["over"] and view["result"]["winner"] == 0 and view["result"]["resigned"] == 1
-    assert "Bob resigned" in view["result"]["text"] and not view["can_resign"] and not view["legal"]
+    assert "Bob (guest) resigned" in view["result"]["text"] and not view["can_resign"] and not view["legal"]
     assert client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0])).status_code == 409
     p = table.game.current_player
     assert client.post(f"/api/tables/{tid}/moves", json={"move": "pass"}, headers=auth(tokens[p])).status_code == 409

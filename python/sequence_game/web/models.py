@@ -6,9 +6,11 @@ fields) before any game code sees it; the game then checks the rules.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Annotated, Any, Dict, List, Literal, Optional, Tuple, Union
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from ..game_setup import VALID_PLAYERS
 from .limits import ServerLimits
@@ -24,6 +26,24 @@ MAX_TURNS_MAX = 100000
 AI_SECONDS_MIN, AI_SECONDS_MAX = 0.05, ServerLimits().max_ai_seconds
 
 
+#: a number in brackets, as a rating is shown beside an account's name ("alice (500?)"); full-width
+#: and other look-alike brackets and digits are read as these first (NFKC)
+_RATING_LOOK = re.compile(r"[(\[{<]\s*[-+]?\s*\d[\d\s.,]*\??\s*[)\]}>]")
+
+
+def check_guest_name(name: Optional[str]) -> Optional[str]:
+    """A name a request gives a seat or a seek (a guest's: an account plays under its own): free
+    text, but never a number in brackets, which would read as a rating (docs/club.md, "Names")."""
+    if name is not None and _RATING_LOOK.search(unicodedata.normalize("NFKC", name)):
+        raise ValueError("a guest's name may not hold a number in brackets: it would read as an account's "
+                         "rating (sign in to play under your account)")
+    return name
+
+
+#: the name of a guest's seat or seek (``check_guest_name``)
+GuestName = Annotated[Optional[str], Field(None, max_length=32), AfterValidator(check_guest_name)]
+
+
 class Strict(BaseModel):
     # every field bounded (lengths, ranges, finite numbers) so that no request does work in
     # proportion to a number it sends before that number is checked; strict: a number is a number
@@ -36,14 +56,14 @@ class SeatSpec(Strict):
 
     kind: Literal["human", "ai"] = Field(description="a person (gets a join link) or the computer")
     ai: Optional[AIPreset] = Field(None, description="the AI's strength: " + ", ".join(AI_PRESETS))
-    name: Optional[str] = Field(None, max_length=32, description="shown at the table")
+    name: GuestName = Field(None, description="shown at the table (a guest's: no number in brackets)")
     open: bool = Field(False, description="a human seat offered in the lobby: whoever joins it first gets its "
                                           "token (POST /api/tables/{id}/join); no link is made for it here")
 
 
 class JoinRequest(Strict):
     seat: Optional[int] = Field(None, ge=0, le=11, description="the open seat to take (null: the first open one)")
-    name: Optional[str] = Field(None, max_length=32, description="shown at the table")
+    name: GuestName = Field(None, description="shown at the table (a guest's: no number in brackets)")
 
 
 class PresetInfo(BaseModel):
@@ -145,7 +165,7 @@ class SeekRequest(Strict):
     rating_min: Optional[int] = Field(None, ge=0, le=5000, description="the lowest rating of an opponent (players "
                                                                         "with a rating; null: any)")
     rating_max: Optional[int] = Field(None, ge=0, le=5000, description="the highest rating of an opponent (null: any)")
-    name: Optional[str] = Field(None, max_length=32, description="your name at the table")
+    name: GuestName = Field(None, description="your name at the table as a guest (no number in brackets)")
 
 
 class SeekPosted(BaseModel):
@@ -167,6 +187,7 @@ class SeekSummary(BaseModel):
     rating_min: Optional[int]
     rating_max: Optional[int]
     name: str = Field(description="the poster's name (an account's own name when signed in)")
+    account: Optional[str] = Field(None, description="the poster's account (/players/{name}); null: a guest")
     rating: Optional[int] = Field(None, description="the poster's rating when it was posted (null: a guest)")
     provisional: Optional[bool] = Field(None, description="whether that rating was provisional (docs/club.md)")
     age: float = Field(description="seconds since it was posted")
@@ -187,7 +208,7 @@ class SeekStatus(BaseModel):
 
 
 class AcceptSeek(Strict):
-    name: Optional[str] = Field(None, max_length=32, description="your name at the table")
+    name: GuestName = Field(None, description="your name at the table as a guest (no number in brackets)")
 
 
 class QuickPairing(BaseModel):
@@ -207,7 +228,7 @@ class PlayComputer(Strict):
                                                               "player, ... (its team's colour); null: a random seat")
     turn_seconds: Optional[float] = Field(None, ge=10, le=86400, description="a turn timer; null: none")
     clock: Optional[TimeControl] = Field(None, description="a game clock for your seat; null: none")
-    name: Optional[str] = Field(None, max_length=32, description="your name at the table")
+    name: GuestName = Field(None, description="your name at the table as a guest (no number in brackets)")
 
 
 class MoveRequest(Strict):
@@ -408,6 +429,8 @@ class SummarySeat(BaseModel):
     name: Optional[str] = Field(description="the seat's name (null: an open seat without one)")
     ai: Optional[str] = Field(description="the AI seat's preset, null for a person")
     open: bool = Field(description="a human seat nobody has taken yet")
+    account: Optional[str] = Field(None, description="the account that took the seat (/players/{name}); null: a "
+                                                     "guest or the computer")
 
 
 class TableSummary(BaseModel):
@@ -443,6 +466,7 @@ class ReplayStep(BaseModel):
 class Replay(BaseModel):
     record: Dict[str, Any] = Field(description="the game record, format sequence-game-record/1")
     names: List[str] = Field(description="the seats' names")
+    accounts: List[Optional[str]] = Field([], description="the seats' accounts (null: a guest or the computer)")
     steps: List[ReplayStep]
 
 
@@ -596,6 +620,7 @@ class ChatFrame(BaseModel):
     channel: Literal["players", "spectators"]
     from_: str = Field(alias="from", description="the writer: a seat's name, or 'Spectator N'")
     seat: Optional[int] = Field(description="the writer's seat, null for a spectator")
+    account: Optional[str] = Field(None, description="the writer's account (null: a guest or a spectator)")
     text: str = Field(description="plain text: show it as text, never as HTML")
     at: str = Field(description="when it was sent: ISO 8601 UTC text to the millisecond, 2026-12-01T14:30:00.123Z")
 

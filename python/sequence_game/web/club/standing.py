@@ -89,5 +89,5 @@ class Standing:
             await asyncio.sleep(POLL_SECONDS)
             try:
                 await self.sweep()
-            except Exception:  # pragma: no cover - a failing read (a full disk) must not end the watch
-                log.exception("looking for disabled accounts failed")
+            except ValueError as e:  # a read the database refused (StoreError): the next look tries again
+                log.error("looking for disabled accounts failed: %s", e)

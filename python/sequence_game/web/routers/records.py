@@ -49,7 +49,8 @@ def _replay(table: Table, game_class: GameClass) -> Dict[str, Any]:
         steps.append({"index": step.index, "player": players[step.index],
                       "move": None if step.move is None else str(step.move), "state": state,
                       "chances": chances[step.index]})
-    return {"record": table.record.to_dict(), "names": [s.name for s in table.seats], "steps": steps}
+    return {"record": table.record.to_dict(), "names": [s.name for s in table.seats],
+            "accounts": [s.account for s in table.seats], "steps": steps}
 
 
 @router.get("/api/tables/{table_id}/replay", response_model=models.Replay, responses=ERRORS,

@@ -90,7 +90,7 @@ def _summary(seek: Seek, now: float) -> models.SeekSummary:
                               turn_seconds=seek.turn_seconds,
                               clock=None if seek.clock is None else models.TimeControl(**seek.clock),
                               rating_min=seek.rating_min, rating_max=seek.rating_max, name=seek.name,
-                              rating=seek.rating, provisional=seek.provisional,
+                              account=None if seek.account is None else seek.account[0], rating=seek.rating, provisional=seek.provisional,
                               age=round(now - seek.created, 1))
 
 

@@ -40,6 +40,20 @@ const club = {
     return a;
   },
 
+  // A seat's (or a seek's poster's) name as a node (docs/club.md, "Names"): an account's links to
+  // its player page; anyone else's is seatName's text, a guest's with its mark "(guest)".
+  nameNode(seat, p) {
+    if (seat.account) {
+      const a = club.playerLink(seat.name);
+      a.className = "account-name";
+      return a;
+    }
+    const span = document.createElement("span");
+    span.textContent = seatName(seat, p);
+    if (seat.kind !== "ai") span.className = "guest-name";
+    return span;
+  },
+
   renderBar() {
     const bar = document.getElementById("account");
     if (!bar) return;

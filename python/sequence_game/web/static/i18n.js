@@ -107,12 +107,15 @@ function aiName(spec) {
 // A seat's name, built when it is shown: the server names an unnamed AI seat "AI 2 (level:8)"
 // and an unnamed person "Player 2", "Guest" or "You" (records keep those names); here they read
 // "Computer 2 (level 8)", "Player 2", ... in the page's language. A name a person chose stays.
+// A person without an account is a guest and says so, so that a guest called "alice" never reads
+// as the account alice (docs/club.md, "Names"; an account's name links to its page: club.nameNode).
 function seatName(seat, p) {
   if (!seat) return _("seat {n}", { n: p + 1 });
   if (seat.kind === "ai" && (!seat.name || seat.name === `AI ${p + 1} (${seat.ai})`)) {
     return _("Computer {n} ({level})", { n: p + 1, level: aiName(seat.ai) });
   }
-  return seat.name ? defaultName(seat.name) : _("seat {n}", { n: p + 1 });
+  const name = seat.name ? defaultName(seat.name) : _("seat {n}", { n: p + 1 });
+  return seat.kind === "human" && seat.name && !seat.account && !seat.open ? _("{name} (guest)", { name }) : name;
 }
 
 // The server's default names of people ("Player 2", "Guest", "You") in the page's language.
@@ -123,10 +126,10 @@ function defaultName(name) {
 }
 
 // A name of a finished game's record (GET .../replay "names"): the same default names.
-function recordName(name, p) {
+function recordName(name, p, account, human) {
   const m = /^AI (\d+) \((.+)\)$/.exec(name || "");
-  if (m && +m[1] === p + 1) return _("Computer {n} ({level})", { n: p + 1, level: aiName(m[2]) });
-  return defaultName(name || "");
+  if (m && +m[1] === p + 1 && !human) return _("Computer {n} ({level})", { n: p + 1, level: aiName(m[2]) });
+  return human && !account ? _("{name} (guest)", { name: defaultName(name || "") }) : defaultName(name || "");
 }
 
 // The language menu in the header: a guest's choice is kept in a cookie, an account's also on the

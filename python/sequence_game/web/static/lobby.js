@@ -135,15 +135,26 @@ function finishCreated(data) {
 let historyOffset = 0;
 const PAGE = 20;
 
+// The players of a table: accounts link to their pages, guests are marked (club.nameNode).
 function who(t) {
-  return t.seats.map((s, p) => s.open ? _("(open seat)") : seatName(s, p)).join(", ");
+  const out = document.createDocumentFragment();
+  t.seats.forEach((s, p) => {
+    if (p) out.append(", ");
+    out.append(s.open ? _("(open seat)") : club.nameNode(s, p));
+  });
+  return out;
 }
 
 function playersText(n) { return ngettext("{n} player", "{n} players", n); }
 
+// A table row: each cell a text, or a node (a name with its link or mark).
 function row(cells, actions) {
   const tr = document.createElement("tr");
-  for (const c of cells) { const td = document.createElement("td"); td.textContent = c; tr.appendChild(td); }
+  for (const c of cells) {
+    const td = document.createElement("td");
+    if (c instanceof Node) td.append(c); else td.textContent = c;
+    tr.appendChild(td);
+  }
   const td = document.createElement("td");
   td.append(...actions);
   tr.appendChild(td);

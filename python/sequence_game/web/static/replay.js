@@ -6,7 +6,8 @@ const $ = (id) => document.getElementById(id);
 const board = new Board($("board"));
 let data = null, index = 0;
 
-function name(p) { return recordName(data.names[p], p); }
+// a seat's name as every page shows it: a guest's marked (docs/club.md, "Names")
+function name(p) { return recordName(data.names[p], p, (data.accounts || [])[p], data.record.agents[p] === "human"); }
 
 function show(i) {
   index = Math.max(0, Math.min(data.steps.length - 1, i));

@@ -12,7 +12,8 @@ const board = new Board($("board"));
 let data = null, review = null, index = 0, byIndex = {};
 
 const pct = (x) => x === null || x === undefined ? "?" : formatPercent(x);
-function name(p) { return recordName(data.names[p], p); }
+// a seat's name as every page shows it: a guest's marked (docs/club.md, "Names")
+function name(p) { return recordName(data.names[p], p, (data.accounts || [])[p], data.record.agents[p] === "human"); }
 // The grades (docs/review.md), in the page's words.
 function tierName(tier) { return { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[tier]; }
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };

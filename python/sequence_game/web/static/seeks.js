@@ -203,14 +203,18 @@ function renderSeeks(list) {
   const rows = list.seeks.map(s => {
     const b = document.createElement("button");
     const own = mySeek && mySeek.seek === s.seek;
+    const poster = { kind: "human", name: s.name, account: s.account };
     b.type = "button";
     b.className = "primary";
     b.textContent = own ? _("yours") : _("Accept");
     b.disabled = own;
-    b.setAttribute("aria-label", own ? _("your own seek") : _("accept the seek of {name}", { name: s.name }));
+    b.setAttribute("aria-label", own ? _("your own seek") : _("accept the seek of {name}", { name: seatName(poster, 0) }));
     b.addEventListener("click", () => accept(s));
     const range = rangeText(s);
-    const who = s.rating !== null && s.rating !== undefined ? `${s.name} (${club.rating(s.rating, s.provisional)})` : s.name;
+    // an account's seek: its name links to its page, with its rating; a guest's is marked, unrated
+    const who = document.createElement("span");
+    who.append(club.nameNode(poster, 0));
+    if (s.account && s.rating !== null && s.rating !== undefined) who.append(` (${club.rating(s.rating, s.provisional)})`);
     const kind = s.rated ? _("rated") : _("casual");
     return row([who, playersText(s.players) + ", " + ngettext("{n} team", "{n} teams", s.teams), clockName(s),
                 range ? kind + ", " + _("opponents rated {range}", { range }) : kind], [b]);

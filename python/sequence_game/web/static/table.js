@@ -705,7 +705,13 @@ function addChat(m) {
   li.dataset.from = m.from;
   li.dataset.id = String(m.id);
   const who = document.createElement("strong");
-  who.textContent = (m.channel === "spectators" && token ? _("{name} (spectator)", { name: m.from }) : defaultName(m.from)) + ": ";
+  if (m.seat === null || m.seat === undefined) {
+    who.textContent = (m.channel === "spectators" && token ? _("{name} (spectator)", { name: m.from }) : defaultName(m.from)) + ": ";
+  } else {  // a seat's message: its account links to its page, a guest is marked (club.nameNode)
+    const seat = view && view.seats[m.seat];
+    const account = m.account !== undefined ? m.account : seat ? seat.account : null;
+    who.append(club.nameNode({ kind: "human", name: m.from, account }, m.seat), ": ");
+  }
   const text = document.createElement("span");
   text.className = "chat-text";
   text.textContent = m.text;  // text only: markup in a message stays characters

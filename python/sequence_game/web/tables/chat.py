@@ -165,8 +165,10 @@ class Chat:
                 conn.chat_name = f"Spectator {room.next_spectator}"
                 room.next_spectator += 1
             channel, name, seat = "spectators", conn.chat_name, None
-        message = {"type": "chat", "id": room.next_id, "channel": channel, "from": name, "seat": seat, "text": text,
-                   "at": utc_now()}
+        # the writer's account, so that pages tell it from a guest of the same name (docs/club.md, "Names")
+        account = table.seats[seat].account if seat is not None else None
+        message = {"type": "chat", "id": room.next_id, "channel": channel, "from": name, "seat": seat,
+                   "account": account, "text": text, "at": utc_now()}
         room.next_id += 1
         (room.players if channel == "players" else room.spectators).append(message)
         if self.keeper is not None:

@@ -21,7 +21,8 @@ from ..store import TableRow
 from .clockstate import clock_view
 from .table import Seat, Table
 
-__all__ = ["HISTORY_TAIL", "live_chances", "public_observation", "shown_seat", "stored_summary", "summary", "view"]
+__all__ = ["HISTORY_TAIL", "live_chances", "public_observation", "shown_name", "shown_seat", "stored_summary", "summary",
+           "view"]
 
 HISTORY_TAIL = 40  # moves of the move list in each view (the whole list: the record, after the game)
 
@@ -147,8 +148,8 @@ def summary(table: Table) -> models.TableSummary:
     return models.TableSummary(
         table=table.id, players=g.players, teams=g.teams, created=table.created, turn=g.turn, over=table.over,
         result=result(table),
-        seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=s.open and not table.over)
-               for s in table.seats], rated=table.options.rated)
+        seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=s.open and not table.over,
+                                  account=s.account) for s in table.seats], rated=table.options.rated)
 
 
 def stored_summary(row: TableRow) -> models.TableSummary:
@@ -160,8 +161,14 @@ def stored_summary(row: TableRow) -> models.TableSummary:
         turn=res["turns"] if res else len(rec["moves"]), over=res is not None,
         result=None if res is None else _result_of(res, rec["teams"], seats, rec.get("resigned"),
                                                    _flagged(row.options.get("clock_state"))),
-        seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=False)
+        seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=False, account=s.account)
                for s in seats], rated=row.options.get("rated") is True)
+
+
+def shown_name(seat: Seat) -> str:
+    """A seat's name in a text the server writes: a person without an account marked as a guest,
+    so a guest called "alice" never reads as the account alice (docs/club.md, "Names")."""
+    return seat.name if seat.account or seat.kind != "human" else f"{seat.name} (guest)"
 
 
 def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat],
@@ -174,8 +181,8 @@ def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat],
     if res["winner"] is None:
         return models.Result(winner=None, is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=None,
                              text=f"Draw after {count}.")
-    winners = [s.name for p, s in enumerate(seats) if p % teams == res["winner"]]
-    how = "" if resigned is None else f", {seats[resigned].name} {'ran out of time' if flagged else 'resigned'}"
+    winners = [shown_name(s) for p, s in enumerate(seats) if p % teams == res["winner"]]
+    how = "" if resigned is None else f", {shown_name(seats[resigned])} {'ran out of time' if flagged else 'resigned'}"
     # the winners' names after the sentence, not in brackets: a name may hold brackets itself
     # ("AI 2 (easy)"), and brackets in brackets read badly
     return models.Result(winner=res["winner"], is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=resigned,
