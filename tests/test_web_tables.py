@@ -102,7 +102,7 @@ def test_people_count_seats_from_one_and_programs_from_zero(client):
     assert r.status_code == 200 and r.json()["resigned"] == 1, r.text
     result = client.get(f"/api/tables/{tid}").json()["result"]
     assert (result["resigned"], result["winner"], result["turns"]) == (1, 0, 0)
-    assert result["text"].startswith("Team blue wins after 0 turns, Player 2 resigned."), result["text"]
+    assert result["text"].startswith("Team blue wins after 0 turns, Player 2 (guest) resigned."), result["text"]
 
 
 def test_the_result_names_the_winners_without_brackets_in_brackets(client):
