@@ -14,7 +14,7 @@ import pytest
 from helpers import board_rows, random_midgame
 from sequence_game import Move
 from sequence_game.agents import GreedyAgent, agent_from_spec
-from sequence_game.agents.levels import level_of
+from sequence_game.agents.levels import LEVELS, level_of
 from sequence_game.agents.presets import ALIASES, DIFFICULTIES, PRESETS
 
 SEEDS = range(40)  # easy draws among near-best moves: every seed must still find the forced move
@@ -124,6 +124,30 @@ def test_every_preset_plays_legal_moves(Game, name, players, teams):
         move = agent_from_spec(name, seed=1).select_move(g)
         assert isinstance(move, Move) and move in g.legal_moves(), (name, str(move))
         assert g.to_dict() == before
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("level", LEVELS, ids=lambda lv: lv.name)
+def test_r9_no_level_reads_a_card_its_player_may_not_see(level, players):
+    """Whatever agent a level builds (the top level's search included, at its own budget) reports the
+    same analysis in two games that differ only in the cards the player to move cannot see: the other
+    hands, the draw pile's order and the generator."""
+    from sequence_game import Game
+    from test_mcts import _redeal_hidden, _stats
+
+    spec = level.name + (",time=none" if PRESETS.get(level.spec, PRESETS["easy"]).time_cap is not None else "")
+    g = random_midgame(Game, players, seed=7 + players, max_plies=40)
+    assert g is not None
+    d = g.to_dict()
+    d["last_draw"] = None  # another player's last drawn card is hidden from the player to move
+    base = Game.from_dict(d)
+    me = base.current_player
+    report = _stats(agent_from_spec(spec, seed=3).analyze(base))
+    assert report  # the moves it weighed, with their scores: something to compare
+    for k in range(2):
+        other = Game.from_dict(_redeal_hidden(d, me, 50 + k))
+        assert other.observation(me) == base.observation(me) and other.to_dict() != base.to_dict()
+        assert _stats(agent_from_spec(spec, seed=3).analyze(other)) == report, (level.name, players)
 
 
 @pytest.mark.parametrize("players,teams", [(2, None), (3, None), (4, None)])

@@ -77,7 +77,7 @@ def test_readme_python_tour_runs(capsys):
     exec(compile(code, "README.md", "exec"), namespace)
     g, record, ai = namespace["g"], namespace["record"], namespace["ai"]
     assert isinstance(g, sequence_game.Game) and g.turn == 1 and len(g.history) == 1
-    assert type(ai).__name__ == "MCTSAgent"
+    assert type(ai).__name__ == "RolloutAgent"
     assert namespace["g2"].to_dict() == g.to_dict()
     assert record.result is not None and record.moves
     out = capsys.readouterr().out

@@ -50,7 +50,7 @@ class Limit:
     own budget for that call only, field by field: a field it sets replaces the agent's, a field it
     leaves ``None`` keeps the agent's. So a per-call limit never drops a cap it does not name:
     ``Limit(iterations=10**12)`` on the ``hard`` preset still stops at hard's time cap, and
-    ``Limit(time=0.3)`` on ``hard`` at 0.3 s or hard's 30,000 iterations, whichever comes first. To
+    ``Limit(time=0.3)`` on ``hard`` at 0.3 s or hard's 6,000 playouts, whichever comes first. To
     lift a cap, name it: ``time=math.inf`` is no time cap, a large ``iterations`` (up to
     ``2**62``) no iteration cap (a search needs one of the two). One exception: ``analysis``
     given a time alone searches that time, without the agent's iteration budget. Agents that

@@ -4,7 +4,7 @@ time per move), one agent spec each, rated on one measured scale (``sequence-gam
 
 Levels 1 to 5 are :class:`HumanLikeAgent`: the one-ply heuristic of ``greedy`` with the flaws of a
 weaker person, never a uniformly random mover; so are levels 6 and 7, named ``easy`` and ``medium``,
-with fewer flaws. Level 8 is ``hard`` (the search, ``mcts-v1``).
+with fewer flaws. Level 8 is ``hard`` (the rollout search over the heuristic's best moves).
 
 >>> [lv.spec for lv in LEVELS][5:]
 ['easy', 'medium', 'hard']
@@ -216,10 +216,10 @@ _HARD_CAP = PRESETS["hard"].time_cap
 
 #: The ladder, weakest first. Levels 1 to 7 differ in how often they spot a sequence in their own
 #: hand, notice the other team's lines, keep their jacks and miss the better of two moves; their
-#: settings were chosen so that neighbours are at least 80 Elo apart (docs/measurements.md). The
-#: search gains about 60 Elo over the plain heuristic (``greedy``), so level 7 is the heuristic with
-#: slips, one step below the search. The search at a lower budget is not a level: it measured no
-#: stronger than ``greedy``, so it would be a step that is not one.
+#: settings were chosen so that neighbours are at least 80 Elo apart (docs/measurements.md). Level 7
+#: is the heuristic (``greedy``) with slips, one step below the searches that build on it. The
+#: information-set search at a lower budget is not a level: it measured no stronger than ``greedy``,
+#: so it would be a step that is not one.
 LEVELS: Tuple[Level, ...] = (
     Level(1, "humanlike:notice=0,jack_care=0,temperature=1000,candidates=64,spot=0", "beginner",
           "plays almost any move, with a slight leaning to those that add to its lines; never sees "
@@ -245,8 +245,9 @@ LEVELS: Tuple[Level, ...] = (
           "the heuristic with a person's slips: misses the other side's threat one turn in ten and "
           "now and then plays its second- or third-best move; keeps its jacks", "under 5 ms"),
     Level(8, "hard", "hard",
-          f"the search at 30,000 iterations a move, the strongest player within {_HARD_CAP:g} s a move on one core",
-          f"about 0.1 s (at most {_HARD_CAP:g} s)"),
+          "the heuristic's eight best moves, each played on by the heuristic for ten turns in the same "
+          "sampled deals of the unseen cards (6,000 playouts a move), the best on average chosen: the "
+          f"strongest player within {_HARD_CAP:g} s a move on one core", f"about 0.1 s (at most {_HARD_CAP:g} s)"),
 )
 
 _BY_NAME: Dict[str, Level] = {lv.title: lv for lv in LEVELS if lv.title in ("easy", "medium", "hard")}

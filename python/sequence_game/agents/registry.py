@@ -173,7 +173,7 @@ def agent_from_spec(spec: str, **defaults: Any) -> Any:
     >>> agent_from_spec("greedy").name
     'greedy'
     >>> agent_from_spec("hard:seed=3").options.iterations
-    30000
+    6000
     """
     if not isinstance(spec, str):
         raise TypeError(f"an agent spec is text like 'greedy' or 'mcts:time=0.5', not {type(spec).__name__}")

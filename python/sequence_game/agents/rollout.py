@@ -12,10 +12,12 @@ and ``1/teams`` for a draw (a position still open at the horizon gets the static
 Why not a tree: Sequence is a game of heavy luck. When each move is tried in worlds of its own (as the
 iterations of :class:`~sequence_game.agents.MCTSAgent` do), the luck of the deal swamps the difference
 between moves; when all candidates meet the *same* cards (common random numbers) the luck cancels out
-of their comparison. In practice, at one second a move :class:`~sequence_game.agents.MCTSAgent` is the
-stronger player (``docs/research/ceilings.md``). It stays public for what its shared deals make it: the
-low-variance way to compare a few candidate moves (the tool behind the measurements of what hidden
-information is worth) and the base for opponent modelling.
+of their comparison. With short playouts (``horizon=10``, then the static evaluation) at 6,000 playouts a
+move it is the ``hard`` preset, level 8: against ``greedy`` it measured stronger than
+:class:`~sequence_game.agents.MCTSAgent` at 30,000 iterations, for about the same CPU time
+(``docs/measurements.md``). Its shared deals also make it the low-variance way to compare a few
+candidate moves (the tool behind the measurements of what hidden information is worth) and the base
+for opponent modelling.
 
 Opponent modelling (``inference_strength``): the last play of another player is evidence about the
 hand it was made from. A sampled world in which that player could have made a much better move --

@@ -30,7 +30,7 @@ from .stats import RatingFit, fit_ratings, outcome_sides
 __all__ = ["DEFAULT_AGENTS", "Ladder", "fit_folder", "ladder_json", "ladder_svg", "ladder_table", "rated_name"]
 
 #: The default contenders: the anchor, the rule-based reference player and the eight levels
-#: (``level:7`` is ``greedy``, ``level:8`` the search at 30,000 iterations).
+#: (``level:8`` is ``hard``, the rollout search at 6,000 playouts a move).
 DEFAULT_AGENTS: Tuple[str, ...] = ("random", "rules") + tuple(f"level:{n}" for n in range(1, 9))
 
 

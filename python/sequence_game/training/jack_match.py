@@ -1,7 +1,7 @@
 """Is spending a two-eyed jack early right? A match that settles it.
 
 Players are taught to keep the wild jacks (``JD``, ``JC``, R5) for the cell that wins or blocks;
-the search spends them freely. This match plays the search (``mcts-v1``, the ``hard`` preset's
+the search spends them freely. This match plays the search (``mcts-v1``, which was the ``hard`` preset's
 agent, at a fixed iteration budget) against the same search made to keep its two-eyed jacks
 (:class:`JackKeeper`): it runs the same analysis and plays the search's choice, unless that choice
 puts a chip with a two-eyed jack on a cell that neither completes a sequence (R7) nor takes a cell
