@@ -71,7 +71,8 @@ def test_the_websocket_and_the_stream_are_in_the_document(client):
         assert word in ws["description"]
     server = {ref["$ref"].rsplit("/", 1)[1] for ref in ws["x-server-frames"]["oneOf"]}
     assert server == {"StateFrame", "PresenceFrame", "HintFrame", "AnalysisInfo", "RematchFrame", "TimeoutFrame",
-                      "ErrorFrame", "PongFrame", "FlagFrame", "ChatFrame", "ChatLogFrame", "ReportedFrame"}
+                      "ErrorFrame", "PongFrame", "FlagFrame", "ChatFrame", "ChatLogFrame", "ReportedFrame",
+                      "SpectatorsFrame"}
     assert "version" in doc["components"]["schemas"]["HintFrame"]["properties"]
     assert len(ws["x-client-frames"]["oneOf"]) == 6  # move, the simple ones, hello, analysis, chat, report
     stream = doc["paths"]["/api/tables/{table_id}/stream"]["get"]

@@ -45,6 +45,11 @@ def _no_chat(sock):
         assert frame["type"] not in ("chat", "chat-log"), frame
 
 
+def _until_pong(sock):
+    """The frames before the answer to a ping, but the spectator counts a player's socket hears."""
+    return [f for f in iter(sock.receive_json, {"type": "pong"}) if f["type"] != "spectators"]
+
+
 def _next(sock, kind):
     while True:
         frame = sock.receive_json()
@@ -287,7 +292,7 @@ def test_a_tables_chat_comes_back_after_a_restart(tmp_path):
         wa, a, watcher_log = _open(client, table, None)
         p0.send_json({"type": "chat", "text": "back again"})
         p0.send_json({"type": "ping"})
-        frames = [p0.receive_json(), p0.receive_json()]  # the chat, or the error the server answered
+        frames = _until_pong(p0)  # the chat, or the error the server answered
         for ws in (ws0, wa):  # closed before asserting: a failure never leaves the server waiting
             ws.__exit__(None, None, None)
     assert [(m["id"], m["from"], m["text"]) for m in players_log["messages"]] == [(mid, "Ann", "rude [31mwords")]
@@ -438,7 +443,7 @@ def test_the_kept_chat_comes_back_whatever_frame_arrives_first_after_a_restart(t
         ws0, p0, players_log = _open(client, table, tokens[0])
         p0.send_json({"type": "chat", "text": "back again"})
         p0.send_json({"type": "ping"})
-        said = [p0.receive_json(), p0.receive_json()]  # the chat, or the error the server answered
+        said = _until_pong(p0)  # the chat, or the error the server answered
         ws0.__exit__(None, None, None)
     if first == "player's message":
         assert answer["detail"].startswith("this connection is not in the chat")
@@ -504,3 +509,28 @@ def test_a_queued_chat_write_that_fails_otherwise_is_logged_too(tmp_path, caplog
             assert _next(p0, "chat")["text"] == "still here"
             ws0.__exit__(None, None, None)
     assert "a database write failed" in caplog.text and "OverflowError" in caplog.text
+
+
+def test_a_signed_in_spectator_chats_under_the_accounts_name_and_players_see_the_count():
+    from test_web_accounts import FAST
+
+    with TestClient(create_app(ai_pause=0, club=FAST), base_url=BASE) as c:
+        table, tokens = new_table(c, **TWO_HUMANS)
+        ws0, p0, _ = _open(c, table, tokens[0])
+        assert _next(p0, "spectators")["count"] == 0  # after its chat-log, a player's page hears the count
+        guest = _open(c, table, None)
+        assert _next(p0, "spectators")["count"] == 1
+        r = c.post("/api/accounts", json={"name": "carol", "password": "password1"}, headers={"Origin": BASE})
+        assert r.status_code == 201, r.text
+        member = _open(c, table, None)  # the client's cookie jar: carol's session
+        assert member[2]["you"] == "carol" and guest[2]["you"] == "Spectator 1"
+        assert _next(p0, "spectators")["count"] == 2
+        member[1].send_json({"type": "chat", "text": "nice move"})
+        got = _next(guest[1], "chat")
+        assert (got["from"], got["channel"], got["seat"]) == ("carol", "spectators", None)
+        member[0].__exit__(None, None, None)
+        assert _next(p0, "spectators")["count"] == 1
+        guest[1].send_json({"type": "ping"})  # a spectator coming or going sends the other spectators nothing
+        assert all(f["type"] != "spectators" for f in iter(guest[1].receive_json, {"type": "pong"}))
+        for ws in (guest[0], ws0):
+            ws.__exit__(None, None, None)

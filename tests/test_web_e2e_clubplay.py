@@ -114,6 +114,8 @@ def test_chat_between_players_and_spectators_stays_apart(server, browser):
             pg.wait_for_selector("#chatbox:not([hidden])")
         assert "table talk" in ann.inner_text("#chat-notice") and ann.inner_text("#chat-title") == "Players' chat"
         assert fan.inner_text("#chat-title") == "Spectators' chat" and "do not read" in fan.inner_text("#chat-notice")
+        ann.wait_for_selector("#spectators:has-text('1 spectator')")  # the players see how many watch
+        assert fan.locator("#spectators").is_hidden()
         hostile = "<img src=x onerror=\"window.__xss=1\">hello"
         ann.fill("#chattext", hostile)
         ann.press("#chattext", "Enter")

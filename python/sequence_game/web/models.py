@@ -618,7 +618,8 @@ class ChatFrame(BaseModel):
     type: Literal["chat"]
     id: int = Field(description="the message's number at this table (send it in a report frame)")
     channel: Literal["players", "spectators"]
-    from_: str = Field(alias="from", description="the writer: a seat's name, or 'Spectator N'")
+    from_: str = Field(alias="from", description="the writer: a seat's name, a signed-in spectator's account "
+                                                 "name, or 'Spectator N'")
     seat: Optional[int] = Field(description="the writer's seat, null for a spectator")
     account: Optional[str] = Field(None, description="the writer's account (null: a guest or a spectator)")
     text: str = Field(description="plain text: show it as text, never as HTML")
@@ -632,7 +633,8 @@ class ChatLogFrame(BaseModel):
     type: Literal["chat-log"]
     enabled: bool
     notice: str = Field(description="what the chat box says: who reads this room (no table talk, R10)")
-    you: Optional[str] = Field(description="a spectator's name in its room ('Spectator N'); null for a seat")
+    you: Optional[str] = Field(description="a spectator's name in its room (its account's name, or 'Spectator N'); "
+                                           "null for a seat")
     messages: List[ChatFrame]
 
 
@@ -643,6 +645,14 @@ class ReportedFrame(BaseModel):
     message: int
 
 
+class SpectatorsFrame(BaseModel):
+    """To a seat's connection in the chat: how many connections watch without a seat; after its
+    ``chat-log`` and whenever a spectator comes or goes."""
+
+    type: Literal["spectators"]
+    count: int = Field(description="open spectator connections (websockets and event streams)")
+
+
 class PongFrame(BaseModel):
     """The answer to a ``ping`` frame."""
 
@@ -650,7 +660,7 @@ class PongFrame(BaseModel):
 
 
 ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, AnalysisInfo, RematchFrame, TimeoutFrame, FlagFrame,
-                              ChatFrame, ChatLogFrame, ReportedFrame, ErrorFrame, PongFrame],
+                              ChatFrame, ChatLogFrame, ReportedFrame, SpectatorsFrame, ErrorFrame, PongFrame],
                         Field(discriminator="type")]
 StreamLine = Annotated[Union[StateFrame, PresenceFrame, RematchFrame, TimeoutFrame, FlagFrame],
                        Field(discriminator="type")]

@@ -7,14 +7,15 @@ import asyncio
 from typing import Annotated, Any, Optional, Tuple
 
 from fastapi import Depends, Request, Response
+from starlette.requests import HTTPConnection
 
 from ..errors import AccountsOffError, NeedsSeatError, NotAllowedError
 from . import Club
 from .accounts import Account
 from .sessions import COOKIE
 
-__all__ = ["AccountWrite", "ClubDep", "NeedsAccountError", "OptionalAccount", "check_rated", "seat_account",
-           "set_cookie"]
+__all__ = ["AccountWrite", "ClubDep", "NeedsAccountError", "OptionalAccount", "account_of_cookie", "check_rated",
+           "seat_account", "set_cookie"]
 
 
 class NeedsAccountError(NeedsSeatError):
@@ -32,6 +33,11 @@ async def get_club(request: Request) -> Club:
 
 async def signed_in(request: Request) -> Optional[Account]:
     """The account of the request's session cookie (None: a guest, or accounts are off)."""
+    return await account_of_cookie(request)
+
+
+async def account_of_cookie(request: HTTPConnection) -> Optional[Account]:
+    """:func:`signed_in` for a request or a websocket."""
     club: Optional[Club] = request.app.state.club
     sid = request.cookies.get(COOKIE)
     if club is None or not sid:

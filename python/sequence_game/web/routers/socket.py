@@ -40,6 +40,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .. import models
+from ..club.web import account_of_cookie
 from ..errors import (
     BadMessageError,
     BusyError,
@@ -130,6 +131,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             if not isinstance(hello, Hello):
                 raise BadMessageError("say hello first: {\"type\": \"hello\", \"token\": ...}")
             conn = Connection(service.seats_of(table, hello.token, "the hello's token"), client)
+            if not conn.seats:  # a signed-in spectator chats under the account's name (guests: Spectator N)
+                account = await account_of_cookie(websocket)
+                if account is not None:
+                    conn.chat_name = account.name
         except (ValueError, asyncio.TimeoutError) as e:
             await _close_with(websocket, e)
             return

@@ -90,6 +90,7 @@ function connect() {
     else if (msg.type === "chat-log") { onChatLog(msg); }
     else if (msg.type === "chat") { addChat(msg); }
     else if (msg.type === "reported") { markReported(msg.message); }
+    else if (msg.type === "spectators") { renderSpectators(msg.count); }
     else if (msg.type === "presence" && view) { msg.connected.forEach((c, p) => { view.seats[p].connected = c; }); render(); }
   };
   ws.onclose = () => {
@@ -699,6 +700,19 @@ function onChatLog(msg) {
   for (const m of msg.messages) addChat(m);
 }
 
+// A spectator's name in the chat: a guest's "Spectator N" as it is, an account's marked as a spectator's.
+function spectatorName(name) {
+  const m = /^Spectator (\d+)$/.exec(name);
+  return m ? _("Spectator {n}", { n: m[1] }) : _("{name} (spectator)", { name });
+}
+
+// How many watch without a seat (the server tells the players' pages only).
+function renderSpectators(n) {
+  const el = $("spectators");
+  el.hidden = !n;
+  el.textContent = ngettext("{n} spectator", "{n} spectators", n);
+}
+
 function addChat(m) {
   if (muted.has(m.from)) return;
   const li = document.createElement("li");
@@ -706,7 +720,7 @@ function addChat(m) {
   li.dataset.id = String(m.id);
   const who = document.createElement("strong");
   if (m.seat === null || m.seat === undefined) {
-    who.textContent = (m.channel === "spectators" && token ? _("{name} (spectator)", { name: m.from }) : defaultName(m.from)) + ": ";
+    who.textContent = (m.channel === "spectators" ? spectatorName(m.from) : defaultName(m.from)) + ": ";
   } else {  // a seat's message: its account links to its page, a guest is marked (club.nameNode)
     const seat = view && view.seats[m.seat];
     const account = m.account !== undefined ? m.account : seat ? seat.account : null;

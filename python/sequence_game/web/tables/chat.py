@@ -30,6 +30,7 @@ from typing import Any, Deque, Dict, List, Optional, Protocol, Tuple
 from ...records import utc_now, utc_text
 from ..errors import BusyError, InvalidRequestError, NotNowError
 from ..limits import ServerLimits
+from .connections import spectators_frame
 from .table import Table
 
 __all__ = ["KEEP", "MAX_CHAT_TEXT", "NOTICE", "SPECTATORS_NOTICE", "Chat", "ChatKeeper", "clean_text"]
@@ -126,7 +127,12 @@ class Chat:
         conn.chat = True
         if not self.enabled:
             conn.send({"type": "chat-log", "enabled": False, "notice": OFF, "you": None, "messages": []})
-            return
+        else:
+            self._welcome(table, conn)
+        if conn.seats:  # a player's page shows how many watch (the count follows as they come and go)
+            conn.send(spectators_frame(table))
+
+    def _welcome(self, table: Table, conn: Any) -> None:
         room = self._room(table)
         if not conn.seats and getattr(conn, "chat_name", None) is None:
             conn.chat_name = f"Spectator {room.next_spectator}"

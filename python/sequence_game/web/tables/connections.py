@@ -12,7 +12,12 @@ from ..limits import ServerLimits
 from .table import Table
 from .views import view
 
-__all__ = ["Connection", "Connections"]
+__all__ = ["Connection", "Connections", "spectators_frame"]
+
+
+def spectators_frame(table: Table) -> Dict[str, Any]:
+    """How many connections of ``table`` watch it without a seat (websockets and event streams)."""
+    return {"type": "spectators", "count": sum(1 for c in table.connections if not c.seats)}
 
 
 def _dumps(message: Dict[str, Any]) -> str:
@@ -135,6 +140,8 @@ class Connections:
         conn.send_text(_state(table, conn.seats))
         if came:
             self._presence(table, skip=conn)
+        if not conn.seats:
+            self._spectators(table)
 
     def detach(self, table: Table, conn: Connection) -> None:
         """Remove an attached connection (its place stays counted until :meth:`release`)."""
@@ -151,6 +158,18 @@ class Connections:
                 gone = True
         if gone:
             self._presence(table)
+        if not conn.seats:
+            self._spectators(table)
+
+    @staticmethod
+    def _spectators(table: Table) -> None:
+        """A spectator came or left: the players' pages (seat websockets in the chat) hear the new
+        count; other spectators and the event streams do not, so a spectator costs the same at any
+        audience size."""
+        text = _dumps(spectators_frame(table))
+        for conn in list(table.connections):
+            if conn.seats and conn.chat:
+                conn.send_text(text)
 
     def _presence(self, table: Table, skip: Optional[Connection] = None) -> None:
         text = _dumps({"type": "presence", "connected": [p in table.present for p in range(len(table.seats))]})
