@@ -112,6 +112,25 @@ def test_client_reads_and_plays_a_table(server):
     assert e.value.status == 409 and "not your turn" in e.value.detail
 
 
+def test_client_sets_the_pages_language_of_its_account(server):
+    """PUT /api/session/language from a script: the account's pages speak that language from then
+    on, whatever the browser asks for; a language the server does not have is refused."""
+    import urllib.request
+
+    carol = Client(server)
+    carol.sign_up("carol", "password1")
+    carol.set_language("ko")
+    ask = urllib.request.Request(server + "/", headers={"Cookie": f"sg_session={carol.session}",
+                                                        "Accept-Language": "es"})
+    with urllib.request.urlopen(ask, timeout=30) as page:
+        assert '<html lang="ko"' in page.read().decode("utf-8")
+    with pytest.raises(ClientError) as refused:
+        carol.set_language("xx")
+    assert refused.value.status == 422 and "ko" in refused.value.detail
+    with pytest.raises(TypeError):
+        carol.set_language(None)
+
+
 def test_client_signs_up_logs_in_and_plays_a_rated_seek_as_its_account(server):
     """docs/club.md, "From a script": the client keeps the session cookie and sends the Origin its
     cookie-signed writes need; two scripts meet through a rated seek and their game is rated."""

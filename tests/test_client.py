@@ -680,6 +680,7 @@ METHODS = {
     ("GET", "/api/session"): "signed_in",
     ("POST", "/api/session"): "log_in",
     ("DELETE", "/api/session"): "log_out",
+    ("PUT", "/api/session/language"): "set_language",
 }
 
 

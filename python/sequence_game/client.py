@@ -1271,6 +1271,14 @@ class Client:
         """``GET /api/session``: who this client's session cookie signs in (``name`` None: a guest)."""
         return self._typed(Session.from_json, "GET", "/api/session")
 
+    def set_language(self, language: str) -> None:
+        """``PUT /api/session/language``: the language the server's pages speak to this account from
+        now on (``"en"``, ``"ja"``, ``"ko"``, ``"es"``; docs/i18n.md). Kept on the account when this
+        client is signed in; for a guest only a browser keeps the choice, in a cookie."""
+        if not isinstance(language, str):
+            raise TypeError(f"language is a language code such as 'ja', not a {type(language).__name__}")
+        self.request("PUT", "/api/session/language", {"language": language})
+
     def players(self, limit: int = 100, offset: int = 0) -> List[Dict[str, Any]]:
         """``GET /api/players``: the club's players, strongest first (name, rating, provisional,
         rated games; docs/club.md); empty on a server without accounts."""
