@@ -45,14 +45,14 @@ std::string shape_text(py::ssize_t rows, py::ssize_t cols) {
     return cols < 0 ? "(" + std::to_string(rows) + ",)" : "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
 }
 
-// A writable C-contiguous array of exactly this dtype and shape (cols < 0: one dimension). The
-// checks run on every call of a batch loop, so the message is built only when one fails.
-template <class T>
-T* out_array(const py::object& obj, py::ssize_t rows, py::ssize_t cols, const char* name) {
-    const py::dtype want = py::dtype::of<T>();
+// A C-contiguous numpy array of exactly this dtype and shape (cols < 0: one dimension), writable
+// when the call writes into it. The checks run on every call of a batch loop, so the message is built
+// only when one fails.
+py::array checked_array(const py::object& obj, const py::dtype& want, py::ssize_t rows, py::ssize_t cols,
+                        const char* name, bool writable) {
     const auto what = [&] {
-        return std::string(name) + " must be a writable, C-contiguous numpy " + std::string(py::str(want)) +
-               " array of shape " + shape_text(rows, cols);
+        return std::string(name) + (writable ? " must be a writable, C-contiguous numpy " : " must be a C-contiguous numpy ") +
+               std::string(py::str(want)) + " array of shape " + shape_text(rows, cols);
     };
     if (!py::isinstance<py::array>(obj)) throw py::type_error(what() + ", not " + std::string(py::str(py::type::of(obj))));
     auto arr = py::reinterpret_borrow<py::array>(obj);
@@ -60,29 +60,23 @@ T* out_array(const py::object& obj, py::ssize_t rows, py::ssize_t cols, const ch
         throw py::type_error(what() + ", not dtype " + std::string(py::str(arr.dtype())));
     const bool shape_ok = cols < 0 ? arr.ndim() == 1 && arr.shape(0) == rows
                                    : arr.ndim() == 2 && arr.shape(0) == rows && arr.shape(1) == cols;
-    if (!shape_ok || !(arr.flags() & py::array::c_style) || !arr.writeable())
+    const bool read_only = writable && !arr.writeable();
+    if (!shape_ok || !(arr.flags() & py::array::c_style) || read_only)
         throw py::value_error(what() + " (got shape " + std::string(py::str(arr.attr("shape"))) +
-                              (arr.writeable() ? "" : ", read-only") + ")");
-    return static_cast<T*>(arr.mutable_data());
+                              (read_only ? ", read-only" : "") + ")");
+    return arr;
 }
 
-// A C-contiguous numpy array of exactly this dtype and shape, read only (it may be read-only).
+// The array the call writes its results into.
+template <class T>
+T* out_array(const py::object& obj, py::ssize_t rows, py::ssize_t cols, const char* name) {
+    return static_cast<T*>(checked_array(obj, py::dtype::of<T>(), rows, cols, name, true).mutable_data());
+}
+
+// An array the call only reads (it may be read-only).
 template <class T>
 const T* in_array(const py::object& obj, py::ssize_t rows, py::ssize_t cols, const char* name) {
-    const py::dtype want = py::dtype::of<T>();
-    const auto what = [&] {
-        return std::string(name) + " must be a C-contiguous numpy " + std::string(py::str(want)) + " array of shape " +
-               shape_text(rows, cols);
-    };
-    if (!py::isinstance<py::array>(obj)) throw py::type_error(what() + ", not " + std::string(py::str(py::type::of(obj))));
-    auto arr = py::reinterpret_borrow<py::array>(obj);
-    if (!arr.dtype().is(want) && !arr.dtype().equal(want))
-        throw py::type_error(what() + ", not dtype " + std::string(py::str(arr.dtype())));
-    const bool shape_ok = cols < 0 ? arr.ndim() == 1 && arr.shape(0) == rows
-                                   : arr.ndim() == 2 && arr.shape(0) == rows && arr.shape(1) == cols;
-    if (!shape_ok || !(arr.flags() & py::array::c_style))
-        throw py::value_error(what() + " (got shape " + std::string(py::str(arr.attr("shape"))) + ")");
-    return static_cast<const T*>(arr.data());
+    return static_cast<const T*>(checked_array(obj, py::dtype::of<T>(), rows, cols, name, false).data());
 }
 
 // Observer seats: None (each game's default) or an int32 array of shape (games,) of valid seats,
