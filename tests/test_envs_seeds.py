@@ -152,7 +152,12 @@ def test_unknown_reset_options_are_refused_in_every_form():
     with pytest.raises(ValueError, match="takes no options"):
         SequenceVectorEnv(2, seed=0).reset(options={"game_seed": 3})
     env.reset(options={})  # no option: as without options
-    sb3 = pytest.importorskip("sequence_game.envs.sb3", reason="the [train] extra is not installed")
+
+
+def test_sb3_vec_env_refuses_reset_options():
+    pytest.importorskip("stable_baselines3", reason="the [train] extra is not installed")
+    from sequence_game.envs import sb3
+
     venv = sb3.SequenceVecEnv(2, opponents="random", seed=0)
     venv.set_options({"game_seed": 3})
     with pytest.raises(ValueError, match="takes no options"):
@@ -212,7 +217,9 @@ def test_batched_envs_deal_vector_game_seed_at_reset_and_construction():
 
 
 def test_sb3_first_reset_plays_the_constructors_deals_and_seed_deals_vector_game_seed():
-    sb3 = pytest.importorskip("sequence_game.envs.sb3", reason="the [train] extra is not installed")
+    pytest.importorskip("stable_baselines3", reason="the [train] extra is not installed")
+    from sequence_game.envs import sb3
+
     seeds = VectorGame(4, seed=3, max_turns=1000).seeds()
     venv = sb3.SequenceVecEnv(4, opponents="random", seed=3)
     built = venv.game.seeds().copy()
