@@ -532,6 +532,45 @@ def test_serve_command_starts_the_server(tmp_path):
     assert db.exists()
 
 
+def test_the_server_freezes_what_lives_and_still_frees_cycles(monkeypatch):
+    """``serve`` freezes the collector's objects every few seconds, so a full collection walks only
+    what is newer (docs/measurements.md, "Capacity of one server process"); the periodic collection
+    over everything still frees a reference cycle that became garbage after it was frozen."""
+    import gc
+    import weakref
+
+    from sequence_game.web import serve as serve_module
+
+    class Node:
+        pass
+
+    monkeypatch.setattr(serve_module, "FREEZE_SECONDS", 0.02)
+    monkeypatch.setattr(serve_module, "FREEZES_PER_FULL_COLLECTION", 10**9)  # no full collection yet
+    gc.unfreeze()  # what an earlier test's serve() froze: the count below is the keeper's
+    gc.collect()
+    cycle = Node()
+    cycle.self = cycle  # freed only by the collector
+    freed = threading.Event()
+    watch = weakref.ref(cycle, lambda _: freed.set())
+    stop = threading.Event()
+    keeper = threading.Thread(target=serve_module._keep_full_collections_short, args=(stop,), daemon=True)
+    try:
+        keeper.start()
+        end = time.monotonic() + 30
+        while gc.get_freeze_count() == 0:
+            assert time.monotonic() < end, "nothing was frozen"
+            time.sleep(0.01)
+        del cycle
+        gc.collect()  # a collection of the unfrozen objects: the frozen cycle is not among them
+        assert watch() is not None, "the frozen cycle was collected: it was not frozen"
+        monkeypatch.setattr(serve_module, "FREEZES_PER_FULL_COLLECTION", 1)  # the next one looks at everything
+        assert freed.wait(30), "the cycle was never freed: the full collection did not come"
+    finally:
+        stop.set()
+        keeper.join(30)
+        gc.unfreeze()
+
+
 def test_serve_limit_option_sets_the_server_limits(monkeypatch, capsys, tmp_path):
     """``serve --limit NAME=VALUE`` changes one ServerLimits field; a bad name, value or bound is
     one line naming what is settable, exit status 2, and no server."""
