@@ -34,8 +34,8 @@ def test_the_first_round_pairs_top_half_against_bottom_half_with_alternating_sea
 
 def test_the_second_round_pairs_each_score_group_and_grants_seat_preferences():
     # after the top half won every game: scoregroup 1 is {1, 2, 3, 4}, scoregroup 0 is {5, ... 8};
-    # S1 = {1, 2} meets S2 = {3, 4}. 1 and 3 both moved first: the higher-ranked (1) gets its
-    # preference, the second seat (C.04.3 5.2.4); 2 and 4 both moved second: 2 moves first.
+    # S1 = {1, 2} meets S2 = {3, 4}. 1 and 3 both had the first seat: the higher-ranked (1) gets
+    # its preference, the second seat (C.04.3 5.2.4); 2 and 4 both had the second: 2 gets the first.
     r1 = as_games(1, pair_round(field(8), [], {}).games, [1.0, 0.0, 1.0, 0.0])
     p = pair_round(field(8), r1, {})
     assert p.games == (("3", "1"), ("2", "4"), ("5", "7"), ("8", "6"))
@@ -105,16 +105,16 @@ def test_seats_alternate_from_the_latest_round_the_two_differed():
     # C.04.3 5.2.3: both want the same seat with the same strength; the latest round in which
     # they had different seats decides: each gets the other seat from that round's
     history = {"a": [0, 1, 0, 1], "b": [1, 0, 0, 1]}
-    # both: difference 0, last seat second -> mild preference to move first; in the second game a moved
-    # second and b first: a now moves first
+    # both: difference 0, last seat second -> mild preference for the first; in the second game a
+    # had the second seat and b the first: a now has the first
     assert allocate_seats("a", "b", history, {"a": 1, "b": 2}) == ("a", "b")
     assert allocate_seats("b", "a", history, {"a": 2, "b": 1}) == ("a", "b")
 
 
 def test_an_absolute_preference_beats_a_mild_one():
-    history = {"a": [0, 1], "b": [0, 0]}  # b moved first twice: it must move second
+    history = {"a": [0, 1], "b": [0, 0]}  # b had the first seat twice: it must have the second
     assert allocate_seats("a", "b", history, {"a": 1, "b": 2}) == ("a", "b")
-    history = {"a": [1, 0], "b": [1, 1]}  # b moved second twice: it must move first
+    history = {"a": [1, 0], "b": [1, 1]}  # b had the second seat twice: it must have the first
     assert allocate_seats("a", "b", history, {"a": 1, "b": 2}) == ("b", "a")
 
 
@@ -148,7 +148,7 @@ def test_whole_tournaments_never_repeat_a_game_nor_give_a_second_bye(spec):
 
 
 def test_seats_stay_balanced_over_a_long_tournament():
-    # C.04.3's colour rules: nobody moves first (or second) three times in a row, and the
+    # C.04.3's colour rules: nobody has the same seat three times in a row, and the
     # difference stays within 2, in a field of 20 over 9 rounds of random results
     rng = random.Random(7)
     entrants = [Entrant(f"p{k}", rng.uniform(0, 1000)) for k in range(20)]

@@ -92,7 +92,7 @@ def berserk_clock(base_seconds: float) -> float:
 @dataclass(frozen=True)
 class Waiting:
     """An entrant waiting for a game: its points and rating, whom it last played, and how many
-    games it moved first (the one that moved first less often does)."""
+    games it sat at the first seat (the one that sat there less often does now)."""
 
     id: str
     points: int
@@ -115,7 +115,7 @@ def arena_pairs(waiting: Sequence[Waiting]) -> List[Tuple[str, str]]:
         k = next((n for n, w in enumerate(left)
                   if w.id != top.last_opponent and w.last_opponent != top.id), 0)
         other = left.pop(k)
-        # the one that moved first in fewer of its games does now; then the higher-placed
+        # the one that had the first seat in fewer of its games has it now; then the higher-placed
         if (other.firsts - other.games / 2) < (top.firsts - top.games / 2):
             pairs.append((other.id, top.id))
         else:

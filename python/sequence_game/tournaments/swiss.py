@@ -24,7 +24,9 @@ The steps of :func:`pair_round`:
    completely. That look-ahead (an exact matching search, :func:`_pairable`) is what replaces the
    Dutch system's rules for backtracking into a bracket already paired (C.04.3 3.8 and 3.9): the
    last bracket always pairs.
-4. **Seats** (C.04.3 article 5): see :func:`allocate_seats`. "White" is the seat that moves first.
+4. **Seats** (C.04.3 article 5): see :func:`allocate_seats`. The seat is the colour: the first seat
+   plays team blue, the second team green (R2). Who moves first is the cut's (R4), not the
+   pairing's, so the seats balance the colours only.
 
 Where this is simpler than the Dutch system, on purpose for a club night of a few rounds:
 
@@ -73,7 +75,7 @@ class Entrant:
 
 @dataclass(frozen=True)
 class Game:
-    """A game of round ``round``: ``first`` moves first. ``result``: what ``first`` scored (1, 0.5
+    """A game of round ``round``: ``first`` has the first seat (team blue). ``result``: what ``first`` scored (1, 0.5
     or 0), None while it is being played. ``forfeit``: decided without play (a no-show): it counts
     for the score but is no meeting and gives no seat (C.04.1)."""
 
@@ -138,7 +140,7 @@ def scores(entrants: Sequence[str], games: Sequence[Game], byes: Mapping[int, st
 
 
 def seat_history(entrant: str, games: Sequence[Game]) -> List[int]:
-    """The seats ``entrant`` played, by round (0: moved first), forfeits left out."""
+    """The seats ``entrant`` played, by round (0: the first seat), forfeits left out."""
     mine = sorted((g for g in games if entrant in (g.first, g.second) and not g.forfeit), key=lambda g: g.round)
     return [0 if g.first == entrant else 1 for g in mine]
 
@@ -186,7 +188,7 @@ def allocate_seats(high: str, low: str, history: Mapping[str, Sequence[int]], nu
     """``(first, second)`` for a game of ``high`` (the higher-ranked) and ``low``, by C.04.3 5.2:
     both preferences when they agree; else the stronger (two absolute ones: the wider difference);
     else alternate from the latest round the two had different seats; else the higher-ranked
-    player's preference; with no preference at all, the higher-ranked player moves first when its
+    player's preference; with no preference at all, the higher-ranked player has the first seat when its
     pairing number is odd (5.2.5, the first seat as the initial colour)."""
     hs, ls = list(history.get(high, ())), list(history.get(low, ()))
     (hp, hseat), (lp, lseat) = _preference(hs), _preference(ls)

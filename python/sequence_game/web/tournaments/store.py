@@ -57,7 +57,7 @@ CREATE TABLE IF NOT EXISTS tournament_games (
     n          INTEGER NOT NULL,     -- the game's number in the tournament, from 1
     round      INTEGER NOT NULL,     -- a Swiss's round (an arena: 0)
     board      INTEGER NOT NULL,
-    first      TEXT NOT NULL,        -- the entrant that moves first (a bye: who has it)
+    first      TEXT NOT NULL,        -- the entrant at the first seat, team blue (a bye: who has it)
     second     TEXT,                 -- NULL: a bye
     table_id   TEXT,                 -- the server's table of the game
     result     REAL,                 -- what first scored: 1, 0.5, 0; NULL: being played
