@@ -15,7 +15,7 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any, AsyncIterator, Dict, Optional, Union
+from typing import Any, AsyncIterator, Callable, Dict, Optional, Union
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -36,11 +36,13 @@ from .limits import ServerLimits
 from .reviews import ReviewService
 from .routers import accounts as accounts_routes
 from .routers import ai, events, pages, play, players, records, review, seeks, socket, tables
+from .routers import tournaments as tournaments_routes
 from .routers.socket import MAX_WS_MESSAGE
 from .seeks import SeekBoard
 from .social import Social
 from .store import TableStore
-from .tables import TableService
+from .tables import Table, TableService
+from .tournaments.service import TournamentService, TournamentSettings
 
 __all__ = ["MAX_BODY", "MAX_WS_MESSAGE", "create_app"]
 
@@ -52,7 +54,8 @@ MAX_BODY = 256 * 1024  # bytes of an HTTP request body (a long record's moves fi
 def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float] = None, ai_workers: Optional[int] = None,
                max_ai_seconds: Optional[float] = None, game_class: Optional[GameClass] = None,
                limits: Optional[ServerLimits] = None, accounts: bool = True,
-               club: Optional[ClubSettings] = None, chat: bool = True) -> FastAPI:
+               club: Optional[ClubSettings] = None, chat: bool = True,
+               tournaments: Optional[TournamentSettings] = None) -> FastAPI:
     """The web app over the table database at ``db_path`` (``":memory:"``: nothing kept).
 
     ``limits``: every bound the server enforces (:class:`~sequence_game.web.limits.ServerLimits`,
@@ -60,7 +63,8 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     ``ServerLimits.ai_pause``, 0.4 s by default), ``ai_workers`` and ``max_ai_seconds``, if given,
     replace those of ``limits``. ``accounts``: sign-up, login, ratings and player pages (docs/club.md;
     False: everyone is a guest, ``serve --no-accounts``); ``club``: their settings. ``chat``: the
-    tables' chat is on (``serve --no-chat`` switches it off).
+    tables' chat is on (``serve --no-chat`` switches it off). ``tournaments``: the tournaments'
+    settings (docs/club.md, "Tournaments"; they need accounts).
 
     Embedded in a script of your own, call it under ``if __name__ == "__main__":`` (docs/web.md,
     "Embedding the app"): the AI's worker processes start by importing your script again, so a
@@ -83,11 +87,17 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
         service.start_ai()
         if app.state.standing is not None:
             app.state.standing.start()
+        if app.state.tournaments is not None:
+            app.state.tournaments.start()
         yield
+        if app.state.tournaments is not None:
+            await app.state.tournaments.stop()
         if app.state.standing is not None:
             app.state.standing.stop()
         app.state.reviews.close()
         await service.close()  # the queued writes (seeks, chat, reports) are done first
+        if app.state.tournaments is not None:
+            app.state.tournaments.close()
         app.state.social.close()
         if app.state.club is not None:
             app.state.club.close()
@@ -96,9 +106,12 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     service = TableService(store, game_class=game_class, limits=limits)
     service.chat.enabled = chat
     club_service = Club(db_path, club) if accounts else None
-    if club_service is not None:
-        service.changes.on_over = club_service.game_over  # files each finished game, rates the rated ones
     resumed = service.resume()
+    # tournaments are for accounts; each game's end is filed (and rated) first, then scored
+    tournament_service = (None if club_service is None else
+                          TournamentService(db_path, service, club_service.accounts.get, tournaments))
+    if club_service is not None:
+        service.changes.on_over = _game_over(club_service, tournament_service)
     if resumed:
         log.info("resumed %d unfinished table(s) from %s", resumed, db_path)
     # open seeks, the tables' chat and the chat reports are kept in the same file (social.py)
@@ -140,6 +153,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     if app.state.standing is not None:
         service.rematcher.check = app.state.standing.check_table
     app.state.social = social
+    app.state.tournaments = tournament_service
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(EarlyRefusal, service=service, quota=app.state.quota)  # gate.py: floods refused cheaply
     app.add_middleware(HostGuard, limits=limits)  # added last: runs first
@@ -190,9 +204,19 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.include_router(pages.language_router)
     app.include_router(pages.board_svg_route(_empty_board_svg(service.game_class)))
     for router in (tables.router, play.router, ai.router, records.router, review.router, events.router,
-                   seeks.router, socket.router, accounts_routes.router, players.router):
+                   seeks.router, socket.router, accounts_routes.router, tournaments_routes.router, players.router):
         app.include_router(router)
     return app
+
+
+def _game_over(club: Club, tournaments: Optional[TournamentService]) -> Callable[[Table], None]:
+    """The table service's end-of-game hook: the club files and rates the game, then its
+    tournament (if any) scores it."""
+    def over(table: Table) -> None:
+        club.game_over(table)
+        if tournaments is not None:
+            tournaments.game_over(table)
+    return over
 
 
 def _empty_board_svg(game_class: GameClass) -> str:

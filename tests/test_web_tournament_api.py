@@ -1,0 +1,239 @@
+"""Tournaments over HTTP (docs/club.md "Tournaments", docs/security.md): a whole Swiss of four
+accounts over three rounds with a restart in the middle, an arena, no-shows, teams of two, and the
+doors' refusals: guests, other sites, other accounts' seats, the per-account cap."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("argon2")
+pytest.importorskip("openskill")
+
+from sequence_game.web.tournaments.service import TournamentSettings
+from test_web_accounts import _CLIENTS, FAST, Browser, _close_clients, make_app, sign_up  # noqa: F401 (autouse)
+from web_support import auth, wait_for
+
+NAMES = ("alice", "bob", "carol", "dave")
+QUICK = TournamentSettings(tick_seconds=0.05, round_pause_seconds=0.05, min_arena_minutes=0.01, grace_seconds=60.0)
+
+
+def app_at(path, settings=QUICK):
+    return make_app(str(path), settings=FAST, tournaments=settings)
+
+
+def members(app, names=NAMES, new=True):
+    out = {}
+    for name in names:
+        b = Browser(app)
+        if new:
+            sign_up(b, name)
+        else:
+            r = b.post("/api/session", json={"name": name, "password": "password1"})
+            assert r.status_code == 200, r.text
+        out[name] = b
+    return out
+
+
+def announce(b, kind="swiss", **body):
+    spec = {"kind": kind, "name": "Club night", "starts": time.time(), "clock": {"seconds": 600, "increment": 0},
+            "rated": True, **({"rounds": 3} if kind == "swiss" else {"minutes": 0.05}), **body}
+    r = b.post("/api/tournaments", json=spec)
+    assert r.status_code == 201, r.text
+    return r.json()["tournament"]
+
+
+def tournament(b, tid):
+    r = b.get(f"/api/tournaments/{tid}")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def seat_of(b, tid):
+    r = b.get(f"/api/tournaments/{tid}/seat")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def finish_game(people, tid, loser):
+    """``loser``'s game: every seat moves once (a played, rated game), then ``loser`` resigns."""
+    seats = {name: seat_of(b, tid) for name, b in people.items()}
+    table = seats[loser]["table"]
+    at = {s["seat"]["seat"]: s["seat"]["token"] for s in seats.values() if s["table"] == table}
+    b = people[loser]
+    for _ in range(len(at)):
+        view = b.get(f"/api/tables/{table}").json()
+        p = view["state"]["current_player"]
+        mine = b.get(f"/api/tables/{table}", headers=auth(at[p])).json()
+        r = b.post(f"/api/tables/{table}/moves", json={"move": mine["legal"][0]}, headers=auth(at[p]))
+        assert r.status_code == 200, r.text
+    mine = seats[loser]["seat"]
+    r = b.post(f"/api/tables/{table}/resign", json={}, headers=auth(mine["token"]))
+    assert r.status_code == 200, r.text
+    return table
+
+
+def play_round(people, tid, round_no):
+    """Wait for round ``round_no``'s pairing, then in each game the lower-rated... the second seat loses."""
+    wait_for(lambda: tournament(people["alice"], tid)["round"] == round_no
+             and all(g["table"] for g in tournament(people["alice"], tid)["games"] if g["round"] == round_no))
+    t = tournament(people["alice"], tid)
+    games = [g for g in t["games"] if g["round"] == round_no]
+    for g in games:
+        finish_game(people, tid, g["second"])
+    wait_for(lambda: all(g["result"] is not None for g in tournament(people["alice"], tid)["games"]
+                         if g["round"] == round_no))
+    return games
+
+
+def test_a_swiss_of_four_over_three_rounds_with_a_restart_in_the_middle(tmp_path):
+    path = tmp_path / "club.sqlite"
+    app = app_at(path)
+    people = members(app)
+    tid = announce(people["alice"], starts=time.time() + 3600)
+    for b in people.values():
+        assert b.post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    # the lobby lists it as announced
+    listed = people["bob"].get("/api/tournaments").json()["tournaments"]
+    assert [(t["tournament"], t["status"], t["entrants"]) for t in listed] == [(tid, "upcoming", 4)]
+    # start it now (the creator's start time is an hour away: the test moves it)
+    app.state.tournaments.live[tid].starts = time.time()
+    ratings_before = {n: people[n].get(f"/api/players/{n}").json()["rating"] for n in NAMES}
+
+    r1 = play_round(people, tid, 1)
+    t = tournament(people["alice"], tid)
+    assert sorted(r["points"] for r in t["standings"]) == [0, 0, 1, 1]
+    winners1 = {g["first"] for g in r1}
+    assert {r["entrant"] for r in t["standings"][:2]} == winners1
+
+    # the second round is paired and under way; the server restarts in the middle of it
+    wait_for(lambda: tournament(people["alice"], tid)["round"] == 2
+             and all(g["table"] for g in tournament(people["alice"], tid)["games"] if g["round"] == 2))
+    before = tournament(people["alice"], tid)
+    _CLIENTS.pop(id(app)).__exit__(None, None, None)
+    app = app_at(path)
+    people = members(app, new=False)
+    after = tournament(people["alice"], tid)
+    assert after["standings"] == before["standings"] and after["games"] == before["games"]
+    assert after["status"] == "running" and after["round"] == 2
+    play_round(people, tid, 2)  # the round in progress goes on: the seats get new links
+    play_round(people, tid, 3)
+    wait_for(lambda: tournament(people["alice"], tid)["status"] == "finished")
+    t = tournament(people["alice"], tid)
+    met = {frozenset((g["first"], g["second"])) for g in t["games"]}
+    assert len(met) == 6  # four players, three rounds: everyone met everyone once
+    assert [r["rank"] for r in t["standings"]] == [1, 2, 3, 4]
+    assert sum(r["points"] for r in t["standings"]) == 6
+    # rated: every rating moved, as rated games move them
+    ratings_after = {n: people[n].get(f"/api/players/{n}").json()["rating"] for n in NAMES}
+    assert all(ratings_after[n] != ratings_before[n] for n in NAMES)
+    # results on each player's page, places as in the standings
+    for row in t["standings"]:
+        (mine,) = people["alice"].get(f"/api/players/{row['entrant']}/tournaments").json()
+        assert (mine["tournament"], mine["place"], mine["points"], mine["entrants"]) == (tid, row["rank"],
+                                                                                         row["points"], 4)
+    listed = people["bob"].get("/api/tournaments").json()["tournaments"]
+    assert [(x["tournament"], x["status"]) for x in listed] == [(tid, "finished")]
+
+
+def test_an_arena_pairs_again_at_once_and_ends_on_time(tmp_path):
+    app = app_at(tmp_path / "club.sqlite")
+    people = members(app)
+    tid = announce(people["alice"], kind="arena", minutes=0.2)  # 12 seconds
+    for b in people.values():
+        assert b.post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    wait_for(lambda: len([g for g in tournament(people["alice"], tid)["games"] if g["table"]]) == 2)
+    t = tournament(people["alice"], tid)
+    first_games = t["games"]
+    # alice's opponent goes berserk before moving, then alice loses: the berserker wins 2 + ... no
+    # bonus (a win needs seven turns of its own for the berserk point)
+    g = next(g for g in first_games if "alice" in (g["first"], g["second"]))
+    other = g["second"] if g["first"] == "alice" else g["first"]
+    assert people[other].post(f"/api/tournaments/{tid}/berserk", json={}).status_code == 204
+    table = app.state.service.tables[g["table"]]
+    seats_of_other = [p for p, s in enumerate(table.seats) if s.account == other]
+    assert all(table.options.clock_state["left"][p] == 300.0 for p in seats_of_other)
+    finish_game(people, tid, "alice")
+    # alice is paired again as soon as another game ends
+    rest = next(x for x in first_games if "alice" not in (x["first"], x["second"]))
+    finish_game(people, tid, rest["second"])
+    wait_for(lambda: len([x for x in tournament(people["alice"], tid)["games"] if x["result"] is None]) == 2)
+    t = tournament(people["alice"], tid)
+    points = {r["entrant"]: r["points"] for r in t["standings"]}
+    assert points[other] == 2 and points["alice"] == 0
+    # a pause: no new game after this one
+    assert people["alice"].post(f"/api/tournaments/{tid}/pause", json={"paused": True}).status_code == 200
+    wait_for(lambda: tournament(people["alice"], tid)["status"] == "finished"
+             or time.time() > tournament(people["alice"], tid)["ends"], timeout=30)
+    for x in [x for x in tournament(people["alice"], tid)["games"] if x["result"] is None]:
+        finish_game(people, tid, x["second"])
+    wait_for(lambda: tournament(people["alice"], tid)["status"] == "finished", timeout=30)
+    final = tournament(people["alice"], tid)
+    assert final["standings"][0]["points"] >= final["standings"][-1]["points"]
+
+
+def test_a_player_who_never_moves_loses_and_is_withdrawn_after_two(tmp_path):
+    app = app_at(tmp_path / "club.sqlite", TournamentSettings(tick_seconds=0.05, round_pause_seconds=0.05,
+                                                              grace_seconds=0.3))
+    people = members(app, ("alice", "bob"))
+    tid = announce(people["alice"], rounds=3, starts=time.time() + 3600)
+    for b in people.values():
+        assert b.post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    app.state.tournaments.live[tid].starts = time.time()  # the test starts it now
+    # nobody moves: whoever is to move first (the cut's, R4) loses each game on the grace. A
+    # forfeit is no meeting, so the two meet again; the second no-show of one withdraws it, and
+    # with one entrant left the Swiss ends
+    wait_for(lambda: tournament(people["alice"], tid)["status"] == "finished", timeout=30)
+    t = tournament(people["alice"], tid)
+    assert t["games"] and all(g["forfeit"] for g in t["games"])
+    losers = [g["first"] if g["result"] == 0 else g["second"] for g in t["games"]]
+    assert all(g["result"] in (0, 1) for g in t["games"])
+    twice = next(k for k in range(len(losers)) if losers[:k + 1].count(losers[k]) == 2)
+    assert len(losers) == twice + 1  # no game after the second no-show
+    states = {r["entrant"]: r["state"] for r in t["standings"]}
+    assert states[losers[twice]] == "withdrawn" and list(states.values()).count("withdrawn") == 1
+
+
+def test_teams_of_two_sit_at_their_teams_seats(tmp_path):
+    app = app_at(tmp_path / "club.sqlite")
+    people = members(app)
+    tid = announce(people["alice"], team_size=2, rounds=1, starts=time.time() + 3600)
+    for me, partner in (("alice", "bob"), ("bob", "alice"), ("carol", "dave"), ("dave", "carol")):
+        r = people[me].post(f"/api/tournaments/{tid}/join", json={"partner": partner})
+        assert r.status_code == 200, r.text
+    app.state.tournaments.live[tid].starts = time.time()
+    wait_for(lambda: any(g["table"] for g in tournament(people["alice"], tid)["games"]))
+    (g,) = tournament(people["alice"], tid)["games"]
+    table = app.state.service.tables[g["table"]]
+    first = g["first"].split("+")
+    assert [s.account for s in table.seats][0::2] == first  # team 0: seats 0 and 2 (R2)
+    seats = {n: seat_of(b, tid) for n, b in people.items()}
+    assert len({s["seat"]["seat"] for s in seats.values()}) == 4
+
+
+def test_the_doors_refuse_guests_other_sites_other_accounts_and_too_many(tmp_path):
+    app = app_at(tmp_path / "club.sqlite", TournamentSettings(max_open_per_account=1))
+    people = members(app, ("alice", "bob"))
+    guest = Browser(app)
+    body = {"kind": "swiss", "name": "x", "starts": time.time() + 60, "rounds": 3, "clock": {"seconds": 60}}
+    assert guest.post("/api/tournaments", json=body).json()["error"] == "NeedsAccountError"
+    no_origin = Browser(app, origin=None)
+    no_origin.cookies = people["alice"].cookies
+    assert no_origin.post("/api/tournaments", json=body).status_code == 403  # CSRF: not from our pages
+    for bad, code in [({**body, "kind": "league"}, 422), ({**body, "rounds": 99}, 422),
+                      ({**body, "starts": time.time() + 90 * 86400}, 422), ({**body, "name": "\x00"}, 422),
+                      ({**body, "kind": "arena", "minutes": 0.001, "rounds": None}, 422)]:
+        r = people["alice"].post("/api/tournaments", json=bad)
+        assert r.status_code == code, (bad, r.text)
+    tid = announce(people["alice"], starts=time.time() + 3600)
+    r = people["alice"].post("/api/tournaments", json=body)
+    assert r.status_code == 403 and "most one account" in r.json()["detail"]
+    assert people["bob"].post(f"/api/tournaments/{tid}/withdraw", json={}).status_code == 403
+    assert people["bob"].get(f"/api/tournaments/{tid}/seat").json() == {"table": None, "seat": None}
+    assert guest.get(f"/api/tournaments/{tid}/seat").status_code == 401
+    assert guest.get("/api/tournaments/nope").status_code == 404
+    assert guest.get(f"/api/tournaments/{'x' * 65}").status_code == 422
+    page = guest.get(f"/tournaments/{tid}")
+    assert page.status_code == 200 and "tournament.js" in page.text
