@@ -1,0 +1,256 @@
+"""End-to-end, tournaments (docs/club.md, "Tournaments"): a Swiss of four accounts over three rounds
+and an arena of four, in Chromium, the standings checked after every game, the server restarted in
+the middle of the Swiss, axe on every new page, screenshots to ``$SEQUENCE_WEB_SCREENSHOTS``."""
+
+# ruff: noqa: F811  (the fixtures of test_web_e2e_club.py are imported, then named as test arguments)
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+pytest.importorskip("argon2")
+pytest.importorskip("playwright.sync_api")
+
+import uvicorn
+from sequence_game.web import create_app
+from sequence_game.web.limits import ServerLimits
+from sequence_game.web.tournaments.service import TournamentSettings
+from test_web_e2e_club import (  # noqa: F401  (browser, people: the fixtures)
+    SETTINGS,
+    _free_port,
+    browser,
+    get,
+    people,
+    play_one_click_move,
+    shot,
+    sign_up,
+)
+
+pytestmark = pytest.mark.e2e
+
+NAMES = ("alice", "bob", "carol", "dave")
+QUICK = TournamentSettings(tick_seconds=0.1, round_pause_seconds=0.5, min_arena_minutes=0.01, grace_seconds=120.0)
+
+
+def _axe_serious(page):
+    """The serious and critical axe findings on ``page``, violations and "incomplete" ones, less the
+    contrast of SVG ``<text>`` (the rating graph's labels), which axe cannot measure (it finds no
+    background behind an SVG text; test_web_e2e.py leaves them out likewise)."""
+    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    results = axe_sync.Axe().run(page)
+    found = results.response["violations"] + [
+        {**v, "nodes": [n for n in v["nodes"] if not (v["id"] == "color-contrast" and n["html"].startswith("<text"))]}
+        for v in results.response["incomplete"]]
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found
+            if v["impact"] in ("serious", "critical") and v["nodes"]]
+
+
+class Server:
+    """``serve`` in a thread over one database file, which a test may restart."""
+
+    def __init__(self, path):
+        self.path, self.port = path, _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.start()
+
+    def start(self):
+        limits = ServerLimits(create_burst=200, create_per_minute=600.0, max_tables_per_client=200)
+        self.app = create_app(self.path, ai_pause=0.2, limits=limits, club=SETTINGS, tournaments=QUICK)
+        self.srv = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.srv.run, daemon=True)
+        self.thread.start()
+        end = time.monotonic() + 20
+        while not self.srv.started:
+            assert time.monotonic() < end and self.thread.is_alive(), "the server did not start"
+            time.sleep(0.05)
+
+    def stop(self):
+        self.srv.should_exit = True
+        self.thread.join(20)
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path / "tables.sqlite3")
+    yield s
+    s.stop()
+
+
+def wait(predicate, timeout=30.0):
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.1)
+
+
+def announce(server, page, kind, name, **fields):
+    page.goto(server.url + "/")
+    page.wait_for_selector("#tournamentform:not([hidden])")
+    page.fill("#tn-name", name)
+    page.select_option("#tn-kind", kind)
+    if kind == "swiss":
+        page.fill("#tn-rounds", str(fields.get("rounds", 3)))
+    else:
+        page.fill("#tn-minutes", str(fields["minutes"]))
+    page.fill("#tn-in", "5")
+    page.fill("#tn-clock", "10")
+    assert not _axe_serious(page)
+    shot(page, f"tournament-{kind}-01-announce")
+    page.click("#tn-create")
+    page.wait_for_url("**/tournaments/**")
+    return page.url.rstrip("/").split("/tournaments/")[1]
+
+
+def join_all(server, persons, tid):
+    for p in persons.values():
+        p.page.goto(f"{server.url}/tournaments/{tid}")
+        p.page.click("#t-join")
+        p.page.wait_for_selector("#t-withdraw:not([hidden])")
+    wait(lambda: len(get(server.url, f"/api/tournaments/{tid}")["standings"]) == 4)
+
+
+def start_now(server, tid):
+    # the announced start is minutes away: the test moves it to now (the scheduler starts it)
+    server.app.state.tournaments.live[tid].starts = time.time()
+
+
+def shown_points(page):
+    """The standings as the page shows them: {name: points} (the names' links)."""
+    out = {}
+    for row in page.locator("#t-standings tr").all():
+        cells = row.locator("td").all()
+        out[cells[1].locator("a").first.inner_text()] = float(cells[3].inner_text())
+    return out
+
+
+def check_standings(server, persons, tid):
+    """Every page shows what the server says."""
+    want = {r["names"][0]: r["points"] for r in get(server.url, f"/api/tournaments/{tid}")["standings"]}
+    for p in persons.values():
+        p.page.goto(f"{server.url}/tournaments/{tid}")
+        p.page.wait_for_selector("#t-standings tr td a")
+        wait(lambda: shown_points(p.page) == want)
+
+
+def play_game(server, persons, tid, loser):
+    """``loser``'s game from the tournament's page: both open their seat, one move each, then
+    ``loser`` resigns at the table."""
+    t = get(server.url, f"/api/tournaments/{tid}")
+    row = next(r for r in t["standings"] if r["entrant"] == loser)
+    table, other = row["table"], row["opponent"]
+    pages = {}
+    for name in (loser, other):
+        page = persons[name].page
+        page.goto(f"{server.url}/tournaments/{tid}")
+        page.wait_for_selector("#t-game:not([hidden]) a")
+        page.click("#t-game a")
+        page.wait_for_url(f"**/table/{table}#**")
+        pages[name] = page
+    seats = {s["account"]: p for p, s in enumerate(get(server.url, f"/api/tables/{table}")["seats"])}
+    by_seat = {seats[n]: pages[n] for n in pages}
+    for _ in range(2):
+        state = get(server.url, f"/api/tables/{table}")
+        version = state["version"]
+        play_one_click_move(by_seat[state["state"]["current_player"]])
+        wait(lambda: get(server.url, f"/api/tables/{table}")["version"] != version)
+    page = pages[loser]
+    page.wait_for_selector("#resign:not([hidden])")
+    page.click("#resign")
+    page.click("#resign-yes")
+    page.wait_for_selector("dialog#gameover[open]")
+    wait(lambda: any(g["table"] == table and g["result"] is not None
+                     for g in get(server.url, f"/api/tournaments/{tid}")["games"]))
+
+
+def round_games(server, tid, n):
+    wait(lambda: get(server.url, f"/api/tournaments/{tid}")["round"] == n
+         and all(g["table"] for g in get(server.url, f"/api/tournaments/{tid}")["games"] if g["round"] == n))
+    return [g for g in get(server.url, f"/api/tournaments/{tid}")["games"] if g["round"] == n]
+
+
+def test_a_swiss_of_four_over_three_rounds_with_a_restart(server, people):
+    persons = {}
+    for name in NAMES:
+        persons[name] = people()
+        sign_up(server.url, persons[name].page, name)
+    tid = announce(server, persons["alice"].page, "swiss", "Friday Swiss")
+    join_all(server, persons, tid)
+    page = persons["alice"].page
+    page.goto(f"{server.url}/tournaments/{tid}")
+    page.wait_for_selector("#t-standings tr td a")
+    assert not _axe_serious(page)
+    shot(page, "tournament-swiss-02-joined")
+    start_now(server, tid)
+    for n in (1, 2, 3):
+        games = round_games(server, tid, n)
+        if n == 2:  # the server restarts with the second round under way
+            server.restart()
+            for p in persons.values():
+                p.page.goto(f"{server.url}/tournaments/{tid}")
+            games = round_games(server, tid, 2)
+        for g in games:
+            play_game(server, persons, tid, g["second"])
+            check_standings(server, persons, tid)
+        shot(persons["bob"].page, f"tournament-swiss-0{n + 2}-round-{n}")
+    wait(lambda: get(server.url, f"/api/tournaments/{tid}")["status"] == "finished")
+    t = get(server.url, f"/api/tournaments/{tid}")
+    assert len({frozenset((g["first"], g["second"])) for g in t["games"]}) == 6
+    check_standings(server, persons, tid)
+    page = persons["carol"].page
+    page.goto(f"{server.url}/tournaments/{tid}")
+    page.wait_for_function("document.getElementById('t-status').textContent.length > 0")
+    assert not _axe_serious(page)
+    shot(page, "tournament-swiss-06-finished")
+    # carol's page lists the tournament with her place
+    place = next(r["rank"] for r in t["standings"] if r["entrant"] == "carol")
+    page.goto(f"{server.url}/players/carol")
+    page.wait_for_selector("#tournaments tr td a")
+    assert f"{place} of 4" in page.inner_text("#tournaments")
+    assert not _axe_serious(page)
+    shot(page, "tournament-swiss-07-player-page")
+    # the lobby lists it, finished
+    page.goto(server.url + "/")
+    page.wait_for_selector("#tournaments tr td a")
+    assert "Friday Swiss" in page.inner_text("#tournaments")
+
+
+def test_an_arena_of_four(server, people):
+    persons = {}
+    for name in NAMES:
+        persons[name] = people()
+        sign_up(server.url, persons[name].page, name)
+    tid = announce(server, persons["alice"].page, "arena", "Blitz arena", minutes=0.75)
+    join_all(server, persons, tid)
+    start_now(server, tid)
+    wait(lambda: len([g for g in get(server.url, f"/api/tournaments/{tid}")["games"] if g["table"]]) == 2)
+    first = get(server.url, f"/api/tournaments/{tid}")["games"]
+    for g in first:
+        play_game(server, persons, tid, g["second"])
+        check_standings(server, persons, tid)
+    points = {r["entrant"]: r["points"] for r in get(server.url, f"/api/tournaments/{tid}")["standings"]}
+    assert sorted(points.values()) == [0, 0, 2, 2]
+    page = persons["alice"].page
+    page.goto(f"{server.url}/tournaments/{tid}")
+    page.wait_for_selector("#t-standings tr td a")
+    assert not _axe_serious(page)
+    shot(page, "tournament-arena-02-running")
+    # time runs out: the games being played are finished and count, then it closes
+    t = get(server.url, f"/api/tournaments/{tid}")
+    wait(lambda: time.time() > t["ends"], timeout=60)
+    for g in [g for g in get(server.url, f"/api/tournaments/{tid}")["games"] if g["result"] is None]:
+        wait(lambda: all(x["table"] for x in get(server.url, f"/api/tournaments/{tid}")["games"]))
+        play_game(server, persons, tid, g["second"])
+    wait(lambda: get(server.url, f"/api/tournaments/{tid}")["status"] == "finished")
+    check_standings(server, persons, tid)
+    page.goto(f"{server.url}/tournaments/{tid}")
+    page.wait_for_selector("#t-standings tr td a")
+    assert not _axe_serious(page)
+    shot(page, "tournament-arena-03-finished")
