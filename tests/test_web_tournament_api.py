@@ -237,3 +237,29 @@ def test_the_doors_refuse_guests_other_sites_other_accounts_and_too_many(tmp_pat
     assert guest.get(f"/api/tournaments/{'x' * 65}").status_code == 422
     page = guest.get(f"/tournaments/{tid}")
     assert page.status_code == 200 and "tournament.js" in page.text
+
+
+def test_serve_limit_sets_the_tournaments_settings(monkeypatch, capsys, tmp_path):
+    """The tournaments' settings are set with ``serve --limit`` like every other limit; a bad one
+    is one line, exit status 2."""
+    import uvicorn
+    from sequence_game.cli import main
+    from sequence_game.web import app as app_module
+
+    seen = []
+    real_create_app = app_module.create_app
+    monkeypatch.setattr(app_module, "create_app", lambda *a, **k: seen.append(k) or real_create_app(*a, **k))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)  # nothing is bound
+    db = str(tmp_path / "t.sqlite3")
+    main(["serve", "--no-browser", "--db", db, "--limit", "grace_seconds=30", "--limit", "max_open_per_account=5",
+          "--limit", "signup_burst=10"])
+    t = seen[-1]["tournaments"]
+    assert (t.grace_seconds, t.max_open_per_account, t.max_open) == (30.0, 5, TournamentSettings().max_open)
+    assert seen[-1]["club"].signup_burst == 10
+    for bad, says in [("grace_seconds=0", "positive finite"), ("max_entrants=2.5", "expected an integer"),
+                      ("tick_seconds=1", "grace_seconds")]:
+        count = len(seen)
+        assert main(["serve", "--no-browser", "--db", db, "--limit", bad]) == 2, bad
+        err = capsys.readouterr().err
+        assert says in err and len(err.strip().splitlines()) == 1, (bad, err)
+        assert len(seen) == count

@@ -25,7 +25,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
     the loopback names, and required when ``host`` is not loopback); ``trusted_proxies``: addresses
     of reverse proxies whose X-Forwarded-For names the client (docs/security.md);
     ``limit_settings``: ``"NAME=VALUE"`` changes to :class:`~sequence_game.web.limits.ServerLimits`
-    or to the club's :class:`~sequence_game.web.club.ClubSettings` (``SETTABLE``);
+    or to the club's :class:`~sequence_game.web.club.ClubSettings` or the tournaments'
+    :class:`~sequence_game.web.tournaments.service.TournamentSettings` (``SETTABLE``);
     ``accounts``: sign-up, login and ratings (False: ``--no-accounts``, docs/club.md); ``chat``: the
     tables' chat is on (``--no-chat`` switches it off)."""
     import uvicorn
@@ -33,6 +34,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
     from .app import create_app
     from .club import ClubSettings
     from .limits import ServerLimits, setting_name
+    from .tournaments.service import TournamentSettings
 
     path = Path(db) if db else default_db_path()
     _log_to_stderr(getattr(logging, log_level.upper(), logging.INFO))
@@ -44,17 +46,22 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
             return 2
         print(f"warning: serving on {host}: anyone who can reach this machine on port {port} can open the "
               "page, create tables and watch games (seats still need their join links)", file=sys.stderr)
-    # the club's limits (sign-up, login, hashing) are set with --limit like every other limit
-    club_names = ClubSettings.SETTABLE
+    # the club's limits (sign-up, login, hashing) and the tournaments' are set with --limit like
+    # every other limit
+    club_names, tournament_names = ClubSettings.SETTABLE, TournamentSettings.SETTABLE
     try:
         limits = ServerLimits(allowed_hosts=tuple(allowed_hosts)).with_settings(
-            [s for s in limit_settings if setting_name(s) not in club_names], also=club_names)
+            [s for s in limit_settings if setting_name(s) not in club_names + tournament_names],
+            also=club_names + tournament_names)
         club = ClubSettings().with_settings([s for s in limit_settings if setting_name(s) in club_names])
+        tournaments = TournamentSettings().with_settings(
+            [s for s in limit_settings if setting_name(s) in tournament_names])
     except ValueError as e:
         print(f"sequence-game serve: error: {printable(str(e))}", file=sys.stderr)
         return 2
     try:
-        app = create_app(path, ai_workers=ai_workers, limits=limits, accounts=accounts, chat=chat, club=club)
+        app = create_app(path, ai_workers=ai_workers, limits=limits, accounts=accounts, chat=chat, club=club,
+                         tournaments=tournaments)
     except UnusableDatabaseError as e:  # one line, status 2 like the other usage errors of the CLI
         print(f"sequence-game serve: error: --db {printable(str(e))}", file=sys.stderr)
         return 2
