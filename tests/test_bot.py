@@ -437,8 +437,13 @@ def test_the_client_covers_every_endpoint_against_a_live_server(server):
             break
         time.sleep(0.1)
     assert review.review is not None and [m.move for m in review.review.moves] == [after.last_move["move"]]
-    rematch = seats[0].rematch(table)
-    assert isinstance(rematch, Rematch) and seats[1].rematch(table) == rematch  # made once
+    offer = seats[0].rematch(table)  # an offer: the other seat has not accepted yet
+    assert isinstance(offer, Rematch) and offer.table is None and offer.offer is not None
+    assert offer.offer["waiting"] == [1]
+    assert seats[1].decline_rematch(table) == "declined"
+    seats[0].rematch(table)
+    rematch = seats[1].rematch(table)  # accepted: made
+    assert rematch.table is not None and seats[0].rematch(table) == rematch  # made once
     assert seats[1].table(rematch.table).seat == 1  # the old token holds the same seat there
     assert table in {t.table for t in anon.tables(finished=True)}
 

@@ -659,6 +659,7 @@ METHODS = {
     ("POST", "/api/tables/{}/undo"): "undo",
     ("POST", "/api/tables/{}/resign"): "resign",
     ("POST", "/api/tables/{}/rematch"): "rematch",
+    ("DELETE", "/api/tables/{}/rematch"): "decline_rematch",
     ("POST", "/api/tables/{}/hint"): "hint",
     ("POST", "/api/tables/{}/analysis"): "analysis",
     ("POST", "/api/tables/{}/analysis/stream"): "analysis_stream",
@@ -680,6 +681,7 @@ METHODS = {
     ("GET", "/api/session"): "signed_in",
     ("POST", "/api/session"): "log_in",
     ("DELETE", "/api/session"): "log_out",
+    ("PUT", "/api/session/password"): "change_password",
     ("PUT", "/api/session/language"): "set_language",
 }
 

@@ -23,7 +23,7 @@ from web_support import BASE, auth, new_table, service_of, wait_for
 
 VIEW_KEYS = {"table", "version", "players", "teams", "to_win", "seats", "you", "seat", "hot_seat", "hand_hidden",
              "state", "legal", "moves", "history", "last_move", "thinking", "can_undo", "over", "result",
-             "hints", "rated", "can_resign", "rematch", "rematch_allowed", "turn_seconds", "turn_left", "clock",
+             "hints", "rated", "can_resign", "rematch", "rematch_allowed", "rematch_offer", "turn_seconds", "turn_left", "clock",
              "chances"}
 
 

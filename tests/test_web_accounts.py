@@ -274,6 +274,46 @@ def test_login_attempts_per_address_are_limited():
     assert codes == [401] * 4 + [429] * 2
 
 
+def test_a_signed_in_player_changes_the_password_and_the_other_sessions_end(app):
+    with browser(app) as a, browser(app) as other, browser(app) as guest:
+        sign_up(a, "alice")
+        assert other.post("/api/session", json={"name": "alice", "password": "password1"}).status_code == 200
+        old_cookie = a.cookies.get(COOKIE)
+        change = {"old": "password1", "new": "password2"}
+        r = a.request("PUT", "/api/session/password", json={**change, "old": "not it at all"})
+        assert r.status_code == 401 and "old password is wrong" in r.json()["detail"], r.text
+        r = a.request("PUT", "/api/session/password", json={**change, "new": "short"})
+        assert r.status_code == 422, r.text
+        r = a.request("PUT", "/api/session/password", json=change)
+        assert r.status_code == 200 and r.json()["name"] == "alice", r.text
+        assert a.cookies.get(COOKIE) != old_cookie  # a new session id for this browser
+        assert a.get("/api/session").json()["name"] == "alice"
+        assert other.get("/api/session").json()["name"] is None  # every other session ended
+        assert guest.post("/api/session", json={"name": "alice", "password": "password1"}).status_code == 401
+        assert guest.post("/api/session", json={"name": "alice", "password": "password2"}).status_code == 200
+        r = Browser(app).request("PUT", "/api/session/password", json=change)  # a guest has no password
+        assert r.status_code == 401, r.text
+    with browser(app) as a:
+        sign_up(a, "bob")
+        no_origin = Browser(app, origin=None)
+        no_origin.cookies = a.cookies
+        r = no_origin.request("PUT", "/api/session/password", json={"old": "password1", "new": "password3"})
+        assert r.status_code == 403, r.text  # CSRF: the cookie's write must come from the server's pages
+
+
+def test_password_changes_are_limited_like_logins():
+    app = make_app(settings=ClubSettings(hash_overrides=CHEAP, signup_burst=10, name_burst=3, name_per_hour=1.0,
+                                         login_burst=100))
+    with browser(app) as a:
+        sign_up(a, "alice")
+        codes = [a.request("PUT", "/api/session/password", json={"old": f"guess{i:04d}", "new": "password2"}).status_code
+                 for i in range(4)]
+        assert codes == [401] * 3 + [429]
+        # the right old password is refused too while the account's attempts are spent, as a login's
+        r = a.request("PUT", "/api/session/password", json={"old": "password1", "new": "password2"})
+        assert r.status_code == 429 and "try again in" in r.json()["detail"]
+
+
 def test_sign_ups_per_address_are_limited():
     app = make_app(settings=ClubSettings(hash_overrides=CHEAP, signup_burst=2, signup_per_hour=1.0))
     with browser(app) as c:
@@ -632,24 +672,57 @@ def test_a_seat_whose_moves_were_all_made_for_it_never_moved_and_nothing_is_rate
             assert page["rating"] == 500 and page["rated_games"] == 0 and page["games"][0]["counted"] is False
 
 
-def test_a_rematch_of_a_rated_table_is_unrated(app):
+def test_a_rematch_of_a_rated_table_is_rated_only_once_every_player_accepted(app):
     with browser(app) as a, browser(app) as b:
         sign_up(a, "alice")
         sign_up(b, "bob")
         table, tokens = rated_table(a, [b])
         play_round_then_resign(a, table, tokens, 0)
         assert a.get(f"/api/tables/{table}").json()["rated"] is True
-        r = a.post(f"/api/tables/{table}/rematch", headers=auth(tokens[0]))  # asked by alice alone
+        r = a.post(f"/api/tables/{table}/rematch", headers=auth(tokens[0]))  # asked by alice alone: an offer
+        assert r.status_code == 202 and r.json()["table"] is None and r.json()["offer"]["rated"] is True, r.text
+        assert [t for t in a.get("/api/tables").json() if t["table"] != table and not t["over"]] == []  # no table yet
+        r = b.post(f"/api/tables/{table}/rematch", headers=auth(tokens[1]))  # bob's consent
         assert r.status_code == 201, r.text
         again = r.json()["table"]
         view = a.get(f"/api/tables/{again}").json()
-        assert view["rated"] is False and [s["account"] for s in view["seats"]] == ["alice", "bob"]
-        assert [t["rated"] for t in a.get("/api/tables").json() if t["table"] == again] == [False]
+        assert view["rated"] is True and [s["account"] for s in view["seats"]] == ["alice", "bob"]
         before = {n: a.get(f"/api/players/{n}").json()["rating"] for n in ("alice", "bob")}
         play_round_then_resign(a, again, tokens, 1)
-        assert a.get(f"/api/tables/{again}/ratings").json() == []
-        assert {n: a.get(f"/api/players/{n}").json()["rating"] for n in ("alice", "bob")} == before
-        assert not a.get("/api/players/alice").json()["games"][0]["rated"]  # filed, as casual
+        assert len(a.get(f"/api/tables/{again}/ratings").json()) == 2
+        after = {n: a.get(f"/api/players/{n}").json()["rating"] for n in ("alice", "bob")}
+        assert after["alice"] > before["alice"] and after["bob"] < before["bob"]  # bob resigned the rematch
+        assert a.get("/api/players/alice").json()["games"][0]["counted"] is True
+
+
+def test_the_lists_show_players_ratings_clocks_and_moves(app):
+    """The lobby's games in play name their players with their ratings, clock and moves; each game
+    on a player page keeps its time control, move count and the others' ratings as it began."""
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        clock = {"kind": "fischer", "seconds": 180, "increment": 2, "at_zero": "lose"}
+        r = a.post("/api/tables", json={"players": 2, "rated": True, "clock": clock})
+        assert r.status_code == 201, r.text
+        table, tokens = r.json()["table"], {0: r.json()["seats"][0]["token"]}
+        j = b.post(f"/api/tables/{table}/join", json={})
+        tokens[j.json()["seat"]] = j.json()["token"]
+        line = next(t for t in a.get("/api/tables").json() if t["table"] == table)
+        assert [(s["account"], s["rating"], s["provisional"]) for s in line["seats"]] == [
+            ("alice", 500, True), ("bob", 500, True)]
+        assert line["time_control"] == {"kind": "fischer", "seconds": 180.0, "increment": 2.0} and line["moves"] == 0
+        play_round_then_resign(a, table, tokens, 1)
+        line = next(t for t in a.get("/api/tables").json() if t["table"] == table)
+        assert line["moves"] == 2 and line["time_control"]["kind"] == "fischer"  # read from the stored row
+        game = a.get("/api/players/alice").json()["games"][0]
+        assert game["moves"] == 2 and game["time_control"] == {"kind": "fischer", "seconds": 180.0, "increment": 2.0}
+        assert [s["rating"] for s in game["seats"]] == [500, 500]  # as the game began, before its change
+        assert a.get("/api/players/alice").json()["rating"] > 500
+        casual = a.post("/api/tables", json={"players": 2, "turn_seconds": 60,
+                                              "seats": [{"kind": "human"}, {"kind": "ai", "ai": "random"}]}).json()
+        line = next(t for t in a.get("/api/tables").json() if t["table"] == casual["table"])
+        assert line["time_control"] == {"kind": "turn", "seconds": 60.0, "increment": 0.0}
+        assert [s["rating"] for s in line["seats"]] == [a.get("/api/players/alice").json()["rating"], None]
 
 
 def test_rated_tables_are_for_accounts_only_one_seat_each_no_ai(app):

@@ -70,8 +70,8 @@ def test_the_websocket_and_the_stream_are_in_the_document(client):
     for word in ("hello", "error", "no `state` follows", "hint", "version", "4000"):
         assert word in ws["description"]
     server = {ref["$ref"].rsplit("/", 1)[1] for ref in ws["x-server-frames"]["oneOf"]}
-    assert server == {"StateFrame", "PresenceFrame", "HintFrame", "AnalysisInfo", "RematchFrame", "TimeoutFrame",
-                      "ErrorFrame", "PongFrame", "FlagFrame", "ChatFrame", "ChatLogFrame", "ReportedFrame",
+    assert server == {"StateFrame", "PresenceFrame", "HintFrame", "AnalysisInfo", "RematchFrame", "RematchOfferFrame",
+                      "TimeoutFrame", "ErrorFrame", "PongFrame", "FlagFrame", "ChatFrame", "ChatLogFrame", "ReportedFrame",
                       "SpectatorsFrame"}
     assert "version" in doc["components"]["schemas"]["HintFrame"]["properties"]
     assert len(ws["x-client-frames"]["oneOf"]) == 6  # move, the simple ones, hello, analysis, chat, report

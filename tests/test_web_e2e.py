@@ -101,6 +101,19 @@ def api(base, method, path, body=None, token=None):
         return json.load(r)
 
 
+def axe_report(page):
+    """What axe finds on the page, as (rule, impact, the first targets): its violations, and the
+    serious or critical items it could not decide ("incomplete", needs review: not a pass), except
+    the contrast of the board's own SVG text, which axe cannot measure (it finds no background
+    behind an SVG <text>): tests/test_svg.py checks those colours itself."""
+    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    results = axe_sync.Axe().run(page)
+    found = results.response["violations"] + [
+        {**v, "nodes": [n for n in v["nodes"] if not (v["id"] == "color-contrast" and n["html"].startswith("<text"))]}
+        for v in results.response["incomplete"] if v["impact"] in ("serious", "critical")]
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found if v["nodes"]]
+
+
 def against_ai(seed):
     return {"players": 2, "seed": seed, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "easy"}]}
 
@@ -485,11 +498,18 @@ def test_join_an_open_seat_from_the_lobby(server, page):
     row = page.locator("#opentables tr", has_text=t["table"])
     row.wait_for()
     shot(page, "16-lobby-open-seat")
-    page.once("dialog", lambda d: d.accept("Zoe"))
+    popups = []
+    page.on("dialog", lambda d: (popups.append(d.message), d.dismiss()))  # the browser's own pop-ups
     row.locator("button", has_text="Join").click()
+    page.wait_for_selector("dialog#join-dialog[open]")  # the page's own dialog asks for the name
+    shot(page, "17-lobby-join-dialog")
+    assert axe_report(page) == []
+    page.fill("#join-name", "Zoe")
+    page.click("#join-yes")
     page.wait_for_url(f"**/table/{t['table']}**")
     page.wait_for_selector(".hand-card")
     assert "Zoe (guest) (you)" in page.inner_text("#seats")  # a guest, marked as one (docs/club.md, "Names")
+    assert popups == []
 
 
 def test_the_review_page_shows_the_graph_and_the_preferred_moves(server, page):
@@ -542,7 +562,6 @@ def test_the_review_of_a_resigned_game_names_the_resignation_and_curves_sum_to_1
 
 @pytest.mark.parametrize("where", ["lobby", "table", "replay", "review"])
 def test_no_serious_accessibility_violations(server, page, where):
-    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
     seed, moves, winner, last = _near_final_with_r7_choice()
     if where in ("replay", "review"):
         seats = [{"kind": "ai", "ai": "easy"}, {"kind": "ai", "ai": "easy"}]
@@ -558,15 +577,7 @@ def test_no_serious_accessibility_violations(server, page, where):
     else:
         page.goto(server + "/")
         page.wait_for_selector(".seat-row")
-    results = axe_sync.Axe().run(page)
-    # "incomplete" is what axe could not decide ("needs review"): a serious item there is not a pass
-    # except the contrast of the board's own SVG text, which axe cannot measure (it finds no
-    # background behind an SVG <text>): tests/test_svg.py checks those colours itself
-    found = results.response["violations"] + [
-        {**v, "nodes": [n for n in v["nodes"] if not (v["id"] == "color-contrast" and n["html"].startswith("<text"))]}
-        for v in results.response["incomplete"]]
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found
-           if v["impact"] in ("serious", "critical") and v["nodes"]]
+    bad = [found for found in axe_report(page) if found[1] in ("serious", "critical")]
     assert not bad, bad
 
 
@@ -791,7 +802,7 @@ def test_a_table_with_an_open_seat_waits_for_players(server, page):
     row = page.locator("#opentables tr", has_text=t["table"])
     row.wait_for()
     assert "waiting for 1 player" in row.inner_text()
-    assert page.locator("#livetables tr", has_text=t["table"]).count() == 0  # not "in play" yet
+    assert page.locator(f'#livetables tr[data-table="{t["table"]}"]').count() == 0  # not "in play" yet
 
 
 def test_the_lobby_fits_a_phone_and_the_end_dialog_leaves_the_board_in_view(server, browser):

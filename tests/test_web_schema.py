@@ -52,7 +52,7 @@ SIGNED_IN: dict = defaultdict(Counter)
 #: the operations whose answer depends on who is signed in (a guest is refused, or acts as a guest)
 CLUB_OPERATIONS = {"POST /api/tables", "POST /api/tables/{table_id}/join", "POST /api/seeks",
                    "POST /api/seeks/quick", "POST /api/seeks/{seek_id}/accept", "POST /api/play-computer",
-                   "GET /api/session", "DELETE /api/session"}
+                   "GET /api/session", "DELETE /api/session", "PUT /api/session/password"}
 
 
 async def fuzzed(scope, receive, send):

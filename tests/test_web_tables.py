@@ -194,10 +194,13 @@ def test_a_rematch_keeps_the_seats_deals_anew_and_is_made_once(client):
         assert ws.receive_json()["type"] == "state"
         assert client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0])).status_code == 200
         r = client.post(f"/api/tables/{tid}/rematch", headers=auth(tokens[0]))
+        assert r.status_code == 202 and r.json()["table"] is None, r.text  # an offer: Bob has not accepted
+        r = client.post(f"/api/tables/{tid}/rematch", headers=auth(tokens[1]))
         assert r.status_code == 201, r.text
         new = r.json()["table"]
-        msgs = [ws.receive_json() for _ in range(3)]
-        assert {"type": "rematch", "table": new} in msgs
+        while (msg := ws.receive_json())["type"] != "rematch":
+            pass
+        assert msg == {"type": "rematch", "table": new}
     assert client.post(f"/api/tables/{tid}/rematch", headers=auth(tokens[1])).json()["table"] == new
     assert client.get(f"/api/tables/{tid}").json()["rematch"] == new
     old, again = service_of(client).get(tid), service_of(client).tables[new]

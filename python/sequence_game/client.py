@@ -618,15 +618,20 @@ class AnalysisInfo:
 
 @dataclass(frozen=True)
 class Rematch:
-    """``POST /api/tables/{id}/rematch``: the rematch table (your seat token works there too)."""
+    """``POST /api/tables/{id}/rematch``: the rematch table once every person at the table
+    accepted (``table``, ``url``: your seat token works there too), else the open ``offer`` that
+    waits for the others (``table`` and ``url`` None; its fields as the table view's
+    ``rematch_offer``: ``by``, ``accepted``, ``waiting``, ``rated``, ``expires_in``)."""
 
-    table: str
-    url: str
+    table: Optional[str]
+    url: Optional[str]
+    offer: Optional[Dict[str, Any]] = None
 
     @classmethod
     def from_json(cls, d: Any) -> Rematch:
         d = _obj(d, "a rematch")
-        return cls(table=_str(d, "table", "a rematch"), url=_str(d, "url", "a rematch"))
+        return cls(table=_str(d, "table", "a rematch", null=True), url=_str(d, "url", "a rematch", null=True),
+                   offer=_dict(d, "offer", "a rematch", null=True) if "offer" in d else None)
 
 
 @dataclass(frozen=True)
@@ -1168,9 +1173,18 @@ class Client:
         return self._typed(_view_of("a resignation's answer"), "POST", f"/api/tables/{_id(table_id)}/resign", {})
 
     def rematch(self, table_id: str) -> Rematch:
-        """``POST /api/tables/{id}/rematch``: after the game, the rematch table (made once however
-        many ask; this client's token holds the same seat there)."""
+        """``POST /api/tables/{id}/rematch``: after the game, offer a rematch or accept the open
+        offer; the answer has the rematch table once every person at the table accepted (made
+        once however many ask; this client's token holds the same seat there), else the offer."""
         return self._typed(Rematch.from_json, "POST", f"/api/tables/{_id(table_id)}/rematch", {})
+
+    def decline_rematch(self, table_id: str) -> str:
+        """``DELETE /api/tables/{id}/rematch``: decline the open rematch offer (withdraw it, if this
+        seat made it); returns ``"declined"`` or ``"withdrawn"``."""
+        def ended(d: Any) -> str:
+            return str(_str(_obj(d, "a rematch answer"), "ended", "a rematch answer"))
+
+        return self._typed(ended, "DELETE", f"/api/tables/{_id(table_id)}/rematch")
 
     def hint(self, table_id: str) -> Hint:
         """``POST /api/tables/{id}/hint``: the server AI's suggestion for this seat's move (``str()``
@@ -1266,6 +1280,11 @@ class Client:
         """``DELETE /api/session``: the session ends on the server; this client is a guest again."""
         self.request("DELETE", "/api/session")
         self.session = None
+
+    def change_password(self, old: str, new: str) -> Session:
+        """``PUT /api/session/password``: the signed-in account's new password (``old`` is its
+        password now); every other session of the account ends, and this client keeps its new one."""
+        return self._typed(Session.from_json, "PUT", "/api/session/password", {"old": old, "new": new})
 
     def signed_in(self) -> Session:
         """``GET /api/session``: who this client's session cookie signs in (``name`` None: a guest)."""

@@ -329,6 +329,17 @@ class LastMove(BaseModel):
     move: str = Field(description="the move (text notation) or a referee call")
 
 
+class RematchOffer(BaseModel):
+    """An open offer of a rematch (docs/web.md, "Rematch"): the new table exists once every person
+    at the table accepted it."""
+
+    by: int = Field(description="the seat that offered it")
+    accepted: List[int] = Field(description="the human seats that accepted (the maker's included)")
+    waiting: List[int] = Field(description="the human seats still to answer")
+    rated: bool = Field(description="the rematch will be rated (the table was: everyone accepting is the consent)")
+    expires_in: float = Field(description="seconds until the offer ends unanswered")
+
+
 class Result(BaseModel):
     """How the game ended."""
 
@@ -364,11 +375,12 @@ class TableView(BaseModel):
     thinking: Optional[int] = Field(description="the AI seat searching now, or null")
     can_undo: bool = Field(description="POST undo would take back your last move now")
     hints: bool = Field(description="seats may ask the AI for a hint or an analysis at this table")
-    rated: bool = Field(False, description="the game changes its players' ratings (docs/club.md); its rematch "
-                                           "is casual")
+    rated: bool = Field(False, description="the game changes its players' ratings (docs/club.md); so does its "
+                                           "rematch, which every player accepts")
     can_resign: bool = Field(description="your seat may resign now (two teams, the game going on)")
     rematch: Optional[str] = Field(description="the id of the rematch table, once one exists")
-    rematch_allowed: bool = Field(description="you may ask for a rematch (the game is over)")
+    rematch_allowed: bool = Field(description="you may offer a rematch, or accept the open offer (the game is over)")
+    rematch_offer: Optional[RematchOffer] = Field(None, description="the open offer of a rematch, or null")
     turn_seconds: Optional[float] = Field(description="the table's turn timer for human seats, or null")
     turn_left: Optional[float] = Field(description="seconds left on the running turn timer, or null")
     clock: Optional[ClockView] = Field(None, description="the game clocks, or null (a turn timer, or none)")
@@ -431,6 +443,16 @@ class SummarySeat(BaseModel):
     open: bool = Field(description="a human seat nobody has taken yet")
     account: Optional[str] = Field(None, description="the account that took the seat (/players/{name}); null: a "
                                                      "guest or the computer")
+    rating: Optional[int] = Field(None, description="the account's rating now (docs/club.md); null: no account")
+    provisional: Optional[bool] = Field(None, description="that rating is not settled yet")
+
+
+class TimeControlView(BaseModel):
+    """A table's time control: a game clock per seat (``fischer``, ``bank``) or a turn timer (``turn``)."""
+
+    kind: Literal["fischer", "bank", "turn"]
+    seconds: float = Field(description="a clock's time for the game, or the turn timer's time for a turn")
+    increment: float = Field(0.0, description="a clock's increment (seconds); 0 for a turn timer")
 
 
 class TableSummary(BaseModel):
@@ -445,6 +467,8 @@ class TableSummary(BaseModel):
     result: Optional[Result] = Field(description="null until the game is over")
     seats: List[SummarySeat]
     rated: bool = Field(False, description="a rated table: its seats are for signed-in accounts (docs/club.md)")
+    moves: int = Field(0, description="entries in the game's history so far (moves and referee calls)")
+    time_control: Optional[TimeControlView] = Field(None, description="the table's time control, or null: none")
 
 
 class ErrorBody(BaseModel):
@@ -489,8 +513,18 @@ class ResignResponse(BaseModel):
 
 
 class Rematch(BaseModel):
-    table: str = Field(description="the new table's id")
-    url: str = Field(description="its page; your seat token from this table works there too")
+    """Where a rematch stands: made (``table``, ``url``), offered and waiting for the others
+    (``offer``), or ended (both null: declined, withdrawn, expired, or a person left)."""
+
+    table: Optional[str] = Field(description="the new table's id, once every person accepted")
+    url: Optional[str] = Field(description="its page; your seat token from this table works there too")
+    offer: Optional[RematchOffer] = Field(None, description="the open offer while it waits for the others")
+
+
+class RematchAnswer(BaseModel):
+    """The open offer ended by this answer."""
+
+    ended: Literal["declined", "withdrawn"] = Field(description="withdrawn by its maker, declined by anyone else")
 
 
 class ReviewNote(BaseModel):
@@ -597,6 +631,18 @@ class RematchFrame(BaseModel):
     table: str = Field(description="the new table's id")
 
 
+class RematchOfferFrame(BaseModel):
+    """A rematch offer was made or accepted (``offer``), or ended without a rematch (``offer`` null,
+    ``ended`` saying how and ``seat`` by whom); a state follows."""
+
+    type: Literal["rematch-offer"]
+    offer: Optional[RematchOffer]
+    ended: Optional[Literal["declined", "withdrawn", "expired", "left"]] = Field(
+        description="how the offer ended: declined or withdrawn (by ``seat``), expired (60 s unanswered), or "
+                    "left (every page of ``seat`` closed); null while it is open")
+    seat: Optional[int] = Field(description="the seat that ended it, or null")
+
+
 class TimeoutFrame(BaseModel):
     """A human seat's turn timer ran out and the AI moved for it (a state follows)."""
 
@@ -659,8 +705,9 @@ class PongFrame(BaseModel):
     type: Literal["pong"]
 
 
-ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, AnalysisInfo, RematchFrame, TimeoutFrame, FlagFrame,
-                              ChatFrame, ChatLogFrame, ReportedFrame, SpectatorsFrame, ErrorFrame, PongFrame],
+ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, AnalysisInfo, RematchFrame, RematchOfferFrame,
+                              TimeoutFrame, FlagFrame, ChatFrame, ChatLogFrame, ReportedFrame, SpectatorsFrame,
+                              ErrorFrame, PongFrame],
                         Field(discriminator="type")]
 StreamLine = Annotated[Union[StateFrame, PresenceFrame, RematchFrame, TimeoutFrame, FlagFrame],
                        Field(discriminator="type")]

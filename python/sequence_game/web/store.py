@@ -315,13 +315,21 @@ class TableStore:
     def set_clock(self, table_id: str, clock: Dict[str, Any]) -> None:
         """Store a table's game clocks (``options.clock_state``, tables/clock.py) beside its other
         options. Raises StoreError, with nothing written."""
+        self.set_option(table_id, "clock_state", clock)
+
+    def set_option(self, table_id: str, name: str, value: Any) -> None:
+        """Store one of a table's options (None: remove it), the others as they are: the clocks'
+        state, a rematch offer (tables/rematch.py). Raises StoreError, with nothing written."""
         with self._lock:
             try:
                 found = self._db.execute("SELECT options FROM tables WHERE id = ?", (table_id,)).fetchone()
                 options = json.loads(found[0]) if found else None
                 if not isinstance(options, dict):
                     raise StoreError(f"table {table_id} is not stored")
-                options["clock_state"] = clock
+                if value is None:
+                    options.pop(name, None)
+                else:
+                    options[name] = value
                 self._db.execute("UPDATE tables SET options = ? WHERE id = ?", (json.dumps(options), table_id))
             except (sqlite3.Error, ValueError) as e:
                 raise StoreError(f"the database refused the write ({e})") from None

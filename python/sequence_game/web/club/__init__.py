@@ -13,7 +13,7 @@ import asyncio
 import math
 import time
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Dict, List, Optional, Sequence, TypeVar
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
 from argon2 import PasswordHasher
 
@@ -21,6 +21,7 @@ from ...records import utc_text
 from ..errors import ServerFullError
 from ..limits import parse_settings
 from ..tables.table import Table
+from ..tables.views import time_control
 from . import ratings
 from .accounts import Account, Accounts, hasher
 from .sessions import Bucket, Sessions
@@ -124,14 +125,18 @@ class Club:
         teams, players = g.teams, g.players
         winner = result.get("winner")
         winner = winner if isinstance(winner, int) else None
-        seats = [{"seat": p, "team": p % teams, "name": s.name, "account": s.account, "ai": s.ai}
+        # each account's rating as the game began (before this game's change): the page's "opponent rating"
+        before_game = self.ratings_of(str(a) for _, a in seated)
+        seats = [{"seat": p, "team": p % teams, "name": s.name, "account": s.account, "ai": s.ai,
+                  "rating": before_game.get(str(s.account), (None, None))[0] if s.account else None}
                  for p, s in enumerate(table.seats)]
         flagged = (table.options.clock_state or {}).get("flagged")
         # a loss on time (clock.py) is rated as the resignation it is recorded as; the page says "on time"
         how = ("time" if flagged is not None and flagged == table.record.resigned
                else "resigned" if table.record.resigned is not None else "draw" if winner is None else "sequences")
         info = {"players": players, "teams": teams, "seats": seats, "winner": winner, "how": how,
-                "turns": result.get("turns"), "resigned": table.record.resigned}
+                "turns": result.get("turns"), "resigned": table.record.resigned, "moves": len(table.movers),
+                "time_control": time_control(table.options.to_dict())}
         finished = table.record.finished or table.created
         reason = self._unrated_because(table)
         now = time.time()
@@ -213,6 +218,17 @@ class Club:
                  "counted": bool(counted), "why": why or None}
                 for name, mu0, s0, mu1, s1, counted, why in rows]
 
+    def ratings_of(self, keys: Iterable[str]) -> Dict[str, Tuple[int, bool]]:
+        """Each of these accounts' rating now: key -> (display rating, provisional). Blocks."""
+        wanted = sorted(set(keys))
+        out: Dict[str, Tuple[int, bool]] = {}
+        for i in range(0, len(wanted), 500):  # within SQLite's bound on a statement's parameters
+            chunk = wanted[i:i + 500]
+            for key, mu, sigma in self.store.fetch(
+                    f"SELECT key, mu, sigma FROM accounts WHERE key IN ({','.join('?' * len(chunk))})", chunk):
+                out[str(key)] = (ratings.display(mu), ratings.provisional(sigma))
+        return out
+
     def language(self, account: Account) -> Optional[str]:
         """The pages' language ``account`` chose (None: never chose one). Blocks."""
         row = self.store.one("SELECT language FROM account_languages WHERE account = ?", (account.key,))
@@ -266,7 +282,8 @@ class Club:
                           "rated": table_rated, "counted": counted, "why": why,
                           "change": change[0] if counted and change else None,
                           "players": info.get("players"), "teams": info.get("teams"), "how": info.get("how"),
-                          "seats": [{k: s.get(k) for k in ("seat", "team", "name", "account", "ai")}
+                          "moves": info.get("moves"), "time_control": info.get("time_control"),
+                          "seats": [{k: s.get(k) for k in ("seat", "team", "name", "account", "ai", "rating")}
                                     for s in info.get("seats", []) if isinstance(s, dict)],
                           "replay": f"/replay/{t}", "review": f"/review/{t}"})
             against = {s.get("ai") for s in info.get("seats", []) if isinstance(s, dict) and s.get("team") != team}

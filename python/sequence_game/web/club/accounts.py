@@ -192,6 +192,18 @@ class Accounts:
                          ("DELETE FROM sessions WHERE account = ?", (account.key,)))
         return account
 
+    def change_password(self, key: str, old: str, new: str) -> Account:
+        """The signed-in account ``key`` changes its password: ``old`` must be its password now
+        (:class:`LoginError` if not, after the same work as a login), ``new`` an acceptable one
+        (``ValueError``). Every session of the account ends (the caller starts this browser's anew)."""
+        check_password(new)
+        row = self.store.one("SELECT hash FROM accounts WHERE key = ?", (key,))
+        if row is None or not isinstance(old, str) or len(old) > MAX_PASSWORD or not self._verify(row[0], old):
+            raise LoginError("the old password is wrong")
+        self.store.write(("UPDATE accounts SET hash = ? WHERE key = ?", (self._hash(new), key)),
+                         ("DELETE FROM sessions WHERE account = ?", (key,)))
+        return self._existing(key)
+
     def _existing(self, name: str) -> Account:
         account = self.get(name)
         if account is None:

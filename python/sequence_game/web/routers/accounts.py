@@ -91,6 +91,33 @@ async def log_in(body: Credentials, request: Request, response: Response, club: 
     return _me(club, account.name, s["rating"], s["provisional"])
 
 
+class PasswordChange(Strict):
+    old: str = Field(max_length=256, description="the account's password now")
+    new: str = Field(max_length=256, description="the new password: 8 to 256 characters")
+
+
+@router.put("/api/session/password", response_model=Me, responses=errors_for(401, 403, 404, 422, 429, 503),
+            summary="Change the signed-in account's password (its other sessions end)")
+async def change_password(body: PasswordChange, request: Request, response: Response, club: ClubDep, client: Client,
+                          account: AccountWrite) -> Me:
+    """The signed-in account's new password: the old one is required (401 if wrong), and attempts
+    are limited like a log-in's, per client address and per account (429). Every session of the
+    account ends but this browser's, which gets a new session id."""
+    if account is None:
+        raise NeedsAccountError("sign in first: only a signed-in account changes its password (log in at /login)")
+    check_password(body.new)  # a new password of bad form spends no attempt
+    club.login_by_address.take(client)
+    club.login_by_name.take(account.key)
+    try:
+        account = await club.hashing(club.accounts.change_password, account.key, body.old, body.new)
+    except LoginError as e:
+        raise NeedsAccountError(str(e)) from None
+    sid = await asyncio.to_thread(club.sessions.start, account.key, None)
+    set_cookie(request, response, sid)
+    s = Club.summary(account)
+    return _me(club, account.name, s["rating"], s["provisional"])
+
+
 @router.delete("/api/session", status_code=204, responses=errors_for(403, 404), summary="Log out")
 async def log_out(request: Request, club: ClubDep, _: AccountWrite) -> Response:
     """End the session of the cookie (the server forgets it) and clear the cookie."""

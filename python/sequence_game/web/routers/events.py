@@ -73,13 +73,16 @@ JSON text frames, at most 4 KiB from the client.
    refused), `{"type": "undo"}`, `{"type": "hint"}`, `{"type": "analysis", "seconds": 5, "every":
    0.25}` (a streaming analysis of your position, both fields optional), `{"type": "stop"}` (ends
    it), `{"type": "reveal"}` (hot seat: show the hand of the seat to move), `{"type": "resign"}`,
-   `{"type": "rematch"}`, `{"type": "ping"}`.
+   `{"type": "rematch"}` (offer a rematch, or accept the open offer), `{"type": "decline"}` (decline
+   the open offer; its maker: withdraw it), `{"type": "ping"}`.
 
 **Server frames** (their schemas: `x-server-frames` of this operation, `x-client-frames` for the
 client's): `state` on connecting and after every change
 (changes close together come as one state), `presence` when a seat comes or goes, `hint` to the
 asker only, `analysis` updates to the asking connection only (the last has `done`; a `stop`, a
-closed socket or a change of the table ends the search), `error` for a refused frame, `pong`.
+closed socket or a change of the table ends the search), `rematch-offer` when a rematch is offered,
+accepted or ends without a rematch (declined, withdrawn, expired, a person left), `rematch` once the
+rematch table exists, `error` for a refused frame, `pong`.
 
 **Order.** Frames of one connection are handled in the order they were sent, and a `hint` is
 answered before any later frame of that connection is handled: `hint` then `move` gives the hint

@@ -5,7 +5,9 @@
 - client then: ``{"type": "move", "move": "7H@d6", "version": 12}``, ``{"type": "undo"}``,
   ``{"type": "hint"}``, ``{"type": "analysis", "seconds": 5, "every": 0.25}`` (a streaming
   analysis), ``{"type": "stop"}`` (ends it), ``{"type": "reveal"}`` (hot seat), ``{"type": "resign"}`` (two teams),
-  ``{"type": "rematch"}`` (after the game), ``{"type": "ping"}``, ``{"type": "chat", "text": "..."}``
+  ``{"type": "rematch"}`` (after the game: offer a rematch, or accept the open offer),
+  ``{"type": "decline"}`` (decline the open offer; its maker: withdraw it), ``{"type": "ping"}``,
+  ``{"type": "chat", "text": "..."}``
   (to the players' room from a seat, the spectators' from a spectator: ``tables/chat.py``),
   ``{"type": "report", "message": N}`` (flag chat message N for the operator);
 - server: ``{"type": "state", "view": {...}}`` on connecting and after every change
@@ -13,8 +15,11 @@
   are sent as one state), ``{"type": "presence", "connected": [...]}`` when a seat comes or goes
   (one flag per seat), ``{"type": "hint", "move": ..., "version": N}`` to the asker only,
   ``{"type": "analysis", ...}`` updates (``models.AnalysisInfo``) to the asking connection only,
-  ``{"type": "rematch", "table": "<new id>"}`` when a rematch table exists (the same seat tokens
-  work there), ``{"type": "timeout", "seat": p, "move": ...}`` when a turn timer ran out and the AI
+  ``{"type": "rematch-offer", "offer": {...}, "ended": null, "seat": null}`` when a rematch is
+  offered or accepted, with ``"offer": null`` and ``ended`` (declined, withdrawn, expired, left) when
+  an offer ends without a rematch, ``{"type": "rematch", "table": "<new id>"}`` once every person
+  accepted and the rematch table exists (the same seat tokens work there),
+  ``{"type": "timeout", "seat": p, "move": ...}`` when a turn timer ran out and the AI
   moved for that seat, ``{"type": "flag", "seat": p}`` when a seat's game clock ran out and its team
   lost on time, ``{"type": "chat-log", ...}`` after the first state to a hello with ``"chat": true`` (the
   chat's notice and the messages this connection may read), ``{"type": "chat", ...}`` for each new one it may read,
@@ -81,7 +86,7 @@ class PlayMsg(_Msg):
 
 
 class SimpleMsg(_Msg):
-    type: Literal["undo", "hint", "reveal", "ping", "resign", "rematch", "stop"]
+    type: Literal["undo", "hint", "reveal", "ping", "resign", "rematch", "decline", "stop"]
 
 
 class AnalysisMsg(models.AnalysisStreamRequest):
@@ -214,14 +219,18 @@ async def _serve(websocket: WebSocket, service: TableService, table: Table, conn
                                         "first, or wait for its last frame (done)")
                     run = AnalysisRun()
                     analysing = asyncio.create_task(_analyse(service, table, seats, conn, msg, run))
-                elif msg.type in ("resign", "rematch"):
+                elif msg.type in ("resign", "rematch", "decline"):
                     if not seats:
-                        raise NotAllowedError(f"spectators cannot {msg.type}: this needs a seat's join link")
+                        what = "answer a rematch offer" if msg.type == "decline" else msg.type
+                        raise NotAllowedError(f"spectators cannot {what}: this needs a seat's join link")
                     if msg.type == "resign":
                         await service.resign(table, seats)
                     else:
                         websocket.app.state.quota.take(conn.client)
-                        await service.rematch(table, seats, conn.client)
+                        if msg.type == "rematch":
+                            await service.rematch(table, seats, conn.client)
+                        else:
+                            await service.decline_rematch(table, seats)
             except (TableError, ValueError, TypeError) as e:
                 conn.send(_error(e))
     except WebSocketDisconnect:

@@ -71,7 +71,11 @@ const club = {
         await fetch("/api/session", { method: "DELETE" });
         location.reload();
       });
-      bar.append(out);
+      const password = document.createElement("a");
+      password.href = "/login#password-card";
+      password.id = "password-link";
+      password.textContent = _("Change password");
+      bar.append(password, " ", out);
     } else {
       const a = document.createElement("a");
       // the path only: a join link's #seat= token must never ride in a URL the server (or a proxy) logs

@@ -147,3 +147,12 @@ function recordName(name, p, account, human) {
     location.reload();
   });
 })();
+
+// A time control in words: {kind, seconds, increment} of a game clock ("fischer", "bank") or a turn
+// timer ("turn"); null: none.
+function timeControlText(tc) {
+  if (!tc) return _("no clock");
+  if (tc.kind === "turn") return _("{s} s a turn", { s: tc.seconds });
+  return tc.kind === "fischer" ? _("{m} min + {s} s", { m: tc.seconds / 60, s: tc.increment })
+    : _("bank {m} min, +{s} s a turn", { m: tc.seconds / 60, s: tc.increment });
+}

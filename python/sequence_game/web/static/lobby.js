@@ -135,12 +135,14 @@ function finishCreated(data) {
 let historyOffset = 0;
 const PAGE = 20;
 
-// The players of a table: accounts link to their pages, guests are marked (club.nameNode).
+// The players of a table: accounts link to their pages with their ratings, guests are marked
+// (club.nameNode).
 function who(t) {
   const out = document.createDocumentFragment();
   t.seats.forEach((s, p) => {
     if (p) out.append(", ");
     out.append(s.open ? _("(open seat)") : club.nameNode(s, p));
+    if (s.rating !== null && s.rating !== undefined) out.append(` (${club.rating(s.rating, s.provisional)})`);
   });
   return out;
 }
@@ -169,9 +171,24 @@ function link(text, href, download) {
   return a;
 }
 
-async function join(t) {
-  const name = prompt(_("Your name at the table (optional):"), "") ?? null;
-  if (name === null) return;
+// Joining asks for a name in the page's own dialog, not the browser's prompt; Cancel (or Esc)
+// joins nothing.
+let joining = null;
+function join(t) {
+  joining = t;
+  $("join-name").value = "";
+  $("join-dialog").showModal();
+}
+$("join-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const t = joining;
+  joining = null;
+  $("join-dialog").close();
+  if (t) joinAs(t, $("join-name").value);
+});
+$("join-no").addEventListener("click", () => { joining = null; $("join-dialog").close(); });
+
+async function joinAs(t, name) {
   const res = await fetch(`/api/tables/${encodeURIComponent(t.table)}/join`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name: name.trim() || null }) });
   const data = await res.json();
@@ -223,9 +240,13 @@ async function loadTables() {
     const waiting = ngettext("waiting for {n} player", "waiting for {n} players", free);
     return row([t.table, playersText(t.players), who(t), t.rated ? _("rated (accounts only)") + ", " + waiting : waiting], [b]);
   }), _("no open seats right now: create a table with an open seat and share the lobby"));
-  fill($("livetables"), live.map(t => row([t.table, playersText(t.players), who(t), _("turn {n}", { n: t.turn })],
-                                          [link(_("watch"), `/table/${encodeURIComponent(t.table)}`)])),
-       _("no games in play"));
+  // a game in play by its players, their ratings, its clock and its moves (its id is in the watch link)
+  fill($("livetables"), live.map(t => {
+    const r = row([who(t), timeControlText(t.time_control), String(t.moves)],
+                  [link(_("watch"), `/table/${encodeURIComponent(t.table)}`)]);
+    r.dataset.table = t.table;
+    return r;
+  }), _("no games in play"));
   historyOffset = 0;
   $("history").replaceChildren();
   loadHistory();

@@ -47,4 +47,37 @@ function wire(formId, url, prefix, messages) {
 
 wire("login", "/api/session", "login", LOGIN_ERRORS);
 wire("signup", "/api/accounts", "signup", SIGNUP_ERRORS);
-club.load().then(me => { if (me && !me.accounts) document.getElementById("off").hidden = false; });
+
+// A signed-in player changes the password here: the old one is asked for, and every other session
+// of the account ends (this browser stays signed in).
+const PASSWORD_ERRORS = {
+  NeedsAccountError: _("The password you gave as your password now is wrong."),
+  ValueError: _("A password is 8 to 256 characters."),
+  ValidationError: _("A password is 8 to 256 characters."),
+};
+document.getElementById("password").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const err = document.getElementById("password-error"), done = document.getElementById("password-done");
+  err.textContent = "";
+  done.textContent = "";
+  const body = { old: document.getElementById("password-old").value, new: document.getElementById("password-new").value };
+  let res, data;
+  try {
+    res = await fetch("/api/session/password", { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    data = await res.json();
+  } catch (e) {
+    err.textContent = _("The server cannot be reached: try again in a moment.");
+    return;
+  }
+  if (!res.ok) { err.textContent = errorText(data, res.status, PASSWORD_ERRORS); return; }
+  document.getElementById("password").reset();
+  done.textContent = _("Your password is changed; your other sessions have ended.");
+});
+
+club.load().then(me => {
+  if (me && !me.accounts) document.getElementById("off").hidden = false;
+  if (me && me.name) {
+    document.getElementById("password-card").hidden = false;
+    document.getElementById("password-name").value = me.name;
+  }
+});

@@ -69,12 +69,14 @@ function graph(p) {
   box.appendChild(svg);
 }
 
+// The players of a game; an opponent's (or a partner's) rating as the game began beside the name.
 function who(g) {
   const span = document.createElement("span");
   g.seats.forEach((s, i) => {
     if (i) span.append(", ");
     if (s.account) span.appendChild(link(s.name, `/players/${encodeURIComponent(s.name)}`));
     else span.append(s.ai ? seatName({ kind: "ai", ai: s.ai, name: null }, i) : _("{name} (guest)", { name: defaultName(s.name) }));
+    if (s.seat !== g.seat && s.rating !== null && s.rating !== undefined) span.append(` (${s.rating})`);
   });
   return span;
 }
@@ -96,8 +98,9 @@ function showPlayer(p) {
     const result = g.how === "resigned" ? _("{outcome} (resignation)", { outcome }) : g.how === "time" ? _("{outcome} (on time)", { outcome }) : outcome;
     // a counted game's change; a rated one that did not count says why (an aborted game, ...)
     const change = g.counted ? `${g.change > 0 ? "+" : ""}${g.change}` : g.rated ? _("not counted: {why}", { why: whyText(g.why) }) : _("casual");
-    return tr(formatDate(g.finished, true), who(g), result, change, links);
-  }) : [tr(_("no finished game yet"), "", "", "", "")]));
+    const moves = g.moves === null || g.moves === undefined ? "-" : String(g.moves);
+    return tr(formatDate(g.finished, true), who(g), timeControlText(g.time_control), moves, result, change, links);
+  }) : [tr(_("no finished game yet"), "", "", "", "", "", "")]));
   $("player").hidden = false;
 }
 

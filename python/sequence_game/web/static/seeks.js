@@ -12,9 +12,7 @@ const TIME_CONTROLS = [
 ];
 
 function clockName(s) {
-  if (s.clock) return s.clock.kind === "fischer" ? _("{m} min + {s} s", { m: s.clock.seconds / 60, s: s.clock.increment })
-    : _("bank {m} min, +{s} s a turn", { m: s.clock.seconds / 60, s: s.clock.increment });
-  return s.turn_seconds ? _("{s} s a turn", { s: s.turn_seconds }) : _("no clock");
+  return timeControlText(s.clock || (s.turn_seconds ? { kind: "turn", seconds: s.turn_seconds } : null));
 }
 
 for (const sel of document.querySelectorAll(".timecontrol")) {

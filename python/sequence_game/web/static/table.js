@@ -81,6 +81,7 @@ function connect() {
       if (msg.error === "NotAllowedError" && !view) fatal = true;  // a wrong token: refused at the hello
     } else if (msg.type === "hint") { onHint(msg); }
     else if (msg.type === "rematch") { goToRematch(msg.table); }
+    else if (msg.type === "rematch-offer" && view) { onOfferFrame(msg); }
     else if (msg.type === "timeout" && view) {
       timeoutNote = _("{name} ran out of time: the computer played {move} for them.", { name: seatName(view.seats[msg.seat], msg.seat), move: humanMove(msg.move) });
     }
@@ -305,18 +306,16 @@ function render(animate) {
     const a = (text, href, download) => { const e = document.createElement("a"); e.href = href; e.textContent = text; if (download) e.download = ""; return e; };
     links.append(a(_("Replay the game"), `/replay/${id}`), dot(), a(_("Review"), `/review/${id}`), dot(),
                  a(_("Download the game record"), `/api/tables/${id}/record`, true), dot(), a(_("New table"), "/"));
-    if (v.rematch_allowed) {
-      // the same action as the end dialog's, so closing the dialog never hides the rematch
-      const b = document.createElement("button");
-      b.type = "button";
-      b.id = "banner-rematch";
-      b.className = "primary";
-      b.textContent = rematchLabel(v);
-      b.addEventListener("click", rematch);
-      links.prepend(b, " ");
+    if (v.rematch_allowed) links.prepend(...offerControls(v), " ");
+    if (offerNote) {
+      const note = document.createElement("div");
+      note.id = "rematch-note";
+      note.textContent = offerNote;
+      banner.appendChild(note);
     }
     banner.appendChild(links);
     if (!gameOverShown) { gameOverShown = true; showGameOver(); }
+    renderOffer();
   } else { banner.hidden = true; gameOverShown = false; }
 }
 
@@ -362,8 +361,6 @@ function showGameOver() {
     list.appendChild(li);
   }
   $("gameover-replay").href = `/replay/${encodeURIComponent(v.table)}`;
-  $("gameover-rematch").hidden = !v.rematch_allowed;
-  $("gameover-rematch").textContent = rematchLabel(v);
   $("gameover-review").href = `/review/${encodeURIComponent(v.table)}`;
   club.showRatings(v.table, $("gameover-ratings"));  // a rated game's rating changes (docs/club.md)
   if (typeof dlg.showModal === "function" && !dlg.open) dlg.showModal();
@@ -673,12 +670,98 @@ onButton("live", () => browse(view.moves));
 onButton("earlier", () => browse(0));
 onButton("sound", () => { sound = !sound; localStorage.setItem("sequence-sound", sound ? "on" : "off"); renderSound(); if (sound) tone("turn"); });
 onButton("gameover-close", () => $("gameover").close());
-// A rematch is made when one player asks, so it is casual even after a rated game (docs/club.md).
+// A rematch is an offer: every other person at the table accepts or declines it, in this page's
+// own dialog; the new table exists once all accepted, and a rated table's rematch is rated (their
+// acceptance is the consent a rating needs). An offer ends when declined or withdrawn, after a
+// minute, or when someone leaves (docs/web.md, "Rematch").
+let offerUntil = null, offerTimer = null, offerNote = null;
+
 function rematchLabel(v) {
-  return v.rematch ? _("Go to the rematch") : v.rated ? _("Rematch (casual)") : _("Rematch");
+  return v.rematch ? _("Go to the rematch") : v.rated ? _("Rematch (rated)") : _("Rematch");
 }
 
-function rematch() { if (view.rematch) goToRematch(view.rematch); else send({ type: "rematch" }); }
+function offerMine(o) { return view.you.some(p => o.accepted.includes(p)); }
+function offerLeft() { return Math.max(0, Math.ceil((offerUntil - Date.now()) / 1000)); }
+
+function offerButton(id, text, action, primary) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = id;
+  if (primary) b.className = "primary";
+  b.textContent = text;
+  b.addEventListener("click", action);
+  return b;
+}
+
+// The banner's rematch controls (the end dialog's button does the same): offer, accept or decline
+// the open offer, or wait for the others with a way to withdraw.
+function offerControls(v) {
+  const o = v.rematch_offer;
+  if (v.rematch || !o) return [offerButton("banner-rematch", rematchLabel(v), rematch, true)];
+  if (!offerMine(o)) {
+    return [offerButton("banner-rematch", _("Accept the rematch"), rematch, true), " ",
+            offerButton("banner-decline", _("Decline"), decline)];
+  }
+  const wait = document.createElement("span");
+  wait.id = "rematch-waiting";
+  wait.setAttribute("role", "status");
+  wait.textContent = waitingText(o);
+  return [wait, " ", offerButton("banner-decline", v.you.includes(o.by)
+    ? _("Withdraw the offer") : _("Decline"), decline)];
+}
+
+function waitingText(o) {
+  const names = o.waiting.map(p => seatName(view.seats[p], p)).join(", ");
+  return _("Waiting for {names} to accept the rematch ({seconds} s).", { names, seconds: offerLeft() });
+}
+
+// The offer as the view says it: the dialog for a person still to answer, a countdown for everyone.
+function renderOffer() {
+  const v = view, o = v.over ? v.rematch_offer : null, dlg = $("rematch-offer");
+  $("gameover-rematch").hidden = !v.rematch_allowed || Boolean(o && !v.rematch && offerMine(o));
+  $("gameover-rematch").textContent = o && !v.rematch ? _("Accept the rematch") : rematchLabel(v);
+  if (!o || v.rematch) {
+    offerUntil = null;
+    if (dlg.open) dlg.close();
+    return;
+  }
+  offerUntil = Date.now() + o.expires_in * 1000;
+  if (!offerTimer) offerTimer = setInterval(tickOffer, 1000);
+  const maker = seatName(v.seats[o.by], o.by);
+  $("rematch-offer-text").textContent = o.rated ? _("{name} offers a rated rematch: it changes your rating.", { name: maker })
+    : _("{name} offers a rematch.", { name: maker });
+  tickOffer();
+  if (v.you.length && !offerMine(o) && !dlg.open) {
+    if ($("gameover").open) $("gameover").close();
+    dlg.showModal();
+  }
+}
+
+function tickOffer() {
+  if (offerUntil === null || !view || !view.rematch_offer) { clearInterval(offerTimer); offerTimer = null; return; }
+  const left = offerLeft();
+  $("rematch-offer-left").textContent = _("{seconds} s left to answer.", { seconds: left });
+  const wait = $("rematch-waiting");
+  if (wait) wait.textContent = waitingText(view.rematch_offer);
+  if (left <= 0 && $("rematch-offer").open) $("rematch-offer").close();
+}
+
+// A frame about the offer: a new one clears the last ending's note; an ended one says how.
+function onOfferFrame(msg) {
+  const who = msg.seat === null || msg.seat === undefined ? "" : seatName(view.seats[msg.seat], msg.seat);
+  offerNote = msg.offer ? null
+    : msg.ended === "declined" ? _("{name} declined the rematch.", { name: who })
+    : msg.ended === "withdrawn" ? _("{name} withdrew the rematch offer.", { name: who })
+    : msg.ended === "left" ? _("{name} left the table: the rematch offer ended.", { name: who })
+    : _("The rematch offer expired: nobody answered within a minute.");
+}
+
+// Answering closes the dialogs: the banner then shows where the offer stands.
+function closeDialogs() { for (const id of ["rematch-offer", "gameover"]) if ($(id).open) $(id).close(); }
+function rematch() { if (view.rematch) goToRematch(view.rematch); else { closeDialogs(); send({ type: "rematch" }); } }
+function decline() { closeDialogs(); send({ type: "decline" }); }
+onButton("rematch-accept", rematch);
+onButton("rematch-decline", decline);
 onButton("gameover-rematch", rematch);
 renderSound();
 

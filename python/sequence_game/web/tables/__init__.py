@@ -15,7 +15,7 @@ One module per concern, behind the facade :class:`TableService` that the routers
   data in ``clockstate.py``;
 - ``chat.py``: the players' chat and the spectators' chat of each table;
 - ``connections.py``: websockets and streams, their caps, the broadcast;
-- ``rematch.py``: the rematch, made once;
+- ``rematch.py``: the rematch offer, accepted by every person at the table, and the rematch, made once;
 - ``lifecycle.py``: creating, looking up, listing, resuming after a restart, expiry.
 """
 
@@ -86,7 +86,9 @@ class TableService:
                            lambda table_id, state: self.db(store.set_clock, table_id, state))
         self.chat = Chat(limits)
         self.life = Lifecycle(store, limits, self.tables, self.game_class, self.db, self._schedule, self._forget)
-        self.rematcher = Rematcher(self.life, self.connections.tell, self.connections.broadcast)
+        self.rematcher = Rematcher(self.life, self.connections.tell, self.connections.broadcast,
+                                   lambda table_id, offer: self.db(store.set_option, table_id, "rematch_offer", offer))
+        self.connections.on_seats_left = self.rematcher.left
         self.limits = limits
         self.sockets = self.connections.sockets  # client address -> its open connections and long-polls
         self.asking_by_client = self.ai.asking_by_client  # client address -> its hints and analyses in flight
@@ -103,7 +105,7 @@ class TableService:
         self.get, self.get_async, self.lobby = self.life.get, self.life.get_async, self.life.lobby
         self.resume, self.sweep, self.playing = self.life.resume, self.life.sweep, self.life.playing
         self.evict_finished, self.adopt = self.life.evict_finished, self.life.adopt
-        self.rematch = self.rematcher.rematch
+        self.rematch, self.decline_rematch = self.rematcher.rematch, self.rematcher.decline
         self.view = view
 
     async def create(self, players: int, teams: Optional[int], seats: List[Dict[str, Any]],
@@ -246,6 +248,7 @@ class TableService:
 
     async def close(self) -> None:
         self._closed = True
+        self.rematcher.close()
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in self.tables.values():

@@ -66,6 +66,8 @@ class Connections:
         self.total = 0  # the sum of ``sockets``, kept as it changes (asked before every connection)
         self._on_last_left = on_last_left
         self._on_first_use = on_first_use
+        #: ``on_seats_left(table, seats)``: every connection of these seats closed (the rematch offer, rematch.py)
+        self.on_seats_left: Callable[[Table, FrozenSet[int]], None] = lambda table, seats: None
 
     def refusal(self, client: str) -> Optional[TableError]:
         """Why one more connection of ``client`` is refused whatever its table (the server's cap:
@@ -150,14 +152,15 @@ class Connections:
         table.connections.discard(conn)
         if not table.connections:
             self._on_last_left(table)
-        gone = False
+        gone = set()
         for p in conn.seats:
             table.present[p] -= 1
             if table.present[p] == 0:
                 del table.present[p]
-                gone = True
+                gone.add(p)
         if gone:
             self._presence(table)
+            self.on_seats_left(table, frozenset(gone))
         if not conn.seats:
             self._spectators(table)
 

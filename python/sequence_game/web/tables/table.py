@@ -57,7 +57,8 @@ class TableOptions:
     ``hints``: whether a seat may ask the AI for a hint or an analysis (tables stored before the
     option existed allowed them; never at a rated table); ``turn_seconds``: the human seats' turn timer (None: none);
     ``rematch_of``: the table this one is the rematch of; ``rematch``: this table's rematch, once
-    made; ``rated``: the game changes its players' ratings (web/club, docs/club.md). ``clock``: a
+    made; ``rematch_offer``: an open offer of a rematch (``rematch.py``: ``{"by": seat, "accepted":
+    [seats], "expires": epoch seconds, "rated": bool}``), None: none; ``rated``: the game changes its players' ratings (web/club, docs/club.md). ``clock``: a
     game clock per human seat (``clock.py``: ``{"kind": "fischer" or "bank", "seconds",
     "increment", "at_zero": "ai" or "lose"}``), None: none; ``clock_state``: its seats' time left
     and the seat that ran out (``{"left": [...], "flagged": seat or None}``)."""
@@ -68,6 +69,7 @@ class TableOptions:
     turn_seconds: Optional[float] = None
     rematch_of: Optional[str] = None
     rematch: Optional[str] = None
+    rematch_offer: Optional[Dict[str, Any]] = None
     rated: bool = False
     clock: Optional[Dict[str, Any]] = None
     clock_state: Optional[Dict[str, Any]] = None
@@ -79,6 +81,8 @@ class TableOptions:
             out["rematch_of"] = self.rematch_of
         if self.rematch is not None:
             out["rematch"] = self.rematch
+        if self.rematch_offer is not None:
+            out["rematch_offer"] = dict(self.rematch_offer)
         if self.rated:
             out["rated"] = True
         if self.clock is not None:
@@ -93,11 +97,23 @@ class TableOptions:
         return cls(hot_seat=bool(d.get("hot_seat", False)), ai_seconds=float(d.get("ai_seconds", DEFAULT_AI_SECONDS)),
                    hints=bool(d.get("hints", True)) and not rated, turn_seconds=None if turn is None else float(turn),
                    rematch_of=_text(d.get("rematch_of")), rematch=_text(d.get("rematch")),
+                   rematch_offer=_offer(d.get("rematch_offer")),
                    rated=rated, clock=_dict(d.get("clock")), clock_state=_dict(d.get("clock_state")))
 
 
 def _dict(value: Any) -> Optional[Dict[str, Any]]:
     return dict(value) if isinstance(value, dict) else None
+
+
+def _offer(value: Any) -> Optional[Dict[str, Any]]:
+    """A stored rematch offer, or None if it is not one (a damaged row's offer is no offer)."""
+    if not isinstance(value, dict):
+        return None
+    by, accepted, expires = value.get("by"), value.get("accepted"), value.get("expires")
+    if not (isinstance(by, int) and isinstance(accepted, list) and all(isinstance(p, int) for p in accepted)
+            and isinstance(expires, (int, float))):
+        return None
+    return {"by": by, "accepted": list(accepted), "expires": float(expires), "rated": value.get("rated") is True}
 
 
 def _text(value: Any) -> Optional[str]:

@@ -19,10 +19,11 @@ from ...review.estimator import seat_ratings
 from .. import models
 from ..store import TableRow
 from .clockstate import clock_view
+from .rematch import offer_view
 from .table import Seat, Table
 
 __all__ = ["HISTORY_TAIL", "live_chances", "public_observation", "shown_name", "shown_seat", "stored_summary", "summary",
-           "view"]
+           "time_control", "view"]
 
 HISTORY_TAIL = 40  # moves of the move list in each view (the whole list: the record, after the game)
 
@@ -101,6 +102,7 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
         can_resign=bool(seats) and not over and g.teams == 2,
         rematch=table.options.rematch,
         rematch_allowed=bool(seats) and over,
+        rematch_offer=None if (offer := offer_view(table)) is None else models.RematchOffer.model_validate(offer),
         turn_seconds=table.options.turn_seconds,
         turn_left=None if over or table.deadline is None else max(0.0, table.deadline - time.time()),
         clock=None if clock is None else models.ClockView.model_validate(clock),
@@ -142,6 +144,23 @@ def _flagged(state: Any) -> bool:
     return isinstance(state, dict) and isinstance(state.get("flagged"), int)
 
 
+def time_control(options: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+    """A table's time control from its stored options (``TableOptions.to_dict``): its game clock
+    (kind, seconds, increment), its turn timer (kind ``turn``), or None."""
+    clock, turn = options.get("clock"), options.get("turn_seconds")
+    if isinstance(clock, dict) and clock.get("kind") in ("fischer", "bank"):
+        return {"kind": clock["kind"], "seconds": float(clock.get("seconds", 0)),
+                "increment": float(clock.get("increment", 0))}
+    if isinstance(turn, (int, float)) and not isinstance(turn, bool):
+        return {"kind": "turn", "seconds": float(turn), "increment": 0.0}
+    return None
+
+
+def _time_control(options: Dict[str, Any]) -> Optional[models.TimeControlView]:
+    found = time_control(options)
+    return None if found is None else models.TimeControlView.model_validate(found)
+
+
 def summary(table: Table) -> models.TableSummary:
     """A line of the table list: public only."""
     g = table.game
@@ -149,7 +168,8 @@ def summary(table: Table) -> models.TableSummary:
         table=table.id, players=g.players, teams=g.teams, created=table.created, turn=g.turn, over=table.over,
         result=result(table),
         seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=s.open and not table.over,
-                                  account=s.account) for s in table.seats], rated=table.options.rated)
+                                  account=s.account) for s in table.seats], rated=table.options.rated,
+        moves=len(table.movers), time_control=_time_control(table.options.to_dict()))
 
 
 def stored_summary(row: TableRow) -> models.TableSummary:
@@ -162,7 +182,8 @@ def stored_summary(row: TableRow) -> models.TableSummary:
         result=None if res is None else _result_of(res, rec["teams"], seats, rec.get("resigned"),
                                                    _flagged(row.options.get("clock_state"))),
         seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=False, account=s.account)
-               for s in seats], rated=row.options.get("rated") is True)
+               for s in seats], rated=row.options.get("rated") is True, moves=len(rec["moves"]),
+        time_control=_time_control(row.options))
 
 
 def shown_name(seat: Seat) -> str:
