@@ -25,6 +25,7 @@ import uvicorn  # noqa: E402
 from sequence_game.web import create_app  # noqa: E402
 from sequence_game.web.club import ClubSettings  # noqa: E402
 from sequence_game.web.limits import ServerLimits  # noqa: E402
+from test_web_e2e import axe_report  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -149,6 +150,38 @@ def test_sign_up_log_out_and_log_in_again(server, people):
     cookie = next(c for c in ann.context.cookies() if c["name"] == "sg_session")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
     assert page.evaluate("document.cookie") == ""  # the page's scripts cannot read it
+
+
+def test_a_signed_in_player_changes_the_password_and_another_browser_is_signed_out(server, people):
+    eve, other = people(), people()
+    page = eve.page
+    sign_up(server, page, "eve")
+    sign_up(server, other.page, "eve2")
+    other.page.goto(server + "/login")
+    other.page.click("#logout")
+    other.page.wait_for_selector("#account #login-link")
+    other.page.fill("#login-name", "eve")
+    other.page.fill("#login-password", "password1")
+    other.page.click("#login-submit")
+    other.page.wait_for_selector("#account #logout")
+    page.click("#password-link")  # the header's link to the form
+    page.wait_for_selector("#password-card:not([hidden])")
+    page.fill("#password-old", "not my password")
+    page.fill("#password-new", "password2")
+    page.click("#password-submit")
+    page.wait_for_function("document.getElementById('password-error').textContent.length > 0")
+    assert page.inner_text("#password-error") == "The password you gave as your password now is wrong."
+    page.fill("#password-old", "password1")
+    page.fill("#password-new", "password2")
+    page.click("#password-submit")
+    page.wait_for_function("document.getElementById('password-done').textContent.length > 0")
+    assert page.inner_text("#password-done") == "Your password is changed; your other sessions have ended."
+    shot(page, "club-08-password-changed")
+    assert axe_report(page) == []
+    page.reload()
+    page.wait_for_selector("#account #logout")  # this browser stays signed in
+    other.page.reload()
+    other.page.wait_for_selector("#account #login-link")  # the other one is signed out
 
 
 def test_a_rated_game_between_two_accounts_to_the_end_updates_both_ratings(server, people):
