@@ -78,6 +78,9 @@ class Browser:
     def delete(self, path, **kw):
         return self.request("DELETE", path, **kw)
 
+    def put(self, path, **kw):
+        return self.request("PUT", path, **kw)
+
 
 def browser(app, base=BASE):
     """A client that behaves like the site's own pages: it sends their Origin."""

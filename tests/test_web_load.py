@@ -9,7 +9,8 @@ each table's with its own ``X-Forwarded-For`` address, so the per-client limits 
 see 50 clients, not one. ``test_hostile_mix`` runs the same tables while attackers from a few
 other addresses flood the server: table creations as fast as they are answered, websockets to
 every table up to their caps (half of them never reading), and analyses of the longest budget,
-sixteen at a time per seat. The honest moves must keep their latency and none may be lost.
+sixteen at a time per seat, and signed-in accounts flooding the people doors (follows, blocks,
+profile saves, challenges made and withdrawn, their people list and the leaderboard). The honest moves must keep their latency and none may be lost.
 
 Every table has two seats; four in five are two simulated humans, one in five a simulated human
 against the ``easy`` AI. A simulated human waits a random 0.05-0.25 s "thinking" time on its turn,
@@ -254,6 +255,40 @@ async def _flood_analyses(http, attack: Attack, deadline: float, client: str) ->
     await asyncio.gather(*(ask() for _ in range(16)))
 
 
+async def _flood_people(base: str, attack: Attack, deadline: float, client: str, k: int) -> None:
+    """Two accounts of one address: every people door as fast as it is answered (docs/club.md)."""
+    import httpx
+
+    headers = {"X-Forwarded-For": client, "Origin": base}
+    async with httpx.AsyncClient(base_url=base, timeout=60, headers=headers) as me, \
+            httpx.AsyncClient(base_url=base, timeout=60, headers=headers) as other:
+        names = [f"flood{k}a", f"flood{k}b"]
+        for http, name in zip((me, other), names):
+            r = await http.post("/api/accounts", json={"name": name, "password": "password1"})
+            attack.answer("sign-up", r.status_code)
+            if r.status_code != 201:
+                return
+        doors = [("PUT", f"/api/people/follows/{names[1]}", None), ("DELETE", f"/api/people/follows/{names[1]}", None),
+                 ("PUT", "/api/profile", {"bio": "x" * 300, "country": "y" * 40}),
+                 ("PUT", f"/api/people/blocks/{names[1]}", None), ("DELETE", f"/api/people/blocks/{names[1]}", None),
+                 ("POST", "/api/challenges", {"to": names[1], "rated": True}), ("GET", "/api/people", None),
+                 ("GET", "/api/leaderboard?limit=100", None), ("GET", f"/api/players/{names[1]}", None)]
+        n = 0
+        while time.monotonic() < deadline:
+            method, path, body = doors[n % len(doors)]
+            n += 1
+            try:
+                r = await me.request(method, path, json=body)
+            except httpx.HTTPError as e:
+                attack.answer(f"people {type(e).__name__}", 0)
+                continue
+            attack.answer(f"people {method} {path.split('/')[2]}", r.status_code)
+            if method == "POST" and r.status_code == 201:  # declined by the other account: the next one is open again
+                await other.post(f"/api/challenges/{r.json()['id']}/decline")
+            if r.status_code == 429:
+                await asyncio.sleep(0.05)
+
+
 def _attack(base: str, seconds: float) -> None:
     """The attackers (run in their own process: their CPU is not the honest clients'); prints what
     they were answered as JSON."""
@@ -267,12 +302,13 @@ def _attack(base: str, seconds: float) -> None:
     async def run() -> None:
         async with httpx.AsyncClient(base_url=base, timeout=60,
                                      limits=httpx.Limits(max_connections=300, max_keepalive_connections=300)) as http:
-            kinds = os.environ.get("SEQUENCE_WEB_LOAD_ATTACKS", "creations,sockets,analyses").split(",")
+            kinds = os.environ.get("SEQUENCE_WEB_LOAD_ATTACKS", "creations,sockets,analyses,people").split(",")
             await asyncio.gather(
                 *(_flood_creations(http, attack, deadline, _address(a, 66)) for a in range(4) if "creations" in kinds),
                 *(_flood_sockets(http, base, attack, deadline, _address(a, 67), read=a % 2 == 0)
                   for a in range(2) if "sockets" in kinds),
-                *(_flood_analyses(http, attack, deadline, _address(a, 68)) for a in range(8) if "analyses" in kinds))
+                *(_flood_analyses(http, attack, deadline, _address(a, 68)) for a in range(8) if "analyses" in kinds),
+                *(_flood_people(base, attack, deadline, _address(a, 69), a) for a in range(2) if "people" in kinds))
 
     asyncio.run(run())
     print(json.dumps([attack.answers, attack.sockets, attack.refused_sockets, attack.errors, time.process_time()]))

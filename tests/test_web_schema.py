@@ -3,8 +3,8 @@ no 500, every response (refusals included) conforms to the schema and its docume
 and schema-invalid input is refused.
 
 Half the requests that name a table name a real one, with its seat's token half of the time, so
-the generated bodies reach the game and not only the 404; likewise half the seek ids and player
-names are real. Half the requests are signed in, as a browser on this server's pages sends them
+the generated bodies reach the game and not only the 404; likewise half the seek ids, player names
+and challenge ids are real. Half the requests are signed in, as a browser on this server's pages sends them
 (a live session cookie of one of two accounts and this server's ``Origin``), so those of the
 club's operations reach its logic (rated tables and seeks, joins, the session) instead of
 stopping at 401 or 403; a last test checks that they did. The run here is short (CI);
@@ -52,7 +52,12 @@ SIGNED_IN: dict = defaultdict(Counter)
 #: the operations whose answer depends on who is signed in (a guest is refused, or acts as a guest)
 CLUB_OPERATIONS = {"POST /api/tables", "POST /api/tables/{table_id}/join", "POST /api/seeks",
                    "POST /api/seeks/quick", "POST /api/seeks/{seek_id}/accept", "POST /api/play-computer",
-                   "GET /api/session", "DELETE /api/session", "PUT /api/session/password"}
+                   "GET /api/session", "DELETE /api/session", "PUT /api/session/password", "GET /api/people",
+                   "PUT /api/people/follows/{name}", "DELETE /api/people/follows/{name}",
+                   "PUT /api/people/blocks/{name}", "DELETE /api/people/blocks/{name}", "PUT /api/profile",
+                   "POST /api/challenges", "GET /api/challenges/{challenge_id}",
+                   "POST /api/challenges/{challenge_id}/accept", "POST /api/challenges/{challenge_id}/decline",
+                   "DELETE /api/challenges/{challenge_id}"}
 
 
 async def fuzzed(scope, receive, send):
@@ -71,6 +76,7 @@ async def fuzzed(scope, receive, send):
 schema = schemathesis.openapi.from_asgi("/openapi.json", fuzzed)
 _tables: list = []
 _seeks: list = []
+_challenges: list = []
 
 
 def _signed_in(name):
@@ -116,6 +122,22 @@ def _real_seek():
     return _seeks[-1]
 
 
+def _real_challenge():
+    """An open challenge of the first account to the second (a new one once the last is closed)."""
+    club = app.state.club
+    maker = club.accounts.get(ACCOUNTS[0]) or club.accounts.create(ACCOUNTS[0], "password1")
+    target = club.accounts.get(ACCOUNTS[1]) or club.accounts.create(ACCOUNTS[1], "password1")
+    if not _challenges or club.people.get(maker, _challenges[-1]).status != "open":
+        club.people.unblock(maker, target.name)
+        club.people.unblock(target, maker.name)
+        for c in club.people.challenges(maker)["outgoing"]:
+            if c.status == "open":
+                club.people.close(maker, c.id, "withdrawn")
+        game = {"players": 2, "teams": 2, "rated": True, "turn_seconds": None, "clock": None}
+        _challenges.append(club.people.challenge(maker, target.name, game).id)
+    return _challenges[-1]
+
+
 def _a_whole_game(seed):
     from sequence_game import Game
 
@@ -155,6 +177,8 @@ def test_every_endpoint_against_its_schema(case):
             case.query = {**case.query, "wait": 1}
     if case.path_parameters and "seek_id" in case.path_parameters and RNG.random() < 0.5:
         case.path_parameters["seek_id"] = _real_seek()
+    if case.path_parameters and "challenge_id" in case.path_parameters and RNG.random() < 0.5:
+        case.path_parameters["challenge_id"] = _real_challenge()
     if case.path_parameters and "name" in case.path_parameters and RNG.random() < 0.5:
         case.path_parameters["name"] = RNG.choice(ACCOUNTS)
     signed_in = RNG.random() < 0.5

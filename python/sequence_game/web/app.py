@@ -35,7 +35,7 @@ from .http import BodyLimit, CreationQuota, HostGuard, error_body, status_of
 from .limits import ServerLimits
 from .reviews import ReviewService
 from .routers import accounts as accounts_routes
-from .routers import ai, events, pages, play, players, records, review, seeks, socket, tables
+from .routers import ai, events, pages, people, play, players, records, review, seeks, socket, tables
 from .routers import tournaments as tournaments_routes
 from .routers.socket import MAX_WS_MESSAGE
 from .seeks import SeekBoard
@@ -106,6 +106,8 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     service = TableService(store, game_class=game_class, limits=limits)
     service.chat.enabled = chat
     club_service = Club(db_path, club) if accounts else None
+    if club_service is not None:
+        people_of(club_service, service)
     resumed = service.resume()
     # tournaments are for accounts; each game's end is filed (and rated) first, then scored
     tournament_service = (None if club_service is None else
@@ -204,7 +206,8 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.include_router(pages.language_router)
     app.include_router(pages.board_svg_route(_empty_board_svg(service.game_class)))
     for router in (tables.router, play.router, ai.router, records.router, review.router, events.router,
-                   seeks.router, socket.router, accounts_routes.router, tournaments_routes.router, players.router):
+                   seeks.router, socket.router, accounts_routes.router, tournaments_routes.router, players.router,
+                   people.router):
         app.include_router(router)
     return app
 
@@ -217,6 +220,15 @@ def _game_over(club: Club, tournaments: Optional[TournamentService]) -> Callable
         if tournaments is not None:
             tournaments.game_over(table)
     return over
+
+
+def people_of(club: Club, service: TableService) -> None:
+    """Tie the club's people (club/people.py) to the tables: presence reads the live tables, a
+    blocker's pages get none of the blocked account's chat, and an acceptance a restart cut short
+    opens its challenge again."""
+    club.people.tables = lambda: service.tables.values()
+    service.chat.hides = club.people.blocks
+    club.people.recover()
 
 
 def _empty_board_svg(game_class: GameClass) -> str:

@@ -24,6 +24,7 @@ from ..tables.table import Table
 from ..tables.views import time_control
 from . import ratings
 from .accounts import Account, Accounts, hasher
+from .people import People
 from .sessions import Bucket, Sessions
 from .store import ClubStore
 
@@ -54,10 +55,25 @@ class ClubSettings:
     #: sign-ups waiting for their turn; beyond that a login or sign-up is refused (503)
     max_hashing: int = 2
     max_hash_queue: int = 32
+    #: people to play with (people.py): follows, blocks, profile and challenge changes per account (a
+    #: burst, then a rate per hour); follows and blocks one account keeps
+    people_burst: int = 30
+    people_per_hour: float = 600.0
+    max_follows: int = 500
+    max_blocks: int = 500
+    #: open challenges: made by one account, and to one account; how long one stays open
+    max_challenges_out: int = 5
+    max_challenges_in: int = 20
+    challenge_seconds: float = 600.0
+    #: an account is online this long after a request carried its session cookie; accounts whose
+    #: presence is kept in memory (past it, the ones not seen lately are forgotten)
+    online_seconds: float = 300.0
+    max_presence: int = 10_000
 
     #: what ``serve --limit NAME=VALUE`` may set (every field but the hash parameters)
     SETTABLE = ("login_burst", "login_per_hour", "name_burst", "name_per_hour", "signup_burst", "signup_per_hour",
-                "max_hashing", "max_hash_queue")
+                "max_hashing", "max_hash_queue", "people_burst", "people_per_hour", "max_follows", "max_blocks",
+                "max_challenges_out", "max_challenges_in", "challenge_seconds", "online_seconds", "max_presence")
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -91,6 +107,9 @@ class Club:
         self.login_by_address = Bucket(s.login_burst, s.login_per_hour, "logins from your address")
         self.login_by_name = Bucket(s.name_burst, s.name_per_hour, "logins to this account")
         self.signups = Bucket(s.signup_burst, s.signup_per_hour, "new accounts from your address")
+        self.people = People(self.accounts, s)
+        self.people_changes = Bucket(s.people_burst, s.people_per_hour, "changes to follows, blocks, profile and "
+                                     "challenges from your account")
         # the turns at argon2 are taken on the event loop: a waiting login holds no worker thread
         self._hash_slots = asyncio.Semaphore(s.max_hashing)
         self._hash_waiting = 0

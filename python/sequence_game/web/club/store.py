@@ -68,6 +68,42 @@ CREATE TABLE IF NOT EXISTS account_languages (
     account  TEXT PRIMARY KEY,   -- accounts.key
     language TEXT NOT NULL       -- a code of sequence_game.i18n.LANGUAGES
 );
+-- people to play with (people.py): follows, blocks, profiles and challenges
+CREATE TABLE IF NOT EXISTS follows (
+    follower TEXT NOT NULL,      -- accounts.key
+    followed TEXT NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (follower, followed)
+);
+CREATE TABLE IF NOT EXISTS blocks (
+    blocker  TEXT NOT NULL,      -- accounts.key
+    blocked  TEXT NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (blocker, blocked)
+);
+CREATE TABLE IF NOT EXISTS profiles (
+    account  TEXT PRIMARY KEY,   -- accounts.key
+    bio      TEXT NOT NULL,      -- plain text (people.check_profile_text)
+    country  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS challenges (
+    id           TEXT PRIMARY KEY,
+    maker        TEXT NOT NULL,  -- accounts.key
+    target       TEXT NOT NULL,
+    players      INTEGER NOT NULL,
+    teams        INTEGER NOT NULL,
+    rated        INTEGER NOT NULL,
+    turn_seconds REAL,
+    clock        TEXT,           -- JSON time control, or NULL
+    created      REAL NOT NULL,  -- seconds since the epoch
+    expires      REAL NOT NULL,
+    status       TEXT NOT NULL,  -- open, accepting, accepted, declined, withdrawn, expired
+    closed       REAL,
+    table_id     TEXT,           -- the table made on acceptance
+    maker_token  TEXT            -- the maker's seat token, for the maker's page (kept KEEP_CLOSED at most)
+);
+CREATE INDEX IF NOT EXISTS challenges_maker ON challenges (maker, status);
+CREATE INDEX IF NOT EXISTS challenges_target ON challenges (target, status);
 """
 
 

@@ -47,7 +47,10 @@ async def account_of_cookie(request: HTTPConnection) -> Optional[Account]:
         key = club.sessions.account_of(sid)
         return None if key is None else club.accounts.get(key)
 
-    return await asyncio.to_thread(lookup)
+    account = await asyncio.to_thread(lookup)
+    if account is not None:
+        club.people.saw(account.key)  # online (club/people.py)
+    return account
 
 
 async def signed_in_for_write(request: Request, account: Annotated[Optional[Account], Depends(signed_in)]

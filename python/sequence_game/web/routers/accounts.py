@@ -68,6 +68,7 @@ async def sign_up(body: Credentials, request: Request, response: Response, club:
         raise
     sid = await asyncio.to_thread(club.sessions.start, account.key, request.cookies.get(COOKIE))
     set_cookie(request, response, sid)
+    club.people.saw(account.key)  # online from now (club/people.py)
     s = Club.summary(account)
     return _me(club, account.name, s["rating"], s["provisional"])
 
@@ -87,6 +88,7 @@ async def log_in(body: Credentials, request: Request, response: Response, club: 
         raise NeedsAccountError(str(e)) from None
     sid = await asyncio.to_thread(club.sessions.start, account.key, request.cookies.get(COOKIE))
     set_cookie(request, response, sid)
+    club.people.saw(account.key)  # online from now (club/people.py)
     s = Club.summary(account)
     return _me(club, account.name, s["rating"], s["provisional"])
 

@@ -9,9 +9,11 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
 from ..club import Club
+from ..club.web import OptionalAccount
 from ..deps import Service, TableId, errors_for
 from ..errors import NoSuchPlayerError
 from .pages import page
+from .people import player_extras
 
 router = APIRouter(tags=["players"])
 
@@ -31,14 +33,20 @@ async def players(request: Request, limit: Annotated[int, Query(ge=1, le=200)] =
 
 
 @router.get("/api/players/{name}", responses=errors_for(404, 422), summary="A player's page (public)")
-async def player(name: PlayerName, request: Request) -> Dict[str, Any]:
+async def player(name: PlayerName, request: Request, viewer: OptionalAccount) -> Dict[str, Any]:
     """A player's rating and its history, games (results, links to replay and review) and record
-    against each AI level, with the AI levels' ratings on the same scale for orientation."""
+    against each AI level, with the AI levels' ratings on the same scale for orientation; the
+    profile (plain text), presence (online, the tables they play at: watch them) and, signed in,
+    whether you follow or block them (`relation`, null on your own page)."""
     club: Club | None = request.app.state.club
     account = None if club is None else await asyncio.to_thread(club.accounts.get, name)
     if club is None or account is None or account.disabled:
         raise NoSuchPlayerError(f"no player named {name[:40]!r}")
-    return await asyncio.to_thread(club.player, account)
+
+    def read() -> Dict[str, Any]:
+        return {**club.player(account), **player_extras(club, account.key, viewer)}
+
+    return await asyncio.to_thread(read)
 
 
 @router.get("/api/tables/{table_id}/ratings", responses=errors_for(404, 410, 422),

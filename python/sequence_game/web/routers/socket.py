@@ -136,10 +136,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             if not isinstance(hello, Hello):
                 raise BadMessageError("say hello first: {\"type\": \"hello\", \"token\": ...}")
             conn = Connection(service.seats_of(table, hello.token, "the hello's token"), client)
-            if not conn.seats:  # a signed-in spectator chats under the account's name (guests: Spectator N)
-                account = await account_of_cookie(websocket)
-                if account is not None:
-                    conn.chat_name = account.name
+            account = await account_of_cookie(websocket)
+            conn.account = None if account is None else account.key  # whose blocks hide chat (tables/chat.py)
+            if not conn.seats and account is not None:  # a signed-in spectator chats under the account's name
+                conn.chat_name = account.name
         except (ValueError, asyncio.TimeoutError) as e:
             await _close_with(websocket, e)
             return

@@ -62,6 +62,7 @@ const ERROR_TEXT = {
   InvalidMoveError: () => _("That move is not written the way the game reads it."),
   NoSuchTableError: () => _("There is no such table (or it was removed)."),
   NoSuchPlayerError: () => _("There is no player by that name."),
+  NoSuchChallengeError: () => _("There is no such challenge (or it closed a while ago)."),
   NeedsSeatError: () => _("Open your seat's link to do this."),
   NeedsAccountError: () => _("Log in to do this."),
   NotAllowedError: () => _("You may not do this here."),

@@ -101,7 +101,123 @@ function showPlayer(p) {
     const moves = g.moves === null || g.moves === undefined ? "-" : String(g.moves);
     return tr(formatDate(g.finished, true), who(g), timeControlText(g.time_control), moves, result, change, links);
   }) : [tr(_("no finished game yet"), "", "", "", "", "", "")]));
+  showPeople(p);
   $("player").hidden = false;
+}
+
+// ---------------------------------------------------------------- people (docs/club.md)
+
+// The clocks a challenge offers: the lobby's choices, by the same words.
+const CHALLENGE_CLOCKS = [
+  ["none", _("no clock"), {}],
+  ["f3+2", _("{m} min + {s} s a move", { m: 3, s: 2 }), { clock: { kind: "fischer", seconds: 180, increment: 2, at_zero: "lose" } }],
+  ["f10+5", _("{m} min + {s} s a move", { m: 10, s: 5 }), { clock: { kind: "fischer", seconds: 600, increment: 5, at_zero: "lose" } }],
+  ["b5+30", _("time bank {m} min, +{s} s a turn", { m: 5, s: 30 }), { clock: { kind: "bank", seconds: 300, increment: 30, at_zero: "ai" } }],
+];
+for (const [v, label] of CHALLENGE_CLOCKS) $("ch-clock").add(new Option(label, v));
+
+let shown = null;  // the player this page shows
+
+function presenceText(p) {
+  const box = $("presence");
+  box.replaceChildren();
+  if (p.presence.playing.length) {
+    box.append(_("Playing now:") + " ");
+    p.presence.playing.forEach((t, i) => { if (i) box.append(", "); box.append(people.watchLink(t)); });
+  } else box.textContent = p.presence.online ? _("Online now") : _("Not online");
+}
+
+function showPeople(p) {
+  shown = p;
+  presenceText(p);
+  $("country").hidden = !p.profile.country;
+  $("country").textContent = p.profile.country ? _("Country: {country}", { country: p.profile.country }) : "";
+  $("bio").hidden = !p.profile.bio;
+  $("bio").textContent = p.profile.bio;  // text, never HTML: its line breaks kept by the style sheet
+  const me = club.me && club.me.name;
+  const own = !!me && me.toLowerCase() === p.name.toLowerCase();
+  $("relation").hidden = !me || own;
+  $("challenge").hidden = !me || own || !!(p.relation && p.relation.blocked);
+  $("profile").hidden = !own;
+  if (p.relation) {
+    $("follow").textContent = p.relation.following ? _("Unfollow") : _("Follow");
+    $("follow").setAttribute("aria-pressed", String(p.relation.following));
+    $("block").textContent = p.relation.blocked ? _("Unblock") : _("Block");
+    $("block").setAttribute("aria-pressed", String(p.relation.blocked));
+  }
+  if (own) {
+    $("pf-country").value = p.profile.country;
+    $("pf-bio").value = p.profile.bio;
+  }
+}
+
+async function relate(kind, on, done) {
+  $("relation-error").textContent = "";
+  try {
+    await people.send(on ? "PUT" : "DELETE", `/api/people/${kind}/${encodeURIComponent(shown.name)}`);
+    $("relation-error").textContent = done || "";
+    await reload();
+    people.load();
+  } catch (e) { $("relation-error").textContent = e.message; }
+}
+
+$("follow").addEventListener("click", () => relate("follows", !shown.relation.following));
+$("block").addEventListener("click", () => {
+  const on = !shown.relation.blocked;
+  relate("blocks", on, on ? _("Blocked: {name} cannot challenge you, and you no longer see their chat.", { name: shown.name }) : "");
+});
+
+$("challenge").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const players = +$("ch-players").value;
+  const tc = { ...CHALLENGE_CLOCKS.find(t => t[0] === $("ch-clock").value)[2] };
+  const body = { to: shown.name, players, rated: $("ch-rated").checked, ...tc };
+  $("ch-status").textContent = "";
+  $("ch-send").disabled = true;
+  try {
+    const c = await people.send("POST", "/api/challenges", body, {
+      NotAllowedError: _("You cannot challenge this player."),
+      NotNowError: _("You already have an open challenge to this player: withdraw it first."),
+    });
+    people.remember(c.id);
+    $("ch-status").textContent = _("Challenge sent to {name}: this page goes to the table when they accept.", { name: shown.name });
+    people.load();
+  } catch (e) {
+    $("ch-status").textContent = e.message;
+  } finally { $("ch-send").disabled = false; }
+});
+
+$("profile").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  $("pf-status").textContent = "";
+  try {
+    await people.send("PUT", "/api/profile", { bio: $("pf-bio").value, country: $("pf-country").value });
+    $("pf-status").textContent = _("Saved.");
+    await reload();
+  } catch (e) { $("pf-status").textContent = e.message; }
+});
+
+async function reload() {
+  const res = await fetch(`/api/players/${encodeURIComponent(shown.name)}`);
+  if (res.ok) showPeople(await res.json());
+}
+
+function leaderRows(rows, empty) {
+  return rows.length ? rows.map(r => tr(String(r.rank), link(r.name, `/players/${encodeURIComponent(r.name)}`),
+                                        club.rating(r.rating, r.provisional), String(r.rated_games)))
+    : [tr(empty, "", "", "")];
+}
+
+async function showLeaderboard() {
+  let board;
+  try {
+    const res = await fetch("/api/leaderboard");
+    if (!res.ok) return;
+    board = await res.json();
+  } catch (e) { return; }
+  $("leaders").replaceChildren(...leaderRows(board.settled, _("no settled rating yet")));
+  $("leaders-provisional").replaceChildren(...leaderRows(board.provisional, _("no provisional rating")));
+  $("leaderboard").hidden = false;
 }
 
 function showList(rows) {
@@ -124,7 +240,9 @@ async function load() {
     return;
   }
   if (!res.ok) { $("error").textContent = errorText(data, res.status); return; }
-  if (name === null) showList(data); else showPlayer(data);
+  if (name === null) { showList(data); showLeaderboard(); } else showPlayer(data);
 }
 
+// the buttons of a player page depend on who is signed in: shown once the club knows
+document.addEventListener("club:me", () => { if (shown) showPeople(shown); });
 load();

@@ -25,7 +25,7 @@ import logging
 import time
 import unicodedata
 from collections import deque
-from typing import Any, Deque, Dict, List, Optional, Protocol, Tuple
+from typing import Any, Callable, Deque, Dict, List, Optional, Protocol, Tuple
 
 from ...records import utc_now, utc_text
 from ..errors import BusyError, InvalidRequestError, NotNowError
@@ -94,6 +94,9 @@ class Chat:
         self.buckets: Dict[str, Tuple[float, float]] = {}  # client -> (messages it may send, at)
         self.reports: Deque[Dict[str, Any]] = deque(maxlen=self.MAX_REPORTS)
         self.keeper: Optional[ChatKeeper] = None  # None: the rooms live in memory only
+        #: hides(reader, writer): whether account ``reader`` blocked account ``writer`` (club/people.py),
+        #: whose messages then never reach the reader's connections
+        self.hides: Callable[[Optional[str], Optional[str]], bool] = lambda reader, writer: False
 
     def restore(self, table_id: str, messages: List[Dict[str, Any]]) -> None:
         """The room of ``table_id`` from its kept ``messages`` (oldest first), unless it is in
@@ -143,8 +146,17 @@ class Chat:
             messages = sorted([*room.players, *room.spectators], key=lambda m: int(m["id"]))
         else:
             messages = list(room.spectators)
+        reader = self._account(table, conn)
+        messages = [m for m in messages if not self.hides(reader, m.get("account"))]
         conn.send({"type": "chat-log", "enabled": True, "notice": NOTICE if conn.seats else SPECTATORS_NOTICE,
                    "you": None if conn.seats else conn.chat_name, "messages": messages})
+
+    @staticmethod
+    def _account(table: Table, conn: Any) -> Optional[str]:
+        """The account ``conn`` reads and writes for: its seat's, a spectator's session cookie's
+        (None: a guest)."""
+        account = table.seats[min(conn.seats)].account if conn.seats else getattr(conn, "account", None)
+        return account if isinstance(account, str) else None
 
     def game_over(self, table: Table) -> None:
         """The game ended: the players now read the spectators' room too (a new ``chat-log``)."""
@@ -172,7 +184,7 @@ class Chat:
                 room.next_spectator += 1
             channel, name, seat = "spectators", conn.chat_name, None
         # the writer's account, so that pages tell it from a guest of the same name (docs/club.md, "Names")
-        account = table.seats[seat].account if seat is not None else None
+        account = self._account(table, conn)
         message = {"type": "chat", "id": room.next_id, "channel": channel, "from": name, "seat": seat,
                    "account": account, "text": text, "at": utc_now()}
         room.next_id += 1
@@ -180,7 +192,8 @@ class Chat:
         if self.keeper is not None:
             self.keeper.said(table.id, message, KEEP)
         for other in list(table.connections):
-            if getattr(other, "chat", False) and self._reads(table, other, channel):
+            if (getattr(other, "chat", False) and self._reads(table, other, channel)
+                    and not self.hides(self._account(table, other), account)):
                 other.send(message)
         return message
 

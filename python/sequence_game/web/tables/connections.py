@@ -36,6 +36,7 @@ class Connection:
         self.queue: asyncio.Queue[Optional[str]] = asyncio.Queue(self.QUEUE)
         self.chat = False  # takes part in the table's chat (a websocket that said hello; chat.py)
         self.chat_name: Optional[str] = None  # a spectator's name in the chat, given at its first message
+        self.account: Optional[str] = None  # the account of the page's session cookie (a block hides chat: chat.py)
 
     def send(self, message: Dict[str, Any]) -> None:
         self.send_text(_dumps(message))
