@@ -10,7 +10,9 @@ see 50 clients, not one. ``test_hostile_mix`` runs the same tables while attacke
 other addresses flood the server: table creations as fast as they are answered, websockets to
 every table up to their caps (half of them never reading), and analyses of the longest budget,
 sixteen at a time per seat, and signed-in accounts flooding the people doors (follows, blocks,
-profile saves, challenges made and withdrawn, their people list and the leaderboard). The honest moves must keep their latency and none may be lost.
+profile saves, challenges made and withdrawn, their people list and the leaderboard); meanwhile
+four accounts play an arena as long as the run (docs/club.md, "Tournaments"), which must end with
+every game scored. The honest moves must keep their latency and none may be lost.
 
 Every table has two seats; four in five are two simulated humans, one in five a simulated human
 against the ``easy`` AI. A simulated human waits a random 0.05-0.25 s "thinking" time on its turn,
@@ -147,6 +149,69 @@ async def _table_loop(base: str, k: int, stats: Stats, deadline: float) -> None:
                                for s in t["seats"]))
         if done.is_set():
             stats.games += 1
+
+
+class Arena:
+    """A running arena of four accounts beside the tables (the hostile mix): what it ended as."""
+
+    def __init__(self) -> None:
+        self.final: dict = {}
+        self.moves = 0
+        self.errors: list = []
+
+
+async def _arena(base: str, deadline: float, arena: Arena) -> None:
+    """Four accounts sign up, announce and join an arena lasting the run, and play every game it
+    pairs them in with random legal moves over HTTP until it closes."""
+    import httpx
+
+    names = [f"arena{k}" for k in range(4)]
+    clients = [httpx.AsyncClient(base_url=base, timeout=60, headers={"Origin": base, "X-Forwarded-For": _address(k, 70)})
+               for k in range(4)]
+    try:
+        for c, name in zip(clients, names):
+            r = await c.post("/api/accounts", json={"name": name, "password": "a long password"})
+            assert r.status_code == 201, r.text
+        r = await clients[0].post("/api/tournaments", json={
+            "kind": "arena", "name": "Load arena", "starts": time.time() + 2, "minutes": SECONDS / 60,
+            "clock": {"seconds": 600}, "rated": True})
+        assert r.status_code == 201, r.text
+        tid = r.json()["tournament"]
+        for c in clients:
+            assert (await c.post(f"/api/tournaments/{tid}/join", json={})).status_code == 200
+        rng = random.Random(70)
+
+        async def play(c) -> None:
+            # as the simulated humans: a think time before each move, and between moves a long-poll
+            # of the table (it answers at the next change), never a busy loop
+            while True:
+                seat = (await c.get(f"/api/tournaments/{tid}/seat")).json()["seat"]
+                if seat is None:
+                    if (await c.get(f"/api/tournaments/{tid}")).json()["status"] == "finished":
+                        return
+                    await asyncio.sleep(0.5)
+                    continue
+                table = seat["url"].split("/table/")[1].split("#")[0]
+                auth = {"Authorization": f"Bearer {seat['token']}"}
+                view = (await c.get(f"/api/tables/{table}", headers=auth)).json()
+                while not view["over"]:
+                    if view["legal"]:
+                        await asyncio.sleep(rng.uniform(*THINK))
+                        r = await c.post(f"/api/tables/{table}/moves",
+                                         json={"move": rng.choice(view["legal"]), "version": view["version"]},
+                                         headers=auth)
+                        if r.status_code == 200:
+                            arena.moves += 1
+                        elif r.status_code not in (409, 429):
+                            arena.errors.append(f"arena move: {r.status_code} {r.text[:120]}")
+                    view = (await c.get(f"/api/tables/{table}", headers=auth,
+                                        params={"after_version": view["version"], "wait": 10})).json()
+
+        await asyncio.wait_for(asyncio.gather(*(play(c) for c in clients)), timeout=SECONDS + 300)
+        arena.final = (await clients[0].get(f"/api/tournaments/{tid}")).json()
+    finally:
+        for c in clients:
+            await c.aclose()
 
 
 class Attack:
@@ -318,7 +383,10 @@ def _run(tmp_path, hostile: bool) -> float:
     db = tmp_path / "load.sqlite3"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(db, port, "--trusted-proxy", "127.0.0.1")
+    # the hostile mix runs an arena beside the tables, as long as the run
+    extra = ("--limit", f"min_arena_minutes={SECONDS / 60}") if hostile else ()
+    server = start_server(db, port, "--trusted-proxy", "127.0.0.1", *extra)
+    arena = Arena()
     attack = Attack()
     attacker = None
     attacker_cpu = float("nan")
@@ -331,7 +399,8 @@ def _run(tmp_path, hostile: bool) -> float:
             attacker = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
 
         async def run() -> None:
-            await asyncio.gather(*(_table_loop(base, k, stats, deadline) for k in range(TABLES)))
+            await asyncio.gather(*(_table_loop(base, k, stats, deadline) for k in range(TABLES)),
+                                 *([_arena(base, deadline, arena)] if hostile else []))
 
         started = time.monotonic()
         client_cpu = time.process_time()
@@ -391,6 +460,14 @@ def _run(tmp_path, hostile: bool) -> float:
               f"refused {attack.refused_sockets}; the attackers' own CPU time {attacker_cpu:.0f} s")
     assert not stats.errors, stats.errors[:5]
     assert not attack.errors, attack.errors[:5]
+    if hostile:  # the arena ran to its end under attack: every game scored, the standings add up
+        t = arena.final
+        print(f"arena: {len(t['games'])} games, {arena.moves} moves, points "
+              f"{sorted(r['points'] for r in t['standings'])}")
+        assert not arena.errors, arena.errors[:5]
+        assert t["status"] == "finished" and t["games"] and all(g["result"] is not None for g in t["games"])
+        assert sum(r["games"] for r in t["standings"]) == 2 * len(t["games"])
+        assert sum(r["wins"] for r in t["standings"]) + sum(r["draws"] for r in t["standings"]) / 2 == len(t["games"])
     return pct(0.99)
 
 
