@@ -257,7 +257,7 @@ class TournamentService:
 
     async def berserk(self, tournament_id: str, account: Account) -> None:
         """Halve the account's entrant's time in its arena game, before its first move."""
-        t = self.get(tournament_id)
+        t = self.live.get(tournament_id) or await self.run(self.get, tournament_id)  # a finished one: read off the loop
         e = t.entrant_of(account.key)
         game = next((g for g in t.games if g.playing and e is not None and e.id in (g.first, g.second)), None)
         table = None if game is None or game.table_id is None else self.tables.tables.get(game.table_id)
@@ -286,7 +286,7 @@ class TournamentService:
 
     async def seat(self, tournament_id: str, account: Account) -> Optional[Tuple[str, int, str]]:
         """The account's seat in its game being played: (table id, seat, token), or None."""
-        t = self.get(tournament_id)
+        t = self.live.get(tournament_id) or await self.run(self.get, tournament_id)  # a finished one: read off the loop
         e = t.entrant_of(account.key)
         game = next((g for g in t.games if g.playing and e is not None and e.id in (g.first, g.second)), None)
         if game is None or game.table_id is None:
