@@ -255,9 +255,14 @@ class TournamentService:
             self._save(t, [t.set_paused(account.key, paused)])
         return t
 
+    async def _find(self, tournament_id: str) -> Tournament:
+        """:meth:`get`, a finished tournament read in the database thread, off the event loop."""
+        live = self.live.get(tournament_id)
+        return live if live is not None else await self.run(self.get, tournament_id)
+
     async def berserk(self, tournament_id: str, account: Account) -> None:
         """Halve the account's entrant's time in its arena game, before its first move."""
-        t = self.live.get(tournament_id) or await self.run(self.get, tournament_id)  # a finished one: read off the loop
+        t = await self._find(tournament_id)
         e = t.entrant_of(account.key)
         game = next((g for g in t.games if g.playing and e is not None and e.id in (g.first, g.second)), None)
         table = None if game is None or game.table_id is None else self.tables.tables.get(game.table_id)
@@ -286,7 +291,7 @@ class TournamentService:
 
     async def seat(self, tournament_id: str, account: Account) -> Optional[Tuple[str, int, str]]:
         """The account's seat in its game being played: (table id, seat, token), or None."""
-        t = self.live.get(tournament_id) or await self.run(self.get, tournament_id)  # a finished one: read off the loop
+        t = await self._find(tournament_id)
         e = t.entrant_of(account.key)
         game = next((g for g in t.games if g.playing and e is not None and e.id in (g.first, g.second)), None)
         if game is None or game.table_id is None:
