@@ -143,11 +143,18 @@ def train(session: nox.Session) -> None:
     pytest(session, "tests/test_train.py")
 
 
+#: The research build's Python (sequence_game.research and what imports it): a product build refuses
+#: to import it, so its docstring examples run in the `research` session.
+RESEARCH_MODULES = ["sequence_game.research", "sequence_game.training.fit_eval"]
+
+
 @nox.session
 def doctests(session: nox.Session) -> None:
-    """Every docstring example, against the installed package."""
+    """Every docstring example, against the installed package (a product build: the research
+    build's modules are the `research` session's)."""
     session.install(*EVERYTHING)
-    pytest(session, "--doctest-modules", "--pyargs", "sequence_game")
+    pytest(session, "--doctest-modules", "--ignore-glob=*/sequence_game/research",
+           "--ignore-glob=*/sequence_game/training/fit_eval.py", "--pyargs", "sequence_game")
 
 
 @nox.session
@@ -201,18 +208,38 @@ def cpp_tests(session: nox.Session) -> None:
     session.run("ctest", "--test-dir", "build/ci-ctest", "--output-on-failure", external=True)
 
 
+#: The test modules that check the research build's options and modules (each skips those parts in a
+#: product build).
+RESEARCH_TESTS = ["tests/test_learned_eval.py", "tests/test_inference.py", "tests/test_mcts.py", "tests/test_rollout.py",
+                  "tests/test_agents.py", "tests/test_cli.py", "tests/test_hostile_input.py"]
+
+
 @nox.session(venv_backend="none")
 def research(session: nox.Session) -> None:
     """The research build (CMake SEQUENCE_RESEARCH: the search options of docs/research/), one path.
 
     Compiles the core with the research options and their benchmark and runs the C++ tests, which
     check them (cpp/tests/test_inference.cpp, the learned evaluation in cpp/tests/test_search.cpp);
-    about a minute on two cores."""
+    then builds the package so into an environment of its own (build/ci-research/venv: the current
+    one keeps its product build) and runs the Python tests of the research options and modules and
+    the research modules' docstring examples. About six minutes on two cores."""
     session.run("cmake", "-S", ".", "-B", "build/ci-research", "-DSEQUENCE_RESEARCH=ON", "-DSEQUENCE_DISPATCH=OFF",
                 "-DSEQUENCE_BUILD_TESTS=ON", "-DSEQUENCE_BUILD_BENCH=ON", "-DCMAKE_BUILD_TYPE=Release", external=True)
     session.run("cmake", "--build", "build/ci-research", "-j2", "--target", "sequence_tests", "sequence_bench_inference",
                 external=True)
     session.run("ctest", "--test-dir", "build/ci-research", "--output-on-failure", "-R", "^sequence_tests$", external=True)
+    venv = ROOT / "build" / "ci-research" / "venv"
+    python = str(venv / ("Scripts" if os.name == "nt" else "bin") / "python")
+    if not os.path.exists(python):
+        session.run("python", "-m", "venv", str(venv), external=True)
+    session.run(python, "-m", "pip", "install", "-q", "-C", "cmake.define.SEQUENCE_RESEARCH=ON",
+                "-C", "cmake.define.SEQUENCE_DISPATCH=OFF", "-C", "build-dir=build/ci-research/python", ".[test]",
+                external=True)
+    session.run(python, "-c", 'import sequence_game as s; assert s.build_info()["research"], s.build_info()',
+                external=True)
+    session.run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *RESEARCH_TESTS, *session.posargs, external=True)
+    session.run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--doctest-modules", "--pyargs",
+                *RESEARCH_MODULES, external=True)
 
 
 @nox.session(venv_backend="none")

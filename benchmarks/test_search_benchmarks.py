@@ -111,7 +111,7 @@ def test_learned_evaluation_cost(benchmark):
     import statistics
 
     from sequence_game import _core
-    from sequence_game.agents.learned import load_eval_model
+    from sequence_game.research.learned_eval import load_eval_model
 
     weights = load_eval_model().learned_weights()
     game = Game(players=2, seed=1)

@@ -306,7 +306,7 @@ _HUGE_IDS = ["1e400", "-1e400", "1e5000", "2**1024", "inf", "nan", "1e300", "-1e
 @pytest.mark.parametrize("agent, option", [
     ("mcts", "time_limit"), ("mcts", "exploration"), ("mcts", "playout_block"), ("mcts", "playout_two_eyed_cost"),
     ("mcts", "playout_one_eyed_cost"),
-    ("rollout", "time_limit"), ("rollout", "epsilon"), ("rollout", "inference_strength"),
+    ("rollout", "time_limit"), ("rollout", "epsilon"),
 ])
 def test_float_options_refuse_absurd_values_at_construction(agent, option, value):
     """Huge ints never raise OverflowError and absurd finite values are refused when the agent is
@@ -337,7 +337,7 @@ def test_evaluation_weights_refuse_absurd_values(index, value):
     "mcts:time=" + "9" * 400, "mcts:exploration=" + "9" * 400, "mcts:exploration=1e999",
     "mcts:iters=" + "9" * 30, "mcts:iters=" + "9" * 5000, "mcts:threads=" + "9" * 40,
     "mcts:max_nodes=" + "9" * 40, "mcts:seed=" + "9" * 40, "mcts:playout_turns=" + "9" * 40,
-    "rollout:candidates=" + "9" * 40, "rollout:horizon=" + "9" * 40, "rollout:inference_strength=1e400",
+    "rollout:candidates=" + "9" * 40, "rollout:horizon=" + "9" * 40, "rollout:epsilon=1e400",
     "random:seed=" + "9" * 40, "greedy:seed=-" + "9" * 40, "mcts:weights=" + "9" * 40,
 ]])
 def test_agent_specs_with_overflowing_numbers_give_one_line_value_errors(spec):

@@ -11,6 +11,7 @@ import sys
 import pytest
 import sequence_game
 from conftest import load_game_class
+from helpers import research_build
 from sequence_game import cli
 from sequence_game.agents import GreedyAgent, agent_from_spec
 from sequence_game.agents.factory import game_class
@@ -277,8 +278,11 @@ def test_bench_passes_its_options_through(monkeypatch, capsys):
     assert rc == 0 and seen == [["--quick", "--only", "play"]]
 
 
-@pytest.mark.parametrize("name, module", [("tune", "sequence_game.training.tune"),
-                                          ("fit-eval", "sequence_game.training.fit_eval")])
+@pytest.mark.parametrize("name, module", [
+    ("tune", "sequence_game.training.tune"),
+    pytest.param("fit-eval", "sequence_game.training.fit_eval", marks=pytest.mark.skipif(
+        not research_build(), reason="the learned evaluation's fit is a research build's")),
+])
 def test_the_training_tools_are_subcommands_that_pass_their_options_through(monkeypatch, capsys, name, module):
     import importlib
 
@@ -291,6 +295,14 @@ def test_the_training_tools_are_subcommands_that_pass_their_options_through(monk
     with pytest.raises(SystemExit):
         cli.main([name, "--help"])
     assert f"usage: sequence-game {name}" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(research_build(), reason="a product build's refusal")
+def test_a_research_tool_in_a_product_build_ends_in_one_line_saying_how_to_get_it(monkeypatch, capsys):
+    rc, out, err = run_cli(monkeypatch, capsys, ["fit-eval", "--games", "2"])
+    assert rc == 2 and not out
+    assert err.count("\n") == 1 and err.startswith("sequence-game fit-eval: sequence_game.research is part of the "
+                                                    "research build: build with -DSEQUENCE_RESEARCH=ON")
 
 
 def test_no_subcommand_prints_help(monkeypatch, capsys):

@@ -20,6 +20,7 @@ import unicodedata
 import pytest
 import sequence_game
 from conftest import load_game_class
+from helpers import research_build
 from hypothesis import given
 from hypothesis import strategies as st
 from sequence_game import _core, actions, reference
@@ -682,7 +683,6 @@ _KEY = b"k" * 32
 
 
 def _reader_files(tmp_path_factory):
-    from sequence_game.agents.learned import DEFAULT_MODEL_PATH
     from sequence_game.arena import match
 
     base = tmp_path_factory.mktemp("readers")
@@ -692,18 +692,21 @@ def _reader_files(tmp_path_factory):
     record = GameRecord.from_game(game.redealt([game.current_player]))
     results = base / "results.jsonl"
     match(["random", "random"], games=2, seed=1, max_turns=20, results=str(results))
-    with open(DEFAULT_MODEL_PATH, "rb") as f:
-        model = f.read()
-    return {
+    readers = {
         "record": (record.to_json().encode(), GameRecord.load),
         "sealed": (json.dumps(record.seal(_KEY)).encode(), lambda p: GameRecord.load_sealed(p, _KEY)),
-        "eval model": (model, lambda p: _load_eval(p)),
         "results": (results.read_bytes(), lambda p: _read_results(p)),
     }
+    if research_build():
+        from sequence_game.research.learned_eval import DEFAULT_MODEL_PATH
+
+        with open(DEFAULT_MODEL_PATH, "rb") as f:
+            readers["eval model"] = (f.read(), lambda p: _load_eval(p))
+    return readers
 
 
 def _load_eval(path):
-    from sequence_game.agents.learned import load_eval_model
+    from sequence_game.research.learned_eval import load_eval_model
 
     return load_eval_model(path)
 
@@ -712,6 +715,11 @@ def _read_results(path):
     from sequence_game.arena.results import read_results
 
     return read_results(path)
+
+
+#: The readers; the learned evaluation's model file is the research build's (sequence_game.research).
+_READERS = ["record", "sealed", pytest.param("eval model", marks=pytest.mark.skipif(
+    not research_build(), reason="the learned evaluation's model file is a research build's")), "results"]
 
 
 @pytest.fixture(scope="module")
@@ -767,7 +775,7 @@ def _slots(tree):
 _FILE_COUNTER = iter(range(10**9))
 
 
-@pytest.mark.parametrize("reader", ["record", "sealed", "eval model", "results"])
+@pytest.mark.parametrize("reader", _READERS)
 @given(data=st.data())
 def test_f1_every_reader_of_a_damaged_file_gives_one_line_naming_it(reader_files, tmp_path_factory, reader, data):
     original, read = reader_files[reader]
@@ -779,7 +787,7 @@ def test_f1_every_reader_of_a_damaged_file_gives_one_line_naming_it(reader_files
         assert str(path) in str(e) and "\n" not in str(e) and len(str(e)) < 1000, str(e)
 
 
-@pytest.mark.parametrize("reader", ["record", "sealed", "eval model", "results"])
+@pytest.mark.parametrize("reader", _READERS)
 @pytest.mark.parametrize("content", [b"", b"\xff\xfe\x00", b"[" * 100_000, b'{"a":' * 50_000, b"\x00" * 10,
                                      b"1e999999", b'"' + b"x" * 1000])
 def test_f1_known_bad_files_give_one_line_naming_them(reader_files, tmp_path, reader, content):

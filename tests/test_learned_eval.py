@@ -19,8 +19,9 @@ from sequence_game.board import CELLS, CELLS_OF_NAME, CORNER_CELLS, WINDOWS, car
 from sequence_game.cards import card_id, card_name  # noqa: E402
 
 NAMES = list(_core.EVAL_FEATURES)
-#: The learned evaluation in the search (evaluation, learned_weights, expansion_candidates) is a research
-#: build's option (CMake SEQUENCE_RESEARCH); the features, the rewards and the model file are the product's.
+#: The learned evaluation in the search (evaluation, learned_weights, expansion_candidates), its model file
+#: and its fit (sequence_game.research, training.fit_eval) are the research build's (CMake SEQUENCE_RESEARCH);
+#: the features and the rewards are the product's (the review reads the features).
 research_only = pytest.mark.skipif(not research_build(), reason="a research build's option (SEQUENCE_RESEARCH)")
 
 
@@ -228,7 +229,7 @@ def test_expansion_candidates_are_checked():
     with pytest.raises(TypeError, match="expansion_candidates"):
         _core.SearchOptions(expansion_candidates=2.5)
     from sequence_game.agents import MCTSAgent
-    from sequence_game.agents.learned import load_eval_model
+    from sequence_game.research.learned_eval import load_eval_model
 
     a = MCTSAgent(iterations=200, seed=1, options={"expansion_candidates": 4})
     assert a.evaluation == "handset" and a.learned_weights == load_eval_model().learned_weights()
@@ -242,14 +243,15 @@ def test_expansion_candidates_are_checked():
 def _model_json():
     import json
 
-    from sequence_game.agents.learned import DEFAULT_MODEL_PATH
+    from sequence_game.research.learned_eval import DEFAULT_MODEL_PATH
 
     with open(DEFAULT_MODEL_PATH, encoding="utf-8") as f:
         return json.load(f)
 
 
+@research_only
 def test_the_packaged_model_loads_and_records_how_it_was_made():
-    from sequence_game.agents.learned import load_eval_model
+    from sequence_game.research.learned_eval import load_eval_model
 
     model = load_eval_model()
     assert list(model.weights) == NAMES
@@ -267,6 +269,7 @@ def test_the_packaged_model_loads_and_records_how_it_was_made():
     assert isinstance(w, _core.LearnedWeights) and w.two_eyed == pytest.approx(model.weights["two_eyed"], rel=1e-6)
 
 
+@research_only
 @pytest.mark.parametrize("change,field", [
     (lambda d: d.update(format="sequence-game-eval/0"), "format"),
     (lambda d: d.update(weights=[1, 2]), "weights must be an object"),
@@ -281,7 +284,7 @@ def test_the_packaged_model_loads_and_records_how_it_was_made():
 def test_a_bad_model_file_is_refused_naming_the_field(tmp_path, change, field):
     import json
 
-    from sequence_game.agents.learned import load_eval_model
+    from sequence_game.research.learned_eval import load_eval_model
 
     d = _model_json()
     change(d)
@@ -293,11 +296,10 @@ def test_a_bad_model_file_is_refused_naming_the_field(tmp_path, change, field):
     path.write_text("{not json")
     with pytest.raises(ValueError, match="not JSON"):
         load_eval_model(path)
-    if research_build():
-        from sequence_game.agents import MCTSAgent
+    from sequence_game.agents import MCTSAgent
 
-        with pytest.raises(ValueError):
-            MCTSAgent(options={"evaluation": "learned", "learned_weights": str(tmp_path / "bad.json")})
+    with pytest.raises(ValueError):
+        MCTSAgent(options={"evaluation": "learned", "learned_weights": str(tmp_path / "bad.json")})
 
 
 @research_only
@@ -305,7 +307,7 @@ def test_mcts_agent_takes_the_learned_evaluation_and_mcts_v1_keeps_the_handset_o
     import json
 
     from sequence_game.agents import MCTSAgent, agent_from_spec
-    from sequence_game.agents.learned import load_eval_model
+    from sequence_game.research.learned_eval import load_eval_model
 
     model = load_eval_model()
     a = MCTSAgent(iterations=300, seed=1, options={"evaluation": "learned"})
@@ -327,10 +329,11 @@ def test_mcts_agent_takes_the_learned_evaluation_and_mcts_v1_keeps_the_handset_o
 # ------------------------------------------------------------------------------------------ the training command
 
 
+@research_only
 def test_the_training_command_runs_end_to_end_on_a_tiny_data_set(tmp_path, capsys):
     import json
 
-    from sequence_game.agents.learned import load_eval_model
+    from sequence_game.research.learned_eval import load_eval_model
     from sequence_game.training.fit_eval import main
 
     out = tmp_path / "model.json"
@@ -369,6 +372,7 @@ def test_the_training_command_runs_end_to_end_on_a_tiny_data_set(tmp_path, capsy
     assert "another job" in capsys.readouterr().err  # the data set of another seed is not mixed in
 
 
+@research_only
 def test_the_binary_fit_is_the_two_team_fit_with_a_zero_row():
     # sigmoid(x @ w) is softmax((x @ w, 0)): both fits solve the same problem with the one Newton solver
     from sequence_game.training.fit_eval import fit_logistic
@@ -379,3 +383,14 @@ def test_the_binary_fit_is_the_two_team_fit_with_a_zero_row():
     y = (rng.random(200) < 1 / (1 + np.exp(-x @ np.array([1.0, -0.5, 0.2, 0.0])))).astype(float)
     two = np.stack([x, np.zeros_like(x)], axis=1)
     assert fit_logistic(x, y) == pytest.approx(fit_softmax(two, np.stack([y, 1 - y], axis=1)), abs=1e-8)
+
+
+@pytest.mark.skipif(research_build(), reason="a product build's refusal")
+@pytest.mark.parametrize("module", ["sequence_game.research", "sequence_game.research.learned_eval",
+                                   "sequence_game.training.fit_eval"])
+def test_a_product_build_refuses_the_research_modules_saying_how_to_get_them(module):
+    import importlib
+
+    with pytest.raises(ImportError, match=r"research build: build with -DSEQUENCE_RESEARCH=ON \(pip install \. -C "
+                                          r"cmake\.define\.SEQUENCE_RESEARCH=ON"):
+        importlib.import_module(module)

@@ -290,7 +290,7 @@ def test_net_search_is_seeded_and_reads_only_its_view(weights_file: str, mix: fl
         assert [(m.move, m.visits) for m in a.moves] == [(m.move, m.visits) for m in b.moves]
         assert sum(m.visits for m in a.moves) <= 60
     g = positions(1)[0]
-    r = _core.net_search(g._state, load_net(weights_file), None, 0.05, 1.5, 1, None)
+    r = _core.net_search(g._state, load_net(weights_file), _core.NetSearchOptions(iterations=None, time_limit=0.05), 1)
     assert r.iterations >= 1 and r.seconds < 2
 
 
@@ -316,16 +316,18 @@ def test_agent_specs_and_bad_arguments(weights_file: str) -> None:
         NetAgent(weights=3)  # type: ignore[arg-type]
     net = load_net(weights_file)
     with pytest.raises(ValueError, match="iterations"):
-        _core.net_search(g._state, net, None, None, 1.5, 1, None)
+        _core.NetSearchOptions(iterations=None, time_limit=None)
     with pytest.raises(ValueError, match="c_puct"):
-        _core.net_search(g._state, net, 10, None, -1.0, 1, None)
+        _core.NetSearchOptions(c_puct=-1.0)
     with pytest.raises(ValueError, match="mix"):
-        _core.net_search(g._state, net, 10, None, 1.5, 1, None, float("nan"))
+        _core.NetSearchOptions(mix=float("nan"))
+    with pytest.raises(ValueError, match="max_nodes"):
+        NetSearchAgent(max_nodes=10, weights=weights_file)
     over = sequence_game.Game(players=2, seed=1)
     while not over.is_over:
         over.play_id(over.legal_move_ids()[0])
     with pytest.raises(ValueError, match="over"):
-        _core.net_search(over._state, net, 10, None, 1.5, 1, None)
+        _core.net_search(over._state, net, _core.NetSearchOptions(iterations=10))
     with pytest.raises(ValueError, match="over"):
         NetAgent(weights=weights_file).select_move(over)
 
@@ -336,3 +338,37 @@ def test_shipped_network_loads_and_plays() -> None:
     g = positions(1)[0]
     assert agent_from_spec("net").select_move(g) in g.legal_moves()
     assert agent_from_spec("net-search:iters=20,seed=1").select_move(g) in g.legal_moves()
+
+
+def test_net_search_options_share_the_searches_limits():
+    """The net search's options are the other searches' limits (declared once, checked once) and its
+    own settings: the same limit fields, the same refusals, and its one thread."""
+    assert _core.NetSearchOptions.fields[:4] == _core.SearchOptions.fields[:4] == _core.RolloutOptions.fields[:4]
+    assert _core.NetSearchOptions.fields[:4] == ("iterations", "time_limit", "threads", "seed")
+    for bad in ({"time_limit": -1}, {"time_limit": 1e7}, {"iterations": 0}, {"seed": -1}, {"iterations": 2.5}):
+        errors = []
+        for options in (_core.SearchOptions, _core.NetSearchOptions):
+            with pytest.raises((TypeError, ValueError)) as e:
+                options(**bad)
+            errors.append((e.type, str(e.value)))
+        assert errors[0] == errors[1], bad
+    with pytest.raises(ValueError, match=r"threads must be 1 \(the net search runs one thread\), not 2"):
+        _core.NetSearchOptions(threads=2)
+    o = _core.NetSearchOptions()
+    assert (o.iterations, o.time_limit, o.c_puct, o.mix, o.decisive) == (800, None, 1.5, 1.0, True)
+
+
+def test_net_search_agent_is_a_search_agent_with_stop_and_budget(weights_file: str) -> None:
+    from sequence_game.agents import Limit, StopToken
+
+    g = positions(1)[0]
+    agent = NetSearchAgent(iterations=400, seed=3, weights=weights_file, c_puct=2.0)
+    assert isinstance(agent.options, _core.NetSearchOptions) and agent.c_puct == 2.0 and agent.iterations == 400
+    assert agent.name == "net-search:iterations=400,seed=3,c_puct=2"
+    token = StopToken()
+    token.set()
+    stopped = agent.analyze(g, stop=token)
+    assert stopped.interrupted and stopped.iterations < 400 and stopped.move in g.legal_moves()
+    assert agent.analyze(g, limit=Limit(iterations=30)).iterations == 30
+    timed = NetSearchAgent(time_limit=0.05, weights=weights_file).analyze(g)
+    assert timed.iterations >= 1 and timed.seconds < 2

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from helpers import board_rows, rest_of_deck
+from helpers import board_rows, research_build, rest_of_deck
 
 sequence_game = pytest.importorskip("sequence_game")
 pytest.importorskip("sequence_game._core")
@@ -44,6 +44,7 @@ def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
     assert changed_for_hands, "reading the hands should see the re-dealt hands"
 
 
+@pytest.mark.skipif(not research_build(), reason="opponent modelling is a research build's option (SEQUENCE_RESEARCH)")
 def test_opponent_modelling_reads_the_last_play():
     # After a play by the opponent, the evidence changes the sampled worlds; without history (a
     # position loaded from a dict) or with inference_strength=0 there is none.
@@ -60,7 +61,26 @@ def test_opponent_modelling_reads_the_last_play():
     off_a = RolloutAgent(**kw).analyze(g)
     off_b = RolloutAgent(**kw).analyze(loaded)
     assert _stats(off_a) == _stats(off_b) == _stats(without)
-    assert RolloutAgent().inference_strength == 0.0
+    assert RolloutAgent().inference_strength == 0.0 and RolloutAgent().inference_tries == 32
+    assert RolloutAgent(inference_tries=4).inference_tries == 4
+    with pytest.raises(ValueError, match="inference_strength"):
+        RolloutAgent(inference_strength=float("nan"))
+    with pytest.raises(ValueError, match="inference_tries"):
+        RolloutAgent(inference_tries=0)
+
+
+@pytest.mark.skipif(research_build(), reason="a product build's refusal")
+@pytest.mark.parametrize("option", ["inference_strength", "inference_tries"])
+def test_a_product_build_refuses_opponent_modelling_by_name(option):
+    # The options that measured no gain are a research build's (docs/research/inference.md).
+    with pytest.raises(TypeError, match=rf"option {option} is a research option: build with -DSEQUENCE_RESEARCH=ON "
+                                        r"\(docs/research/inference\.md\)"):
+        RolloutAgent(**{option: 1})
+    with pytest.raises(TypeError, match=option):
+        sequence_game._core.RolloutOptions(**{option: 1})
+    assert option not in sequence_game._core.RolloutOptions.fields
+    with pytest.raises(ValueError, match=option):
+        agent_from_spec(f"rollout:{option}=1")
 
 
 def test_select_move_is_legal_deterministic_and_leaves_the_game():
@@ -111,7 +131,7 @@ def test_agent_from_spec_builds_rollout():
     (dict(iterations=0), ValueError), (dict(iterations=1.5), TypeError), (dict(time_limit=0), ValueError),
     (dict(time_limit="1"), TypeError), (dict(threads=0), ValueError), (dict(candidates=0), ValueError),
     (dict(horizon=0), ValueError), (dict(epsilon=1.5), ValueError), (dict(epsilon=-0.1), ValueError),
-    (dict(inference_strength=float("nan")), ValueError), (dict(reveal=2), TypeError),
+    (dict(reveal=2), TypeError), (dict(weights=[1] * 8), TypeError),
     (dict(seed=-1), ValueError), (dict(seed="x"), TypeError), (dict(candidates=True), TypeError),
 ])
 def test_invalid_arguments(kwargs, error):

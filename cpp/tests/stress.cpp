@@ -547,7 +547,7 @@ void run_searches(int searches, std::uint64_t seed, int threads, Counters& c) {
         ++c.searches;
         c.search_iterations += std::int64_t(r.iterations);
         // The rollout search on the position after one more play, with that play as the
-        // opponent-modelling evidence half of the time.
+        // opponent-modelling evidence half of the time (a research build's option).
         GameState after = s;
         apply_move(after, random_legal_move(after, rng));
         if (!is_over(after)) {
@@ -558,7 +558,9 @@ void run_searches(int searches, std::uint64_t seed, int threads, Counters& c) {
             ro.time_limit = i % 4 == 2 ? 0.02 : 0.0;
             ro.candidates = 1 + int(rng.below(12));
             ro.horizon = 1 + rng.below(60);
+#if SEQUENCE_RESEARCH
             ro.inference_strength = i % 2 ? 3.0 : 0.0;
+#endif
             const Peek ro_peek = static_cast<Peek>(rng.below(3));
             const SearchResult rr = rollout_search(after, ro, &s, ro_peek);
             std::vector<MoveId> ms;

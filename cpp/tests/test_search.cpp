@@ -20,7 +20,9 @@
 #include "sequence/playout.hpp"
 #include "sequence/search/greedy_playout.hpp"
 #include "sequence/rng.hpp"
+#include "sequence/search/decisive.hpp"
 #include "sequence/search/ismcts.hpp"
+#include "sequence/search/puct.hpp"
 #include "sequence/search/rollout.hpp"
 #include "sequence/simulate.hpp"
 #include "test.hpp"
@@ -601,6 +603,37 @@ TEST(search_ismcts_takes_a_win_at_any_budget) {
     CHECK_EQ(r.moves.size(), std::size_t(1));  // the decisive move is the only one searched
 }
 
+TEST(search_decisive_keeps_only_a_move_that_wins_at_once) {
+    // R8: team 0 holds a sequence and needs one more; the 2C on (1,4) completes row 1 (R7).
+    Position pos = make_position(2, 2, {{card("2C"), card("5S")}, {card("2D"), card("9H")}});
+    for (int c = 0; c <= 3; ++c) pos.board[at(1, c)] = 0;
+    for (int c = 5; c <= 9; ++c) pos.board[at(4, c)] = 0;
+    pos.sequences.push_back(PositionSequence{0, {at(4, 5), at(4, 6), at(4, 7), at(4, 8), at(4, 9)}});
+    const GameState s = load(pos);
+    CHECK_EQ(sequences_needed(s), 1);
+    MoveList legal;
+    legal_moves(s, legal);
+    CHECK(legal.size > 1);
+    int winners = 0;
+    for (int i = 0; i < legal.size; ++i) winners += wins_at_once(legal.moves[i], sequences_needed(s));
+    CHECK_EQ(winners, 1);
+    keep_decisive(s, legal);
+    CHECK_EQ(legal.size, 1);
+    const Move m = Move::from_id(legal.moves[0]);
+    CHECK(m.kind == MoveKind::Place && m.cell == at(1, 4));
+    // A first sequence does not win a two-team game (R8 asks for two): nothing is cut.
+    Position first = pos;
+    first.sequences.clear();
+    for (int c = 5; c <= 9; ++c) first.board[at(4, c)] = kBoardEmpty;
+    const GameState f = load(first);
+    CHECK_EQ(sequences_needed(f), 2);
+    MoveList all;
+    legal_moves(f, all);
+    const int before = all.size;
+    keep_decisive(f, all);
+    CHECK_EQ(all.size, before);
+}
+
 TEST(search_greedy_move_is_always_legal_and_takes_wins_first) {
     HeuristicWeights w;
     for (const auto& split : kSplits) {
@@ -1024,8 +1057,22 @@ TEST(search_options_are_checked_with_their_bounds) {
     RolloutOptions r;
     check_options(r);
     { auto x = r; x.candidates = 0; CHECK(refuses(x, "candidates")); }
+#if SEQUENCE_RESEARCH
     { auto x = r; x.inference_strength = 1e300; CHECK(refuses(x, "inference_strength")); }
+    { auto x = r; x.inference_tries = 0; CHECK(refuses(x, "inference_tries")); }
+#endif
     { auto x = r; x.horizon = 0; CHECK(refuses(x, "horizon")); }
+    // The net search's options: the same limits (SearchLimits), one thread, and its own settings.
+    NetSearchOptions n;
+    check_options(n);
+    CHECK_EQ(n.iterations, std::uint64_t{800});
+    { auto x = n; x.iterations = 0; CHECK(refuses(x, "budget")); }
+    { auto x = n; x.iterations = 0; x.time_limit = 0.5; check_options(x); }
+    { auto x = n; x.time_limit = 1e300; CHECK(refuses(x, "time_limit")); }
+    { auto x = n; x.threads = 2; CHECK(refuses(x, "one thread")); }
+    { auto x = n; x.c_puct = 0; CHECK(refuses(x, "c_puct")); }
+    { auto x = n; x.mix = 1.5; CHECK(refuses(x, "mix")); }
+    { auto x = n; x.max_nodes = 10; CHECK(refuses(x, "max_nodes")); }
     // The searches check too, before any work.
     bool thrown = false;
     try {

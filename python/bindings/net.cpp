@@ -1,11 +1,10 @@
 // The learned player's network for Python: _core.Net (a weights file evaluated in the core,
-// cpp/include/sequence/net.hpp), _core.net_policy (one evaluation for a game's player to move) and
-// _core.net_search (the network-guided ISMCTS, cpp/include/sequence/search/puct.hpp). The GIL is
-// released while they run; a damaged weights file is a ValueError saying what is wrong.
+// cpp/include/sequence/net.hpp) and _core.net_policy (one evaluation for a game's player to move;
+// the search it guides is bound with the others, search.cpp). The GIL is released while they run;
+// a damaged weights file is a ValueError saying what is wrong.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include <atomic>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -16,7 +15,7 @@
 #include "sequence/game.hpp"
 #include "sequence/net.hpp"
 #include "sequence/observation.hpp"
-#include "sequence/search/puct.hpp"
+#include "sequence/search/puct.hpp"  // net_policy()
 
 namespace sequence_bindings {
 inline namespace SEQUENCE_ISA {
@@ -112,26 +111,6 @@ ValueError saying which.)doc")
     }, py::arg("game"), py::arg("net"),
           "(legal move ids, the network's probability of each, win probability per team) for the player to move, "
           "read from that player's observation only (R9).");
-
-    m.def("net_search", [](const Game& game, const Net& net, const py::handle& iterations, const py::handle& time_limit,
-                           double c_puct, const py::handle& seed, const py::handle& max_nodes, double mix,
-                           int playout_turns) {
-        const GameState root = to_move(game);
-        NetSearchOptions o;
-        o.iterations = iterations.is_none() ? 0 : static_cast<std::uint64_t>(int_in_range(iterations, "iterations", 0, 1LL << 40));
-        o.time_limit = time_limit.is_none() ? 0.0 : time_limit.cast<double>();
-        o.c_puct = c_puct;
-        o.seed = seed.is_none() ? 0 : uint64_arg(seed, "seed");
-        if (!max_nodes.is_none()) o.max_nodes = static_cast<std::uint64_t>(int_in_range(max_nodes, "max_nodes", 1024, 1LL << 28));
-        o.mix = mix;
-        o.playout_turns = playout_turns;
-        check_net_search_options(o);
-        py::gil_scoped_release release;
-        return net_search(root, net, o);
-    }, py::arg("game"), py::arg("net"), py::arg("iterations") = py::none(), py::arg("time_limit") = py::none(),
-          py::arg("c_puct") = 1.5, py::arg("seed") = py::none(), py::arg("max_nodes") = py::none(),
-          py::arg("mix") = 0.0, py::arg("playout_turns") = 6,
-          "The network-guided information-set search for the player to move (SearchResult).");
 }
 
 }  // namespace SEQUENCE_ISA

@@ -1,6 +1,6 @@
 // Search and simulation for Python: _core.mcts_search (ISMCTS), _core.rollout_search (rollout search
-// with common random numbers; both cpp/include/sequence/search, options bound in search_options.cpp)
-// and _core.simulate (random games). All release the GIL while they run on worker threads
+// with common random numbers), _core.net_search (the network-guided search; all three
+// cpp/include/sequence/search, options bound in search_options.cpp) and _core.simulate (random games). All release the GIL while they run on worker threads
 // (run_interruptible()); a worker's exception reaches Python (std::bad_alloc as MemoryError, a thread
 // that could not start as RuntimeError), and Ctrl-C raises KeyboardInterrupt.
 #include <pybind11/stl.h>
@@ -22,6 +22,7 @@
 #include "sequence/search/inference.hpp"
 #endif
 #include "sequence/search/ismcts.hpp"
+#include "sequence/search/puct.hpp"
 #include "sequence/search/rollout.hpp"
 #include "sequence/simulate.hpp"
 
@@ -166,6 +167,17 @@ SearchResult rollout_search_py(const Game& game, RolloutOptions options, const p
     });
 }
 
+SearchResult net_search_py(const Game& game, const std::shared_ptr<Net>& net, NetSearchOptions options,
+                           const py::handle& seed, const py::handle& stop_arg) {
+    const GameState root = searchable(game);
+    if (!seed.is_none()) options.seed = uint64_arg(seed, "seed");
+    check_options(options);
+    const StopFlagPtr flag = stop_flag(stop_arg);
+    std::atomic<bool>& stop = flag->raised;
+    options.stop = &stop;
+    return run_interruptible(stop, [root, net, options]() { return net_search(root, *net, options); });
+}
+
 // The heuristic score (search/heuristic.hpp) of every legal move of the player to move.
 py::list heuristic_scores(const Game& game) {
     const GameState& s = game.state();
@@ -222,8 +234,8 @@ void init_search(py::module_& m) {
         .def_readonly("nodes", &SearchResult::nodes)
         .def_readonly("interrupted", &SearchResult::interrupted);
     py::class_<StopFlag, StopFlagPtr>(m, "StopFlag",
-                                      "A flag that ends a search early from any thread (mcts_search/rollout_search "
-                                      "stop=): the search returns its best move so far, with interrupted set.")
+                                      "A flag that ends a search early from any thread (mcts_search/rollout_search/"
+                                      "net_search stop=): the search returns its best move so far, with interrupted set.")
         .def(py::init<>())
         .def("set", [](StopFlag& f) { f.raised.store(true); }, "Raise the flag (thread-safe; the GIL is not needed).")
         .def_property_readonly("is_set", [](const StopFlag& f) { return f.raised.load(); });
@@ -241,6 +253,11 @@ void init_search(py::module_& m) {
           "RolloutOptions (seed: overrides options.seed; stop: a StopFlag that ends it early; peek: a test hook, as "
           "mcts_search's). Moves in the result: best "
           "mean first. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop).");
+    m.def("net_search", &net_search_py, py::arg("state"), py::arg("net"), py::arg("options"), py::arg("seed") = py::none(),
+          py::arg("stop") = py::none(),
+          "The network-guided information-set search (cpp/include/sequence/search/puct.hpp) of this Net with these "
+          "NetSearchOptions (seed: overrides options.seed; stop: a StopFlag that ends it early). Moves in the result: "
+          "visits descending. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop).");
     m.def("heuristic_scores", &heuristic_scores, py::arg("state"),
           "[(move_id, score)] for every legal move of the player to move: the search's move heuristic "
           "(cpp/include/sequence/search/heuristic.hpp), a port of GreedyAgent.score_moves.");

@@ -1,13 +1,14 @@
 // The search options as Python values: _core.SearchOptions (ISMCTS), _core.RolloutOptions (rollout
-// search), _core.EvalWeights (the static evaluation) and _core.LearnedWeights. Every field is a named
-// keyword with the C++ default; a value is converted here (TypeError for a wrong type, a huge int
-// becoming an out-of-range number rather than an OverflowError) and the whole struct is then checked
-// by check_options() (cpp/src/search/options.cpp: ValueError with the bounds), at construction and
-// on every assignment, so a bad value never reaches a search. Each struct is bound from a table,
-// one line a field: its name, the member it reaches and its kind (real, integer in a range, flag,
-// choice among names, nested weights); the caller's limits (SearchLimits) are one group shared by
-// both searches. A research option (SEQUENCE_RESEARCH, options.hpp) is a field of a research build
-// only; the product build refuses it by name, saying where it is described (research_options()).
+// search), _core.NetSearchOptions (the network-guided search), _core.EvalWeights (the static
+// evaluation) and _core.LearnedWeights. Every field is a named keyword with the C++ default; a
+// value is converted here (TypeError for a wrong type, a huge int becoming an out-of-range number
+// rather than an OverflowError) and the whole struct is then checked by check_options()
+// (cpp/src/search/options.cpp, puct.cpp: ValueError with the bounds), at construction and on every
+// assignment, so a bad value never reaches a search. Each struct is bound from a table, one line a
+// field: its name, the member it reaches and its kind (real, integer in a range, flag, choice among
+// names, nested weights); the caller's limits (SearchLimits) are one group shared by every search.
+// A research option (SEQUENCE_RESEARCH, options.hpp) is a field of a research build only; the
+// product build refuses it by name, saying where it is described (research_option()).
 #include "search_options.hpp"
 
 #include <climits>
@@ -19,6 +20,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "sequence/search/puct.hpp"
 
 namespace sequence_bindings {
 inline namespace SEQUENCE_ISA {
@@ -304,12 +307,16 @@ const std::vector<Absent>& absent_options() {
     return v;
 }
 
+// Why a product build's options have no field `key`, a research build's option described in `note`.
+std::string research_option(const std::string& key, const char* note) {
+    return "option " + key + " is a research option: build with -DSEQUENCE_RESEARCH=ON (" + note + ")";
+}
+
 // Why SearchOptions has no field `key`, or an empty string when no option was ever so named.
 std::string absent_reason(const std::string& key) {
     for (const Absent& a : absent_options()) {
         if (key != a.name) continue;
-        if (a.research)
-            return "option " + key + " is a research option: build with -DSEQUENCE_RESEARCH=ON (" + a.note + ")";
+        if (a.research) return research_option(key, a.note);
         return "option " + key + " was removed: it measured no gain (" + a.note + "; reproduce at " + kRemovedAt + ")";
     }
     return "";
@@ -362,8 +369,31 @@ std::vector<Field<RolloutOptions>> rollout_fields() {
         integer<R>("candidates", at(&R::candidates), 1, L::kMaxCandidates),
         integer<R>("horizon", at(&R::horizon), 1, L::kMaxTurns),
         real<R>("epsilon", at(&R::epsilon)),
+#if SEQUENCE_RESEARCH
         real<R>("inference_strength", at(&R::inference_strength)),
+        integer<R>("inference_tries", at(&R::inference_tries), 1, L::kMaxInferenceTries),
+#endif
         weights<R>("weights", at(&R::weights), &weights_from),
+    };
+}
+
+// Why RolloutOptions has no field `key` (a research option in a product build), or "".
+std::string rollout_absent_reason(const std::string& key) {
+#if !SEQUENCE_RESEARCH
+    if (key == "inference_strength" || key == "inference_tries") return research_option(key, "docs/research/inference.md");
+#endif
+    (void)key;
+    return "";
+}
+
+std::vector<Field<NetSearchOptions>> net_search_fields() {
+    using N = NetSearchOptions;
+    return limit_fields<N>() + std::vector<Field<N>>{
+        real<N>("c_puct", at(&N::c_puct)),
+        integer<N>("max_nodes", at(&N::max_nodes), 1024, 1LL << 28),
+        boolean<N>("decisive", at(&N::decisive)),
+        real<N>("mix", at(&N::mix)),
+        integer<N>("playout_turns", at(&N::playout_turns), 0, 1000),
     };
 }
 
@@ -447,7 +477,7 @@ void init_search_options(py::module_& m) {
                                        "The learned evaluation's weights (cpp/include/sequence/search/features.hpp): one "
                                        "per feature of EVAL_FEATURES, all 0 by default; a team's score is the weighted sum "
                                        "of its features and its reward the softmax of the scores. Load the fitted ones with "
-                                       "sequence_game.agents.learned.load_eval_model().");
+                                       "sequence_game.research.learned_eval.load_eval_model() (a research build's).");
     bind_fields<LearnedWeights>(learned, learned_fields(), static_cast<Checker<LearnedWeights>>(&check_weights),
                                 "LearnedWeights");
 
@@ -461,7 +491,15 @@ void init_search_options(py::module_& m) {
     py::class_<R> rollout(m, "RolloutOptions",
                           "Options of the rollout search (cpp/include/sequence/search/options.hpp). iterations and "
                           "time_limit: None for no budget of that kind (not both).");
-    bind_fields<R>(rollout, rollout_fields(), static_cast<Checker<R>>(&check_options), "RolloutOptions");
+    bind_fields<R>(rollout, rollout_fields(), static_cast<Checker<R>>(&check_options), "RolloutOptions",
+                   &rollout_absent_reason);
+
+    using N = NetSearchOptions;
+    py::class_<N> net(m, "NetSearchOptions",
+                      "Options of the network-guided search (cpp/include/sequence/search/puct.hpp): the limits of "
+                      "the other searches' options (one thread) and its own settings. iterations and time_limit: None "
+                      "for no budget of that kind (not both).");
+    bind_fields<N>(net, net_search_fields(), static_cast<Checker<N>>(&check_options), "NetSearchOptions");
 }
 
 }  // namespace SEQUENCE_ISA

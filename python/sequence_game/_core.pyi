@@ -247,7 +247,8 @@ class SearchOptions(metaclass=_Pybind11Type):
     def __copy__(self) -> SearchOptions: ...
     def __deepcopy__(self, memo: typing.Any) -> SearchOptions: ...
 class RolloutOptions(metaclass=_Pybind11Type):
-    """Options of the rollout search (cpp/include/sequence/search/options.hpp), checked at once."""
+    """Options of the rollout search (cpp/include/sequence/search/options.hpp), checked at once. A
+    research build (CMake SEQUENCE_RESEARCH) has inference_strength and inference_tries besides."""
     fields: typing.ClassVar[tuple[str, ...]]
     iterations: int | None
     time_limit: float | None
@@ -256,11 +257,25 @@ class RolloutOptions(metaclass=_Pybind11Type):
     candidates: int
     horizon: int
     epsilon: float
-    inference_strength: float
     weights: EvalWeights
     def __init__(self, **kwargs: typing.Any) -> None: ...
     def __copy__(self) -> RolloutOptions: ...
     def __deepcopy__(self, memo: typing.Any) -> RolloutOptions: ...
+class NetSearchOptions(metaclass=_Pybind11Type):
+    """Options of the network-guided search (cpp/include/sequence/search/puct.hpp), checked at once."""
+    fields: typing.ClassVar[tuple[str, ...]]
+    iterations: int | None
+    time_limit: float | None
+    threads: int
+    seed: int
+    c_puct: float
+    max_nodes: int
+    decisive: bool
+    mix: float
+    playout_turns: int
+    def __init__(self, **kwargs: typing.Any) -> None: ...
+    def __copy__(self) -> NetSearchOptions: ...
+    def __deepcopy__(self, memo: typing.Any) -> NetSearchOptions: ...
 class SearchResult(metaclass=_Pybind11Type):
     """A search's result: best, moves [(move_id, visits, mean value)], iterations, seconds, nodes, interrupted."""
     @property
@@ -277,7 +292,7 @@ class SearchResult(metaclass=_Pybind11Type):
     def interrupted(self) -> bool: ...
 SEARCH_NODE_BYTES: int
 class StopFlag(metaclass=_Pybind11Type):
-    """A flag that ends a search early from any thread (mcts_search/rollout_search stop=): the search returns its best move so far, with interrupted set."""
+    """A flag that ends a search early from any thread (mcts_search/rollout_search/net_search stop=): the search returns its best move so far, with interrupted set."""
     def __init__(self) -> None: ...
     def set(self) -> None:
         """Raise the flag (thread-safe; the GIL is not needed)."""
@@ -307,8 +322,11 @@ class Net(metaclass=_Pybind11Type):
 def net_policy(game: Game, net: Net) -> tuple[list[int], list[float], list[float]]:
     """(legal move ids, the network's probability of each, win probability per team)."""
 
-def net_search(game: Game, net: Net, iterations: int | None = None, time_limit: float | None = None, c_puct: float = 1.5, seed: int | None = None, max_nodes: int | None = None, mix: float = 0.0, playout_turns: int = 6) -> SearchResult:
-    """The network-guided information-set search for the player to move."""
+def net_search(state: Game, net: Net, options: NetSearchOptions, seed: int | None = None,
+               stop: StopFlag | None = None) -> SearchResult:
+    """
+    The network-guided information-set search (cpp/include/sequence/search/puct.hpp) of this Net with these NetSearchOptions (seed: overrides options.seed; stop: a StopFlag that ends it early). Moves in the result: visits descending. Releases the GIL; Ctrl-C raises KeyboardInterrupt (and raises stop).
+    """
 
 def simulate(games: int, players: int, teams: int | None, seed: int, threads: int = 1, max_turns: int | None = None) -> dict[str, typing.Any]:
     """

@@ -9,6 +9,7 @@
 #include "sequence/parallel.hpp"
 #include "sequence/playout.hpp"
 #include "sequence/rules.hpp"
+#include "sequence/search/decisive.hpp"
 #if SEQUENCE_RESEARCH
 #include "sequence/search/inference.hpp"
 #endif
@@ -180,21 +181,6 @@ struct Scratch {
         return -1;
     }
 };
-
-// Decisive moves: when a move of the list wins at once (its declared sequences complete the
-// team's count, R8), the list is cut to that move, so the tree never explores the alternatives
-// of a won position (and opponents always take their wins).
-inline void keep_decisive(const GameState& st, MoveList& legal) {
-    const int need = st.config.sequences_to_win - team_sequences(st, team_of(st, st.current_player));
-    for (int i = 0; i < legal.size; ++i) {
-        const MoveId m = legal.moves[i];
-        if ((m & 3) == static_cast<MoveId>(MoveKind::Place) && (m >> 15) != 0 && declared_count(m) >= need) {
-            legal.moves[0] = m;
-            legal.size = 1;
-            return;
-        }
-    }
-}
 
 // The root statistics of one tree, for the merge.
 struct alignas(kCacheLine) TreeOutput {

@@ -30,11 +30,13 @@ void check_count(const char* name, std::uint64_t x, std::uint64_t lo, std::uint6
                                     std::to_string(hi) + ", not " + std::to_string(x));
 }
 
+#if SEQUENCE_RESEARCH  // only the research options are ints checked this way
 void check_int(const char* name, int x, int lo, int hi) {
     if (x < lo || x > hi)
         throw std::invalid_argument(std::string(name) + " must be from " + std::to_string(lo) + " to " +
                                     std::to_string(hi) + ", not " + std::to_string(x));
 }
+#endif
 
 }  // namespace
 
@@ -103,8 +105,10 @@ void check_options(const RolloutOptions& o) {
                 OptionLimits::kMaxCandidates);
     check_count("horizon", o.horizon, 1, OptionLimits::kMaxTurns);
     check_range("epsilon", o.epsilon, 0, 1);
+#if SEQUENCE_RESEARCH
     check_range("inference_strength", o.inference_strength, 0, OptionLimits::kMaxWeight);
     check_int("inference_tries", o.inference_tries, 1, OptionLimits::kMaxInferenceTries);
+#endif
     check_weights(o.weights);
 }
 

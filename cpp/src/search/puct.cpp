@@ -13,6 +13,7 @@
 #include "sequence/parallel.hpp"
 #include "sequence/rules.hpp"
 #include "sequence/playout.hpp"
+#include "sequence/search/decisive.hpp"
 #include "sequence/search/evaluate.hpp"
 #include "sequence/search/heuristic.hpp"
 
@@ -20,19 +21,6 @@ namespace sequence {
 inline namespace SEQUENCE_ISA {
 
 namespace {
-
-// A move that wins at once (R8) is kept alone (the same cut as ismcts.cpp's keep_decisive()).
-void keep_decisive(const GameState& st, MoveList& legal) {
-    const int need = st.config.sequences_to_win - team_sequences(st, team_of(st, st.current_player));
-    for (int i = 0; i < legal.size; ++i) {
-        const MoveId m = legal.moves[i];
-        if ((m & 3) == static_cast<MoveId>(MoveKind::Place) && (m >> 15) != 0 && declared_count(m) >= need) {
-            legal.moves[0] = m;
-            legal.size = 1;
-            return;
-        }
-    }
-}
 
 // The network's probabilities for moves[0 .. n) of the player to move of s (their first actions'
 // softmax over the distinct first actions, shared equally by moves with the same one) and its
@@ -203,11 +191,10 @@ private:
 
 }  // namespace
 
-void check_net_search_options(const NetSearchOptions& o) {
-    if (o.iterations == 0 && !(o.time_limit > 0))
-        throw std::invalid_argument("net search needs iterations >= 1 or a time limit > 0");
-    if (!(o.time_limit >= 0) || o.time_limit > 86400)
-        throw std::invalid_argument("time limit must be in 0..86400 seconds, not " + std::to_string(o.time_limit));
+void check_options(const NetSearchOptions& o) {
+    check_limits(o);
+    if (o.threads != 1)
+        throw std::invalid_argument("threads must be 1 (the net search runs one thread), not " + std::to_string(o.threads));
     if (!(o.c_puct > 0) || o.c_puct > 100)
         throw std::invalid_argument("c_puct must be in (0, 100], not " + std::to_string(o.c_puct));
     if (!(o.mix >= 0 && o.mix <= 1))
@@ -236,7 +223,7 @@ int net_policy(const GameState& s, const Net& net, NetWorkspace& ws, MoveId* mov
 }
 
 SearchResult net_search(const GameState& root, const Net& net, const NetSearchOptions& options) {
-    check_net_search_options(options);
+    check_options(options);
     assert(!is_over(root));
     SearchResult result;
     const Observation obs = observe(root, root.current_player);

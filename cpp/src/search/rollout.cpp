@@ -8,6 +8,7 @@
 #include "sequence/parallel.hpp"
 #include "sequence/playout.hpp"
 #include "sequence/rules.hpp"
+#include "sequence/search/decisive.hpp"
 #include "sequence/search/greedy_playout.hpp"
 
 namespace sequence {
@@ -19,6 +20,9 @@ struct Candidate {
     MoveId move;
     double heuristic;
 };
+
+#if SEQUENCE_RESEARCH
+// Opponent modelling (research build: RolloutOptions::inference_strength, rollout.hpp).
 
 // Log scale for heuristic scores (which span 1 to 1e9): differences become ratios.
 inline double log_score(double x) { return x >= 0 ? std::log1p(x) : -std::log1p(-x); }
@@ -95,21 +99,10 @@ double likelihood(const Evidence& e, const GameState& world, double strength) {
     return sum / n;
 }
 
-// One world for the candidates to meet: a determinization of the observation (drawn by rejection
-// on the evidence when there is some), or with the test hook `peek` the true hands with a
-// shuffled draw pile (Peek::Hands) or the true state itself (Peek::All).
-GameState sample_world(const Observation& obs, const GameState& root, const Evidence& evidence,
-                       const RolloutOptions& o, Peek peek, SplitMix64& rng) {
-    if (peek == Peek::All) return root;
-    if (peek == Peek::Hands) {
-        GameState world = root;
-        shuffle(draw_pile_data(world), world.draw_size, rng);
-        world.rng = rng.next();
-        return world;
-    }
+// Draws a world by rejection on the evidence of the last play (see rollout.hpp).
+GameState inferred_world(const Observation& obs, const Evidence& evidence, const RolloutOptions& o, SplitMix64& rng) {
     GameState world = determinize(obs, rng);
-    if (!evidence.valid) return world;
-    double best_l = -1;  // rejection sampling on the last play (see rollout.hpp)
+    double best_l = -1;
     GameState best = world;
     for (int t = 0; t < o.inference_tries; ++t) {
         if (t > 0) world = determinize(obs, rng);
@@ -121,6 +114,21 @@ GameState sample_world(const Observation& obs, const GameState& root, const Evid
         if (rng.below(1u << 20) < l * (1u << 20)) break;
     }
     return best;
+}
+#endif
+
+// One world for the candidates to meet: a determinization of the observation, or with the test
+// hook `peek` the true hands with a shuffled draw pile (Peek::Hands) or the true state itself
+// (Peek::All).
+GameState sample_world(const Observation& obs, const GameState& root, Peek peek, SplitMix64& rng) {
+    if (peek == Peek::All) return root;
+    if (peek == Peek::Hands) {
+        GameState world = root;
+        shuffle(draw_pile_data(world), world.draw_size, rng);
+        world.rng = rng.next();
+        return world;
+    }
+    return determinize(obs, rng);
 }
 
 // One worker's sums, on a cache line of its own (written once, at the end of its work).
@@ -146,17 +154,19 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
     std::vector<Candidate> cands;
     for (MoveId m : legal) cands.push_back({m, scorer.score(m)});
     std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.heuristic > b.heuristic; });
-    const int need = obs.pub.config.sequences_to_win - team_sequences(obs.pub, team);
-    const bool wins_now = !cands.empty() && Move::from_id(cands[0].move).kind == MoveKind::Place &&
-                          declared_count(cands[0].move) >= need;
+    const bool wins_now = !cands.empty() && wins_at_once(cands[0].move, sequences_needed(obs.pub));
     const std::size_t keep = wins_now ? 1 : std::min<std::size_t>(cands.size(), static_cast<std::size_t>(std::max(1, o.candidates)));
     cands.resize(keep);
     const auto n = static_cast<std::uint64_t>(keep);
+#if SEQUENCE_RESEARCH
     Evidence evidence;
     if (before != nullptr && o.inference_strength > 0 && peek == Peek::None) {
         const Observation then = observe(*before, me);
         if (then.pub.current_player != me) evidence = read_evidence(then.pub, obs.pub, o.heuristic);
     }
+#else
+    (void)before;  // read only by the research build's opponent modelling
+#endif
 
     if (keep > 1) {
         const int threads = o.threads;
@@ -174,7 +184,12 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
             // a long world (many candidates, long playouts) cannot overrun them.
             while (budget == 0 || worlds < budget) {
                 if (stop.should_stop()) break;
-                const GameState world = sample_world(obs, root, evidence, o, peek, rng);
+#if SEQUENCE_RESEARCH
+                const GameState world =
+                    evidence.valid ? inferred_world(obs, evidence, o, rng) : sample_world(obs, root, peek, rng);
+#else
+                const GameState world = sample_world(obs, root, peek, rng);
+#endif
                 const std::uint64_t playout_seed = rng.next();
                 float reward[kMaxTeams];
                 std::size_t c = 0;

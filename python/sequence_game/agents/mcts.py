@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Uni
 from .. import _core
 from ..game import Game
 from .control import Limit, StopToken
-from .learned import EvalModel, load_eval_model
 from .search import SearchAgent, SearchResult, budget
 
 if TYPE_CHECKING:
@@ -98,7 +97,7 @@ def make_search_options(iterations: Optional[int] = None, time_limit: Optional[f
     ``options`` is None, a ``SearchOptions`` or a mapping of its field names to values. In a
     mapping (and in an agent spec) ``weights`` may also be the 8 numbers written with slashes
     (:func:`parse_weights`); in a research build ``learned_weights`` may be a model file's path or
-    an :class:`~sequence_game.agents.learned.EvalModel`, and with ``evaluation="learned"`` or
+    an :class:`~sequence_game.research.learned_eval.EvalModel`, and with ``evaluation="learned"`` or
     ``expansion_candidates`` and no ``learned_weights`` the packaged model is loaded. The budget
     and the threads are MCTSAgent's own arguments, not options.
     """
@@ -133,6 +132,8 @@ def _convert(knobs: Dict[str, Any]) -> Dict[str, Any]:
         knobs["weights"] = parse_weights(knobs["weights"])
     if "learned_weights" not in _core.SearchOptions.fields:  # a product build: SearchOptions names what it lacks
         return knobs
+    from ..research.learned_eval import EvalModel, load_eval_model  # the research build's
+
     learned = knobs.get("learned_weights")
     if learned is None and (knobs.get("evaluation") == "learned" or knobs.get("expansion_candidates")):
         knobs["learned_weights"] = load_eval_model().learned_weights()

@@ -24,15 +24,15 @@ from __future__ import annotations
 import math
 import os
 import random
-from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .. import _core
-from .._args import check_seed, is_int, seed_or_random
-from ..game import move_from_id
+from .._args import check_seed, seed_or_random
+from ..game import Game, move_from_id
 from ..move import Move
 from .base import game_over_message, spec_name
 from .control import AgentBase, Limit, StopToken, check_game, check_limit, check_stop
-from .search import MoveStats, SearchResult, core_game, hint_generator
+from .search import MoveStats, SearchAgent, SearchResult, budget, core_game
 
 if TYPE_CHECKING:
     from ..gamebase import GameBase
@@ -114,70 +114,32 @@ class NetAgent(AgentBase):
         return SearchResult(moves[0].move, moves, 0, 0.0, 0)
 
 
-class NetSearchAgent(AgentBase):
+class NetSearchAgent(SearchAgent):
     """The network-guided information-set search (PUCT). ``iterations`` and/or ``time_limit``
     (seconds) bound it (default 800 iterations); ``c_puct`` weighs the priors; one thread.
     ``mix`` (0..1) is the share of each leaf's value taken from a short informed playout of
     ``playout_turns`` turns scored by the hand-set static evaluation (mcts's leaf), the rest from
     the network's value head; the default 1 (the network's policy as priors, mcts's leaf values)
-    measured strongest (docs/research/learned-player.md)."""
+    measured strongest (docs/research/learned-player.md). Every parameter is checked when the
+    agent is built and kept in ``options``, a ``_core.NetSearchOptions`` (the limits are those of
+    the other searches' options)."""
+
+    agent_label = "NetSearchAgent"
+    spec_label = "net-search"
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None,
                  seed: Optional[int] = None, weights: Optional[str] = None, c_puct: float = 1.5,
                  max_nodes: Optional[int] = None, mix: float = 1.0, playout_turns: int = 6) -> None:
-        if iterations is None and time_limit is None:
-            iterations = 800
-        if iterations is not None and (not is_int(iterations) or iterations < 1):
-            raise ValueError(f"iterations must be an int >= 1, not {iterations!r}")
-        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                       or not 0 < time_limit <= 86400):
-            raise ValueError(f"time must be seconds in (0, 86400], not {time_limit!r}")
-        if isinstance(c_puct, bool) or not isinstance(c_puct, (int, float)) or not 0 < c_puct <= 100:
-            raise ValueError(f"c_puct must be a number in (0, 100], not {c_puct!r}")
-        if isinstance(mix, bool) or not isinstance(mix, (int, float)) or not 0 <= mix <= 1:
-            raise ValueError(f"mix must be a number in 0..1, not {mix!r}")
-        if not is_int(playout_turns) or not 0 <= playout_turns <= 1000:
-            raise ValueError(f"playout_turns must be an int in 0..1000, not {playout_turns!r}")
-        self.seed = check_seed(seed)
-        self.mix = float(mix)
-        self.playout_turns = int(playout_turns)
-        self.iterations = iterations
-        self.time_limit = time_limit
-        self.c_puct = float(c_puct)
-        self.max_nodes = max_nodes
+        nodes = {} if max_nodes is None else {"max_nodes": max_nodes}
+        options = _core.NetSearchOptions(**budget(iterations, time_limit), c_puct=c_puct, mix=mix,
+                                         playout_turns=playout_turns, **nodes)
         self.weights = weights
         self._net = load_net(weights)
-        self._rng = _seed_rng(seed)
-        self._hint_rng = hint_generator(seed if seed is not None else self._rng.getrandbits(64))
-        self.name = spec_name("net-search", iterations=iterations, time=time_limit,
-                              c_puct=c_puct if c_puct != 1.5 else None, mix=mix if mix != 1.0 else None, seed=seed)
+        self._init_search(options, seed)
 
-    def _search(self, game: GameBase, limit: Optional[Limit], seed: int, what: str = "select") -> Any:
-        g = core_game(game, "NetSearchAgent")
-        if g.is_over:
-            raise ValueError(game_over_message(g, what))
-        iterations, time_limit = self.iterations, self.time_limit
-        if limit is not None:
-            iterations, time_limit = limit.iterations, limit.time
-        return g, _core.net_search(g._state, self._net, iterations, time_limit, self.c_puct, seed, self.max_nodes,
-                                   self.mix, self.playout_turns)
+    def _spec_extras(self) -> List[Optional[str]]:
+        o = self.options
+        return [f"c_puct={o.c_puct:g}" if o.c_puct != 1.5 else None, f"mix={o.mix:g}" if o.mix != 1.0 else None]
 
-    def _decide(self, game: GameBase, limit: Optional[Limit], stop: Optional[Any]) -> Move:
-        g = core_game(game, "NetSearchAgent")
-        if not g.is_over:
-            ids = g._state.legal_moves()
-            if len(ids) == 1:
-                return move_from_id(ids[0])
-        _, r = self._search(game, limit, self._rng.getrandbits(64))
-        return move_from_id(r.best)
-
-    def analyze(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
-        """The root statistics (visits order) of a search seeded from the hint generator. The search
-        runs to its budget: ``stop`` is accepted for the common interface but does not end it early."""
-        check_game(game, "analyze")
-        check_limit(limit)
-        check_stop(stop)
-        _, r = self._search(game, limit, self._hint_rng.getrandbits(64), "analyze")
-        moves = tuple(MoveStats(move_from_id(m), int(v), float(q)) for m, v, q in r.moves)
-        return SearchResult(move_from_id(r.best), moves, int(r.iterations), float(r.seconds), int(r.nodes),
-                            bool(r.interrupted))
+    def _run(self, game: Game, seed: int, options: Any, stop: Any) -> Any:
+        return _core.net_search(game._state, self._net, options, seed, stop)

@@ -19,13 +19,15 @@ move it is the ``hard`` preset, level 8: against ``greedy`` it measured stronger
 candidate moves (the tool behind the measurements of what hidden information is worth) and the base
 for opponent modelling.
 
-Opponent modelling (``inference_strength``): the last play of another player is evidence about the
-hand it was made from. A sampled world in which that player could have made a much better move --
-completed a sequence, blocked a four -- but did not is unlikely, so worlds are drawn by rejection,
-each accepted with probability ``exp(-inference_strength * shortfall)`` (the shortfall on a log scale
-of the heuristic's scores). Only public information is read: the board before and after that play
-and the card it put on the discard pile. Off by default: no gain was measured
-(docs/research/inference.md).
+Opponent modelling is a research build's option (CMake ``SEQUENCE_RESEARCH``,
+``build_info()["research"]``), as the inference of hidden cards that measured no gain
+(docs/research/inference.md): with
+``inference_strength`` the last play of another player is evidence about the hand it was made from.
+A sampled world in which that player could have made a much better move -- completed a sequence,
+blocked a four -- but did not is unlikely, so worlds are drawn by rejection (at most
+``inference_tries`` a world), each accepted with probability ``exp(-inference_strength *
+shortfall)`` (the shortfall on a log scale of the heuristic's scores). Only public information is
+read: the board before and after that play and the card it put on the discard pile.
 
 >>> import sequence_game
 >>> g = sequence_game.Game(players=2, seed=4)
@@ -47,6 +49,9 @@ if TYPE_CHECKING:
 
 __all__ = ["RolloutAgent"]
 
+#: The options of a research build's RolloutOptions (CMake SEQUENCE_RESEARCH) that RolloutAgent takes.
+_RESEARCH_OPTIONS = ("inference_strength", "inference_tries")
+
 
 class RolloutAgent(SearchAgent):
     """Determinized rollout search with common random numbers (see the module docstring). Every
@@ -63,8 +68,10 @@ class RolloutAgent(SearchAgent):
         candidates: how many of the heuristic's best moves are compared (1..1024, default 8).
         horizon: playout turns after the candidate move (default 200: to the end of the game).
         epsilon: the chance (0..1) of a random legal move at each playout turn (default 0).
-        inference_strength: opponent modelling from the last play (0..1e6; default 0 = off, 3
-            tested).
+        research: a research build's options, ``inference_strength`` (0..1e6; default 0 = off)
+            and ``inference_tries`` (opponent modelling, see the module docstring). A product
+            build refuses them by name (``TypeError`` saying to build with
+            ``-DSEQUENCE_RESEARCH=ON``).
 
     Reading hidden cards is not a parameter: it breaks R9 and is a test hook (``agents/_peeking.py``)
     for measuring what hidden information is worth.
@@ -76,10 +83,13 @@ class RolloutAgent(SearchAgent):
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
                  seed: Optional[int] = None, candidates: int = 8, horizon: int = 200, epsilon: float = 0.0,
-                 inference_strength: float = 0.0) -> None:
+                 **research: Any) -> None:
+        for key in research:
+            if key not in _RESEARCH_OPTIONS:
+                raise TypeError(f"RolloutAgent() got an unexpected keyword argument {key!r}")
         options = _core.RolloutOptions(
             **budget(iterations, time_limit), threads=threads, candidates=candidates, horizon=horizon,
-            epsilon=epsilon, inference_strength=inference_strength)
+            epsilon=epsilon, **research)
         self._init_search(options, seed)
 
     def _spec_extras(self) -> List[Optional[str]]:

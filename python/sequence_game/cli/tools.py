@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 from typing import Dict, List, NamedTuple
 
 from .common import Parents
@@ -22,7 +23,8 @@ class Tool(NamedTuple):
 TOOLS: Dict[str, Tool] = {
     "bench": Tool("sequence_game.bench", "the performance table, core vs reference (--quick for a short run)"),
     "tune": Tool("sequence_game.training.tune", "tune the search's options by matches (screen, spsa)"),
-    "fit-eval": Tool("sequence_game.training.fit_eval", "fit the search's learned evaluation on self-play positions"),
+    "fit-eval": Tool("sequence_game.training.fit_eval",
+                     "fit the search's learned evaluation on self-play positions (a research build's)"),
 }
 
 
@@ -33,6 +35,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], parents: 
 
 
 def run(name: str, argv: List[str]) -> int:
-    """Run the tool ``name`` with the options after its name; returns the exit status."""
-    status: int = importlib.import_module(TOOLS[name].module).main(argv) or 0
+    """Run the tool ``name`` with the options after its name; returns the exit status. A tool of
+    the research build (``fit-eval``) in a product build ends in one line saying how to get one."""
+    try:
+        tool = importlib.import_module(TOOLS[name].module)
+    except ImportError as e:
+        if not (e.name or "").startswith("sequence_game."):
+            raise
+        print(f"sequence-game {name}: {e}", file=sys.stderr)
+        return 2
+    status: int = tool.main(argv) or 0
     return status

@@ -1,10 +1,13 @@
 """Fit the learned evaluation (``MCTSAgent(options={"evaluation": "learned"})``) on self-play positions.
 
+Part of the research build, as that option is (:mod:`sequence_game.research`): in a product build
+importing this module raises ``ImportError`` saying how to get one.
+
 One command makes the data, fits and writes the model file (the packaged one was made by the
 command in its ``training.command`` field)::
 
     sequence-game fit-eval --agents mcts-v1:iters=1000 --games 1150 --seed 2 \\
-        --workers 2 --out python/sequence_game/agents/data/learned_eval.json
+        --workers 2 --out python/sequence_game/research/data/learned_eval.json
 
 1. **Data**: a self-play run (:func:`sequence_game.selfplay.selfplay`, the self-play tool's
    dataset in ``--data``, kept and resumed if it exists) of ``--games`` two-player games by
@@ -22,7 +25,7 @@ command in its ``training.command`` field)::
    whose index is not a multiple of ``--holdout`` (default 5).
 4. **Report**: log-loss and accuracy on the held-out games' positions, for the fitted model and
    for the hand-set evaluation (``_core.handset_rewards``, the search's default weights) on the
-   same positions; the model file (:mod:`sequence_game.agents.learned`) records the command, data
+   same positions; the model file (:mod:`sequence_game.research.learned_eval`) records the command, data
    size, seeds and these numbers.
 
 >>> import tempfile, os
@@ -46,10 +49,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import _core
-from ..agents.learned import EvalModel, parse_eval_model
 from ..arena.stats import newton
 from ..game import Game
 from ..game_setup import RUN_MAX_TURNS
+from ..research.learned_eval import EvalModel, parse_eval_model  # ImportError in a product build, saying so
 from ..selfplay import LOG_NAME, load_dataset, selfplay
 
 __all__ = ["fit_eval", "fit_logistic", "main", "position_features"]

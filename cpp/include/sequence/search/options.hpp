@@ -112,8 +112,12 @@ struct RolloutOptions : SearchLimits {
     double epsilon = 0.0;          // chance of a random legal move per playout turn (greedy_move)
     HeuristicWeights heuristic;
     EvalWeights weights;
-    double inference_strength = 0.0;  // 0 = no opponent modelling (the default; docs/research/inference.md)
+#if SEQUENCE_RESEARCH
+    // Opponent modelling from the last play (rollout.hpp; research build, as the inference of
+    // hidden cards that measured no gain, docs/research/inference.md): 0 = none.
+    double inference_strength = 0.0;
     int inference_tries = 32;
+#endif
 };
 
 // TEST ONLY: how much of the true state a search reads, beside its options (never one of them: a

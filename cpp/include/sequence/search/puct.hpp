@@ -16,7 +16,6 @@
 // With mix > 0 the leaf value blends in mcts's playout-and-evaluation value (NetSearchOptions).
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 
 #include "sequence/isa.hpp"
@@ -24,28 +23,30 @@
 #include "sequence/observation.hpp"
 #include "sequence/rules.hpp"
 #include "sequence/search/ismcts.hpp"
+#include "sequence/search/options.hpp"
 #include "sequence/state.hpp"
 
 namespace sequence {
 inline namespace SEQUENCE_ISA {
 
-struct NetSearchOptions {
-    std::uint64_t iterations = 800;  // 0 = until the time limit
-    double time_limit = 0;           // seconds; 0 = none (one of the two must be set)
+// The caller's limits (SearchLimits, options.hpp: the budget, 800 iterations by default, the seed
+// and the stop flag; one thread) and the net search's own settings.
+struct NetSearchOptions : SearchLimits {
+    NetSearchOptions() { iterations = 800; }
     double c_puct = 1.5;
-    std::uint64_t seed = 0;
     std::uint64_t max_nodes = 1u << 21;  // once full, iterations stop growing the tree
-    bool decisive = true;
+    bool decisive = true;                // a move that wins at once is the only one considered (decisive.hpp)
     // The leaf value's share from a short informed playout scored by the hand-set static
     // evaluation (playout.hpp, evaluate.hpp: mcts's leaf), the rest from the network (AlphaGo's
-    // mixing lambda): 0 = the network alone, 1 = the playout alone.
-    double mix = 0.0;
+    // mixing lambda): 0 = the network alone, 1 = the playout alone (the measured best: the
+    // network's policy as priors, docs/research/learned-player.md).
+    double mix = 1.0;
     int playout_turns = 6;  // with mix > 0; extended to end where the root seat is to move
-    const std::atomic<bool>* stop = nullptr;
 };
 
-// Throws std::invalid_argument for options out of range (say which and the valid range).
-void check_net_search_options(const NetSearchOptions& o);
+// Throws std::invalid_argument naming the first option out of its bounds and the bounds
+// (check_limits() first; threads must be 1).
+void check_options(const NetSearchOptions& o);
 
 // Searches for the current player of root (requires !is_over(root)); reads only
 // observe(root, root.current_player). One thread; deterministic for a seed and iteration budget.

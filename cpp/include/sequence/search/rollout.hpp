@@ -2,7 +2,7 @@
 // (heuristic.hpp, GreedyAgent's scoring) for games of hidden cards and heavy luck.
 //
 // The player to move sees only observe(state, player) (ismcts.hpp). The search keeps the
-// `candidates` root moves the heuristic rates highest (a move that wins at once, R8, is played
+// `candidates` root moves the heuristic rates highest (a move that wins at once, R8, decisive.hpp, is played
 // without search), then repeatedly samples one world (determinize(): the unseen cards dealt at
 // random into the other hands and the draw pile) and plays *every* candidate in that same world,
 // each followed by the same heuristic playout (greedy_move(), same generator seed) for `horizon`
@@ -20,20 +20,24 @@
 namespace sequence {
 inline namespace SEQUENCE_ISA {
 
-// Opponent modelling from public evidence: `before` is the position before the last change (or
-// nullptr). When that change was another player's play (a placement or removal, seen on the board
-// and their discard pile, with no R6 reshuffle in between), worlds are weighted by how well the
-// hand they deal that player explains the play, under the model "plays (near) the heuristic's
-// best move": a world in which the player could have made a much better move (say, block a four
-// or complete a sequence) but did not is unlikely. Only observe(before, player)'s public fields
-// are read. Worlds are drawn by rejection: up to `inference_tries` samples per world, accepted with
-// probability exp(-inference_strength * shortfall), shortfall = the log-scaled score of the best
-// move the hand allowed minus that of the move made (never below 0).
 // Searches for the current player of `root` (requires !is_over(root)); reads only
-// observe(root, player) (and the public part of `before`). result.moves holds every candidate with its playouts (visits) and mean
-// reward; `iterations` counts playouts; `nodes` is 0 (no tree). Deterministic for a given seed,
-// iteration budget and thread count (with no time limit). The stop flag and the deadline are
-// checked before every candidate's playout. Throws as ismcts() does. `peek`: a test hook (options.hpp).
+// observe(root, player) (and the public part of `before`). result.moves holds every candidate
+// with its playouts (visits) and mean reward; `iterations` counts playouts; `nodes` is 0 (no
+// tree). Deterministic for a given seed, iteration budget and thread count (with no time limit).
+// The stop flag and the deadline are checked before every candidate's playout. Throws as ismcts()
+// does. `peek`: a test hook (options.hpp).
+//
+// `before` (the position before the last change, or nullptr) is read only by opponent modelling,
+// a research build's option (RolloutOptions' inference_strength and inference_tries, as the
+// inference of hidden cards that measured no gain, docs/research/inference.md). When that change was another player's play (a placement
+// or removal, seen on the board and their discard pile, with no R6 reshuffle in between), worlds
+// are weighted by how well the hand they deal that player explains the play, under the model
+// "plays (near) the heuristic's best move": a world in which the player could have made a much
+// better move (say, block a four or complete a sequence) but did not is unlikely. Only
+// observe(before, player)'s public fields are read. Worlds are drawn by rejection: up to
+// `inference_tries` samples per world, accepted with probability exp(-inference_strength *
+// shortfall), shortfall = the log-scaled score of the best move the hand allowed minus that of
+// the move made (never below 0).
 SearchResult rollout_search(const GameState& root, const RolloutOptions& options, const GameState* before = nullptr,
                             Peek peek = Peek::None);
 

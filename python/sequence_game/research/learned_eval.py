@@ -1,4 +1,5 @@
-"""The learned evaluation's model file: the weights of ``MCTSAgent(options={"evaluation": "learned"})``.
+"""The learned evaluation's model file: the weights of ``MCTSAgent(options={"evaluation": "learned"})``,
+a research build's option (docs/research/learned-evaluation.md).
 
 The search scores a playout leaf with a linear score per team over the features of
 ``cpp/include/sequence/search/features.hpp`` (``_core.EVAL_FEATURES``: open windows by chip
@@ -13,7 +14,7 @@ writes this JSON file::
      "training": {"command": "...", "games": ..., "positions": ..., "seed": ...,
                   "validation": {"log_loss": ..., "accuracy": ..., "handset_log_loss": ...}}}
 
-The package ships one (``agents/data/learned_eval.json``, :data:`DEFAULT_MODEL_PATH`), read once
+The package ships one (``research/data/learned_eval.json``, :data:`DEFAULT_MODEL_PATH`), read once
 and validated: a bad file raises ``ValueError`` naming the field.
 
 >>> model = load_eval_model()
