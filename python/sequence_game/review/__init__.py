@@ -49,7 +49,7 @@ from .estimator import (
     play_quality,
     seat_ratings,
 )
-from .threats import move_notes, note_text
+from .threats import GameLike, move_notes, note_text
 
 __all__ = ["METHOD", "TIERS", "GameReview", "ReviewedMove", "analyze", "curve", "move_values", "review_game",
            "tier_of", "win_chance", "win_chances"]
@@ -87,7 +87,7 @@ def move_accuracy(loss: float) -> float:
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100.0 * loss) - 3.1669))
 
 
-def win_chances(game: Any, viewer: Optional[int] = None, model: Optional[WinChanceModel] = None,
+def win_chances(game: GameLike, viewer: Optional[int] = None, model: Optional[WinChanceModel] = None,
                 ratings: Ratings = None) -> List[float]:
     """Every team's chance of winning ``game`` (a :class:`sequence_game.Game`), summing to 1: in the
     public view (a spectator's: no hand is read, R9), or with ``viewer`` in that player's view (the
@@ -97,7 +97,7 @@ def win_chances(game: Any, viewer: Optional[int] = None, model: Optional[WinChan
     return (model or load_win_chance_model()).chances(game, viewer, ratings=ratings)
 
 
-def win_chance(game: Any, team: int, viewer: Optional[int] = None, model: Optional[WinChanceModel] = None,
+def win_chance(game: GameLike, team: int, viewer: Optional[int] = None, model: Optional[WinChanceModel] = None,
                ratings: Ratings = None) -> float:
     """``team``'s chance of winning ``game`` (see :func:`win_chances`): the public view by default,
     ``viewer=p`` for player ``p``'s view.
@@ -113,7 +113,7 @@ def win_chance(game: Any, team: int, viewer: Optional[int] = None, model: Option
     return win_chances(game, viewer, model, ratings)[team]
 
 
-def analyze(game: Any, model: Optional[WinChanceModel] = None, ratings: Ratings = None) -> Dict[str, Any]:
+def analyze(game: GameLike, model: Optional[WinChanceModel] = None, ratings: Ratings = None) -> Dict[str, Any]:
     """The ``analyze`` field for apps: ``{"chances": [...], "view": "public", "rated": bool}`` for
     ``game``, read from public information only (offer it to spectators of finished or AI-only
     games and in replays, never at a table where people are playing). ``ratings``: as
@@ -143,7 +143,7 @@ def curve(record: GameRecord, model: Optional[WinChanceModel] = None, ratings: R
     return points
 
 
-def move_values(game: Any, model: Optional[WinChanceModel] = None,
+def move_values(game: GameLike, model: Optional[WinChanceModel] = None,
                 played: Optional[Sequence[Tuple[int, float]]] = None) -> Dict[int, float]:
     """The mover's team's chance after each legal move of ``game`` (move id -> chance), in the
     mover's view without the card drawn after the move; exact when the move ends the game. The
@@ -314,7 +314,7 @@ def review_game(record: GameRecord, model: Optional[WinChanceModel] = None,
                       players=tuple(players), result=result, tiers=tiers)
 
 
-def _best(values: Dict[int, float], equal: Sequence[int], game: Any) -> int:
+def _best(values: Dict[int, float], equal: Sequence[int], game: GameLike) -> int:
     """The best move named: among the moves ``equal`` to the best (within the model's
     ``grading.equal`` of its value: the estimator's noise), the one-ply heuristic's favourite (a
     strong player's choice among moves the estimator cannot tell apart), then a move that is not a

@@ -41,7 +41,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .. import _core
-from .threats import core_state
+from .threats import GameLike, core_state
 
 __all__ = [
     "DECISIVE_DEFAULTS",
@@ -254,7 +254,7 @@ def move_quality(state: Any, move_id: int) -> Optional[float]:
     return math.log1p(min(max(score, 0.0), QUALITY_CAP)) / math.log1p(QUALITY_CAP)
 
 
-def move_qualities(game: Any) -> List[Tuple[int, float]]:
+def move_qualities(game: GameLike) -> List[Tuple[int, float]]:
     """``(team, quality)`` of every move of ``game``'s history so far, in order (trades and passes
     left out): how good each move looked by the one-ply heuristic's score of that move, which reads
     only the board, the sequences and the move (public, R9; never the hand it came from). Walks the
@@ -262,7 +262,7 @@ def move_qualities(game: Any) -> List[Tuple[int, float]]:
     return [e for e in entry_qualities(game) if e is not None]
 
 
-def entry_qualities(game: Any) -> List[Optional[Tuple[int, float]]]:
+def entry_qualities(game: GameLike) -> List[Optional[Tuple[int, float]]]:
     """One item per entry of ``game``'s history, in order: ``(team, quality)`` of a move, None for
     a trade, a pass or a referee's change (R10). The first ``n`` items are those of the position
     after ``n`` entries, so one call serves a whole game's positions."""
@@ -277,7 +277,7 @@ def entry_qualities(game: Any) -> List[Optional[Tuple[int, float]]]:
     return out
 
 
-def play_quality(game: Any, qualities: Optional[Sequence[Tuple[int, float]]] = None) -> np.ndarray:
+def play_quality(game: GameLike, qualities: Optional[Sequence[Tuple[int, float]]] = None) -> np.ndarray:
     """``(teams, 2)``: each team's play quality so far (:func:`move_qualities` averaged, shrunk to the
     prior) and the same times how early the game is. ``qualities``: the moves to count (None: all of
     ``game``'s history; the review passes the moves before a candidate move, so that a move is
@@ -294,7 +294,7 @@ def play_quality(game: Any, qualities: Optional[Sequence[Tuple[int, float]]] = N
     return np.column_stack([quality, quality * early])
 
 
-def feature_rows(game: Any, viewer: Optional[int] = None, hide_last_draw: bool = False,
+def feature_rows(game: GameLike, viewer: Optional[int] = None, hide_last_draw: bool = False,
                  quality: Optional[np.ndarray] = None, seen: Any = None) -> np.ndarray:
     """The ``(teams, P)`` public rows (:data:`PUBLIC_FEATURES`), or with ``viewer`` the
     ``(teams, P + H)`` rows with the viewer's hand features (:data:`HAND_FEATURES`) in its team's
@@ -431,7 +431,7 @@ class WinChanceModel:
         known = ratings is not None and all(r is not None for r in ratings)
         return known and teams in RATED_TEAMS and bool(self.rated_public if viewer is None else self.rated_player)
 
-    def chances(self, game: Any, viewer: Optional[int] = None, hide_last_draw: bool = False,
+    def chances(self, game: GameLike, viewer: Optional[int] = None, hide_last_draw: bool = False,
                 ratings: Ratings = None, quality: Optional[np.ndarray] = None) -> List[float]:
         """Every team's chance of winning (a list summing to 1): exact once the game is over (1 for
         the winner, an equal share each for a draw), else the softmax of the teams' scores in the

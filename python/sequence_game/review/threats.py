@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from itertools import combinations
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -35,9 +35,10 @@ from .. import _core
 from ..board import CELLS, WINDOWS, card_name_at, cell_of_index
 from ..cards import CARD_IDS, TWO_EYED_JACKS, cell_name
 from ..game_setup import TEAM_NAMES
+from ..gamebase import GameBase
 from ..i18n import N_
 
-__all__ = ["NOTE_TEMPLATES", "Race", "completions", "decisive", "filling_cards", "holds_win", "move_notes", "needed_sequences",
+__all__ = ["NOTE_TEMPLATES", "GameLike", "Race", "completions", "decisive", "filling_cards", "holds_win", "move_notes", "needed_sequences",
            "note_text", "threats", "unseen_copies", "win_now_chance", "winning_cells"]
 
 EMPTY = -1  # the core's board codes: -1 empty, 0..2 a team's chip, 3 a corner
@@ -53,7 +54,12 @@ def needed_sequences(teams: int) -> int:
     return 2 if teams == 2 else 1
 
 
-def core_state(game: Any) -> Any:
+#: What the review reads a position from: a game (:class:`sequence_game.Game`; the reference's is
+#: refused, the review reads the core's features) or the compiled core's own state.
+GameLike = Union[GameBase, _core.Game]
+
+
+def core_state(game: GameLike) -> _core.Game:
     """The compiled core's state of ``game`` (a :class:`sequence_game.Game` or a ``_core.Game``);
     ``TypeError`` for anything else (the estimator and the threats read the core's features)."""
     state = getattr(game, "_state", game)
@@ -73,7 +79,7 @@ def _declarable(new: Sequence[Tuple[int, ...]], held: Sequence[frozenset[int]]) 
     return len(fit)
 
 
-def completions(game: Any, team: int) -> Dict[int, int]:
+def completions(game: GameLike, team: int) -> Dict[int, int]:
     """``{cell: sequences}``: every empty cell where one chip of ``team`` completes at least one
     sequence (R7), and how many it completes at once (what one placement can declare). Public
     (R9: the board and the sequences only)."""
@@ -94,7 +100,7 @@ def completions(game: Any, team: int) -> Dict[int, int]:
     return {c: n for c, n in out.items() if n > 0}
 
 
-def winning_cells(game: Any, team: int) -> Tuple[int, ...]:
+def winning_cells(game: GameLike, team: int) -> Tuple[int, ...]:
     """The empty cells (indices ``10 * row + col``, ascending) where one chip of ``team`` wins the
     game (R7, R8), whoever is to move; public (R9: the board and the sequences only)."""
     state = core_state(game)
@@ -110,7 +116,7 @@ def filling_cards(cells: Sequence[int]) -> Tuple[int, ...]:
     return tuple(sorted({_CARD_AT[c] for c in cells if _CARD_AT[c] >= 0} | (set(_JACK_IDS) if cells else set())))
 
 
-def unseen_copies(game: Any, cards: Sequence[int], viewer: Optional[int] = None) -> Tuple[int, int]:
+def unseen_copies(game: GameLike, cards: Sequence[int], viewer: Optional[int] = None) -> Tuple[int, int]:
     """``(k, n)``: how many copies of ``cards`` and how many cards in all nobody in the view has
     seen: the deck less every discard pile (public, R9) and, with ``viewer``, less its own hand."""
     state = core_state(game)
@@ -158,7 +164,7 @@ def holds_win(state: Any) -> bool:
     return False
 
 
-def win_now_chance(game: Any, viewer: Optional[int] = None) -> float:
+def win_now_chance(game: GameLike, viewer: Optional[int] = None) -> float:
     """The chance that the player to move wins on this move. ``viewer`` the mover: exact (1 when its
     hand holds a winning move, else 0). Otherwise (the public view, or another player's): the
     chance that its hand holds a card filling one of its team's :func:`winning_cells`, the hand a
@@ -187,7 +193,7 @@ class Race(NamedTuple):
     next_cells: Tuple[int, ...]
 
 
-def decisive(game: Any, viewer: Optional[int] = None) -> Race:
+def decisive(game: GameLike, viewer: Optional[int] = None) -> Race:
     """The race of immediate wins from ``game`` in a view (:class:`Race`): the chance that the player
     to move wins now (:func:`win_now_chance`), and the chance that, when it does not, the next
     player's team wins on the next move: its hand (unseen in the view, or the viewer's own: exact)
@@ -220,7 +226,7 @@ def decisive(game: Any, viewer: Optional[int] = None) -> Race:
     return Race(a, b, mine, cells)
 
 
-def threats(game: Any) -> List[Tuple[int, Tuple[int, ...]]]:
+def threats(game: GameLike) -> List[Tuple[int, Tuple[int, ...]]]:
     """``(team, winning cells)`` of every team with at least one of :func:`winning_cells`."""
     state = core_state(game)
     out = []
@@ -271,7 +277,7 @@ def _note(kind: str, team: int, cells: Sequence[int], sequences: int = 1, other:
     return out
 
 
-def move_notes(game: Any, move_id: int) -> List[Dict[str, Any]]:
+def move_notes(game: GameLike, move_id: int) -> List[Dict[str, Any]]:
     """The threats that decide at the move ``move_id`` of the player to move in ``game`` (before the
     move), each a note of parts for :func:`note_text`, the mover's team's first:
 

@@ -9,8 +9,9 @@
 * ``calibration``: the public view's calibration (unrated: nobody's strength is read) over every
   position of the games: Brier, log-loss, expected calibration error (10 bins), Brier skill, with
   95% intervals from a bootstrap over games.
-* ``agreement``: how often the review's best move is ``hard``'s choice, over the decisions with
-  more than one legal move (the search's choices kept beside the games, ``FILE.search.jsonl``).
+* ``agreement``: how often the review's best move is the search's choice (:func:`search_choices`),
+  over the decisions with more than one legal move (the choices kept beside the games,
+  ``FILE.search.jsonl``).
 * The review's parameters fitted on such games, each written into the packaged model file:
   ``fit-decisive`` (the race of immediate wins, :func:`sequence_game.review.estimator.with_decisive`),
   ``fit-equal`` (``grading.equal``, from kept search choices) and ``kept`` (what a jack kept in hand
@@ -149,10 +150,11 @@ def calibration_report(records: List[GameRecord], rated: bool = False) -> Dict[s
 
 
 def search_choices(records: List[GameRecord], path: str, iterations: int = 30000, more: bool = True) -> Dict[str, int]:
-    """The search's choice (``mcts-v1`` at ``iterations``, the ``hard`` preset's search and budget,
-    seeded by the decision) at every decision with more than one legal move, by ``"game:entry"``;
-    kept in the JSON-lines file ``path`` and resumed from it (the search is the costly part; with
-    ``more`` False, only those already kept)."""
+    """The search's choice (``mcts-v1`` at ``iterations``, seeded by the decision: the yardstick
+    search the agreement and the review's fits were measured with, not necessarily the ``hard``
+    level, which :data:`sequence_game.agents.presets.PRESETS` defines) at every decision with more
+    than one legal move, by ``"game:entry"``; kept in the JSON-lines file ``path`` and resumed from
+    it (the search is the costly part; with ``more`` False, only those already kept)."""
     from ..actions import move_id
     from ..agents import agent_from_spec
 
