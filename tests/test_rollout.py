@@ -70,11 +70,12 @@ def test_opponent_modelling_reads_the_last_play():
 
 
 @pytest.mark.skipif(research_build(), reason="a product build's refusal")
-@pytest.mark.parametrize("option", ["inference_strength", "inference_tries"])
-def test_a_product_build_refuses_opponent_modelling_by_name(option):
-    # The options that measured no gain are a research build's (docs/research/inference.md).
+@pytest.mark.parametrize("option, note", [("inference_strength", "inference"), ("inference_tries", "inference"),
+                                          ("keep_two_eyed", "ceilings")])
+def test_a_product_build_refuses_the_research_options_by_name(option, note):
+    # The options that measured no gain are a research build's (docs/research/).
     with pytest.raises(TypeError, match=rf"option {option} is a research option: build with -DSEQUENCE_RESEARCH=ON "
-                                        r"\(docs/research/inference\.md\)"):
+                                        rf"\(docs/research/{note}\.md\)"):
         RolloutAgent(**{option: 1})
     with pytest.raises(TypeError, match=option):
         sequence_game._core.RolloutOptions(**{option: 1})
@@ -162,8 +163,33 @@ def test_takes_an_immediate_win_without_search():
     assert r.move.cell == (9, 4) and len(r.moves) == 1
 
 
+@pytest.mark.skipif(not research_build(), reason="keep_two_eyed is a research build's option (SEQUENCE_RESEARCH)")
+def test_keep_two_eyed_compares_no_wild_jack_spent_on_a_cell_that_decides_nothing():
+    """R5: with keep_two_eyed, a two-eyed jack is a candidate only on a cell that completes a
+    sequence (R7) or takes another team's completing cell (g7 here), or when nothing else is left."""
+    from sequence_game.training.jack_match import wild_jack_spent_freely
+
+    board = board_rows(G=["c7", "d7", "e7", "f7"], B=["b7", "e5", "f5"])
+    hands = [["JD", "2D", "3D", "4D", "5D", "6D", "7D"], ["2S", "3S", "4S", "5S", "6S", "7S", "8S"]]
+    g = Game.from_dict({"players": 2, "board": board, "hands": hands, "current_player": 0})
+    kw = dict(iterations=400, seed=1, horizon=4, candidates=1024)
+    spent = RolloutAgent(**kw).analyze(g)
+    kept = RolloutAgent(**kw, keep_two_eyed=True).analyze(g)
+    assert any(wild_jack_spent_freely(g, m.move) for m in spent.moves)
+    assert kept.moves and not any(wild_jack_spent_freely(g, m.move) for m in kept.moves)
+    assert any(m.move.card == "JD" and m.move.cell == (6, 6) for m in kept.moves)  # the block on g7 stays
+    assert {m.move for m in kept.moves} < {m.move for m in spent.moves}
+    assert RolloutAgent().keep_two_eyed is False
+    assert agent_from_spec("rollout:keep_two_eyed=true").keep_two_eyed is True
+    only_jacks = Game.from_dict({"players": 2, "board": board, "hands": [["JD", "JC"], hands[1]], "current_player": 0})
+    move = RolloutAgent(iterations=100, seed=1, horizon=4, keep_two_eyed=True).select_move(only_jacks)
+    assert move in only_jacks.legal_moves() and move.card in ("JD", "JC")
+
+
+@pytest.mark.parametrize("keep", [False, pytest.param(True, marks=pytest.mark.skipif(
+    not research_build(), reason="keep_two_eyed is a research build's option (SEQUENCE_RESEARCH)"))])
 @pytest.mark.parametrize("blocker", ["TD", "JD", "JS"])
-def test_blocks_a_winning_threat(blocker):
+def test_blocks_a_winning_threat(blocker, keep):
     # Team 1 has a sequence and a10 b10 c10 d10: e10 (TD) wins it the game. Almost every card is
     # on the discard piles, and the few unseen ones are mostly e10's winners (the other TD, the
     # two-eyed jacks), so the opponent wins in every world unless player 0 takes e10 or removes a
@@ -179,7 +205,7 @@ def test_blocks_a_winning_threat(blocker):
                         "discards": discards, "current_player": 0,
                         "sequences": [{"team": 1, "cells": _sequence_cells((0, 0))}]})
     for seed in (1, 2):
-        move = RolloutAgent(iterations=400, seed=seed, horizon=40).select_move(g)
+        move = RolloutAgent(iterations=400, seed=seed, horizon=40, **({"keep_two_eyed": True} if keep else {})).select_move(g)
         if blocker == "JS":
             assert move.kind == "remove" and move.cell in [(9, 1), (9, 2), (9, 3)], move
         else:

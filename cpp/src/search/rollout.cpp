@@ -131,6 +131,25 @@ GameState sample_world(const Observation& obs, const GameState& root, Peek peek,
     return determinize(obs, rng);
 }
 
+#if SEQUENCE_RESEARCH
+// Drops the candidates that spend a two-eyed jack (R5) on a cell that neither completes a sequence
+// of the mover's team (R7) nor takes a cell where another team would complete one, when another
+// play or a trade remains (RolloutOptions::keep_two_eyed: players keep the wild jacks for the cells
+// that decide; it measured no gain for this search, docs/research/ceilings.md).
+void keep_two_eyed_jacks(const GameState& pub, std::vector<Candidate>& cands) {
+    Bitboard decisive;
+    for (int t = 0; t < pub.config.teams; ++t) decisive |= completion_cells(pub, t);
+    const auto spends = [&](const Candidate& c) {
+        const Move m = Move::from_id(c.move);
+        return m.kind == MoveKind::Place && is_two_eyed_jack(m.card) && !decisive.test(m.cell);
+    };
+    const bool other = std::any_of(cands.begin(), cands.end(), [&](const Candidate& c) {
+        return !spends(c) && Move::from_id(c.move).kind != MoveKind::Pass;
+    });
+    if (other) cands.erase(std::remove_if(cands.begin(), cands.end(), spends), cands.end());
+}
+#endif
+
 // One worker's sums, on a cache line of its own (written once, at the end of its work).
 struct alignas(kCacheLine) WorkerOutput {
     std::vector<double> reward;  // per candidate
@@ -155,6 +174,9 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
     for (MoveId m : legal) cands.push_back({m, scorer.score(m)});
     std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.heuristic > b.heuristic; });
     const bool wins_now = !cands.empty() && wins_at_once(cands[0].move, sequences_needed(obs.pub));
+#if SEQUENCE_RESEARCH
+    if (o.keep_two_eyed && !wins_now) keep_two_eyed_jacks(obs.pub, cands);
+#endif
     const std::size_t keep = wins_now ? 1 : std::min<std::size_t>(cands.size(), static_cast<std::size_t>(std::max(1, o.candidates)));
     cands.resize(keep);
     const auto n = static_cast<std::uint64_t>(keep);

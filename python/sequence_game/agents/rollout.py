@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 __all__ = ["RolloutAgent"]
 
 #: The options of a research build's RolloutOptions (CMake SEQUENCE_RESEARCH) that RolloutAgent takes.
-_RESEARCH_OPTIONS = ("inference_strength", "inference_tries")
+_RESEARCH_OPTIONS = ("inference_strength", "inference_tries", "keep_two_eyed")
 
 
 class RolloutAgent(SearchAgent):
@@ -69,9 +69,12 @@ class RolloutAgent(SearchAgent):
         horizon: playout turns after the candidate move (default 200: to the end of the game).
         epsilon: the chance (0..1) of a random legal move at each playout turn (default 0).
         research: a research build's options, ``inference_strength`` (0..1e6; default 0 = off)
-            and ``inference_tries`` (opponent modelling, see the module docstring). A product
-            build refuses them by name (``TypeError`` saying to build with
-            ``-DSEQUENCE_RESEARCH=ON``).
+            and ``inference_tries`` (opponent modelling, see the module docstring), and
+            ``keep_two_eyed`` (default False): keep the two-eyed jacks (R5) for the cells that
+            decide, a wild jack on a cell that neither completes a sequence nor takes another
+            team's completing cell not compared while another play or a trade is (no gain
+            measured, docs/research/ceilings.md). A product build refuses them by name
+            (``TypeError`` saying to build with ``-DSEQUENCE_RESEARCH=ON``).
 
     Reading hidden cards is not a parameter: it breaks R9 and is a test hook (``agents/_peeking.py``)
     for measuring what hidden information is worth.

@@ -117,6 +117,11 @@ struct RolloutOptions : SearchLimits {
     // hidden cards that measured no gain, docs/research/inference.md): 0 = none.
     double inference_strength = 0.0;
     int inference_tries = 32;
+    // Keep the two-eyed jacks (R5) for the cells that decide (rollout.hpp; research build: it
+    // measured no gain for this search, docs/research/ceilings.md): a wild jack placed on a cell
+    // that neither completes a sequence of the mover's team nor takes a cell where another team
+    // would complete one is not a candidate while another play or a trade is.
+    bool keep_two_eyed = false;
 #endif
 };
 
