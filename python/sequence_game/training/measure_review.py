@@ -9,9 +9,10 @@
 * ``calibration``: the public view's calibration (unrated: nobody's strength is read) over every
   position of the games: Brier, log-loss, expected calibration error (10 bins), Brier skill, with
   95% intervals from a bootstrap over games.
-* ``agreement``: how often the review's best move is the search's choice (:func:`search_choices`),
-  over the decisions with more than one legal move (the choices kept beside the games,
-  ``FILE.search.jsonl``).
+* ``agreement``: how often the review's best move is the search's choice (:func:`search_choices`;
+  ``hard`` by default), over the decisions with more than one legal move (the choices kept beside
+  the games, ``FILE.search.jsonl``); ``consistency``: how often the search agrees with itself
+  searching again with other seeds, the ceiling of that agreement.
 * The review's parameters fitted on such games, each written into the packaged model file:
   ``fit-decisive`` (the race of immediate wins, :func:`sequence_game.review.estimator.with_decisive`),
   ``fit-equal`` (``grading.equal``, from kept search choices) and ``kept`` (what a jack kept in hand
@@ -51,6 +52,7 @@ __all__ = [
     "main",
     "play_games",
     "search_choices",
+    "search_consistency",
     "set_kept",
     "won_report",
 ]
@@ -149,12 +151,13 @@ def calibration_report(records: List[GameRecord], rated: bool = False) -> Dict[s
     return calibration(pa, ya, np.asarray(games), ya.mean(axis=0))
 
 
-def search_choices(records: List[GameRecord], path: str, iterations: int = 30000, more: bool = True) -> Dict[str, int]:
-    """The search's choice (``mcts-v1`` at ``iterations``, seeded by the decision: the yardstick
-    search the agreement and the review's fits were measured with, not necessarily the ``hard``
-    level, which :data:`sequence_game.agents.presets.PRESETS` defines) at every decision with more
-    than one legal move, by ``"game:entry"``; kept in the JSON-lines file ``path`` and resumed from
-    it (the search is the costly part; with ``more`` False, only those already kept)."""
+def search_choices(records: List[GameRecord], path: str, spec: str = "hard:time=none",
+                   more: bool = True) -> Dict[str, int]:
+    """The choice of the search ``spec`` (the ``hard`` preset, uncapped so that the machine's load
+    cannot change it; seeded by the decision) at every decision with more than one legal move, by
+    ``"game:entry"``; kept in the JSON-lines file ``path`` with the spec and resumed from it (the
+    search is the costly part; a kept choice of another spec is not read; with ``more`` False,
+    only those already kept)."""
     from ..actions import move_id
     from ..agents import agent_from_spec
 
@@ -164,7 +167,8 @@ def search_choices(records: List[GameRecord], path: str, iterations: int = 30000
             for line in f:
                 if line.strip():
                     e = json.loads(line)
-                    done[e["key"]] = e["move"]
+                    if e.get("spec") == spec:
+                        done[e["key"]] = e["move"]
     if not more:
         return done
     with open(path, "a", encoding="utf-8") as f:
@@ -174,11 +178,34 @@ def search_choices(records: List[GameRecord], path: str, iterations: int = 30000
                 key = f"{g}:{k}"
                 if key in done or state.is_over or len(state.legal_moves()) < 2:
                     continue
-                search = agent_from_spec(f"mcts-v1:iterations={iterations},seed={1000 * g + k}")
+                search = agent_from_spec(f"{spec}{',' if ':' in spec else ':'}seed={1000 * g + k}")
                 done[key] = move_id(search.select_move(step.game))
-                f.write(json.dumps({"key": key, "move": done[key]}) + "\n")
+                f.write(json.dumps({"key": key, "move": done[key], "spec": spec}) + "\n")
                 f.flush()
     return done
+
+
+def search_consistency(records: List[GameRecord], choices: Dict[str, int], spec: str = "hard:time=none",
+                       every: int = 4, offset: int = 7) -> Dict[str, Any]:
+    """How often the search ``spec`` agrees with itself: at every ``every``-th kept decision (in
+    game order) its choice with the decision's seed moved by ``offset``, against the kept choice
+    (:func:`search_choices`), with a 95% Wilson interval. A review that does not run the same search
+    with the same seed cannot be expected to agree with it more often."""
+    from ..actions import move_id
+    from ..agents import agent_from_spec
+    from ..arena.stats import wilson_interval
+
+    keys = sorted(choices, key=lambda k: tuple(int(v) for v in k.split(":")))[::every]
+    cache: Dict[int, List[Any]] = {}
+    same = 0
+    for key in keys:
+        g, k = (int(v) for v in key.split(":"))
+        if g not in cache:
+            cache[g] = list(records[g].positions())
+        search = agent_from_spec(f"{spec}{',' if ':' in spec else ':'}seed={1000 * g + k + offset}")
+        same += move_id(search.select_move(cache[g][k].game)) == choices[key]
+    return {"search": spec, "decisions": len(keys), "same": same, "rate": same / len(keys) if keys else None,
+            "interval": [round(v, 3) for v in wilson_interval(same, len(keys))] if keys else None}
 
 
 def keeper_choices(records: List[GameRecord], choices: Dict[str, int], path: str,
@@ -399,14 +426,16 @@ def set_kept(names: Sequence[str], model_path: Optional[str] = None) -> Dict[str
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sequence_game.training.measure_review",
                                      description="Measure the review on fresh games (see the module docstring).")
-    parser.add_argument("what", choices=["games", "won", "calibration", "agreement", "fit-decisive", "kept",
-                                                     "fit-equal"])
+    parser.add_argument("what", choices=["games", "won", "calibration", "agreement", "consistency", "fit-decisive",
+                                         "kept", "fit-equal"])
     parser.add_argument("--file", help="the games, one record a line (JSON lines)")
     parser.add_argument("--games", type=int, default=250)
     parser.add_argument("--seed", type=int, default=4620)
     parser.add_argument("--agents", default=",".join(MIXED), help="the strengths to draw seats from (commas)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--rated", action="store_true", help="calibration: read the seats' ladder ratings")
+    parser.add_argument("--search", default="hard:time=none", help="agreement, fit-equal: the search agreed with")
+    parser.add_argument("--every", type=int, default=4, help="consistency: every how many kept decisions are searched again")
     parser.add_argument("--kept", action="store_true", help="agreement: only the search choices already kept")
     parser.add_argument("--keeper", action="store_true",
                         help="agreement, fit-equal: against the search keeping its two-eyed jacks (training.jack_match)")
@@ -422,16 +451,22 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.what == "games":
         play_games(args.file, args.games, args.seed, tuple(a for a in args.agents.split(",") if a), args.players)
         return 0
+    if args.keeper and not args.search.startswith("mcts-v1"):
+        parser.error("--keeper is the information-set search keeping its two-eyed jacks (training.jack_match): "
+                     "use it with --search mcts-v1:iterations=30000,time=none")
     records = _records(args.file)
     if args.what == "calibration":
         out = calibration_report(records, args.rated)
     elif args.what == "fit-equal":
-        choices = search_choices(records, args.file + ".search.jsonl", more=False)
+        choices = search_choices(records, args.file + ".search.jsonl", args.search, more=False)
         if args.keeper:
             choices = keeper_choices(records, choices, args.file + ".keeper.jsonl")
         out = fit_equal(records, choices, args.decisions)
+    elif args.what == "consistency":
+        choices = search_choices(records, args.file + ".search.jsonl", args.search, more=not args.kept)
+        out = search_consistency(records, choices, args.search, args.every)
     elif args.what == "agreement":
-        choices = search_choices(records, args.file + ".search.jsonl", more=not args.kept)
+        choices = search_choices(records, args.file + ".search.jsonl", args.search, more=not args.kept)
         if args.keeper:
             choices = keeper_choices(records, choices, args.file + ".keeper.jsonl")
         out = agreement(records, choices, args.decisions)
