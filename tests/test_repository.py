@@ -489,6 +489,99 @@ def test_the_layer_check_catches_an_upward_and_a_sideways_import():
     assert layer_violations(unknown, rules) == [f"sequence_game.newthing: no row for 'newthing' in {ARCHITECTURE}"]
 
 
+# --------------------------------------------------------------------------- the tables' one way in
+
+WEB = os.path.join("python", "sequence_game", "web")
+TABLES = os.path.join(WEB, "tables")
+
+
+def _service_init(front: str) -> ast.FunctionDef:
+    tree = ast.parse(front)
+    service = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "TableService")
+    return next(n for n in service.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+
+
+def service_parts(front: str) -> Dict[str, str]:
+    """The parts ``TableService.__init__`` makes: attribute -> class (``self.changes = Changes(...)``)."""
+    parts = {}
+    for node in ast.walk(_service_init(front)):
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+                and node.value.func.id[:1].isupper()):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                    parts[target.attr] = node.value.func.id
+    return parts
+
+
+def aliased_operations(front: str, parts_sources: List[str]) -> List[str]:
+    """Each method of a part or function of the package that ``TableService.__init__`` assigns to
+    an attribute (``self.play = self.changes.play``, ``self.view = view``): a second way in that
+    go-to-definition cannot follow."""
+    methods: Dict[str, Set[str]] = {}
+    functions: Set[str] = set()
+    for text in [front, *parts_sources]:
+        tree = ast.parse(text)
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                methods[node.name] = {n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                functions.add(node.name)
+    parts = service_parts(front)
+    found = []
+    for node in ast.walk(_service_init(front)):
+        if not isinstance(node, ast.Assign):
+            continue
+        for value in node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]:
+            a_function = isinstance(value, ast.Name) and value.id in functions
+            a_method = (isinstance(value, ast.Attribute) and isinstance(value.value, ast.Attribute)
+                        and isinstance(value.value.value, ast.Name) and value.value.value.id == "self"
+                        and value.attr in methods.get(parts.get(value.value.attr, ""), set()))
+            if a_function or a_method:
+                found.append(ast.unparse(value))
+    return found
+
+
+def reaching_past_the_front(source: str, parts: Set[str]) -> List[str]:
+    """What ``source`` (a module of the web package outside ``tables/``) takes from behind the
+    table service's front: an import from a module of ``tables/``, or a part of a service
+    (``service.changes``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            path = node.module.split(".")
+            inner = path[path.index("tables") + 1:] if "tables" in path else []
+            if inner:
+                found.append(f"from {node.module} import ...")
+        elif isinstance(node, ast.Attribute) and node.attr in parts and ast.unparse(node.value).endswith("service"):
+            found.append(ast.unparse(node))
+    return found
+
+
+def test_the_table_service_is_the_one_way_in():
+    """Its constructor assigns no operation of its parts (each is a method that hands the work on),
+    and the rest of the web package reaches the tables through it and what ``tables/__init__.py``
+    exports only (docs/architecture.md, "The web server")."""
+    front = FILES[os.path.join(TABLES, "__init__.py")]
+    parts_sources = [text for path, text in FILES.items()
+                     if os.path.dirname(path) == TABLES and path.endswith(".py") and not path.endswith("__init__.py")]
+    parts = service_parts(front)
+    assert {"changes", "ai", "connections", "life", "chat"} <= set(parts), parts
+    assert not aliased_operations(front, parts_sources)
+    outside = {path: reaching_past_the_front(text, set(parts)) for path, text in FILES.items()
+               if path.startswith(WEB + os.sep) and path.endswith(".py") and not path.startswith(TABLES + os.sep)}
+    assert not {path: found for path, found in outside.items() if found}
+
+
+def test_the_one_way_in_check_catches_an_alias_and_a_reach_past_the_front():
+    front = ("class TableService:\n    def __init__(self):\n        self.changes = Changes()\n"
+             "        self.play, self.n = self.changes.play, self.changes.count\n        self.view = view\n")
+    part = "class Changes:\n    def play(self): ...\ndef view(): ...\n"
+    assert aliased_operations(front, [part]) == ["self.changes.play", "view"]
+    router = ("from ..tables import TableService\nfrom ..tables.chat import MAX\n"
+              "def f(service):\n    service.changes.play()\n    service.play()\n")
+    assert reaching_past_the_front(router, {"changes"}) == ["from tables.chat import ...", "service.changes"]
+
+
 def test_the_core_is_free_of_python():
     """cpp/ is plain C++: Python and pybind11 appear only in python/bindings/."""
     offenders = [path for path, text in FILES.items()

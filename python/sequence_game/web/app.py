@@ -1,8 +1,9 @@
 """The ASGI application: the pages, the HTTP API (OpenAPI at ``/docs``) and the table websockets.
 
-``create_app(db_path)`` builds it; ``sequence-game serve`` runs it with uvicorn. The state (the
-:class:`~sequence_game.web.tables.TableService`) lives on ``app.state.service`` and reaches every
-route through FastAPI dependencies (``deps.py``); the routes are in ``routers/``, one module per
+``create_app(db_path)`` builds it; ``sequence-game serve`` runs it with uvicorn. The server's parts
+(the :class:`~sequence_game.web.tables.TableService`, the club, the seeks, ...) are built and wired
+in one place, ``env.py``; they live on ``app.state`` and reach every route through FastAPI
+dependencies (``deps.py``); the routes are in ``routers/``, one module per
 concern, the websocket protocol in ``routers/socket.py``. The service raises domain errors
 (``errors.py``); :mod:`~sequence_game.web.http` alone turns them into HTTP statuses.
 """
@@ -15,7 +16,7 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any, AsyncIterator, Callable, Dict, Optional, Union
+from typing import Any, AsyncIterator, Dict, Optional, Union
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -26,23 +27,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import IllegalMoveError, InvalidMoveError
 from ..gamebase import GameClass
-from .club import Club, ClubSettings
-from .club.standing import Standing
+from .club import ClubSettings
 from .deps import errors_for
+from .env import build_env
 from .errors import TableError
 from .gate import EarlyRefusal
-from .http import BodyLimit, CreationQuota, HostGuard, error_body, status_of
+from .http import BodyLimit, HostGuard, error_body, status_of
 from .limits import ServerLimits
-from .reviews import ReviewService
 from .routers import accounts as accounts_routes
 from .routers import ai, events, pages, people, play, players, records, review, seeks, socket, tables
 from .routers import tournaments as tournaments_routes
 from .routers.socket import MAX_WS_MESSAGE
-from .seeks import SeekBoard
-from .social import Social
-from .store import TableStore
-from .tables import Table, TableService
-from .tournaments.service import TournamentService, TournamentSettings
+from .tournaments.service import TournamentSettings
 
 __all__ = ["MAX_BODY", "MAX_WS_MESSAGE", "create_app"]
 
@@ -81,48 +77,14 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     if max_ai_seconds is not None:
         limits = dataclasses.replace(limits, max_ai_seconds=max_ai_seconds)
 
+    env = build_env(db_path, limits, game_class=game_class, accounts=accounts, club=club, chat=chat,
+                    tournaments=tournaments)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        service: TableService = app.state.service
-        service.start_ai()
-        if app.state.standing is not None:
-            app.state.standing.start()
-        if app.state.tournaments is not None:
-            app.state.tournaments.start()
+        env.start()
         yield
-        if app.state.tournaments is not None:
-            await app.state.tournaments.stop()
-        if app.state.standing is not None:
-            app.state.standing.stop()
-        app.state.reviews.close()
-        await service.close()  # the queued writes (seeks, chat, reports) are done first
-        if app.state.tournaments is not None:
-            app.state.tournaments.close()
-        app.state.social.close()
-        if app.state.club is not None:
-            app.state.club.close()
-
-    store = TableStore(db_path)
-    service = TableService(store, game_class=game_class, limits=limits)
-    service.chat.enabled = chat
-    club_service = Club(db_path, club) if accounts else None
-    if club_service is not None:
-        people_of(club_service, service)
-    resumed = service.resume()
-    # tournaments are for accounts; each game's end is filed (and rated) first, then scored
-    tournament_service = (None if club_service is None else
-                          TournamentService(db_path, service, club_service.accounts.get, tournaments))
-    if club_service is not None:
-        service.changes.on_over = _game_over(club_service, tournament_service)
-    if resumed:
-        log.info("resumed %d unfinished table(s) from %s", resumed, db_path)
-    # open seeks, the tables' chat and the chat reports are kept in the same file (social.py)
-    social = Social(db_path, service.db_soon)
-    service.chat.keeper = social
-    board = SeekBoard(limits, keeper=social)
-    came_back = board.restore(social.open_seeks(), accounts=club_service is not None)
-    if came_back:
-        log.info("%d open seek(s) came back from %s", came_back, db_path)
+        await env.close()
 
     app = FastAPI(
         title="sequence-game",
@@ -143,21 +105,20 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
         docs_url=None,  # served below from local files, not a CDN
         redoc_url=None,
     )
-    app.state.service = service
-    app.state.reviews = ReviewService(service)
-    app.state.store = store
-    app.state.club = club_service
-    app.state.limits = limits
-    app.state.quota = CreationQuota(limits)
-    app.state.seeks = board
-    # a disabled account's seeks and forming tables close, and no game starts with it (club/standing.py)
-    app.state.standing = None if club_service is None else Standing(club_service, service, board)
-    if app.state.standing is not None:
-        service.rematcher.check = app.state.standing.check_table
-    app.state.social = social
-    app.state.tournaments = tournament_service
+    # the parts as the routes reach them (deps.py), each made and wired once by build_env
+    app.state.env = env
+    app.state.service = env.service
+    app.state.reviews = env.reviews
+    app.state.store = env.store
+    app.state.club = env.club
+    app.state.limits = env.limits
+    app.state.quota = env.quota
+    app.state.seeks = env.seeks
+    app.state.standing = env.standing
+    app.state.social = env.social
+    app.state.tournaments = env.tournaments
     app.add_middleware(BodyLimit, limit=MAX_BODY)
-    app.add_middleware(EarlyRefusal, service=service, quota=app.state.quota)  # gate.py: floods refused cheaply
+    app.add_middleware(EarlyRefusal, service=env.service, quota=env.quota)  # gate.py: floods refused cheaply
     app.add_middleware(HostGuard, limits=limits)  # added last: runs first
 
     # the one place where refusals become HTTP responses (http.STATUS)
@@ -204,31 +165,12 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.include_router(pages.api_docs_routes(app.openapi_url or "/openapi.json", app.title))
     app.include_router(pages.router)
     app.include_router(pages.language_router)
-    app.include_router(pages.board_svg_route(_empty_board_svg(service.game_class)))
+    app.include_router(pages.board_svg_route(_empty_board_svg(env.service.game_class)))
     for router in (tables.router, play.router, ai.router, records.router, review.router, events.router,
                    seeks.router, socket.router, accounts_routes.router, tournaments_routes.router, players.router,
                    people.router):
         app.include_router(router)
     return app
-
-
-def _game_over(club: Club, tournaments: Optional[TournamentService]) -> Callable[[Table], None]:
-    """The table service's end-of-game hook: the club files and rates the game, then its
-    tournament (if any) scores it."""
-    def over(table: Table) -> None:
-        club.game_over(table)
-        if tournaments is not None:
-            tournaments.game_over(table)
-    return over
-
-
-def people_of(club: Club, service: TableService) -> None:
-    """Tie the club's people (club/people.py) to the tables: presence reads the live tables, a
-    blocker's pages get none of the blocked account's chat, and an acceptance a restart cut short
-    opens its challenge again."""
-    club.people.tables = lambda: service.tables.values()
-    service.chat.hides = club.people.blocks
-    club.people.recover()
 
 
 def _empty_board_svg(game_class: GameClass) -> str:

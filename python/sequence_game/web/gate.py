@@ -54,14 +54,14 @@ class EarlyRefusal:
         if not path.startswith("/api/tables"):
             return None
         if scope["type"] == "websocket":
-            return self.service.connections.refusal(client_of(scope)) if _SOCKET.fullmatch(path) else None
+            return self.service.connection_refusal(client_of(scope)) if _SOCKET.fullmatch(path) else None
         if scope.get("method") != "POST":
             return None
         if _CREATING.fullmatch(path):
             return self.quota.refusal(client_of(scope))
         asking = _ASKING.fullmatch(path)
         if asking:
-            return self.service.ai.asking_refusal(asking[1], _bearer(scope), client_of(scope))
+            return self.service.asking_refusal(asking[1], _bearer(scope), client_of(scope))
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

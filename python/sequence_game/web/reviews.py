@@ -86,7 +86,7 @@ class ReviewService:
 
         async def run() -> None:
             try:
-                review = await self.tables.ai.analysis_queue.run(client, lambda: review_game(
+                review = await self.tables.in_analysis_threads(client, lambda: review_game(
                     record, progress=progress))
                 await self.tables.db(self.tables.store.save_review, table.id, review.to_dict(), utc_now())
             except StoreError as e:

@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Optional, Protocol, Tuple
 
 from .errors import BusyError, NeedsSeatError, NoSuchSeekError, NotAllowedError, NotNowError, ServerFullError
 from .limits import ServerLimits
-from .tables.table import token_hash
+from .tables import token_hash
 
 __all__ = ["Seek", "SeekBoard", "SeekKeeper"]
 

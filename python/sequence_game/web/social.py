@@ -3,8 +3,8 @@ reports (docs/club.md, "After a restart").
 
 They live in the server's SQLite file beside its tables (``store.py``), on a connection of their
 own like the club's (``club/store.py``); a database of an older version gains these tables when
-the server opens it. Every write is queued to the table service's one database thread
-(``TableService.db_soon``): in order, never on the event loop, and the writes queued before a
+the server opens it. Every write is queued to the server's one database thread
+(``tables/database.py``, ``DatabaseThread.soon``): in order, never on the event loop, and the writes queued before a
 shutdown are done before the file is closed. The reads happen when the server starts (the open
 seeks) and when a table's chat is first opened after the table came into memory (its history).
 

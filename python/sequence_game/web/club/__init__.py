@@ -20,8 +20,7 @@ from argon2 import PasswordHasher
 from ...records import utc_text
 from ..errors import ServerFullError
 from ..limits import parse_settings
-from ..tables.table import Table
-from ..tables.views import time_control
+from ..tables import Table, time_control
 from . import ratings
 from .accounts import Account, Accounts, hasher
 from .people import People
@@ -97,7 +96,8 @@ class ClubSettings:
 class Club:
     """Accounts, sessions and ratings over the SQLite file at ``path``."""
 
-    def __init__(self, path: Any, settings: Optional[ClubSettings] = None) -> None:
+    def __init__(self, path: Any, settings: Optional[ClubSettings] = None,
+                 tables: Callable[[], Iterable[Table]] = lambda: ()) -> None:
         self.settings = settings or ClubSettings()
         s = self.settings
         self.store = ClubStore(path)
@@ -107,7 +107,7 @@ class Club:
         self.login_by_address = Bucket(s.login_burst, s.login_per_hour, "logins from your address")
         self.login_by_name = Bucket(s.name_burst, s.name_per_hour, "logins to this account")
         self.signups = Bucket(s.signup_burst, s.signup_per_hour, "new accounts from your address")
-        self.people = People(self.accounts, s)
+        self.people = People(self.accounts, s, tables)  # presence reads the live ``tables``
         self.people_changes = Bucket(s.people_burst, s.people_per_hour, "changes to follows, blocks, profile and "
                                      "challenges from your account")
         # the turns at argon2 are taken on the event loop: a waiting login holds no worker thread

@@ -36,10 +36,12 @@ DISABLED = "disabled by the server's operator"
 
 
 class Standing:
-    """Keeps the open seeks and the tables being formed in line with the accounts in the file."""
+    """Keeps the open seeks and the tables being formed in line with the accounts in the file. It
+    is made before the table service, which refuses a rematch through :meth:`check_table`; the
+    sweep is given the service when it starts."""
 
-    def __init__(self, club: Club, service: TableService, board: SeekBoard) -> None:
-        self.club, self.service, self.board = club, service, board
+    def __init__(self, club: Club, board: SeekBoard) -> None:
+        self.club, self.board = club, board
         self._task: Optional[asyncio.Task[None]] = None
 
     async def disabled(self, keys: Iterable[Optional[str]]) -> Set[str]:
@@ -59,10 +61,10 @@ class Standing:
             names = ", ".join(s.name for s in table.seats if s.account in gone)
             raise NotAllowedError(f"an account of this table ({names}) is {DISABLED}: no game starts with it")
 
-    async def sweep(self) -> None:
+    async def sweep(self, service: TableService) -> None:
         """Close the open seeks of disabled accounts and the tables being formed where one sits."""
         seeks = [s for s in self.board.open_seeks() if s.account is not None]
-        forming = [t for t in self.service.tables.values()
+        forming = [t for t in service.tables.values()
                    if not t.over and any(s.open for s in t.seats) and any(s.account for s in t.seats)]
         gone = await self.disabled([s.account[0] for s in seeks if s.account is not None]
                                    + [s.account for t in forming for s in t.seats])
@@ -73,21 +75,22 @@ class Standing:
                 self.board.cancel(seek)
         closing: List[Table] = [t for t in forming if not t.lock.locked() and any(s.account in gone for s in t.seats)]
         if closing:
-            await self.service.life.close(closing, f"this table is closed: an account at it was {DISABLED}")
+            await service.close_tables(closing, f"this table is closed: an account at it was {DISABLED}")
 
-    def start(self) -> None:
+    def start(self, service: TableService) -> None:
+        """Sweep ``service``'s forming tables and the seeks every :data:`POLL_SECONDS` (in the event loop)."""
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._forever())
+            self._task = asyncio.get_running_loop().create_task(self._forever(service))
 
     def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
             self._task = None
 
-    async def _forever(self) -> None:
+    async def _forever(self, service: TableService) -> None:
         while True:
             await asyncio.sleep(POLL_SECONDS)
             try:
-                await self.sweep()
+                await self.sweep(service)
             except ValueError as e:  # a read the database refused (StoreError): the next look tries again
                 log.error("looking for disabled accounts failed: %s", e)

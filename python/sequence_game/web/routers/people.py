@@ -22,7 +22,7 @@ from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount
 from ..deps import Client, Service, errors_for
 from ..errors import InvalidRequestError, NotAllowedError
 from ..http import CreationQuota
-from ..tables.clockstate import check_clock
+from ..tables import check_clock
 
 router = APIRouter(tags=["people"])
 

@@ -22,9 +22,7 @@ from ..deps import Client, Service, bearer, errors_for
 from ..errors import InvalidRequestError, NotAllowedError
 from ..http import CreationQuota
 from ..seeks import Seek, SeekBoard
-from ..tables import TableService
-from ..tables.clockstate import check_clock
-from ..tables.table import token_hash
+from ..tables import TableService, check_clock, token_hash
 
 router = APIRouter(tags=["seeks"])
 
@@ -181,11 +179,8 @@ async def list_seeks(board: Board, service: Service, client: Client,
         raise InvalidRequestError(f"after_version {after_version} is ahead of the list's version {board.version}: "
                                   "send a version you read from this list")
     if after_version is not None and after_version == board.version:
-        service.connections.hold(client)
-        try:
+        with service.holding(client):
             await _wait(board, after_version, wait)
-        finally:
-            service.connections.unhold(client)
     now = time.monotonic()
     return models.SeekList(version=board.version, seeks=[_summary(s, now) for s in board.open_seeks()])
 
@@ -214,8 +209,7 @@ async def seek_status(seek_id: SeekId, board: Board, service: Service, client: C
     (`seek_idle_seconds`); with `wait` the answer waits while it stays open."""
     seek = board.owned(seek_id, credentials.credentials if credentials else None)
     if wait and seek.status == "open":
-        service.connections.hold(client)
-        try:
+        with service.holding(client):
             loop = asyncio.get_running_loop()
             deadline = loop.time() + min(wait, board.limits.seek_idle_seconds / 2)
             while seek.status == "open" and loop.time() < deadline:
@@ -223,8 +217,6 @@ async def seek_status(seek_id: SeekId, board: Board, service: Service, client: C
                     await asyncio.wait_for(board.changed.wait(), deadline - loop.time())
                 except asyncio.TimeoutError:
                     break
-        finally:
-            service.connections.unhold(client)
         seek.seen = time.monotonic()
     seat = None
     if seek.status == "accepted" and seek.table is not None and seek.poster_token is not None:

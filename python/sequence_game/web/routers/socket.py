@@ -56,10 +56,7 @@ from ..errors import (
     TooSlowError,
 )
 from ..http import client_of, deny_websocket, error_body, status_of
-from ..store import StoreError
-from ..tables import Connection, Table, TableService
-from ..tables.ai import AnalysisRun
-from ..tables.chat import MAX_CHAT_TEXT
+from ..tables import MAX_CHAT_TEXT, AnalysisRun, Connection, Table, TableService
 
 log = logging.getLogger("sequence_game.web")
 
@@ -148,8 +145,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         service.attach(table, conn)
         if hello.chat:
             try:
-                await _chat_history(service, table)
-                service.chat.welcome(table, conn)
+                await service.read_chat(table)
+                service.welcome_to_chat(table, conn)
             except NotSavedError as e:  # the table goes on without the chat; a later chat frame tries again
                 conn.send(_error(e))
         await _serve(websocket, service, table, conn)
@@ -157,22 +154,6 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         if conn is not None:
             service.detach(table, conn)
         service.release(table, client)
-
-
-async def _chat_history(service: TableService, table: Table) -> None:
-    """Bring back ``table``'s chat from the database (web/social.py) if its room is not in memory:
-    after a restart, or once the table came back into memory. Every frame that touches a room
-    (a hello asking for the chat, a message, a report) comes through here first: a room made empty
-    before its kept messages are read would hide them, and its ids would start again at 1 and
-    overwrite the kept rows."""
-    chat = service.chat
-    if chat.enabled and chat.keeper is not None and table.id not in chat.rooms:
-        try:
-            messages = await service.db(chat.keeper.history, table.id)
-        except StoreError as e:  # no room yet: an empty one would hide the kept messages, then overwrite them
-            log.error("the chat of table %s could not be read back: %s", table.id, e)
-            raise NotSavedError(f"the chat of this table could not be read back ({e}); try again in a moment") from None
-        chat.restore(table.id, messages)
 
 
 async def _serve(websocket: WebSocket, service: TableService, table: Table, conn: Connection) -> None:
@@ -202,11 +183,11 @@ async def _serve(websocket: WebSocket, service: TableService, table: Table, conn
                         raise NotAllowedError("spectators cannot move")
                     await service.play(table, seats, msg.move, msg.version)
                 elif msg.type == "chat":
-                    await _chat_history(service, table)
-                    service.chat.say(table, conn, msg.text)
+                    await service.read_chat(table)
+                    service.say(table, conn, msg.text)
                 elif msg.type == "report":
-                    await _chat_history(service, table)  # a report may come before any hello asked for the chat
-                    conn.send(service.chat.report(table, conn, msg.message))
+                    await service.read_chat(table)  # a report may come before any hello asked for the chat
+                    conn.send(service.report(table, conn, msg.message))
                 elif msg.type == "undo":
                     await service.undo(table, seats)
                 elif msg.type == "reveal":

@@ -191,11 +191,8 @@ async def _hold_while_waiting(service: TableService, client: str, table: Table, 
                               seconds: float) -> None:
     """:func:`_wait_for_change`, counted among the client's open connections (ServerLimits.
     max_sockets_per_client): a client cannot tie up the server with waiting requests."""
-    service.connections.hold(client)
-    try:
+    with service.holding(client):
         await _wait_for_change(table, after_version, seconds)
-    finally:
-        service.connections.unhold(client)
 
 
 async def _wait_for_change(table: Table, after_version: int, seconds: float) -> None:

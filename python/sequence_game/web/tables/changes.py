@@ -63,12 +63,13 @@ class Changes:
     of the game (a reveal, a join)."""
 
     def __init__(self, store: TableStore, tables: Dict[str, Table], game_class: GameClass, db: Db,
-                 changed: Callable[[Table], None], broadcast: Callable[[Table], None]) -> None:
+                 changed: Callable[[Table], None], broadcast: Callable[[Table], None],
+                 on_over: Optional[Callable[[Table], None]] = None) -> None:
         self.store, self.tables, self.game_class, self.db = store, tables, game_class, db
         self._changed, self._broadcast = changed, broadcast
         #: called (in a worker thread) once a game is over and stored, before anyone is told: the
         #: club files it and changes the ratings (web/club)
-        self.on_over: Optional[Callable[[Table], None]] = None
+        self.on_over = on_over
 
     def check_live(self, table: Table) -> None:
         if table.over:

@@ -87,16 +87,17 @@ class Chat:
     MAX_CLIENTS = 10_000  # rate-limit buckets kept (the full ones are forgotten past it)
     MAX_REPORTS = 1000
 
-    def __init__(self, limits: ServerLimits, enabled: bool = True) -> None:
+    def __init__(self, limits: ServerLimits, enabled: bool = True, keeper: Optional[ChatKeeper] = None,
+                 hides: Callable[[Optional[str], Optional[str]], bool] = lambda reader, writer: False) -> None:
         self.limits = limits
         self.enabled = enabled
         self.rooms: Dict[str, _Room] = {}
         self.buckets: Dict[str, Tuple[float, float]] = {}  # client -> (messages it may send, at)
         self.reports: Deque[Dict[str, Any]] = deque(maxlen=self.MAX_REPORTS)
-        self.keeper: Optional[ChatKeeper] = None  # None: the rooms live in memory only
+        self.keeper = keeper  # None: the rooms live in memory only
         #: hides(reader, writer): whether account ``reader`` blocked account ``writer`` (club/people.py),
         #: whose messages then never reach the reader's connections
-        self.hides: Callable[[Optional[str], Optional[str]], bool] = lambda reader, writer: False
+        self.hides = hides
 
     def restore(self, table_id: str, messages: List[Dict[str, Any]]) -> None:
         """The room of ``table_id`` from its kept ``messages`` (oldest first), unless it is in

@@ -61,14 +61,15 @@ class Connections:
     that the table is not abandoned after a restart either)."""
 
     def __init__(self, limits: ServerLimits, on_last_left: Callable[[Table], None],
-                 on_first_use: Callable[[Table], None] = lambda table: None) -> None:
+                 on_first_use: Callable[[Table], None] = lambda table: None,
+                 on_seats_left: Callable[[Table, FrozenSet[int]], None] = lambda table, seats: None) -> None:
         self.limits = limits
         self.sockets: Dict[str, int] = {}  # client address -> its open table websockets
         self.total = 0  # the sum of ``sockets``, kept as it changes (asked before every connection)
         self._on_last_left = on_last_left
         self._on_first_use = on_first_use
         #: ``on_seats_left(table, seats)``: every connection of these seats closed (the rematch offer, rematch.py)
-        self.on_seats_left: Callable[[Table, FrozenSet[int]], None] = lambda table, seats: None
+        self.on_seats_left = on_seats_left
 
     def refusal(self, client: str) -> Optional[TableError]:
         """Why one more connection of ``client`` is refused whatever its table (the server's cap:

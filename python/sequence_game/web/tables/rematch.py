@@ -55,17 +55,18 @@ def current_offer(table: Table, now: Optional[float] = None) -> Optional[Dict[st
 
 class Rematcher:
     """``tell(table, message)``: a message to every connection of a table; ``broadcast(table)``: its
-    new view to each; ``save``: stores an offer."""
+    new view to each; ``save``: stores an offer; ``check(table)``: refuses a rematch that may not be
+    made (the club: a disabled account at the table)."""
 
     def __init__(self, life: Lifecycle, tell: Callable[[Table, Dict[str, Any]], None],
-                 broadcast: Callable[[Table], None], save: Optional[Save] = None) -> None:
+                 broadcast: Callable[[Table], None], save: Optional[Save] = None,
+                 check: Optional[Callable[[Table], Awaitable[None]]] = None) -> None:
         self.life = life
         self._tell, self._broadcast, self._save = tell, broadcast, save
         self._lock = asyncio.Lock()  # one offer or rematch changed at a time (two players may ask together)
         self._timers: Dict[str, asyncio.TimerHandle] = {}
         self._closed = False
-        #: refuses a rematch that may not be made (the club: a disabled account at the table)
-        self.check: Optional[Callable[[Table], Awaitable[None]]] = None
+        self.check = check
 
     def close(self) -> None:
         """The server stops: no offer ends by a timer from now on (its row keeps it, with its time)."""

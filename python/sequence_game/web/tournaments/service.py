@@ -32,9 +32,7 @@ from ..club.accounts import Account
 from ..errors import InvalidRequestError, NotAllowedError, NotFoundError, ServerFullError, TableError
 from ..limits import parse_settings
 from ..store import StoreError
-from ..tables import Table, TableService
-from ..tables.clockstate import check_clock
-from ..tables.table import Seat, token_hash
+from ..tables import Seat, Table, TableService, check_clock, token_hash
 from .model import MAX_NAME, TGame, Tournament, check_settings
 from .store import TournamentStore
 
@@ -286,7 +284,7 @@ class TournamentService:
             if p in seats and table.clock is not None:  # its turn runs: restart it with the time halved
                 table.clock.cancel()
                 table.clock = None
-                self.tables.clock.start(table, p, asyncio.get_running_loop())
+                self.tables.start_clock(table, p)
         self.tables.broadcast(table)
 
     async def seat(self, tournament_id: str, account: Account) -> Optional[Tuple[str, int, str]]:
