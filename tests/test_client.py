@@ -737,6 +737,133 @@ def test_the_tutorials_table_names_the_client_method_of_each_request():
             assert expected in named if expected else ("(use `stream`)" in line or "(a browser's)" in line), line
 
 
+# --------------------------------------------------------------------------- each shape declared once
+
+#: Each typed answer of the client and the schema of the OpenAPI document (web/models.py) it reads.
+ANSWERS = {
+    "SeatLink": "SeatLink", "TableCreated": "TableCreated", "SeekPosted": "SeekPosted", "Seek": "SeekSummary",
+    "SeekList": "SeekList", "SeekStatus": "SeekStatus", "QuickPairing": "QuickPairing", "Session": "Me",
+    "Preset": "PresetInfo", "SeatInfo": "SeatView", "TableView": "TableView", "SummarySeat": "SummarySeat",
+    "TableSummary": "TableSummary", "PublicMove": "PublicMove", "MoveList": "MoveList", "Hint": "HintResponse",
+    "RootMove": "RootMove", "Analysis": "Analysis", "AnalysisInfo": "AnalysisInfo", "Rematch": "Rematch",
+    "ReviewedMove": "ReviewedMoveModel", "ReviewPlayer": "ReviewPlayer", "Review": "ReviewData",
+    "ReviewStatus": "ReviewStatus", "ReplayStep": "ReplayStep", "Replay": "Replay", "RematchAnswer": "RematchAnswer",
+}
+
+
+def schema_type(s):
+    """A schema of the OpenAPI document as a comparable tuple: ("integer",), ("list", item),
+    ("optional", inner), ("ref", name), ("dict", value), ("tuple", items), ("any",)."""
+    if "$ref" in s:
+        return ("ref", s["$ref"].rsplit("/", 1)[1].removesuffix("-Output"))
+    if "anyOf" in s:
+        kinds = [x for x in s["anyOf"] if x.get("type") != "null"]
+        inner = schema_type(kinds[0]) if len(kinds) == 1 else ("any",)
+        return ("optional", inner) if len(kinds) < len(s["anyOf"]) else inner
+    kind = s.get("type")
+    if kind == "array":
+        if "prefixItems" in s:
+            return ("tuple", tuple(schema_type(x) for x in s["prefixItems"]))
+        return ("list", schema_type(s.get("items", {})))
+    if kind == "object":
+        more = s.get("additionalProperties")
+        return ("dict", schema_type(more) if isinstance(more, dict) and more else ("any",))
+    return (kind,) if kind else ("any",)
+
+
+def client_type(kind):
+    """A field type of a client answer as :func:`schema_type` writes a schema's."""
+    import typing
+
+    from sequence_game import client
+
+    inner, null = client._optional(kind)
+    origin, args = typing.get_origin(inner), typing.get_args(inner)
+    if origin is list:
+        t = ("list", client_type(args[0]))
+    elif origin is tuple:
+        t = ("tuple", tuple(client_type(a) for a in args))
+    elif origin is dict:
+        t = ("dict", client_type(args[1]))
+    elif isinstance(inner, type) and issubclass(inner, client._Answer):
+        t = ("ref", ANSWERS.get(inner.__name__, inner.__name__))
+    else:
+        t = {int: ("integer",), float: ("number",), str: ("string",), bool: ("boolean",)}.get(inner, ("any",))
+    return ("optional", t) if null else t
+
+
+def same_type(mine, theirs):
+    """Whether the client's type reads what the schema allows: the same type, where a shape the
+    client keeps as the JSON object it is (a dict) stands for any object schema."""
+    if mine == ("dict", ("any",)) and theirs[0] in ("ref", "dict"):
+        return True
+    if mine[0] != theirs[0]:
+        return False
+    if mine[0] in ("optional", "list", "dict"):
+        return same_type(mine[1], theirs[1])
+    if mine[0] == "tuple":
+        return len(mine[1]) == len(theirs[1]) and all(map(same_type, mine[1], theirs[1]))
+    return mine == theirs
+
+
+def shape_differences(cls, schema):
+    """How the fields of the client's answer class ``cls`` differ from the object ``schema``: a
+    field one has and the other has not, or a field of another type. A field the answer may lack
+    (``_MAY_LACK``: None when the server leaves it out) may be optional where the schema's is not."""
+    from sequence_game import client
+
+    mine = {name: kind for name, kind, whole in client.answer_fields(cls) if not whole}
+    theirs = schema.get("properties", {})
+    found = [f"{cls.__name__}.{n}: not in the schema" for n in sorted(set(mine) - set(theirs))]
+    found += [f"{cls.__name__}: no field {n!r}" for n in sorted(set(theirs) - set(mine))]
+    for name in sorted(set(mine) & set(theirs)):
+        have, want = client_type(mine[name]), schema_type(theirs[name])
+        if name in cls._MAY_LACK and have[0] == "optional" and want[0] != "optional":
+            have = have[1]
+        if not same_type(have, want):
+            found.append(f"{cls.__name__}.{name}: {have} where the schema has {want}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def schemas():
+    pytest.importorskip("fastapi", reason="the [web] extra is not installed")
+    from sequence_game.web import create_app
+
+    return create_app().openapi()["components"]["schemas"]
+
+
+def test_each_answer_of_the_client_has_the_fields_of_its_server_schema(schemas):
+    """The client declares no shape of its own: each typed answer has the fields of the server's
+    model (web/models.py, through the OpenAPI document), with the same types."""
+    from sequence_game import client
+
+    answers = {name: cls for name, cls in vars(client).items()
+               if isinstance(cls, type) and issubclass(cls, client._Answer) and cls is not client._Answer}
+    assert set(answers) == set(ANSWERS), "a typed answer was added or removed: name its schema in ANSWERS"
+    differences = [d for name, cls in sorted(answers.items()) for d in shape_differences(cls, schemas[ANSWERS[name]])]
+    assert not differences, "\n".join(differences)
+
+
+def test_the_shape_check_catches_a_missing_field_and_a_wrong_type():
+    import dataclasses
+    from typing import List, Optional
+
+    from sequence_game import client
+
+    # made with the types themselves: this module's annotations are text, read in its globals
+    Wrong = dataclasses.make_dataclass("Wrong", [("seat", str), ("links", List[int]),
+                                                 ("late", Optional[int], dataclasses.field(default=None))],
+                                       bases=(client._Answer,), frozen=True)
+    Wrong._MAY_LACK = frozenset({"late"})
+
+    schema = {"properties": {"seat": {"type": "integer"}, "token": {"type": "string"}, "late": {"type": "integer"},
+                             "links": {"type": "array", "items": {"$ref": "#/components/schemas/SeatLink"}}}}
+    assert shape_differences(Wrong, schema) == [
+        "Wrong: no field 'token'", "Wrong.links: ('list', ('integer',)) where the schema has ('list', ('ref', "
+        "'SeatLink'))", "Wrong.seat: ('string',) where the schema has ('integer',)"]
+
+
 # --------------------------------------------------------------------------- siblings
 
 

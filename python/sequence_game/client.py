@@ -35,9 +35,10 @@ import json
 import random
 import socket
 import time
+import typing
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Generator, List, Optional, Sequence, Tuple, TypeVar
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, ClassVar, Dict, FrozenSet, Generator, List, Optional, Sequence, Tuple, Type, TypeVar, Union
 from urllib.parse import quote, urlencode, urljoin, urlsplit
 
 from .cards import RANKS, SUITS
@@ -46,7 +47,7 @@ from .seeds import fresh_seed
 
 __all__ = [
     "Analysis", "AnalysisInfo", "BadAnswerError", "Client", "ClientError", "Hint", "MoveList", "Preset", "PublicMove",
-    "QuickPairing", "Rematch", "Replay", "ReplayStep", "Review", "ReviewStatus", "ReviewedMove", "RootMove",
+    "QuickPairing", "Rematch", "RematchAnswer", "Replay", "ReplayStep", "Review", "ReviewStatus", "ReviewedMove", "RootMove",
     "SeatInfo", "SeatLink", "Seek", "SeekList", "SeekPosted", "SeekStatus", "Session", "SummarySeat", "TableCreated",
     "TableSummary", "TableView", "game_from_observation",
 ]
@@ -148,11 +149,6 @@ def _int(d: Dict[str, Any], key: str, what: str, null: bool = False, default: An
     return _field(d, key, what, _is_int, "an integer", null, default)
 
 
-def _num(d: Dict[str, Any], key: str, what: str, null: bool = False, default: Any = ...) -> Any:
-    value = _field(d, key, what, _is_num, "a number", null, default)
-    return None if value is None else float(value)
-
-
 def _str(d: Dict[str, Any], key: str, what: str, null: bool = False, default: Any = ...) -> Any:
     return _field(d, key, what, lambda v: isinstance(v, str), "a string", null, default)
 
@@ -171,90 +167,199 @@ def _list(d: Dict[str, Any], key: str, what: str, of: Callable[[Any], bool] = la
     return list(value)
 
 
-def _strs(d: Dict[str, Any], key: str, what: str, default: Any = ...) -> List[str]:
-    return _list(d, key, what, lambda v: isinstance(v, str), "a list of strings", default)
-
-
-def _ints(d: Dict[str, Any], key: str, what: str, default: Any = ...) -> List[int]:
-    return _list(d, key, what, _is_int, "a list of integers", default)
-
-
-def _numbers(d: Dict[str, Any], key: str, what: str) -> List[float]:
-    return [float(v) for v in _list(d, key, what, _is_num, "a list of numbers")]
-
-
-def _objs(d: Dict[str, Any], key: str, what: str) -> List[Dict[str, Any]]:
-    return _list(d, key, what, lambda v: isinstance(v, dict), "a list of objects")
-
-
-def _result(d: Dict[str, Any], key: str, what: str) -> Optional[Dict[str, Any]]:
-    """A game's ``Result`` object (winner, is_draw, turns, ...), kept as the dict it is."""
-    result: Optional[Dict[str, Any]] = _dict(d, key, what, null=True)
+def _result(d: Dict[str, Any], key: str, what: str) -> None:
+    """Check a game's ``Result`` object (winner, is_draw, turns, ...), which answers keep as the dict it is."""
+    result = d.get(key)
     if result is not None:
         inner = f"{what} {key}"
         _int(result, "winner", inner, null=True)
         _bool(result, "is_draw", inner)
         _int(result, "turns", inner)
         _int(result, "resigned", inner, null=True, default=None)
-    return result
+
+
+# --------------------------------------------------------------------------- reading an answer by its fields
+
+T = TypeVar("T")
+A = TypeVar("A", bound="_Answer")
+
+#: How a message names a value of each plain type: one, several, an item of a pair.
+_SINGULAR = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+_PLURAL = {int: "integers", float: "numbers", str: "strings", bool: "booleans"}
+_ITEM = {int: "integer", float: "number", str: "string", bool: "boolean"}
+
+
+class _Answer:
+    """A typed answer of the server: a frozen dataclass whose fields are the answer's shape.
+
+    :meth:`from_json` reads each field from the JSON object by its annotation and checks its type;
+    the shapes are the server's (``web/models.py``, the OpenAPI document), and
+    ``tests/test_client.py`` holds each answer's fields to its schema there, name and type, so the
+    two cannot drift apart. ``_WHAT`` names the answer in messages; ``_MAY_LACK`` the fields an
+    answer may leave out (they take their defaults: added to the API later, a server may not send
+    them yet); ``_check`` adds what a type cannot say."""
+
+    _WHAT: ClassVar[str] = "an answer"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset()
+
+    @classmethod
+    def from_json(cls: Type[A], d: Any) -> A:
+        """The answer from the server's JSON, every field checked (:class:`BadAnswerError` names the
+        first one that is missing or of the wrong type)."""
+        return _read(cls, d, cls._WHAT)
+
+    @classmethod
+    def _check(cls, d: Dict[str, Any], what: str) -> None:
+        """What the fields' types do not say (the answer's ``d`` has its fields checked already)."""
+
+
+_SHAPES: Dict[type, List[Tuple[str, Any, bool]]] = {}
+
+
+def answer_fields(cls: type) -> List[Tuple[str, Any, bool]]:
+    """(name, type, whole) of each field of the answer class ``cls``: ``whole`` marks the field that
+    keeps the whole JSON object (``TableView.raw``), which is no field of the answer."""
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        hints = typing.get_type_hints(cls)
+        shape = _SHAPES[cls] = [(f.name, hints[f.name], bool(f.metadata.get("whole"))) for f in fields(cls)]
+    return shape
+
+
+def _read(cls: Type[A], value: Any, what: str) -> A:
+    d = _obj(value, what)
+    values: Dict[str, Any] = {}
+    for name, kind, whole in answer_fields(cls):
+        if whole:
+            values[name] = d
+        elif name in d:
+            values[name] = _value(kind, d[name], name, what)
+        elif name not in cls._MAY_LACK:
+            raise BadAnswerError(f"{what} has no field {name!r}")
+    cls._check(d, what)
+    made: A = cls(**values)
+    return made
+
+
+def _optional(kind: Any) -> Tuple[Any, bool]:
+    """``Optional[X]`` -> (X, True); any other type -> (it, False)."""
+    if typing.get_origin(kind) is Union:
+        args = [a for a in typing.get_args(kind) if a is not type(None)]
+        if len(args) == 1 and len(typing.get_args(kind)) == 2:
+            return args[0], True
+    return kind, False
+
+
+def _fits(kind: Any, value: Any) -> bool:
+    """Whether the JSON ``value`` has the shape of the field type ``kind`` (an answer: an object;
+    its own fields are checked as it is read)."""
+    kind, null = _optional(kind)
+    if kind is Any:
+        return True
+    if value is None:
+        return null
+    if kind in (int, float):
+        return _is_int(value) if kind is int else _is_num(value)
+    if kind in (str, bool):
+        return isinstance(value, kind)
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin is list:
+        return isinstance(value, list) and all(_fits(args[0], x) for x in value)
+    if origin is tuple:
+        return isinstance(value, list) and len(value) == len(args) and all(map(_fits, args, value))
+    if origin is dict:
+        return isinstance(value, dict) and all(_fits(args[1], x) for x in value.values())
+    return isinstance(value, dict)  # an answer class
+
+
+def _kind_text(kind: Any, plural: bool = False) -> str:
+    """The field type ``kind`` in a message: ``an integer``, ``a list of strings`` ..."""
+    kind, null = _optional(kind)
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin is list:
+        text = ("lists" if plural else "a list") + " of " + _kind_text(args[0], plural=True)
+    elif origin is tuple:
+        text = "[" + ", ".join(_ITEM.get(a, "value") for a in args) + "]" + (" pairs" if plural else " pair")
+    elif kind in _PLURAL:
+        text = _PLURAL[kind] if plural else _SINGULAR[kind]
+    elif origin is dict and args[1] is not Any:
+        text = ("objects" if plural else "an object") + " of " + _kind_text(args[1], plural=True)
+    else:
+        text = "objects" if plural else "an object"
+    return text + (" or nulls" if plural else " or null") * null
+
+
+def _value(kind: Any, value: Any, key: str, what: str) -> Any:
+    """The field ``key`` of type ``kind`` from its JSON ``value``, checked (numbers become floats,
+    answers their classes, pairs tuples)."""
+    if not _fits(kind, value):
+        raise BadAnswerError(f"{what}: {key!r} must be {_kind_text(kind)}, not {_kind(value)} {short_repr(value, 40)}")
+    return _converted(kind, value)
+
+
+def _converted(kind: Any, value: Any) -> Any:
+    kind, _ = _optional(kind)
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if value is None or kind is Any:
+        return value
+    if kind is float:
+        return float(value)
+    if origin is list:
+        return [_converted(args[0], x) for x in value]
+    if origin is tuple:
+        return tuple(map(_converted, args, value))
+    if origin is dict:
+        return {k: _converted(args[1], x) for k, x in value.items()}
+    if isinstance(kind, type) and issubclass(kind, _Answer):
+        return kind.from_json(value)
+    return value
 
 
 # --------------------------------------------------------------------------- the typed answers
 
-T = TypeVar("T")
-
 
 @dataclass(frozen=True)
-class SeatLink:
+class SeatLink(_Answer):
     """A seat's join link: the seat, its token and the page that joins it (a new table's human
     seats, or an open seat taken with :meth:`Client.join`)."""
+
+    _WHAT: ClassVar[str] = "a seat link"
 
     seat: int
     token: str
     url: str
 
-    @classmethod
-    def from_json(cls, d: Any) -> SeatLink:
-        d = _obj(d, "a seat link")
-        return cls(seat=_int(d, "seat", "a seat link"), token=_str(d, "token", "a seat link"),
-                   url=_str(d, "url", "a seat link"))
-
 
 @dataclass(frozen=True)
-class TableCreated:
+class TableCreated(_Answer):
     """``POST /api/tables``: the table's id, one link per human seat, the spectators' page."""
+
+    _WHAT: ClassVar[str] = "a created table"
 
     table: str
     seats: List[SeatLink]
     spectate_url: str
 
-    @classmethod
-    def from_json(cls, d: Any) -> TableCreated:
-        d = _obj(d, "a created table")
-        return cls(table=_str(d, "table", "a created table"),
-                   seats=[SeatLink.from_json(s) for s in _objs(d, "seats", "a created table")],
-                   spectate_url=_str(d, "spectate_url", "a created table"))
-
 
 @dataclass(frozen=True)
-class SeekPosted:
+class SeekPosted(_Answer):
     """``POST /api/seeks``: the seek's id and its token (ask about it with
     ``client.with_token(token).seek(id)`` often enough, or it expires)."""
+
+    _WHAT: ClassVar[str] = "a posted seek"
 
     seek: str
     token: str
     expires_in: float
 
-    @classmethod
-    def from_json(cls, d: Any) -> SeekPosted:
-        w = "a posted seek"
-        d = _obj(d, w)
-        return cls(seek=_str(d, "seek", w), token=_str(d, "token", w), expires_in=_num(d, "expires_in", w))
-
 
 @dataclass(frozen=True)
-class Seek:
-    """An open seek of the lobby: the game its poster wants (``clock``: a game clock, or None)."""
+class Seek(_Answer):
+    """An open seek of the lobby: the game its poster wants (``clock``: a game clock, or None), its
+    poster's name, and account and rating (None: a guest)."""
+
+    _WHAT: ClassVar[str] = "a seek"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"account", "rating", "provisional"})
 
     seek: str
     players: int
@@ -266,90 +371,65 @@ class Seek:
     rating_max: Optional[int]
     name: str
     age: float
-
-    @classmethod
-    def from_json(cls, d: Any) -> Seek:
-        w = "a seek"
-        d = _obj(d, w)
-        return cls(seek=_str(d, "seek", w), players=_int(d, "players", w), teams=_int(d, "teams", w),
-                   rated=_bool(d, "rated", w), turn_seconds=_num(d, "turn_seconds", w, null=True),
-                   clock=_dict(d, "clock", w, null=True), rating_min=_int(d, "rating_min", w, null=True),
-                   rating_max=_int(d, "rating_max", w, null=True), name=_str(d, "name", w), age=_num(d, "age", w))
+    account: Optional[str] = None
+    rating: Optional[int] = None
+    provisional: Optional[bool] = None
 
 
 @dataclass(frozen=True)
-class SeekList:
+class SeekList(_Answer):
     """``GET /api/seeks``: the open seeks and the list's version (for the long-poll)."""
+
+    _WHAT: ClassVar[str] = "the seek list"
 
     version: int
     seeks: List[Seek]
 
-    @classmethod
-    def from_json(cls, d: Any) -> SeekList:
-        d = _obj(d, "the seek list")
-        return cls(version=_int(d, "version", "the seek list"),
-                   seeks=[Seek.from_json(x) for x in _objs(d, "seeks", "the seek list")])
-
 
 @dataclass(frozen=True)
-class SeekStatus:
+class SeekStatus(_Answer):
     """``GET /api/seeks/{id}``: your seek: ``open``, ``accepted`` (with your ``seat``), ``cancelled``
     or ``expired``."""
+
+    _WHAT: ClassVar[str] = "a seek's status"
 
     seek: str
     status: str
     table: Optional[str]
     seat: Optional[SeatLink]
 
-    @classmethod
-    def from_json(cls, d: Any) -> SeekStatus:
-        w = "a seek's status"
-        d = _obj(d, w)
-        seat = _dict(d, "seat", w, null=True)
-        return cls(seek=_str(d, "seek", w), status=_str(d, "status", w), table=_str(d, "table", w, null=True),
-                   seat=None if seat is None else SeatLink.from_json(seat))
-
 
 @dataclass(frozen=True)
-class QuickPairing:
+class QuickPairing(_Answer):
     """``POST /api/seeks/quick``: ``paired`` with your ``seat``, or ``waiting`` with your new ``seek``."""
+
+    _WHAT: ClassVar[str] = "a quick pairing"
 
     status: str
     seat: Optional[SeatLink]
     seek: Optional[SeekPosted]
 
-    @classmethod
-    def from_json(cls, d: Any) -> QuickPairing:
-        w = "a quick pairing"
-        d = _obj(d, w)
-        seat, seek = _dict(d, "seat", w, null=True), _dict(d, "seek", w, null=True)
-        return cls(status=_str(d, "status", w), seat=None if seat is None else SeatLink.from_json(seat),
-                   seek=None if seek is None else SeekPosted.from_json(seek))
-
 
 @dataclass(frozen=True)
-class Session:
+class Session(_Answer):
     """``GET /api/session``, and the answer of a sign-up or a login: whether the server has
     accounts, and the account this client's session cookie signs in (``name`` None: a guest)."""
+
+    _WHAT: ClassVar[str] = "the session"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"rating", "provisional"})
 
     accounts: bool
     name: Optional[str]
     rating: Optional[int] = None
     provisional: Optional[bool] = None
 
-    @classmethod
-    def from_json(cls, d: Any) -> Session:
-        w = "the session"
-        d = _obj(d, w)
-        return cls(accounts=_bool(d, "accounts", w), name=_str(d, "name", w, null=True),
-                   rating=_int(d, "rating", w, null=True, default=None),
-                   provisional=_field(d, "provisional", w, lambda v: isinstance(v, bool), "true or false", null=True,
-                                      default=None))
-
 
 @dataclass(frozen=True)
-class Preset:
+class Preset(_Answer):
     """An AI strength a seat may ask for (``GET /api/presets``)."""
+
+    _WHAT: ClassVar[str] = "a preset"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"level", "rating"})
 
     name: str
     summary: str
@@ -358,18 +438,13 @@ class Preset:
     level: Optional[int] = None
     rating: Optional[float] = None
 
-    @classmethod
-    def from_json(cls, d: Any) -> Preset:
-        d = _obj(d, "a preset")
-        return cls(name=_str(d, "name", "a preset"), summary=_str(d, "summary", "a preset"),
-                   time_cap=_num(d, "time_cap", "a preset", null=True),
-                   level=_int(d, "level", "a preset", null=True, default=None),
-                   rating=_num(d, "rating", "a preset", null=True, default=None))
-
 
 @dataclass(frozen=True)
-class SeatInfo:
-    """One seat of a table as the view shows it (public)."""
+class SeatInfo(_Answer):
+    """One seat of a table as the view shows it (public; ``account``: the account that took it)."""
+
+    _WHAT: ClassVar[str] = "a table view's seat"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"account"})
 
     seat: int
     team: int
@@ -378,29 +453,25 @@ class SeatInfo:
     ai: Optional[str]
     connected: bool
     open: bool
-
-    @classmethod
-    def from_json(cls, d: Any) -> SeatInfo:
-        w = "a table view's seat"
-        d = _obj(d, w)
-        return cls(seat=_int(d, "seat", w), team=_int(d, "team", w), kind=_str(d, "kind", w), name=_str(d, "name", w),
-                   ai=_str(d, "ai", w, null=True), connected=_bool(d, "connected", w), open=_bool(d, "open", w))
-
-
-def _pair(v: Any) -> bool:
-    return isinstance(v, list) and len(v) == 2 and _is_int(v[0]) and isinstance(v[1], str)
+    account: Optional[str] = None
 
 
 @dataclass(frozen=True)
-class TableView:
+class TableView(_Answer):
     """A table as one seat (or a spectator) sees it: ``GET /api/tables/{id}``.
 
     ``version`` counts the table's changes (send it with a move: a stale one is refused with 409);
     ``seat`` the seat shown (None for a spectator); ``state`` its observation (R9: the other hands
     and the draw pile as sizes); ``legal`` the seat's legal moves when it is to move, else empty;
     ``over`` and ``result`` the end (a resigned game too); ``thinking`` the AI seat thinking now
-    (or None); ``rematch`` the rematch table's id once one exists. ``raw`` is the whole JSON
-    object, fields this client does not name included."""
+    (or None); ``rematch`` the rematch table's id once one exists; ``clock`` the game clocks (or
+    None); ``chances`` the evaluation bar where the server shows one; ``rematch_offer`` the open
+    offer of a rematch (or None). ``raw`` is the whole JSON
+    object."""
+
+    _WHAT: ClassVar[str] = "a table view"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"to_win", "hot_seat", "hand_hidden", "rated", "clock", "chances",
+                                                     "rematch_offer"})
 
     table: str
     version: int
@@ -424,30 +495,23 @@ class TableView:
     rematch_allowed: bool = False
     turn_seconds: Optional[float] = None
     turn_left: Optional[float] = None
-    raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    to_win: Optional[int] = None
+    hot_seat: bool = False
+    hand_hidden: bool = False
+    rated: bool = False
+    clock: Optional[Dict[str, Any]] = None
+    chances: Optional[List[float]] = None
+    rematch_offer: Optional[Dict[str, Any]] = None
+    raw: Dict[str, Any] = field(default_factory=dict, repr=False, compare=False, metadata={"whole": True})
 
     @classmethod
-    def from_json(cls, d: Any) -> TableView:
-        """The view from the server's JSON, every field checked (:class:`BadAnswerError` names the
-        first one that is missing or of the wrong type)."""
-        w = "a table view"
-        d = _obj(d, w)
-        state = _dict(d, "state", w)
-        _state_shape(state, f"{w}'s state")
-        last = _dict(d, "last_move", w, null=True)
+    def _check(cls, d: Dict[str, Any], what: str) -> None:
+        _state_shape(d["state"], f"{what}'s state")
+        last = d["last_move"]
         if last is not None:
-            _int(last, "player", f"{w}'s last_move")
-            _str(last, "move", f"{w}'s last_move")
-        return cls(table=_str(d, "table", w), version=_int(d, "version", w), players=_int(d, "players", w),
-                   teams=_int(d, "teams", w), seat=_int(d, "seat", w, null=True), you=_ints(d, "you", w),
-                   state=state, legal=_strs(d, "legal", w), over=_bool(d, "over", w), result=_result(d, "result", w),
-                   thinking=_int(d, "thinking", w, null=True), last_move=last,
-                   seats=[SeatInfo.from_json(s) for s in _objs(d, "seats", w)], moves=_int(d, "moves", w),
-                   history=[(p, m) for p, m in _list(d, "history", w, _pair, "a list of [seat, move] pairs")],
-                   hints=_bool(d, "hints", w), can_undo=_bool(d, "can_undo", w), can_resign=_bool(d, "can_resign", w),
-                   rematch=_str(d, "rematch", w, null=True), rematch_allowed=_bool(d, "rematch_allowed", w),
-                   turn_seconds=_num(d, "turn_seconds", w, null=True), turn_left=_num(d, "turn_left", w, null=True),
-                   raw=d)
+            _int(last, "player", f"{what}'s last_move")
+            _str(last, "move", f"{what}'s last_move")
+        _result(d, "result", what)
 
     @property
     def to_move(self) -> bool:
@@ -483,18 +547,27 @@ def _state_shape(state: Dict[str, Any], w: str) -> None:
 
 
 @dataclass(frozen=True)
-class SummarySeat:
+class SummarySeat(_Answer):
     """One seat in the table list."""
+
+    _WHAT: ClassVar[str] = "a table summary's seat"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"account", "rating", "provisional"})
 
     kind: str
     name: Optional[str]
     ai: Optional[str]
     open: bool
+    account: Optional[str] = None
+    rating: Optional[int] = None
+    provisional: Optional[bool] = None
 
 
 @dataclass(frozen=True)
-class TableSummary:
+class TableSummary(_Answer):
     """A line of the table list (``GET /api/tables``): public information only."""
+
+    _WHAT: ClassVar[str] = "a table summary"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"rated", "moves", "time_control"})
 
     table: str
     players: int
@@ -504,51 +577,45 @@ class TableSummary:
     over: bool
     result: Optional[Dict[str, Any]]
     seats: List[SummarySeat]
+    rated: bool = False
+    moves: int = 0
+    time_control: Optional[Dict[str, Any]] = None
+
+    @classmethod
+    def _check(cls, d: Dict[str, Any], what: str) -> None:
+        _result(d, "result", what)
 
     @property
     def open_seats(self) -> List[int]:
         """The seats nobody has taken yet (:meth:`Client.join` takes one)."""
         return [p for p, s in enumerate(self.seats) if s.open]
 
-    @classmethod
-    def from_json(cls, d: Any) -> TableSummary:
-        w = "a table summary"
-        d = _obj(d, w)
-        seats = [SummarySeat(kind=_str(s, "kind", f"{w}'s seat"), name=_str(s, "name", f"{w}'s seat", null=True),
-                             ai=_str(s, "ai", f"{w}'s seat", null=True), open=_bool(s, "open", f"{w}'s seat"))
-                 for s in _objs(d, "seats", w)]
-        return cls(table=_str(d, "table", w), players=_int(d, "players", w), teams=_int(d, "teams", w),
-                   created=_str(d, "created", w), turn=_int(d, "turn", w), over=_bool(d, "over", w),
-                   result=_result(d, "result", w), seats=seats)
-
 
 @dataclass(frozen=True)
-class PublicMove:
+class PublicMove(_Answer):
     """A move of the move list and the seat that made it."""
+
+    _WHAT: ClassVar[str] = "a move list entry"
 
     player: int
     move: str
 
 
 @dataclass(frozen=True)
-class MoveList:
+class MoveList(_Answer):
     """``GET /api/tables/{id}/moves``: every move so far (public, R9) and the table's version."""
+
+    _WHAT: ClassVar[str] = "a move list"
 
     version: int
     moves: List[PublicMove]
 
-    @classmethod
-    def from_json(cls, d: Any) -> MoveList:
-        w = "a move list"
-        d = _obj(d, w)
-        return cls(version=_int(d, "version", w),
-                   moves=[PublicMove(player=_int(m, "player", f"{w} entry"), move=_str(m, "move", f"{w} entry"))
-                          for m in _objs(d, "moves", w)])
-
 
 @dataclass(frozen=True)
-class Hint:
+class Hint(_Answer):
     """``POST /api/tables/{id}/hint``: the AI's move for your seat and the version it is for."""
+
+    _WHAT: ClassVar[str] = "a hint"
 
     move: str
     version: int
@@ -556,16 +623,13 @@ class Hint:
     def __str__(self) -> str:
         return self.move
 
-    @classmethod
-    def from_json(cls, d: Any) -> Hint:
-        d = _obj(d, "a hint")
-        return cls(move=_str(d, "move", "a hint"), version=_int(d, "version", "a hint"))
-
 
 @dataclass(frozen=True)
-class RootMove:
+class RootMove(_Answer):
     """One move at the root of an analysis: how often the search tried it and its mean reward
     for the mover's team (0 to 1)."""
+
+    _WHAT: ClassVar[str] = "an analysis move"
 
     move: str
     visits: int
@@ -573,29 +637,26 @@ class RootMove:
 
 
 @dataclass(frozen=True)
-class Analysis:
+class Analysis(_Answer):
     """``POST /api/tables/{id}/analysis``: the search's root statistics, most visited first."""
+
+    _WHAT: ClassVar[str] = "an analysis"
 
     best: str
     iterations: int
     seconds: float
     moves: List[RootMove]
 
-    @classmethod
-    def from_json(cls, d: Any) -> Analysis:
-        w = "an analysis"
-        d = _obj(d, w)
-        return cls(best=_str(d, "best", w), iterations=_int(d, "iterations", w), seconds=_num(d, "seconds", w),
-                   moves=[RootMove(move=_str(m, "move", f"{w} move"), visits=_int(m, "visits", f"{w} move"),
-                                   value=_num(m, "value", f"{w} move")) for m in _objs(d, "moves", w)])
-
 
 @dataclass(frozen=True)
-class AnalysisInfo:
+class AnalysisInfo(_Answer):
     """One update of :meth:`Client.analysis_stream` (``POST /api/tables/{id}/analysis/stream``):
     the search so far. ``best`` is None only on the last update of a search stopped before its
     first; ``done`` marks the last update, ``interrupted`` one stopped before its budget (the
-    table changed, or the stream was stopped)."""
+    table changed, or the stream was stopped). ``type`` is the frame's, ``analysis``."""
+
+    _WHAT: ClassVar[str] = "an analysis update"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"type"})
 
     version: int
     best: Optional[str]
@@ -604,43 +665,44 @@ class AnalysisInfo:
     moves: List[RootMove]
     done: bool
     interrupted: bool
-
-    @classmethod
-    def from_json(cls, d: Any) -> AnalysisInfo:
-        w = "an analysis update"
-        d = _obj(d, w)
-        return cls(version=_int(d, "version", w), best=_str(d, "best", w, null=True),
-                   iterations=_int(d, "iterations", w), seconds=_num(d, "seconds", w),
-                   moves=[RootMove(move=_str(m, "move", f"{w} move"), visits=_int(m, "visits", f"{w} move"),
-                                   value=_num(m, "value", f"{w} move")) for m in _objs(d, "moves", w)],
-                   done=_bool(d, "done", w), interrupted=_bool(d, "interrupted", w))
+    type: str = "analysis"
 
 
 @dataclass(frozen=True)
-class Rematch:
+class Rematch(_Answer):
     """``POST /api/tables/{id}/rematch``: the rematch table once every person at the table
     accepted (``table``, ``url``: your seat token works there too), else the open ``offer`` that
     waits for the others (``table`` and ``url`` None; its fields as the table view's
     ``rematch_offer``: ``by``, ``accepted``, ``waiting``, ``rated``, ``expires_in``)."""
 
+    _WHAT: ClassVar[str] = "a rematch"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"offer"})
+
     table: Optional[str]
     url: Optional[str]
     offer: Optional[Dict[str, Any]] = None
 
-    @classmethod
-    def from_json(cls, d: Any) -> Rematch:
-        d = _obj(d, "a rematch")
-        return cls(table=_str(d, "table", "a rematch", null=True), url=_str(d, "url", "a rematch", null=True),
-                   offer=_dict(d, "offer", "a rematch", null=True) if "offer" in d else None)
+
+@dataclass(frozen=True)
+class RematchAnswer(_Answer):
+    """``DELETE /api/tables/{id}/rematch``: how the open offer ended, ``declined`` or ``withdrawn``."""
+
+    _WHAT: ClassVar[str] = "a rematch answer"
+
+    ended: str
 
 
 @dataclass(frozen=True)
-class ReviewedMove:
+class ReviewedMove(_Answer):
     """One entry of a review (docs/review.md): the mover's team's chance of winning with the best
     move (``before``) and with the move played (``after``), valued the same way; ``loss`` (never
     negative), its ``tier`` (inaccuracy, mistake, blunder or None) and ``accuracy``; ``kind`` says
     whether it was graded (``move``) or not (``forced``, ``trade``, ``timeout``, ``referee``);
-    ``chances``: every team's chance after it, as a spectator sees it."""
+    ``chances``: every team's chance after it, as a spectator sees it; ``notes``: the threats that
+    decide at it."""
+
+    _WHAT: ClassVar[str] = "a review's move"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"notes"})
 
     index: int
     player: int
@@ -654,11 +716,14 @@ class ReviewedMove:
     tier: Optional[str]
     accuracy: Optional[float]
     chances: List[float]
+    notes: List[Dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
-class ReviewPlayer:
+class ReviewPlayer(_Answer):
     """A player's grades over the game: moves graded, mean accuracy, and the count of each tier."""
+
+    _WHAT: ClassVar[str] = "a review's player"
 
     player: int
     team: int
@@ -670,10 +735,13 @@ class ReviewPlayer:
 
 
 @dataclass(frozen=True)
-class Review:
+class Review(_Answer):
     """The review of a finished game (docs/review.md): how it was made (``method``), the tiers'
     thresholds, every entry, every team's chance after each (``curve``), the events that ended the
-    game (a resignation, the turn cap) and each player's grades."""
+    game (a resignation, the turn cap), each player's grades and the game's result."""
+
+    _WHAT: ClassVar[str] = "a review"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"result"})
 
     method: str
     teams: int
@@ -682,12 +750,16 @@ class Review:
     curve: List[List[float]]
     events: List[Dict[str, Any]]
     players: List[ReviewPlayer]
+    result: Optional[Dict[str, Any]] = None
 
 
 @dataclass(frozen=True)
-class ReviewStatus:
+class ReviewStatus(_Answer):
     """``GET``/``POST /api/tables/{id}/review``: ``ready`` with the ``review``, ``running`` with
     its progress (``done`` of ``total``), or ``none`` before one was asked for."""
+
+    _WHAT: ClassVar[str] = "a review status"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"review", "done", "total", "detail"})
 
     status: str
     review: Optional[Review] = None
@@ -696,69 +768,40 @@ class ReviewStatus:
     detail: Optional[str] = None
 
     @classmethod
-    def from_json(cls, d: Any) -> ReviewStatus:
-        w = "a review status"
-        d = _obj(d, w)
-        status = _str(d, "status", w)
-        if status not in ("ready", "running", "none"):
-            raise BadAnswerError(f"{w}: 'status' must be ready, running or none, not {short_repr(status, 40)}")
-        r = _dict(d, "review", w, null=True) if "review" in d else None
-        review = None
-        if r is not None:
-            m = f"{w}'s move"
-            p = f"{w}'s player"
-            tiers = _dict(r, "tiers", w)
-            if not all(_is_num(v) for v in tiers.values()):
-                raise BadAnswerError(f"{w}: 'tiers' must map names to numbers")
-            review = Review(
-                method=_str(r, "method", w), teams=_int(r, "teams", w), tiers={k: float(v) for k, v in tiers.items()},
-                moves=[ReviewedMove(index=_int(x, "index", m), player=_int(x, "player", m), team=_int(x, "team", m),
-                                    move=_str(x, "move", m), kind=_str(x, "kind", m),
-                                    before=_num(x, "before", m, null=True), after=_num(x, "after", m, null=True),
-                                    best=_str(x, "best", m, null=True), loss=_num(x, "loss", m, null=True),
-                                    tier=_str(x, "tier", m, null=True), accuracy=_num(x, "accuracy", m, null=True),
-                                    chances=_numbers(x, "chances", m))
-                       for x in _objs(r, "moves", w)],
-                curve=[_numbers({"chances": c}, "chances", f"{w}'s curve") for c in _list(r, "curve", w)],
-                events=_objs(r, "events", w),
-                players=[ReviewPlayer(player=_int(x, "player", p), team=_int(x, "team", p), graded=_int(x, "graded", p),
-                                      accuracy=_num(x, "accuracy", p, null=True),
-                                      inaccuracy=_int(x, "inaccuracy", p), mistake=_int(x, "mistake", p),
-                                      blunder=_int(x, "blunder", p))
-                         for x in _objs(r, "players", w)])
-        if status == "ready" and review is None:
-            raise BadAnswerError(f"{w}: a ready review without 'review'")
-        return cls(status=status, review=review, done=_int(d, "done", w, null=True, default=None),
-                   total=_int(d, "total", w, null=True, default=None), detail=_str(d, "detail", w, null=True, default=None))
+    def _check(cls, d: Dict[str, Any], what: str) -> None:
+        if d["status"] not in ("ready", "running", "none"):
+            raise BadAnswerError(f"{what}: 'status' must be ready, running or none, not {short_repr(d['status'], 40)}")
+        if d["status"] == "ready" and d.get("review") is None:
+            raise BadAnswerError(f"{what}: a ready review without 'review'")
 
 
 @dataclass(frozen=True)
-class ReplayStep:
+class ReplayStep(_Answer):
     """One position of a replay: ``index`` history entries played, the ``move`` just played and
-    its ``player`` (None at the deal), the whole ``state`` (the game is over: every card shown)."""
+    its ``player`` (None at the deal), the whole ``state`` (the game is over: every card shown),
+    every team's ``chances`` there (the evaluation bar)."""
+
+    _WHAT: ClassVar[str] = "a replay step"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"chances"})
 
     index: int
     player: Optional[int]
     move: Optional[str]
     state: Dict[str, Any]
+    chances: Optional[List[float]] = None
 
 
 @dataclass(frozen=True)
-class Replay:
-    """``GET /api/tables/{id}/replay``: the record, the seats' names and every position."""
+class Replay(_Answer):
+    """``GET /api/tables/{id}/replay``: the record, the seats' names and accounts, every position."""
+
+    _WHAT: ClassVar[str] = "a replay"
+    _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"accounts"})
 
     record: Dict[str, Any]
     names: List[str]
     steps: List[ReplayStep]
-
-    @classmethod
-    def from_json(cls, d: Any) -> Replay:
-        w = "a replay"
-        d = _obj(d, w)
-        return cls(record=_dict(d, "record", w), names=_strs(d, "names", w),
-                   steps=[ReplayStep(index=_int(s, "index", f"{w} step"), player=_int(s, "player", f"{w} step", null=True),
-                                     move=_str(s, "move", f"{w} step", null=True), state=_dict(s, "state", f"{w} step"))
-                          for s in _objs(d, "steps", w)])
+    accounts: List[Optional[str]] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- a game from a view
@@ -1181,10 +1224,7 @@ class Client:
     def decline_rematch(self, table_id: str) -> str:
         """``DELETE /api/tables/{id}/rematch``: decline the open rematch offer (withdraw it, if this
         seat made it); returns ``"declined"`` or ``"withdrawn"``."""
-        def ended(d: Any) -> str:
-            return str(_str(_obj(d, "a rematch answer"), "ended", "a rematch answer"))
-
-        return self._typed(ended, "DELETE", f"/api/tables/{_id(table_id)}/rematch")
+        return self._typed(RematchAnswer.from_json, "DELETE", f"/api/tables/{_id(table_id)}/rematch").ended
 
     def hint(self, table_id: str) -> Hint:
         """``POST /api/tables/{id}/hint``: the server AI's suggestion for this seat's move (``str()``

@@ -7,29 +7,16 @@ from typing import Optional
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
-from pydantic import BaseModel, Field
 
 from ..club import Club
 from ..club.accounts import NAME, LoginError, NameTakenError, check_name, check_password, name_key, taken
 from ..club.sessions import COOKIE
 from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, set_cookie
 from ..deps import Client, errors_for
-from ..models import Strict
+from ..models import Credentials, Me, PasswordChange
 from .pages import page
 
 router = APIRouter(tags=["accounts"])
-
-
-class Credentials(Strict):
-    name: str = Field(max_length=40, description="3 to 20 letters, digits, '_' or '-'")
-    password: str = Field(max_length=256, description="8 to 256 characters")
-
-
-class Me(BaseModel):
-    accounts: bool = Field(description="whether this server has accounts (serve --no-accounts: false)")
-    name: Optional[str] = Field(description="the signed-in account's name; null: a guest")
-    rating: Optional[int] = Field(None, description="its rating on the ladder's scale (docs/club.md)")
-    provisional: Optional[bool] = None
 
 
 def _me(club: Optional[Club], name: Optional[str], rating: Optional[int] = None,
@@ -91,11 +78,6 @@ async def log_in(body: Credentials, request: Request, response: Response, club: 
     club.people.saw(account.key)  # online from now (club/people.py)
     s = Club.summary(account)
     return _me(club, account.name, s["rating"], s["provisional"])
-
-
-class PasswordChange(Strict):
-    old: str = Field(max_length=256, description="the account's password now")
-    new: str = Field(max_length=256, description="the new password: 8 to 256 characters")
 
 
 @router.put("/api/session/password", response_model=Me, responses=errors_for(401, 403, 404, 422, 429, 503),

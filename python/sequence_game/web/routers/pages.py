@@ -17,13 +17,12 @@ from typing import Optional
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
-from pydantic import Field
 
 from ...i18n import LANGUAGES, N_, gettext_for, negotiate, normalize, page_catalog
 from ..club.web import AccountWrite, signed_in
 from ..deps import TableId
 from ..errors import InvalidRequestError
-from ..models import Strict
+from ..models import LanguageChoice
 
 STATIC = Path(str(resources.files(__package__.rsplit(".", 1)[0]) / "static"))
 #: The cookie that keeps a guest's language (an account's is kept on the account as well).
@@ -97,10 +96,6 @@ async def replay_page(request: Request, table_id: TableId) -> HTMLResponse:
 @router.get("/rules")
 async def rules_page(request: Request) -> HTMLResponse:
     return await page(request, "rules.html")
-
-
-class LanguageChoice(Strict):
-    language: str = Field(max_length=16, description="a language code: " + ", ".join(LANGUAGES))
 
 
 @language_router.put("/api/session/language", status_code=204, summary="Choose the pages' language")
