@@ -1,5 +1,5 @@
-"""FastAPI dependencies shared by the routers: the service, the table of the path, the seats a
-request acts for (its bearer token), the client's address.
+"""FastAPI dependencies shared by the routers: the table service, the lobby, the table of the
+path, the seats a request acts for (its bearer token), the client's address.
 
 Every dependency is ``async def``: FastAPI runs a plain ``def`` dependency in a worker thread, and
 that hand-off (twice per dependency, through the GIL) cost more than the work itself on every
@@ -16,14 +16,20 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from . import models
 from .errors import NeedsSeatError
 from .http import client_of
+from .lobby import Lobby
 from .tables import Table, TableService
 
-__all__ = ["ERRORS", "Client", "Seats", "SeatsRequired", "Service", "TableDep", "TableId"]
+__all__ = ["ERRORS", "Client", "LobbyDep", "Seats", "SeatsRequired", "Service", "TableDep", "TableId"]
 
 
 async def get_service(request: Request) -> TableService:
     service: TableService = request.app.state.service
     return service
+
+
+async def get_lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
 
 
 bearer = HTTPBearer(auto_error=False, description="a seat token from a join link")
@@ -54,6 +60,7 @@ async def get_client(request: Request) -> str:
 
 
 Service = Annotated[TableService, Depends(get_service)]
+LobbyDep = Annotated[Lobby, Depends(get_lobby)]
 TableDep = Annotated[Table, Depends(get_table)]
 Seats = Annotated[FrozenSet[int], Depends(get_seats)]
 SeatsRequired = Annotated[FrozenSet[int], Depends(require_seat)]

@@ -16,7 +16,8 @@ after it was made. Read it to see what calls what:
   closes such seeks and forming tables;
 - the seek board (``seeks.py``) comes back from the stored open seeks;
 - the table service (``tables/``) resumes the unfinished tables; the reviews
-  (``reviews.py``) run in its analysis threads; the tournaments make their games' tables there.
+  (``reviews.py``) run in its analysis threads; the tournaments make their games' tables there;
+- the lobby (``lobby.py``) turns seeks into tables of the service, spending the creation quota.
 
 ``create_app`` puts the parts on ``app.state`` and the routes reach them through ``deps.py``.
 """
@@ -33,6 +34,7 @@ from .club import Club, ClubSettings
 from .club.standing import Standing
 from .http import CreationQuota
 from .limits import ServerLimits
+from .lobby import Lobby
 from .reviews import ReviewService
 from .seeks import SeekBoard
 from .social import Social
@@ -59,6 +61,7 @@ class Env:
     reviews: ReviewService
     quota: CreationQuota
     tournaments: Optional[TournamentService]  # with the club only
+    lobby: Lobby
 
     def start(self) -> None:
         """Start the parts' background work: the AI seats that are to move, the sweeps (call inside
@@ -125,6 +128,7 @@ def build_env(db_path: Union[str, Path], limits: ServerLimits, game_class: Optio
     # tournaments are for accounts
     if club_service is not None:
         tournament_service = TournamentService(db_path, service, club_service.accounts.get, tournaments)
+    quota = CreationQuota(limits)
     return Env(limits=limits, store=store, social=social, club=club_service, seeks=seeks, standing=standing,
-               service=service, reviews=ReviewService(service), quota=CreationQuota(limits),
-               tournaments=tournament_service)
+               service=service, reviews=ReviewService(service), quota=quota, tournaments=tournament_service,
+               lobby=Lobby(seeks, service, quota, accounts=club_service is not None, standing=standing))

@@ -12,11 +12,7 @@ from ..club.web import AccountWrite, NeedsAccountError, check_rated, seat_accoun
 from ..deps import ERRORS, Client, Seats, SeatsRequired, Service, TableDep, errors_for
 from ..errors import InvalidRequestError
 from ..http import CreationQuota
-from ..tables import Table, TableService
-
-#: The longest a long-poll waits (seconds); the default wait.
-MAX_WAIT = 60.0
-DEFAULT_WAIT = 25.0
+from ..longpoll import DEFAULT_WAIT, MAX_WAIT, wait_until
 
 router = APIRouter(tags=["tables"])
 
@@ -141,7 +137,8 @@ async def read_table(
             raise InvalidRequestError(f"after_version {after_version} is ahead of the table's version "
                                       f"{table.version}: send a version you read from this table")
         if table.version == after_version and not table.over:
-            await _hold_while_waiting(service, client, table, after_version, wait)
+            with service.holding(client):
+                await wait_until(lambda: table.version > after_version or table.over, lambda: table.changed, wait)
     return service.view(table, seats)
 
 
@@ -185,26 +182,3 @@ async def decline_rematch(table: TableDep, seats: SeatsRequired, request: Reques
     quota: CreationQuota = request.app.state.quota
     quota.take(client)
     return models.RematchAnswer(ended=await service.decline_rematch(table, seats))
-
-
-async def _hold_while_waiting(service: TableService, client: str, table: Table, after_version: int,
-                              seconds: float) -> None:
-    """:func:`_wait_for_change`, counted among the client's open connections (ServerLimits.
-    max_sockets_per_client): a client cannot tie up the server with waiting requests."""
-    with service.holding(client):
-        await _wait_for_change(table, after_version, seconds)
-
-
-async def _wait_for_change(table: Table, after_version: int, seconds: float) -> None:
-    """Until the version is past ``after_version``, the table is over (``Table.over``: won, drawn,
-    capped or resigned) or ``seconds`` passed."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while table.version <= after_version and not table.over:
-        remaining = deadline - loop.time()
-        if remaining <= 0:
-            return
-        try:
-            await asyncio.wait_for(table.changed.wait(), remaining)
-        except asyncio.TimeoutError:
-            return
