@@ -113,9 +113,10 @@ def web_e2e(session: nox.Session) -> None:
         session.error("the browser tests drive /usr/bin/chromium: install it (Debian: apt-get install chromium "
                       "fonts-dejavu-core fonts-noto-cjk)")
     session.install(".[test,web]", "httpx", "playwright", "axe-playwright-python", "schemathesis")
-    # and the bot runner, the example bots and a policy at a table against a live server
+    # and the bot runner, the example bots and a policy at a table against a live server; the client
+    # against the server's schema, the club's ratings and the review's pages (each skips without [web])
     pytest(session, *sorted(str(p) for p in Path("tests").glob("test_web*.py")), "tests/test_bot.py",
-           "tests/test_envs_policy_bot.py")
+           "tests/test_envs_policy_bot.py", "tests/test_client.py", "tests/test_ratings.py", "tests/test_review_web.py")
 
 
 @nox.session

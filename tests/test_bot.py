@@ -41,7 +41,7 @@ def server(tmp_path_factory):
                              "--no-browser", "--ai-workers", "1",
                              # this one address creates every table of the module
                              "--limit", "create_burst=200", "--limit", "create_per_minute=600",
-                             "--limit", "max_tables_per_client=200"], env=ENV, stdout=subprocess.PIPE,
+                             "--limit", "max_tables_per_client=200", "--limit", "signup_burst=20"], env=ENV, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -166,6 +166,52 @@ def test_client_signs_up_logs_in_and_plays_a_rated_seek_as_its_account(server):
     assert Client(server, session=alice.session).signed_in().name == "alice"
     with pytest.raises(ValueError, match="session"):
         Client(server, session="x; other=1")
+
+
+def test_client_follows_challenges_blocks_and_enters_a_tournament(server):
+    """The club's people and tournaments from a script (docs/club.md): a follow seen in ``people``,
+    a profile, a challenge accepted into a table with both accounts, a block that refuses the next
+    challenge, and a Swiss announced, joined, listed and left."""
+    dave, erin = Client(server), Client(server)
+    dave.sign_up("dave", "password1")
+    erin.sign_up("erin", "password1")
+    dave.follow("erin")
+    assert [p["name"] for p in dave.people()["following"]] == ["erin"]
+    assert erin.set_profile(bio="plays on Tuesdays", country="Chile") == {"bio": "plays on Tuesdays",
+                                                                          "country": "Chile"}
+    assert Client(server).player("erin")["profile"]["country"] == "Chile"
+    made = dave.challenge("erin", players=2)
+    assert made["status"] == "open" and made["target"] == "erin"
+    assert [c["id"] for c in erin.people()["challenges"]["incoming"]] == [made["id"]]
+    link = erin.accept_challenge(made["id"])
+    status = dave.challenge_status(made["id"])
+    assert status["status"] == "accepted" and status["table"]
+    seats = Client(server).request("GET", f"/api/tables/{status['table']}")["seats"]
+    assert [s["account"] for s in seats] == ["dave", "erin"] and link.seat == 1
+    declined = dave.challenge("erin")
+    assert erin.decline_challenge(declined["id"])["status"] == "declined"
+    withdrawn = dave.challenge("erin")
+    assert dave.withdraw_challenge(withdrawn["id"])["status"] == "withdrawn"
+    erin.block("dave")
+    assert erin.people()["blocked"] == ["dave"]
+    with pytest.raises(ClientError) as refused:
+        dave.challenge("erin")
+    assert refused.value.status in (403, 409) and refused.value.detail
+    erin.unblock("dave")
+    dave.unfollow("erin")
+    assert dave.people()["following"] == [] and erin.people()["blocked"] == []
+    assert set(Client(server).leaderboard()) == {"settled", "provisional"}
+
+    swiss = dave.create_tournament("swiss", "Tuesday Swiss", time.time() + 3600, {"seconds": 300, "increment": 2},
+                                   rounds=3)
+    tid = swiss["tournament"]
+    assert erin.join_tournament(tid)["tournament"] == tid
+    assert tid in [t["tournament"] for t in Client(server).tournaments()["tournaments"]]
+    assert [s["names"] for s in Client(server).tournament(tid)["standings"]] == [["erin"]]
+    assert erin.tournament_seat(tid)["table"] is None  # not started: no game yet
+    erin.withdraw_from_tournament(tid)
+    assert [s["state"] for s in Client(server).tournament(tid)["standings"]] == ["withdrawn"]
+    assert Client(server).player_tournaments("erin") == []  # none finished
 
 
 def test_client_names_a_bad_server():

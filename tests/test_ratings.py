@@ -121,7 +121,8 @@ def _finished(table_id, accounts, teams, winner, movers=None, rated=True, ai=Non
              for p, a in enumerate(accounts)]
     return SimpleNamespace(
         id=table_id, seats=seats, created="2026-01-01T00:00:00Z", movers=list(range(len(seats))) if movers is None else movers,
-        options=SimpleNamespace(rated=rated, clock_state=None), game=SimpleNamespace(teams=teams, players=len(seats)),
+        options=SimpleNamespace(rated=rated, clock_state=None, to_dict=lambda: {"clock": None, "turn_seconds": None}),
+        game=SimpleNamespace(teams=teams, players=len(seats)),
         record=SimpleNamespace(result={"winner": winner, "is_draw": winner is None, "turns": 40}, resigned=None,
                                finished="2026-01-01T01:00:00Z", timeouts=[]))
 
@@ -192,7 +193,7 @@ def test_what_is_filed_but_not_rated(club):
 
     easy = level_of("easy")  # its level and the rating the package ships for it
     assert club.player(club.accounts.get("ann"))["vs_ai"][0] == {
-        "ai": "easy", "wins": 1, "losses": 0, "draws": 0, "level": easy.number,
+        "ai": easy.name, "wins": 1, "losses": 0, "draws": 0, "level": easy.number,  # "easy" is a level's alias
         "rating": float(packaged_ratings()[easy.name]["rating"])}
     club.game_over(_finished("ai", ["Ann", None], teams=2, winner=1, ai="easy"))  # filed once
     assert club.player(club.accounts.get("ann"))["vs_ai"][0]["wins"] == 1

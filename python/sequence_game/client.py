@@ -1349,6 +1349,112 @@ class Client:
         against each AI level (docs/club.md)."""
         return self._typed(_object("the player"), "GET", f"/api/players/{_id(name)}")
 
+    def leaderboard(self, limit: int = 20) -> Dict[str, Any]:
+        """``GET /api/leaderboard``: the club's highest settled ratings, and the provisional ones
+        apart (docs/club.md, "People to play with")."""
+        return self._typed(_object("the leaderboard"), "GET", f"/api/leaderboard?limit={int(limit)}")
+
+    def people(self) -> Dict[str, Any]:
+        """``GET /api/people`` (signed in): who you follow (online, playing), who you block, and your
+        open challenges, made and received."""
+        return self._typed(_object("your people"), "GET", "/api/people")
+
+    def follow(self, name: str) -> None:
+        """``PUT /api/people/follows/{name}`` (signed in): follow a player (their presence on your
+        pages and in :meth:`people`)."""
+        self.request("PUT", f"/api/people/follows/{_id(name)}")
+
+    def unfollow(self, name: str) -> None:
+        """``DELETE /api/people/follows/{name}`` (signed in): stop following a player."""
+        self.request("DELETE", f"/api/people/follows/{_id(name)}")
+
+    def block(self, name: str) -> None:
+        """``PUT /api/people/blocks/{name}`` (signed in): no challenges from this player either way,
+        and none of their chat on your pages; open challenges between you close."""
+        self.request("PUT", f"/api/people/blocks/{_id(name)}")
+
+    def unblock(self, name: str) -> None:
+        """``DELETE /api/people/blocks/{name}`` (signed in): unblock a player."""
+        self.request("DELETE", f"/api/people/blocks/{_id(name)}")
+
+    def set_profile(self, bio: str = "", country: str = "") -> Dict[str, Any]:
+        """``PUT /api/profile`` (signed in): your profile's short bio and country, plain text
+        (empty: none); the profile as stored."""
+        return self._typed(_object("the profile"), "PUT", "/api/profile", {"bio": bio, "country": country})
+
+    def challenge(self, to: str, players: int = 2, **options: Any) -> Dict[str, Any]:
+        """``POST /api/challenges`` (signed in): challenge the player ``to``; ``options`` are the
+        table's (``teams``, ``rated``, ``turn_seconds``, ``clock``), as for :meth:`post_seek`. The
+        table is made only when they accept (:meth:`challenge_status` says when)."""
+        return self._typed(_object("the challenge"), "POST", "/api/challenges",
+                           {"to": to, "players": players, **options})
+
+    def challenge_status(self, challenge_id: str) -> Dict[str, Any]:
+        """``GET /api/challenges/{id}``: a challenge you made or received, and how it stands (its
+        ``seat`` link once accepted, for its maker)."""
+        return self._typed(_object("the challenge"), "GET", f"/api/challenges/{_id(challenge_id)}")
+
+    def withdraw_challenge(self, challenge_id: str) -> Dict[str, Any]:
+        """``DELETE /api/challenges/{id}``: withdraw a challenge you made."""
+        return self._typed(_object("the challenge"), "DELETE", f"/api/challenges/{_id(challenge_id)}")
+
+    def accept_challenge(self, challenge_id: str) -> SeatLink:
+        """``POST /api/challenges/{id}/accept``: accept a challenge to you; the table is made, and
+        this is your seat's link."""
+        return self._typed(SeatLink.from_json, "POST", f"/api/challenges/{_id(challenge_id)}/accept")
+
+    def decline_challenge(self, challenge_id: str) -> Dict[str, Any]:
+        """``POST /api/challenges/{id}/decline``: decline a challenge to you."""
+        return self._typed(_object("the challenge"), "POST", f"/api/challenges/{_id(challenge_id)}/decline")
+
+    def tournaments(self) -> Dict[str, Any]:
+        """``GET /api/tournaments``: the tournaments announced and running, then the last finished
+        (docs/club.md, "Tournaments")."""
+        return self._typed(_object("the tournament list"), "GET", "/api/tournaments")
+
+    def tournament(self, tournament_id: str) -> Dict[str, Any]:
+        """``GET /api/tournaments/{id}``: a tournament with its live standings and games."""
+        return self._typed(_object("the tournament"), "GET", f"/api/tournaments/{_id(tournament_id)}")
+
+    def create_tournament(self, kind: str, name: str, starts: float, clock: Dict[str, Any],
+                          **options: Any) -> Dict[str, Any]:
+        """``POST /api/tournaments`` (signed in): announce a ``"swiss"`` or ``"arena"`` tournament
+        starting at ``starts`` (Unix seconds) with ``clock`` (``{"seconds", "increment"}``: each seat's time for the game);
+        ``options``: ``rounds`` (Swiss), ``minutes`` (arena), ``rated``, ``team_size``, ``berserk``."""
+        return self._typed(_object("the tournament"), "POST", "/api/tournaments",
+                           {"kind": kind, "name": name, "starts": starts, "clock": clock, **options})
+
+    def join_tournament(self, tournament_id: str, partner: Optional[str] = None) -> Dict[str, Any]:
+        """``POST /api/tournaments/{id}/join`` (signed in): join before it starts (an arena: while it
+        runs), alone or naming your partner in a tournament of teams."""
+        return self._typed(_object("the tournament"), "POST", f"/api/tournaments/{_id(tournament_id)}/join",
+                           {} if partner is None else {"partner": partner})
+
+    def withdraw_from_tournament(self, tournament_id: str) -> Dict[str, Any]:
+        """``POST /api/tournaments/{id}/withdraw`` (signed in): leave; your results stand."""
+        return self._typed(_object("the tournament"), "POST", f"/api/tournaments/{_id(tournament_id)}/withdraw")
+
+    def pause_tournament(self, tournament_id: str, paused: bool = True) -> Dict[str, Any]:
+        """``POST /api/tournaments/{id}/pause`` (signed in, an arena): not paired again until
+        ``paused`` is False."""
+        return self._typed(_object("the tournament"), "POST", f"/api/tournaments/{_id(tournament_id)}/pause",
+                           {"paused": paused})
+
+    def berserk(self, tournament_id: str) -> None:
+        """``POST /api/tournaments/{id}/berserk`` (signed in, an arena allowing it): halve your time
+        in your game now, for a point more on a win."""
+        self.request("POST", f"/api/tournaments/{_id(tournament_id)}/berserk")
+
+    def tournament_seat(self, tournament_id: str) -> Dict[str, Any]:
+        """``GET /api/tournaments/{id}/seat`` (signed in): your game now and your seat's link."""
+        return self._typed(_object("your tournament seat"), "GET", f"/api/tournaments/{_id(tournament_id)}/seat")
+
+    def player_tournaments(self, name: str) -> List[Dict[str, Any]]:
+        """``GET /api/players/{name}/tournaments``: a player's finished tournaments, with places and
+        points."""
+        return self._typed(_list_of(_object("a tournament"), "the tournaments"), "GET",
+                           f"/api/players/{_id(name)}/tournaments")
+
     def ratings(self, table_id: str) -> List[Dict[str, Any]]:
         """``GET /api/tables/{id}/ratings``: a finished rated game's rating changes (empty: none)."""
         return self._typed(_list_of(_object("a rating change"), "the rating changes"), "GET",
