@@ -129,7 +129,9 @@ def envs(session: nox.Session) -> None:
     session.install(".[test,web,rl,openspiel]", "httpx", "scikit-build-core>=0.10")
     # Every environment module (the policy at a web table runs in web_e2e, against its live server).
     modules = sorted(str(p) for p in Path("tests").glob("test_envs*.py") if p.name != "test_envs_policy_bot.py")
-    pytest(session, *modules, "tests/test_vector_game.py", "tests/test_examples.py", "tests/test_docs.py")
+    # test_readme and test_hostile_input: their PettingZoo and Gymnasium parts skip without [rl]
+    pytest(session, *modules, "tests/test_vector_game.py", "tests/test_examples.py", "tests/test_docs.py",
+           "tests/test_readme.py", "tests/test_hostile_input.py")
 
 
 @nox.session
