@@ -75,7 +75,7 @@ class Players:
 
     def tables(self) -> set:
         """The tables whose creation the server confirmed so far."""
-        return set(list(self.confirmed))  # list() copies the keys at once, beside the threads adding to them
+        return set(self.confirmed.copy())  # copy() takes the keys at once, beside the threads adding to them
 
     def moves(self) -> int:
         return sum(len(m) for m in list(self.confirmed.values()))
