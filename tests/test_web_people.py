@@ -418,3 +418,18 @@ def test_follow_and_block_caps_and_the_in_memory_blocks_follow_the_rows(club):
     people.unblock(me, "OTH1")
     assert not people.blocks("me1", "oth1")
     assert club.store.fetch("SELECT COUNT(*) FROM blocks") == [(0,)]
+
+
+def test_a_challenge_and_a_seek_refuse_the_same_impossible_games_each_by_its_name():
+    """A challenge's game is checked as a seek's is (one check, web/lobby.py): both a turn timer
+    and a clock, a player count the rules do not allow; nothing is made."""
+    app = people_app()
+    a, _, _ = three(app)
+    both = {"turn_seconds": 30, "clock": {"kind": "fischer", "seconds": 300, "increment": 2}}
+    r = a.post("/api/challenges", json={"to": "bob", **both})
+    assert r.status_code == 422 and r.json()["detail"].startswith("a challenge has one time control"), r.text
+    r = a.post("/api/seeks", json=both)
+    assert r.status_code == 422 and r.json()["detail"].startswith("a seek has one time control"), r.text
+    r = a.post("/api/challenges", json={"to": "bob", "players": 3, "teams": 2})
+    assert r.status_code == 422 and "teams" in r.json()["detail"], r.text
+    assert a.get("/api/people").json()["challenges"]["outgoing"] == []

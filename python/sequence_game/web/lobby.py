@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..game_setup import check_players_teams
 from ..seeds import fresh_seed
@@ -30,6 +30,20 @@ from .seeks import Seek, SeekBoard
 from .tables import TableService, check_clock, token_hash
 
 __all__ = ["Lobby"]
+
+
+def check_game(body: Any, what: str) -> Tuple[int, int, Optional[Dict[str, Any]]]:
+    """The players, teams and game clock a seek's or a challenge's ``body`` asks for (``what`` names
+    it in a refusal); InvalidRequestError for a player count, teams or clock the rules do not
+    allow, or both a turn timer and a game clock."""
+    try:
+        players, teams = check_players_teams(body.players, body.teams)
+    except ValueError as e:
+        raise InvalidRequestError(str(e)) from None
+    if body.clock is not None and body.turn_seconds is not None:
+        raise InvalidRequestError(f"{what} has one time control: a turn timer (turn_seconds) or a game clock "
+                                  "(clock), not both")
+    return players, teams, check_clock(None if body.clock is None else body.clock.model_dump(), teams)
 
 
 def _rating_of(account: Optional[Account]) -> Optional[int]:
@@ -201,14 +215,7 @@ class Lobby:
         if not self.accounts and (body.rating_min is not None or body.rating_max is not None):
             raise InvalidRequestError("rating_min, rating_max: accounts are switched off on this server, so nobody "
                                       "has a rating for a range to admit; leave the range out")
-        try:
-            players, teams = check_players_teams(body.players, body.teams)
-        except ValueError as e:
-            raise InvalidRequestError(str(e)) from None
-        if body.clock is not None and body.turn_seconds is not None:
-            raise InvalidRequestError("a seek has one time control: a turn timer (turn_seconds) or a game clock "
-                                      "(clock), not both")
-        clock = check_clock(None if body.clock is None else body.clock.model_dump(), teams)
+        players, teams, clock = check_game(body, "a seek")
         if body.rating_min is not None and body.rating_max is not None and body.rating_min > body.rating_max:
             raise InvalidRequestError(f"rating_min {body.rating_min} is above rating_max {body.rating_max}")
         return {"players": players, "teams": teams, "rated": body.rated, "turn_seconds": body.turn_seconds,

@@ -13,16 +13,15 @@ from typing import Annotated, Any, Dict, List, Optional
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
-from ...game_setup import check_players_teams
 from .. import models
 from ..club import Club
 from ..club.accounts import Account
 from ..club.people import Challenge, People
 from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, seat_account
 from ..deps import Client, Service, errors_for
-from ..errors import InvalidRequestError, NotAllowedError
+from ..errors import NotAllowedError
 from ..http import CreationQuota
-from ..tables import check_clock
+from ..lobby import check_game
 
 router = APIRouter(tags=["people"])
 
@@ -150,14 +149,7 @@ def player_extras(club: Club, key: str, viewer: Optional[Account]) -> Dict[str, 
 # ---------------------------------------------------------------------- challenges
 
 def _game(body: models.ChallengeRequest) -> Dict[str, Any]:
-    try:
-        players, teams = check_players_teams(body.players, body.teams)
-    except ValueError as e:
-        raise InvalidRequestError(str(e)) from None
-    if body.clock is not None and body.turn_seconds is not None:
-        raise InvalidRequestError("a challenge has one time control: a turn timer (turn_seconds) or a game clock "
-                                  "(clock), not both")
-    clock = check_clock(None if body.clock is None else body.clock.model_dump(), teams)
+    players, teams, clock = check_game(body, "a challenge")
     return {"players": players, "teams": teams, "rated": body.rated, "turn_seconds": body.turn_seconds, "clock": clock}
 
 
