@@ -136,12 +136,14 @@ def envs(session: nox.Session) -> None:
 
 @nox.session
 def train(session: nox.Session) -> None:
-    """Training with the [train] extra: the SB3 adapter, PolicyAgent, the training examples, the trainer.
+    """Training with the [train] extra: the SB3 adapter, PolicyAgent, a live model in a PolicyPool,
+    the training examples, the trainer.
 
     The examples run at a tiny budget."""
     session.install(".[test,rl,train]", *TRAIN_EXTRAS)
     pytest(session, "tests/test_envs_sb3.py", "tests/test_envs_policy.py", "tests/test_envs_gymnasium.py",
-           "tests/test_envs_seeds.py", "tests/test_examples.py", "-k", "sb3 or policy or stable_baselines3 or cleanrl")
+           "tests/test_envs_pool.py", "tests/test_envs_seeds.py", "tests/test_examples.py",
+           "-k", "sb3 or policy or stable_baselines3 or cleanrl")
     # and the learned player's trainer (sequence-game train) at a tiny budget
     pytest(session, "tests/test_train.py")
 

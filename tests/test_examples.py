@@ -1,6 +1,6 @@
 """The examples in examples/ run (small settings): the PettingZoo loop, the Gymnasium episode, the
-OpenSpiel match, and the training examples (sb3-contrib's MaskablePPO on both envs, the
-single-file PPO on VectorGame) at a tiny budget, their saved policies played by spec."""
+OpenSpiel match, and the training examples (sb3-contrib's MaskablePPO on both envs and against a
+league of its snapshots, the single-file PPO on VectorGame) at a tiny budget, their saved policies played by spec."""
 
 from __future__ import annotations
 
@@ -53,6 +53,18 @@ def test_sb3_maskable_ppo_on_both_envs(tmp_path, capsys):
     assert out["steps"] >= 256 and path.exists()
     assert out["random"].games == out["greedy"].games == 2
     assert "policy:" in capsys.readouterr().out
+
+
+def test_sb3_selfplay_league_keeps_its_last_snapshots_and_resumes(tmp_path, capsys):
+    pytest.importorskip("sb3_contrib", reason="the [train] extra is not installed")
+    example = load("selfplay_league")
+    args = ["--pool", str(tmp_path / "league"), "--keep", "2", "--envs", "4", "--n-steps", "8", "--steps", "32"]
+    out = example.main([*args, "--rounds", "3"])
+    assert [p.rsplit("-", 1)[1] for p in out["snapshots"]] == ["000002.zip", "000003.zip"]
+    again = example.main([*args, "--rounds", "1"])  # a second run goes on from the newest snapshot
+    assert again["steps"] > out["steps"]
+    assert [p.rsplit("-", 1)[1] for p in again["snapshots"]] == ["000003.zip", "000004.zip"]
+    assert capsys.readouterr().out.count("added") == 4
 
 
 def test_cleanrl_ppo_trains_and_saves_a_numpy_policy(tmp_path):

@@ -202,8 +202,9 @@ class VectorGame:
     each game's own generator; every network seat of one VectorGame plays the same network) or to
     a callable ``f(observations, masks) -> actions`` over the games where one of its seats is to
     move (``float32 (n, OBSERVATION_SIZE)`` observations of the seat to move, ``bool (n,
-    ACTION_COUNT)`` masks, ``n`` legal actions back; a pool of snapshots is such a callable), a
-    saved policy among them: ``"policy:PATH.npz"`` (``.zip``, ``.onnx``; options as the agent spec)
+    ACTION_COUNT)`` masks, ``n`` legal actions back; one with a true ``takes_deals`` attribute is
+    also given ``deals=``, each row's deal seed: ``sequence_game.envs.pool.PolicyPool.opponent()``
+    keys its choice of snapshot on it), a saved policy among them: ``"policy:PATH.npz"`` (``.zip``, ``.onnx``; options as the agent spec)
     or ``sequence_game.agents.policy.load_policy(PATH)``, one forward pass per sub-step. After
     every step and reset the opponents move until a seat of the caller is to move, so ``step``
     only ever receives the caller's seats' actions. With no opponents (self-play) the caller plays
@@ -363,7 +364,12 @@ class VectorGame:
                           masks: np.ndarray) -> np.ndarray:
         """``f``'s actions for the games ``rows``, checked: one ``ValueError`` naming what is wrong."""
         who = f"the opponent callable of seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))}"
-        out = np.asarray(f(obs, masks))
+        # A callable with a true `takes_deals` (a pool's opponent) also gets each row's deal seed,
+        # the key of its game's episode, to keep one choice for a whole game.
+        if getattr(f, "takes_deals", False):
+            out = np.asarray(f(obs, masks, deals=self.seeds()[rows]))  # type: ignore[call-arg]
+        else:
+            out = np.asarray(f(obs, masks))
         if out.shape != (len(rows),) and out.shape != (len(rows), 1):
             raise ValueError(f"{who} returned shape {out.shape} for {len(rows)} games: return one action per row "
                              f"of the observations, shape ({len(rows)},)")

@@ -5,6 +5,8 @@
 - ``sequence_game.envs.gymnasium``: one seat against fixed opponents, ``sequence_game/Sequence-v0``;
 - ``sequence_game.envs.vector``: a Gymnasium ``VectorEnv`` over the core's batched ``VectorGame``;
 - ``sequence_game.envs.async_vector``: the batched games with EnvPool's ``send``/``recv``;
+- ``sequence_game.envs.pool``: ``PolicyPool``, the last snapshots of a run as a batched opponent
+  (self-play leagues);
 - ``sequence_game.envs.openspiel``: the game registered with OpenSpiel as ``python_sequence``.
 
 All use the observation tensor of docs/observation.md and the action space of
