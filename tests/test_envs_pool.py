@@ -174,6 +174,30 @@ def test_the_batched_envs_take_the_pool_opponent(tmp_path, files):
         np.testing.assert_array_equal(a, b)
 
 
+def test_one_pool_opponent_serves_the_async_batches_as_their_seeded_vector_envs(tmp_path, files):
+    """The batches of AsyncSequenceVectorEnv call one opponent from threads of their own: each plays
+    as a SequenceVectorEnv of its seed with an opponent of its own (random moves included)."""
+    pytest.importorskip("gymnasium", reason="the [rl] extra is not installed")
+    from sequence_game.envs.async_vector import AsyncSequenceVectorEnv
+    from sequence_game.envs.vector import SequenceVectorEnv
+    from sequence_game.seeds import derive_seed
+
+    pool = PolicyPool(tmp_path / "p", fixed=["random"], fixed_share=0.5, seed=6)
+    pool.add(files["high"])
+    mirrors = [SequenceVectorEnv(8, opponents=pool.opponent(), seed=derive_seed(2, b), max_turns=40) for b in range(2)]
+    expected = [m.reset() for m in mirrors]
+    with AsyncSequenceVectorEnv(16, batch_size=8, opponents=pool.opponent(), seed=2, max_turns=40) as batches:
+        batches.async_reset()
+        for _ in range(60):
+            obs, *_, infos = batches.recv()
+            b = int(infos["env_id"][0]) // 8
+            np.testing.assert_array_equal(obs, expected[b][0])
+            actions = np.argmax(infos["action_mask"], axis=1)
+            batches.send(actions, infos["env_id"])
+            expected[b] = mirrors[b].step(actions)
+    assert all((m.game.episodes() > 0).all() for m in mirrors)  # every game was re-dealt and drawn again
+
+
 def test_a_live_sb3_model_joins_the_pool(tmp_path):
     pytest.importorskip("sb3_contrib", reason="the [train] extra is not installed")
     import sb3_contrib

@@ -10,7 +10,7 @@ snapshots stay. ``PolicyPool(directory)`` on an existing directory finds its sna
 was killed resumes with its pool, and its numbering goes on.
 
 Members: the snapshots, then the ``fixed`` opponents, never pruned: ``"random"`` (a uniformly
-random legal action), a saved policy ``"policy:PATH"`` or a batched callable ``f(observations,
+random legal action, a function of the seed and the observation), a saved policy ``"policy:PATH"`` or a batched callable ``f(observations,
 masks) -> actions`` (given raw observations). ``"greedy"`` and ``"net"`` read the game itself inside
 the core, a seat at a time, so they are not pool members: give them a seat of their own.
 
@@ -44,6 +44,7 @@ import numpy as np
 
 from .._args import check_seed, is_int
 from ..agents.policy import load_policy
+from ..observation import OBSERVATION_SIZE
 from ..seeds import derive_seed, fresh_seed
 from ..vector import BatchPolicy, opponent_spec
 
@@ -57,8 +58,8 @@ _FORGET_CALLS = 256
 
 
 def _uniforms(seed: int, deals: np.ndarray) -> np.ndarray:
-    """One number in [0, 1) per deal seed, a function of ``(seed, deal)`` only (SplitMix64's
-    output function, docs/rng.md)."""
+    """One number in [0, 1) per key (a deal seed, an observation's), a function of ``(seed, key)``
+    only (SplitMix64's output function, docs/rng.md)."""
     z = deals.astype(np.uint64) ^ np.uint64(seed)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
@@ -66,18 +67,22 @@ def _uniforms(seed: int, deals: np.ndarray) -> np.ndarray:
     return np.asarray((z >> np.uint64(11)).astype(np.float64) * 2.0 ** -53)
 
 
+# Odd 64-bit multipliers, one per observation value: a row's key is the sum of its values' bits
+# times them (mod 2**64).
+_ROW_MIX = np.random.default_rng(0x5E9).integers(0, 1 << 63, size=OBSERVATION_SIZE, dtype=np.uint64) * 2 + 1
+
+
 class _Random:
-    """A uniformly random legal action per row, from a seeded generator (one lock: the batches of
-    ``AsyncSequenceVectorEnv`` may call it from several threads). Each ``PoolOpponent`` has its own."""
+    """A uniformly random legal action per row, a function of the pool's seed and the row's
+    observation: no generator to share, so the same seeds play the same games whatever the order
+    of the calls (the batches of ``AsyncSequenceVectorEnv`` call from threads of their own)."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
-        self._rng = np.random.default_rng(seed)
-        self._lock = threading.Lock()
 
     def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        with self._lock:
-            u = self._rng.random(len(masks))
+        bits = np.ascontiguousarray(observations, dtype=np.float32).view(np.uint32).astype(np.uint64)
+        u = _uniforms(self.seed, (bits * _ROW_MIX).sum(axis=1, dtype=np.uint64))
         k = (u * masks.sum(axis=1)).astype(np.int64)
         return np.asarray(np.argmax(np.cumsum(masks, axis=1) > k[:, None], axis=1), dtype=np.int64)
 
@@ -287,10 +292,7 @@ class PoolOpponent:
     def _slot(self, name: str) -> int:
         if name not in self._slot_of:
             slot = max(self._players, default=-1) + 1
-            policy = self.pool.policy(name)
-            # Each opponent draws its random moves from a generator of its own: two envs of the same
-            # seeds play the same games.
-            self._players[slot] = (name, _Random(policy.seed) if isinstance(policy, _Random) else policy)
+            self._players[slot] = (name, self.pool.policy(name))
             self._slot_of[name] = slot
         return self._slot_of[name]
 
