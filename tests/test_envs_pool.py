@@ -174,6 +174,33 @@ def test_the_batched_envs_take_the_pool_opponent(tmp_path, files):
         np.testing.assert_array_equal(a, b)
 
 
+def test_a_normalized_env_still_gives_a_callable_its_deals():
+    """The scaling wrapper of ``normalize=True`` keeps ``takes_deals``: the callable gets scaled
+    observations and each row's deal seed."""
+    pytest.importorskip("gymnasium", reason="the [rl] extra is not installed")
+    from sequence_game.envs.vector import SequenceVectorEnv
+    from sequence_game.observation import OBSERVATION_SCALE
+
+    seen, envs = [], []
+
+    def opponent(observations, masks, deals):
+        if envs:
+            game = envs[0].game
+            raw = np.stack([game.copy_game(i).observation_tensor(1) for i in range(4)])
+            seen.append((observations.copy(), np.asarray(deals).copy(), raw, game.seeds()))
+        return np.argmax(masks, axis=1)
+
+    opponent.takes_deals = True
+    envs.append(SequenceVectorEnv(4, opponents=opponent, normalize=True, seed=1))
+    envs[0].reset(seed=1)
+    seen.clear()
+    envs[0].step(np.argmax(envs[0].action_masks(), axis=1))  # every game: seat 0 moves, then seat 1
+    (obs, deals, raw, seeds), = seen
+    np.testing.assert_array_equal(deals, seeds)
+    assert not np.array_equal(obs, raw)
+    np.testing.assert_allclose(obs, raw / OBSERVATION_SCALE, rtol=1e-6)
+
+
 def test_one_pool_opponent_serves_the_async_batches_as_their_seeded_vector_envs(tmp_path, files):
     """The batches of AsyncSequenceVectorEnv call one opponent from threads of their own: each plays
     as a SequenceVectorEnv of its seed with an opponent of its own (random moves included)."""

@@ -103,11 +103,13 @@ def core_opponents(opponents: Any, players: int, seat: int, where: str) -> Dict[
 
 
 def scaled_policy(f: Any) -> Any:
-    """``f`` given scaled observations (``normalize=True``): the rows it gets are its own copy."""
+    """``f`` given scaled observations (``normalize=True``): the rows it gets are its own copy.
+    A callable that ``takes_deals`` (``VectorGame``) still gets them."""
 
-    def policy(observations: np.ndarray, masks: np.ndarray) -> Any:
-        return f(_common.scale_observations(observations), masks)
+    def policy(observations: np.ndarray, masks: np.ndarray, **deals: Any) -> Any:
+        return f(_common.scale_observations(observations), masks, **deals)
 
+    policy.takes_deals = bool(getattr(f, "takes_deals", False))  # type: ignore[attr-defined]
     return policy
 
 
