@@ -571,6 +571,34 @@ def test_the_server_freezes_what_lives_and_still_frees_cycles(monkeypatch):
         gc.unfreeze()
 
 
+def test_serve_builds_every_route_before_it_answers(monkeypatch, tmp_path):
+    """FastAPI builds an included router's routes when the first request reaches it, tens of
+    milliseconds on the event loop (docs/web.md, "Load"); ``serve`` builds them all before it
+    answers anyone, so no request, whichever router it reaches first, builds one."""
+    import fastapi.routing
+    import uvicorn
+    from sequence_game.cli import main
+
+    lazy = getattr(fastapi.routing, "_EffectiveRouteContext", None)
+    if lazy is None:
+        pytest.skip("this FastAPI builds its routes when they are included")
+    answers = {}
+
+    def run(server) -> None:
+        def refuse(*args, **kwargs):
+            raise AssertionError("a route was built while a request waited")
+
+        monkeypatch.setattr(lazy, "from_api_route", classmethod(refuse))
+        with TestClient(server.config.app, base_url=BASE) as c:
+            for path in ("/api/presets", "/api/leaderboard", "/api/tournaments", "/api/players/nobody"):
+                answers[path] = c.get(path).status_code
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    main(["serve", "--no-browser", "--db", str(tmp_path / "t.sqlite3")])
+    assert answers == {"/api/presets": 200, "/api/leaderboard": 200, "/api/tournaments": 200,
+                       "/api/players/nobody": 404}
+
+
 def test_serve_limit_option_sets_the_server_limits(monkeypatch, capsys, tmp_path):
     """``serve --limit NAME=VALUE`` changes one ServerLimits field; a bad name, value or bound is
     one line naming what is settable, exit status 2, and no server."""
