@@ -693,6 +693,7 @@ METHODS = {
     ("POST", "/api/tournaments"): "create_tournament",
     ("GET", "/api/tournaments/{}"): "tournament",
     ("POST", "/api/tournaments/{}/join"): "join_tournament",
+    ("POST", "/api/tournaments/{}/start"): "start_tournament",
     ("POST", "/api/tournaments/{}/withdraw"): "withdraw_from_tournament",
     ("POST", "/api/tournaments/{}/pause"): "pause_tournament",
     ("POST", "/api/tournaments/{}/berserk"): "berserk",

@@ -1,17 +1,20 @@
 """The arena's scoring and pairing (sequence_game.tournaments.arena, docs/club.md): 2 a win, double
-on a streak of two wins, berserk's extra point, pairing the free by score."""
+on a streak of two wins, berserk's clock and extra point, the performance tie-break, pairing the
+free by score."""
 
 from __future__ import annotations
 
 import pytest
 from sequence_game.tournaments import (
     BERSERK_MIN_TURNS,
+    PERFORMANCE_SPREAD,
     ArenaResult,
     Waiting,
     arena_pairs,
     arena_points,
     berserk_clock,
     on_fire,
+    performance,
 )
 
 W, D, L = ArenaResult(1.0, turns=20), ArenaResult(0.5, turns=20), ArenaResult(0.0, turns=20)
@@ -51,10 +54,30 @@ def test_a_forfeit_scores_its_result_but_starts_no_streak_and_earns_no_bonus():
     assert points([W, W, forfeit_win, W]) == [2, 2, 2, 2]
 
 
-def test_the_berserk_clock_halves_the_time():
-    assert berserk_clock(300) == 150.0
+def test_the_berserk_clock_halves_the_time_and_removes_the_increment():
+    # lichess: a 5+3 clock gone berserk is 2:30+0
+    assert berserk_clock(300, 3) == (150.0, 0.0)
+    assert berserk_clock(600, 0) == (300.0, 0.0)
     with pytest.raises(ValueError, match="positive number"):
-        berserk_clock(0)
+        berserk_clock(0, 3)
+    with pytest.raises(ValueError, match="0 or more"):
+        berserk_clock(300, -1)
+
+
+def test_the_performance_is_the_mean_of_opponent_rating_plus_or_minus_400():
+    # a win over 600: 1000; a draw with 700: 700; a loss to 500: 100; the forfeit is not played
+    results = [ArenaResult(1.0, opponent_rating=600), ArenaResult(0.5, opponent_rating=700),
+               ArenaResult(0.0, opponent_rating=500), ArenaResult(1.0, forfeit=True, opponent_rating=900)]
+    assert performance(results) == pytest.approx((1000 + 700 + 100) / 3)
+    assert PERFORMANCE_SPREAD == 400
+    # the same points against stronger opponents perform better
+    assert performance([ArenaResult(1.0, opponent_rating=650)]) > performance([ArenaResult(1.0, opponent_rating=300)])
+    # the same points in fewer games perform better
+    assert performance([ArenaResult(1.0, opponent_rating=500)]) > performance(
+        [ArenaResult(1.0, opponent_rating=500), ArenaResult(0.0, opponent_rating=500)])
+    # nothing played: no performance
+    assert performance([]) is None
+    assert performance([ArenaResult(1.0, forfeit=True, opponent_rating=500)]) is None
 
 
 def test_bad_results_are_refused():

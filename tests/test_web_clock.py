@@ -154,9 +154,10 @@ def test_a_restart_charges_nobody_the_time_the_server_was_down(tmp_path):
 
 
 def test_the_clock_view_is_public_and_carries_no_hand(client):
-    tid, tokens = new_table(client, players=2, seats=TWO_HUMANS, clock={"kind": "bank", "seconds": 60})
+    tid, tokens = new_table(client, players=2, seats=TWO_HUMANS, clock={"kind": "bank", "seconds": 60, "increment": 5})
     clock = client.get(f"/api/tables/{tid}").json()["clock"]
-    assert set(clock) == {"kind", "seconds", "increment", "at_zero", "left", "running", "flagged"}
+    assert set(clock) == {"kind", "seconds", "increment", "at_zero", "left", "increments", "running", "flagged"}
+    assert clock["increments"] == [5.0, 5.0]  # each seat's own: the table's (an arena's berserk: none)
 
 
 def test_ai_seats_have_no_clock(client):

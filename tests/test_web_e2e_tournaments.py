@@ -102,8 +102,10 @@ def announce(server, page, kind, name, **fields):
         page.fill("#tn-minutes", str(fields["minutes"]))
     page.fill("#tn-in", "5")
     page.fill("#tn-clock", "10")
+    if fields.get("teams"):
+        page.select_option("#tn-team", "2")
     assert not _axe_serious(page)
-    shot(page, f"tournament-{kind}-01-announce")
+    shot(page, f"tournament-{'teams' if fields.get('teams') else kind}-01-announce")
     page.click("#tn-create")
     page.wait_for_url("**/tournaments/**")
     return page.url.rstrip("/").split("/tournaments/")[1]
@@ -254,3 +256,88 @@ def test_an_arena_of_four(server, people):
     page.wait_for_selector("#t-standings tr td a")
     assert not _axe_serious(page)
     shot(page, "tournament-arena-03-finished")
+
+
+def play_team_game(server, persons, tid, table, loser):
+    """The four seats of ``table`` open their links from the tournament's page and each moves once
+    in turn (a game played, which nobody may abort any more), then ``loser`` resigns for its team."""
+    pages = {}
+    for name, p in persons.items():
+        page = p.page
+        page.goto(f"{server.url}/tournaments/{tid}")
+        page.wait_for_selector("#t-game:not([hidden]) a")
+        page.click("#t-game a")
+        page.wait_for_url(f"**/table/{table}#**")
+        pages[name] = page
+    seats = {s["account"]: p for p, s in enumerate(get(server.url, f"/api/tables/{table}")["seats"])}
+    by_seat = {seats[n]: pages[n] for n in pages}
+    for _ in range(4):
+        state = get(server.url, f"/api/tables/{table}")
+        version = state["version"]
+        play_one_click_move(by_seat[state["state"]["current_player"]])
+        wait(lambda: get(server.url, f"/api/tables/{table}")["version"] != version)
+    page = pages[loser]
+    page.wait_for_selector("#resign:not([hidden])")
+    page.click("#resign")
+    page.click("#resign-yes")
+    for page in pages.values():
+        page.wait_for_selector("dialog#gameover[open]")
+
+
+def test_teams_of_two_join_on_the_page_start_early_and_play_their_game(server, people):
+    persons = {}
+    for name in NAMES:
+        persons[name] = people()
+        sign_up(server.url, persons[name].page, name)
+    tid = announce(server, persons["alice"].page, "swiss", "Pairs night", rounds=1, teams=True)
+    creator = persons["alice"].page
+    # each names its partner on the page; a team is in once both named each other (R2: a team of two)
+    for me, partner in (("alice", "bob"), ("bob", "alice"), ("carol", "dave"), ("dave", "carol")):
+        page = persons[me].page
+        page.goto(f"{server.url}/tournaments/{tid}")
+        page.wait_for_selector("#t-partner-label:not([hidden])")
+        page.fill("#t-partner", partner)
+        page.click("#t-join")
+        page.wait_for_selector("#t-withdraw:not([hidden])")  # a member of a team, complete or not
+        assert page.is_hidden("#t-join")
+        if me == "carol":  # one team in, one waiting for its second member: not enough to start
+            assert "carol & dave" in page.inner_text("#t-pending")
+            creator.goto(f"{server.url}/tournaments/{tid}")
+            creator.wait_for_selector("#t-start:not([hidden])")
+            assert creator.is_disabled("#t-start") and creator.is_visible("#t-start-hint")
+    # only the creator is offered the early start, once the two teams are in
+    assert persons["bob"].page.is_hidden("#t-start")
+    creator.goto(f"{server.url}/tournaments/{tid}")
+    creator.wait_for_selector("#t-start:not([hidden]):not([disabled])")
+    assert creator.is_hidden("#t-start-hint")
+    assert not _axe_serious(creator)
+    shot(creator, "tournament-teams-02-ready-to-start")
+    creator.click("#t-start")
+    creator.wait_for_function("document.getElementById('t-status').textContent.includes(' 1 of 1 is being played')")
+    creator.wait_for_selector("#t-game:not([hidden]) a")
+    assert creator.is_hidden("#t-start")
+    (g,) = get(server.url, f"/api/tournaments/{tid}")["games"]
+    assert {g["first"], g["second"]} == {"alice+bob", "carol+dave"}
+    table = get(server.url, f"/api/tables/{g['table']}")
+    # each team's two accounts sit at its team's seats (R2: seats 0 and 2, 1 and 3)
+    assert [s["account"] for s in table["seats"]][0::2] == g["first"].split("+")
+    assert [s["account"] for s in table["seats"]][1::2] == g["second"].split("+")
+    assert not _axe_serious(creator)
+    shot(creator, "tournament-teams-03-started")
+    loser = g["second"].split("+")[1]
+    play_team_game(server, persons, tid, g["table"], loser)
+    wait(lambda: get(server.url, f"/api/tournaments/{tid}")["status"] == "finished")
+    t = get(server.url, f"/api/tournaments/{tid}")
+    assert [(r["entrant"], r["points"]) for r in t["standings"]] == [(g["first"], 1.0), (g["second"], 0.0)]
+    check_standings(server, persons, tid)
+    page = persons[loser].page
+    page.goto(f"{server.url}/tournaments/{tid}")
+    page.wait_for_selector("#t-standings tr td a")
+    assert not _axe_serious(page)
+    shot(page, "tournament-teams-04-standings")
+    # both members of each team have the tournament on their page, with the team's place
+    for name in NAMES:
+        place = 1 if name in g["first"].split("+") else 2
+        page.goto(f"{server.url}/players/{name}")
+        page.wait_for_selector("#tournaments tr td a")
+        assert f"{place} of 2" in page.inner_text("#tournaments")

@@ -1,6 +1,7 @@
 """Tournaments over HTTP (docs/club.md "Tournaments", docs/security.md): a whole Swiss of four
-accounts over three rounds with a restart in the middle, an arena, no-shows, teams of two, and the
-doors' refusals: guests, other sites, other accounts' seats, the per-account cap."""
+accounts over three rounds with a restart in the middle, an arena (and one across a restart),
+the creator's early start, berserk's clock, no-shows, teams of two, and the doors' refusals:
+guests, other sites, other accounts' seats, the per-account cap."""
 
 from __future__ import annotations
 
@@ -172,6 +173,109 @@ def test_an_arena_pairs_again_at_once_and_ends_on_time(tmp_path):
     wait_for(lambda: tournament(people["alice"], tid)["status"] == "finished", timeout=30)
     final = tournament(people["alice"], tid)
     assert final["standings"][0]["points"] >= final["standings"][-1]["points"]
+
+
+def test_only_its_creator_starts_a_tournament_early_once_two_are_in(tmp_path):
+    app = app_at(tmp_path / "club.sqlite")
+    people = members(app, ("alice", "bob", "carol"))
+    tid = announce(people["alice"], starts=time.time() + 3600)
+    assert Browser(app).post(f"/api/tournaments/{tid}/start", json={}).json()["error"] == "NeedsAccountError"
+    r = people["alice"].post(f"/api/tournaments/{tid}/start", json={})
+    assert r.status_code == 403 and "it has 0" in r.json()["detail"]
+    for name in ("alice", "bob"):
+        assert people[name].post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    r = people["bob"].post(f"/api/tournaments/{tid}/start", json={})
+    assert r.status_code == 403 and "only the tournament's creator" in r.json()["detail"]
+    assert tournament(people["bob"], tid)["status"] == "upcoming"
+    r = people["alice"].post(f"/api/tournaments/{tid}/start", json={})
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "running" and r.json()["starts"] <= time.time()
+    # the first round is paired at once, not at the announced hour
+    wait_for(lambda: any(g["table"] for g in tournament(people["bob"], tid)["games"]), timeout=5)
+    (g,) = tournament(people["bob"], tid)["games"]
+    assert {g["first"], g["second"]} == {"alice", "bob"}
+    assert people["carol"].post(f"/api/tournaments/{tid}/join", json={}).status_code == 403  # entries closed
+    r = people["alice"].post(f"/api/tournaments/{tid}/start", json={})
+    assert r.status_code == 403 and "started already" in r.json()["detail"]
+    assert people["alice"].post("/api/tournaments/nope/start", json={}).status_code == 404
+
+
+def play_once(b, table, tokens):
+    """The seat to move plays its first legal move."""
+    p = b.get(f"/api/tables/{table}").json()["state"]["current_player"]
+    mine = b.get(f"/api/tables/{table}", headers=auth(tokens[p])).json()
+    r = b.post(f"/api/tables/{table}/moves", json={"move": mine["legal"][0]}, headers=auth(tokens[p]))
+    assert r.status_code == 200, r.text
+
+
+def test_berserk_halves_the_time_and_removes_the_increment_across_a_restart(tmp_path):
+    path = tmp_path / "club.sqlite"
+    app = app_at(path)
+    people = members(app, ("alice", "bob"))
+    tid = announce(people["alice"], kind="arena", minutes=5, clock={"seconds": 600, "increment": 30})
+    for b in people.values():
+        assert b.post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    wait_for(lambda: any(g["table"] for g in tournament(people["alice"], tid)["games"]))
+    table = tournament(people["alice"], tid)["games"][0]["table"]
+    seat = {n: seat_of(b, tid)["seat"] for n, b in people.items()}
+    alice, bob = seat["alice"]["seat"], seat["bob"]["seat"]
+    tokens = {s["seat"]: s["token"] for s in seat.values()}
+    assert people["bob"].post(f"/api/tournaments/{tid}/berserk", json={}).status_code == 204
+    clock = people["bob"].get(f"/api/tables/{table}").json()["clock"]
+    assert clock["left"][bob] <= 300 < clock["left"][alice]
+    assert (clock["increments"][bob], clock["increments"][alice]) == (0, 30)
+    # a move each: bob's clock gains nothing, alice's gains its 30 s (each move took far less)
+    play_once(people["bob"], table, tokens)
+    play_once(people["bob"], table, tokens)
+    clock = people["bob"].get(f"/api/tables/{table}").json()["clock"]
+    assert clock["left"][bob] <= 300 and clock["left"][alice] > 600
+    r = people["alice"].post(f"/api/tournaments/{tid}/berserk", json={})
+    assert r.status_code == 403 and "before your first move" in r.json()["detail"]
+    # the server restarts: the berserk clock comes back as it was
+    _CLIENTS.pop(id(app)).__exit__(None, None, None)
+    app = app_at(path)
+    people = members(app, ("alice", "bob"), new=False)
+    clock = people["bob"].get(f"/api/tables/{table}").json()["clock"]
+    assert (clock["increments"][bob], clock["increments"][alice]) == (0, 30) and clock["left"][bob] <= 300
+    assert tournament(people["bob"], tid)["games"][0]["berserk"] == ["bob"]
+
+
+def test_an_arena_goes_on_across_a_restart_and_ends_on_time(tmp_path):
+    path = tmp_path / "club.sqlite"
+    app = app_at(path)
+    people = members(app)
+    tid = announce(people["alice"], kind="arena", minutes=0.25)  # 15 seconds
+    for b in people.values():
+        assert b.post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    wait_for(lambda: len([g for g in tournament(people["alice"], tid)["games"] if g["table"]]) == 2)
+    first = tournament(people["alice"], tid)["games"]
+    finish_game(people, tid, first[0]["second"])
+    # its two are paired again at once (nobody else is free): two games are being played
+    wait_for(lambda: len([g for g in tournament(people["alice"], tid)["games"]
+                          if g["result"] is None and g["table"]]) == 2)
+    before = tournament(people["alice"], tid)
+    _CLIENTS.pop(id(app)).__exit__(None, None, None)
+    app = app_at(path)
+    people = members(app, new=False)
+    after = tournament(people["alice"], tid)
+    assert (after["status"], after["ends"], after["standings"], after["games"]) == (
+        "running", before["ends"], before["standings"], before["games"])
+    # the games in progress go on (their seats get new links) and count
+    for g in [g for g in after["games"] if g["result"] is None]:
+        finish_game(people, tid, g["second"])
+    wait_for(lambda: tournament(people["alice"], tid)["status"] == "finished"
+             or time.time() > tournament(people["alice"], tid)["ends"], timeout=30)
+    for g in [g for g in tournament(people["alice"], tid)["games"] if g["result"] is None]:
+        wait_for(lambda: all(x["table"] for x in tournament(people["alice"], tid)["games"]))
+        finish_game(people, tid, g["second"])
+    wait_for(lambda: tournament(people["alice"], tid)["status"] == "finished", timeout=30)
+    final = tournament(people["alice"], tid)
+    assert all(g["result"] is not None for g in final["games"]) and len(final["games"]) >= 4
+    # every game counted: two points a win, streaks aside, each game has one winner
+    assert sum(r["wins"] for r in final["standings"]) == len(final["games"])
+    for row in final["standings"]:
+        (mine,) = people["alice"].get(f"/api/players/{row['entrant']}/tournaments").json()
+        assert (mine["place"], mine["points"]) == (row["rank"], row["points"])
 
 
 def test_a_player_who_never_moves_loses_and_is_withdrawn_after_two(tmp_path):

@@ -14,7 +14,7 @@ pytest.importorskip("argon2")
 
 from sequence_game.web.club.store import ClubStore
 from sequence_game.web.errors import InvalidRequestError, NotAllowedError
-from sequence_game.web.tournaments import Tournament, TournamentStore, check_settings
+from sequence_game.web.tournaments import TGame, Tournament, TournamentStore, check_settings
 
 
 def swiss(rounds=3, team_size=1, **settings):
@@ -156,6 +156,79 @@ def test_the_arena_pairs_the_free_and_scores_streaks():
     assert scores[g.first] == (5 if t.arena_results(g.first)[0].score == 1.0 else 3)
     rows = t.standings()
     assert rows[0]["points"] >= rows[-1]["points"]
+
+
+def test_arena_ties_on_points_go_by_performance_not_wins_then_rating():
+    t = arena()
+    for k, (name, rating) in enumerate([("x", 700), ("y", 400), ("p", 300), ("q", 650)]):
+        t.join(name, name.upper(), rating, now=60.0 + k)
+    t.status = "running"
+    made = [TGame(1, 0, 0, "x", "p", 100.0), TGame(2, 0, 0, "y", "q", 100.0)]
+    t.games.extend(made)
+    for g in made:
+        t.result(g, 1.0, 101.0, turns=(10, 10))
+    rows = {r["entrant"]: r for r in t.standings()}
+    # x and y both won once (2 points, one win): y beat a 650, x a 300, so y performed better
+    # (1050 against 700) and is ahead although x is rated higher; likewise p (lost to a 700:
+    # 300) is ahead of q (lost to a 400: 0)
+    assert [r["entrant"] for r in t.standings()] == ["y", "x", "p", "q"]
+    assert [rows[i]["performance"] for i in "yxpq"] == [1050, 700, 300, 0]
+    # nothing played: below every performance, then by rating
+    t.join("z", "Z", 900, now=70.0)
+    assert [r["entrant"] for r in t.standings()][-1] == "z"
+    assert next(r for r in t.standings() if r["entrant"] == "z")["performance"] is None
+
+
+def test_only_the_creator_starts_early_and_only_with_two_in():
+    t = swiss()
+    t.join("alice", "Alice", 700, now=60.0)
+    with pytest.raises(NotAllowedError, match="only the tournament's creator"):
+        t.start_early("bob", 70.0)
+    with pytest.raises(NotAllowedError, match="at least 2 entrants in; it has 1"):
+        t.start_early("alice", 70.0)
+    t.join("bob", "Bob", 600, now=61.0)
+    t.start_early("alice", 70.0)
+    assert t.starts == 70.0
+    t.status = "running"
+    with pytest.raises(NotAllowedError, match="started already"):
+        t.start_early("alice", 71.0)
+    # teams: only complete ones count
+    teams = swiss(team_size=2)
+    teams.join("alice", "Alice", 700, 1.0, partner=("bob", "Bob", 500))
+    teams.join("bob", "Bob", 500, 2.0, partner=("alice", "Alice", 700))
+    teams.join("carol", "Carol", 600, 3.0, partner=("dave", "Dave", 400))
+    with pytest.raises(NotAllowedError, match=r"\(complete teams\); it has 1"):
+        teams.start_early("alice", 70.0)
+    teams.join("dave", "Dave", 400, 4.0, partner=("carol", "Carol", 600))
+    teams.start_early("alice", 70.0)
+
+
+def test_an_aborted_game_scores_nothing_and_is_no_meeting():
+    t = swiss(rounds=3)
+    t.join("alice", "Alice", 700, now=60.0)
+    t.join("bob", "Bob", 600, now=61.0)
+    t.status = "running"
+    (g,) = t.next_round(100.0)
+    t.abort(g, 101.0)
+    assert g.aborted and not g.playing and t.round_over()
+    assert t.result(g, 1.0, 102.0) == [] and g.result is None  # a late result changes nothing
+    rows = t.standings()
+    assert [(r["points"], r["games"]) for r in rows] == [(0.0, 0), (0.0, 0)]
+    (again,) = t.next_round(110.0)  # no meeting: the two are paired again
+    assert {again.first, again.second} == {"alice", "bob"}
+    # an arena: no points either way, and a streak goes on past it
+    a = four(arena())
+    a.status = "running"
+    for n in range(3):
+        game = TGame(len(a.games) + 1, 0, 0, "alice", "bob", 100.0 + n)
+        a.games.append(game)
+        if n == 1:
+            a.abort(game, 101.0 + n)
+        else:
+            a.result(game, 1.0, 101.0 + n, turns=(10, 10))
+    rows = {r["entrant"]: r for r in a.standings()}
+    assert rows["alice"]["sheet"] == [2, 2] and rows["bob"]["sheet"] == [0, 0]
+    assert rows["alice"]["fire"] and rows["alice"]["games"] == 2
 
 
 def test_pauses_and_berserk_are_the_arenas():

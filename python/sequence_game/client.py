@@ -1430,6 +1430,11 @@ class Client:
         return self._typed(_object("the tournament"), "POST", f"/api/tournaments/{_id(tournament_id)}/join",
                            {} if partner is None else {"partner": partner})
 
+    def start_tournament(self, tournament_id: str) -> Dict[str, Any]:
+        """``POST /api/tournaments/{id}/start`` (signed in, its creator): start it now, before its
+        announced time, once two entrants are in."""
+        return self._typed(_object("the tournament"), "POST", f"/api/tournaments/{_id(tournament_id)}/start")
+
     def withdraw_from_tournament(self, tournament_id: str) -> Dict[str, Any]:
         """``POST /api/tournaments/{id}/withdraw`` (signed in): leave; your results stand."""
         return self._typed(_object("the tournament"), "POST", f"/api/tournaments/{_id(tournament_id)}/withdraw")

@@ -3,13 +3,14 @@ pairing. Pure rules over ids, ratings and results: the server (``sequence_game.w
 tournaments, starts their games and feeds the results back (docs/club.md).
 
 Modules: :mod:`.swiss` (a simplified Dutch system), :mod:`.standings` (Buchholz,
-Sonneborn-Berger, direct encounter), :mod:`.arena` (streaks, berserk, pairing the free).
+Sonneborn-Berger, direct encounter), :mod:`.arena` (streaks, berserk, performance, pairing the free).
 """
 
 from __future__ import annotations
 
 from .arena import (
     BERSERK_MIN_TURNS,
+    PERFORMANCE_SPREAD,
     ArenaResult,
     ScoredGame,
     Waiting,
@@ -17,6 +18,7 @@ from .arena import (
     arena_points,
     berserk_clock,
     on_fire,
+    performance,
 )
 from .standings import Standing, standings
 from .swiss import BYE_POINTS, Entrant, Game, Pairing, allocate_seats, pair_round, pairing_order, scores
@@ -25,6 +27,7 @@ __all__ = [
     "BERSERK_MIN_TURNS",
     "BYE_POINTS",
     "NO_SHOWS_TO_WITHDRAW",
+    "PERFORMANCE_SPREAD",
     "ArenaResult",
     "Entrant",
     "Game",
@@ -39,6 +42,7 @@ __all__ = [
     "on_fire",
     "pair_round",
     "pairing_order",
+    "performance",
     "scores",
     "standings",
 ]

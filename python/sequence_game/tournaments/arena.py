@@ -3,14 +3,24 @@ soon as a game ends, and score by streaks.
 
 Scoring (:func:`arena_points`): a win is 2 points, a draw 1, a loss 0. Two wins in a row set an
 entrant *on fire*: while on fire every game scores double (a win 4, a draw 2) until a game is not
-won. A win by an entrant who went berserk (half its time, :func:`berserk_clock`) scores one point
-more, if the game lasted at least :data:`BERSERK_MIN_TURNS` turns of theirs, so a win on a no-show
-or a resignation at once earns no bonus. A forfeit scores like the result it gives but never
-starts or feeds a streak.
+won. A win by an entrant who went berserk (half its time and no increment, :func:`berserk_clock`)
+scores one point more, if the game lasted at least :data:`BERSERK_MIN_TURNS` turns of theirs, so
+a win on a no-show or a resignation at once earns no bonus. A forfeit scores like the result it
+gives but never starts or feeds a streak.
 
 >>> [g.points for g in arena_points([ArenaResult(1.0), ArenaResult(1.0), ArenaResult(1.0),
 ...                                   ArenaResult(0.5), ArenaResult(1.0, berserk=True, turns=9)])]
 [2, 2, 4, 2, 3]
+
+Standings: points, then the tournament **performance** (:func:`performance`, lichess's tie-break):
+the mean, over the games played, of the opponent's rating plus :data:`PERFORMANCE_SPREAD` for a
+win, minus it for a loss (a draw: the opponent's rating), so of two entrants tied on points the one
+who scored them against stronger opponents, or in fewer games, is ahead. Forfeits are left out: no
+one played them.
+
+>>> performance([ArenaResult(1.0, opponent_rating=600), ArenaResult(0.5, opponent_rating=700),
+...              ArenaResult(0.0, opponent_rating=500), ArenaResult(1.0, forfeit=True, opponent_rating=900)])
+600.0
 
 Pairing (:func:`arena_pairs`): the entrants waiting for a game (not playing, not paused) sorted by
 points, then rating; the first meets the nearest below it that was not its last opponent (when
@@ -24,6 +34,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 __all__ = [
     "BERSERK_MIN_TURNS",
+    "PERFORMANCE_SPREAD",
     "ArenaResult",
     "ScoredGame",
     "Waiting",
@@ -31,21 +42,27 @@ __all__ = [
     "arena_points",
     "berserk_clock",
     "on_fire",
+    "performance",
 ]
 
 #: the fewest turns of the berserk entrant's own for the bonus (lichess asks for seven moves)
 BERSERK_MIN_TURNS = 7
+#: the rating points a win adds to the opponent's rating in a game's performance, and a loss takes
+#: away: the Elo scale's 400 (the linear performance rating)
+PERFORMANCE_SPREAD = 400.0
 
 
 @dataclass(frozen=True)
 class ArenaResult:
     """One finished game of one entrant: ``score`` 1, 0.5 or 0; ``berserk`` whether it halved its
-    clock; ``turns`` how many turns it played; ``forfeit`` decided without play."""
+    clock; ``turns`` how many turns it played; ``forfeit`` decided without play;
+    ``opponent_rating`` the opponent's rating (for :func:`performance`; None: not known)."""
 
     score: float
     berserk: bool = False
     turns: int = 0
     forfeit: bool = False
+    opponent_rating: Optional[float] = None
 
     def __post_init__(self) -> None:
         if self.score not in (0.0, 0.5, 1.0):
@@ -81,12 +98,24 @@ def on_fire(results: Sequence[ArenaResult]) -> bool:
     return len(results) >= 2 and all(r.score == 1.0 and not r.forfeit for r in results[-2:])
 
 
-def berserk_clock(base_seconds: float) -> float:
-    """The time of an entrant gone berserk: half its clock (its increment stays: a Sequence
-    table's increment is the same for every seat)."""
+def performance(results: Iterable[ArenaResult]) -> Optional[float]:
+    """The entrant's tournament performance over its games played (see the module), None when it
+    played none (forfeits are not played; nor is a game whose opponent's rating is not known)."""
+    played = [r for r in results if not r.forfeit and r.opponent_rating is not None]
+    if not played:
+        return None
+    return sum(float(r.opponent_rating or 0.0) + PERFORMANCE_SPREAD * (2.0 * r.score - 1.0)
+               for r in played) / len(played)
+
+
+def berserk_clock(base_seconds: float, increment: float) -> Tuple[float, float]:
+    """The clock of an entrant gone berserk, ``(seconds, increment)``: half its time and no
+    increment, as on lichess (a 5+3 clock becomes 2:30+0)."""
     if not base_seconds > 0:
         raise ValueError(f"a clock's time is a positive number of seconds, not {base_seconds!r}")
-    return base_seconds / 2.0
+    if not increment >= 0:
+        raise ValueError(f"a clock's increment is 0 or more seconds, not {increment!r}")
+    return base_seconds / 2.0, 0.0
 
 
 @dataclass(frozen=True)

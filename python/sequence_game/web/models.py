@@ -162,6 +162,8 @@ class ClockView(BaseModel):
     increment: float
     at_zero: Literal["ai", "lose"]
     left: List[Optional[float]] = Field(description="per seat: its time left in seconds (null: an AI seat, no clock)")
+    increments: List[float] = Field(description="per seat: the seconds its clock gains (`increment`, or 0 for an "
+                                                "arena player gone berserk)")
     running: Optional[int] = Field(description="the seat whose clock runs now, or null")
     flagged: Optional[int] = Field(description="the seat that ran out of time and lost, or null")
 
@@ -797,6 +799,9 @@ class TournamentStanding(BaseModel):
     losses: int
     byes: int = 0
     fire: bool = Field(False, description="an arena: on a streak, the next game counts double")
+    performance: Optional[int] = Field(None, description="an arena: the tie-break after points, the mean of each "
+                                                     "game played's opponent rating, +400 for a win, -400 for a loss "
+                                                     "(null: no game played)")
     sheet: List[int] = Field(default_factory=list, description="an arena: the points of each game, in order")
     state: Literal["in", "withdrawn"]
     paused: bool
@@ -812,8 +817,10 @@ class TournamentGame(BaseModel):
     first: str
     second: Optional[str]
     table: Optional[str]
-    result: Optional[float] = Field(description="what first scored: 1, 0.5, 0; null while played")
+    result: Optional[float] = Field(description="what first scored: 1, 0.5, 0; null while played (or aborted)")
     forfeit: bool
+    aborted: bool = Field(False, description="aborted at its table before the first moves: it scores nothing for "
+                                             "either side")
     berserk: List[str]
 
 
@@ -842,7 +849,8 @@ class TournamentView(TournamentSummary):
 
     standings: List[TournamentStanding]
     games: List[TournamentGame]
-    pending: List[List[str]] = Field(description="teams waiting for their second member to join: their names")
+    pending: List[List[str]] = Field(description="teams waiting for their second member to join: their names, "
+                                                 "the member who joined first")
     version: int = Field(description="goes up at every change of any tournament: poll again when it moved")
 
 

@@ -1,5 +1,5 @@
-"""Tournaments: announce, list, join, withdraw, pause, berserk, the live standings, your game's
-seat, a player's tournaments (``web/tournaments``; docs/club.md, "Tournaments")."""
+"""Tournaments: announce, list, join, start early, withdraw, pause, berserk, the live standings,
+your game's seat, a player's tournaments (``web/tournaments``; docs/club.md, "Tournaments")."""
 
 from __future__ import annotations
 
@@ -55,7 +55,8 @@ def summary(t: Tournament) -> models.TournamentSummary:
 
 def view(t: Tournament, version: int) -> models.TournamentView:
     games = [models.TournamentGame(round=g.round, board=g.board, first=g.first, second=g.second, table=g.table_id,
-                                   result=g.result, forfeit=g.forfeit, berserk=g.berserk) for g in t.games]
+                                   result=g.result, forfeit=g.forfeit, aborted=g.aborted,
+                                   berserk=g.berserk) for g in t.games]
     return models.TournamentView(
         **dict(summary(t)), standings=[models.TournamentStanding(**row) for row in t.standings()],
         games=games, pending=[e.names for e in t.entrants.values() if e.state == "pending"], version=version)
@@ -105,6 +106,18 @@ async def join_tournament(tournament_id: TournamentId, body: models.JoinTourname
     """Enter an announced tournament (an arena also while it runs, and again after withdrawing). A
     team tournament: name your partner; the team is in once the partner joins naming you."""
     t = await tournaments.run(tournaments.join, tournament_id, _member(account), body.partner)
+    return view(t, tournaments.version)
+
+
+@router.post("/api/tournaments/{tournament_id}/start", response_model=models.TournamentView,
+             responses=errors_for(401, 403, 404, 422, 503),
+             summary="Its creator starts it now, before its time (signed in)")
+async def start_tournament(tournament_id: TournamentId, tournaments: Tournaments,
+                           account: AccountWrite) -> models.TournamentView:
+    """The account that announced the tournament starts it before its announced time, once at
+    least two entrants are in (a team tournament: two complete teams); anyone else, a tournament
+    with fewer, or one that started already, is refused (403). The first games are paired at once."""
+    t = await tournaments.run(tournaments.start_now, tournament_id, _member(account))
     return view(t, tournaments.version)
 
 

@@ -215,7 +215,7 @@ function tickClock() {
     }
     const c = view.clock, p = view.state.current_player;
     if (view.over || c.running === null) { el.textContent = ""; return; }
-    const fields = { time: clockText(clockLeft(p)), s: c.increment, name: seatLabel(p) };
+    const fields = { time: clockText(clockLeft(p)), s: c.increments ? c.increments[p] : c.increment, name: seatLabel(p) };
     const how = c.kind === "fischer" ? _("+{s} s a move", fields) : _("a bank, +{s} s a turn", fields);
     const zero = mine() ? (c.at_zero === "lose" ? _("at zero your team loses on time") : _("at zero the computer moves for you"))
       : (c.at_zero === "lose" ? _("at zero their team loses on time") : _("at zero the computer moves for them"));

@@ -1,6 +1,7 @@
 "use strict";
 // A tournament's page (/tournaments/ID, docs/club.md "Tournaments"): what it is, join, withdraw,
-// pause and berserk for a signed-in member, your game's link, the live standings and the games.
+// pause and berserk for a signed-in member, the creator's early start, your game's link, the live
+// standings and the games.
 // It asks the server again every two seconds. Every name is set as text, never as HTML.
 
 const $ = id => document.getElementById(id);
@@ -77,19 +78,28 @@ function showActions(t) {
   const me = club.me && club.me.name;
   const row = mine(t);
   const open = t.status === "upcoming" || (t.kind === "arena" && t.status === "running");
-  $("t-join").hidden = !me || !open || (row && row.state === "in");
+  // a team waiting for its partner (pending[i][0] joined, pending[i][1] is named): the one who
+  // joined is in it already, and may withdraw it
+  const waiting = !!me && t.pending.some(names => names[0].toLowerCase() === me.toLowerCase());
+  $("t-join").hidden = !me || !open || (row && row.state === "in") || waiting;
   $("t-partner-label").hidden = $("t-join").hidden || t.team_size !== 2;
-  $("t-withdraw").hidden = !row || row.state !== "in" || t.status === "finished";
+  $("t-withdraw").hidden = !(waiting || (row && row.state === "in")) || t.status === "finished";
   const arena = t.kind === "arena" && t.status === "running" && row && row.state === "in";
   $("t-pause").hidden = !arena || row.paused;
   $("t-resume").hidden = !arena || !row.paused;
   $("t-berserk").hidden = !arena || !t.berserk || !row.table;
+  // its creator may start it before its time, once two players (or teams) are in
+  const creator = me && t.status === "upcoming" && t.creator.toLowerCase() === me.toLowerCase();
+  const ready = t.standings.filter(r => r.state === "in").length >= 2;
+  $("t-start").hidden = !creator;
+  $("t-start").disabled = !ready;
+  $("t-start-hint").hidden = !creator || ready;
 }
 
 function showStandings(t) {
   const swiss = t.kind === "swiss";
   const heads = swiss ? [_("rank"), _("player"), _("rating"), _("points"), _("Buchholz"), _("Sonneborn-Berger"), _("games"), _("playing")]
-    : [_("rank"), _("player"), _("rating"), _("points"), _("games"), _("streak"), _("playing")];
+    : [_("rank"), _("player"), _("rating"), _("points"), _("performance"), _("games"), _("streak"), _("playing")];
   $("t-head").replaceChildren(...heads.map(th));
   $("t-standings").replaceChildren(...(t.standings.length ? t.standings.map(r => {
     const name = entrantNode(t, r.entrant);
@@ -101,7 +111,7 @@ function showStandings(t) {
       if (r.table) playing.append(" ", link(_("watch"), `/table/${encodeURIComponent(r.table)}`));
     }
     const cells = swiss ? [String(r.rank), name, String(r.rating), points(r.points), points(r.buchholz), points(r.sonneborn_berger), String(r.games), playing]
-      : [String(r.rank), name, String(r.rating), points(r.points), String(r.games), r.fire ? _("on fire: double points") : "-", playing];
+      : [String(r.rank), name, String(r.rating), points(r.points), r.performance === null ? "-" : String(r.performance), String(r.games), r.fire ? _("on fire: double points") : "-", playing];
     return tr(...cells);
   }) : [tr(_("nobody has joined yet"), ...heads.slice(1).map(() => ""))]));
   $("t-pending").hidden = !t.pending.length;
@@ -110,6 +120,7 @@ function showStandings(t) {
 
 function resultText(g) {
   if (g.second === null) return _("bye");
+  if (g.aborted) return _("aborted: no points");
   if (g.result === null) return _("playing");
   const text = g.result === 1 ? "1 - 0" : g.result === 0 ? "0 - 1" : "\u00bd - \u00bd";
   return g.forfeit ? _("{result} (no-show)", { result: text }) : text;
@@ -185,6 +196,7 @@ $("t-join").addEventListener("click", () => {
   act("join", current && current.team_size === 2 ? { partner: partner || null } : {});
 });
 $("t-withdraw").addEventListener("click", () => act("withdraw"));
+$("t-start").addEventListener("click", () => act("start"));
 $("t-pause").addEventListener("click", () => act("pause", { paused: true }));
 $("t-resume").addEventListener("click", () => act("pause", { paused: false }));
 $("t-berserk").addEventListener("click", () => act("berserk"));

@@ -9,6 +9,9 @@ per seat (``options.clock``), docs/web.md, "Game clocks" in "At the table".
   ``seconds``; at the start of each of its turns ``increment`` seconds are added to it, never past
   ``seconds``; its clock runs while it is to move.
 
+A seat listed in the clock state's ``no_increment`` gains nothing (an arena player gone berserk,
+docs/club.md, "Tournaments").
+
 A turn is timed as one whatever it holds: a dead-card trade and the card played after it (R5) are
 one turn, with one increment and one turn timer.
 
@@ -37,7 +40,7 @@ from ...move import Move
 from ...seeds import fresh_seed
 from ..errors import TableError
 from .ai import Change
-from .clockstate import CLOCK_KINDS, check_clock, clock_left, clock_view
+from .clockstate import CLOCK_KINDS, check_clock, clock_left, clock_view, increment_of
 from .table import Next, StaleError, Table
 
 __all__ = ["CLOCK_KINDS", "Clock", "check_clock", "clock_view"]
@@ -68,7 +71,7 @@ class Clock:
         if left is not None and table.options.clock is not None:
             clock = table.options.clock
             if clock["kind"] == "bank":  # BGA: time added at the start of the turn, the bank capped
-                left[seat] = min(float(clock["seconds"]), left[seat] + float(clock["increment"]))
+                left[seat] = min(float(clock["seconds"]), left[seat] + increment_of(table, seat))
             seconds = left[seat]
             table.clock_running = (seat, time.monotonic())
         else:
@@ -104,7 +107,7 @@ class Clock:
         left[seat] = max(0.0, left[seat] - (time.monotonic() - began))
         moved = bool(table.movers) and table.movers[-1] == seat
         if table.options.clock["kind"] == "fischer" and moved and not table.over:
-            left[seat] += float(table.options.clock["increment"])
+            left[seat] += increment_of(table, seat)
         self.store(table)
 
     def store(self, table: Table) -> None:

@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional
 from ..errors import InvalidRequestError
 from .table import Table
 
-__all__ = ["AT_ZERO", "CLOCK_KINDS", "check_clock", "clock_left", "clock_view"]
+__all__ = ["AT_ZERO", "CLOCK_KINDS", "check_clock", "clock_left", "clock_view", "increment_of"]
 
 CLOCK_KINDS = ("fischer", "bank")
 AT_ZERO = ("ai", "lose")
@@ -60,9 +60,19 @@ def clock_left(table: Table) -> Optional[List[float]]:
     return left
 
 
+def increment_of(table: Table, seat: int) -> float:
+    """The seconds ``seat``'s clock gains (after each of its moves, or at the start of each of its
+    turns for a bank): the clock's increment, or none for a seat listed in the clock state's
+    ``no_increment`` (an arena player gone berserk, docs/club.md)."""
+    clock = table.options.clock
+    if clock is None or seat in ((table.options.clock_state or {}).get("no_increment") or ()):
+        return 0.0
+    return float(clock["increment"])
+
+
 def clock_view(table: Table) -> Optional[Dict[str, Any]]:
     """The clock as every viewer sees it (public): the spec, each seat's time left (None for an AI
-    seat), the seat whose clock runs, and the seat that lost on time."""
+    seat) and increment, the seat whose clock runs, and the seat that lost on time."""
     left = clock_left(table)
     clock, running = table.options.clock, table.clock_running
     if left is None or clock is None:
@@ -72,5 +82,5 @@ def clock_view(table: Table) -> Optional[Dict[str, Any]]:
         seat, began = running
         shown[seat] = round(max(0.0, left[seat] - (time.monotonic() - began)), 2)
     state = table.options.clock_state or {}
-    return {**clock, "left": shown, "running": None if running is None or table.over else running[0],
-            "flagged": state.get("flagged")}
+    return {**clock, "left": shown, "increments": [increment_of(table, p) for p in range(len(table.seats))],
+            "running": None if running is None or table.over else running[0], "flagged": state.get("flagged")}

@@ -19,6 +19,7 @@ from ...tournaments import (
     arena_points,
     on_fire,
     pair_round,
+    performance,
     standings,
 )
 from ...tournaments import (
@@ -29,12 +30,14 @@ from ...tournaments import (
 )
 from ..errors import InvalidRequestError, NotAllowedError
 
-__all__ = ["KINDS", "Entrant", "TGame", "Tournament", "check_settings"]
+__all__ = ["KINDS", "MIN_TO_START", "Entrant", "TGame", "Tournament", "check_settings"]
 
 KINDS = ("swiss", "arena")
 MAX_ROUNDS = 15
 MAX_MINUTES = 24 * 60.0  #: an arena's longest (its shortest is the server's, TournamentSettings)
 MAX_NAME = 40
+#: entrants (players, or complete teams) a tournament needs for its creator to start it early
+MIN_TO_START = 2
 
 
 def _number(x: Any) -> bool:
@@ -86,7 +89,9 @@ class Entrant:
 
 @dataclass
 class TGame:
-    """A paired game (``second`` None: ``first``'s bye). ``result``: what ``first`` scored."""
+    """A paired game (``second`` None: ``first``'s bye). ``result``: what ``first`` scored; a game
+    that ``finished`` without a result was aborted (before its first moves): it scores nothing for
+    either side and is no meeting."""
 
     n: int
     round: int
@@ -118,7 +123,11 @@ class TGame:
 
     @property
     def playing(self) -> bool:
-        return self.second is not None and self.result is None
+        return self.second is not None and self.result is None and self.finished is None
+
+    @property
+    def aborted(self) -> bool:
+        return self.second is not None and self.result is None and self.finished is not None
 
     def score_of(self, entrant: str) -> Optional[float]:
         if self.result is None:
@@ -229,6 +238,20 @@ class Tournament:
         self.entrants[e.id] = e
         return [e]
 
+    def start_early(self, account: str, now: float) -> None:
+        """The creator (``account``) starts the tournament now, before its announced time, once at
+        least :data:`MIN_TO_START` entrants are in (teams: complete ones)."""
+        if account != self.creator:
+            raise NotAllowedError("only the tournament's creator may start it before its time")
+        if self.status != "upcoming":
+            raise NotAllowedError(f"the tournament {self.name!r} has started already" if self.status == "running"
+                                  else f"the tournament {self.name!r} is over")
+        entrants = len(self.active())
+        if entrants < MIN_TO_START:
+            raise NotAllowedError(f"a tournament starts with at least {MIN_TO_START} entrants in"
+                                  f"{' (complete teams)' if self.team_size == 2 else ''}; it has {entrants}")
+        self.starts = now
+
     def withdraw(self, account: str) -> Entrant:
         """``account``'s entrant leaves: it is paired no more; its results stand."""
         e = self.entrant_of(account)
@@ -252,7 +275,7 @@ class Tournament:
     def _domain(self) -> Tuple[List[DomainEntrant], List[DomainGame], Dict[int, str]]:
         entrants = [DomainEntrant(e.id, e.rating) for e in self.entrants.values() if e.state in ("in", "withdrawn")]
         games = [DomainGame(g.round, g.first, g.second, g.result, g.forfeit) for g in self.games
-                 if g.second is not None]
+                 if g.second is not None and not g.aborted]
         byes = {g.round: g.first for g in self.games if g.bye}
         return entrants, games, byes
 
@@ -300,7 +323,7 @@ class Tournament:
         """``game`` ended: ``first_score`` for its first entrant. A forfeit (no-show) counts a
         no-show of the loser, withdrawn after :data:`NO_SHOWS_TO_WITHDRAW`. Returns the entrants
         changed."""
-        if game.result is not None:
+        if game.result is not None or game.aborted:
             return []
         game.result, game.finished, game.forfeit, game.turns = float(first_score), now, forfeit, list(turns)
         changed = []
@@ -312,6 +335,12 @@ class Tournament:
                     loser.state = "withdrawn"
                 changed.append(loser)
         return changed
+
+    def abort(self, game: TGame, now: float) -> None:
+        """``game`` was aborted at its table before its first moves: it ends scoring nothing for
+        either side; a Swiss does not count it as a meeting (the two may be paired again)."""
+        if game.playing:
+            game.finished = now
 
     def go_berserk(self, account: str) -> Tuple[TGame, Entrant]:
         """``account``'s entrant halves its time in its arena game that has not started."""
@@ -336,7 +365,9 @@ class Tournament:
             score = g.score_of(entrant)
             assert score is not None
             side = 0 if g.first == entrant else 1
-            out.append(ArenaResult(score, entrant in g.berserk, int(g.turns[side]), g.forfeit))
+            other = self.entrants.get((g.second if side == 0 else g.first) or "")
+            out.append(ArenaResult(score, entrant in g.berserk, int(g.turns[side]), g.forfeit,
+                                   None if other is None else other.rating))
         return out
 
     def arena_scores(self) -> Dict[str, int]:
@@ -359,13 +390,16 @@ class Tournament:
                     continue
                 results = self.arena_results(e.id)
                 points = arena_points(results)
-                scored[e.id] = (sum(p.points for p in points), sum(1 for r in results if r.score == 1.0),
-                                results, points)
-            order = sorted(scored, key=lambda i: (-scored[i][0], -scored[i][1], -self.entrants[i].rating, i))
+                scored[e.id] = (sum(p.points for p in points), performance(results), results, points)
+            # points, then the performance (none played: below every performance), then rating
+            order = sorted(scored, key=lambda i: (-scored[i][0], scored[i][1] is None, -(scored[i][1] or 0.0),
+                                                  -self.entrants[i].rating, i))
             for rank, i in enumerate(order, 1):
-                total, wins, results, points = scored[i]
+                total, perf, results, points = scored[i]
                 rows.append({"rank": rank, "entrant": i, "points": float(total), "games": len(results),
-                             "wins": wins, "draws": sum(1 for r in results if r.score == 0.5),
+                             "performance": None if perf is None else round(perf),
+                             "wins": sum(1 for r in results if r.score == 1.0),
+                             "draws": sum(1 for r in results if r.score == 0.5),
                              "losses": sum(1 for r in results if r.score == 0.0),
                              "fire": on_fire(results), "sheet": [p.points for p in points]})
         for row in rows:

@@ -239,6 +239,16 @@ class TournamentService:
             self._save(t, changed)
         return t
 
+    def start_now(self, tournament_id: str, account: Account, now: Optional[float] = None) -> Tournament:
+        """Its creator starts the announced tournament now (``Tournament.start_early``): a Swiss's
+        first round, or an arena's games, are paired at the scheduler's next tick, at once."""
+        now = time.time() if now is None else now
+        with self.lock:
+            t = self.get(tournament_id)
+            t.start_early(account.key, now)
+            self._start(t, now)
+        return t
+
     def withdraw(self, tournament_id: str, account: Account) -> Tournament:
         with self.lock:
             t = self.get(tournament_id)
@@ -259,7 +269,9 @@ class TournamentService:
         return live if live is not None else await self.run(self.get, tournament_id)
 
     async def berserk(self, tournament_id: str, account: Account) -> None:
-        """Halve the account's entrant's time in its arena game, before its first move."""
+        """The account's entrant goes berserk in its arena game, before its first move: its seats'
+        time is halved (never more than they have left) and they gain no increment
+        (``berserk_clock``; the clock state's ``no_increment``, kept across a restart)."""
         t = await self._find(tournament_id)
         e = t.entrant_of(account.key)
         game = next((g for g in t.games if g.playing and e is not None and e.id in (g.first, g.second)), None)
@@ -268,22 +280,27 @@ class TournamentService:
             raise NotAllowedError("you have no game in this arena now")
         side = 0 if game.first == e.id else 1
         seats = [p for p in range(len(table.seats)) if p % 2 == side]
-        if any(p in table.movers for p in seats):
-            raise NotAllowedError("berserk is chosen before your first move")
-        await self._locked(lambda: self._save(t, games=[t.go_berserk(account.key)[0]]))
-        async with table.lock:
+        clock = table.options.clock
+        seconds, increment = berserk_clock(float(clock["seconds"]), float(clock["increment"]))
+        async with table.lock:  # no move in between: the first-move check and the new clock agree
+            if any(p in table.movers for p in seats):
+                raise NotAllowedError("berserk is chosen before your first move")
+            await self._locked(lambda: self._save(t, games=[t.go_berserk(account.key)[0]]))
             state = dict(table.options.clock_state or {})
-            left = list(state.get("left") or [])
+            left = list(state.get("left") or [float(clock["seconds"])] * len(table.seats))
+            running = table.clock_running
             for p in seats:
-                if p < len(left):
-                    left[p] = berserk_clock(float(table.options.clock["seconds"]))
+                spent = time.monotonic() - running[1] if running is not None and running[0] == p else 0.0
+                left[p] = max(0.0, min(seconds, left[p] - spent))
             state["left"] = left
+            if increment != float(clock["increment"]):
+                state["no_increment"] = sorted(set(state.get("no_increment") or ()) | set(seats))
             table.options.clock_state = state
             await self.tables.db(self.tables.store.set_clock, table.id, state)
             p = table.game.current_player
-            if p in seats and table.clock is not None:  # its turn runs: restart it with the time halved
+            if p in seats and table.clock is not None:  # its turn runs: from now, on the time left
                 table.clock.cancel()
-                table.clock = None
+                table.clock, table.clock_running = None, None
                 self.tables.start_clock(table, p)
         self.tables.broadcast(table)
 

@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS tournament_games (
     first      TEXT NOT NULL,        -- the entrant at the first seat, team blue (a bye: who has it)
     second     TEXT,                 -- NULL: a bye
     table_id   TEXT,                 -- the server's table of the game
-    result     REAL,                 -- what first scored: 1, 0.5, 0; NULL: being played
+    result     REAL,                 -- what first scored: 1, 0.5, 0; NULL: being played (aborted if finished)
     forfeit    INTEGER NOT NULL,     -- decided without play (a no-show)
     berserk    TEXT NOT NULL,        -- JSON list of the entrants that went berserk
     turns      TEXT NOT NULL,        -- JSON [first's turns, second's turns]
