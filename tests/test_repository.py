@@ -489,6 +489,45 @@ def test_the_layer_check_catches_an_upward_and_a_sideways_import():
     assert layer_violations(unknown, rules) == [f"sequence_game.newthing: no row for 'newthing' in {ARCHITECTURE}"]
 
 
+# --------------------------------------------------------------------------- the routers
+
+ROUTERS = "sequence_game.web.routers"
+
+
+def router_cross_imports(graph: Dict[str, List[str]]) -> List[str]:
+    """Each import by a router (a module of ``web/routers/``) of another router or of the routers'
+    package: a router depends on the domains and the shared helpers (``deps.py``, ``http.py``,
+    ``frames.py``, ``pages.py``), never on another router (docs/architecture.md, "The web server")."""
+    found = []
+    for module, targets in sorted(graph.items()):
+        if module.startswith(ROUTERS + "."):
+            found += [f"{module} imports {t}" for t in targets
+                      if t != module and (t == ROUTERS or t.startswith(ROUTERS + "."))]
+    return found
+
+
+def test_no_router_imports_another_router():
+    """Every import that runs counts, a deferred one in a function too (``import_graph``)."""
+    graph = import_graph()
+    routers = sorted(m for m in graph if m.startswith(ROUTERS + "."))
+    # the check reads the real routers and their imports: an empty or unread graph fails here
+    expected = {f"{ROUTERS}.{name}" for name in ("accounts", "ai", "events", "pages", "players", "socket", "tables")}
+    assert expected <= set(routers), routers
+    assert all(any(t.startswith("sequence_game.web.") for t in graph[m]) for m in routers), routers
+    assert f"{ROUTERS}.socket" in graph["sequence_game.web.app"]
+    found = router_cross_imports(graph)
+    assert not found, "a router imports another (move the shared part to a domain or a helper):\n" + "\n".join(found)
+
+
+def test_the_router_check_catches_an_import_of_another_router():
+    graph = {f"{ROUTERS}.ai": [f"{ROUTERS}.events", "sequence_game.web.deps"],
+             f"{ROUTERS}.players": [ROUTERS, "sequence_game.web.pages"],
+             f"{ROUTERS}.play": ["sequence_game.web.deps"],
+             "sequence_game.web.app": [f"{ROUTERS}.ai", f"{ROUTERS}.play"]}
+    assert router_cross_imports(graph) == [f"{ROUTERS}.ai imports {ROUTERS}.events",
+                                           f"{ROUTERS}.players imports {ROUTERS}"]
+
+
 # --------------------------------------------------------------------------- the tables' one way in
 
 WEB = os.path.join("python", "sequence_game", "web")

@@ -31,9 +31,11 @@ from .club import ClubSettings
 from .deps import errors_for
 from .env import build_env
 from .errors import TableError
+from .frames import document_frames
 from .gate import EarlyRefusal
 from .http import BodyLimit, HostGuard, error_body, status_of
 from .limits import ServerLimits
+from .pages import DOCS_ASSETS, STATIC, docs_assets_dir
 from .routers import accounts as accounts_routes
 from .routers import ai, events, pages, people, play, players, records, review, seeks, socket, tables
 from .routers import tournaments as tournaments_routes
@@ -157,12 +159,12 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     def openapi() -> Dict[str, Any]:
         # the websocket's frames join the generated document once (FastAPI documents no websocket)
         if app.openapi_schema is None:
-            app.openapi_schema = events.document_frames(document())
+            app.openapi_schema = document_frames(document())
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
-    app.mount(pages.DOCS_ASSETS, StaticFiles(directory=pages.docs_assets_dir()), name="docs-assets")
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount(DOCS_ASSETS, StaticFiles(directory=docs_assets_dir()), name="docs-assets")
     app.include_router(pages.api_docs_routes(app.openapi_url or "/openapi.json", app.title))
     app.include_router(pages.router)
     app.include_router(pages.language_router)

@@ -617,7 +617,7 @@ class ReviewStatus(BaseModel):
 
 
 # --------------------------------------------------------------------------- frames of the websocket and
-# the event stream: the server's messages (routers/socket.py, routers/events.py)
+# the event stream: the server's messages (routers/socket.py, routers/events.py; the client's: frames.py)
 
 
 class StateFrame(BaseModel):

@@ -190,6 +190,13 @@ class People:
                                             (viewer.key, key)) is not None,
                 "blocked": self.blocks(viewer.key, key)}
 
+    def about(self, key: str, viewer: Optional[Account]) -> Dict[str, Any]:
+        """What a player page shows of the account ``key`` beyond the club's record: its profile,
+        its presence, and ``viewer``'s follow and block of it (null for a guest and on one's own
+        page). Blocks (the database)."""
+        return {"profile": self.profile(key), "presence": self.presence([key])[key],
+                "relation": self.relation(viewer, key)}
+
     def following(self, me: Account) -> List[Dict[str, Any]]:
         """The accounts ``me`` follows (not disabled), with rating and presence; online ones first."""
         rows = self.store.fetch(f"SELECT {', '.join('a.' + c.strip() for c in Accounts.COLUMNS.split(','))} "

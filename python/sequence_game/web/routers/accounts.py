@@ -14,7 +14,7 @@ from ..club.sessions import COOKIE
 from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, set_cookie
 from ..deps import Client, errors_for
 from ..models import Credentials, Me, PasswordChange
-from .pages import page
+from ..pages import page
 
 router = APIRouter(tags=["accounts"])
 

@@ -11,9 +11,9 @@ from fastapi.responses import StreamingResponse
 from .. import models
 from ..deps import Client, SeatsRequired, Service, TableDep, errors_for
 from ..errors import TableError
+from ..frames import NDJSONResponse
 from ..http import error_body
 from ..presets import preset_list
-from .events import NDJSONResponse
 
 router = APIRouter(tags=["ai"])
 ASKING = errors_for(401, 403, 404, 409, 422, 429, 501, 503)

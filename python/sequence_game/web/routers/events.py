@@ -1,29 +1,25 @@
 """Waiting for changes without polling: the event stream of a table (NDJSON, like lichess's
 ``/api/bot/game/stream/{id}``) and the websocket's description in the OpenAPI document (the socket
-itself: ``socket.py``)."""
+itself: ``socket.py``; its frames' schemas: ``frames.py``)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, AsyncIterator, Dict, Tuple
+from typing import AsyncIterator
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, StreamingResponse
-from pydantic import TypeAdapter
 
 from .. import models
 from ..deps import Client, Seats, Service, TableDep, TableId, errors_for
+from ..frames import NDJSONResponse
 from ..tables import Connection, Table, TableService
 
 router = APIRouter(tags=["events"])
 
 #: Seconds between keep-alive empty lines of an idle stream (proxies close silent connections).
 KEEPALIVE = 20.0
-
-
-class NDJSONResponse(StreamingResponse):
-    media_type = "application/x-ndjson"
 
 
 @router.get("/api/tables/{table_id}/stream", response_model=models.StreamLine, response_class=NDJSONResponse,
@@ -102,37 +98,3 @@ A plain HTTP GET of this path is answered 426."""
 async def websocket_help(table_id: TableId) -> JSONResponse:
     return JSONResponse({"detail": "this is the table websocket: connect with a websocket client (see /docs)",
                          "error": "UpgradeRequired"}, status_code=426, headers={"Upgrade": "websocket"})
-
-
-def document_frames(schema: Dict[str, Any]) -> Dict[str, Any]:
-    """Add the websocket's frames to an OpenAPI document (FastAPI describes no websocket): their
-    schemas under ``components/schemas`` and, on the websocket's GET operation, ``x-client-frames``
-    and ``x-server-frames`` (a ``oneOf`` of references each)."""
-    from .socket import ClientMessage
-
-    components = schema.setdefault("components", {}).setdefault("schemas", {})
-    refs = "#/components/schemas/{model}"
-    frames = {}
-    for key, adapter in (("x-server-frames", TypeAdapter(models.ServerFrame)), ("x-client-frames", ClientMessage)):
-        js = adapter.json_schema(ref_template=refs)
-        components.update(js.pop("$defs", {}))
-        frames[key] = js
-    paths = schema.get("paths", {})
-    op = paths.get("/api/tables/{table_id}/ws", {}).get("get")
-    if op is not None:
-        op.update(frames)
-    streams: Tuple[Tuple[str, str, TypeAdapter[Any]], ...] = (
-        ("/api/tables/{table_id}/stream", "get", TypeAdapter(models.StreamLine)),
-        ("/api/tables/{table_id}/analysis/stream", "post", TypeAdapter(models.AnalysisLine)))
-    for path, method, line in streams:
-        op = paths.get(path, {}).get(method)
-        if op is None:
-            continue
-        lines = line.json_schema(ref_template=refs)
-        components.update(lines.pop("$defs", {}))
-        op["responses"]["200"] = {"description": "one JSON object a line (NDJSON), as the websocket's frames",
-                                  "content": {NDJSONResponse.media_type: {"schema": lines}}}
-        for code, response in op["responses"].items():  # refusals are JSON, before the stream starts
-            if code != "200" and "content" in response:
-                response["content"] = {"application/json": next(iter(response["content"].values()))}
-    return schema

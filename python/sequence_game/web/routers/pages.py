@@ -1,81 +1,25 @@
-"""The pages (HTML and JavaScript from ``static/``) in the reader's language, and the empty board picture.
-
-A page is an HTML file whose words are written ``{{like this}}``: each is looked up in the catalog of
-the reader's language (docs/i18n.md) as the page is served; ``{{@lang}}``, ``{{@catalog}}`` (the
-scripts' messages, JSON) and ``{{@menu}}`` (the language menu) are filled in too.
-"""
+"""The pages' routes (the lobby, a table, a replay, the rules), the pages' language, the empty board
+picture and the API's documentation pages; the pages themselves: ``web/pages.py``."""
 
 from __future__ import annotations
 
 import asyncio
 import html
-import re
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Optional
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
-from ...i18n import LANGUAGES, N_, gettext_for, negotiate, normalize, page_catalog
-from ..club.web import AccountWrite, signed_in
+from ...i18n import LANGUAGES, N_, gettext_for, normalize
+from ..club.web import AccountWrite
 from ..deps import TableId
 from ..errors import InvalidRequestError
 from ..models import LanguageChoice
-
-STATIC = Path(str(resources.files(__package__.rsplit(".", 1)[0]) / "static"))
-#: The cookie that keeps a guest's language (an account's is kept on the account as well).
-LANG_COOKIE = "lang"
-_FIELD = re.compile(r"\{\{(@?)(.+?)\}\}", re.S)
+from ..pages import DOCS_ASSETS, LANG_COOKIE, page, page_language
 
 router = APIRouter(include_in_schema=False)
 language_router = APIRouter(tags=["accounts"])
-
-
-def _menu(lang: str) -> str:
-    gt = gettext_for(lang)
-    options = "".join(f'<option value="{code}" lang="{code}"{" selected" if code == lang else ""}>{html.escape(name)}</option>'
-                      for code, name in LANGUAGES.items())
-    label = html.escape(gt(N_("Language")))
-    return (f'<label class="lang-label"><span class="visually-hidden">{label}</span>'
-            f'<select id="lang-menu" class="lang-menu">{options}</select></label>')
-
-
-@cache
-def render(name: str, lang: str) -> str:
-    """The page ``static/name`` in ``lang``."""
-    gt = gettext_for(lang)
-    specials = {
-        "lang": lang,
-        "catalog": '<script id="i18n-catalog" type="application/json">' + page_catalog(lang).replace("</", "<\\/") + "</script>",
-        "menu": _menu(lang),
-    }
-
-    def fill(m: re.Match[str]) -> str:
-        if m.group(1):
-            return specials[m.group(2).strip()]
-        return html.escape(gt(" ".join(m.group(2).split())), quote=True)
-
-    return _FIELD.sub(fill, (STATIC / name).read_text(encoding="utf-8"))
-
-
-async def page_language(request: Request) -> str:
-    """The reader's language: a signed-in account's choice, else the cookie's, else the browser's
-    Accept-Language, else English."""
-    account = await signed_in(request)
-    club = request.app.state.club
-    if account is not None and club is not None:
-        chosen = normalize(await asyncio.to_thread(club.language, account))
-        if chosen:
-            return chosen
-    return normalize(request.cookies.get(LANG_COOKIE)) or negotiate(request.headers.get("accept-language"))
-
-
-async def page(request: Request, name: str) -> HTMLResponse:
-    """The page ``static/name`` in the reader's language."""
-    lang = await page_language(request)
-    return HTMLResponse(render(name, lang), headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})
 
 
 @router.get("/")
@@ -154,12 +98,3 @@ def api_docs_routes(openapi_url: str, title: str) -> APIRouter:
                               redoc_favicon_url=f"{DOCS_ASSETS}/favicon.png", with_google_fonts=False)
 
     return r
-
-
-#: Where the Swagger UI and ReDoc files are served.
-DOCS_ASSETS = "/docs-assets"
-
-
-def docs_assets_dir() -> Path:
-    """The directory of the Swagger UI and ReDoc files (the [web] extra's fastapi-offline)."""
-    return Path(str(resources.files("fastapi_offline") / "static"))

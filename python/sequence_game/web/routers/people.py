@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from .. import models
 from ..club import Club
 from ..club.accounts import Account
-from ..club.people import Challenge, People
+from ..club.people import Challenge
 from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, seat_account
 from ..deps import Client, Service, errors_for
 from ..errors import NotAllowedError
@@ -136,14 +136,6 @@ async def leaderboard(request: Request, limit: Annotated[int, Query(ge=1, le=100
         return models.Leaderboard(settled=[], provisional=[])
     board = await asyncio.to_thread(club.people.leaderboard, limit)
     return models.Leaderboard(settled=board["settled"], provisional=board["provisional"])
-
-
-def player_extras(club: Club, key: str, viewer: Optional[Account]) -> Dict[str, Any]:
-    """What a player page shows beyond the club's record: profile, presence, and the viewer's
-    follow and block of the player (null for a guest and on one's own page). Blocks."""
-    people: People = club.people
-    return {"profile": people.profile(key), "presence": people.presence([key])[key],
-            "relation": people.relation(viewer, key)}
 
 
 # ---------------------------------------------------------------------- challenges

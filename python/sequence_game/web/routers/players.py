@@ -12,8 +12,7 @@ from ..club import Club
 from ..club.web import OptionalAccount
 from ..deps import Service, TableId, errors_for
 from ..errors import NoSuchPlayerError
-from .pages import page
-from .people import player_extras
+from ..pages import page
 
 router = APIRouter(tags=["players"])
 
@@ -44,7 +43,7 @@ async def player(name: PlayerName, request: Request, viewer: OptionalAccount) ->
         raise NoSuchPlayerError(f"no player named {name[:40]!r}")
 
     def read() -> Dict[str, Any]:
-        return {**club.player(account), **player_extras(club, account.key, viewer)}
+        return {**club.player(account), **club.people.about(account.key, viewer)}
 
     return await asyncio.to_thread(read)
 

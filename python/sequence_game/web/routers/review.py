@@ -9,8 +9,8 @@ from fastapi.responses import HTMLResponse, JSONResponse
 
 from .. import models
 from ..deps import Client, TableDep, TableId, errors_for
+from ..pages import page
 from ..reviews import ReviewService
-from .pages import page
 
 router = APIRouter(tags=["records"])
 

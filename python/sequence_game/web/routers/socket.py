@@ -32,19 +32,18 @@ in). A streaming analysis holds no frame back; a change of the table ends it. An
 what is known before its hello (no such table, an expired one, over the caps) is refused in the
 handshake with the HTTP status (``http.deny_websocket``); one refused at its hello (a wrong token, a
 bad or late hello) gets one error message, then closes with code ``4000 + HTTP status``. The
-frames' schemas: ``models.ServerFrame``, in the OpenAPI document (``routers/events.py``).
+frames' schemas: ``frames.py`` (the client's) and ``models.ServerFrame``, both in the OpenAPI document
+(``frames.document_frames``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Annotated, Any, Dict, FrozenSet, Literal, Optional, Union
+from typing import Dict, FrozenSet, Optional
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from .. import models
 from ..club.web import account_of_cookie
 from ..errors import (
     BadMessageError,
@@ -55,8 +54,9 @@ from ..errors import (
     TooLargeError,
     TooSlowError,
 )
+from ..frames import AnalysisMsg, Hello, parse_client_frame
 from ..http import client_of, deny_websocket, error_body, status_of
-from ..tables import MAX_CHAT_TEXT, AnalysisRun, Connection, Table, TableService
+from ..tables import AnalysisRun, Connection, Table, TableService
 
 log = logging.getLogger("sequence_game.web")
 
@@ -64,46 +64,6 @@ MAX_WS_MESSAGE = 4096  # bytes of a websocket message from a client
 HELLO_TIMEOUT = 10.0  # seconds a new websocket has to say who it is
 
 router = APIRouter()
-
-
-class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class Hello(_Msg):
-    type: Literal["hello"]
-    token: Optional[str] = Field(None, max_length=128)
-    chat: bool = False  # take part in the table's chat (tables/chat.py)
-
-
-class PlayMsg(_Msg):
-    type: Literal["move"]
-    move: str = Field(max_length=models.MOVE_TEXT_MAX)
-    version: Optional[int] = Field(None, ge=0, le=models.VERSION_MAX)
-
-
-class SimpleMsg(_Msg):
-    type: Literal["undo", "hint", "reveal", "ping", "resign", "rematch", "decline", "stop"]
-
-
-class AnalysisMsg(models.AnalysisStreamRequest):
-    """Start a streaming analysis of your position: ``analysis`` frames to this connection alone."""
-
-    type: Literal["analysis"]
-
-
-class ChatMsg(_Msg):
-    type: Literal["chat"]
-    text: str = Field(max_length=MAX_CHAT_TEXT)
-
-
-class ReportMsg(_Msg):
-    type: Literal["report"]
-    message: int = Field(ge=1, le=models.VERSION_MAX)
-
-
-AnyClientMsg = Union[PlayMsg, SimpleMsg, AnalysisMsg, Hello, ChatMsg, ReportMsg]
-ClientMessage: TypeAdapter[AnyClientMsg] = TypeAdapter(Annotated[AnyClientMsg, Field(discriminator="type")])
 
 
 def _error(e: Exception) -> Dict[str, str]:
@@ -129,7 +89,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     try:
         await websocket.accept()
         try:
-            hello = _parse(await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT))
+            hello = parse_client_frame(await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT))
             if not isinstance(hello, Hello):
                 raise BadMessageError("say hello first: {\"type\": \"hello\", \"token\": ...}")
             conn = Connection(service.seats_of(table, hello.token, "the hello's token"), client)
@@ -166,7 +126,7 @@ async def _serve(websocket: WebSocket, service: TableService, table: Table, conn
     try:
         while not writer.done():
             try:
-                msg = _parse(await _receive(websocket))
+                msg = parse_client_frame(await _receive(websocket))
                 if isinstance(msg, Hello):
                     raise BadMessageError("already said hello")
                 if msg.type == "stop":  # ends this connection's analysis (none running: nothing to do)
@@ -234,15 +194,6 @@ async def _receive(websocket: WebSocket) -> str:
     if len(text) > MAX_WS_MESSAGE:
         raise TooLargeError(f"message over {MAX_WS_MESSAGE} bytes")
     return text
-
-
-def _parse(text: str) -> Any:
-    try:
-        return ClientMessage.validate_json(text)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(x) for x in first.get("loc", ()))
-        raise BadMessageError(f"bad message ({where}: {first.get('msg')}); see the protocol in docs/web.md") from None
 
 
 async def _close_with(websocket: WebSocket, e: Exception) -> None:

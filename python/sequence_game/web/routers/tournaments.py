@@ -14,9 +14,9 @@ from ..club.web import AccountWrite, NeedsAccountError, OptionalAccount
 from ..deps import Client, Service, errors_for
 from ..errors import AccountsOffError, NoSuchPlayerError
 from ..http import CreationQuota
+from ..pages import page
 from ..tournaments import Tournament
 from ..tournaments.service import TournamentService
-from .pages import page
 
 router = APIRouter(tags=["tournaments"])
 
