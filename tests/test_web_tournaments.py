@@ -135,6 +135,25 @@ def test_two_no_shows_withdraw_a_player():
 
 # -------------------------------------------------------------------------- the arena
 
+def test_an_arena_no_show_is_paused_so_nobody_waits_for_it_again():
+    t = four(arena())
+    t.status = "running"
+    made = t.arena_next(100.0)
+    g = next(g for g in made if "dave" in (g.first, g.second))
+    changed = t.result(g, 0.0 if g.first == "dave" else 1.0, 101.0, forfeit=True)
+    assert [e.id for e in changed] == ["dave"] and t.entrants["dave"].paused
+    for other in made:
+        if other.playing:
+            t.result(other, 1.0, 101.0, turns=(10, 10))
+    again = t.arena_next(102.0)
+    assert len(again) == 1 and all("dave" not in (x.first, x.second) for x in again)
+    # back (Play on): paired again; a second no-show withdraws it
+    t.set_paused("dave", False)
+    t.result(again[0], 1.0, 103.0, turns=(10, 10))
+    (back,) = [x for x in t.arena_next(104.0) if "dave" in (x.first, x.second)]
+    t.result(back, 0.0 if back.first == "dave" else 1.0, 105.0, forfeit=True)
+    assert t.entrants["dave"].state == "withdrawn"
+
 def test_the_arena_pairs_the_free_and_scores_streaks():
     t = four(arena())
     t.status = "running"

@@ -321,8 +321,8 @@ class Tournament:
     def result(self, game: TGame, first_score: float, now: float, turns: Tuple[int, int] = (0, 0),
                forfeit: bool = False) -> List[Entrant]:
         """``game`` ended: ``first_score`` for its first entrant. A forfeit (no-show) counts a
-        no-show of the loser, withdrawn after :data:`NO_SHOWS_TO_WITHDRAW`. Returns the entrants
-        changed."""
+        no-show of the loser, withdrawn after :data:`NO_SHOWS_TO_WITHDRAW` (an arena's is paused
+        before that). Returns the entrants changed."""
         if game.result is not None or game.aborted:
             return []
         game.result, game.finished, game.forfeit, game.turns = float(first_score), now, forfeit, list(turns)
@@ -333,6 +333,8 @@ class Tournament:
                 loser.no_shows += 1
                 if loser.no_shows >= NO_SHOWS_TO_WITHDRAW and loser.state == "in":
                     loser.state = "withdrawn"
+                elif self.kind == "arena" and loser.state == "in":
+                    loser.paused = True  # as on lichess: gone, so nobody else waits for it; Play on brings it back
                 changed.append(loser)
         return changed
 
