@@ -284,7 +284,7 @@ def test_the_issue_position_is_won_for_the_mover_and_likely_in_public():
 
 def test_a_win_in_hand_is_worth_one_to_the_mover():
     """R7, R8: four and four in a line with the middle empty and its card in hand."""
-    from sequence_game.review.threats import win_now_chance, winning_cells
+    from sequence_game.review.threats import holds_win, win_now_chance, winning_cells
 
     chips = {**{f"i{r}": "B" for r in (1, 2, 3, 4, 6, 7, 8, 9)}, **dict.fromkeys(("a2", "b3", "c4", "d5", "e6")[:3], "G")}
     hands = [["7H", "2S", "3S", "4S", "5S", "6S", "8C"], ["2D", "3D", "4D", "5D", "6D", "7D", "9D"]]
@@ -297,6 +297,8 @@ def test_a_win_in_hand_is_worth_one_to_the_mover():
     # Without the card the mover's own view knows it cannot win now.
     g2 = _position(chips, [["8C", "2S", "3S", "4S", "5S", "6S", "9C"], hands[1]])
     assert win_now_chance(g2, viewer=0) == 0.0 and win_chance(g2, 0, viewer=0) < 0.95
+    # holds_win reads a Game as it reads the core's state (both are a GameLike)
+    assert holds_win(g) and holds_win(g._state) and not holds_win(g2) and not holds_win(g2._state)
 
 
 def test_a_double_threat_whose_filling_cards_are_discarded_threatens_nothing():

@@ -207,23 +207,23 @@ def _needed(teams: int) -> int:
     return 2 if teams == 2 else 1  # R8
 
 
-def viewer_state(state: Any, viewer: int, hide_last_draw: bool = False) -> Any:
+def viewer_state(state: _core.Game, viewer: int, hide_last_draw: bool = False) -> _core.Game:
     """``state`` as ``viewer`` knows it, for its team's hand features: the viewer's partners' cards
     (and, with ``hide_last_draw``, the card the viewer just drew) back among the unseen cards."""
     players, teams = state.players, state.teams
     partners = [p for p in range(players) if p != viewer and p % teams == viewer % teams]
     last = state.last_draw
-    drop_draw = hide_last_draw and last is not None and last[0] == viewer
-    if not partners and not drop_draw:
+    drawn = last[1] if hide_last_draw and last is not None and last[0] == viewer else None  # a card id
+    if not partners and drawn is None:
         return state
     pos = state.to_position()
     pile = list(pos["draw_pile"])
     for p in partners:
         pile.extend(pos["hands"][p])
         pos["hands"][p] = []
-    if drop_draw:
-        pos["hands"][viewer].remove(last[1])
-        pile.append(last[1])
+    if drawn is not None:
+        pos["hands"][viewer].remove(drawn)
+        pile.append(drawn)
     pos["draw_pile"] = sorted(pile)  # the draw pile's order is hidden; the features do not read it
     pos["last_draw"] = None
     return _core.Game.from_position(pos)
@@ -240,7 +240,7 @@ QUALITY_WEIGHT = 4.0
 QUALITY_EARLY_MOVES = 60.0
 
 
-def move_quality(state: Any, move_id: int) -> Optional[float]:
+def move_quality(state: _core.Game, move_id: int) -> Optional[float]:
     """The quality of the move ``move_id`` of the player to move in ``state`` (a ``_core.Game``, before
     the move), from 0 to 1; None for a trade or a pass (they say nothing of skill). Public (R9): the
     heuristic's score of one move reads only the board, the sequences and the move."""
@@ -295,7 +295,7 @@ def play_quality(game: GameLike, qualities: Optional[Sequence[Tuple[int, float]]
 
 
 def feature_rows(game: GameLike, viewer: Optional[int] = None, hide_last_draw: bool = False,
-                 quality: Optional[np.ndarray] = None, seen: Any = None) -> np.ndarray:
+                 quality: Optional[np.ndarray] = None, seen: Optional[_core.Game] = None) -> np.ndarray:
     """The ``(teams, P)`` public rows (:data:`PUBLIC_FEATURES`), or with ``viewer`` the
     ``(teams, P + H)`` rows with the viewer's hand features (:data:`HAND_FEATURES`) in its team's
     row. ``hide_last_draw``: leave out the card the viewer drew last (its view right after its move,
@@ -346,7 +346,7 @@ KEPT_FEATURES: Tuple[str, ...] = ("two_eyed", "one_eyed")
 DECISIVE_DEFAULTS: Mapping[str, float] = {"take": 1.0, "open_mover": 0.0, "open_next": 0.0}
 
 
-def with_decisive(p: np.ndarray, state: Any, viewer: Optional[int] = None,
+def with_decisive(p: np.ndarray, state: GameLike, viewer: Optional[int] = None,
                   params: Mapping[str, float] = DECISIVE_DEFAULTS) -> np.ndarray:
     """The fitted chances ``p`` combined with the race of immediate wins
     (:func:`sequence_game.review.threats.decisive`): the player to move wins now with chance
@@ -380,7 +380,7 @@ def with_decisive(p: np.ndarray, state: Any, viewer: Optional[int] = None,
     return out
 
 
-def _result_chances(state: Any) -> List[float]:
+def _result_chances(state: _core.Game) -> List[float]:
     teams = state.teams
     if state.winner is None:
         return [1.0 / teams] * teams

@@ -146,8 +146,9 @@ def _hypergeometric_any(k: int, n: int, h: int) -> float:
     return 1.0 - math.comb(n - k, h) / math.comb(n, h)
 
 
-def holds_win(state: Any) -> bool:
+def holds_win(game: GameLike) -> bool:
     """Whether a legal move of the player to move ends the game in its team's win (exact)."""
+    state = core_state(game)
     team = state.current_player % state.teams
     cells = set(winning_cells(state, team))
     if not cells:
