@@ -376,6 +376,39 @@ def test_repeated_searches_and_simulate_start_no_threads():
     assert _core.worker_threads_started() == before
 
 
+def _voluntary_switches() -> int:
+    with open("/proc/thread-self/status") as f:
+        return int(next(line for line in f if line.startswith("voluntary_ctxt_switches")).split()[1])
+
+
+@needs_mcts
+@pytest.mark.skipif(not os.path.exists("/proc/thread-self/status"), reason="Linux /proc counts a thread's switches")
+def test_a_search_off_the_main_thread_leaves_the_gil_alone_until_it_is_done():
+    """Only the main thread runs signal handlers, so a search called from another thread does not
+    take the GIL back before its work is done: a thread of low CPU priority (the web server's
+    analyses) that took it every 50 ms could lose its core holding it and stall every other thread,
+    the event loop's included (docs/web.md, "Load"). While such a search runs, the main thread runs
+    Python without a pause: each time the other thread asks for the GIL, the main thread has to
+    hand it over and wait (a voluntary context switch): 7-15 times in 1.6 s before, none now."""
+    started = threading.Event()
+
+    def run():
+        started.set()
+        mcts.MCTSAgent(time_limit=2.5, seed=1).analyze(sequence_game.Game(players=2, seed=1))
+
+    t = threading.Thread(target=run)
+    t.start()
+    started.wait()
+    time.sleep(0.3)  # the search is under way, the GIL released
+    before = _voluntary_switches()
+    end = time.monotonic() + 1.6
+    while time.monotonic() < end:
+        pass
+    handed_over = _voluntary_switches() - before
+    t.join(60)
+    assert handed_over < 3, f"the main thread handed the GIL over {handed_over} times in 1.6 s"
+
+
 _FORK_CHILD = textwrap.dedent(
     """
     import os, sys

@@ -41,9 +41,20 @@ bool interpreter_finalizing() {
 #endif
 }
 
+// Whether the calling thread (holding the GIL) is Python's main thread, the only one that runs
+// signal handlers.
+bool on_main_thread() {
+    const auto main_ident = py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+    return PyThread_get_thread_ident() == main_ident;
+}
+
 // Runs fn() on another thread with the GIL released, waking every 50 ms to run Python's signal
 // handlers: on Ctrl-C the stop flag is raised, the work is waited for and KeyboardInterrupt is
-// raised. When the interpreter starts to exit while this thread waits (a daemon thread, or a
+// raised. Only the main thread runs signal handlers, so any other thread takes the GIL back once,
+// when the work is done: a thread of low CPU priority (the web server's analyses run in the idle
+// class) that took it every 50 ms could lose its core while holding it, and every other thread,
+// the event loop's included, would wait for the GIL until the scheduler gave that thread a core
+// again. When the interpreter starts to exit while this thread waits (a daemon thread, or a
 // Ctrl-C that interrupted Thread.join), the work is stopped and waited for too.
 //
 // The GIL is released and taken back with the plain C calls rather than a scoped guard: taking it
@@ -63,6 +74,7 @@ auto run_interruptible(std::atomic<bool>& stop, F fn) -> decltype(fn()) {
     std::packaged_task<Result()> task(std::move(fn));
     std::future<Result> done = task.get_future();
     std::unique_ptr<PooledJob> job;  // declared after task: destroyed (waited for) first
+    const bool main_thread = on_main_thread();
     PyThreadState* thread_state = PyEval_SaveThread();
     try {
         job = std::make_unique<PooledJob>([&task] { task(); });
@@ -75,6 +87,8 @@ auto run_interruptible(std::atomic<bool>& stop, F fn) -> decltype(fn()) {
         if (!ready && interpreter_finalizing()) {
             stop.store(true);
             job->wait();
+        } else if (!ready && !main_thread) {
+            continue;
         }
         PyEval_RestoreThread(thread_state);
         if (ready) break;
