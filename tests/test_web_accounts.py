@@ -627,6 +627,33 @@ def test_a_rated_table_without_seats_opens_every_other_seat_to_accounts(app, pla
             assert [row["counted"] for row in c.get(f"/api/tables/{table}/ratings").json()] == [True, True]
 
 
+def test_the_lobby_holds_the_rules_of_a_rated_table_the_route_only_translates(app):
+    """Who may create which table is the lobby's rule (web/lobby.py), asked without HTTP: a guest's
+    rated table and a rated table with an AI seat are refused there, before the creation quota is
+    spent or a table is made; a signed-in account's rated table is made with its seat."""
+    import asyncio
+
+    from sequence_game.web import models
+    from sequence_game.web.club.web import NeedsAccountError
+    from sequence_game.web.errors import NotAllowedError
+
+    with browser(app) as a:  # the app's lifespan runs from here
+        sign_up(a, "alice")
+        lobby, service = app.state.lobby, app.state.service
+        alice = app.state.club.accounts.get("alice")
+        tables, address = len(service.tables), "192.0.2.7"
+        with pytest.raises(NeedsAccountError, match="created by a signed-in account"):
+            asyncio.run(lobby.create_table(models.CreateTable(players=2, rated=True), address, None, BASE))
+        with_ai = models.CreateTable(players=2, rated=True, seats=[models.SeatSpec(kind="human"),
+                                                                   models.SeatSpec(kind="ai", ai="easy")])
+        with pytest.raises(NotAllowedError, match="every seat of a rated table is a person"):
+            asyncio.run(lobby.create_table(with_ai, address, alice, BASE))
+        assert address not in lobby.quota.buckets and len(service.tables) == tables
+        r = a.post("/api/tables", json={"players": 2, "rated": True})  # the route answers what the lobby made
+        assert r.status_code == 201 and len(service.tables) == tables + 1
+        assert a.get(f"/api/tables/{r.json()['table']}").json()["seats"][0]["account"] == "alice"
+
+
 def _time_out(app, client, table_id):
     """The time control of the seat to move runs out now: its AI plays the seat's turn."""
     import asyncio

@@ -1,5 +1,5 @@
 """FastAPI dependencies shared by the routers: the table service, the lobby, the table of the
-path, the seats a request acts for (its bearer token), the client's address.
+path, the seats a request acts for (its bearer token), the client's address, the server's URL.
 
 Every dependency is ``async def``: FastAPI runs a plain ``def`` dependency in a worker thread, and
 that hand-off (twice per dependency, through the GIL) cost more than the work itself on every
@@ -19,7 +19,7 @@ from .http import client_of
 from .lobby import Lobby
 from .tables import Table, TableService
 
-__all__ = ["ERRORS", "Client", "LobbyDep", "Seats", "SeatsRequired", "Service", "TableDep", "TableId"]
+__all__ = ["ERRORS", "BaseUrl", "Client", "LobbyDep", "Seats", "SeatsRequired", "Service", "TableDep", "TableId"]
 
 
 async def get_service(request: Request) -> TableService:
@@ -59,12 +59,18 @@ async def get_client(request: Request) -> str:
     return client_of(request.scope)
 
 
+async def get_base_url(request: Request) -> str:
+    """The server's URL as the request reached it, without the final slash: a seat's link starts with it."""
+    return str(request.base_url).rstrip("/")
+
+
 Service = Annotated[TableService, Depends(get_service)]
 LobbyDep = Annotated[Lobby, Depends(get_lobby)]
 TableDep = Annotated[Table, Depends(get_table)]
 Seats = Annotated[FrozenSet[int], Depends(get_seats)]
 SeatsRequired = Annotated[FrozenSet[int], Depends(require_seat)]
 Client = Annotated[str, Depends(get_client)]
+BaseUrl = Annotated[str, Depends(get_base_url)]
 
 
 def errors_for(*statuses: int) -> Dict[Union[int, str], Dict[str, Any]]:

@@ -1,13 +1,14 @@
-"""The lobby: finding a game (docs/web.md, "Finding a game"). Play the computer in one click, post
-a seek, list the open seeks and wait for a change, accept one, or let quick pairing find a
-compatible one; the routes (``routers/seeks.py``) only translate HTTP to these calls.
+"""The lobby: where a game starts (docs/web.md, "Finding a game"). Create a table of your own or
+take an open seat at one, play the computer in one click, post a seek, list the open seeks and wait
+for a change, accept one, or let quick pairing find a compatible one; the routes
+(``routers/tables.py``, ``routers/seeks.py``) only translate HTTP to these calls.
 
 The seeks themselves live on the board (``seeks.py``), kept across restarts by ``social.py``; a
 seek accepted becomes a table of the table service (``tables/``), with its poster at seat 0 and the
 accepter at seat 1. Creating (a table, a seek) spends the client address's creation quota
-(``http.CreationQuota``). With accounts on, a rated seek is for accounts only, a rating range
-admits accounts whose rating lies in it, and no game starts with a disabled account
-(``club/standing.py``).
+(``http.CreationQuota``), and so does taking a seat. With accounts on, a rated table or seek is for
+accounts only (:meth:`Lobby.create_table` says what a rated table must be), a rating range admits
+accounts whose rating lies in it, and no game starts with a disabled account (``club/standing.py``).
 """
 
 from __future__ import annotations
@@ -22,14 +23,14 @@ from . import models
 from .club import ratings
 from .club.accounts import Account
 from .club.standing import Standing
-from .club.web import seat_account
+from .club.web import NeedsAccountError, seat_account
 from .errors import InvalidRequestError, NotAllowedError
 from .http import CreationQuota
 from .longpoll import wait_until
 from .seeks import Seek, SeekBoard
-from .tables import TableService, check_clock, token_hash
+from .tables import Table, TableService, check_clock, token_hash
 
-__all__ = ["Lobby"]
+__all__ = ["Lobby", "check_game", "default_seats"]
 
 
 def check_game(body: Any, what: str) -> Tuple[int, int, Optional[Dict[str, Any]]]:
@@ -44,6 +45,14 @@ def check_game(body: Any, what: str) -> Tuple[int, int, Optional[Dict[str, Any]]
         raise InvalidRequestError(f"{what} has one time control: a turn timer (turn_seconds) or a game clock "
                                   "(clock), not both")
     return players, teams, check_clock(None if body.clock is None else body.clock.model_dump(), teams)
+
+
+def default_seats(players: int, rated: bool) -> List[models.SeatSpec]:
+    """The seats of a table created without ``seats``: the creator's human seat, then the AI
+    ``medium`` at every other seat; at a rated table, where no AI sits (docs/club.md), seats open
+    to the accounts that join."""
+    other = models.SeatSpec(kind="human", open=True) if rated else models.SeatSpec(kind="ai", ai="medium")
+    return [models.SeatSpec(kind="human")] + [other for _ in range(players - 1)]
 
 
 def _rating_of(account: Optional[Account]) -> Optional[int]:
@@ -77,6 +86,46 @@ class Lobby:
                  standing: Optional[Standing] = None) -> None:
         self.board, self.service, self.quota = board, service, quota
         self.accounts, self.standing = accounts, standing
+
+    # ------------------------------------------------------------------ a table of one's own
+
+    async def create_table(self, body: models.CreateTable, client: str, account: Optional[Account],
+                           base: str) -> models.TableCreated:
+        """A new table of ``body`` (without ``seats``: :func:`default_seats`), the signed-in
+        ``account`` at its first human seat that is not open; each human seat's link (one per
+        token: a hot seat's seats share one). A rated table is checked first (:meth:`_check_rated_table`),
+        then the creation spends the client's quota."""
+        if body.seats is None:  # the body's bounds are checked (models.py) first: at most 12 seats
+            body = body.model_copy(update={"seats": default_seats(body.players, body.rated)})
+        self._check_rated_table(body, account)
+        self.quota.take(client)
+        seats = body.seats or []
+        table, tokens = await self.service.create(
+            body.players, body.teams, [s.model_dump() for s in seats], seed=body.seed, max_turns=body.max_turns,
+            hot_seat=body.hot_seat, ai_seconds=min(body.ai_seconds, self.service.max_ai_seconds), moves=body.moves,
+            client=client, hints=body.hints, turn_seconds=body.turn_seconds, account=seat_account(account),
+            rated=body.rated, clock=None if body.clock is None else body.clock.model_dump())
+        links, seen = [], set()
+        for seat, token in sorted(tokens.items()):
+            if token in seen:
+                continue
+            seen.add(token)
+            links.append(_link(base, table.id, seat, token))
+        return models.TableCreated(table=table.id, seats=links, spectate_url=f"{base}/table/{table.id}")
+
+    async def join(self, table: Table, body: models.JoinRequest, client: str, account: Optional[Account],
+                   base: str) -> models.SeatLink:
+        """Take an open human seat of ``table`` (``body.seat``, or the first open one) under
+        ``body.name``, recording the signed-in ``account``: its link. A rated table's seats are
+        for accounts only, no game starts with a disabled account, and taking a seat spends the
+        client's creation quota (it hands out a seat, as creating a table does)."""
+        if table.options.rated and account is None:
+            raise NeedsAccountError("this table is rated: its seats are for signed-in accounts (log in at /login)")
+        if self.standing is not None:  # no game starts with a disabled account (club/standing.py)
+            await self.standing.check_table(table)
+        self.quota.take(client)
+        seat, token = await self.service.join(table, body.seat, body.name, seat_account(account))
+        return _link(base, table.id, seat, token)
 
     # ------------------------------------------------------------------ the computer
 
@@ -196,7 +245,30 @@ class Lobby:
             seek, seek_token = board.post(client, **game)
         return models.QuickPairing(status="waiting", seat=None, seek=self._posted(seek, seek_token))
 
-    # ------------------------------------------------------------------ the rules of a seek
+    # ------------------------------------------------------------------ the rules of a rated game and of a seek
+
+    def _check_rated_table(self, body: models.CreateTable, account: Optional[Account]) -> None:
+        """A rated table (``CreateTable.rated``) is one every seat of which an account will take: the
+        creator signed in, no AI seat (games against the AI are unrated), no hot seat, every other seat
+        open, the rules' own turn cap, no engine help (hints). Raises saying what is missing."""
+        if not body.rated:
+            return
+        if not self.accounts:
+            raise NotAllowedError("rated: accounts are switched off on this server, so no game is rated")
+        if account is None:
+            raise NeedsAccountError("rated: a rated table is created by a signed-in account (log in at /login)")
+        seats = body.seats or []
+        if not seats or any(s.kind != "human" for s in seats):
+            raise NotAllowedError("rated: every seat of a rated table is a person (games against the AI are unrated); "
+                                  "give seats: your own human seat and open seats for the others")
+        if body.hot_seat or sum(not s.open for s in seats) != 1:
+            raise NotAllowedError("rated: a rated table has one seat for its creator and every other seat open, for "
+                                  "signed-in accounts to join")
+        if body.max_turns is not None:
+            raise NotAllowedError("rated: a rated table plays to the rules' own end (leave out max_turns)")
+        if body.hints:
+            raise NotAllowedError("rated: the AI gives no hint or analysis where ratings are at stake (leave out "
+                                  "hints, or make the table casual)")
 
     def _check_rated(self, account: Optional[Account], doing: str) -> None:
         """A rated seek is posted and taken by signed-in accounts only (a rated game changes

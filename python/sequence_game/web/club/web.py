@@ -1,10 +1,11 @@
 """The club's side of a request: who is signed in (the session cookie), the CSRF check of a write
-signed in by its cookie, the cookie itself, and what a rated table must be (docs/club.md)."""
+signed in by its cookie, and the cookie itself (docs/club.md; what a rated table must be:
+``lobby.py``)."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any, Optional, Tuple
+from typing import Annotated, Optional, Tuple
 
 from fastapi import Depends, Request, Response
 from starlette.requests import HTTPConnection
@@ -14,8 +15,8 @@ from . import Club
 from .accounts import Account
 from .sessions import COOKIE
 
-__all__ = ["AccountWrite", "ClubDep", "NeedsAccountError", "OptionalAccount", "account_of_cookie", "check_rated",
-           "seat_account", "set_cookie"]
+__all__ = ["AccountWrite", "ClubDep", "NeedsAccountError", "OptionalAccount", "account_of_cookie", "seat_account",
+           "set_cookie"]
 
 
 class NeedsAccountError(NeedsSeatError):
@@ -81,27 +82,3 @@ def set_cookie(request: Request, response: Response, sid: Optional[str]) -> None
         response.delete_cookie(COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
     else:
         response.set_cookie(COOKIE, sid, max_age=30 * 86400, path="/", secure=secure, httponly=True, samesite="lax")
-
-
-def check_rated(body: Any, account: Optional[Account], club: Optional[Club]) -> None:
-    """A rated table (``CreateTable.rated``) is one every seat of which an account will take: the
-    creator signed in, no AI seat (games against the AI are unrated), no hot seat, every other seat
-    open, the rules' own turn cap, no engine help (hints). Raises saying what is missing."""
-    if not body.rated:
-        return
-    if club is None:
-        raise NotAllowedError("rated: accounts are switched off on this server, so no game is rated")
-    if account is None:
-        raise NeedsAccountError("rated: a rated table is created by a signed-in account (log in at /login)")
-    seats = body.seats or []
-    if not seats or any(s.kind != "human" for s in seats):
-        raise NotAllowedError("rated: every seat of a rated table is a person (games against the AI are unrated); "
-                              "give seats: your own human seat and open seats for the others")
-    if body.hot_seat or sum(not s.open for s in seats) != 1:
-        raise NotAllowedError("rated: a rated table has one seat for its creator and every other seat open, for "
-                              "signed-in accounts to join")
-    if body.max_turns is not None:
-        raise NotAllowedError("rated: a rated table plays to the rules' own end (leave out max_turns)")
-    if body.hints:
-        raise NotAllowedError("rated: the AI gives no hint or analysis where ratings are at stake (leave out "
-                              "hints, or make the table casual)")

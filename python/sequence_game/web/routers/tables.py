@@ -1,4 +1,5 @@
-"""Creating, listing and reading tables."""
+"""Creating, listing, joining and reading tables, and their rematch (who may create or join which
+table: the lobby, ``lobby.py``)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import Annotated, Any, Dict, List, Optional
 from fastapi import APIRouter, Query, Request, Response
 
 from .. import models
-from ..club.web import AccountWrite, NeedsAccountError, check_rated, seat_account
-from ..deps import ERRORS, Client, Seats, SeatsRequired, Service, TableDep, errors_for
+from ..club.web import AccountWrite
+from ..deps import ERRORS, BaseUrl, Client, LobbyDep, Seats, SeatsRequired, Service, TableDep, errors_for
 from ..errors import InvalidRequestError
 from ..http import CreationQuota
 from ..longpoll import DEFAULT_WAIT, MAX_WAIT, wait_until
@@ -35,44 +36,18 @@ TABLE_LINKS = {name: _link(path, method) for name, path, method in [
 ]}
 
 
-def default_seats(players: int, rated: bool) -> List[models.SeatSpec]:
-    """The seats of a table created without ``seats``: the creator's human seat, then the AI
-    ``medium`` at every other seat; at a rated table, where no AI sits (docs/club.md), seats open
-    to the accounts that join."""
-    other = models.SeatSpec(kind="human", open=True) if rated else models.SeatSpec(kind="ai", ai="medium")
-    return [models.SeatSpec(kind="human")] + [other for _ in range(players - 1)]
-
-
 @router.post("/api/tables", status_code=201, response_model=models.TableCreated,
              responses={**errors_for(401, 403, 409, 422, 429, 503), 201: {"description": "the table, its join links",
                                                                  "links": TABLE_LINKS}},
              summary="Create a table")
-async def create_table(body: models.CreateTable, request: Request, service: Service,
+async def create_table(body: models.CreateTable, base: BaseUrl, lobby: LobbyDep,
                        client: Client, account: AccountWrite) -> models.TableCreated:
     """A new table with its seats: each human seat gets a token (send it as `Authorization: Bearer
     <token>`) and a join link; AI seats play by themselves. `moves` replays a saved game's moves
     first. Rate-limited per client address (429) and bounded in total (503). Signed in (the session
     cookie), your account takes the first human seat that is not open; `rated` (docs/club.md): without
     `seats`, every seat but yours is open to the accounts that join."""
-    if body.seats is None:  # the body's bounds are checked (models.py) first: at most 12 seats
-        body = body.model_copy(update={"seats": default_seats(body.players, body.rated)})
-    check_rated(body, account, request.app.state.club)
-    quota: CreationQuota = request.app.state.quota
-    quota.take(client)
-    seats = body.seats or []
-    table, tokens = await service.create(
-        body.players, body.teams, [s.model_dump() for s in seats], seed=body.seed, max_turns=body.max_turns,
-        hot_seat=body.hot_seat, ai_seconds=min(body.ai_seconds, service.max_ai_seconds), moves=body.moves,
-        client=client, hints=body.hints, turn_seconds=body.turn_seconds, account=seat_account(account),
-        rated=body.rated, clock=None if body.clock is None else body.clock.model_dump())
-    base = str(request.base_url).rstrip("/")
-    links, seen = [], set()
-    for seat, token in sorted(tokens.items()):
-        if token in seen:
-            continue
-        seen.add(token)
-        links.append(models.SeatLink(seat=seat, token=token, url=f"{base}/table/{table.id}#seat={token}"))
-    return models.TableCreated(table=table.id, seats=links, spectate_url=f"{base}/table/{table.id}")
+    return await lobby.create_table(body, client, account, base)
 
 
 @router.get("/api/tables", response_model=List[models.TableSummary], summary="List the tables (public information)")
@@ -98,20 +73,12 @@ async def list_tables(request: Request, service: Service, finished: Optional[boo
 @router.post("/api/tables/{table_id}/join", status_code=201, response_model=models.SeatLink,
              responses=errors_for(401, 403, 404, 409, 422, 429, 503),
              summary="Take an open seat: the answer carries its token (the only time it is sent)")
-async def join(body: models.JoinRequest, table: TableDep, request: Request, service: Service,
+async def join(body: models.JoinRequest, table: TableDep, base: BaseUrl, lobby: LobbyDep,
                client: Client, account: AccountWrite) -> models.SeatLink:
     """Take an open human seat (`seat`, or the first open one) under your `name`: the answer is the
     only time its token is sent. Limited per client address like creating a table (429). Signed in,
     the seat records your account (under its name); a rated table's seats are for accounts only."""
-    if table.options.rated and account is None:
-        raise NeedsAccountError("this table is rated: its seats are for signed-in accounts (log in at /login)")
-    if request.app.state.standing is not None:  # no game starts with a disabled account (club/standing.py)
-        await request.app.state.standing.check_table(table)
-    quota: CreationQuota = request.app.state.quota
-    quota.take(client)  # joining hands out a seat: limited like creating one
-    seat, token = await service.join(table, body.seat, body.name, seat_account(account))
-    base = str(request.base_url).rstrip("/")
-    return models.SeatLink(seat=seat, token=token, url=f"{base}/table/{table.id}#seat={token}")
+    return await lobby.join(table, body, client, account, base)
 
 
 @router.get("/api/tables/{table_id}", response_model=models.TableView, responses=errors_for(401, 403, 404, 409, 422, 429),
@@ -156,7 +123,7 @@ async def move_list(table: TableDep) -> Dict[str, Any]:
                               "model": models.Rematch}},
              summary="After the game: offer a rematch, or accept the open offer (made once all accepted)")
 async def rematch(table: TableDep, seats: SeatsRequired, request: Request, response: Response, service: Service,
-                  client: Client) -> models.Rematch:
+                  client: Client, base: BaseUrl) -> models.Rematch:
     """After the game: offer a rematch to the others at the table, or accept the open offer. Once
     every person at the table accepted (at once at a table of one person against the AI), the new
     table exists: the same seats (your tokens work there), options and rating, a new deal, made
@@ -168,7 +135,6 @@ async def rematch(table: TableDep, seats: SeatsRequired, request: Request, respo
     if new is None:
         response.status_code = 202
         return models.Rematch(table=None, url=None, offer=service.view(table, seats).rematch_offer)
-    base = str(request.base_url).rstrip("/")
     return models.Rematch(table=new.id, url=f"{base}/table/{new.id}")
 
 
