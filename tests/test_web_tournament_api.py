@@ -198,6 +198,13 @@ def test_only_its_creator_starts_a_tournament_early_once_two_are_in(tmp_path):
     r = people["alice"].post(f"/api/tournaments/{tid}/start", json={})
     assert r.status_code == 403 and "started already" in r.json()["detail"]
     assert people["alice"].post("/api/tournaments/nope/start", json={}).status_code == 404
+    # an arena started early runs its minutes from then
+    aid = announce(people["bob"], kind="arena", minutes=30, starts=time.time() + 3600)
+    for name in ("bob", "carol"):
+        assert people[name].post(f"/api/tournaments/{aid}/join", json={}).status_code == 200
+    r = people["bob"].post(f"/api/tournaments/{aid}/start", json={})
+    assert r.status_code == 200, r.text
+    assert abs(r.json()["ends"] - (time.time() + 30 * 60)) < 60
 
 
 def play_once(b, table, tokens):
