@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import random
 import shutil
@@ -407,6 +408,57 @@ def test_a_search_off_the_main_thread_leaves_the_gil_alone_until_it_is_done():
     handed_over = _voluntary_switches() - before
     t.join(60)
     assert handed_over < 3, f"the main thread handed the GIL over {handed_over} times in 1.6 s"
+
+
+_PRIORITY_CHILD = textwrap.dedent(
+    """
+    import json, os, threading
+    import sequence_game
+    from sequence_game.agents import MCTSAgent
+
+    def cpu_by_thread():
+        out = {}
+        for tid in os.listdir("/proc/self/task"):
+            if int(tid) != os.getpid():
+                with open(f"/proc/self/task/{tid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                out[int(tid)] = int(fields[11]) + int(fields[12])
+        return out
+
+    def searched_on(call):
+        before = cpu_by_thread()
+        call()
+        grown = [tid for tid, cpu in cpu_by_thread().items() if cpu > before.get(tid, 0)]
+        return sorted({os.sched_getscheduler(tid) for tid in grown})
+
+    def search():
+        MCTSAgent(time_limit=0.3, seed=1).analyze(sequence_game.Game(players=2, seed=1))
+
+    def idle():
+        os.sched_setscheduler(threading.get_native_id(), os.SCHED_IDLE, os.sched_param(0))
+        search()
+
+    first = threading.Thread(target=idle)
+    first.start()
+    first.join()
+    print(json.dumps({"ran_on": searched_on(search), "normal": os.SCHED_OTHER}), flush=True)
+    """
+)
+
+
+@needs_mcts
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE") or not os.path.exists("/proc/self/task"),
+                    reason="Linux's per-thread scheduling classes")
+def test_pool_threads_keep_to_the_priority_of_their_callers():
+    """The core's pool threads keep the CPU priority of the thread that started them (an
+    unprivileged thread cannot raise its own again), so a search is handed only to threads of its
+    caller's priority: after a search asked from a thread in the idle scheduling class (as the web
+    server's analyses are), a search asked from an ordinary thread (an AI's move) runs on an
+    ordinary thread, not on the idle one, where any other work of the machine would starve it."""
+    out = subprocess.run([sys.executable, "-c", _PRIORITY_CHILD], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.splitlines()[-1])
+    assert got["ran_on"] == [got["normal"]], got
 
 
 _FORK_CHILD = textwrap.dedent(

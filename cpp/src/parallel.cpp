@@ -15,6 +15,10 @@
 #include <pthread.h>
 #include <unistd.h>
 #endif
+#if defined(__linux__)
+#include <sched.h>
+#include <sys/resource.h>
+#endif
 
 namespace sequence {
 inline namespace SEQUENCE_ISA {
@@ -39,6 +43,18 @@ StopSignal::StopSignal(const std::atomic<bool>* external, double time_limit)
 double StopSignal::elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
 namespace {
+
+// The calling thread's CPU priority: its scheduling policy and nice value (on Linux, where both
+// are per thread; 0 elsewhere). A thread inherits them from the thread that starts it, and an
+// unprivileged thread cannot raise its own again once lowered, so a pool thread keeps the priority
+// of the caller that started it for good.
+long caller_priority() {
+#if defined(__linux__)
+    return static_cast<long>(sched_getscheduler(0)) * 64 + (getpriority(PRIO_PROCESS, 0) + 20);
+#else
+    return 0;
+#endif
+}
 
 // Makes this thread allocate its block of libstdc++'s thread-locals (the exception state) now,
 // while there is memory, rather than at its first exception, when there may be none: glibc
@@ -78,22 +94,34 @@ public:
     // Returns `count`, or, when a thread cannot be started, how many threads were had before it,
     // with what the start threw (std::system_error, std::bad_alloc) in `failure`; then no part
     // is handed out (the threads had go back to the idle list).
+    // Parts go only to threads of the caller's CPU priority (caller_priority()), started by such
+    // a caller: work asked for at the lowest priority (the web server's analyses, in the idle
+    // scheduling class) never lends its threads to work asked for at a normal one (an AI's move)
+    // nor borrows theirs.
     int dispatch(Call& call, int first, int count, std::exception_ptr& failure) {
         Worker* reserved = nullptr;  // linked through next_idle, guarded by mutex_
         int had = 0;
+        const long priority = caller_priority();
         {
             const std::lock_guard<std::mutex> lock(mutex_);
-            for (; had < count && idle_ != nullptr; ++had) {
-                Worker* w = idle_;
-                idle_ = w->next_idle;
+            Worker** link = &idle_;
+            while (had < count && *link != nullptr) {
+                Worker* w = *link;
+                if (w->priority != priority) {
+                    link = &w->next_idle;
+                    continue;
+                }
+                *link = w->next_idle;
                 w->next_idle = reserved;
                 reserved = w;
+                ++had;
             }
         }
         for (; had < count; ++had) {
             Worker* w = nullptr;
             try {
                 w = new Worker;
+                w->priority = priority;
                 w->thread = std::thread([this, w] { loop(w); });
             } catch (...) {  // the thread did not start
                 delete w;
@@ -171,6 +199,7 @@ private:
         int index = 0;
         bool quit = false;
         bool ready = false;  // its thread-local storage is set up (guarded by mutex_)
+        long priority = 0;   // caller_priority() of the caller that started it, so its own
         Worker* next_idle = nullptr;
     };
 
