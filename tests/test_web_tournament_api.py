@@ -14,7 +14,7 @@ pytest.importorskip("argon2")
 pytest.importorskip("openskill")
 
 from sequence_game.web.tournaments.service import TournamentSettings
-from test_web_accounts import _CLIENTS, FAST, Browser, _close_clients, make_app, sign_up  # noqa: F401 (autouse)
+from test_web_accounts import _CLIENTS, FAST, Browser, _close_clients, _disable, make_app, sign_up  # noqa: F401 (autouse)
 from web_support import auth, wait_for
 
 NAMES = ("alice", "bob", "carol", "dave")
@@ -283,6 +283,32 @@ def test_an_arena_goes_on_across_a_restart_and_ends_on_time(tmp_path):
     for row in final["standings"]:
         (mine,) = people["alice"].get(f"/api/players/{row['entrant']}/tournaments").json()
         assert (mine["place"], mine["points"]) == (row["rank"], row["points"])
+
+
+def test_an_account_the_operator_disables_is_paired_no_more_and_its_results_stand(tmp_path, capsys):
+    db = str(tmp_path / "club.sqlite")
+    app = app_at(db)
+    people = members(app)
+    tid = announce(people["alice"], kind="arena", minutes=5)
+    for b in people.values():
+        assert b.post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    wait_for(lambda: len([g for g in tournament(people["alice"], tid)["games"] if g["table"]]) == 2)
+    games = tournament(people["alice"], tid)["games"]
+    _disable(db, "dave", capsys)
+    others = {n: b for n, b in people.items() if n != "dave"}
+    with_dave = next(g for g in games if "dave" in (g["first"], g["second"]))
+    rival = with_dave["second"] if with_dave["first"] == "dave" else with_dave["first"]
+    mine = seat_of(people[rival], tid)["seat"]
+    r = people[rival].post(f"/api/tables/{with_dave['table']}/resign", json={}, headers=auth(mine["token"]))
+    assert r.status_code == 200, r.text
+    rest = next(g for g in games if g is not with_dave)
+    finish_game(others, tid, rest["second"])
+    # the three left are paired again; dave is withdrawn before any pairing, its win stands
+    wait_for(lambda: len([g for g in tournament(people["alice"], tid)["games"] if g["table"]]) == 3)
+    t = tournament(people["alice"], tid)
+    assert all("dave" not in (g["first"], g["second"]) for g in t["games"][2:])
+    row = next(r for r in t["standings"] if r["entrant"] == "dave")
+    assert (row["state"], row["points"], row["games"]) == ("withdrawn", 2.0, 1)
 
 
 def test_a_player_who_never_moves_loses_and_is_withdrawn_after_two(tmp_path):

@@ -299,14 +299,16 @@ class Tournament:
     def round_over(self) -> bool:
         return all(not g.playing for g in self.games if g.round == self.round)
 
-    def arena_next(self, now: float) -> List[TGame]:
-        """Pair the arena's free entrants (in, not paused, not playing): the new games."""
+    def free(self) -> List[Entrant]:
+        """The entrants an arena would pair now: in, not paused, not playing."""
         busy = self.playing_entrants()
+        return [e for e in self.active() if not e.paused and e.id not in busy]
+
+    def arena_next(self, now: float) -> List[TGame]:
+        """Pair the arena's free entrants (:meth:`free`): the new games."""
         points = self.arena_scores()
         waiting = []
-        for e in self.active():
-            if e.paused or e.id in busy:
-                continue
+        for e in self.free():
             mine = [g for g in self.games if e.id in (g.first, g.second) and not g.bye]
             last = mine[-1] if mine else None
             waiting.append(Waiting(e.id, points.get(e.id, 0), e.rating,

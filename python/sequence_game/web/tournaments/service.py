@@ -33,7 +33,7 @@ from ..errors import InvalidRequestError, NotAllowedError, NotFoundError, Server
 from ..limits import parse_settings
 from ..store import StoreError
 from ..tables import Seat, Table, TableService, check_clock, token_hash
-from .model import MAX_NAME, TGame, Tournament, check_settings
+from .model import MAX_NAME, Entrant, TGame, Tournament, check_settings
 from .store import TournamentStore
 
 __all__ = ["TournamentService", "TournamentSettings"]
@@ -397,6 +397,9 @@ class TournamentService:
                 if not any(g.playing for g in t.games):
                     self._save(t, t.close(now))
                 return []
+            free = t.free()
+            if len(free) >= 2:
+                self._drop_disabled(t, free)
             made = t.arena_next(now)
         else:
             if not t.round_over():
@@ -406,6 +409,8 @@ class TournamentService:
                 if now < due and t.round < int(t.settings["rounds"]):
                     return []
             self._next_round.pop(t.id, None)
+            if t.round < int(t.settings["rounds"]):
+                self._drop_disabled(t, t.active())
             if t.round >= int(t.settings["rounds"]) or len(t.active()) < 2:
                 self._save(t, t.close(now))
                 return []
@@ -417,6 +422,16 @@ class TournamentService:
         if made:
             self._save(t, games=made)
         return made
+
+    def _drop_disabled(self, t: Tournament, entrants: Sequence[Entrant]) -> None:
+        """Withdraw, before they are paired, the ``entrants`` with an account the operator disabled
+        (or that is gone): no game starts with such an account (``club/standing.py``). Their results
+        stand. Read from the file: the operator's command is another process."""
+        gone = [e for e in entrants if any((a := self.accounts(k)) is None or a.disabled for k in e.accounts)]
+        for e in gone:
+            e.state = "withdrawn"
+        if gone:
+            self._save(t, gone)
 
     async def _open_table(self, t: Tournament, g: TGame) -> None:
         """The table of a new game: its entrants' accounts at their seats, the tournament's clock."""
