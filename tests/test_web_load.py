@@ -240,6 +240,9 @@ async def _flood_creations(http, attack: Attack, deadline: float, client: str) -
             attack.answer("create", 0)  # no answer in 60 s: counted as an error below
             attack.errors.append("create: no answer in 60 s")
             continue
+        except httpx.HTTPError as e:  # the attacker's own connection dropped (a keep-alive race): noted, not fatal
+            attack.answer(f"create {type(e).__name__}", 0)
+            continue
         attack.answer("create", r.status_code)
         if r.status_code == 429:
             await asyncio.sleep(0.01)
