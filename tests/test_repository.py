@@ -528,6 +528,30 @@ def test_the_router_check_catches_an_import_of_another_router():
                                            f"{ROUTERS}.players imports {ROUTERS}"]
 
 
+def app_state_reads(source: str) -> List[str]:
+    """Each ``<x>.app.state`` that ``source`` reads."""
+    return [ast.unparse(node) for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Attribute) and node.attr == "state"
+            and isinstance(node.value, ast.Attribute) and node.value.attr == "app"]
+
+
+def test_the_routers_reach_the_servers_parts_through_typed_dependencies():
+    """A router takes the service, the lobby, the club, the quota... as typed FastAPI dependencies
+    (``deps.py``, ``club/web.py``), never from ``request.app.state``: one place says where each
+    part is and what type it has."""
+    routers = {path: text for path, text in FILES.items()
+               if path.startswith(os.path.join(WEB, "routers") + os.sep) and path.endswith(".py")}
+    assert len(routers) >= 10, sorted(routers)
+    assert app_state_reads(FILES[os.path.join(WEB, "deps.py")])  # the check sees a read where there is one
+    assert not {path: found for path, text in routers.items() if (found := app_state_reads(text))}
+
+
+def test_the_state_check_reads_any_connection_name():
+    source = ("async def f(request, websocket):\n    a = request.app.state.club\n"
+              "    websocket.app.state.quota.take(1)\n    request.state.x = 1\n")
+    assert app_state_reads(source) == ["request.app.state", "websocket.app.state"]
+
+
 # --------------------------------------------------------------------------- the tables' one way in
 
 WEB = os.path.join("python", "sequence_game", "web")

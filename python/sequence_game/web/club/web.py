@@ -15,17 +15,23 @@ from . import Club
 from .accounts import Account
 from .sessions import COOKIE
 
-__all__ = ["AccountWrite", "ClubDep", "NeedsAccountError", "OptionalAccount", "account_of_cookie", "seat_account",
-           "set_cookie"]
+__all__ = ["AccountWrite", "ClubDep", "NeedsAccountError", "OptionalAccount", "OptionalClub", "account_of_cookie",
+           "seat_account", "set_cookie"]
 
 
 class NeedsAccountError(NeedsSeatError):
     """This needs a signed-in account (401): a rated table, a wrong name or password."""
 
 
+async def get_optional_club(request: Request) -> Optional[Club]:
+    """The club, or None when the operator switched accounts off (``serve --no-accounts``)."""
+    club: Optional[Club] = request.app.state.club
+    return club
+
+
 async def get_club(request: Request) -> Club:
     """The club, or 404 when the operator switched accounts off (``serve --no-accounts``)."""
-    club: Optional[Club] = request.app.state.club
+    club = await get_optional_club(request)
     if club is None:
         raise AccountsOffError("accounts are switched off on this server (serve --no-accounts): everyone plays "
                               "as a guest")
@@ -66,6 +72,7 @@ async def signed_in_for_write(request: Request, account: Annotated[Optional[Acco
 
 
 ClubDep = Annotated[Club, Depends(get_club)]
+OptionalClub = Annotated[Optional[Club], Depends(get_optional_club)]
 OptionalAccount = Annotated[Optional[Account], Depends(signed_in)]
 AccountWrite = Annotated[Optional[Account], Depends(signed_in_for_write)]
 

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse
 from ..club import Club
 from ..club.accounts import NAME, LoginError, NameTakenError, check_name, check_password, name_key, taken
 from ..club.sessions import COOKIE
-from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, set_cookie
+from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, OptionalClub, set_cookie
 from ..deps import Client, errors_for
 from ..models import Credentials, Me, PasswordChange
 from ..pages import page
@@ -25,10 +25,9 @@ def _me(club: Optional[Club], name: Optional[str], rating: Optional[int] = None,
 
 
 @router.get("/api/session", response_model=Me, summary="Who is signed in (the session cookie)")
-async def who(request: Request, account: OptionalAccount) -> Me:
+async def who(club: OptionalClub, account: OptionalAccount) -> Me:
     """The account the session cookie signs in (`name` null: a guest), and whether this server has
     accounts at all."""
-    club: Optional[Club] = request.app.state.club
     if account is None:
         return _me(club, None)
     s = Club.summary(account)

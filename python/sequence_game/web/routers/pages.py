@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
 from ...i18n import LANGUAGES, N_, gettext_for, normalize
-from ..club.web import AccountWrite
+from ..club.web import AccountWrite, OptionalClub
 from ..deps import TableId
 from ..errors import InvalidRequestError
 from ..models import LanguageChoice
@@ -43,13 +43,13 @@ async def rules_page(request: Request) -> HTMLResponse:
 
 
 @language_router.put("/api/session/language", status_code=204, summary="Choose the pages' language")
-async def choose_language(body: LanguageChoice, request: Request, account: AccountWrite) -> Response:
+async def choose_language(body: LanguageChoice, request: Request, account: AccountWrite,
+                          club: OptionalClub) -> Response:
     """The pages' language from now on: kept in a cookie and, signed in, on the account (every
     browser it signs in to then shows it)."""
     lang: Optional[str] = normalize(body.language)
     if lang is None or lang != body.language.lower():
         raise InvalidRequestError(f"language: one of {', '.join(LANGUAGES)}, not {body.language[:16]!r}")
-    club = request.app.state.club
     if account is not None and club is not None:
         await asyncio.to_thread(club.set_language, account, lang)
     response = Response(status_code=204)

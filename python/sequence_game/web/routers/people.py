@@ -11,16 +11,14 @@ import asyncio
 import time
 from typing import Annotated, Any, Dict, List, Optional
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Response
 
 from .. import models
-from ..club import Club
 from ..club.accounts import Account
 from ..club.people import Challenge
-from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, seat_account
-from ..deps import Client, Service, errors_for
+from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, OptionalClub, seat_account
+from ..deps import BaseUrl, Client, Quota, Service, errors_for
 from ..errors import NotAllowedError
-from ..http import CreationQuota
 from ..lobby import check_game
 
 router = APIRouter(tags=["people"])
@@ -50,14 +48,10 @@ Writer = Annotated[Account, Depends(_writer)]
 Reader = Annotated[Account, Depends(_reader)]
 
 
-def _base(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
-
-
-def _view(c: Challenge, me: Account, request: Request, now: float) -> models.ChallengeView:
+def _view(c: Challenge, me: Account, base: str, now: float) -> models.ChallengeView:
     seat = None
     if c.status == "accepted" and c.maker == me.key and c.table and c.maker_token:
-        seat = models.SeatLink(seat=0, token=c.maker_token, url=f"{_base(request)}/table/{c.table}#seat={c.maker_token}")
+        seat = models.SeatLink(seat=0, token=c.maker_token, url=f"{base}/table/{c.table}#seat={c.maker_token}")
     return models.ChallengeView(**c.public(now, me.key), seat=seat)
 
 
@@ -65,7 +59,7 @@ def _view(c: Challenge, me: Account, request: Request, now: float) -> models.Cha
 
 @router.get("/api/people", response_model=models.People, responses=errors_for(401, 404),
             summary="Your people: who you follow (online, playing), who you block, your challenges")
-async def people(request: Request, club: ClubDep, me: Reader) -> models.People:
+async def people(base: BaseUrl, club: ClubDep, me: Reader) -> models.People:
     """The players you follow with their presence (playing first, then online), the players you
     block, and your challenges (open ones to you; yours, open or closed lately). Your pages ask
     every few seconds."""
@@ -78,8 +72,8 @@ async def people(request: Request, club: ClubDep, me: Reader) -> models.People:
     got = await asyncio.to_thread(read)
     ch = got["challenges"]
     return models.People(following=got["following"], blocked=got["blocked"],
-                         challenges=models.ChallengeList(incoming=[_view(c, me, request, now) for c in ch["incoming"]],
-                                                         outgoing=[_view(c, me, request, now) for c in ch["outgoing"]]))
+                         challenges=models.ChallengeList(incoming=[_view(c, me, base, now) for c in ch["incoming"]],
+                                                         outgoing=[_view(c, me, base, now) for c in ch["outgoing"]]))
 
 
 @router.put("/api/people/follows/{name}", status_code=204, responses=errors_for(401, 403, 404, 422, 429),
@@ -127,11 +121,10 @@ async def set_profile(body: models.ProfileRequest, club: ClubDep, me: Writer) ->
 
 @router.get("/api/leaderboard", response_model=models.Leaderboard, responses=errors_for(422),
             summary="The highest ratings (public), provisional ones apart")
-async def leaderboard(request: Request, limit: Annotated[int, Query(ge=1, le=100)] = 50) -> models.Leaderboard:
+async def leaderboard(club: OptionalClub, limit: Annotated[int, Query(ge=1, le=100)] = 50) -> models.Leaderboard:
     """The `limit` highest settled ratings of accounts that played a rated game and, apart, the
     `limit` highest provisional ones (a "?" rating: not settled yet, docs/club.md). Empty when the
     server has no accounts."""
-    club: Optional[Club] = request.app.state.club
     if club is None:
         return models.Leaderboard(settled=[], provisional=[])
     board = await asyncio.to_thread(club.people.leaderboard, limit)
@@ -147,7 +140,7 @@ def _game(body: models.ChallengeRequest) -> Dict[str, Any]:
 
 @router.post("/api/challenges", status_code=201, response_model=models.ChallengeView,
              responses=errors_for(401, 403, 404, 409, 422, 429), summary="Challenge a player")
-async def challenge(body: models.ChallengeRequest, request: Request, club: ClubDep, me: Writer) -> models.ChallengeView:
+async def challenge(body: models.ChallengeRequest, base: BaseUrl, club: ClubDep, me: Writer) -> models.ChallengeView:
     """A challenge to `to` for this game; nothing is created until they accept. 403 when one of you
     blocks the other; 409 for a second open challenge to the same player; 429 past
     `max_challenges_out` open challenges of yours or `max_challenges_in` open to them. It expires
@@ -155,45 +148,44 @@ async def challenge(body: models.ChallengeRequest, request: Request, club: ClubD
     game = _game(body)
     now = time.time()
     c = await asyncio.to_thread(club.people.challenge, me, body.to, game, now)
-    return _view(c, me, request, now)
+    return _view(c, me, base, now)
 
 
 @router.get("/api/challenges/{challenge_id}", response_model=models.ChallengeView,
             responses=errors_for(401, 404, 422), summary="A challenge you made or received")
-async def get_challenge(challenge_id: ChallengeId, request: Request, club: ClubDep, me: Reader) -> models.ChallengeView:
+async def get_challenge(challenge_id: ChallengeId, base: BaseUrl, club: ClubDep, me: Reader) -> models.ChallengeView:
     """Its status; the maker's seat once it is accepted."""
     now = time.time()
-    return _view(await asyncio.to_thread(club.people.get, me, challenge_id, now), me, request, now)
+    return _view(await asyncio.to_thread(club.people.get, me, challenge_id, now), me, base, now)
 
 
 @router.post("/api/challenges/{challenge_id}/decline", response_model=models.ChallengeView,
              responses=errors_for(401, 403, 404, 409, 422, 429), summary="Decline a challenge to you")
-async def decline(challenge_id: ChallengeId, request: Request, club: ClubDep, me: Writer) -> models.ChallengeView:
+async def decline(challenge_id: ChallengeId, base: BaseUrl, club: ClubDep, me: Writer) -> models.ChallengeView:
     """Say no to an open challenge to you: nothing is made, its maker's page says it was declined
     (403 for the maker: withdraw it instead; 409 once it is closed)."""
     now = time.time()
-    return _view(await asyncio.to_thread(club.people.close, me, challenge_id, "declined", now), me, request, now)
+    return _view(await asyncio.to_thread(club.people.close, me, challenge_id, "declined", now), me, base, now)
 
 
 @router.delete("/api/challenges/{challenge_id}", response_model=models.ChallengeView,
                responses=errors_for(401, 403, 404, 409, 422, 429), summary="Withdraw your challenge")
-async def withdraw(challenge_id: ChallengeId, request: Request, club: ClubDep, me: Writer) -> models.ChallengeView:
+async def withdraw(challenge_id: ChallengeId, base: BaseUrl, club: ClubDep, me: Writer) -> models.ChallengeView:
     """Take back your open challenge before it is answered (403 for its target: decline it instead;
     409 once it is closed)."""
     now = time.time()
-    return _view(await asyncio.to_thread(club.people.close, me, challenge_id, "withdrawn", now), me, request, now)
+    return _view(await asyncio.to_thread(club.people.close, me, challenge_id, "withdrawn", now), me, base, now)
 
 
 @router.post("/api/challenges/{challenge_id}/accept", status_code=201, response_model=models.SeatLink,
              responses=errors_for(401, 403, 404, 409, 422, 429, 503),
              summary="Accept a challenge to you: the table is made, your seat's link")
-async def accept(challenge_id: ChallengeId, request: Request, club: ClubDep, me: Writer, service: Service,
-                 client: Client) -> models.SeatLink:
+async def accept(challenge_id: ChallengeId, base: BaseUrl, club: ClubDep, me: Writer, service: Service,
+                 quota: Quota, client: Client) -> models.SeatLink:
     """The table of the challenge: its maker at seat 0, you at seat 1 (opponents), further seats
     open; rated if the challenge is. The answer is your seat's link (the only time its token is
     sent); the maker's page finds its own seat in the challenge. Spends your address's creation
     quota like creating a table (429)."""
-    quota: CreationQuota = request.app.state.quota
     quota.take(client)
     c = await asyncio.to_thread(club.people.take, me, challenge_id)
     maker = await asyncio.to_thread(club.accounts.get, c.maker)
@@ -211,4 +203,4 @@ async def accept(challenge_id: ChallengeId, request: Request, club: ClubDep, me:
         await asyncio.to_thread(club.people.reopen, c)
         raise
     await asyncio.to_thread(club.people.made, c, table.id, tokens[0])
-    return models.SeatLink(seat=1, token=tokens[1], url=f"{_base(request)}/table/{table.id}#seat={tokens[1]}")
+    return models.SeatLink(seat=1, token=tokens[1], url=f"{base}/table/{table.id}#seat={tokens[1]}")

@@ -8,8 +8,7 @@ from typing import Annotated, Any, Dict, List
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse
 
-from ..club import Club
-from ..club.web import OptionalAccount
+from ..club.web import OptionalAccount, OptionalClub
 from ..deps import Service, TableId, errors_for
 from ..errors import NoSuchPlayerError
 from ..pages import page
@@ -20,24 +19,22 @@ PlayerName = Annotated[str, Path(min_length=1, max_length=40, description="the a
 
 
 @router.get("/api/players", summary="The players, strongest first (public)")
-async def players(request: Request, limit: Annotated[int, Query(ge=1, le=200)] = 100,
+async def players(club: OptionalClub, limit: Annotated[int, Query(ge=1, le=200)] = 100,
                   offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> List[Dict[str, Any]]:
     """Every account that is not disabled: name, rating (the ladder's scale), whether it is
     provisional, rated games; ordered by the conservative rating (mu - 3 sigma). Empty when the
     server has no accounts."""
-    club: Club | None = request.app.state.club
     if club is None:
         return []
     return await asyncio.to_thread(club.players, limit, offset)
 
 
 @router.get("/api/players/{name}", responses=errors_for(404, 422), summary="A player's page (public)")
-async def player(name: PlayerName, request: Request, viewer: OptionalAccount) -> Dict[str, Any]:
+async def player(name: PlayerName, club: OptionalClub, viewer: OptionalAccount) -> Dict[str, Any]:
     """A player's rating and its history, games (results, links to replay and review) and record
     against each AI level, with the AI levels' ratings on the same scale for orientation; the
     profile (plain text), presence (online, the tables they play at: watch them) and, signed in,
     whether you follow or block them (`relation`, null on your own page)."""
-    club: Club | None = request.app.state.club
     account = None if club is None else await asyncio.to_thread(club.accounts.get, name)
     if club is None or account is None or account.disabled:
         raise NoSuchPlayerError(f"no player named {name[:40]!r}")
@@ -50,10 +47,9 @@ async def player(name: PlayerName, request: Request, viewer: OptionalAccount) ->
 
 @router.get("/api/tables/{table_id}/ratings", responses=errors_for(404, 410, 422),
             summary="A finished rated game's rating changes (public)")
-async def table_ratings(table_id: TableId, request: Request, service: Service) -> List[Dict[str, Any]]:
+async def table_ratings(table_id: TableId, club: OptionalClub, service: Service) -> List[Dict[str, Any]]:
     """Each account's rating before and after the game (empty: the game is not over, or unrated;
     ``counted`` false: played, but not counted, with why); 404 for no such table."""
-    club: Club | None = request.app.state.club
     changes = [] if club is None else await asyncio.to_thread(club.rating_changes, table_id)
     if not changes:
         await service.get_async(table_id)  # NoSuchTableError (404) where there is no table to say "none" of

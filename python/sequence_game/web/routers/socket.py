@@ -45,6 +45,7 @@ from typing import Dict, FrozenSet, Optional
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ..club.web import account_of_cookie
+from ..deps import Client, Quota, Service
 from ..errors import (
     BadMessageError,
     BusyError,
@@ -55,7 +56,7 @@ from ..errors import (
     TooSlowError,
 )
 from ..frames import AnalysisMsg, Hello, parse_client_frame
-from ..http import client_of, deny_websocket, error_body, status_of
+from ..http import CreationQuota, deny_websocket, error_body, status_of
 from ..tables import AnalysisRun, Connection, Table, TableService
 
 log = logging.getLogger("sequence_game.web")
@@ -71,9 +72,7 @@ def _error(e: Exception) -> Dict[str, str]:
 
 
 @router.websocket("/api/tables/{table_id}/ws")
-async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    service: TableService = websocket.app.state.service
-    client = client_of(websocket.scope)
+async def table_socket(websocket: WebSocket, table_id: str, service: Service, quota: Quota, client: Client) -> None:
     table: Optional[Table] = None
     try:
         # a finished table read from its row: one copy in memory for all its sockets (a rematch reaches each)
@@ -109,14 +108,15 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 service.welcome_to_chat(table, conn)
             except NotSavedError as e:  # the table goes on without the chat; a later chat frame tries again
                 conn.send(_error(e))
-        await _serve(websocket, service, table, conn)
+        await _serve(websocket, service, quota, table, conn)
     finally:
         if conn is not None:
             service.detach(table, conn)
         service.release(table, client)
 
 
-async def _serve(websocket: WebSocket, service: TableService, table: Table, conn: Connection) -> None:
+async def _serve(websocket: WebSocket, service: TableService, quota: CreationQuota, table: Table,
+                 conn: Connection) -> None:
     """The frames of an attached connection, until it closes (its messages go out through :func:`_pump`)."""
     seats = conn.seats
     writer = asyncio.create_task(_pump(websocket, conn))
@@ -167,7 +167,7 @@ async def _serve(websocket: WebSocket, service: TableService, table: Table, conn
                     if msg.type == "resign":
                         await service.resign(table, seats)
                     else:
-                        websocket.app.state.quota.take(conn.client)
+                        quota.take(conn.client)
                         if msg.type == "rematch":
                             await service.rematch(table, seats, conn.client)
                         else:

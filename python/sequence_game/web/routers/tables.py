@@ -6,13 +6,12 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any, Dict, List, Optional
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Query, Response
 
 from .. import models
-from ..club.web import AccountWrite
-from ..deps import ERRORS, BaseUrl, Client, LobbyDep, Seats, SeatsRequired, Service, TableDep, errors_for
+from ..club.web import AccountWrite, OptionalClub
+from ..deps import ERRORS, BaseUrl, Client, LobbyDep, Quota, Seats, SeatsRequired, Service, TableDep, errors_for
 from ..errors import InvalidRequestError
-from ..http import CreationQuota
 from ..longpoll import DEFAULT_WAIT, MAX_WAIT, wait_until
 
 router = APIRouter(tags=["tables"])
@@ -51,7 +50,7 @@ async def create_table(body: models.CreateTable, base: BaseUrl, lobby: LobbyDep,
 
 
 @router.get("/api/tables", response_model=List[models.TableSummary], summary="List the tables (public information)")
-async def list_tables(request: Request, service: Service, finished: Optional[bool] = None,
+async def list_tables(service: Service, club: OptionalClub, finished: Optional[bool] = None,
                       limit: Annotated[int, Query(ge=1, le=200)] = 200,
                       offset: Annotated[int, Query(ge=0, le=1_000_000, description="finished tables to skip")] = 0,
                       ) -> List[models.TableSummary]:
@@ -59,7 +58,6 @@ async def list_tables(request: Request, service: Service, finished: Optional[boo
     finished ones from the database; `finished=true` or `false` keeps one kind. No hand, no seed (R9).
     Each account's seat carries its rating now (docs/club.md)."""
     tables = await service.lobby(finished, limit, offset)
-    club = request.app.state.club
     keys = {s.account for t in tables for s in t.seats if s.account}
     if club is not None and keys:
         found = await asyncio.to_thread(club.ratings_of, keys)
@@ -122,14 +120,13 @@ async def move_list(table: TableDep) -> Dict[str, Any]:
                         202: {"description": "offered (or accepted): the offer waits for the others",
                               "model": models.Rematch}},
              summary="After the game: offer a rematch, or accept the open offer (made once all accepted)")
-async def rematch(table: TableDep, seats: SeatsRequired, request: Request, response: Response, service: Service,
+async def rematch(table: TableDep, seats: SeatsRequired, response: Response, service: Service, quota: Quota,
                   client: Client, base: BaseUrl) -> models.Rematch:
     """After the game: offer a rematch to the others at the table, or accept the open offer. Once
     every person at the table accepted (at once at a table of one person against the AI), the new
     table exists: the same seats (your tokens work there), options and rating, a new deal, made
     once (201, asking again answers it). Until then, 202 with the offer: it ends when someone
     declines it (`DELETE`), after 60 s, or when a person leaves the table (docs/web.md, "Rematch")."""
-    quota: CreationQuota = request.app.state.quota
     quota.take(client)
     new = await service.rematch(table, seats, client)
     if new is None:
@@ -141,10 +138,9 @@ async def rematch(table: TableDep, seats: SeatsRequired, request: Request, respo
 @router.delete("/api/tables/{table_id}/rematch", response_model=models.RematchAnswer,
                responses=errors_for(401, 403, 404, 409, 429),
                summary="Decline the open rematch offer (its maker: withdraw it)")
-async def decline_rematch(table: TableDep, seats: SeatsRequired, request: Request, service: Service,
+async def decline_rematch(table: TableDep, seats: SeatsRequired, service: Service, quota: Quota,
                           client: Client) -> models.RematchAnswer:
     """End the open rematch offer: declined, or withdrawn by the seat that made it; everyone at the
     table is told. 409 when no offer is open. Limited per client address like a rematch (429)."""
-    quota: CreationQuota = request.app.state.quota
     quota.take(client)
     return models.RematchAnswer(ended=await service.decline_rematch(table, seats))

@@ -5,35 +5,21 @@ from __future__ import annotations
 
 from typing import Annotated, List, Optional
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse
 
 from .. import models
 from ..club.accounts import Account
-from ..club.web import AccountWrite, NeedsAccountError, OptionalAccount
-from ..deps import Client, Service, errors_for
-from ..errors import AccountsOffError, NoSuchPlayerError
-from ..http import CreationQuota
+from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount
+from ..deps import BaseUrl, Client, Quota, Service, Tournaments, errors_for
+from ..errors import NoSuchPlayerError
 from ..pages import page
 from ..tournaments import Tournament
-from ..tournaments.service import TournamentService
 
 router = APIRouter(tags=["tournaments"])
 
 TournamentId = Annotated[str, Path(min_length=1, max_length=models.TOURNAMENT_ID_MAX,
                                    description="the tournament's id")]
-
-
-async def tournaments_of(request: Request) -> TournamentService:
-    """The tournaments, or 404 when accounts are off (a tournament is for accounts)."""
-    service: Optional[TournamentService] = request.app.state.tournaments
-    if service is None:
-        raise AccountsOffError("accounts are switched off on this server (serve --no-accounts), and tournaments are "
-                               "for accounts")
-    return service
-
-
-Tournaments = Annotated[TournamentService, Depends(tournaments_of)]
 
 
 def _member(account: Optional[Account]) -> Account:
@@ -73,14 +59,13 @@ async def list_tournaments(tournaments: Tournaments, service: Service) -> models
 
 @router.post("/api/tournaments", status_code=201, response_model=models.TournamentView,
              responses=errors_for(401, 403, 404, 422, 429, 503), summary="Announce a tournament (signed in)")
-async def create_tournament(body: models.CreateTournament, request: Request, tournaments: Tournaments,
+async def create_tournament(body: models.CreateTournament, quota: Quota, tournaments: Tournaments,
                             service: Service, client: Client, account: AccountWrite) -> models.TournamentView:
     """A Swiss (`rounds`) or an arena (`minutes`) starting at `starts`; members join from the lobby
     until it starts (an arena: until it ends). At most `max_open_per_account` announced or running
     per account (403) and `max_open` on the server (503); limited per client address like creating a
     table (429)."""
     member = _member(account)
-    quota: CreationQuota = request.app.state.quota
     quota.take(client)
     t = await tournaments.run(tournaments.create, member, body.kind, body.name, body.starts, body.rounds,
                                        body.minutes, body.clock.model_dump(), body.rated, body.team_size,
@@ -150,7 +135,7 @@ async def berserk_tournament(tournament_id: TournamentId, tournaments: Tournamen
 
 @router.get("/api/tournaments/{tournament_id}/seat", response_model=models.TournamentSeat,
             responses=errors_for(401, 404, 422), summary="Your game now and your seat's link (signed in)")
-async def tournament_seat(tournament_id: TournamentId, request: Request, tournaments: Tournaments,
+async def tournament_seat(tournament_id: TournamentId, base: BaseUrl, tournaments: Tournaments,
                           account: OptionalAccount) -> models.TournamentSeat:
     """The table of your game being played and your seat's link, sent only to the account that sits
     there; both null when you have no game now."""
@@ -158,18 +143,17 @@ async def tournament_seat(tournament_id: TournamentId, request: Request, tournam
     if found is None:
         return models.TournamentSeat(table=None, seat=None)
     table, seat, token = found
-    base = str(request.base_url).rstrip("/")
     return models.TournamentSeat(table=table, seat=models.SeatLink(seat=seat, token=token,
                                                                    url=f"{base}/table/{table}#seat={token}"))
 
 
 @router.get("/api/players/{name}/tournaments", response_model=List[models.PlayerTournament],
             responses=errors_for(404, 422), summary="A player's finished tournaments: places and points (public)")
-async def player_tournaments(name: Annotated[str, Path(min_length=1, max_length=40)], request: Request,
-                             tournaments: Tournaments, service: Service) -> List[models.PlayerTournament]:
+async def player_tournaments(name: Annotated[str, Path(min_length=1, max_length=40)], tournaments: Tournaments,
+                             club: ClubDep, service: Service) -> List[models.PlayerTournament]:
     """Each finished tournament the player entered (alone or in a team), latest first: its place
     among the entrants and its points."""
-    club = request.app.state.club
+    # the club after the tournaments: without accounts, the tournaments' refusal says why (404)
     account = await service.db(club.accounts.get, name)
     if account is None or account.disabled:
         raise NoSuchPlayerError(f"no player named {name[:40]!r}")
