@@ -1,7 +1,8 @@
 """The lobby: where a game starts (docs/web.md, "Finding a game"). Create a table of your own or
-take an open seat at one, play the computer in one click, post a seek, list the open seeks and wait
-for a change, accept one, or let quick pairing find a compatible one; the routes
-(``routers/tables.py``, ``routers/seeks.py``) only translate HTTP to these calls.
+take an open seat at one, accept a challenge, play the computer in one click, post a seek, list
+the open seeks and wait for a change, accept one, or let quick pairing find a compatible one; the
+routes (``routers/tables.py``, ``routers/seeks.py``, ``routers/people.py``) only translate HTTP to
+these calls.
 
 The seeks themselves live on the board (``seeks.py``), kept across restarts by ``social.py``; a
 seek accepted becomes a table of the table service (``tables/``), with its poster at seat 0 and the
@@ -13,6 +14,7 @@ accounts whose rating lies in it, and no game starts with a disabled account (``
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from typing import Any, Dict, List, Optional, Tuple
@@ -20,7 +22,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..game_setup import check_players_teams
 from ..seeds import fresh_seed
 from . import models
-from .club import ratings
+from .club import Club, ratings
 from .club.accounts import Account
 from .club.standing import Standing
 from .club.web import NeedsAccountError, seat_account
@@ -77,8 +79,8 @@ def _link(base: str, table: str, seat: int, token: str) -> models.SeatLink:
 
 
 class Lobby:
-    """Seeks, their acceptance and quick pairing, and the one-click game against the computer.
-    ``accounts``: the server has accounts (rated seeks and ranges need them); ``standing``: the
+    """Tables created and joined, challenges accepted, seeks, their acceptance and quick pairing,
+    and the one-click game against the computer. ``accounts``: the server has accounts (rated seeks and ranges need them); ``standing``: the
     club's check of disabled accounts (None without accounts). ``base``, in the calls that answer
     a seat's link: the server's URL the link starts with."""
 
@@ -126,6 +128,34 @@ class Lobby:
         self.quota.take(client)
         seat, token = await self.service.join(table, body.seat, body.name, seat_account(account))
         return _link(base, table.id, seat, token)
+
+    # ------------------------------------------------------------------ a challenge accepted
+
+    async def accept_challenge(self, club: Club, challenge_id: str, me: Account, client: str,
+                               base: str) -> models.SeatLink:
+        """Accept the challenge ``challenge_id`` to ``me`` (``club/people.py``): its table, the
+        maker at seat 0 and ``me`` at seat 1 (opponents), further seats open, rated if the
+        challenge is; ``me``'s seat link (the maker's is kept on the challenge). Spends the
+        client's creation quota; a table that cannot be made opens the challenge again."""
+        self.quota.take(client)
+        people = club.people
+        c = await asyncio.to_thread(people.take, me, challenge_id)
+        maker = await asyncio.to_thread(club.accounts.get, c.maker)
+        if maker is None:  # deleted meanwhile: take() saw it a moment ago
+            await asyncio.to_thread(people.reopen, c)
+            raise NotAllowedError("the player who made this challenge can no longer play")
+        seats: List[Dict[str, Any]] = [{"kind": "human", "name": maker.name, "account": seat_account(maker)},
+                                       {"kind": "human", "name": me.name, "account": seat_account(me)}]
+        seats += [{"kind": "human", "open": True} for _ in range(c.players - 2)]
+        try:
+            table, tokens = await self.service.create(c.players, c.teams, seats, client=client,
+                                                      ai_seconds=min(2.0, self.service.max_ai_seconds),
+                                                      turn_seconds=c.turn_seconds, clock=c.clock, rated=c.rated)
+        except BaseException:
+            await asyncio.to_thread(people.reopen, c)
+            raise
+        await asyncio.to_thread(people.made, c, table.id, tokens[0])
+        return _link(base, table.id, 1, tokens[1])
 
     # ------------------------------------------------------------------ the computer
 

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Annotated, Any, Dict, List, Optional
+from typing import Annotated, Any, Dict, Optional
 
 from fastapi import APIRouter, Depends, Path, Query, Response
 
 from .. import models
 from ..club.accounts import Account
 from ..club.people import Challenge
-from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, OptionalClub, seat_account
-from ..deps import BaseUrl, Client, Quota, Service, errors_for
-from ..errors import NotAllowedError
+from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, OptionalClub
+from ..deps import BaseUrl, Client, LobbyDep, errors_for
 from ..lobby import check_game
 
 router = APIRouter(tags=["people"])
@@ -180,27 +179,10 @@ async def withdraw(challenge_id: ChallengeId, base: BaseUrl, club: ClubDep, me: 
 @router.post("/api/challenges/{challenge_id}/accept", status_code=201, response_model=models.SeatLink,
              responses=errors_for(401, 403, 404, 409, 422, 429, 503),
              summary="Accept a challenge to you: the table is made, your seat's link")
-async def accept(challenge_id: ChallengeId, base: BaseUrl, club: ClubDep, me: Writer, service: Service,
-                 quota: Quota, client: Client) -> models.SeatLink:
+async def accept(challenge_id: ChallengeId, base: BaseUrl, club: ClubDep, me: Writer, lobby: LobbyDep,
+                 client: Client) -> models.SeatLink:
     """The table of the challenge: its maker at seat 0, you at seat 1 (opponents), further seats
     open; rated if the challenge is. The answer is your seat's link (the only time its token is
     sent); the maker's page finds its own seat in the challenge. Spends your address's creation
     quota like creating a table (429)."""
-    quota.take(client)
-    c = await asyncio.to_thread(club.people.take, me, challenge_id)
-    maker = await asyncio.to_thread(club.accounts.get, c.maker)
-    if maker is None:  # deleted meanwhile: take() saw it a moment ago
-        await asyncio.to_thread(club.people.reopen, c)
-        raise NotAllowedError("the player who made this challenge can no longer play")
-    seats: List[Dict[str, Any]] = [{"kind": "human", "name": maker.name, "account": seat_account(maker)},
-                                   {"kind": "human", "name": me.name, "account": seat_account(me)}]
-    seats += [{"kind": "human", "open": True} for _ in range(c.players - 2)]
-    try:
-        table, tokens = await service.create(c.players, c.teams, seats, client=client,
-                                             ai_seconds=min(2.0, service.max_ai_seconds),
-                                             turn_seconds=c.turn_seconds, clock=c.clock, rated=c.rated)
-    except BaseException:
-        await asyncio.to_thread(club.people.reopen, c)
-        raise
-    await asyncio.to_thread(club.people.made, c, table.id, tokens[0])
-    return models.SeatLink(seat=1, token=tokens[1], url=f"{base}/table/{table.id}#seat={tokens[1]}")
+    return await lobby.accept_challenge(club, challenge_id, me, client, base)
