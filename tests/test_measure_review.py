@@ -45,3 +45,37 @@ def test_the_keeper_goes_with_the_information_set_search(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["agreement", "--file", str(tmp_path / "none.jsonl"), "--keeper"])
     assert "--search mcts-v1" in capsys.readouterr().err
+
+
+def test_a_match_results_file_is_read_as_its_games_replayed_with_their_seats(tmp_path, capsys):
+    from sequence_game.arena import match
+    from sequence_game.arena.results import read_results
+    from sequence_game.training.measure_review import _records, main
+
+    path = str(tmp_path / "match.jsonl")
+    match(["random", "level:1"], games=2, seed=5, results=path)
+    _, games = read_results(path)
+    records = _records(path)
+    assert [r.moves for r in records] == [g["moves"] for g in games]
+    assert [r.agents for r in records] == [g["agents"] for g in games]
+    assert [r.result["winner"] for r in records] == [g["winner"] for g in games]
+    assert main(["calibration", "--file", path, "--rated"]) == 0  # every seat is rated on the ladder
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 2 and out["positions"] == sum(len(g["moves"]) for g in games)
+
+
+def test_candidate_agreement_counts_the_searchs_choices_among_the_heuristics_best(tmp_path):
+    from sequence_game.training.measure_review import candidate_agreement
+
+    record = play_game([GreedyAgent(seed=1), GreedyAgent(seed=2)], players=2, seed=6)
+    choices = search_choices([record], str(tmp_path / "c.jsonl"), SPEC)
+    out = candidate_agreement([record], choices, tops=(None, 1), margins=(0.0, 1.0))
+    n = out["decisions"]
+    assert 0 < n <= len(choices)
+    # a margin of 1 makes every move an equal: the heuristic's favourite is named, whatever the pool
+    favourite = out["choice_is_heuristic_favourite"]["agree"]
+    assert out["top=all margin=1"]["agree"] == out["top=1 margin=0"]["agree"] == favourite
+    assert out["choice_in_heuristic_top8"]["agree"] >= favourite
+    for v in out.values():
+        if isinstance(v, dict):
+            assert v["interval"][0] <= v["rate"] <= v["interval"][1]

@@ -26,7 +26,17 @@ from sequence_game.review.estimator import (
     seat_rating,
     seat_ratings,
 )
-from sequence_game.training.fit_win_chance import BEGIN, END, StrengthSet, _write_table, calibration, fit_softmax, fit_win_chance
+from sequence_game.training.fit_win_chance import (
+    BEGIN,
+    END,
+    SETS,
+    StrengthSet,
+    _write_table,
+    calibration,
+    fit_softmax,
+    fit_win_chance,
+    main,
+)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -132,6 +142,48 @@ def test_the_fit_command_writes_the_model_table_and_picture_from_its_own_numbers
     fit_win_chance(str(tmp_path / "data"), out=str(out), docs=str(docs), holdout=2, search_positions=0, sets=sets)
     again = (docs / "measurements.md").read_text()
     assert again.count(BEGIN) == 1 and again.startswith("# Measurements\n\nkept\n")
+
+
+def test_the_fit_plays_the_same_games_on_any_number_of_workers(tmp_path):
+    sets = (StrengthSet("random", ("random",), 10, 5), StrengthSet("mixed", ("random", "easy"), 10, 6, rotate=True))
+    one = fit_win_chance(str(tmp_path / "one"), out=str(tmp_path / "one.json"), docs=None, holdout=2,
+                         search_positions=0, sets=sets)
+    two = fit_win_chance(str(tmp_path / "two"), out=str(tmp_path / "two.json"), docs=None, holdout=2,
+                         search_positions=0, sets=sets, workers=2)
+    assert one["calibration"] == two["calibration"]
+    assert load_win_chance_model(str(tmp_path / "one.json")).public == load_win_chance_model(str(tmp_path / "two.json")).public
+
+
+def test_every_strength_set_is_rated_and_the_search_plays_uncapped():
+    """The fit reads every seat's ladder rating; the search's time cap is wall-clock time, so a
+    capped search's games would depend on the machine's load: the sets play it uncapped."""
+    for s in SETS:
+        assert seat_ratings(list(s.agents)) is not None, s.name
+        for spec in s.agents:
+            if spec.partition(":")[0] == "hard":
+                assert "time=none" in spec.split(":", 1)[1].split(","), spec
+
+
+def test_a_quicker_fit_plays_fewer_games_of_the_search_and_a_later_run_extends_them():
+    from sequence_game.training.fit_win_chance import HARD_GAMES, scaled_sets
+
+    full = scaled_sets()
+    assert [s.games for s in full] == [s.games for s in SETS]
+    quick = scaled_sets(hard_games=40)
+    for before, after in zip(full, quick):
+        searched = any(a.partition(":")[0] == "hard" for a in before.agents)
+        assert after.games == (40 if searched else before.games) and after.seed == before.seed
+    assert {s.name for s in full if s.games == HARD_GAMES} >= {"hard", "mixed-hard"}
+
+
+@pytest.mark.parametrize("args", [["--workers", "0"], ["--scale", "0"], ["--search-positions", "-1"],
+                                  ["--hard-games", "5"]])
+def test_the_fit_command_refuses_bad_arguments_in_one_line(args, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("python -m sequence_game.training.fit_win_chance: error: --")
 
 
 def test_the_documented_calibration_is_the_packaged_models_own():

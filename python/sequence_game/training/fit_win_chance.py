@@ -63,7 +63,7 @@ from ..review.estimator import (
 )
 from ..selfplay import LOG_NAME, load_dataset, selfplay
 
-__all__ = ["SETS", "StrengthSet", "calibration", "fit_softmax", "fit_win_chance", "main"]
+__all__ = ["SETS", "StrengthSet", "calibration", "fit_softmax", "fit_win_chance", "main", "scaled_sets"]
 
 
 @dataclass(frozen=True)
@@ -92,14 +92,17 @@ class StrengthSet:
 
 
 HARD_GAMES = 400  # the search's games cost about 4 s of CPU each (mixed-hard: 2 s)
+#: ``hard`` without its time cap: the cap is wall-clock time, so under the machine's load it would
+#: cut the search short and the games would depend on the load (the ladder measures it so too).
+HARD = "hard:time=none"
 #: The strength sets (the presets: ``easy``, ``medium`` the one-ply heuristic, ``hard`` the search).
 SETS: Tuple[StrengthSet, ...] = (
     StrengthSet("random", ("random",), 2000, 11),
     StrengthSet("easy", ("easy",), 2000, 12),
     StrengthSet("medium", ("medium",), 2000, 13),
-    StrengthSet("hard", ("hard",), HARD_GAMES, 14),
+    StrengthSet("hard", (HARD,), HARD_GAMES, 14),
     StrengthSet("mixed", ("random", "easy"), 2000, 15, rotate=True),
-    StrengthSet("mixed-hard", ("medium", "hard"), 400, 16),
+    StrengthSet("mixed-hard", ("medium", HARD), HARD_GAMES, 16),
     StrengthSet("3 teams", ("medium", "easy", "random"), 1200, 17, players=3, rotate=True),
 )
 SHARD_GAMES = 10
@@ -319,9 +322,10 @@ def _pick(train: List[Dict[str, np.ndarray]], key: str) -> np.ndarray:
 
 def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "docs", holdout: int = 5,
                    l2: float = 1e-3, search_positions: int = 100, sets: Sequence[StrengthSet] = SETS,
-                   command: Optional[str] = None) -> Dict[str, Any]:
-    """Make (or resume) the self-play runs under ``data``, fit, measure, write the model to ``out``
-    and, with ``docs``, ``docs/images/win-chance-reliability.svg`` and the calibration section of
+                   command: Optional[str] = None, workers: int = 1) -> Dict[str, Any]:
+    """Make (or resume) the self-play runs under ``data`` (on ``workers`` processes: the same games
+    on any number), fit, measure, write the model to ``out`` and, with ``docs``,
+    ``docs/images/win-chance-reliability.svg`` and the calibration section of
     ``docs/measurements.md``; returns the report (also the model's ``training`` field)."""
     from ..review import move_values
 
@@ -333,7 +337,7 @@ def fit_win_chance(data: str, out: str = DEFAULT_PATH, docs: Optional[str] = "do
         for k, (name, agents, games, seed) in enumerate(s.runs()):
             path = os.path.join(data, name)
             manifest = selfplay(list(agents), games=games, out=path, seed=seed, players=s.players,
-                                shard_games=SHARD_GAMES, resume=os.path.exists(os.path.join(path, LOG_NAME)))
+                                shard_games=SHARD_GAMES, workers=workers, resume=os.path.exists(os.path.join(path, LOG_NAME)))
             selfplay_cpu += manifest["cpu_seconds"]
             part = _rows_of_set(path, s.players, games)
             ratings = seat_ratings([agents[p % len(agents)] for p in range(s.players)])
@@ -510,6 +514,21 @@ def _write_table(path: str, report: Dict[str, Any], grading: Dict[str, float]) -
         f.write(text)
 
 
+def scaled_sets(scale: float = 1.0, hard_games: Optional[int] = None) -> List[StrengthSet]:
+    """:data:`SETS` with every set's games times ``scale`` (at least ten a seat's agent) and, with
+    ``hard_games``, that many games for each set in which the search (``hard``) plays.
+
+    >>> [s.games for s in scaled_sets(0.1, hard_games=30)]
+    [200, 200, 200, 30, 200, 30, 120]
+    """
+    def games(s: StrengthSet) -> int:
+        if hard_games is not None and any(a.partition(":")[0] == "hard" for a in s.agents):
+            return hard_games
+        return max(10 * len(s.agents), round(s.games * scale))
+
+    return [StrengthSet(s.name, s.agents, games(s), s.seed, s.players, s.rotate) for s in SETS]
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sequence_game.training.fit_win_chance",
                                      description="Fit the review's win-chance estimator and write the model, the "
@@ -522,15 +541,23 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="held-out positions per set valued by the former review's search (default 100)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="scale every set's number of games (a quick run: 0.1)")
+    parser.add_argument("--hard-games", type=int, default=None,
+                        help=f"games of each set the search plays in (default {HARD_GAMES}; a later run with more "
+                             "resumes and extends them)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes playing the self-play games (the same games on any number; default 1)")
     args = parser.parse_args(argv)
     if not 0 < args.scale <= 10:
         parser.error(f"--scale must be above 0 and at most 10, not {args.scale}")
+    if args.workers < 1:
+        parser.error(f"--workers must be 1 or more, not {args.workers}")
+    if args.hard_games is not None and args.hard_games < 10:
+        parser.error(f"--hard-games must be 10 or more, not {args.hard_games}")
     if args.search_positions < 0:
         parser.error(f"--search-positions must be 0 or more, not {args.search_positions}")
-    sets = [StrengthSet(s.name, s.agents, max(10 * len(s.agents), round(s.games * args.scale)), s.seed, s.players,
-                        s.rotate) for s in SETS]
+    sets = scaled_sets(float(args.scale), args.hard_games)
     report = fit_win_chance(args.data, out=args.out, docs=args.docs or None, search_positions=args.search_positions,
-                            sets=sets, command=" ".join(["python -m sequence_game.training.fit_win_chance",
+                            sets=sets, workers=args.workers, command=" ".join(["python -m sequence_game.training.fit_win_chance",
                                                          *(argv if argv is not None else sys.argv[1:])]))
     for name, views in report["calibration"].items():
         m = views["public"]

@@ -12,7 +12,8 @@
 * ``agreement``: how often the review's best move is the search's choice (:func:`search_choices`;
   ``hard`` by default), over the decisions with more than one legal move (the choices kept beside
   the games, ``FILE.search.jsonl``); ``consistency``: how often the search agrees with itself
-  searching again with other seeds, the ceiling of that agreement.
+  searching again with other seeds, the ceiling of that agreement; ``candidates``: the agreement
+  when the review names its best among the search's own candidates (:func:`candidate_agreement`).
 * The review's parameters fitted on such games, each written into the packaged model file:
   ``fit-decisive`` (the race of immediate wins, :func:`sequence_game.review.estimator.with_decisive`),
   ``fit-equal`` (``grading.equal``, from kept search choices) and ``kept`` (what a jack kept in hand
@@ -23,6 +24,7 @@
     nice -n 19 python -m sequence_game.training.measure_review games --file build/mixed.jsonl --games 300 --seed 4620
     python -m sequence_game.training.measure_review won --file build/mixed.jsonl
     python -m sequence_game.training.measure_review calibration --file build/mixed.jsonl [--rated]
+    python -m sequence_game.training.measure_review calibration --file ladder/level_7__level_8.jsonl --rated
     nice -n 19 python -m sequence_game.training.measure_review agreement --file build/greedy.jsonl --decisions 200
 """
 
@@ -47,6 +49,7 @@ __all__ = [
     "MIXED",
     "agreement",
     "calibration_report",
+    "candidate_agreement",
     "fit_decisive",
     "fit_equal",
     "main",
@@ -81,8 +84,27 @@ def play_games(path: str, games: int, seed: int, agents: tuple[str, ...] = MIXED
 
 
 def _records(path: str) -> List[GameRecord]:
+    """The games of ``path``: one record a line (``games``), or a match's results file
+    (``sequence-game arena`` or ``ladder``), each game replayed from its deal with its seats' agents."""
     with open(path, encoding="utf-8") as f:
-        return [GameRecord.from_dict(json.loads(line)) for line in f if line.strip()]
+        first = f.readline()
+        if not first.strip():
+            return []
+        head = json.loads(first)
+        if not (isinstance(head, dict) and str(head.get("format", "")).startswith("sequence-game-match/")):
+            return [GameRecord.from_dict(head)] + [GameRecord.from_dict(json.loads(line)) for line in f if line.strip()]
+    from ..arena.results import read_results
+    from ..game import Game
+
+    header, games = read_results(path)
+    out = []
+    for g in games:
+        game = Game(players=header["players"], teams=header["teams"], seed=int(g["seed"]),
+                    max_turns=header.get("max_turns"))
+        for text in g["moves"]:
+            game.play(text)
+        out.append(GameRecord.from_game(game, agents=list(g["agents"])))
+    return out
 
 
 def won_report(records: List[GameRecord]) -> Dict[str, Any]:
@@ -399,6 +421,50 @@ def fit_equal(records: List[GameRecord], choices: Dict[str, int], decisions: int
     return {"equal": best, "decisions": len(rows), "agreement": {str(e): round(r, 3) for e, r in rates.items()}}
 
 
+def candidate_agreement(records: List[GameRecord], choices: Dict[str, int],
+                        tops: Sequence[Optional[int]] = (None, 8, 4, 3, 2),
+                        margins: Sequence[float] = (0.0, 0.005, 0.01, 0.015, 0.02, 0.03)) -> Dict[str, Any]:
+    """Would naming the best move among the search's own candidates bring the review closer to the
+    search's choices (:func:`search_choices`)? The rollout search compares the one-ply heuristic's
+    best moves, so for every ``top`` (None: every legal move) and ``margin`` (as ``grading.equal``):
+    how often the review's best among the heuristic's ``top`` best moves (its equals within
+    ``margin``, the heuristic's favourite among them named) is the search's choice; also how often
+    the choice is among the heuristic's 8 best and is its favourite. Over the kept decisions whose
+    move is not a trade, with 95% Wilson intervals."""
+    from .. import _core
+    from ..arena.stats import wilson_interval
+    from ..review import move_values
+
+    rows = []
+    cache: Dict[int, List[Any]] = {}
+    for key in sorted(choices, key=lambda k: tuple(int(v) for v in k.split(":"))):
+        g, k = (int(v) for v in key.split(":"))
+        if g not in cache:
+            cache[g] = list(records[g].positions())
+        game = cache[g][k].game
+        if game.parse_move(records[g].moves[k]).kind == "trade":
+            continue
+        values = move_values(game)
+        scores = dict(_core.heuristic_scores(core_state(game)))
+        rows.append((values, sorted(values, key=lambda m: (-scores.get(m, -math.inf), -values[m], m)), choices[key]))
+
+    def rate(hits: int) -> Dict[str, Any]:
+        lo, hi = wilson_interval(hits, len(rows)) if rows else (0.0, 0.0)
+        return {"agree": hits, "rate": round(hits / max(1, len(rows)), 4), "interval": [round(lo, 3), round(hi, 3)]}
+
+    out: Dict[str, Any] = {"decisions": len(rows), "choice_in_heuristic_top8": rate(sum(c in r[:8] for _, r, c in rows)),
+                           "choice_is_heuristic_favourite": rate(sum(c == r[0] for _, r, c in rows))}
+    for top in tops:
+        for margin in margins:
+            hits = 0
+            for values, ranked, chosen in rows:
+                pool = ranked[:top] if top else ranked
+                best = max(values[m] for m in pool)
+                hits += next(m for m in pool if values[m] >= best - margin) == chosen  # ranked: favourite first
+            out[f"top={top or 'all'} margin={margin:g}"] = rate(hits)
+    return out
+
+
 def set_kept(names: Sequence[str], model_path: Optional[str] = None) -> Dict[str, Any]:
     """Set what the jacks ``names`` (of ``estimator.KEPT_FEATURES``) kept in hand are worth in the
     model file (None: the packaged one): the search's evaluation weight of that jack over its
@@ -426,9 +492,10 @@ def set_kept(names: Sequence[str], model_path: Optional[str] = None) -> Dict[str
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sequence_game.training.measure_review",
                                      description="Measure the review on fresh games (see the module docstring).")
-    parser.add_argument("what", choices=["games", "won", "calibration", "agreement", "consistency", "fit-decisive",
-                                         "kept", "fit-equal"])
-    parser.add_argument("--file", help="the games, one record a line (JSON lines)")
+    parser.add_argument("what", choices=["games", "won", "calibration", "agreement", "consistency", "candidates",
+                                         "fit-decisive", "kept", "fit-equal"])
+    parser.add_argument("--file", help="the games, one record a line (JSON lines), or a match's results file "
+                                       "(won, calibration)")
     parser.add_argument("--games", type=int, default=250)
     parser.add_argument("--seed", type=int, default=4620)
     parser.add_argument("--agents", default=",".join(MIXED), help="the strengths to draw seats from (commas)")
@@ -465,6 +532,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     elif args.what == "consistency":
         choices = search_choices(records, args.file + ".search.jsonl", args.search, more=not args.kept)
         out = search_consistency(records, choices, args.search, args.every)
+    elif args.what == "candidates":
+        out = candidate_agreement(records, search_choices(records, args.file + ".search.jsonl", args.search, more=False))
     elif args.what == "agreement":
         choices = search_choices(records, args.file + ".search.jsonl", args.search, more=not args.kept)
         if args.keeper:
