@@ -456,7 +456,8 @@ def test_the_client_covers_every_endpoint_against_a_live_server(server):
     assert isinstance(link, SeatLink) and link.seat == 1 and table in link.url
     seats = {0: anon.with_token(created.seats[0].token), 1: anon.with_token(link.token)}
     view = seats[0].table(table)
-    assert [s.name for s in view.seats] == ["ann", "bob"] and view.hints and view.can_resign
+    # a game between people: Abort until every first move, then Resign
+    assert [s.name for s in view.seats] == ["ann", "bob"] and view.hints and view.can_abort and not view.can_resign
     mover = view.state["current_player"]
     me = seats[mover]
     legal = me.table(table).legal
@@ -465,16 +466,19 @@ def test_the_client_covers_every_endpoint_against_a_live_server(server):
     analysis = me.analysis(table, seconds=0.05)
     assert isinstance(analysis, Analysis) and analysis.best in legal and analysis.iterations > 0
     assert {m.move for m in analysis.moves} <= set(legal) and sum(m.visits for m in analysis.moves) > 0
-    after = me.play(table, hint.move, version=view.version)
+    first = me.play(table, hint.move, version=view.version)
+    after = seats[1 - mover].play(table, seats[1 - mover].table(table).legal[0], version=first.version)
+    assert after.can_resign and not after.can_abort
     moves = anon.moves(table)
     assert isinstance(moves, MoveList) and moves.version == after.version
-    assert [(m.player, m.move) for m in moves.moves] == [(mover, after.last_move["move"])]
+    assert [(m.player, m.move) for m in moves.moves] == [(mover, first.last_move["move"]),
+                                                         (1 - mover, after.last_move["move"])]
     resigned = seats[0].resign(table)
     assert resigned.over and resigned.result["resigned"] == 0 and resigned.result["winner"] == 1
     assert seats[1].wait(table, after_version=resigned.version, wait=1).over  # the table's end ends the wait
     assert anon.record(table).resigned == 0
     replay = anon.replay(table)
-    assert isinstance(replay, Replay) and replay.names == ["ann", "bob"] and len(replay.steps) == 2
+    assert isinstance(replay, Replay) and replay.names == ["ann", "bob"] and len(replay.steps) == 3
     assert anon.review(table) == ReviewStatus(status="none", detail=anon.review(table).detail)
     assert anon.start_review(table).status in ("running", "ready")
     for _ in range(600):
@@ -482,7 +486,8 @@ def test_the_client_covers_every_endpoint_against_a_live_server(server):
         if review.status == "ready":
             break
         time.sleep(0.1)
-    assert review.review is not None and [m.move for m in review.review.moves] == [after.last_move["move"]]
+    assert review.review is not None and [m.move for m in review.review.moves] == [first.last_move["move"],
+                                                                                     after.last_move["move"]]
     offer = seats[0].rematch(table)  # an offer: the other seat has not accepted yet
     assert isinstance(offer, Rematch) and offer.table is None and offer.offer is not None
     assert offer.offer["waiting"] == [1]
@@ -505,6 +510,62 @@ def test_the_client_covers_every_endpoint_against_a_live_server(server):
         answered = human.wait(vs_ai.table, after_version=answered.version)
     undone = human.undo(vs_ai.table)
     assert undone.to_move and undone.moves < answered.moves
+
+
+def test_a_bot_sees_an_abort_and_can_abort(server):
+    """The bot API and the abort (docs/club.md, "Abort"): a seat's view says it may abort, the
+    runner's stream ends with the aborted game, and ``Client.abort`` aborts."""
+    table, tokens = _two_seat_table(server, seed=21)
+    first = Client(server).table(table).state["current_player"]
+    waiting = Client(server, token=tokens[1 - first])
+    assert waiting.table(table).can_abort and waiting.table(table).grace_left is None  # no time control: no grace
+    ran = []
+    bot = threading.Thread(target=lambda: ran.append(run_bot(waiting, table, load_agent("random", seed=1))))
+    bot.start()  # it waits on the stream for its turn
+    time.sleep(0.5)
+    aborted = Client(server, token=tokens[first]).abort(table)
+    assert aborted.over and aborted.result["aborted"] == {"seat": first, "why": "abort"}
+    assert aborted.result["winner"] is None and not aborted.can_abort
+    bot.join(timeout=60)
+    assert not bot.is_alive() and ran[0].view.over and ran[0].view.result["aborted"]["seat"] == first
+    assert ran[0].moves == 0
+    record = Client(server).record(table)
+    assert record.ending == "aborted" and not record.replay().is_over
+    with pytest.raises(ClientError) as e:
+        waiting.abort(table)
+    assert e.value.status == 409
+
+
+def test_a_seats_event_stream_carries_the_rematch_offers_until_the_rematch(server):
+    """``stream(table, rematch=True)``: after the game, a seat's stream brings every rematch offer
+    (made, withdrawn, declined, made again and accepted) and ends with the new table; a
+    spectator's stream ends with the game all the same (the offers are the players')."""
+    table, tokens = _two_seat_table(server, seed=22)
+    seats = {p: Client(server, token=tokens[p]) for p in (0, 1)}
+    seats[0].abort(table)
+    assert [f["type"] for f in Client(server).stream(table, rematch=True)] == ["state"]  # a spectator's: one state
+    frames, started = [], threading.Event()
+
+    def follow():
+        for f in seats[1].stream(table, rematch=True):
+            frames.append(f)
+            started.set()
+
+    reader = threading.Thread(target=follow)
+    reader.start()
+    assert started.wait(30) and frames[0]["view"]["over"]
+    seats[0].rematch(table)
+    assert seats[0].decline_rematch(table) == "withdrawn"
+    seats[0].rematch(table)
+    assert seats[1].decline_rematch(table) == "declined"
+    seats[0].rematch(table)
+    made = seats[1].rematch(table)
+    reader.join(timeout=30)
+    assert not reader.is_alive()  # the rematch frame ended it
+    offers = [(f["offer"] is not None, f["ended"], f["seat"]) for f in frames if f["type"] == "rematch-offer"]
+    assert offers == [(True, None, None), (False, "withdrawn", 0), (True, None, None), (False, "declined", 1),
+                      (True, None, None)]
+    assert frames[-1] == {"type": "rematch", "table": made.table}
 
 
 def test_the_client_streams_an_analysis_and_leaving_the_loop_stops_it(server):

@@ -159,6 +159,9 @@ def real_view():
         mover = view["state"]["current_player"]
         waiting = c.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {tokens[1 - mover]}"}).json()
         to_move = c.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {tokens[mover]}"}).json()
+        from web_support import first_moves
+
+        first_moves(c, table, tokens)  # a resignation (before every first move it would abort the game)
         over = c.post(f"/api/tables/{table}/resign", headers={"Authorization": f"Bearer {tokens[0]}"}).json()["view"]
     return {"view": view, "waiting": waiting, "to_move": to_move, "over": over}
 
@@ -658,6 +661,7 @@ METHODS = {
     ("POST", "/api/tables/{}/moves"): "play",
     ("POST", "/api/tables/{}/undo"): "undo",
     ("POST", "/api/tables/{}/resign"): "resign",
+    ("POST", "/api/tables/{}/abort"): "abort",
     ("POST", "/api/tables/{}/rematch"): "rematch",
     ("DELETE", "/api/tables/{}/rematch"): "decline_rematch",
     ("POST", "/api/tables/{}/hint"): "hint",

@@ -13,7 +13,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 from sequence_game import GameRecord
 from sequence_game.web import create_app
-from web_support import BASE, auth, new_table, service_of, wait_for
+from web_support import BASE, auth, first_moves, new_table, service_of, wait_for
 
 TWO_HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -24,6 +24,7 @@ def test_a_timeout_move_is_recorded_and_the_review_shows_it(tmp_path):
         tid, tokens = new_table(c, players=2, seed=8, seats=TWO_HUMANS, turn_seconds=10)
         service = service_of(c)
         table = service.tables[tid]
+        first_moves(c, tid, tokens)  # a first move is never played by the timer: it has a grace
         p = table.game.current_player
         c.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])}, headers=auth(tokens[p]))
         late = table.game.current_player
@@ -35,22 +36,22 @@ def test_a_timeout_move_is_recorded_and_the_review_shows_it(tmp_path):
             service.clock.start(table, late, asyncio.get_running_loop())
 
         c.portal.call(shorten)
-        wait_for(lambda: table.version == 2)
-        assert table.movers == [p, late] and table.record.timeouts == [2]
+        wait_for(lambda: table.version == 4)
+        assert table.movers[2:] == [p, late] and table.record.timeouts == [4]
         c.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])},
                headers=auth(tokens[table.game.current_player]))
-        assert table.record.timeouts == [2]  # an ordinary move is not a timeout
+        assert table.record.timeouts == [4]  # an ordinary move is not a timeout
         c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0]))
         record = GameRecord.from_json(c.get(f"/api/tables/{tid}/record").text)
-        assert record.timeouts == [2]
+        assert record.timeouts == [4]
         c.post(f"/api/tables/{tid}/review")
         wait_for(lambda: c.get(f"/api/tables/{tid}/review").json()["status"] == "ready", timeout=60)
         review = c.get(f"/api/tables/{tid}/review").json()["review"]
-        assert [m["kind"] for m in review["moves"]][1] == "timeout"
-        assert review["moves"][1]["player"] == late and review["moves"][1]["loss"] is None
-        assert {"kind": "timeout", "after": 1, "player": late, "move": record.moves[1]} in review["events"]
+        assert [m["kind"] for m in review["moves"]][3] == "timeout"
+        assert review["moves"][3]["player"] == late and review["moves"][3]["loss"] is None
+        assert {"kind": "timeout", "after": 3, "player": late, "move": record.moves[3]} in review["events"]
     with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:  # the stored record keeps it
-        assert GameRecord.from_json(c.get(f"/api/tables/{tid}/record").text).timeouts == [2]
+        assert GameRecord.from_json(c.get(f"/api/tables/{tid}/record").text).timeouts == [4]
 
 
 def test_the_evaluation_bar_is_for_ai_tables_finished_games_and_replays_only():

@@ -23,8 +23,8 @@ from web_support import BASE, auth, new_table, service_of, wait_for
 
 VIEW_KEYS = {"table", "version", "players", "teams", "to_win", "seats", "you", "seat", "hot_seat", "hand_hidden",
              "state", "legal", "moves", "history", "last_move", "thinking", "can_undo", "over", "result",
-             "hints", "rated", "can_resign", "rematch", "rematch_allowed", "rematch_offer", "turn_seconds", "turn_left", "clock",
-             "chances"}
+             "hints", "rated", "can_abort", "can_resign", "rematch", "rematch_allowed", "rematch_offer",
+             "turn_seconds", "turn_left", "grace_left", "clock", "chances"}
 
 
 WS = "ws://127.0.0.1"

@@ -596,7 +596,9 @@ def test_an_aborted_rated_game_changes_no_rating(app):
         assert a.get(f"/api/tables/{table}/ratings").json() == []
         game = a.get("/api/players/alice").json()["games"][0]
         assert (game["rated"], game["counted"], game["change"]) == (True, False, None)  # a rated table's game
-        assert game["why"] == "a seat never moved (an aborted game)"
+        # resigning before every first move aborts the game (tables/opening.py): nobody's loss
+        assert (game["outcome"], game["how"]) == ("aborted", "aborted")
+        assert game["why"] == "the game was aborted before every player's first move"
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -654,35 +656,11 @@ def test_the_lobby_holds_the_rules_of_a_rated_table_the_route_only_translates(ap
         assert a.get(f"/api/tables/{r.json()['table']}").json()["seats"][0]["account"] == "alice"
 
 
-def _time_out(app, client, table_id):
-    """The time control of the seat to move runs out now: its AI plays the seat's turn."""
-    import asyncio
-
-    service = app.state.service
-    table = service.tables[table_id]
-    version, p = table.version, table.game.current_player
-
-    async def run_out():  # the same timer or clock, started again with 0.05 s left
-        table.clock.cancel()
-        table.clock, table.clock_running = None, None
-        seconds = table.options.turn_seconds
-        if table.options.clock is not None:
-            table.options.clock_state["left"][p] = 0.05
-        else:
-            table.options.turn_seconds = 0.05
-        service.clock.start(table, p, asyncio.get_running_loop())
-        table.options.turn_seconds = seconds
-
-    client.client.portal.call(run_out)
-    deadline = time.monotonic() + 20
-    while table.version == version and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert table.version > version and table.record.timeouts[-1] == len(table.movers)
-
-
 @pytest.mark.parametrize("time_control", [{"turn_seconds": 30},
                                           {"clock": {"kind": "fischer", "seconds": 60, "at_zero": "ai"}}])
-def test_a_seat_whose_moves_were_all_made_for_it_never_moved_and_nothing_is_rated(app, time_control):
+def test_a_seat_that_never_comes_to_its_first_move_aborts_the_game_and_nothing_is_rated(app, time_control):
+    """The time control's AI never plays a first move (tables/opening.py): a seat that does not come
+    has its grace run out, and the game is aborted, rated for nobody."""
     with browser(app) as a, browser(app) as b:
         sign_up(a, "alice")
         sign_up(b, "bob")
@@ -692,19 +670,32 @@ def test_a_seat_whose_moves_were_all_made_for_it_never_moved_and_nothing_is_rate
         table_id, token0 = r.json()["table"], r.json()["seats"][0]["token"]
         assert b.post(f"/api/tables/{table_id}/join", json={}).status_code == 201  # bob joins, never plays
         table = app.state.service.tables[table_id]
-        for _ in range(3):  # alice moves herself; each of bob's turns is played by the time control
-            if table.game.current_player == 0:
-                mine = a.get(f"/api/tables/{table_id}", headers=auth(token0)).json()
-                assert a.post(f"/api/tables/{table_id}/moves", json={"move": mine["legal"][0]},
-                              headers=auth(token0)).status_code == 200
-            else:
-                _time_out(app, a, table_id)
-        assert 1 in table.movers and 0 in table.movers
-        assert a.post(f"/api/tables/{table_id}/resign", json={}, headers=auth(token0)).status_code == 200
+        if table.game.current_player == 0:  # alice moves herself
+            mine = a.get(f"/api/tables/{table_id}", headers=auth(token0)).json()
+            assert a.post(f"/api/tables/{table_id}/moves", json={"move": mine["legal"][0]},
+                          headers=auth(token0)).status_code == 200
+        _grace_out(app, a, table_id)
+        assert table.record.aborted == {"seat": 1, "why": "no-first-move"} and table.record.timeouts == []
         assert a.get(f"/api/tables/{table_id}/ratings").json() == []
         for name in ("alice", "bob"):
             page = a.get(f"/api/players/{name}").json()
             assert page["rating"] == 500 and page["rated_games"] == 0 and page["games"][0]["counted"] is False
+            assert page["games"][0]["why"] == "the game was aborted: a player did not make a first move in time"
+
+
+def _grace_out(app, client, table_id):
+    """The first move's grace of the seat to move runs out now."""
+    service = app.state.service
+    table = service.tables[table_id]
+
+    async def run_out():  # the same grace, started again 0.05 s long
+        table.clock.cancel()
+        table.clock = table.grace = None
+        service.clock.grace_seconds = 0.05
+        service.start_clock(table, table.game.current_player)
+
+    client.client.portal.call(run_out)
+    wait_for(lambda: table.over)
 
 
 def test_a_rematch_of_a_rated_table_is_rated_only_once_every_player_accepted(app):

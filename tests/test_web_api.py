@@ -17,7 +17,7 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient
 from sequence_game.web import create_app, models
-from web_support import BASE, auth, new_table
+from web_support import BASE, auth, first_moves, new_table
 
 
 @pytest.fixture
@@ -78,7 +78,8 @@ def test_the_websocket_and_the_stream_are_in_the_document(client):
     stream = doc["paths"]["/api/tables/{table_id}/stream"]["get"]
     lines = stream["responses"]["200"]["content"]["application/x-ndjson"]["schema"]
     assert {ref["$ref"].rsplit("/", 1)[1] for ref in lines["oneOf"]} == {"StateFrame", "PresenceFrame", "RematchFrame",
-                                                                    "TimeoutFrame", "FlagFrame"}
+                                                                    "RematchOfferFrame", "TimeoutFrame", "FlagFrame"}
+    assert "rematch" in {p["name"] for p in stream["parameters"]}  # a seat's stream may follow the rematch offers
     assert client.get("/api/tables/abc/ws").status_code == 426
 
 
@@ -178,6 +179,7 @@ def test_a_long_poll_on_a_resigned_table_answers_at_once(client):
     """A resigned game is over like a won one (``Table.over``): a long-poll at its last version
     answers at once instead of holding a connection slot for the whole wait."""
     table, tokens = two_humans(client)
+    first_moves(client, table, tokens)  # resigned, not aborted (test_web_abort.py)
     r = client.post(f"/api/tables/{table}/resign", headers=auth(tokens[0]))
     assert r.status_code == 200 and r.json()["view"]["over"]
     version = r.json()["view"]["version"]

@@ -32,6 +32,15 @@ def _play_first_legal(client, tid, tokens):
     return p, r.json()["view"]
 
 
+def _past_first_moves(client, tid, tokens):
+    """Each seat makes its first move: a table of people gives a first move a grace off the clock
+    (tables/opening.py), so the clocks run from the second move on. Returns the last view."""
+    view = None
+    for _ in range(len(tokens)):
+        _, view = _play_first_legal(client, tid, tokens)
+    return view
+
+
 def _run_out(client, table, seat, seconds=0.2):
     """Let ``seat``'s clock run out in ``seconds`` (the same clock, with less time left)."""
     service = service_of(client)
@@ -48,12 +57,14 @@ def _run_out(client, table, seat, seconds=0.2):
 def test_a_fischer_clock_runs_for_the_seat_to_move_and_adds_the_increment(client):
     tid, tokens = new_table(client, players=2, seats=TWO_HUMANS,
                             clock={"kind": "fischer", "seconds": 60, "increment": 5})
+    _past_first_moves(client, tid, tokens)  # the first moves' graces cost nothing and add nothing
     view = client.get(f"/api/tables/{tid}").json()
     clock = view["clock"]
     p = view["state"]["current_player"]
     assert clock["kind"] == "fischer" and clock["at_zero"] == "ai" and clock["running"] == p
     assert clock["left"][1 - p] == 60 and 59 < clock["left"][p] <= 60
     assert view["turn_seconds"] is None and view["turn_left"] is not None  # the deadline of the running clock
+    assert view["grace_left"] is None
     mover, after = _play_first_legal(client, tid, tokens)
     left = after["clock"]["left"]
     assert 64 <= left[mover] <= 65  # 60, less the time the move took, plus 5
@@ -64,6 +75,7 @@ def test_a_time_bank_adds_its_increment_at_the_start_of_a_turn_never_past_the_ba
     tid, tokens = new_table(client, players=2, seats=TWO_HUMANS,
                             clock={"kind": "bank", "seconds": 60, "increment": 10})
     table = service_of(client).tables[tid]
+    _past_first_moves(client, tid, tokens)
     p = table.game.current_player
     assert table.options.clock_state["left"][p] == 60  # a full bank stays full
     mover, after = _play_first_legal(client, tid, tokens)
@@ -76,17 +88,18 @@ def test_a_time_bank_adds_its_increment_at_the_start_of_a_turn_never_past_the_ba
 def test_at_zero_the_ai_moves_for_the_seat(client):
     tid, tokens = new_table(client, players=2, seats=TWO_HUMANS, clock={"kind": "fischer", "seconds": 60})
     table = service_of(client).tables[tid]
+    _past_first_moves(client, tid, tokens)
     p = table.game.current_player
     with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as ws:
         ws.send_json({"type": "hello", "token": None})
         assert ws.receive_json()["type"] == "state"
         _run_out(client, table, p)
-        wait_for(lambda: table.version == 1)
+        wait_for(lambda: table.version == 3)
         frames = []
         while not any(f["type"] == "timeout" for f in frames) and len(frames) < 10:
             frames.append(ws.receive_json())
     assert any(f["type"] == "timeout" and f["seat"] == p for f in frames)
-    assert table.movers == [p] and not table.over
+    assert table.movers == [p, 1 - p, p] and table.record.timeouts == [3] and not table.over
     assert table.options.clock_state["left"][p] == 0.0  # its next turn is played at once too
 
 
@@ -94,6 +107,7 @@ def test_at_zero_with_lose_the_team_loses_on_time(client):
     tid, tokens = new_table(client, players=2, seats=TWO_HUMANS,
                             clock={"kind": "fischer", "seconds": 60, "at_zero": "lose"})
     table = service_of(client).tables[tid]
+    _past_first_moves(client, tid, tokens)
     p = table.game.current_player
     with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/ws") as ws:
         ws.send_json({"type": "hello", "token": tokens[1 - p]})
@@ -140,6 +154,7 @@ def test_a_restart_charges_nobody_the_time_the_server_was_down(tmp_path):
     with TestClient(create_app(db, ai_pause=0), base_url=BASE) as client:
         tid, tokens = new_table(client, players=2, seats=TWO_HUMANS,
                                 clock={"kind": "fischer", "seconds": 100, "increment": 2})
+        _past_first_moves(client, tid, tokens)
         mover, after = _play_first_legal(client, tid, tokens)
         stored = after["clock"]["left"][mover]
         table = service_of(client).tables[tid]

@@ -487,6 +487,13 @@ def test_the_turn_timer_is_shown(server, page):
     view = api(server, "GET", f"/api/tables/{t['table']}")
     seat = view["state"]["current_player"]
     page.goto(next(s for s in t["seats"] if s["seat"] == seat)["url"])
+    # a game between people: each first move has its grace instead (docs/club.md, "Abort")
+    page.wait_for_function("/Your first move: (29|30) s left, not taken from your clock/.test("
+                           "document.querySelector('#clock').textContent)")
+    tokens = {s["seat"]: s["token"] for s in t["seats"]}
+    for p in (seat, 1 - seat):
+        legal = api(server, "GET", f"/api/tables/{t['table']}", token=tokens[p])["legal"]
+        api(server, "POST", f"/api/tables/{t['table']}/moves", {"move": legal[0]}, tokens[p])
     page.wait_for_function("/You have (59|60) s for this turn; then the computer moves for you\\./.test("
                            "document.querySelector('#clock').textContent)")
 

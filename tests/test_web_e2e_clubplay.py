@@ -90,7 +90,12 @@ def test_the_clock_running_out_loses_on_time(server, page):
     t = api(server, "POST", "/api/tables", {"players": 2, "seats": [{"kind": "human", "name": "Ann"},
                                                                      {"kind": "human", "name": "Bob"}],
                                              "clock": {"kind": "fischer", "seconds": 10, "at_zero": "lose"}})
-    view = api(server, "GET", f"/api/tables/{t['table']}")
+    tid, tokens = t["table"], {s["seat"]: s["token"] for s in t["seats"]}
+    for _ in range(2):  # the first moves have a grace off the clock (docs/club.md, "Abort"): then it runs
+        p = api(server, "GET", f"/api/tables/{tid}")["state"]["current_player"]
+        legal = api(server, "GET", f"/api/tables/{tid}", token=tokens[p])["legal"]
+        api(server, "POST", f"/api/tables/{tid}/moves", {"move": legal[0]}, tokens[p])
+    view = api(server, "GET", f"/api/tables/{tid}")
     waiting = 1 - view["state"]["current_player"]
     page.goto(t["seats"][waiting]["url"])
     page.wait_for_selector("#seats .seat-clock")

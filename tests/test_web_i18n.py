@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sequence_game import i18n
 from sequence_game.web.app import create_app
 from sequence_game.web.club import ClubSettings
-from web_support import BASE
+from web_support import BASE, first_moves
 
 CHEAP = ClubSettings(hash_overrides=(("time_cost", 1), ("memory_cost", 8), ("parallelism", 1)), signup_burst=100)
 PAGES = ["/", "/login", "/players", "/players/nobody", "/rules", "/table/abc", "/replay/abc", "/review/abc"]
@@ -120,9 +120,11 @@ def test_results_carry_their_parts(client):
     r = client.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
     t = r.json()
     token = t["seats"][0]["token"]
+    first_moves(client, t["table"], {s["seat"]: s["token"] for s in t["seats"]})  # no abort: a resignation
     assert client.post(f"/api/tables/{t['table']}/resign", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     result = client.get(f"/api/tables/{t['table']}").json()["result"]
-    assert result["resigned"] == 0 and result["on_time"] is False and result["turns"] == 0 and result["winner"] == 1
+    assert result["resigned"] == 0 and result["on_time"] is False and result["turns"] == 2 and result["winner"] == 1
+    assert result["aborted"] is None
 
 
 def test_the_board_picture_speaks_the_language(client):

@@ -158,8 +158,10 @@ def test_every_endpoint_against_its_schema(case):
         table, tokens = RNG.choice(_real_tables())
         if case.path == "/api/tables/{table_id}/stream":
             # a live table's stream ends only with its game (the client would time out): the finished
-            # game's stream sends its state and ends
+            # game's stream sends its state and ends (with rematch=true a seat's stream stays open for
+            # the rematch offers: left out here, test_bot.py follows one)
             table, tokens = _real_tables()[1]
+            case.query = {k: v for k, v in (case.query or {}).items() if k != "rematch"}
         case.path_parameters["table_id"] = table
         if RNG.random() < 0.5:
             case.headers = {**(case.headers or {}), "Authorization": f"Bearer {RNG.choice(tokens)}"}

@@ -16,7 +16,7 @@ from sequence_game import Game, GameRecord
 from sequence_game import review as review_module
 from sequence_game.web import create_app
 from sequence_game.web.limits import ServerLimits
-from web_support import BASE, auth, new_table, service_of, wait_for
+from web_support import BASE, auth, first_moves, new_table, service_of, wait_for
 
 TWO_HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -102,11 +102,12 @@ def test_people_count_seats_from_one_and_programs_from_zero(client):
     default names and the result's text, beside ``"resigned": 1``."""
     tid, tokens = new_table(client, players=2, seed=3, seats=[{"kind": "human"}, {"kind": "human"}])
     assert [s["name"] for s in client.get(f"/api/tables/{tid}").json()["seats"]] == ["Player 1", "Player 2"]
+    first_moves(client, tid, tokens)  # a game between people: resigned, not aborted
     r = client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[1]))
     assert r.status_code == 200 and r.json()["resigned"] == 1, r.text
     result = client.get(f"/api/tables/{tid}").json()["result"]
-    assert (result["resigned"], result["winner"], result["turns"]) == (1, 0, 0)
-    assert result["text"].startswith("Team blue wins after 0 turns, Player 2 (guest) resigned."), result["text"]
+    assert (result["resigned"], result["winner"], result["turns"]) == (1, 0, 2)
+    assert result["text"].startswith("Team blue wins after 2 turns, Player 2 (guest) resigned."), result["text"]
 
 
 def test_the_result_names_the_winners_without_brackets_in_brackets(client):
@@ -146,8 +147,7 @@ def test_the_move_list_is_public_and_complete(client):
 def test_resigning_ends_a_two_team_game_for_the_other_team(client):
     tid, tokens = new_table(client, players=2, seed=5, seats=TWO_HUMANS)
     table = service_of(client).tables[tid]
-    client.post(f"/api/tables/{tid}/moves", json={"move": str(table.game.legal_moves()[0])},
-                headers=auth(tokens[table.game.current_player]))
+    first_moves(client, tid, tokens)  # before every first move, resigning aborts (test_web_abort.py)
     assert client.post(f"/api/tables/{tid}/resign").status_code == 401  # a spectator has no team
     r = client.post(f"/api/tables/{tid}/resign", headers=auth(tokens[1]))
     assert r.status_code == 200, r.text
@@ -176,6 +176,7 @@ def test_a_resigned_game_survives_a_restart(tmp_path):
     db = tmp_path / "t.sqlite3"
     with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
         tid, tokens = new_table(c, players=2, seed=6, seats=TWO_HUMANS)
+        first_moves(c, tid, tokens)
         assert c.post(f"/api/tables/{tid}/resign", headers=auth(tokens[0])).status_code == 200
     with TestClient(create_app(db, ai_pause=0), base_url=BASE) as c:
         view = c.get(f"/api/tables/{tid}").json()
@@ -219,8 +220,9 @@ def test_a_turn_timer_has_the_ai_move_for_a_seat_that_ran_out_of_time(client):
     tid, tokens = new_table(client, players=2, seed=8, seats=TWO_HUMANS, turn_seconds=10)
     service = service_of(client)
     table = service.tables[tid]
+    first_moves(client, tid, tokens)  # a first move has its grace instead (test_web_abort.py)
     view = client.get(f"/api/tables/{tid}").json()
-    assert view["turn_seconds"] == 10 and 0 < view["turn_left"] <= 10
+    assert view["turn_seconds"] == 10 and 0 < view["turn_left"] <= 10 and view["grace_left"] is None
     assert client.post("/api/tables", json={"players": 2, "turn_seconds": 5}).status_code == 422
     p = table.game.current_player
 
@@ -234,12 +236,12 @@ def test_a_turn_timer_has_the_ai_move_for_a_seat_that_ran_out_of_time(client):
         ws.send_json({"type": "hello", "token": None})
         assert ws.receive_json()["type"] == "state"
         client.portal.call(shorten)
-        wait_for(lambda: table.version == 1)
+        wait_for(lambda: table.version == 3)
         msgs = []
         while not any(m["type"] == "timeout" for m in msgs) and len(msgs) < 10:
             msgs.append(ws.receive_json())
     timeout = next(m for m in msgs if m["type"] == "timeout")
-    assert timeout["seat"] == p and table.movers == [p] and timeout["move"] == str(table.game.history[0])
+    assert timeout["seat"] == p and table.movers[2:] == [p] and timeout["move"] == str(table.game.history[2])
     assert table.game.current_player != p and table.clock is not None  # the next seat's clock runs
 
 

@@ -1,5 +1,6 @@
 """What the web server's test modules share: the base URL a loopback server answers to, a seat's
-auth header, creating a table over HTTP, the service behind a test client, waiting, and a real
+auth header, creating a table over HTTP, every seat's first move, the service behind a test client,
+waiting, and a real
 ``sequence-game serve`` process on a free port."""
 
 from __future__ import annotations
@@ -35,6 +36,16 @@ def new_table(client, **body):
     assert r.status_code == 201, r.text
     data = r.json()
     return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
+
+
+def first_moves(client, tid, tokens):
+    """Every seat of ``tokens`` makes a move (its first legal one), in turn: at a table of people a
+    game is aborted, not resigned, before every first move (docs/club.md, "Abort")."""
+    for _ in range(len(tokens)):
+        p = client.get(f"/api/tables/{tid}").json()["state"]["current_player"]
+        legal = client.get(f"/api/tables/{tid}", headers=auth(tokens[p])).json()["legal"]
+        r = client.post(f"/api/tables/{tid}/moves", json={"move": legal[0]}, headers=auth(tokens[p]))
+        assert r.status_code == 200, r.text
 
 
 def service_of(client):

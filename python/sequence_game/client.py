@@ -466,12 +466,14 @@ class TableView(_Answer):
     ``over`` and ``result`` the end (a resigned game too); ``thinking`` the AI seat thinking now
     (or None); ``rematch`` the rematch table's id once one exists; ``clock`` the game clocks (or
     None); ``chances`` the evaluation bar where the server shows one; ``rematch_offer`` the open
-    offer of a rematch (or None). ``raw`` is the whole JSON
+    offer of a rematch (or None); ``can_abort`` whether this seat may abort the game now (before
+    every first move of a game between people), ``grace_left`` the seconds left of the first
+    move's grace of the seat to move (or None). ``raw`` is the whole JSON
     object."""
 
     _WHAT: ClassVar[str] = "a table view"
     _MAY_LACK: ClassVar[FrozenSet[str]] = frozenset({"to_win", "hot_seat", "hand_hidden", "rated", "clock", "chances",
-                                                     "rematch_offer"})
+                                                     "rematch_offer", "can_abort", "grace_left"})
 
     table: str
     version: int
@@ -490,11 +492,13 @@ class TableView(_Answer):
     history: List[Tuple[int, str]] = field(default_factory=list)
     hints: bool = False
     can_undo: bool = False
+    can_abort: bool = False
     can_resign: bool = False
     rematch: Optional[str] = None
     rematch_allowed: bool = False
     turn_seconds: Optional[float] = None
     turn_left: Optional[float] = None
+    grace_left: Optional[float] = None
     to_win: Optional[int] = None
     hot_seat: bool = False
     hand_hidden: bool = False
@@ -1212,8 +1216,15 @@ class Client:
 
     def resign(self, table_id: str) -> TableView:
         """``POST /api/tables/{id}/resign``: this seat's team resigns (two-team games) and loses at
-        once; the view is over, its ``result`` names the seat that resigned."""
+        once; the view is over, its ``result`` names the seat that resigned (before every first move
+        of a game between people it aborts the game instead: ``result["aborted"]``)."""
         return self._typed(_view_of("a resignation's answer"), "POST", f"/api/tables/{_id(table_id)}/resign", {})
+
+    def abort(self, table_id: str) -> TableView:
+        """``POST /api/tables/{id}/abort``: abort a game between people before every human seat made
+        its first move (``can_abort``): nobody wins or loses, no rating changes; the view is over
+        and its ``result["aborted"]`` says who aborted it."""
+        return self._typed(_view_of("an abort's answer"), "POST", f"/api/tables/{_id(table_id)}/abort", {})
 
     def rematch(self, table_id: str) -> Rematch:
         """``POST /api/tables/{id}/rematch``: after the game, offer a rematch or accept the open
@@ -1486,18 +1497,21 @@ class Client:
             else:
                 pause = 0.1
 
-    def stream(self, table_id: str) -> Generator[Dict[str, Any], None, None]:
+    def stream(self, table_id: str, rematch: bool = False) -> Generator[Dict[str, Any], None, None]:
         """Every event of the table as it happens (``GET /api/tables/{id}/stream``, NDJSON): the
         frames ``{"type": "state", "view": {...}}`` (the first at once; :meth:`TableView.from_json`
         reads the view), ``{"type": "presence", ...}`` and the others of docs/web.md. Ends after
         the finished game's state, or with ``ClientError`` (status 0) if the connection drops.
+        ``rematch``: a seat's stream goes on after the game with the rematch offers
+        (``{"type": "rematch-offer", ...}``) and ends after ``{"type": "rematch", "table": id}``.
 
         The stream has no end time: ``timeout`` bounds its opening (until the head of the
         answer is read), then each line must arrive whole within ``stream_timeout`` seconds (the server
         sends an empty keep-alive line every 20 s), or the stream ends with ``ClientError``. A
         line longer than ``max_line`` bytes, or one that is not a JSON object with a ``type``, is
         a :class:`BadAnswerError`."""
-        return self._lines("GET", f"/api/tables/{_id(table_id)}/stream", None, f"the event stream of table {table_id}")
+        return self._lines("GET", f"/api/tables/{_id(table_id)}/stream" + ("?rematch=true" if rematch else ""), None,
+                           f"the event stream of table {table_id}")
 
     def analysis_stream(self, table_id: str, seconds: float = 5.0,
                         every: float = 0.25) -> Generator[AnalysisInfo, None, None]:

@@ -79,7 +79,12 @@ _MIN_KEY_BYTES = 16
 MAX_RECORD_BYTES = 32 * 2**20
 
 _REQUIRED = ("players", "teams", "seed", "moves")
-_OPTIONAL = ("max_turns", "agents", "result", "started", "finished", "redeals", "resigned", "timeouts")
+_OPTIONAL = ("max_turns", "agents", "result", "started", "finished", "redeals", "resigned", "timeouts", "ending",
+             "aborted")
+
+#: How an aborted game's ``aborted.why`` says it ended: a seat pressed Abort, or a seat did not make
+#: its first move within its grace (a table's convention, like resigning: docs/club.md)
+ABORT_REASONS = ("abort", "no-first-move")
 
 
 def utc_now() -> str:
@@ -138,6 +143,11 @@ def _result_of(game: GameBase) -> Dict[str, Any]:
     return {"winner": game.winner, "is_draw": bool(game.is_draw), "turns": game.turn}
 
 
+def aborted_result(game: GameBase) -> Dict[str, Any]:
+    """The result of ``game`` aborted now: nobody won, nobody lost, no draw."""
+    return {"winner": None, "is_draw": False, "turns": game.turn}
+
+
 def resignation_result(game: GameBase, seat: int) -> Dict[str, Any]:
     """The result when ``seat`` resigns ``game`` (two teams: the other team wins at once)."""
     if game.teams != 2:
@@ -181,6 +191,13 @@ class GameRecord:
     - ``timeouts``: the numbers (from 1, into ``moves``) of the moves a table's turn timer played
       for a player who did not move in time (not the player's choice: the review shows them as
       events, docs/review.md). Empty for most games (and then left out of the file).
+    - ``ending``: how a game that the rules did not end ended without a winner: ``"aborted"`` (a
+      table's convention, as at any game site: before every person at the table made a first
+      move; no rating changes and nobody loses), or None. ``result`` is then ``{"winner": None,
+      "is_draw": False, "turns": n}`` and the moves replay to a game still going.
+    - ``aborted``: with ``ending`` ``"aborted"``, ``{"seat": p, "why": "abort"}`` (seat ``p``
+      pressed Abort) or ``{"seat": p, "why": "no-first-move"}`` (seat ``p`` did not make its
+      first move within its grace); else None. Both are left out of the file when None.
     """
 
     players: int
@@ -195,6 +212,8 @@ class GameRecord:
     redeals: List[Dict[str, Any]] = field(default_factory=list)
     resigned: Optional[int] = None
     timeouts: List[int] = field(default_factory=list)
+    ending: Optional[str] = None
+    aborted: Optional[Dict[str, Any]] = None
 
     @classmethod
     def from_game(
@@ -253,6 +272,8 @@ class GameRecord:
             **({"redeals": [dict(r, keep=list(r["keep"])) for r in self.redeals]} if self.redeals else {}),
             **({} if self.resigned is None else {"resigned": self.resigned}),
             **({"timeouts": list(self.timeouts)} if self.timeouts else {}),
+            **({} if self.ending is None else {"ending": self.ending}),
+            **({} if self.aborted is None else {"aborted": dict(self.aborted)}),
         }
 
     @classmethod
@@ -352,9 +373,27 @@ class GameRecord:
         if any(not 1 <= n <= len(moves) for n in numbers) or numbers != sorted(set(numbers)):
             raise ValueError(f"game record: 'timeouts' must be increasing move numbers from 1 to {len(moves)}, "
                              f"not {short_repr(timeouts)}")
+        ending, aborted = d.get("ending"), d.get("aborted")
+        if ending not in (None, "aborted"):
+            raise ValueError(f"game record: 'ending' must be null or 'aborted', not {short_repr(ending)}")
+        if ending is None and aborted is not None:
+            raise ValueError("game record: 'aborted' needs 'ending': 'aborted'")
+        if ending == "aborted":
+            if not (isinstance(aborted, dict) and set(aborted) == {"seat", "why"}
+                    and aborted["why"] in ABORT_REASONS):
+                raise ValueError("game record: an aborted game's 'aborted' must be {'seat': seat, 'why': "
+                                 f"{' or '.join(map(repr, ABORT_REASONS))}}}, not {short_repr(aborted)}")
+            seat = integer("aborted.seat", aborted["seat"])
+            if not 0 <= seat < players:
+                raise ValueError(f"game record: 'aborted.seat' must be a seat from 0 to {players - 1}, not {seat}")
+            if resigned is not None or result is None or result["winner"] is not None or result["is_draw"]:
+                raise ValueError("game record: an aborted game has no resignation and its 'result' is "
+                                 "{'winner': null, 'is_draw': false, 'turns': n}")
+            aborted = {"seat": seat, "why": str(aborted["why"])}
         return cls(
             players=players, teams=teams, seed=seed, max_turns=max_turns, agents=list(agents),
             moves=list(moves), result=result, **stamps, redeals=checked, resigned=resigned, timeouts=numbers,
+            ending=ending, aborted=aborted,
         )
 
     def to_json(self, indent: Optional[int] = 1) -> str:
@@ -549,6 +588,12 @@ class GameRecord:
     def _check_result(self, game: GameBase) -> None:
         if self.result is None:
             return
+        if self.ending == "aborted":  # a table's convention: the rules had not ended the game
+            expected = aborted_result(game)
+            if game.is_over or self.result != expected:
+                raise ValueError(f"game record does not replay: the game was aborted, so it must still be going "
+                                 f"after its moves and the result be {expected}, not {self.result}")
+            return
         if self.resigned is not None:
             # a resignation ends a game the rules had not ended (R2: seat p plays for team p mod 2)
             expected = resignation_result(game, self.resigned)
@@ -571,7 +616,9 @@ class GameRecord:
 
     def __str__(self) -> str:
         end = "unfinished"
-        if self.result is not None:
+        if self.ending == "aborted":
+            end = f"aborted after {self.result['turns'] if self.result else 0} turns"
+        elif self.result is not None:
             r = self.result
             end = "draw" if r["is_draw"] else f"team {r['winner']} won"
             end += f" after {r['turns']} turns"

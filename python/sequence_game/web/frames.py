@@ -41,7 +41,7 @@ class PlayMsg(_Msg):
 
 
 class SimpleMsg(_Msg):
-    type: Literal["undo", "hint", "reveal", "ping", "resign", "rematch", "decline", "stop"]
+    type: Literal["undo", "hint", "reveal", "ping", "resign", "abort", "rematch", "decline", "stop"]
 
 
 class AnalysisMsg(models.AnalysisStreamRequest):

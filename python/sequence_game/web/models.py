@@ -368,6 +368,16 @@ class RematchOffer(BaseModel):
     expires_in: float = Field(description="seconds until the offer ends unanswered")
 
 
+class Aborted(BaseModel):
+    """How a game ended without a winner or a loser before every player's first move (docs/club.md,
+    "Abort")."""
+
+    seat: int = Field(description="the seat that aborted it, or that did not make its first move in time")
+    why: Literal["abort", "no-first-move"] = Field(
+        description="abort: the seat aborted the game (or resigned, which aborts it then); no-first-move: its "
+                    "first move's grace ran out")
+
+
 class Result(BaseModel):
     """How the game ended."""
 
@@ -376,6 +386,8 @@ class Result(BaseModel):
     turns: int
     resigned: Optional[int] = Field(description="the seat that resigned (its team lost), or null")
     on_time: bool = Field(False, description="the seat in `resigned` ran out of time on its clock (it did not resign)")
+    aborted: Optional[Aborted] = Field(None, description="the game was aborted (nobody won or lost, no rating "
+                                                         "changed), or null")
     text: str = Field(description="one line naming the winners (English; the pages build theirs from the fields above)")
 
 
@@ -405,12 +417,18 @@ class TableView(BaseModel):
     hints: bool = Field(description="seats may ask the AI for a hint or an analysis at this table")
     rated: bool = Field(False, description="the game changes its players' ratings (docs/club.md); so does its "
                                            "rematch, which every player accepts")
-    can_resign: bool = Field(description="your seat may resign now (two teams, the game going on)")
+    can_abort: bool = Field(False, description="your seat may abort the game now (POST abort): a game between "
+                                               "people before every human seat made its first move")
+    can_resign: bool = Field(description="your seat may resign now (two teams, the game going on, every first "
+                                         "move made at a table of people)")
     rematch: Optional[str] = Field(description="the id of the rematch table, once one exists")
     rematch_allowed: bool = Field(description="you may offer a rematch, or accept the open offer (the game is over)")
     rematch_offer: Optional[RematchOffer] = Field(None, description="the open offer of a rematch, or null")
     turn_seconds: Optional[float] = Field(description="the table's turn timer for human seats, or null")
     turn_left: Optional[float] = Field(description="seconds left on the running turn timer, or null")
+    grace_left: Optional[float] = Field(None, description="seconds left of the first move's grace of the seat to "
+                                                          "move (its clock does not run meanwhile; past it the game "
+                                                          "is aborted), or null")
     clock: Optional[ClockView] = Field(None, description="the game clocks, or null (a turn timer, or none)")
     over: bool
     result: Optional[Result] = Field(description="null until the game is over")
@@ -536,7 +554,13 @@ class MoveList(BaseModel):
 
 
 class ResignResponse(BaseModel):
-    resigned: int = Field(description="the seat that resigned (its team lost)")
+    resigned: int = Field(description="the seat that resigned (its team lost; before every first move of a game "
+                                      "between people the game is aborted instead: the view's result says so)")
+    view: TableView = Field(description="the table as your seat sees it now")
+
+
+class AbortResponse(BaseModel):
+    aborted: int = Field(description="the seat that aborted the game (nobody won or lost)")
     view: TableView = Field(description="the table as your seat sees it now")
 
 
@@ -737,7 +761,7 @@ ServerFrame = Annotated[Union[StateFrame, PresenceFrame, HintFrame, AnalysisInfo
                               TimeoutFrame, FlagFrame, ChatFrame, ChatLogFrame, ReportedFrame, SpectatorsFrame,
                               ErrorFrame, PongFrame],
                         Field(discriminator="type")]
-StreamLine = Annotated[Union[StateFrame, PresenceFrame, RematchFrame, TimeoutFrame, FlagFrame],
+StreamLine = Annotated[Union[StateFrame, PresenceFrame, RematchFrame, RematchOfferFrame, TimeoutFrame, FlagFrame],
                        Field(discriminator="type")]
 #: A line of POST /api/tables/{id}/analysis/stream: an update, or the one refusal that can come
 #: after the stream started.

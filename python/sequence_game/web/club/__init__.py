@@ -33,6 +33,10 @@ T = TypeVar("T")
 
 #: Why a casual table's game changes no rating (the player page's ``why``).
 CASUAL = "the table was created casual"
+#: Why an aborted game changes no rating (tables/opening.py): a player aborted it, or one did not
+#: make its first move within its grace
+ABORTED = "the game was aborted before every player's first move"
+NO_FIRST_MOVE = "the game was aborted: a player did not make a first move in time"
 
 
 @dataclass(frozen=True)
@@ -150,12 +154,13 @@ class Club:
                   "rating": before_game.get(str(s.account), (None, None))[0] if s.account else None}
                  for p, s in enumerate(table.seats)]
         flagged = (table.options.clock_state or {}).get("flagged")
+        aborted = table.record.aborted if table.record.ending == "aborted" else None
         # a loss on time (clock.py) is rated as the resignation it is recorded as; the page says "on time"
-        how = ("time" if flagged is not None and flagged == table.record.resigned
+        how = ("aborted" if aborted is not None else "time" if flagged is not None and flagged == table.record.resigned
                else "resigned" if table.record.resigned is not None else "draw" if winner is None else "sequences")
         info = {"players": players, "teams": teams, "seats": seats, "winner": winner, "how": how,
                 "turns": result.get("turns"), "resigned": table.record.resigned, "moves": len(table.movers),
-                "time_control": time_control(table.options.to_dict())}
+                "time_control": time_control(table.options.to_dict()), "aborted": aborted}
         finished = table.record.finished or table.created
         reason = self._unrated_because(table)
         now = time.time()
@@ -200,7 +205,8 @@ class Club:
         info["unrated"] = reason
         for key, p in by_account.items():
             team = p % teams
-            outcome = "draw" if winner is None else "win" if winner == team else "loss"
+            # an aborted game is nobody's win, loss or draw (tables/opening.py)
+            outcome = "aborted" if aborted is not None else "draw" if winner is None else "win" if winner == team else "loss"
             statements.append(("INSERT OR IGNORE INTO club_games (table_id, account, seat, team, outcome, info, rated, "
                                "finished) VALUES (?,?,?,?,?,?,?,?)",
                                (table.id, key, p, team, outcome, self.store.dumps(info), int(rated), finished)))
@@ -209,6 +215,9 @@ class Club:
     @staticmethod
     def _unrated_because(table: Table) -> Optional[str]:
         """Why ``table``'s game changes no rating (None: it is rated). docs/club.md."""
+        aborted = table.record.aborted if table.record.ending == "aborted" else None
+        if aborted is not None:  # tables/opening.py: casual or rated, it counts for nobody
+            return NO_FIRST_MOVE if aborted.get("why") == "no-first-move" else ABORTED
         if not table.options.rated:
             return CASUAL
         if any(s.kind != "human" or not s.account for s in table.seats):
@@ -306,6 +315,8 @@ class Club:
                                     for s in info.get("seats", []) if isinstance(s, dict)],
                           "replay": f"/replay/{t}", "review": f"/review/{t}"})
             against = {s.get("ai") for s in info.get("seats", []) if isinstance(s, dict) and s.get("team") != team}
+            if outcome == "aborted":
+                continue  # nobody played it out: not in the record against the computer
             for ai in sorted({_ai_key(a) for a in against if isinstance(a, str)}):  # each AI level once per game
                 line = vs_ai.setdefault(ai, {"ai": ai, "wins": 0, "losses": 0, "draws": 0})
                 line[{"win": "wins", "loss": "losses"}.get(outcome, "draws")] += 1

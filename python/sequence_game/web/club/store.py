@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS club_games (
     account  TEXT NOT NULL,      -- accounts.key
     seat     INTEGER NOT NULL,
     team     INTEGER NOT NULL,
-    outcome  TEXT NOT NULL,      -- win, loss, draw
+    outcome  TEXT NOT NULL,      -- win, loss, draw, aborted
     info     TEXT NOT NULL,      -- JSON: players, teams, seats (names, accounts, AI presets), how it ended
     rated    INTEGER NOT NULL,   -- 1: the game changed the ratings
     finished TEXT NOT NULL,

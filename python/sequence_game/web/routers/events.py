@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import AsyncIterator
+from typing import Annotated, AsyncIterator
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from .. import models
@@ -26,12 +26,21 @@ KEEPALIVE = 20.0
             responses=errors_for(403, 404, 422, 429, 503),
             summary="Every change of the table as it happens, one JSON object a line (NDJSON)",
             openapi_extra={"security": [{}]})  # with the bearer scheme: the token is optional here
-async def stream(table: TableDep, seats: Seats, service: Service, client: Client) -> StreamingResponse:
+async def stream(table: TableDep, seats: Seats, service: Service, client: Client,
+                 rematch: Annotated[bool, Query(description="a seat's stream stays open after the game for its "
+                                                            "rematch offers, until the rematch table exists")] = False
+                 ) -> StreamingResponse:
     """One line per event, as the websocket's frames: first a `state` with the whole view, then a
-    `state` after every change (a move, an undo, the AI starting or stopping to think) and a
-    `presence` when a seat comes or goes. An empty line every 20 s keeps an idle stream open. The
-    stream ends after the `state` of the finished game. A seat's stream counts as the seat being
-    connected; streams count against the same caps as websockets (docs/security.md)."""
+    `state` after every change (a move, an undo, an abort, the AI starting or stopping to think),
+    a `presence` when a seat comes or goes, `timeout` and `flag` from the time controls. An empty
+    line every 20 s keeps an idle stream open. The stream ends after the `state` of the finished
+    game; with `rematch=true` a seat's stream goes on after it with the table's rematch offers (a
+    `rematch-offer` line when one is made or accepted, and when it ends declined, withdrawn,
+    expired or because a person left, each followed by a `state`) and ends after the `rematch`
+    line naming the new table (a spectator's stream ends with the game all the same: the offers
+    are the players' business). A seat's stream counts as the seat being connected (so a rematch
+    offer does not end as "left" while it is open); streams count against the same caps as
+    websockets (docs/security.md)."""
     conn = Connection(seats, client)
     table = service.adopt(table)  # a finished table: one copy in memory for all its connections
     try:
@@ -39,10 +48,12 @@ async def stream(table: TableDep, seats: Seats, service: Service, client: Client
     except ValueError:
         service.evict_finished()
         raise
-    return NDJSONResponse(_lines(service, table, conn))
+    return NDJSONResponse(_lines(service, table, conn, rematch and bool(seats)))
 
 
-async def _lines(service: TableService, table: Table, conn: Connection) -> AsyncIterator[str]:
+async def _lines(service: TableService, table: Table, conn: Connection, rematch: bool) -> AsyncIterator[str]:
+    """The stream's lines; ``rematch``: a seat's stream that goes on after the game until the
+    ``rematch`` frame (the offers reach only the seats that asked for them)."""
     try:
         while True:
             try:
@@ -53,7 +64,10 @@ async def _lines(service: TableService, table: Table, conn: Connection) -> Async
             if text is None:  # the server dropped the connection (it fell behind, or shuts down)
                 return
             yield text + "\n"
-            if text.startswith('{"type":"state"') and json.loads(text)["view"]["over"]:
+            if rematch:
+                if text.startswith('{"type":"rematch",'):  # the new table exists: follow its stream
+                    return
+            elif text.startswith('{"type":"state"') and json.loads(text)["view"]["over"]:
                 return
     finally:
         service.disconnect(table, conn)

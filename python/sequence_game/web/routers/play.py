@@ -38,6 +38,19 @@ async def undo(table: TableDep, seats: SeatsRequired, service: Service) -> Dict[
              summary="Resign for your team (two-team games): the other team wins at once")
 async def resign(table: TableDep, seats: SeatsRequired, service: Service) -> Dict[str, Any]:
     """Your seat resigns for its team, which loses at once (two-team games; 409 with three teams or
-    after the end). Answers the seat that resigned and the new view."""
+    after the end). Before every human seat made its first move at a table of people, resigning
+    aborts the game instead (as on lichess: nobody loses; see abort). Answers the seat that
+    resigned and the new view."""
     seat = await service.resign(table, seats)
     return {"resigned": seat, "view": service.view(table, seats)}
+
+
+@router.post("/api/tables/{table_id}/abort", response_model=models.AbortResponse, responses=ERRORS,
+             summary="Abort the game before every player's first move (nobody wins or loses)")
+async def abort(table: TableDep, seats: SeatsRequired, service: Service) -> Dict[str, Any]:
+    """At a table of people (two or more join links), casual or rated, any person at the table may
+    abort the game until every human seat made its first move: the game ends with no winner and no
+    loser and changes no rating (docs/club.md, "Abort"; 409 elsewhere, or later: resign then).
+    Answers the seat that aborted and the new view."""
+    seat = await service.abort(table, seats)
+    return {"aborted": seat, "view": service.view(table, seats)}

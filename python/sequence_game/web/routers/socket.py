@@ -5,6 +5,7 @@
 - client then: ``{"type": "move", "move": "7H@d6", "version": 12}``, ``{"type": "undo"}``,
   ``{"type": "hint"}``, ``{"type": "analysis", "seconds": 5, "every": 0.25}`` (a streaming
   analysis), ``{"type": "stop"}`` (ends it), ``{"type": "reveal"}`` (hot seat), ``{"type": "resign"}`` (two teams),
+  ``{"type": "abort"}`` (a game between people, before every first move: ``tables/opening.py``),
   ``{"type": "rematch"}`` (after the game: offer a rematch, or accept the open offer),
   ``{"type": "decline"}`` (decline the open offer; its maker: withdraw it), ``{"type": "ping"}``,
   ``{"type": "chat", "text": "..."}``
@@ -160,12 +161,14 @@ async def _serve(websocket: WebSocket, service: TableService, quota: CreationQuo
                                         "first, or wait for its last frame (done)")
                     run = AnalysisRun()
                     analysing = asyncio.create_task(_analyse(service, table, seats, conn, msg, run))
-                elif msg.type in ("resign", "rematch", "decline"):
+                elif msg.type in ("resign", "abort", "rematch", "decline"):
                     if not seats:
                         what = "answer a rematch offer" if msg.type == "decline" else msg.type
                         raise NotAllowedError(f"spectators cannot {what}: this needs a seat's join link")
                     if msg.type == "resign":
                         await service.resign(table, seats)
+                    elif msg.type == "abort":
+                        await service.abort(table, seats)
                     else:
                         quota.take(conn.client)
                         if msg.type == "rematch":

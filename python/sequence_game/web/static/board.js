@@ -55,6 +55,11 @@ function humanMove(text) {
 // it; seat p is on team p mod teams, R2).
 function gameResultText(r, names, teams) {
   const count = r.turns;
+  if (r.aborted) {  // before every first move: nobody won or lost, no rating changed
+    const f = { name: names[r.aborted.seat] };
+    return sentences(r.aborted.why === "no-first-move" ? _("Game aborted: {name} did not make a first move in time.", f)
+      : _("Game aborted by {name}.", f), _("Nobody wins or loses; no rating changes."));
+  }
   if (r.winner === null || r.winner === undefined) return ngettext("Draw after {n} turn.", "Draw after {n} turns.", count);
   const winners = names.filter((n, p) => p % teams === r.winner);
   const f = { team: teamLabel(r.winner), name: r.resigned === null || r.resigned === undefined ? "" : names[r.resigned],

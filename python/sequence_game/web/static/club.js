@@ -11,6 +11,8 @@ function whyText(why) {
     [/^not every seat was an account/, _("not every seat was an account")],
     [/^an account held two seats/, _("one account held two seats")],
     [/^a seat never moved/, _("a seat never moved (an aborted game)")],
+    [/^the game was aborted before/, _("the game was aborted before every player's first move")],
+    [/^the game was aborted: a player did not/, _("the game was aborted: a player did not make a first move in time")],
     [/^an account of the game no longer exists/, _("an account of the game no longer exists")],
     [/^an account of the game is disabled/, _("an account of the game is disabled by the server's operator")],
   ];

@@ -1,8 +1,9 @@
 "use strict";
 // People to play with (docs/club.md): the #people card of the lobby and the player pages, for a
 // signed-in account: challenges to you (accept, decline), your challenges (withdraw; once one is
-// accepted this page goes to your seat), and the players you follow with where they play. It asks
-// GET /api/people every few seconds. Every name is set as text, never as HTML.
+// accepted this page goes to your seat), and the players you follow with where they play; on the
+// table page, the #challenge-notice of challenges to you (the same items). It asks GET /api/people
+// every few seconds. Every name is set as text, never as HTML.
 
 const people = {
   EVERY: 4000,  // ms between two questions
@@ -108,7 +109,38 @@ const people = {
                 people.el("h3", _("Your challenges")), list("challenges-out"), people.el("h3", _("Players you follow")), table);
   },
 
+  // one challenge to you: who, which game, Accept (to the new table) and Decline
+  incomingItem(c) {
+    const li = people.el("li");
+    li.className = "challenge";
+    li.append(club.playerLink(c.maker), " " + _("challenges you: {game}", { game: people.game(c) }) + " ");
+    const accept = people.button(_("Accept"), async () => {
+      accept.disabled = true;
+      const seat = await people.act("POST", `/api/challenges/${encodeURIComponent(c.id)}/accept`);
+      if (seat && seat.url) location.href = seat.url;
+      accept.disabled = false;
+    }, "primary");
+    accept.setAttribute("aria-label", _("Accept the challenge of {name}", { name: c.maker }));
+    const decline = people.button(_("Decline"), () => people.act("POST", `/api/challenges/${encodeURIComponent(c.id)}/decline`));
+    decline.setAttribute("aria-label", _("Decline the challenge of {name}", { name: c.maker }));
+    li.append(accept, " ", decline);
+    return li;
+  },
+
+  // The table page's notice: shown while a challenge to you is open, hidden otherwise.
+  renderNotice() {
+    const box = document.getElementById("challenge-notice");
+    if (!box) return;
+    const incoming = people.data ? people.data.challenges.incoming : [];
+    const key = JSON.stringify(incoming, (k, v) => (k === "expires_in" ? undefined : v));
+    if (key === box.dataset.shown) return;
+    box.dataset.shown = key;
+    box.hidden = !incoming.length;
+    document.getElementById("challenge-list").replaceChildren(...incoming.map(people.incomingItem));
+  },
+
   render() {
+    people.renderNotice();
     const card = document.getElementById("people");
     const d = people.data;
     if (!card) return;
@@ -120,22 +152,8 @@ const people = {
     if (key === people.shownKey) return;
     people.shownKey = key;
     const incoming = document.getElementById("challenges-in");
-    incoming.replaceChildren(...(d.challenges.incoming.length ? d.challenges.incoming.map(c => {
-      const li = people.el("li");
-      li.className = "challenge";
-      li.append(club.playerLink(c.maker), " " + _("challenges you: {game}", { game: people.game(c) }) + " ");
-      const accept = people.button(_("Accept"), async () => {
-        accept.disabled = true;
-        const seat = await people.act("POST", `/api/challenges/${encodeURIComponent(c.id)}/accept`);
-        if (seat && seat.url) location.href = seat.url;
-        accept.disabled = false;
-      }, "primary");
-      accept.setAttribute("aria-label", _("Accept the challenge of {name}", { name: c.maker }));
-      const decline = people.button(_("Decline"), () => people.act("POST", `/api/challenges/${encodeURIComponent(c.id)}/decline`));
-      decline.setAttribute("aria-label", _("Decline the challenge of {name}", { name: c.maker }));
-      li.append(accept, " ", decline);
-      return li;
-    }) : [people.el("li", _("no challenge to you"), "dim")]));
+    incoming.replaceChildren(...(d.challenges.incoming.length ? d.challenges.incoming.map(people.incomingItem)
+      : [people.el("li", _("no challenge to you"), "dim")]));
     const outgoing = document.getElementById("challenges-out");
     const mine = people.mine();
     outgoing.replaceChildren(...(d.challenges.outgoing.length ? d.challenges.outgoing.map(c => {

@@ -94,10 +94,12 @@ function showPlayer(p) {
   $("games").replaceChildren(...(p.games.length ? p.games.map(g => {
     const links = document.createElement("span");
     links.append(link(_("replay"), g.replay), " \u00b7 ", link(_("review"), g.review));
-    const outcome = { win: _("won"), loss: _("lost"), draw: _("draw") }[g.outcome];
+    const outcome = { win: _("won"), loss: _("lost"), draw: _("draw"), aborted: _("aborted") }[g.outcome];
     const result = g.how === "resigned" ? _("{outcome} (resignation)", { outcome }) : g.how === "time" ? _("{outcome} (on time)", { outcome }) : outcome;
     // a counted game's change; a rated one that did not count says why (an aborted game, ...)
-    const change = g.counted ? `${g.change > 0 ? "+" : ""}${g.change}` : g.rated ? _("not counted: {why}", { why: whyText(g.why) }) : _("casual");
+    // an aborted game counts for nobody, casual or rated: the row says why
+    const change = g.counted ? `${g.change > 0 ? "+" : ""}${g.change}`
+      : g.rated || g.outcome === "aborted" ? _("not counted: {why}", { why: whyText(g.why) }) : _("casual");
     const moves = g.moves === null || g.moves === undefined ? "-" : String(g.moves);
     return tr(formatDate(g.finished, true), who(g), timeControlText(g.time_control), moves, result, change, links);
   }) : [tr(_("no finished game yet"), "", "", "", "", "", "")]));

@@ -19,7 +19,8 @@ function show(i) {
   const last = data.steps.length - 1;
   $("status").textContent = index === 0 ? _("The deal") :
     _("Move {k} of {n}: {name}: {move}", { k: index, n: last, name: name(step.player), move: humanMove(step.move) }) +
-    (index === last && r ? " - " + (r.is_draw || r.winner === null ? _("draw") : _("{team} wins", { team: teamLabel(r.winner) })) : "");
+    (index === last && r ? " - " + (data.record.ending === "aborted" ? _("aborted")
+      : r.is_draw || r.winner === null ? _("draw") : _("{team} wins", { team: teamLabel(r.winner) })) : "");
   const hands = $("hands");
   hands.replaceChildren();
   st.hands.forEach((h, p) => {

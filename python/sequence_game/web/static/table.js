@@ -207,6 +207,15 @@ function clockLeft(p) {
 function tickClock() {
   clearTimeout(clockTimer);
   const el = $("clock");
+  if (view && !view.over && view.grace_left !== null && view.grace_left !== undefined && deadline !== null) {
+    // a first move's grace: no clock runs; past it the game is aborted (nobody loses)
+    const fields = { s: Math.max(0, Math.round((deadline - Date.now()) / 1000)), name: seatLabel(view.state.current_player) };
+    el.textContent = mine() ? _("Your first move: {s} s left, not taken from your clock; then the game is aborted.", fields)
+      : _("{name}'s first move: {s} s left; then the game is aborted.", fields);
+    el.className = fields.s <= 10 ? "dim urgent" : "dim";
+    clockTimer = setTimeout(tickClock, 1000);
+    return;
+  }
   if (view && view.clock) {
     for (const span of document.querySelectorAll("#seats .seat-clock")) {
       const left = clockLeft(+span.dataset.seat);
@@ -332,6 +341,7 @@ async function joinSeat(p) {
 // The end of the game: who won, in the reader's terms ("You won"), and the winning sequences.
 function resultHeadline(v) {
   const r = v.result;
+  if (r.aborted) return _("Game aborted");
   if (r.is_draw || r.winner === null) return _("Draw");
   if (v.you.length) {
     const mineWon = v.you.some(p => v.seats[p].team === r.winner);
@@ -407,6 +417,7 @@ function renderActions() {
   $("hint").disabled = !mine();
   $("undo").hidden = !v.can_undo || v.over;
   $("resign").hidden = !v.can_resign;
+  $("abort").hidden = !v.can_abort;  // until every first move: then Resign (docs/club.md, "Abort")
   $("reveal").hidden = !v.hand_hidden;
   const box = $("choices");
   box.replaceChildren();
@@ -666,6 +677,10 @@ onButton("reveal", () => send({ type: "reveal" }));
 onButton("resign", () => $("resign-confirm").showModal());
 onButton("resign-yes", () => { $("resign-confirm").close(); send({ type: "resign" }); });
 onButton("resign-no", () => $("resign-confirm").close());
+// Aborting too asks first: the game ends for everyone at the table (nobody loses, no rating changes).
+onButton("abort", () => $("abort-confirm").showModal());
+onButton("abort-yes", () => { $("abort-confirm").close(); send({ type: "abort" }); });
+onButton("abort-no", () => $("abort-confirm").close());
 onButton("live", () => browse(view.moves));
 onButton("earlier", () => browse(0));
 onButton("sound", () => { sound = !sound; localStorage.setItem("sequence-sound", sound ? "on" : "off"); renderSound(); if (sound) tone("turn"); });

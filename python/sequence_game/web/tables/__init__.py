@@ -13,6 +13,7 @@ One module per concern, behind the one way in, :class:`TableService`:
 - ``ai.py``: the AI seats' searches, hints and analyses, and their pools;
 - ``clock.py``: the human seats' time controls (a turn timer, or a game clock per seat), their
   data in ``clockstate.py``;
+- ``opening.py``: Abort, and each first move's grace, at a table of people;
 - ``chat.py``: the players' chat and the spectators' chat of each table;
 - ``connections.py``: websockets and streams, their caps, the broadcast;
 - ``rematch.py``: the rematch offer, accepted by every person at the table, and the rematch, made once;
@@ -128,7 +129,8 @@ class TableService:
                      ai_seconds: float = 2.0, moves: Optional[List[str]] = None,
                      client: Optional[str] = None, hints: Optional[bool] = None,
                      turn_seconds: Optional[float] = None, account: Optional[Tuple[str, str]] = None,
-                     rated: bool = False, clock: Optional[Dict[str, Any]] = None) -> Tuple[Table, Dict[int, str]]:
+                     rated: bool = False, clock: Optional[Dict[str, Any]] = None,
+                     abortable: bool = True) -> Tuple[Table, Dict[int, str]]:
         """A new table; returns it and the join token of every human seat (``{seat: token}``;
         with ``hot_seat`` every human seat has the same token). ``moves``: play these first (to go
         on with a saved game). Bad arguments raise ``ValueError`` saying what is wrong; a database
@@ -136,10 +138,11 @@ class TableService:
         a hint or an analysis; by default only with at most one human at the table (as on lichess,
         no engine help in a game between people). ``turn_seconds``: a turn timer for the human seats;
         ``clock``: a game clock per human seat instead (``clock.py``). ``account``: the creator's
-        (key, name) if signed in; ``rated``: checked by the club (web/club) before this call."""
+        (key, name) if signed in; ``rated``: checked by the club (web/club) before this call;
+        ``abortable``: False for a tournament's game (no Abort, no first move's grace: ``opening.py``)."""
         options = TableOptions(hot_seat=hot_seat, ai_seconds=float(ai_seconds),
                                turn_seconds=None if turn_seconds is None else float(turn_seconds), rated=rated,
-                               clock=clock)
+                               clock=clock, abortable=abortable)
         return await self.life.create(players, teams, seats, options, hints=hints, seed=seed, max_turns=max_turns,
                                       moves=moves, client=client, account=account)
 
@@ -178,8 +181,12 @@ class TableService:
         return await self.changes.undo(table, seats)
 
     async def resign(self, table: Table, seats: FrozenSet[int]) -> int:
-        """A seat of ``seats`` resigns for its team; returns that seat."""
+        """A seat of ``seats`` resigns for its team (aborts, before every first move); returns that seat."""
         return await self.changes.resign(table, seats)
+
+    async def abort(self, table: Table, seats: FrozenSet[int]) -> int:
+        """``seats`` abort the game before every first move (``opening.py``); returns the seat."""
+        return await self.changes.abort(table, seats)
 
     def reveal(self, table: Table, seats: FrozenSet[int]) -> None:
         """Hot seat: the human to move shows their hand on the shared screen."""

@@ -12,11 +12,12 @@ from typing import Any, Awaitable, Callable, Dict, FrozenSet, List, Optional, Tu
 
 from ...gamebase import GameBase, GameClass
 from ...move import Move
-from ...records import GameRecord, resignation_result, utc_now
+from ...records import GameRecord, aborted_result, resignation_result, utc_now
 from ...referee import HistoryEntry
 from ...seeds import fresh_seed
 from ..errors import NotNowError, NotSavedError
 from ..store import StoreError, TableStore
+from .opening import can_abort, check_abort
 from .table import Next, Seat, Table, token_hash
 from .views import shown_seat
 
@@ -29,17 +30,17 @@ Db = Callable[..., Awaitable[Any]]
 
 def record_for(table: Table, game: GameBase, prefix: Optional[List[HistoryEntry]] = None,
                redeals: Optional[List[Dict[str, Any]]] = None, resigned: Optional[int] = None,
-               timeouts: int = 0) -> GameRecord:
+               timeouts: int = 0, aborted: Optional[Dict[str, Any]] = None) -> GameRecord:
     """``game``'s record (moves and result) with the table's agents and start time; the finish
     time is set when the game ends (and cleared by an undo). ``prefix`` and ``redeals``: the
     history before the game's own and the redeals after undos (default: the table's);
     ``resigned``: the seat that resigned (the result then says so); ``timeouts``: how many of the
     last entries the time control's AI played (the record's ``timeouts`` keeps such moves, dropping
-    those an undo took back)."""
+    those an undo took back); ``aborted``: the game was aborted (``{"seat", "why"}``, opening.py)."""
     rec = table.record
     prefix = table.prefix if prefix is None else prefix
     redeals = rec.redeals if redeals is None else redeals
-    over = game.is_over or resigned is not None
+    over = game.is_over or resigned is not None or aborted is not None
     finished = (rec.finished or utc_now()) if over else None
     if not redeals:
         new = GameRecord.from_game(game, agents=rec.agents, started=rec.started, finished=finished)
@@ -51,6 +52,8 @@ def record_for(table: Table, game: GameBase, prefix: Optional[List[HistoryEntry]
                          redeals=[dict(r) for r in redeals])
     if resigned is not None:
         new.resigned, new.result = resigned, resignation_result(game, resigned)
+    if aborted is not None:
+        new.ending, new.aborted, new.result = "aborted", dict(aborted), aborted_result(game)
     n = len(new.moves)
     new.timeouts = [k for k in rec.timeouts if k <= n - timeouts] + list(range(n - timeouts + 1, n + 1))
     return new
@@ -115,10 +118,10 @@ class Changes:
         """Write ``nxt`` as ``table``'s next version, then make it the table's game (call with
         ``table.lock`` held). Raises StoreError, with the table unchanged, if the write fails."""
         game = nxt.game
-        record = record_for(table, game, nxt.prefix, nxt.redeals, nxt.resigned, nxt.timeouts)
+        record = record_for(table, game, nxt.prefix, nxt.redeals, nxt.resigned, nxt.timeouts, nxt.aborted)
         version = table.version + 1
-        await self.db(self.store.update_game, table.id, record.to_dict(), version,
-                      game.is_over or nxt.resigned is not None, utc_now())
+        await self.db(self.store.update_game, table.id, record.to_dict(), version, record.result is not None,
+                      utc_now())
         table.game, table.movers, table.prefix, table.record = game, nxt.movers, list(nxt.prefix), record
         table.version = version
         table.changed_at = time.monotonic()
@@ -187,17 +190,39 @@ class Changes:
 
     async def resign(self, table: Table, seats: FrozenSet[int]) -> int:
         """A seat of ``seats`` resigns: its team loses at once (two teams only; the record says who
-        resigned). Returns the seat: the one to move if it is one of ``seats``, else the lowest."""
+        resigned). Before every first move of a game of people it aborts the game instead
+        (``opening.py``: nobody loses then). Returns the seat: the one to move if it is one of
+        ``seats``, else the lowest."""
 
         def make() -> Next[int]:
             self.check_live(table)
             g = table.game
+            seat = g.current_player if g.current_player in seats else min(seats)
+            if can_abort(table):  # before every first move nobody loses: resigning aborts (as on lichess)
+                table.used = True
+                return Next(g.copy(), list(table.movers), table.prefix, table.record.redeals, seat,
+                            aborted={"seat": seat, "why": "abort"})
             if g.teams != 2:
                 raise NotNowError("resigning is for two-team games: with three teams the game would go on "
                                   "without a team, so it is played out")
-            seat = g.current_player if g.current_player in seats else min(seats)
             table.used = True
             return Next(g.copy(), list(table.movers), table.prefix, table.record.redeals, seat, resigned=seat)
+
+        return await self.change(table, make)
+
+    async def abort(self, table: Table, seats: FrozenSet[int]) -> int:
+        """A person (``seats``) aborts the game before every human seat made its first move
+        (``opening.py``): nobody wins or loses. Returns the seat: the one to move if it is one of
+        ``seats``, else the lowest."""
+
+        def make() -> Next[int]:
+            self.check_live(table)
+            check_abort(table)
+            g = table.game
+            seat = g.current_player if g.current_player in seats else min(seats)
+            table.used = True
+            return Next(g.copy(), list(table.movers), table.prefix, table.record.redeals, seat,
+                        aborted={"seat": seat, "why": "abort"})
 
         return await self.change(table, make)
 

@@ -23,6 +23,9 @@ table's ``clock_state`` says it was the clock). AI seats have no clock (their th
 ``ai_seconds``). The rules (docs/rules.md, R1-R10) have no clock: a time control is a convention
 of the table, like resigning.
 
+At a table of people, each human seat's first move has a grace instead (``opening.py``): no clock
+runs and no turn timer; past it the game is aborted, and the AI never plays a first move for a seat.
+
 A restart of the server is fair: each seat's time left is stored after every change of the game,
 and the seat to move starts its turn again with the time it had when the turn began; the time the
 server was down is charged to nobody.
@@ -41,6 +44,7 @@ from ...seeds import fresh_seed
 from ..errors import TableError
 from .ai import Change
 from .clockstate import CLOCK_KINDS, check_clock, clock_left, clock_view, increment_of
+from .opening import FIRST_MOVE_SECONDS, can_abort, grace_seat, moved_seats
 from .table import Next, StaleError, Table
 
 __all__ = ["CLOCK_KINDS", "Clock", "check_clock", "clock_view"]
@@ -62,10 +66,18 @@ class Clock:
     def __init__(self, tables: Dict[str, Table], change: Change,
                  tell: Callable[[Table, Dict[str, Any]], None], save: Optional[Save] = None) -> None:
         self.tables, self._change, self._tell, self._save = tables, change, tell, save
+        self.grace_seconds = FIRST_MOVE_SECONDS  # a first move's grace (opening.py)
 
     def start(self, table: Table, seat: int, loop: asyncio.AbstractEventLoop) -> None:
-        """Start the timer of ``seat``, the human to move (nothing without a time control, or if it runs)."""
+        """Start the timer of ``seat``, the human to move (nothing without a time control, or if it
+        runs): its first move's grace at a table of people (``opening.py``), else its time control."""
         if table.clock is not None:
+            return
+        if grace_seat(table, seat):
+            table.grace = seat
+            table.deadline = time.time() + self.grace_seconds
+            table.clock_turn = turn = (seat, table.game.turn)
+            table.clock = loop.create_task(self._grace_out(table, turn, self.grace_seconds))
             return
         left = clock_left(table)
         if left is not None and table.options.clock is not None:
@@ -98,7 +110,7 @@ class Clock:
         if table.clock is not None:
             table.clock.cancel()
             table.clock = None
-        table.deadline, table.clock_turn = None, None
+        table.deadline, table.clock_turn, table.grace = None, None, None
         running, table.clock_running = table.clock_running, None
         left = clock_left(table)
         if running is None or left is None or table.options.clock is None:
@@ -120,6 +132,27 @@ class Clock:
             return
         task = loop.create_task(self._save(table.id, dict(table.options.clock_state)))
         task.add_done_callback(_logged)
+
+    async def _grace_out(self, table: Table, turn: Tuple[int, int], seconds: float) -> None:
+        """``turn``'s seat did not make its first move within its grace: the game is aborted (nobody
+        loses; opening.py)."""
+        await asyncio.sleep(seconds)
+        seat = turn[0]
+
+        def make() -> Next[None]:
+            g = table.game
+            if ((g.current_player, g.turn) != turn or table.over or self.tables.get(table.id) is not table
+                    or seat in moved_seats(table) or not can_abort(table)):
+                raise StaleError()  # it moved in time
+            return Next(g.copy(), list(table.movers), table.prefix, table.record.redeals, None,
+                        aborted={"seat": seat, "why": "no-first-move"})
+
+        if table.clock is asyncio.current_task():
+            table.clock, table.deadline = None, None
+        try:
+            await self._change(table, make)
+        except (StaleError, TableError):
+            return
 
     async def _time_out(self, table: Table, turn: Tuple[int, int], seconds: float) -> None:
         await asyncio.sleep(seconds)

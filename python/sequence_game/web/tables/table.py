@@ -61,7 +61,9 @@ class TableOptions:
     [seats], "expires": epoch seconds, "rated": bool}``), None: none; ``rated``: the game changes its players' ratings (web/club, docs/club.md). ``clock``: a
     game clock per human seat (``clock.py``: ``{"kind": "fischer" or "bank", "seconds",
     "increment", "at_zero": "ai" or "lose"}``), None: none; ``clock_state``: its seats' time left
-    and the seat that ran out (``{"left": [...], "flagged": seat or None}``)."""
+    and the seat that ran out (``{"left": [...], "flagged": seat or None}``); ``abortable``: a game
+    of people may be aborted before every first move, with a first move's grace (``opening.py``;
+    a tournament's tables: not, they have their own rule for a player that does not come)."""
 
     hot_seat: bool = False
     ai_seconds: float = DEFAULT_AI_SECONDS
@@ -73,6 +75,7 @@ class TableOptions:
     rated: bool = False
     clock: Optional[Dict[str, Any]] = None
     clock_state: Optional[Dict[str, Any]] = None
+    abortable: bool = True
 
     def to_dict(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"hot_seat": self.hot_seat, "ai_seconds": self.ai_seconds, "hints": self.hints,
@@ -87,6 +90,8 @@ class TableOptions:
             out["rated"] = True
         if self.clock is not None:
             out["clock"], out["clock_state"] = dict(self.clock), dict(self.clock_state or {})
+        if not self.abortable:
+            out["abortable"] = False
         return out
 
     @classmethod
@@ -98,7 +103,8 @@ class TableOptions:
                    hints=bool(d.get("hints", True)) and not rated, turn_seconds=None if turn is None else float(turn),
                    rematch_of=_text(d.get("rematch_of")), rematch=_text(d.get("rematch")),
                    rematch_offer=_offer(d.get("rematch_offer")),
-                   rated=rated, clock=_dict(d.get("clock")), clock_state=_dict(d.get("clock_state")))
+                   rated=rated, clock=_dict(d.get("clock")), clock_state=_dict(d.get("clock_state")),
+                   abortable=d.get("abortable") is not False)
 
 
 def _dict(value: Any) -> Optional[Dict[str, Any]]:
@@ -139,6 +145,8 @@ class Table:
     #: the turn the running time control times: (the seat, ``game.turn``); a dead-card trade keeps
     #: both, so the clock runs on through it (one turn, R5)
     clock_turn: Optional[Tuple[int, int]] = None
+    #: the seat whose first move's grace runs now (opening.py): its clock does not run
+    grace: Optional[int] = None
     connections: Set[Any] = field(default_factory=set)  # the live Connections (connections.py)
     #: connections counted against ServerLimits.max_sockets_per_table: the open ones and the
     #: websockets still in their handshake or hello (Connections.admit)
@@ -174,9 +182,9 @@ class Table:
 
     @property
     def over(self) -> bool:
-        """The game ended: by the rules (R8, a draw, the turn cap) or by a resignation (the record
-        says which). The one test of "the table is over" everywhere."""
-        return self.game.is_over or self.record.resigned is not None
+        """The game ended: by the rules (R8, a draw, the turn cap), by a resignation or aborted (the
+        record says which). The one test of "the table is over" everywhere."""
+        return self.game.is_over or self.record.resigned is not None or self.record.ending is not None
 
     @property
     def humans(self) -> List[int]:
@@ -206,6 +214,7 @@ class Next(Generic[_R]):
     redeals: List[Dict[str, Any]]
     answer: _R
     resigned: Optional[int] = None  # a resignation: the seat
+    aborted: Optional[Dict[str, Any]] = None  # the game aborted: {"seat": p, "why": ...} (opening.py)
     timeouts: int = 0  # the last entries, played by the time control's AI for an absent seat (the record keeps them)
 
 

@@ -19,6 +19,7 @@ from ...review.estimator import seat_ratings
 from .. import models
 from ..store import TableRow
 from .clockstate import clock_view
+from .opening import can_abort
 from .rematch import offer_view
 from .table import Seat, Table
 
@@ -70,6 +71,7 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
         full = g.to_dict()
     state = observation_dict(full, shown) if shown is not None else _public(full)
     over = table.over
+    abortable = can_abort(table)
     # while a seat is open the table waits for its players: nobody has a move to make yet
     to_move = shown is not None and not over and g.current_player == shown and not any(s.open for s in table.seats)
     # the record holds every entry's text already (prefix + the game's own history), so the tail
@@ -99,12 +101,15 @@ def view(table: Table, seats: FrozenSet[int], full: Optional[Dict[str, Any]] = N
         can_undo=bool(seats) and table.undo_allowed() and table.undo_target(seats) is not None,
         hints=table.options.hints,
         rated=table.options.rated,
-        can_resign=bool(seats) and not over and g.teams == 2,
+        can_abort=bool(seats) and abortable,
+        can_resign=bool(seats) and not over and g.teams == 2 and not abortable,
         rematch=table.options.rematch,
         rematch_allowed=bool(seats) and over,
         rematch_offer=None if (offer := offer_view(table)) is None else models.RematchOffer.model_validate(offer),
         turn_seconds=table.options.turn_seconds,
         turn_left=None if over or table.deadline is None else max(0.0, table.deadline - time.time()),
+        grace_left=None if over or table.grace is None or table.deadline is None
+        else max(0.0, table.deadline - time.time()),
         clock=None if clock is None else models.ClockView.model_validate(clock),
         over=over,
         result=result(table),
@@ -117,8 +122,8 @@ def live_chances(table: Table) -> Optional[List[float]]:
     read), with the seats' ratings when every seat is a rated AI; only once the game is over or at
     a table where no person plays. None at a table where a person plays a live game: it would help
     them (docs/review.md)."""
-    if not table.over and any(s.kind != "ai" for s in table.seats):
-        return None
+    if (not table.over and any(s.kind != "ai" for s in table.seats)) or table.record.ending is not None:
+        return None  # nobody won an aborted game, and nobody had the chances of a draw
     res = table.record.result
     if table.over and res is not None:  # the result, a resignation included
         teams = table.game.teams
@@ -136,7 +141,7 @@ def result(table: Table) -> Optional[models.Result]:
     if res is None:
         return None
     return _result_of(res, table.game.teams, table.seats, table.record.resigned,
-                      _flagged(table.options.clock_state))
+                      _flagged(table.options.clock_state), table.record.aborted)
 
 
 def _flagged(state: Any) -> bool:
@@ -180,7 +185,7 @@ def stored_summary(row: TableRow) -> models.TableSummary:
         table=row.id, players=rec["players"], teams=rec["teams"], created=row.created,
         turn=res["turns"] if res else len(rec["moves"]), over=res is not None,
         result=None if res is None else _result_of(res, rec["teams"], seats, rec.get("resigned"),
-                                                   _flagged(row.options.get("clock_state"))),
+                                                   _flagged(row.options.get("clock_state")), rec.get("aborted")),
         seats=[models.SummarySeat(kind=s.kind, name=s.name, ai=s.ai, open=False, account=s.account)
                for s in seats], rated=row.options.get("rated") is True, moves=len(rec["moves"]),
         time_control=_time_control(row.options))
@@ -192,13 +197,19 @@ def shown_name(seat: Seat) -> str:
     return seat.name if seat.account or seat.kind != "human" else f"{seat.name} (guest)"
 
 
-def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat],
-               resigned: Optional[int] = None, flagged: bool = False) -> models.Result:
+def _result_of(res: Dict[str, Any], teams: int, seats: List[Seat], resigned: Optional[int] = None,
+               flagged: bool = False, aborted: Optional[Dict[str, Any]] = None) -> models.Result:
     """A record's result with a line of text naming the winners (seat p is on team p mod teams, R2).
     It counts turns as the rules do and as its ``turns`` does (R5: a play or a pass is a turn, a
     dead-card trade is not), so the text and the number agree; the move list, where a trade is an
-    entry of its own, may be longer."""
+    entry of its own, may be longer. ``aborted``: the record's (an aborted game: nobody won)."""
     count = f"{res['turns']} turn" + ("" if res["turns"] == 1 else "s")
+    if aborted is not None:
+        who = shown_name(seats[aborted["seat"]])
+        how = "did not make a first move in time" if aborted["why"] == "no-first-move" else "aborted it"
+        return models.Result(winner=None, is_draw=False, turns=res["turns"], resigned=None,
+                             aborted=models.Aborted.model_validate(aborted),
+                             text=f"Game aborted after {count}: {who} {how}. Nobody wins or loses; no rating changes.")
     if res["winner"] is None:
         return models.Result(winner=None, is_draw=bool(res["is_draw"]), turns=res["turns"], resigned=None,
                              text=f"Draw after {count}.")

@@ -446,8 +446,9 @@ class TournamentService:
             k = p // 2
             seats.append({"kind": "human", "name": e.names[k], "account": (e.accounts[k], e.names[k])})
         try:
+            # no Abort and no first move's grace: a player that does not come loses (_no_shows)
             table, tokens = await self.tables.create(players, 2, seats, clock=dict(t.settings["clock"]),
-                                                     rated=t.rated, hints=False)
+                                                     rated=t.rated, hints=False, abortable=False)
         except TableError as e:  # the server is full: tried again at the next tick
             log.warning("tournament %s: a game's table could not be made yet: %s", t.id, e)
             return
