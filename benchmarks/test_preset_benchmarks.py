@@ -4,6 +4,7 @@ test run), through the Python API and through the HTTP API, and the HTTP round t
     python -m pytest benchmarks/test_preset_benchmarks.py --benchmark-only -q -s
     python benchmarks/test_preset_benchmarks.py [--positions 40] [--http]     # a table for docs/measurements.md
     python benchmarks/test_preset_benchmarks.py --agents hard:time=none net-search:iters=4000   # any specs
+    python benchmarks/test_preset_benchmarks.py --cpu --agents hard:time=none rollout:iters=6000   # CPU time
 
 Python API: ``agent_from_spec(preset).select_move(game)`` on the same positions for every preset
 (mid-game positions of greedy self-play, every stage of the game, positions with one legal move left
@@ -21,7 +22,7 @@ import socket
 import statistics
 import threading
 import time
-from typing import Any, Dict, List
+from typing import Any, Callable, Dict, List
 
 import pytest
 
@@ -63,14 +64,16 @@ def quantiles(samples: List[float]) -> Dict[str, float]:
             "n": len(s)}
 
 
-def time_python(preset: str, games: List[Game]) -> List[float]:
+def time_python(preset: str, games: List[Game], clock: Callable[[], float] = time.perf_counter) -> List[float]:
+    """Seconds of ``clock`` (the wall clock; ``time.process_time`` for the CPU time of every thread
+    of this process, which other load on the machine does not change) per ``select_move``."""
     agent = agent_from_spec(preset, seed=1)
     agent.select_move(games[0])  # warm: imports, the worker pool
     out = []
     for g in games:
-        t = time.perf_counter()
+        t = clock()
         agent.select_move(g)
-        out.append(time.perf_counter() - t)
+        out.append(clock() - t)
     return out
 
 
@@ -226,6 +229,9 @@ def main(argv: Any = None) -> None:
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--http", action="store_true", help="also through the HTTP API and the round trip")
     parser.add_argument("--agents", nargs="+", metavar="SPEC", help="time these agent specs instead of the levels")
+    parser.add_argument("--cpu", action="store_true",
+                        help="CPU time of this process (time.process_time) instead of the wall clock: on a loaded "
+                             "machine, the way to compare budgets")
     args = parser.parse_args(argv)
     import os
 
@@ -237,7 +243,8 @@ def main(argv: Any = None) -> None:
 
     print("| preset | through | moves | median ms | p90 ms | mean ms |\n|---|---|---|---|---|---|")
     for preset in args.agents or LEVEL_SPECS:
-        row(preset, "Python", quantiles(time_python(preset, games)))
+        row(preset, "Python (CPU)" if args.cpu else "Python",
+            quantiles(time_python(preset, games, time.process_time if args.cpu else time.perf_counter)))
     if args.http:
         server = LiveServer()
         try:

@@ -21,8 +21,11 @@ from sequence_game.agents._peeking import peeking_rollout  # noqa: E402
 from test_mcts import _mid_game, _redeal_hidden, _sequence_cells, _stats, _won_position  # noqa: E402
 
 
-def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
+@pytest.mark.parametrize("halving", [False, pytest.param(True, marks=pytest.mark.skipif(
+    not research_build(), reason="halving is a research build's option (SEQUENCE_RESEARCH)"))])
+def test_r9_no_peeking_hidden_cards_do_not_change_the_search(halving):
     changed_for_revealed = changed_for_hands = False
+    kw = {"halving": True} if halving else {}
     for seed in (3, 4):
         d = _mid_game(seed).to_dict()
         d["last_draw"] = None  # its card would be hidden information of another player
@@ -31,14 +34,14 @@ def test_r9_no_peeking_hidden_cards_do_not_change_the_search():
         for k in range(3):
             other = Game.from_dict(_redeal_hidden(d, me, 100 * seed + k))
             assert other.observation(me) == base.observation(me) and other.to_dict() != base.to_dict()
-            a = RolloutAgent(iterations=400, seed=11, horizon=30).analyze(base)
-            b = RolloutAgent(iterations=400, seed=11, horizon=30).analyze(other)
+            a = RolloutAgent(iterations=400, seed=11, horizon=30, **kw).analyze(base)
+            b = RolloutAgent(iterations=400, seed=11, horizon=30, **kw).analyze(other)
             assert _stats(a) == _stats(b) and a.move == b.move
-            ra = peeking_rollout(iterations=400, seed=11, horizon=30).analyze(base)
-            rb = peeking_rollout(iterations=400, seed=11, horizon=30).analyze(other)
+            ra = peeking_rollout(iterations=400, seed=11, horizon=30, **kw).analyze(base)
+            rb = peeking_rollout(iterations=400, seed=11, horizon=30, **kw).analyze(other)
             changed_for_revealed |= _stats(ra) != _stats(rb)
-            ha = peeking_rollout(hands_only=True, iterations=400, seed=11, horizon=30).analyze(base)
-            hb = peeking_rollout(hands_only=True, iterations=400, seed=11, horizon=30).analyze(other)
+            ha = peeking_rollout(hands_only=True, iterations=400, seed=11, horizon=30, **kw).analyze(base)
+            hb = peeking_rollout(hands_only=True, iterations=400, seed=11, horizon=30, **kw).analyze(other)
             changed_for_hands |= _stats(ha) != _stats(hb)
     assert changed_for_revealed, "the revealing search should see the re-dealt cards"
     assert changed_for_hands, "reading the hands should see the re-dealt hands"
@@ -71,7 +74,7 @@ def test_opponent_modelling_reads_the_last_play():
 
 @pytest.mark.skipif(research_build(), reason="a product build's refusal")
 @pytest.mark.parametrize("option, note", [("inference_strength", "inference"), ("inference_tries", "inference"),
-                                          ("keep_two_eyed", "ceilings")])
+                                          ("keep_two_eyed", "ceilings"), ("halving", "ceilings")])
 def test_a_product_build_refuses_the_research_options_by_name(option, note):
     # The options that measured no gain are a research build's (docs/research/).
     with pytest.raises(TypeError, match=rf"option {option} is a research option: build with -DSEQUENCE_RESEARCH=ON "
@@ -107,6 +110,25 @@ def test_analyze_shape():
     for m in r.moves:
         assert isinstance(m, MoveStats)
         assert m.move in legal and 0.0 <= m.value <= 1.0
+
+
+@pytest.mark.skipif(not research_build(), reason="halving is a research build's option (SEQUENCE_RESEARCH)")
+def test_halving_drops_the_worse_half_each_round_and_ranks_the_last_in_play_first():
+    # 12 candidates, 4 rounds of 300 playouts: 12 x 25 worlds, 6 x 50, 3 x 100, 2 x 150.
+    g = _mid_game(6)
+    r = RolloutAgent(iterations=1200, seed=3, candidates=12, horizon=10, halving=True).analyze(g)
+    assert len(r.moves) == 12 and r.iterations == 1200 and r.move == r.moves[0].move
+    assert [m.visits for m in r.moves] == [325, 325, 175, 75, 75, 75, 25, 25, 25, 25, 25, 25]
+    assert r.moves[0].value >= r.moves[1].value
+    assert RolloutAgent().halving is False and agent_from_spec("rollout:halving=true").halving is True
+    # The same seed and budget without halving: every candidate meets the same 100 worlds.
+    flat = RolloutAgent(iterations=1200, seed=3, candidates=12, horizon=10).analyze(g)
+    assert {m.visits for m in flat.moves} == {100}
+    # An analysis in slices merges them the same way: the candidates kept longest first.
+    infos = list(RolloutAgent(iterations=2400, seed=3, candidates=12, horizon=10, halving=True).analysis(g, every=1200))
+    last = infos[-1]
+    visits = [m.visits for m in last.moves]
+    assert visits == sorted(visits, reverse=True) and last.move == last.moves[0].move
 
 
 def test_time_limit_is_respected_and_is_the_default():

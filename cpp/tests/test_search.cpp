@@ -667,45 +667,97 @@ TEST(search_greedy_move_is_always_legal_and_takes_wins_first) {
 }
 
 TEST(search_rollout_search_is_legal_deterministic_and_reads_no_hidden_card) {
-    // Every split: a legal best move, candidates ranked by mean reward, the same statistics for
-    // the same seed, and none of it changes when the hidden cards of the root AND of the position
-    // before the last play (the opponent-modelling evidence) are re-dealt.
-    for (const auto& split : kSplits) {
-        GameState s = new_game(config_of(split[0], split[1]), 13 + split[0], 0);
-        SplitMix64 play(8);
-        GameState before = s;
-        for (int step = 0; step < 24 && !is_over(s); ++step) {
-            before = s;
-            apply_move(s, random_legal_move(s, play));
+    // Every split (and in the research build, with sequential halving too): a legal best move,
+    // candidates ranked by worlds met and then by mean reward, the same statistics for the same
+    // seed, and none of it changes when the hidden cards of the root AND of the position before
+    // the last play (the opponent-modelling evidence) are re-dealt (R9).
+#if SEQUENCE_RESEARCH
+    for (const bool halving : {false, true}) {
+#else
+    for (const bool halving : {false}) {
+#endif
+        for (const auto& split : kSplits) {
+            GameState s = new_game(config_of(split[0], split[1]), 13 + split[0], 0);
+            SplitMix64 play(8);
+            GameState before = s;
+            for (int step = 0; step < 24 && !is_over(s); ++step) {
+                before = s;
+                apply_move(s, random_legal_move(s, play));
+            }
+            if (is_over(s)) continue;
+            RolloutOptions o;
+            o.iterations = 120;
+            o.time_limit = 0;  // no deadline: deterministic
+            o.seed = 2;
+            o.candidates = halving ? 6 : 4;
+            o.horizon = 30;
+#if SEQUENCE_RESEARCH
+            o.halving = halving;
+#endif
+            const SearchResult r = rollout_search(s, o, &before);
+            CHECK(check_move(s, r.best) == MoveError::None);
+            CHECK(r.moves.size() >= 1 && r.moves.size() <= static_cast<std::size_t>(o.candidates));
+            CHECK_EQ(r.best, r.moves.front().move);
+            for (std::size_t i = 1; i < r.moves.size(); ++i)
+                CHECK(r.moves[i - 1].visits > r.moves[i].visits ||
+                      (r.moves[i - 1].visits == r.moves[i].visits && r.moves[i - 1].value >= r.moves[i].value));
+            SplitMix64 mix(6);
+            const GameState hidden_now = scramble_hidden(s, s.current_player, mix);
+            const GameState hidden_before = scramble_hidden(before, s.current_player, mix);
+            const SearchResult again = rollout_search(hidden_now, o, &hidden_before);
+            CHECK_EQ(again.best, r.best);
+            CHECK_EQ(again.moves.size(), r.moves.size());
+            for (std::size_t i = 0; i < std::min(r.moves.size(), again.moves.size()); ++i)
+                CHECK(again.moves[i].move == r.moves[i].move && again.moves[i].visits == r.moves[i].visits &&
+                      again.moves[i].value == r.moves[i].value);
+            // Threads split the worlds; the iteration count stays.
+            o.threads = 2;
+            const SearchResult two = rollout_search(s, o, &before);
+            CHECK(check_move(s, two.best) == MoveError::None);
+            CHECK_EQ(two.iterations, r.iterations);
         }
-        if (is_over(s)) continue;
-        RolloutOptions o;
-        o.iterations = 120;
-        o.time_limit = 0;  // no deadline: deterministic
-        o.seed = 2;
-        o.candidates = 4;
-        o.horizon = 30;
-        const SearchResult r = rollout_search(s, o, &before);
-        CHECK(check_move(s, r.best) == MoveError::None);
-        CHECK(r.moves.size() >= 1 && r.moves.size() <= 4);
-        CHECK_EQ(r.best, r.moves.front().move);
-        for (std::size_t i = 1; i < r.moves.size(); ++i) CHECK(r.moves[i - 1].value >= r.moves[i].value);
-        SplitMix64 mix(6);
-        const GameState hidden_now = scramble_hidden(s, s.current_player, mix);
-        const GameState hidden_before = scramble_hidden(before, s.current_player, mix);
-        const SearchResult again = rollout_search(hidden_now, o, &hidden_before);
-        CHECK_EQ(again.best, r.best);
-        CHECK_EQ(again.moves.size(), r.moves.size());
-        for (std::size_t i = 0; i < std::min(r.moves.size(), again.moves.size()); ++i)
-            CHECK(again.moves[i].move == r.moves[i].move && again.moves[i].visits == r.moves[i].visits &&
-                  again.moves[i].value == r.moves[i].value);
-        // Threads split the worlds; the iteration count stays.
-        o.threads = 2;
-        const SearchResult two = rollout_search(s, o, &before);
-        CHECK(check_move(s, two.best) == MoveError::None);
-        CHECK_EQ(two.iterations, r.iterations);
     }
 }
+
+#if SEQUENCE_RESEARCH
+TEST(search_rollout_halving_spends_the_rounds_on_the_better_half) {
+    // 8 candidates, 3 rounds of 1,200 playouts: 8 x 150 worlds, then 4 x 300, then 2 x 600. The
+    // two kept to the end met 1,050 worlds, the two dropped after the second round met 450 and
+    // the four dropped after the first met 150; each group's means were the better half of the round before.
+    GameState s = new_game(config_of(2, 2), 31, 0);
+    SplitMix64 play(3);
+    for (int step = 0; step < 16; ++step) apply_move(s, random_legal_move(s, play));
+    RolloutOptions o;
+    o.iterations = 3600;
+    o.time_limit = 0;
+    o.seed = 5;
+    o.candidates = 8;
+    o.horizon = 10;
+    o.halving = true;
+    const SearchResult r = rollout_search(s, o);
+    CHECK_EQ(r.moves.size(), std::size_t(8));
+    CHECK_EQ(r.iterations, std::uint64_t(3600));
+    const std::uint64_t expect[8] = {1050, 1050, 450, 450, 150, 150, 150, 150};
+    for (std::size_t i = 0; i < 8; ++i) CHECK_EQ(r.moves[i].visits, expect[i]);
+    CHECK_EQ(r.best, r.moves.front().move);
+    CHECK(r.moves[0].value >= r.moves[1].value);
+    // Without halving the same budget gives every candidate 450 worlds.
+    o.halving = false;
+    const SearchResult flat = rollout_search(s, o);
+    for (const MoveStats& m : flat.moves) CHECK_EQ(m.visits, std::uint64_t(450));
+    // A time budget alone is split between the rounds too: it ends in time, with whole worlds.
+    o.halving = true;
+    o.iterations = 0;
+    o.time_limit = 0.05;
+    const auto t0 = std::chrono::steady_clock::now();
+    const SearchResult timed = rollout_search(s, o);
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(check_move(s, timed.best) == MoveError::None);
+    CHECK(spent < 2.0);  // generous: a loaded machine
+    CHECK(timed.moves.front().visits >= timed.moves.back().visits);
+    CHECK_EQ(timed.moves[0].visits, timed.moves[1].visits);
+}
+#endif
 
 TEST(search_rollout_search_takes_a_win_and_blocks_a_lost_game) {
     // Team 0 (to move) completes its second sequence at (1,4): played without search.

@@ -370,6 +370,7 @@ std::vector<Field<RolloutOptions>> rollout_fields() {
         integer<R>("horizon", at(&R::horizon), 1, L::kMaxTurns),
         real<R>("epsilon", at(&R::epsilon)),
 #if SEQUENCE_RESEARCH
+        boolean<R>("halving", at(&R::halving)),
         real<R>("inference_strength", at(&R::inference_strength)),
         integer<R>("inference_tries", at(&R::inference_tries), 1, L::kMaxInferenceTries),
         boolean<R>("keep_two_eyed", at(&R::keep_two_eyed)),
@@ -382,7 +383,7 @@ std::vector<Field<RolloutOptions>> rollout_fields() {
 std::string rollout_absent_reason(const std::string& key) {
 #if !SEQUENCE_RESEARCH
     if (key == "inference_strength" || key == "inference_tries") return research_option(key, "docs/research/inference.md");
-    if (key == "keep_two_eyed") return research_option(key, "docs/research/ceilings.md");
+    if (key == "keep_two_eyed" || key == "halving") return research_option(key, "docs/research/ceilings.md");
 #endif
     (void)key;
     return "";

@@ -248,7 +248,7 @@ class SearchOptions(metaclass=_Pybind11Type):
     def __deepcopy__(self, memo: typing.Any) -> SearchOptions: ...
 class RolloutOptions(metaclass=_Pybind11Type):
     """Options of the rollout search (cpp/include/sequence/search/options.hpp), checked at once. A
-    research build (CMake SEQUENCE_RESEARCH) has inference_strength, inference_tries and keep_two_eyed besides."""
+    research build (CMake SEQUENCE_RESEARCH) has inference_strength, inference_tries, keep_two_eyed and halving besides."""
     fields: typing.ClassVar[tuple[str, ...]]
     iterations: int | None
     time_limit: float | None

@@ -150,11 +150,23 @@ void keep_two_eyed_jacks(const GameState& pub, std::vector<Candidate>& cands) {
 }
 #endif
 
-// One worker's sums, on a cache line of its own (written once, at the end of its work).
+// One worker's sums for one round, on a cache line of its own (written once, at the end of the
+// round), and its generator, which carries on from round to round.
 struct alignas(kCacheLine) WorkerOutput {
-    std::vector<double> reward;  // per candidate
+    std::vector<double> reward;  // per candidate in play this round
     std::uint64_t worlds = 0;
+    SplitMix64 rng{0};
 };
+
+#if SEQUENCE_RESEARCH
+// Rounds of sequential halving for `keep` candidates: ceil(log2(keep)); 1 without halving.
+int rounds_for(std::size_t keep, bool halving) {
+    int rounds = 1;
+    if (halving)
+        while ((std::size_t{1} << rounds) < keep) ++rounds;
+    return rounds;
+}
+#endif
 
 }  // namespace
 
@@ -179,7 +191,6 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
 #endif
     const std::size_t keep = wins_now ? 1 : std::min<std::size_t>(cands.size(), static_cast<std::size_t>(std::max(1, o.candidates)));
     cands.resize(keep);
-    const auto n = static_cast<std::uint64_t>(keep);
 #if SEQUENCE_RESEARCH
     Evidence evidence;
     if (before != nullptr && o.inference_strength > 0 && peek == Peek::None) {
@@ -192,59 +203,94 @@ SearchResult rollout_search(const GameState& root, const RolloutOptions& o, cons
 
     if (keep > 1) {
         const int threads = o.threads;
-        std::vector<WorkerOutput> outs(static_cast<std::size_t>(threads));
-        const std::uint64_t worlds_total = o.iterations != 0 ? std::max<std::uint64_t>(1, o.iterations / n) : 0;
-        const auto epsilon = static_cast<std::uint32_t>(o.epsilon * 65536.0);
-        run_workers(threads, stop, [&](int t) {
-            const std::uint64_t budget = o.iterations != 0 ? worker_share(worlds_total, threads, t) : 0;  // 0 = none
-            if (o.iterations != 0 && budget == 0) return;
-            SplitMix64 rng(worker_seed(o.seed, t));
-            std::vector<double> sum(keep, 0.0), played(keep, 0.0);
-            std::uint64_t worlds = 0;
-            // A world counts only when every candidate has been played in it (common random
-            // numbers); the stop and the deadline are checked before each candidate's playout, so
-            // a long world (many candidates, long playouts) cannot overrun them.
-            while (budget == 0 || worlds < budget) {
-                if (stop.should_stop()) break;
 #if SEQUENCE_RESEARCH
-                const GameState world =
-                    evidence.valid ? inferred_world(obs, evidence, o, rng) : sample_world(obs, root, peek, rng);
+        const int rounds = rounds_for(keep, o.halving);
 #else
-                const GameState world = sample_world(obs, root, peek, rng);
+        const int rounds = 1;
 #endif
-                const std::uint64_t playout_seed = rng.next();
-                float reward[kMaxTeams];
-                std::size_t c = 0;
-                for (; c < keep; ++c) {
-                    if (c > 0 && stop.should_stop()) break;
-                    GameState st = world;
-                    apply_move(st, cands[c].move);
-                    SplitMix64 play(playout_seed);
-                    if (!is_over(st)) greedy_playout(st, play, st.turn + o.horizon, o.heuristic, epsilon);
-                    evaluate_rewards(st, o.weights, reward);
-                    played[c] = reward[team];
+        const auto epsilon = static_cast<std::uint32_t>(o.epsilon * 65536.0);
+        std::vector<WorkerOutput> outs(static_cast<std::size_t>(threads));
+        for (int t = 0; t < threads; ++t) outs[static_cast<std::size_t>(t)].rng = SplitMix64(worker_seed(o.seed, t));
+        std::vector<std::size_t> alive(keep);  // candidates in play (indices into cands), best first
+        for (std::size_t c = 0; c < keep; ++c) alive[c] = c;
+        std::vector<double> total(keep, 0.0);        // reward summed over the worlds each candidate met
+        std::vector<std::uint64_t> visits(keep, 0);  // the worlds each candidate met
+        std::uint64_t playouts = 0;
+        bool stopped = false;
+        for (int round = 0; round < rounds && !stopped; ++round) {
+            const std::size_t m = alive.size();
+            // This round's worlds: an equal share of the playouts (0 = until the stop); with a time
+            // budget alone and several rounds, an equal share of the time left.
+            const std::uint64_t worlds_round =
+                o.iterations != 0 ? std::max<std::uint64_t>(1, o.iterations / static_cast<std::uint64_t>(rounds) / m) : 0;
+            const double round_time = o.iterations == 0 && rounds > 1 && o.time_limit > 0
+                                          ? std::max(0.0, o.time_limit - stop.elapsed()) / (rounds - round)
+                                          : 0.0;
+            StopSignal round_stop(nullptr, round_time);  // no deadline when round_time is 0
+            run_workers(threads, stop, [&](int t) {
+                WorkerOutput& out = outs[static_cast<std::size_t>(t)];
+                out.worlds = 0;
+                out.reward.clear();
+                const std::uint64_t budget = o.iterations != 0 ? worker_share(worlds_round, threads, t) : 0;  // 0 = none
+                if (o.iterations != 0 && budget == 0) return;
+                SplitMix64 rng = out.rng;  // carried on from the last round; stored back at the end
+                std::vector<double> sum(m, 0.0), played(m, 0.0);
+                std::uint64_t worlds = 0;
+                const auto halt = [&] { return stop.should_stop() || round_stop.should_stop(); };
+                // A world counts only when every candidate in play has been played in it (common
+                // random numbers); the stop and the deadline are checked before each candidate's
+                // playout, so a long world (many candidates, long playouts) cannot overrun them.
+                while (budget == 0 || worlds < budget) {
+                    if (halt()) break;
+#if SEQUENCE_RESEARCH
+                    const GameState world =
+                        evidence.valid ? inferred_world(obs, evidence, o, rng) : sample_world(obs, root, peek, rng);
+#else
+                    const GameState world = sample_world(obs, root, peek, rng);
+#endif
+                    const std::uint64_t playout_seed = rng.next();
+                    float reward[kMaxTeams];
+                    std::size_t c = 0;
+                    for (; c < m; ++c) {
+                        if (c > 0 && halt()) break;
+                        GameState st = world;
+                        apply_move(st, cands[alive[c]].move);
+                        SplitMix64 play(playout_seed);
+                        if (!is_over(st)) greedy_playout(st, play, st.turn + o.horizon, o.heuristic, epsilon);
+                        evaluate_rewards(st, o.weights, reward);
+                        played[c] = reward[team];
+                    }
+                    if (c < m) break;  // stopped inside the world: it is dropped
+                    for (std::size_t k = 0; k < m; ++k) sum[k] += played[k];
+                    ++worlds;
                 }
-                if (c < keep) break;  // stopped inside the world: it is dropped
-                for (std::size_t k = 0; k < keep; ++k) sum[k] += played[k];
-                ++worlds;
+                out.reward = std::move(sum);
+                out.worlds = worlds;
+                out.rng = rng;
+            });
+            std::uint64_t worlds = 0;
+            for (const WorkerOutput& out : outs) {
+                worlds += out.worlds;
+                for (std::size_t k = 0; k < out.reward.size() && out.worlds != 0; ++k) total[alive[k]] += out.reward[k];
             }
-            WorkerOutput& out = outs[static_cast<std::size_t>(t)];
-            out.reward = std::move(sum);
-            out.worlds = worlds;
-        });
-        std::uint64_t worlds = 0;
-        std::vector<double> total(keep, 0.0);
-        for (const WorkerOutput& out : outs) {
-            worlds += out.worlds;
-            for (std::size_t c = 0; c < out.reward.size(); ++c) total[c] += out.reward[c];
+            for (std::size_t k = 0; k < m; ++k) visits[alive[k]] += worlds;
+            playouts += worlds * m;
+            stopped = stop.should_stop();
+            if (stopped || round + 1 == rounds) break;
+            // Every candidate in play met the same worlds: the sums rank them (ties: the heuristic's order).
+            std::sort(alive.begin(), alive.end(), [&](std::size_t a, std::size_t b) {
+                return total[a] != total[b] ? total[a] > total[b] : a < b;
+            });
+            alive.resize((m + 1) / 2);
         }
         result.interrupted = stop.interrupted();
-        result.iterations = worlds * n;
+        result.iterations = playouts;
         for (std::size_t c = 0; c < keep; ++c)
-            result.moves.push_back(MoveStats{cands[c].move, worlds, worlds ? total[c] / static_cast<double>(worlds) : 0.0});
-        // Best mean reward; ties (and no world at all) keep the heuristic's order.
-        std::stable_sort(result.moves.begin(), result.moves.end(),
-                         [](const MoveStats& a, const MoveStats& b) { return a.value > b.value; });
+            result.moves.push_back(MoveStats{cands[c].move, visits[c], visits[c] ? total[c] / static_cast<double>(visits[c]) : 0.0});
+        // Most worlds (the last in play), then best mean; ties (and no world at all) keep the heuristic's order.
+        std::stable_sort(result.moves.begin(), result.moves.end(), [](const MoveStats& a, const MoveStats& b) {
+            return a.visits != b.visits ? a.visits > b.visits : a.value > b.value;
+        });
     } else if (keep == 1) {
         result.moves.push_back(MoveStats{cands[0].move, 0, 0.0});
     }

@@ -83,7 +83,7 @@ class Analysis:
 
     def __init__(self, agent: Any, game: GameBase, time_limit: Optional[float], iterations: Optional[int],
                  every: Optional[float], run: Callable[[Any, Optional[float], Optional[int], Any], Any],
-                 rank_by_value: bool = False, single: bool = False, token: Any = None) -> None:
+                 rank: str = "visits", single: bool = False, token: Any = None) -> None:
         self._agent = agent
         self._token = token  # the caller's StopToken: every slice polls its flag
         self._single = single  # an agent that answers at once: one info, its analyze() as it is
@@ -101,7 +101,7 @@ class Analysis:
         else:
             self._every = every
         self._run = run
-        self._rank_by_value = rank_by_value
+        self._rank = rank
         self._lock = threading.Lock()
         self._flag: Any = None
         self._stopped = False
@@ -240,8 +240,10 @@ class Analysis:
             visits, total = self._stats[move]
             return total / visits if visits else 0.0
 
-        if self._rank_by_value:  # the rollout search: best mean first (ties: most visits, lowest id)
+        if self._rank == "value":  # the rollout search: best mean first (ties: most visits, lowest id)
             order = sorted(self._stats, key=lambda m: (-value(m), -self._stats[m][0], m))
+        elif self._rank == "visits-value":  # sequential halving: the last in play first, then best mean
+            order = sorted(self._stats, key=lambda m: (-self._stats[m][0], -value(m), m))
         else:  # the tree search: most visits first (ties: lowest core move id), as the core ranks them
             order = sorted(self._stats, key=lambda m: (-self._stats[m][0], m))
         moves = tuple(MoveStats(self._moves[m], int(self._stats[m][0]), value(m)) for m in order)

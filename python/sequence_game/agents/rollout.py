@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 __all__ = ["RolloutAgent"]
 
 #: The options of a research build's RolloutOptions (CMake SEQUENCE_RESEARCH) that RolloutAgent takes.
-_RESEARCH_OPTIONS = ("inference_strength", "inference_tries", "keep_two_eyed")
+_RESEARCH_OPTIONS = ("inference_strength", "inference_tries", "keep_two_eyed", "halving")
 
 
 class RolloutAgent(SearchAgent):
@@ -72,8 +72,11 @@ class RolloutAgent(SearchAgent):
             and ``inference_tries`` (opponent modelling, see the module docstring), and
             ``keep_two_eyed`` (default False): keep the two-eyed jacks (R5) for the cells that
             decide, a wild jack on a cell that neither completes a sequence nor takes another
-            team's completing cell not compared while another play or a trade is (no gain
-            measured, docs/research/ceilings.md). A product build refuses them by name
+            team's completing cell not compared while another play or a trade is, and ``halving``
+            (default False): sequential halving, the budget spent in rounds, after each of which
+            the worse half of the candidates still in play (by mean reward over the same deals) is
+            dropped, so that the best few are compared on more deals (neither measured a gain,
+            docs/research/ceilings.md). A product build refuses them by name
             (``TypeError`` saying to build with ``-DSEQUENCE_RESEARCH=ON``).
 
     Reading hidden cards is not a parameter: it breaks R9 and is a test hook (``agents/_peeking.py``)
@@ -82,7 +85,7 @@ class RolloutAgent(SearchAgent):
 
     agent_label = "RolloutAgent"
     spec_label = "rollout"
-    _rank_by_value = True  # its moves rank best mean first
+    _rank = "value"  # its moves rank best mean first (with halving: the last in play first)
 
     def __init__(self, iterations: Optional[int] = None, time_limit: Optional[float] = None, threads: int = 1,
                  seed: Optional[int] = None, candidates: int = 8, horizon: int = 200, epsilon: float = 0.0,
@@ -94,6 +97,8 @@ class RolloutAgent(SearchAgent):
             **budget(iterations, time_limit), threads=threads, candidates=candidates, horizon=horizon,
             epsilon=epsilon, **research)
         self._init_search(options, seed)
+        if research.get("halving"):
+            self._rank = "visits-value"
 
     def _spec_extras(self) -> List[Optional[str]]:
         levels = {"none": 0, "hands": 1, "all": 2}  # the names of recorded matches: reveal=1, reveal=2
@@ -105,5 +110,6 @@ class RolloutAgent(SearchAgent):
     def analyze(self, game: GameBase, limit: Optional[Limit] = None, stop: Optional[StopToken] = None) -> SearchResult:
         """Search the position and report every candidate: a :class:`SearchResult` whose ``moves``
         are best mean first; ``visits`` is the number of deals the move was played in (the same
-        for every candidate) and ``value`` its mean reward for the mover's team in [0, 1]."""
+        for every candidate; with the research build's ``halving``, the candidates that stayed in play longest first,
+        each group best mean first) and ``value`` its mean reward for the mover's team in [0, 1]."""
         return super().analyze(game, limit, stop)

@@ -61,7 +61,9 @@ class SearchAgent(AgentBase):
     agent_label = "SearchAgent"
     spec_label = "search"
     options: Any
-    _rank_by_value = False  # how analysis() ranks the merged moves: by visits (a tree), or by mean value
+    #: How analysis() ranks the merged moves: "visits" (a tree), "value" (best mean) or
+    #: "visits-value" (most visits, then best mean: sequential halving's survivors first).
+    _rank = "visits"
     #: The searches' test hook ``peek`` (agents/_peeking.py): "none" for every agent that plays (R9).
     _peek: Literal["none", "hands", "all"] = "none"
 
@@ -167,7 +169,7 @@ class SearchAgent(AgentBase):
             return self._run(position, self._hint_rng.getrandbits(64), sliced, flag)
 
         return Analysis(self, snapshot, options.time_limit, options.iterations, step, run,
-                        rank_by_value=self._rank_by_value, token=token)
+                        rank=self._rank, token=token)
 
     def _analyze(self, game: GameBase, limit: Optional[Limit], stop: Any) -> SearchResult:
         g = core_game(game, self.agent_label)

@@ -122,6 +122,10 @@ struct RolloutOptions : SearchLimits {
     // that neither completes a sequence of the mover's team nor takes a cell where another team
     // would complete one is not a candidate while another play or a trade is.
     bool keep_two_eyed = false;
+    // Sequential halving (rollout.hpp; research build: it measured no gain for this search,
+    // docs/research/ceilings.md): the budget in rounds, the worse half of the candidates dropped
+    // after each; false: every candidate plays every world.
+    bool halving = false;
 #endif
 };
 

@@ -10,6 +10,15 @@
 // all candidates meet the same cards, the luck of the deal cancels out of their comparison (common
 // random numbers): a difference in mean reward comes from the move, so far fewer samples separate
 // the moves than when each move draws its own worlds (as ISMCTS's iterations do).
+//
+// With `halving` (sequential halving; a research build's option: it measured no gain,
+// docs/research/ceilings.md) the budget is spent in ceil(log2(candidates)) rounds of
+// equal size: in each round the candidates still in play meet the same fresh worlds, and after it
+// the worse half by mean reward over every world they met is dropped (ties keep the heuristic's
+// order), so the last two are compared on many more worlds than a fixed split would give them and
+// little is spent on moves that are clearly worse. Every candidate still in play has met exactly
+// the same worlds, so each comparison stays one of common random numbers. A time budget alone is
+// split the same way (each round the remaining time over the remaining rounds).
 #pragma once
 
 #include "sequence/isa.hpp"
@@ -22,10 +31,14 @@ inline namespace SEQUENCE_ISA {
 
 // Searches for the current player of `root` (requires !is_over(root)); reads only
 // observe(root, player) (and the public part of `before`). result.moves holds every candidate
-// with its playouts (visits) and mean reward; `iterations` counts playouts; `nodes` is 0 (no
-// tree). Deterministic for a given seed, iteration budget and thread count (with no time limit).
-// The stop flag and the deadline are checked before every candidate's playout. Throws as ismcts()
-// does. `peek`: a test hook (options.hpp).
+// with the worlds it was played in (visits) and its mean reward over them, best first: most
+// worlds first (with `halving`, the candidates that stayed longest), then best mean, then the
+// heuristic's order; `iterations` counts playouts; `nodes` is 0 (no tree). Deterministic for a
+// given seed, iteration budget and thread count (with no time limit). The stop flag and the
+// deadline are checked before every candidate's playout; a world counts only when every candidate
+// in play has been played in it, and a stop ends the search with the candidates then in play.
+// Allocates per search and per round, never per world or playout. Throws as ismcts() does.
+// `peek`: a test hook (options.hpp).
 //
 // `before` (the position before the last change, or nullptr) is read only by opponent modelling,
 // a research build's option (RolloutOptions' inference_strength and inference_tries, as the
