@@ -285,6 +285,34 @@ def test_an_arena_goes_on_across_a_restart_and_ends_on_time(tmp_path):
         assert (mine["place"], mine["points"]) == (row["rank"], row["points"])
 
 
+def test_an_aborted_tournament_game_scores_nothing_and_the_two_may_meet_again(tmp_path):
+    app = app_at(tmp_path / "club.sqlite")
+    people = members(app, ("alice", "bob"))
+    tid = announce(people["alice"], rounds=2, starts=time.time() + 3600)
+    for b in people.values():
+        assert b.post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    assert people["alice"].post(f"/api/tournaments/{tid}/start", json={}).status_code == 200
+    wait_for(lambda: any(g["table"] for g in tournament(people["alice"], tid)["games"]))
+    (g,) = tournament(people["alice"], tid)["games"]
+    mine = seat_of(people["bob"], tid)["seat"]
+    # a tournament's table refuses Abort: a player that does not come loses as a no-show
+    r = people["bob"].post(f"/api/tables/{g['table']}/abort", json={}, headers=auth(mine["token"]))
+    assert r.status_code == 409 and "no-show" in r.json()["detail"]
+    # but a table an older server stored, before that rule, reads back abortable: it is aborted
+    app.state.service.tables[g["table"]].options.abortable = True
+    r = people["bob"].post(f"/api/tables/{g['table']}/abort", json={}, headers=auth(mine["token"]))
+    assert r.status_code == 200, r.text
+    wait_for(lambda: tournament(people["alice"], tid)["games"][0]["aborted"])
+    t = tournament(people["alice"], tid)
+    assert t["games"][0]["result"] is None and not t["games"][0]["forfeit"]
+    assert [(r["points"], r["games"]) for r in t["standings"]] == [(0.0, 0), (0.0, 0)]
+    # nobody met: the next round pairs the same two again
+    wait_for(lambda: tournament(people["alice"], tid)["round"] == 2
+             and len(tournament(people["alice"], tid)["games"]) == 2)
+    second = tournament(people["alice"], tid)["games"][1]
+    assert {second["first"], second["second"]} == {"alice", "bob"} and second["result"] is None
+
+
 def test_an_account_the_operator_disables_is_paired_no_more_and_its_results_stand(tmp_path, capsys):
     db = str(tmp_path / "club.sqlite")
     app = app_at(db)

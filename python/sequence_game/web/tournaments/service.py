@@ -340,13 +340,19 @@ class TournamentService:
                 return
 
     def _record(self, t: Tournament, g: TGame, table: Table) -> None:
-        result = table.record.result if isinstance(table.record.result, dict) else {}
-        winner = result.get("winner")
-        first_score = 1.0 if winner == 0 else 0.0 if winner == 1 else 0.5
-        turns = [sum(1 for p in table.movers if p % 2 == side) for side in (0, 1)]
-        forfeit = table.id in self.forfeits
-        changed = t.result(g, first_score, time.time(), (turns[0], turns[1]), forfeit)
-        self._save(t, changed, [g])
+        if table.record.ending == "aborted":
+            # a tournament's table refuses Abort (tables/opening.py), but one stored by an older
+            # server, which knew no such rule, reads back abortable: its game scores nothing
+            t.abort(g, time.time())
+            self._save(t, games=[g])
+        else:
+            result = table.record.result if isinstance(table.record.result, dict) else {}
+            winner = result.get("winner")
+            first_score = 1.0 if winner == 0 else 0.0 if winner == 1 else 0.5
+            turns = [sum(1 for p in table.movers if p % 2 == side) for side in (0, 1)]
+            forfeit = table.id in self.forfeits
+            changed = t.result(g, first_score, time.time(), (turns[0], turns[1]), forfeit)
+            self._save(t, changed, [g])
         for key in [k for k in self.tokens if k[0] == table.id]:
             del self.tokens[key]
         self.forfeits.pop(table.id, None)
