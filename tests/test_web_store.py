@@ -22,7 +22,7 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 from sequence_game.web import create_app
 from sequence_game.web.limits import ServerLimits
-from sequence_game.web.store import TableRow, TableStore, UnusableDatabaseError
+from sequence_game.web.store import StoreError, TableRow, TableStore, UnusableDatabaseError
 from starlette.testclient import WebSocketDenialResponse
 from test_web import BASE, WS, auth, human_to_move, new_table, service_of, wait_for
 from web_support import file_size_limit
@@ -762,3 +762,15 @@ def test_serve_under_a_file_size_limit_or_on_a_full_disk_is_one_line(tmp_path, l
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("sequence-game serve: error: --db "), r.stderr
     assert "the disk may be full" in r.stderr and "ulimit -f" in r.stderr, r.stderr
+
+
+def test_a_store_call_after_the_database_thread_closed_is_a_store_error():
+    """A review or an AI move that finishes while the server stops reaches a closed database
+    thread: its callers log a StoreError ("not stored"), not a traceback of the thread pool."""
+    from sequence_game.web.tables.database import DatabaseThread
+
+    database = DatabaseThread()
+    assert asyncio.run(database.call(lambda x: x + 1, 1)) == 2
+    database.close()
+    with pytest.raises(StoreError, match="stopped before this was stored"):
+        asyncio.run(database.call(lambda x: x + 1, 1))

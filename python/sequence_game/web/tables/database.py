@@ -28,8 +28,14 @@ class DatabaseThread:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sequence-db")
 
     async def call(self, call: Callable[..., _R], *args: Any) -> _R:
-        """``call(*args)`` (a method of a store) in the database thread: off the event loop."""
-        return await asyncio.get_running_loop().run_in_executor(self._thread, functools.partial(call, *args))
+        """``call(*args)`` (a method of a store) in the database thread: off the event loop. After
+        :meth:`close` (work that finished while the server stopped, such as a review) it raises
+        :class:`StoreError`, which its callers log as a row not stored, as for a full disk."""
+        try:
+            answer = asyncio.get_running_loop().run_in_executor(self._thread, functools.partial(call, *args))
+        except RuntimeError:  # the thread is shut down: nothing was queued
+            raise StoreError("the server stopped before this was stored") from None
+        return await answer
 
     def soon(self, call: Callable[..., Any], *args: Any) -> None:
         """Queue ``call(*args)`` (a write) and go on: the writes of the seeks, the chat and the
