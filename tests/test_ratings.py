@@ -124,7 +124,8 @@ def _finished(table_id, accounts, teams, winner, movers=None, rated=True, ai=Non
         options=SimpleNamespace(rated=rated, clock_state=None, to_dict=lambda: {"clock": None, "turn_seconds": None}),
         game=SimpleNamespace(teams=teams, players=len(seats)),
         record=SimpleNamespace(result={"winner": winner, "is_draw": winner is None, "turns": 40}, resigned=None,
-                               finished="2026-01-01T01:00:00Z", timeouts=[]))
+                               finished="2026-01-01T01:00:00Z", timeouts=[], ending=None,
+                               aborted=None))
 
 
 @pytest.fixture
