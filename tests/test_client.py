@@ -765,7 +765,7 @@ def test_the_tutorials_table_names_the_client_method_of_each_request():
 
 # --------------------------------------------------------------------------- each shape declared once
 
-#: Each typed answer of the client and the schema of the OpenAPI document (web/models.py) it reads.
+#: Each typed answer of the client and the schema of the OpenAPI document (web/models/) it reads.
 ANSWERS = {
     "SeatLink": "SeatLink", "TableCreated": "TableCreated", "SeekPosted": "SeekPosted", "Seek": "SeekSummary",
     "SeekList": "SeekList", "SeekStatus": "SeekStatus", "QuickPairing": "QuickPairing", "Session": "Me",
@@ -861,7 +861,7 @@ def schemas():
 
 def test_each_answer_of_the_client_has_the_fields_of_its_server_schema(schemas):
     """The client declares no shape of its own: each typed answer has the fields of the server's
-    model (web/models.py, through the OpenAPI document), with the same types."""
+    model (web/models/, through the OpenAPI document), with the same types."""
     from sequence_game import client
 
     answers = {name: cls for name, cls in vars(client).items()

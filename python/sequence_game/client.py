@@ -193,7 +193,7 @@ class _Answer:
     """A typed answer of the server: a frozen dataclass whose fields are the answer's shape.
 
     :meth:`from_json` reads each field from the JSON object by its annotation and checks its type;
-    the shapes are the server's (``web/models.py``, the OpenAPI document), and
+    the shapes are the server's (``web/models/``, the OpenAPI document), and
     ``tests/test_client.py`` holds each answer's fields to its schema there, name and type, so the
     two cannot drift apart. ``_WHAT`` names the answer in messages; ``_MAY_LACK`` the fields an
     answer may leave out (they take their defaults: added to the API later, a server may not send

@@ -1,7 +1,7 @@
 """The frames of the real-time channels, shared by their routers: the websocket's client frames
 (``routers/socket.py`` reads them), the NDJSON streams' response (``routers/events.py``,
 ``routers/ai.py``) and the description of both in the OpenAPI document (FastAPI describes no
-websocket). The server's frames are declared in ``models.py`` (``models.ServerFrame``)."""
+websocket). The server's frames are declared in ``models/frames.py`` (``models.ServerFrame``)."""
 
 from __future__ import annotations
 

@@ -97,7 +97,7 @@ class Lobby:
         ``account`` at its first human seat that is not open; each human seat's link (one per
         token: a hot seat's seats share one). A rated table is checked first (:meth:`_check_rated_table`),
         then the creation spends the client's quota."""
-        if body.seats is None:  # the body's bounds are checked (models.py) first: at most 12 seats
+        if body.seats is None:  # the body's bounds are checked (models/tables.py) first: at most 12 seats
             body = body.model_copy(update={"seats": default_seats(body.players, body.rated)})
         self._check_rated_table(body, account)
         self.quota.take(client)

@@ -1,4 +1,4 @@
-"""What a seat, a spectator and the lobby see of a table (R9), as the typed models of ``models.py``.
+"""What a seat, a spectator and the lobby see of a table (R9), as the typed models of ``models/views.py``.
 
 A seat gets ``game.observation(seat)`` (its own hand, every other hand as a size, the draw pile as
 a size, no seed), a spectator gets :func:`public_observation` (every hand as a size), and the legal
