@@ -37,7 +37,8 @@ def cmd_accounts(args: argparse.Namespace, console: Console) -> int:
     if missing:
         raise CLIError(f"{web.MISSING_EXTRA} (missing: {', '.join(missing)})")
     from ..web.club import Club
-    from ..web.store import StoreError, UnusableDatabaseError, default_db_path
+    from ..web.dbfile import UnusableDatabaseError, default_db_path
+    from ..web.store import StoreError
 
     path = args.db or default_db_path()
     if args.action == "reports":
@@ -84,8 +85,9 @@ def _reports(path: object, args: argparse.Namespace) -> int:
     it: ``accounts disable`` takes that name), the message); ``reports close ID``."""
     from datetime import datetime, timezone
 
+    from ..web.dbfile import UnusableDatabaseError
     from ..web.social import SocialStore
-    from ..web.store import StoreError, UnusableDatabaseError
+    from ..web.store import StoreError
 
     if args.name not in (None, "close"):
         raise CLIError(f"accounts reports takes 'close ID' or nothing, not {printable(str(args.name))[:40]!r}")

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def cmd_backup(args: argparse.Namespace, console: Console) -> int:
-    from ..web.store import UnusableDatabaseError, backup, default_db_path
+    from ..web.dbfile import UnusableDatabaseError, backup, default_db_path
 
     path = args.db or str(default_db_path())
     try:

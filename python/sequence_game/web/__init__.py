@@ -4,6 +4,8 @@
   the event loop;
 - :mod:`~sequence_game.web.fair`: the AI's threads shared fairly among client addresses;
 - :mod:`~sequence_game.web.store`: the SQLite database of tables (``sequence-game-record/1`` records);
+- :mod:`~sequence_game.web.dbfile`: the database file: its default place, the checks of a path, the
+  online backup;
 - :mod:`~sequence_game.web.models`: the HTTP API's request/response models;
 - :mod:`~sequence_game.web.club`: optional accounts, ratings for team games, the player pages;
 - :mod:`~sequence_game.web.app`: the FastAPI app (pages, API, websockets): ``create_app(db_path)``;

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Sequence
 
 from ..errors import printable
+from .dbfile import UnusableDatabaseError, default_db_path
 from .limits import LOOPBACK_HOSTS
-from .store import StoreError, UnusableDatabaseError, default_db_path
+from .store import StoreError
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, open_browser: bool = True,

@@ -15,7 +15,8 @@ import sqlite3
 import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..store import StoreError, TableStore, unusable
+from ..dbfile import unusable
+from ..store import StoreError, TableStore
 
 __all__ = ["ClubStore"]
 
