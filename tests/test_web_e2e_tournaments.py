@@ -142,14 +142,12 @@ def check_standings(server, persons, tid):
         wait(lambda: shown_points(p.page) == want)
 
 
-def play_game(server, persons, tid, loser):
-    """``loser``'s game from the tournament's page: both open their seat, one move each, then
-    ``loser`` resigns at the table."""
-    t = get(server.url, f"/api/tournaments/{tid}")
-    row = next(r for r in t["standings"] if r["entrant"] == loser)
-    table, other = row["table"], row["opponent"]
+def play_and_resign(server, persons, tid, table, names, moves, loser):
+    """Each of ``names`` opens its seat of ``table`` from the tournament's page, ``moves`` moves are
+    made in turn, each on the page of the seat to move, then ``loser`` resigns; returns each name's
+    page."""
     pages = {}
-    for name in (loser, other):
+    for name in names:
         page = persons[name].page
         page.goto(f"{server.url}/tournaments/{tid}")
         page.wait_for_selector("#t-game:not([hidden]) a")
@@ -158,7 +156,7 @@ def play_game(server, persons, tid, loser):
         pages[name] = page
     seats = {s["account"]: p for p, s in enumerate(get(server.url, f"/api/tables/{table}")["seats"])}
     by_seat = {seats[n]: pages[n] for n in pages}
-    for _ in range(2):
+    for _ in range(moves):
         state = get(server.url, f"/api/tables/{table}")
         version = state["version"]
         play_one_click_move(by_seat[state["state"]["current_player"]])
@@ -167,7 +165,17 @@ def play_game(server, persons, tid, loser):
     page.wait_for_selector("#resign:not([hidden])")
     page.click("#resign")
     page.click("#resign-yes")
-    page.wait_for_selector("dialog#gameover[open]")
+    return pages
+
+
+def play_game(server, persons, tid, loser):
+    """``loser``'s game from the tournament's page: both open their seat, one move each, then
+    ``loser`` resigns at the table."""
+    t = get(server.url, f"/api/tournaments/{tid}")
+    row = next(r for r in t["standings"] if r["entrant"] == loser)
+    table, other = row["table"], row["opponent"]
+    pages = play_and_resign(server, persons, tid, table, (loser, other), moves=2, loser=loser)
+    pages[loser].wait_for_selector("dialog#gameover[open]")
     wait(lambda: any(g["table"] == table and g["result"] is not None
                      for g in get(server.url, f"/api/tournaments/{tid}")["games"]))
 
@@ -261,25 +269,7 @@ def test_an_arena_of_four(server, people):
 def play_team_game(server, persons, tid, table, loser):
     """The four seats of ``table`` open their links from the tournament's page and each moves once
     in turn (a game played, which nobody may abort any more), then ``loser`` resigns for its team."""
-    pages = {}
-    for name, p in persons.items():
-        page = p.page
-        page.goto(f"{server.url}/tournaments/{tid}")
-        page.wait_for_selector("#t-game:not([hidden]) a")
-        page.click("#t-game a")
-        page.wait_for_url(f"**/table/{table}#**")
-        pages[name] = page
-    seats = {s["account"]: p for p, s in enumerate(get(server.url, f"/api/tables/{table}")["seats"])}
-    by_seat = {seats[n]: pages[n] for n in pages}
-    for _ in range(4):
-        state = get(server.url, f"/api/tables/{table}")
-        version = state["version"]
-        play_one_click_move(by_seat[state["state"]["current_player"]])
-        wait(lambda: get(server.url, f"/api/tables/{table}")["version"] != version)
-    page = pages[loser]
-    page.wait_for_selector("#resign:not([hidden])")
-    page.click("#resign")
-    page.click("#resign-yes")
+    pages = play_and_resign(server, persons, tid, table, persons, moves=4, loser=loser)
     for page in pages.values():
         page.wait_for_selector("dialog#gameover[open]")
 
