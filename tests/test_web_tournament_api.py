@@ -428,3 +428,75 @@ def test_serve_limit_sets_the_tournaments_settings(monkeypatch, capsys, tmp_path
         err = capsys.readouterr().err
         assert says in err and len(err.strip().splitlines()) == 1, (bad, err)
         assert len(seen) == count
+
+
+def test_a_no_show_the_server_stopped_before_scoring_is_a_forfeit_after_the_restart(tmp_path):
+    """The no-show's table resigned it, and the server stopped before the tournament heard of the
+    end: after the restart the game is still the no-show's forfeit, so the player stays paused (in
+    an arena, nobody is paired with it) until it presses Play on, which holds across a restart."""
+    path = tmp_path / "club.sqlite"
+    app = app_at(path, TournamentSettings(tick_seconds=0.05, min_arena_minutes=0.01, grace_seconds=0.3))
+    service = app.state.tournaments
+    service.game_over = lambda table: None  # the server stops before the tournament hears the end
+    service._catch_up = lambda t: None
+    people = members(app, ("alice", "bob"))
+    tid = announce(people["alice"], kind="arena", minutes=5)
+    for b in people.values():
+        assert b.post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    wait_for(lambda: any(g["table"] for g in tournament(people["alice"], tid)["games"]))
+    (g,) = tournament(people["alice"], tid)["games"]
+    # nobody moves: the seat to move first (the cut's, R4) is called a no-show and resigned
+    wait_for(lambda: people["alice"].get(f"/api/tables/{g['table']}").json()["over"], timeout=30)
+    record = people["alice"].get(f"/api/tables/{g['table']}/record").json()
+    seats = people["alice"].get(f"/api/tables/{g['table']}").json()["seats"]
+    loser = seats[record["resigned"]]["account"]
+    assert tournament(people["alice"], tid)["games"][0]["result"] is None  # not scored yet
+    _CLIENTS.pop(id(app)).__exit__(None, None, None)
+    app = app_at(path)
+    people = members(app, ("alice", "bob"), new=False)
+    wait_for(lambda: tournament(people["alice"], tid)["games"][0]["result"] is not None)
+    time.sleep(0.5)  # ten ticks of the scheduler: a pairing would have been made
+    t = tournament(people["alice"], tid)
+    (g,) = t["games"]
+    assert g["forfeit"] and g["result"] == (0 if g["first"] == loser else 1)
+    rows = {r["entrant"]: r for r in t["standings"]}
+    assert rows[loser]["paused"] and rows[loser]["state"] == "in"
+    # Play on: paired again, and the pause stays ended after another restart
+    assert people[loser].post(f"/api/tournaments/{tid}/pause", json={"paused": False}).status_code == 200
+    wait_for(lambda: len(tournament(people["alice"], tid)["games"]) == 2)
+    _CLIENTS.pop(id(app)).__exit__(None, None, None)
+    app = app_at(path)
+    people = members(app, ("alice", "bob"), new=False)
+    t = tournament(people["alice"], tid)
+    assert not {r["entrant"]: r["paused"] for r in t["standings"]}[loser] and t["games"][1]["result"] is None
+
+
+def test_a_first_move_that_lands_as_the_no_show_is_called_stands(tmp_path):
+    """The player moves in the moment between the scheduler's look (no move yet, the grace over)
+    and the table's resignation: the move stands and nobody is resigned for it."""
+    import dataclasses
+
+    app = app_at(tmp_path / "club.sqlite", TournamentSettings(tick_seconds=0.05, min_arena_minutes=0.01,
+                                                              grace_seconds=0.3))
+    service, tables = app.state.tournaments, app.state.service
+    real, moved = tables.resign, []
+
+    async def moves_first(table, seats, **kw):
+        (p,) = seats
+        if not moved:  # the player's move reaches the table first, and no further no-show is called
+            service.settings = dataclasses.replace(service.settings, grace_seconds=600.0)
+            await tables.play(table, seats, str(table.game.legal_moves()[0]))
+            moved.append(p)
+        return await real(table, seats, **kw)
+
+    tables.resign = moves_first
+    people = members(app, ("alice", "bob"))
+    tid = announce(people["alice"], kind="arena", minutes=5)
+    for b in people.values():
+        assert b.post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    wait_for(lambda: bool(moved), timeout=30)
+    time.sleep(0.3)  # six ticks of the scheduler
+    (g,) = tournament(people["alice"], tid)["games"]
+    view = people["alice"].get(f"/api/tables/{g['table']}").json()
+    assert not view["over"] and view["moves"] == 1 and view["history"][0][0] == moved[0]
+    assert g["result"] is None and not g["forfeit"]

@@ -328,3 +328,32 @@ def test_an_older_database_gains_the_tournament_tables_and_keeps_its_rows(tmp_pa
     save_all(store, four(swiss()))
     assert store.load("t1")["name"] == "Club night" and store.load("nope") is None
     store.close()
+
+
+def test_an_older_database_gains_the_no_show_column_and_reads_its_games_back(tmp_path):
+    from sequence_game.web.tournaments.store import _SCHEMA
+
+    path = tmp_path / "old.sqlite"
+    ClubStore(path).close()
+    older = "\n".join(line for line in _SCHEMA.splitlines() if not line.lstrip().startswith("no_show "))
+    assert older != _SCHEMA
+    with sqlite3.connect(path) as db:  # the tournaments' tables as a server before the column made them
+        db.executescript(older)
+    t = four(arena())
+    t.status = "running"
+    made = t.arena_next(100.0)
+    store = ClubStore(path)
+    store.write(("INSERT INTO tournaments VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                 ("t2", "arena", "Blitz arena", "alice", '{"minutes": 30}', 100.0, "running", 0, 1900.0, 50.0, None)),
+                ("INSERT INTO tournament_games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                 ("t2", 1, 0, 0, made[0].first, made[0].second, "tab1", None, 0, "[]", "[0,0]", 100.0, None)))
+    store.close()
+    store = TournamentStore(path)
+    (g,) = Tournament.from_rows(store.load("t2")).games
+    assert (g.first, g.table_id, g.no_show, g.playing) == (made[0].first, "tab1", None, True)
+    g.no_show = 1  # a no-show called: kept across the next opening
+    store.save(t.row(), games=[g.row()])
+    store.close()
+    again = TournamentStore(path)  # opening it once more adds nothing twice
+    assert [x.no_show for x in Tournament.from_rows(again.load("t2")).games] == [1]
+    again.close()

@@ -116,6 +116,9 @@ class ClubStore:
     where they cannot be made (a full disk) raises :class:`~sequence_game.web.store.UnusableDatabaseError`."""
 
     SCHEMA = _SCHEMA
+    #: columns a database of an older version gains when it is opened: (table, column, declaration),
+    #: each also in ``SCHEMA``'s ``CREATE TABLE`` for a new file
+    ADDED: Tuple[Tuple[str, str, str], ...] = ()
     #: how long a write waits for another connection's (the server's, an operator's) to finish
     BUSY_SECONDS = 10.0
 
@@ -135,9 +138,27 @@ class ClubStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             # one transaction: a full disk leaves none of it behind
             self._db.executescript("BEGIN IMMEDIATE;" + self.SCHEMA + ";COMMIT;")
+            if self.ADDED:
+                self._add_columns()
         except sqlite3.Error as e:  # a full disk, a file size limit: the same one line as any unusable file
             self._db.close()
             raise unusable(self.path, e) from None
+
+    def _add_columns(self) -> None:
+        """Add the columns of :attr:`ADDED` a table lacks, in one transaction that holds the write
+        lock from the look to the change, so two processes opening an older file at once (the server
+        and an operator's command) do not both add one."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for table, column, declaration in self.ADDED:
+                if column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         with self._lock:

@@ -180,9 +180,11 @@ class TableService:
         """Take back the last move of ``seats`` and the AI's after it; how many moves went."""
         return await self.changes.undo(table, seats)
 
-    async def resign(self, table: Table, seats: FrozenSet[int]) -> int:
-        """A seat of ``seats`` resigns for its team (aborts, before every first move); returns that seat."""
-        return await self.changes.resign(table, seats)
+    async def resign(self, table: Table, seats: FrozenSet[int], unmoved: bool = False) -> int:
+        """A seat of ``seats`` resigns for its team (aborts, before every first move); returns that
+        seat. ``unmoved``: only a seat that has made no move (a tournament's no-show), checked with
+        the change."""
+        return await self.changes.resign(table, seats, unmoved)
 
     async def abort(self, table: Table, seats: FrozenSet[int]) -> int:
         """``seats`` abort the game before every first move (``opening.py``); returns the seat."""

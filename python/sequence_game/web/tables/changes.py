@@ -188,16 +188,19 @@ class Changes:
 
         return await self.change(table, make)
 
-    async def resign(self, table: Table, seats: FrozenSet[int]) -> int:
+    async def resign(self, table: Table, seats: FrozenSet[int], unmoved: bool = False) -> int:
         """A seat of ``seats`` resigns: its team loses at once (two teams only; the record says who
         resigned). Before every first move of a game of people it aborts the game instead
         (``opening.py``: nobody loses then). Returns the seat: the one to move if it is one of
-        ``seats``, else the lowest."""
+        ``seats``, else the lowest. ``unmoved``: refused (409) if that seat has made a move, looked
+        at under the table's lock: a tournament's no-show call may not overtake a first move."""
 
         def make() -> Next[int]:
             self.check_live(table)
             g = table.game
             seat = g.current_player if g.current_player in seats else min(seats)
+            if unmoved and seat in table.movers:
+                raise NotNowError(f"seat {seat} has moved: it is not a no-show")
             if can_abort(table):  # before every first move nobody loses: resigning aborts (as on lichess)
                 table.used = True
                 return Next(g.copy(), list(table.movers), table.prefix, table.record.redeals, seat,

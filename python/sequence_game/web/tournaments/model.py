@@ -91,7 +91,9 @@ class Entrant:
 class TGame:
     """A paired game (``second`` None: ``first``'s bye). ``result``: what ``first`` scored; a game
     that ``finished`` without a result was aborted (before its first moves): it scores nothing for
-    either side and is no meeting."""
+    either side and is no meeting. ``no_show``: the seat called a no-show at its table, stored
+    before the table resigns it, so its end is scored as a forfeit even if the server stops before
+    the tournament hears of it."""
 
     n: int
     round: int
@@ -105,17 +107,19 @@ class TGame:
     berserk: List[str] = field(default_factory=list)
     turns: List[int] = field(default_factory=lambda: [0, 0])
     finished: Optional[float] = None
+    no_show: Optional[int] = None
 
     def row(self) -> Dict[str, Any]:
         return {"n": self.n, "round": self.round, "board": self.board, "first": self.first, "second": self.second,
                 "table_id": self.table_id, "result": self.result, "forfeit": int(self.forfeit),
-                "berserk": self.berserk, "turns": self.turns, "started": self.started, "finished": self.finished}
+                "berserk": self.berserk, "turns": self.turns, "started": self.started, "finished": self.finished,
+                "no_show": self.no_show}
 
     @classmethod
     def from_row(cls, r: Dict[str, Any]) -> TGame:
         return cls(int(r["n"]), int(r["round"]), int(r["board"]), r["first"], r["second"], float(r["started"]),
                    r["table_id"], r["result"], bool(r["forfeit"]), list(r["berserk"]), list(r["turns"]),
-                   r["finished"])
+                   r["finished"], r.get("no_show"))
 
     @property
     def bye(self) -> bool:

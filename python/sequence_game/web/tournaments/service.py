@@ -101,7 +101,6 @@ class TournamentService:
             if row is not None:
                 self.live[tid] = Tournament.from_rows(row)
         self.tokens: Dict[Tuple[str, int], str] = {}  # (table id, seat) -> its token (memory only)
-        self.forfeits: Dict[str, int] = {}  # table id -> the seat called a no-show
         self.version = 0
         self.changed: Optional[asyncio.Event] = None
         self._tasks: Dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
@@ -350,12 +349,13 @@ class TournamentService:
             winner = result.get("winner")
             first_score = 1.0 if winner == 0 else 0.0 if winner == 1 else 0.5
             turns = [sum(1 for p in table.movers if p % 2 == side) for side in (0, 1)]
-            forfeit = table.id in self.forfeits
+            # a no-show's forfeit: the seat called (stored on the game's row, so a restart between
+            # the call and this record keeps it) is the one that resigned, without a move of its own
+            forfeit = g.no_show is not None and table.record.resigned == g.no_show and g.no_show not in table.movers
             changed = t.result(g, first_score, time.time(), (turns[0], turns[1]), forfeit)
             self._save(t, changed, [g])
         for key in [k for k in self.tokens if k[0] == table.id]:
             del self.tokens[key]
-        self.forfeits.pop(table.id, None)
 
     # ------------------------------------------------------------------ the scheduler
 
@@ -467,9 +467,12 @@ class TournamentService:
         await self._locked(attach)
 
     async def _no_shows(self, t: Tournament) -> None:
-        """A seat that has not made its first move ``grace_seconds`` into its turn loses the game."""
+        """A seat that has not made its first move ``grace_seconds`` into its turn loses the game.
+        The call is stored on the game's row before the table resigns the seat, so the game is
+        scored as a forfeit (and counts as the entrant's no-show: paused, or withdrawn) even if the
+        server stops before the tournament hears of the table's end (``_catch_up`` reads it then)."""
         grace = self.settings.grace_seconds
-        for g in t.games:
+        for g in list(t.games):
             if not g.playing or g.table_id is None:
                 continue
             table = self.tables.tables.get(g.table_id)
@@ -478,12 +481,19 @@ class TournamentService:
             p = table.game.current_player
             if p in table.movers or time.monotonic() - table.changed_at < grace:
                 continue
-            self.forfeits[table.id] = p
+            await self._locked(self._call_no_show, t, g, p)
             try:
-                await self.tables.resign(table, frozenset({p}))
-            except TableError as e:  # it moved (or ended) meanwhile
-                self.forfeits.pop(table.id, None)
+                # only while the seat still has no move: it may have moved since the look above
+                await self.tables.resign(table, frozenset({p}), unmoved=True)
+            except TableError as e:  # it moved (or the game ended) meanwhile
+                await self._locked(self._call_no_show, t, g, None)
                 log.info("tournament %s: no-show at %s not called: %s", t.id, table.id, e)
+
+    def _call_no_show(self, t: Tournament, g: TGame, seat: Optional[int]) -> None:
+        """Store ``seat`` as ``g``'s no-show (None: the call is withdrawn; call with the lock held)."""
+        if g.no_show != seat:
+            g.no_show = seat
+            self._save(t, games=[g])
 
     # ------------------------------------------------------------------ what pages read
 

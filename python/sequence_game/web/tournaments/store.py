@@ -3,8 +3,9 @@
 Three tables beside the club's, on a connection of their own like the social rows
 (``web/social.py``); a database of an older version gains them when the server opens it (the
 ``CREATE ... IF NOT EXISTS`` of :data:`_SCHEMA` is the migration: nothing of the older tables
-changes). Every change of a tournament is written before anyone is told of it, so a restart of
-``serve`` finds each tournament, entrant, round, pairing and result where it was.
+changes), and the columns added to them since (``TournamentStore.ADDED``, read back as NULL in the
+older rows). Every change of a tournament is written before anyone is told of it, so a restart of
+``serve`` finds each tournament, entrant, round, pairing, result and no-show call where it was.
 
 No seat token is kept here: a tournament game's seats belong to accounts, and the server hands a
 signed-in player the token of its own seat from memory (``service.py``); after a restart the seat
@@ -62,6 +63,7 @@ CREATE TABLE IF NOT EXISTS tournament_games (
     table_id   TEXT,                 -- the server's table of the game
     result     REAL,                 -- what first scored: 1, 0.5, 0; NULL: being played (aborted if finished)
     forfeit    INTEGER NOT NULL,     -- decided without play (a no-show)
+    no_show    INTEGER,              -- the seat called a no-show, written before its table is told
     berserk    TEXT NOT NULL,        -- JSON list of the entrants that went berserk
     turns      TEXT NOT NULL,        -- JSON [first's turns, second's turns]
     started    REAL NOT NULL,
@@ -74,7 +76,7 @@ CREATE INDEX IF NOT EXISTS tournament_games_table ON tournament_games (table_id)
 _T = ("id", "kind", "name", "creator", "settings", "starts", "status", "round", "ends", "created", "finished")
 _E = ("entrant", "accounts", "names", "rating", "joined", "state", "no_shows", "paused", "place", "points")
 _G = ("n", "round", "board", "first", "second", "table_id", "result", "forfeit", "berserk", "turns", "started",
-      "finished")
+      "finished", "no_show")
 _JSON = {"settings", "accounts", "names", "berserk", "turns"}
 
 
@@ -94,6 +96,7 @@ class TournamentStore(ClubStore):
     method blocks: the server calls them in its database thread."""
 
     SCHEMA = _SCHEMA
+    ADDED = (("tournament_games", "no_show", "INTEGER"),)
 
     def save(self, tournament: Dict[str, Any], entrants: Sequence[Dict[str, Any]] = (),
              games: Sequence[Dict[str, Any]] = ()) -> None:
