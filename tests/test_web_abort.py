@@ -1,8 +1,8 @@
 """Abort and the first move's grace at a table of people (web/tables/opening.py, docs/club.md,
 "Abort"): who may abort and until when, what an aborted game says everywhere (the record, the view,
 the lobby, the player page, the event stream), the grace that is not taken from the clock and
-aborts past its end, and their siblings: the turn timer, AI seats, a restart, a rematch, a
-tournament's tables and the bot API."""
+aborts past its end, and their siblings: the turn timer, a table without a time control, AI seats,
+a restart, a rematch, a tournament's tables and the bot API."""
 
 from __future__ import annotations
 
@@ -263,6 +263,38 @@ def test_an_aborted_rated_game_counts_for_nobody(tmp_path):
             assert (game["outcome"], game["how"], game["rated"], game["counted"], game["change"]) == \
                 ("aborted", "aborted", True, False, None)
             assert game["why"] == "the game was aborted before every player's first move"
+
+
+def test_without_a_clock_the_one_waiting_for_a_first_move_may_abort_and_nothing_counts():
+    """A rated table of people without a time control: nothing runs out (no grace, no timer), so a
+    person who sits and never moves would hold the other forever. The one who moved may abort
+    while the other has not, as on lichess: nobody wins, no rating changes."""
+    pytest.importorskip("argon2")
+    pytest.importorskip("openskill")
+    from test_web_accounts import browser, make_app, rated_table, sign_up
+
+    app = make_app()
+    with browser(app) as a, browser(app) as b:
+        sign_up(a, "alice")
+        sign_up(b, "bob")
+        table, tokens = rated_table(a, [b])
+        waiting = _move(a.client, table, tokens)
+        v = a.get(f"/api/tables/{table}", headers=auth(tokens[waiting])).json()
+        assert v["state"]["current_player"] == 1 - waiting and v["can_abort"] and not v["can_resign"]
+        assert (v["clock"], v["turn_seconds"], v["grace_left"], v["turn_left"]) == (None, None, None, None)
+        live = service_of(a.client).tables[table]
+        assert (live.grace, live.clock, live.deadline) == (None, None, None)  # nothing will end the wait
+        r = a.post(f"/api/tables/{table}/abort", headers=auth(tokens[waiting]))
+        assert r.status_code == 200 and r.json()["aborted"] == waiting, r.text
+        record = a.get(f"/api/tables/{table}/record").json()
+        assert (record["ending"], record["aborted"], record["result"]["winner"]) == (
+            "aborted", {"seat": waiting, "why": "abort"}, None)
+        row = next(t for t in a.get("/api/tables?finished=true").json() if t["table"] == table)
+        assert row["result"]["aborted"] == {"seat": waiting, "why": "abort"}  # the lobby's finished games
+        assert a.get(f"/api/tables/{table}/ratings").json() == []
+        for name in ("alice", "bob"):
+            page = a.get(f"/api/players/{name}").json()
+            assert (page["rating"], page["games"][0]["outcome"], page["games"][0]["counted"]) == (500, "aborted", False)
 
 
 def test_a_tournament_game_is_not_aborted_its_no_show_rule_stands(tmp_path):

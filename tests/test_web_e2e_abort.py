@@ -1,6 +1,7 @@
 """End-to-end in Chromium (docs/club.md, "Abort"): at a rated table the page offers Abort until
 every player made a first move, then Resign; an aborted game says so on the table and the player
-page and changes no rating; the table page in Korean; a challenge to a player who sits at a table
+page and changes no rating; without a clock the page tells the waiting player it may abort; the
+table page in Korean; a challenge to a player who sits at a table
 shown on the table page with Accept and Decline. Screenshots in ``build/web-screenshots``."""
 
 # ruff: noqa: F811  (the fixtures of test_web_e2e_club.py are imported, then named as test arguments)
@@ -22,10 +23,10 @@ from test_web_e2e_people import _challenge
 pytestmark = pytest.mark.e2e
 
 
-def _rated_game(server, poster, name, taker):
-    """``poster`` (the account ``name``) posts a rated seek (10 min + 5 s) and ``taker`` accepts it:
-    both pages at the table."""
-    poster.select_option("#sk-clock", "f10+5")
+def _rated_game(server, poster, name, taker, clock="f10+5"):
+    """``poster`` (the account ``name``) posts a rated seek (``clock``: the lobby's choice, 10 min
+    + 5 s unless told) and ``taker`` accepts it: both pages at the table."""
+    poster.select_option("#sk-clock", clock)
     poster.check("#sk-rated")
     poster.click("#sk-post")
     poster.wait_for_selector("#myseek:not([hidden])")
@@ -34,7 +35,7 @@ def _rated_game(server, poster, name, taker):
     row.get_by_role("button", name=f"accept the seek of {name}").click()
     for pg in (taker, poster):
         pg.wait_for_url("**/table/**")
-        pg.wait_for_selector("#seats .seat-clock")
+        pg.wait_for_selector("#seats .seat-clock" if clock != "none" else "#seats li")
     return taker.url.split("/table/")[1].split("#")[0]
 
 
@@ -82,6 +83,42 @@ def test_abort_at_a_rated_table_before_every_first_move(server, people):
     row.wait_for()
     assert "not counted: the game was aborted before every player's first move" in row.inner_text()
     shot(k, "abort-03-player-page")
+
+
+def test_at_a_table_without_a_clock_the_waiting_player_is_told_it_may_abort(server, people):
+    """Nothing runs out at a rated table without a clock: a person who never makes a first move
+    would hold the other forever, so the other's page says it may abort, and the abort counts for
+    nobody."""
+    ida, joe = people(), people()
+    sign_up(server, ida.page, "ida")
+    sign_up(server, joe.page, "joe")
+    i, j = ida.page, joe.page
+    table = _rated_game(server, i, "ida", j, clock="none")
+    view = get(server, f"/api/tables/{table}")
+    assert view["clock"] is None and view["turn_seconds"] is None and view["rated"]
+    first = view["state"]["current_player"]
+    mover, other = (i, j)[first], (i, j)[1 - first]
+    names = [s["name"] for s in view["seats"]]
+    waiting = f"{names[first]} has not made a first move yet: you may abort the game"
+    other.wait_for_selector(f"#clock:has-text('{waiting}')")
+    assert mover.inner_text("#clock") == ""  # its own turn: the page asks for the move, as before
+    play_one_click_move(mover)
+    _wait_version(server, table, view["version"])
+    # now the other has not moved: the one who did waits, told it may end the wait
+    mover.wait_for_selector(f"#clock:has-text('{names[1 - first]} has not made a first move yet')")
+    assert other.inner_text("#clock") == ""
+    shot(mover, "abort-08-no-clock-waiting-for-the-first-move")
+    mover.click("#abort")
+    mover.wait_for_selector("dialog#abort-confirm[open]")
+    mover.click("#abort-yes")
+    for pg in (i, j):
+        pg.wait_for_selector("dialog#gameover[open]")
+        assert "Nobody wins or loses; no rating changes." in pg.inner_text("#gameover-text")
+        assert pg.inner_text("#clock") == ""
+    record = get(server, f"/api/tables/{table}/record")
+    assert record["ending"] == "aborted" and record["aborted"] == {"seat": first, "why": "abort"}
+    assert get(server, f"/api/tables/{table}/ratings") == []
+    assert [get(server, f"/api/players/{n}")["rating"] for n in ("ida", "joe")] == [500, 500]
 
 
 def test_resign_replaces_abort_once_every_first_move_is_made_in_korean_too(server, browser, people):

@@ -233,6 +233,15 @@ function tickClock() {
     clockTimer = setTimeout(tickClock, 250);
     return;
   }
+  if (view && !view.over && view.can_abort && !view.turn_seconds && !mine()
+      && view.seats[view.state.current_player].kind === "human") {
+    // no time control: nothing runs out while a person has not made a first move, so the others
+    // are told they may end the wait (docs/club.md, "Abort")
+    el.textContent = _("{name} has not made a first move yet: you may abort the game (nobody wins or loses, no rating changes).",
+      { name: seatLabel(view.state.current_player) });
+    el.className = "dim";
+    return;
+  }
   if (deadline === null || !view || view.over) { el.textContent = ""; return; }
   const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
   const time = left >= 60 ? _("{m} min {s} s", { m: Math.floor(left / 60), s: left % 60 }) : _("{s} s", { s: left });
