@@ -8,9 +8,6 @@ import contextlib
 import json
 import os
 import shutil
-import socket
-import threading
-import time
 import urllib.request
 from pathlib import Path
 
@@ -20,13 +17,12 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-import uvicorn  # noqa: E402
 from sequence_game import GameRecord  # noqa: E402
 from sequence_game.agents import GreedyAgent  # noqa: E402
 from sequence_game.records import play_game  # noqa: E402
 from sequence_game.web import create_app  # noqa: E402
 from sequence_game.web.limits import ServerLimits  # noqa: E402
-from web_support import shared  # noqa: E402
+from web_support import serving, shared  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -36,29 +32,14 @@ SHOTS = Path(os.environ.get("SEQUENCE_WEB_SCREENSHOTS")
 TIMEOUT = 20_000  # ms
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     # one client (this test) creates every table and writes every chat message: the per-client
     # creation and chat limits are raised for it
     limits = ServerLimits(create_burst=200, create_per_minute=600.0, max_tables_per_client=200, chat_burst=100)
     app = create_app(tmp_path_factory.mktemp("web") / "tables.sqlite3", ai_pause=0.2, limits=limits)
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    end = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < end and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -101,16 +82,18 @@ def api(base, method, path, body=None, token=None):
         return json.load(r)
 
 
-def axe_report(page):
-    """What axe finds on the page, as (rule, impact, the first targets): its violations, and the
-    serious or critical items it could not decide ("incomplete", needs review: not a pass), except
-    the contrast of the board's own SVG text, which axe cannot measure (it finds no background
-    behind an SVG <text>): tests/test_svg.py checks those colours itself."""
+def axe_report(page, serious_only=False):
+    """What axe finds on the page, as (rule, impact, the first targets): its violations (with
+    ``serious_only``, the serious and critical ones only), and the serious or critical items it
+    could not decide ("incomplete", needs review: not a pass), except the contrast of the board's
+    own SVG text, which axe cannot measure (it finds no background behind an SVG <text>):
+    tests/test_svg.py checks those colours itself."""
     axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
     results = axe_sync.Axe().run(page)
-    found = results.response["violations"] + [
+    serious = ("serious", "critical")
+    found = [v for v in results.response["violations"] if not serious_only or v["impact"] in serious] + [
         {**v, "nodes": [n for n in v["nodes"] if not (v["id"] == "color-contrast" and n["html"].startswith("<text"))]}
-        for v in results.response["incomplete"] if v["impact"] in ("serious", "critical")]
+        for v in results.response["incomplete"] if v["impact"] in serious]
     return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found if v["nodes"]]
 
 
@@ -307,7 +290,10 @@ def _near_final_with_r7_choice():
     pytest.fail("no greedy game in seeds 4..59 ends with an R7 choice")
 
 
-def test_finish_a_game_from_a_near_final_position_then_replay_it(server, page):
+def _at_the_r7_choice(server, page):
+    """The winner's page of a game one move from its end (:func:`_near_final_with_r7_choice`), its
+    last card played and the R7 choice shown; returns the moves before it, the winner and that last
+    move."""
     seed, moves, winner, last = _near_final_with_r7_choice()
     seats = [{"kind": "human", "name": "Ann"} if p == winner else {"kind": "ai", "ai": "easy"} for p in range(2)]
     t = api(server, "POST", "/api/tables", {"players": 2, "seed": seed, "seats": seats, "moves": moves})
@@ -317,6 +303,11 @@ def test_finish_a_game_from_a_near_final_position_then_replay_it(server, page):
     page.click(f'.hand-card[data-card="{card}"]')
     page.click(f'#board .cell[data-cell="{cell}"]')
     page.wait_for_selector("#choices:not([hidden])")  # R7: the ways to declare, on the board and as buttons
+    return moves, winner, last
+
+
+def test_finish_a_game_from_a_near_final_position_then_replay_it(server, page):
+    moves, winner, last = _at_the_r7_choice(server, page)
     assert page.locator("#board .choices-layer .choice").count() >= 2
     # every choice's number is drawn at its own place, so each one can be read and clicked
     centres = page.eval_on_selector_all("#board .choices-layer circle", "cs => cs.map(c => [c.getAttribute('cx'), c.getAttribute('cy')])")
@@ -872,15 +863,7 @@ def test_copy_link_says_whether_it_copied(server, browser):
 
 
 def test_the_r7_choice_numbers_sit_between_chips(server, page):
-    seed, moves, winner, last = _near_final_with_r7_choice()
-    seats = [{"kind": "human", "name": "Ann"} if p == winner else {"kind": "ai", "ai": "easy"} for p in range(2)]
-    t = api(server, "POST", "/api/tables", {"players": 2, "seed": seed, "seats": seats, "moves": moves})
-    page.goto(t["seats"][0]["url"])
-    wait_my_turn(page)
-    card, cell = last.split()[0].split("@")
-    page.click(f'.hand-card[data-card="{card}"]')
-    page.click(f'#board .cell[data-cell="{cell}"]')
-    page.wait_for_selector("#choices:not([hidden])")
+    _at_the_r7_choice(server, page)
     numbers = page.eval_on_selector_all("#board .choices-layer circle", "cs => cs.map(c => [+c.getAttribute('cx'), +c.getAttribute('cy')])")
     chips = page.eval_on_selector_all("#board .overlay .chip", "cs => cs.map(c => c.getBBox()).map(b => [b.x, b.y, b.width, b.height])")
     for x, y in numbers:  # no number is drawn over a chip (R7 lines leave the chips readable)

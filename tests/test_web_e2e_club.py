@@ -3,13 +3,11 @@ its end in two browsers with both ratings updated, the player page, names shown 
 the new pages. The real server (uvicorn, in a thread) and Debian's Chromium through Playwright;
 screenshots go to ``$SEQUENCE_WEB_SCREENSHOTS`` (default ``build/web-screenshots``)."""
 
+# ruff: noqa: F811  (test_web_e2e.py's browser fixture is imported, then named as a test argument)
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -19,17 +17,16 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("argon2")
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-import uvicorn  # noqa: E402
-from sequence_game.web import create_app  # noqa: E402
-from sequence_game.web.club import ClubSettings  # noqa: E402
-from sequence_game.web.limits import ServerLimits  # noqa: E402
-from test_web_e2e import axe_report  # noqa: E402
+from sequence_game.web import create_app
+from sequence_game.web.club import ClubSettings
+from sequence_game.web.limits import ServerLimits
+from test_web_e2e import axe_report, browser  # noqa: F401  (browser: the fixture)
+from web_support import serving
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = os.environ.get("SEQUENCE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 SHOTS = Path(os.environ.get("SEQUENCE_WEB_SCREENSHOTS")
              or Path(__file__).resolve().parent.parent / "build" / "web-screenshots")
 TIMEOUT = 20_000  # ms
@@ -38,39 +35,12 @@ SETTINGS = ClubSettings(hash_overrides=(("time_cost", 1), ("memory_cost", 8), ("
                         signup_burst=100, login_burst=100)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     limits = ServerLimits(create_burst=200, create_per_minute=600.0, max_tables_per_client=200)
     app = create_app(tmp_path_factory.mktemp("club") / "tables.sqlite3", ai_pause=0.2, limits=limits, club=SETTINGS)
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    end = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < end and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"no chromium at {CHROMIUM}: .ci/run installs Debian's chromium")
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
+    with serving(app) as url:
+        yield url
 
 
 class Person:

@@ -11,7 +11,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
-from test_web_e2e import TIMEOUT, api, browser, page, server, shot  # noqa: F401
+from test_web_e2e import TIMEOUT, api, axe_report, browser, page, server, shot  # noqa: F401
 
 pytestmark = pytest.mark.e2e
 
@@ -187,7 +187,7 @@ def test_a_report_is_acknowledged_beside_the_message_reported(server, browser):
 
 @pytest.mark.parametrize("where", ["lobby", "table"])
 def test_no_serious_accessibility_violations_in_the_new_parts(server, page, where):
-    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    pytest.importorskip("axe_playwright_python.sync_playwright")
     if where == "lobby":
         api(server, "POST", "/api/seeks", {"players": 2, "name": "Axe", "clock": {"kind": "bank", "seconds": 300,
                                                                                    "increment": 30}})
@@ -202,10 +202,5 @@ def test_no_serious_accessibility_violations_in_the_new_parts(server, page, wher
         page.fill("#chattext", "hello")
         page.press("#chattext", "Enter")
         page.locator("#chatlog li").wait_for()
-    results = axe_sync.Axe().run(page)
-    found = results.response["violations"] + [
-        {**v, "nodes": [n for n in v["nodes"] if not (v["id"] == "color-contrast" and n["html"].startswith("<text"))]}
-        for v in results.response["incomplete"]]
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found
-           if v["impact"] in ("serious", "critical") and v["nodes"]]
+    bad = axe_report(page, serious_only=True)
     assert not bad, bad

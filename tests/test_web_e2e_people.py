@@ -14,20 +14,10 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("argon2")
 pytest.importorskip("playwright.sync_api")
 
+from test_web_e2e import axe_report
 from test_web_e2e_club import browser, get, people, server, shot, sign_up  # noqa: F401
 
 pytestmark = pytest.mark.e2e
-
-
-def _axe_violations(page):
-    """Every axe violation on ``page`` (any impact), and the serious "incomplete" ones but the SVG
-    graph's text contrast, which axe cannot measure (test_web_e2e_club.py says why)."""
-    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
-    results = axe_sync.Axe().run(page)
-    found = results.response["violations"] + [
-        {**v, "nodes": [n for n in v["nodes"] if not (v["id"] == "color-contrast" and n["html"].startswith("<text"))]}
-        for v in results.response["incomplete"] if v["impact"] in ("serious", "critical")]
-    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found if v["nodes"]]
 
 
 def _challenge(page, base, name, clock="none", rated=False, players="2"):
@@ -48,14 +38,14 @@ def test_a_challenge_from_a_player_page_accepted_takes_both_to_the_rated_table(s
     _challenge(a, server, "ben", clock="f3+2", rated=True)
     a.wait_for_function("document.getElementById('ch-status').textContent.includes('Challenge sent')")
     a.locator("#challenges-out li", has_text="waiting for an answer").wait_for()
-    assert not _axe_violations(a)
+    assert not axe_report(a)
     shot(a, "people-01-challenge-sent")
     # ben, in the lobby, sees it come in (the card asks every few seconds)
     b.goto(server + "/")
     row = b.locator("#challenges-in li", has_text="amy")
     row.wait_for()
     assert "rated" in row.inner_text() and "3 min + 2 s" in row.inner_text()
-    assert not _axe_violations(b)
+    assert not axe_report(b)
     shot(b, "people-02-challenge-incoming")
     row.get_by_role("button", name="Accept the challenge of amy").click()
     b.wait_for_url("**/table/*#seat=*")
@@ -108,7 +98,7 @@ def test_follows_show_presence_and_a_link_to_watch_the_game(server, people):
     e.goto(server + "/")
     watch = e.locator("#following tr", has_text="fred").get_by_role("link", name="watch the game of fred, gus")
     watch.wait_for()
-    assert not _axe_violations(e)
+    assert not axe_report(e)
     shot(e, "people-05-following-playing")
     e.goto(server + "/players/fred")
     e.wait_for_selector("#presence a")
@@ -142,7 +132,7 @@ def test_a_block_stops_the_blocked_players_challenges_and_chat(server, people):
     h.wait_for_function("document.getElementById('block').textContent === 'Unblock'")
     assert "cannot challenge you" in h.inner_text("#relation-error")
     assert h.is_hidden("#challenge")  # nor does he challenge her
-    assert not _axe_violations(h)
+    assert not axe_report(h)
     shot(h, "people-06-blocked")
     h.goto(table_url)
     h.wait_for_selector("#chatbox:not([hidden])")
@@ -176,9 +166,9 @@ def test_a_profile_is_saved_and_shown_as_text_and_the_leaderboard_lists_players(
     assert page.inner_text("#country") == "Country: Chile"
     assert page.inner_text("#bio") == hostile
     assert page.locator("#bio img").count() == 0 and page.evaluate("window.pwned") is None
-    assert not _axe_violations(page)
+    assert not axe_report(page)
     shot(page, "people-07-profile")
     page.goto(server + "/players")
     page.wait_for_selector("#leaderboard:not([hidden])")
-    assert not _axe_violations(page)
+    assert not axe_report(page)
     shot(page, "people-08-leaderboard")

@@ -5,7 +5,6 @@ the middle of the Swiss, axe on every new page, screenshots to ``$SEQUENCE_WEB_S
 # ruff: noqa: F811  (the fixtures of test_web_e2e_club.py are imported, then named as test arguments)
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
@@ -15,13 +14,12 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("argon2")
 pytest.importorskip("playwright.sync_api")
 
-import uvicorn
 from sequence_game.web import create_app
 from sequence_game.web.limits import ServerLimits
 from sequence_game.web.tournaments.service import TournamentSettings
+from test_web_e2e import axe_report
 from test_web_e2e_club import (  # noqa: F401  (browser, people: the fixtures)
     SETTINGS,
-    _free_port,
     browser,
     get,
     people,
@@ -29,6 +27,7 @@ from test_web_e2e_club import (  # noqa: F401  (browser, people: the fixtures)
     shot,
     sign_up,
 )
+from web_support import free_port, start_uvicorn
 
 pytestmark = pytest.mark.e2e
 
@@ -36,37 +35,18 @@ NAMES = ("alice", "bob", "carol", "dave")
 QUICK = TournamentSettings(tick_seconds=0.1, round_pause_seconds=0.5, min_arena_minutes=0.01, grace_seconds=120.0)
 
 
-def _axe_serious(page):
-    """The serious and critical axe findings on ``page``, violations and "incomplete" ones, less the
-    contrast of SVG ``<text>`` (the rating graph's labels), which axe cannot measure (it finds no
-    background behind an SVG text; test_web_e2e.py leaves them out likewise)."""
-    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
-    results = axe_sync.Axe().run(page)
-    found = results.response["violations"] + [
-        {**v, "nodes": [n for n in v["nodes"] if not (v["id"] == "color-contrast" and n["html"].startswith("<text"))]}
-        for v in results.response["incomplete"]]
-    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found
-            if v["impact"] in ("serious", "critical") and v["nodes"]]
-
-
 class Server:
     """``serve`` in a thread over one database file, which a test may restart."""
 
     def __init__(self, path):
-        self.path, self.port = path, _free_port()
+        self.path, self.port = path, free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.start()
 
     def start(self):
         limits = ServerLimits(create_burst=200, create_per_minute=600.0, max_tables_per_client=200)
         self.app = create_app(self.path, ai_pause=0.2, limits=limits, club=SETTINGS, tournaments=QUICK)
-        self.srv = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.srv.run, daemon=True)
-        self.thread.start()
-        end = time.monotonic() + 20
-        while not self.srv.started:
-            assert time.monotonic() < end and self.thread.is_alive(), "the server did not start"
-            time.sleep(0.05)
+        self.srv, self.thread = start_uvicorn(self.app, self.port)
 
     def stop(self):
         self.srv.should_exit = True
@@ -104,7 +84,7 @@ def announce(server, page, kind, name, **fields):
     page.fill("#tn-clock", "10")
     if fields.get("teams"):
         page.select_option("#tn-team", "2")
-    assert not _axe_serious(page)
+    assert not axe_report(page, serious_only=True)
     shot(page, f"tournament-{'teams' if fields.get('teams') else kind}-01-announce")
     page.click("#tn-create")
     page.wait_for_url("**/tournaments/**")
@@ -196,7 +176,7 @@ def test_a_swiss_of_four_over_three_rounds_with_a_restart(server, people):
     page = persons["alice"].page
     page.goto(f"{server.url}/tournaments/{tid}")
     page.wait_for_selector("#t-standings tr td a")
-    assert not _axe_serious(page)
+    assert not axe_report(page, serious_only=True)
     shot(page, "tournament-swiss-02-joined")
     start_now(server, tid)
     for n in (1, 2, 3):
@@ -217,14 +197,14 @@ def test_a_swiss_of_four_over_three_rounds_with_a_restart(server, people):
     page = persons["carol"].page
     page.goto(f"{server.url}/tournaments/{tid}")
     page.wait_for_function("document.getElementById('t-status').textContent.length > 0")
-    assert not _axe_serious(page)
+    assert not axe_report(page, serious_only=True)
     shot(page, "tournament-swiss-06-finished")
     # carol's page lists the tournament with her place
     place = next(r["rank"] for r in t["standings"] if r["entrant"] == "carol")
     page.goto(f"{server.url}/players/carol")
     page.wait_for_selector("#tournaments tr td a")
     assert f"{place} of 4" in page.inner_text("#tournaments")
-    assert not _axe_serious(page)
+    assert not axe_report(page, serious_only=True)
     shot(page, "tournament-swiss-07-player-page")
     # the lobby lists it, finished
     page.goto(server.url + "/")
@@ -250,7 +230,7 @@ def test_an_arena_of_four(server, people):
     page = persons["alice"].page
     page.goto(f"{server.url}/tournaments/{tid}")
     page.wait_for_selector("#t-standings tr td a")
-    assert not _axe_serious(page)
+    assert not axe_report(page, serious_only=True)
     shot(page, "tournament-arena-02-running")
     # time runs out: the games being played are finished and count, then it closes
     t = get(server.url, f"/api/tournaments/{tid}")
@@ -262,7 +242,7 @@ def test_an_arena_of_four(server, people):
     check_standings(server, persons, tid)
     page.goto(f"{server.url}/tournaments/{tid}")
     page.wait_for_selector("#t-standings tr td a")
-    assert not _axe_serious(page)
+    assert not axe_report(page, serious_only=True)
     shot(page, "tournament-arena-03-finished")
 
 
@@ -300,7 +280,7 @@ def test_teams_of_two_join_on_the_page_start_early_and_play_their_game(server, p
     creator.goto(f"{server.url}/tournaments/{tid}")
     creator.wait_for_selector("#t-start:not([hidden]):not([disabled])")
     assert creator.is_hidden("#t-start-hint")
-    assert not _axe_serious(creator)
+    assert not axe_report(creator, serious_only=True)
     shot(creator, "tournament-teams-02-ready-to-start")
     creator.click("#t-start")
     creator.wait_for_function("document.getElementById('t-status').textContent.includes(' 1 of 1 is being played')")
@@ -312,7 +292,7 @@ def test_teams_of_two_join_on_the_page_start_early_and_play_their_game(server, p
     # each team's two accounts sit at its team's seats (R2: seats 0 and 2, 1 and 3)
     assert [s["account"] for s in table["seats"]][0::2] == g["first"].split("+")
     assert [s["account"] for s in table["seats"]][1::2] == g["second"].split("+")
-    assert not _axe_serious(creator)
+    assert not axe_report(creator, serious_only=True)
     shot(creator, "tournament-teams-03-started")
     loser = g["second"].split("+")[1]
     play_team_game(server, persons, tid, g["table"], loser)
@@ -323,7 +303,7 @@ def test_teams_of_two_join_on_the_page_start_early_and_play_their_game(server, p
     page = persons[loser].page
     page.goto(f"{server.url}/tournaments/{tid}")
     page.wait_for_selector("#t-standings tr td a")
-    assert not _axe_serious(page)
+    assert not axe_report(page, serious_only=True)
     shot(page, "tournament-teams-04-standings")
     # both members of each team have the tournament on their page, with the team's place
     for name in NAMES:

@@ -13,7 +13,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 from sequence_game.web import create_app
 from sequence_game.web.limits import ServerLimits
-from web_support import BASE, auth, service_of
+from web_support import BASE, auth, service_of, serving
 
 LIMITS = ServerLimits(create_burst=100, create_per_minute=600.0, max_tables_per_client=100)
 
@@ -215,26 +215,11 @@ def test_the_seek_endpoints_are_in_the_openapi_document(client):
 
 def test_the_client_finds_a_game_over_http(tmp_path):
     """sequence_game.client: every seek endpoint through the typed client, on a real server."""
-    import socket
-    import threading
-    import time
-
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("uvicorn")
     from sequence_game.client import Client, ClientError
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(ai_pause=0, limits=LIMITS), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    end = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < end and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    try:
-        client = Client(f"http://127.0.0.1:{port}")
+    with serving(create_app(ai_pause=0, limits=LIMITS)) as url:
+        client = Client(url)
         created = client.play_computer(level=1, seat=0)
         assert created.seats[0].seat == 0
         posted = client.post_seek(2, name="Ann", turn_seconds=60)
@@ -252,9 +237,6 @@ def test_the_client_finds_a_game_over_http(tmp_path):
         with pytest.raises(ClientError) as e:
             client.accept_seek(posted.seek)
         assert e.value.status == 409
-    finally:
-        srv.should_exit = True
-        thread.join(10)
 
 
 def _restart(path, **kw):

@@ -1,13 +1,15 @@
 """What the web server's test modules share: the base URL a loopback server answers to, a seat's
 auth header, creating a table over HTTP, every seat's first move, the service behind a test client,
-waiting, and a real
+waiting, the app served by uvicorn in a thread, and a real
 ``sequence-game serve`` process on a free port."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 
@@ -65,6 +67,34 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def start_uvicorn(app, port: int):
+    """``app`` served by uvicorn on 127.0.0.1:``port`` in a daemon thread, once it has started: the
+    server (its ``should_exit`` stops it) and its thread."""
+    import uvicorn
+
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < end and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    return srv, thread
+
+
+@contextlib.contextmanager
+def serving(app):
+    """``app`` served by uvicorn in a thread on a free loopback port (:func:`start_uvicorn`): yields
+    its URL, and stops the server after."""
+    port = free_port()
+    srv, thread = start_uvicorn(app, port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
 
 
 def start_server(db, port: int, *extra: str, timeout: float = 60.0) -> subprocess.Popen:
