@@ -345,7 +345,7 @@ def test_hostile_names_are_shown_as_text_on_the_player_page(server, people):
 
 @pytest.mark.parametrize("where", ["login", "player"])
 def test_no_serious_accessibility_violations_on_the_club_pages(server, people, where):
-    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    pytest.importorskip("axe_playwright_python.sync_playwright")
     page = people().page
     if where == "login":
         page.goto(server + "/login")
@@ -354,14 +354,9 @@ def test_no_serious_accessibility_violations_on_the_club_pages(server, people, w
         sign_up(server, page, "dora")
         page.goto(server + "/players/dora")
         page.wait_for_selector("#graph svg")
-    results = axe_sync.Axe().run(page)
     # "incomplete" (axe could not decide) counts too, except the contrast of the graph's SVG <text>,
     # which axe cannot measure (no background it can see behind SVG text): #444 on #fffdf5, 9.6:1
-    found = results.response["violations"] + [
-        {**v, "nodes": [n for n in v["nodes"] if not (v["id"] == "color-contrast" and n["html"].startswith("<text"))]}
-        for v in results.response["incomplete"]]
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found
-           if v["impact"] in ("serious", "critical") and v["nodes"]]
+    bad = axe_report(page, serious_only=True)
     assert not bad, bad
 
 
