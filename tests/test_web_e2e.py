@@ -352,13 +352,22 @@ def test_hot_seat_hides_the_hand_until_asked(server, page):
     assert page.locator(".hand-card").count() == 0
 
 
-def test_phone_sized_layout(server, browser):
-    t = api(server, "POST", "/api/tables", against_ai(12))
+@contextlib.contextmanager
+def phone_page(browser):
+    """A page in a phone-sized browser context (390 x 844, touch), closed after."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                               has_touch=True)
     try:
         pg = ctx.new_page()
         pg.set_default_timeout(TIMEOUT)
+        yield pg
+    finally:
+        ctx.close()
+
+
+def test_phone_sized_layout(server, browser):
+    t = api(server, "POST", "/api/tables", against_ai(12))
+    with phone_page(browser) as pg:
         pg.goto(t["seats"][0]["url"])
         wait_my_turn(pg)
         board = pg.locator("#board svg").bounding_box()
@@ -368,8 +377,6 @@ def test_phone_sized_layout(server, browser):
         pg.locator(".hand-card:not(.nomove):not(.dead)").first.tap()
         shot(pg, "13-phone-390x844")
         assert pg.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
-    finally:
-        ctx.close()
 
 
 # --------------------------------------------------------------------------- what players expect at a table
@@ -581,11 +588,7 @@ def test_no_serious_accessibility_violations(server, page, where):
 
 def test_touch_targets_are_at_least_44_px_on_a_phone(server, browser):
     t = api(server, "POST", "/api/tables", against_ai(46))
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                              has_touch=True)
-    try:
-        pg = ctx.new_page()
-        pg.set_default_timeout(TIMEOUT)
+    with phone_page(browser) as pg:
         pg.goto(t["seats"][0]["url"])
         wait_my_turn(pg)
         for sel in (".hand-card", "#actionsbox button:not([hidden])", "#sound"):
@@ -594,8 +597,6 @@ def test_touch_targets_are_at_least_44_px_on_a_phone(server, browser):
                     box = el.bounding_box()
                     assert box["height"] >= 44 and box["width"] >= 44, (sel, box)
         assert pg.locator(".keyboard-help").is_hidden() and pg.locator(".hand-card .key").first.is_hidden()
-    finally:
-        ctx.close()
 
 
 def test_enter_after_a_hint_plays_the_hinted_move(server, page):
@@ -808,11 +809,7 @@ def test_the_lobby_fits_a_phone_and_the_end_dialog_leaves_the_board_in_view(serv
         {"kind": "human", "name": "Someone with a very long name"}, {"kind": "ai", "ai": "easy"},
         {"kind": "human", "open": True}, {"kind": "ai", "ai": "hard"}]})
     t = api(server, "POST", "/api/tables", against_ai(48))
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                              has_touch=True)
-    try:
-        pg = ctx.new_page()
-        pg.set_default_timeout(TIMEOUT)
+    with phone_page(browser) as pg:
         pg.goto(server + "/")
         pg.wait_for_selector("#opentables tr button")
         assert pg.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
@@ -826,8 +823,6 @@ def test_the_lobby_fits_a_phone_and_the_end_dialog_leaves_the_board_in_view(serv
         dialog = pg.locator("dialog#gameover").bounding_box()
         assert dialog["y"] >= board["y"] + board["height"] - 1, (board, dialog)  # the final board stays visible
         shot(pg, "19-game-over-phone")
-    finally:
-        ctx.close()
 
 
 def test_picking_a_card_while_browsing_returns_to_the_live_position(server, page):
