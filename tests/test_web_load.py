@@ -12,7 +12,9 @@ every table up to their caps (half of them never reading), and analyses of the l
 sixteen at a time per seat, and signed-in accounts flooding the people doors (follows, blocks,
 profile saves, challenges made and withdrawn, their people list and the leaderboard); meanwhile
 four accounts play an arena as long as the run (docs/club.md, "Tournaments"), which must end with
-every game scored. The honest moves must keep their latency and none may be lost.
+every game scored. The attackers and the arena's players run in processes of their own: this
+process's event loop only plays and times the honest tables (``_lag_probe`` reports how late it
+woke). The honest moves must keep their latency and none may be lost.
 
 Every table has two seats; four in five are two simulated humans, one in five a simulated human
 against the ``easy`` AI. A simulated human waits a random 0.05-0.25 s "thinking" time on its turn,
@@ -52,10 +54,10 @@ AI_SECONDS_MAX = ServerLimits().max_ai_seconds  # the longest analysis a client 
 SETTLE = 2.0  # seconds without a message after the deadline: the table is quiet
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc; NaN elsewhere)."""
+def _cpu_seconds(pid: int, thread: int = 0) -> float:
+    """User + system CPU seconds of a process, or of its thread ``thread`` (Linux /proc; NaN elsewhere)."""
     try:
-        with open(f"/proc/{pid}/stat") as f:
+        with open(f"/proc/{pid}/task/{thread}/stat" if thread else f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
@@ -158,9 +160,10 @@ class Arena:
         self.final: dict = {}
         self.moves = 0
         self.errors: list = []
+        self.cpu = float("nan")  # the arena's process's CPU seconds
 
 
-async def _arena(base: str, deadline: float, arena: Arena) -> None:
+async def _arena(base: str, seconds: float, arena: Arena) -> None:
     """Four accounts sign up, announce and join an arena lasting the run, and play every game it
     pairs them in with random legal moves over HTTP until it closes."""
     import httpx
@@ -173,7 +176,7 @@ async def _arena(base: str, deadline: float, arena: Arena) -> None:
             r = await c.post("/api/accounts", json={"name": name, "password": "a long password"})
             assert r.status_code == 201, r.text
         r = await clients[0].post("/api/tournaments", json={
-            "kind": "arena", "name": "Load arena", "starts": time.time() + 2, "minutes": SECONDS / 60,
+            "kind": "arena", "name": "Load arena", "starts": time.time() + 2, "minutes": seconds / 60,
             "clock": {"seconds": 600}, "rated": True})
         assert r.status_code == 201, r.text
         tid = r.json()["tournament"]
@@ -207,7 +210,7 @@ async def _arena(base: str, deadline: float, arena: Arena) -> None:
                     view = (await c.get(f"/api/tables/{table}", headers=auth,
                                         params={"after_version": view["version"], "wait": 10})).json()
 
-        await asyncio.wait_for(asyncio.gather(*(play(c) for c in clients)), timeout=SECONDS + 300)
+        await asyncio.wait_for(asyncio.gather(*(play(c) for c in clients)), timeout=seconds + 300)
         arena.final = (await clients[0].get(f"/api/tournaments/{tid}")).json()
     finally:
         for c in clients:
@@ -357,6 +360,14 @@ async def _flood_people(base: str, attack: Attack, deadline: float, client: str,
                 await asyncio.sleep(0.05)
 
 
+def _play_arena(base: str, seconds: float) -> None:
+    """The arena's players, in a process of their own like the attackers: the honest clients' event
+    loop, which times their moves, then does nothing else. Prints what the arena ended as, as JSON."""
+    arena = Arena()
+    asyncio.run(_arena(base, seconds, arena))
+    print(json.dumps([arena.final, arena.moves, arena.errors, time.process_time()]))
+
+
 def _attack(base: str, seconds: float) -> None:
     """The attackers (run in their own process: their CPU is not the honest clients'); prints what
     they were answered as JSON."""
@@ -382,6 +393,35 @@ def _attack(base: str, seconds: float) -> None:
     print(json.dumps([attack.answers, attack.sockets, attack.refused_sockets, attack.errors, time.process_time()]))
 
 
+#: how often the clients' event loop is probed for lag (_lag_probe)
+PROBE = 0.005
+
+
+async def _lag_probe(deadline: float, lags: list) -> None:
+    """How late the measuring event loop wakes a PROBE-second sleep, until the deadline: a state
+    frame that arrived while the loop was busy is timed late by as much."""
+    while time.monotonic() < deadline:
+        t = time.perf_counter()
+        await asyncio.sleep(PROBE)
+        lags.append(time.perf_counter() - t - PROBE)
+
+
+def _spawn(function: str, base: str) -> subprocess.Popen:
+    """``function(base, SECONDS)`` of this module in a fresh interpreter (a fork of this threaded one
+    could inherit a held lock), its standard output piped."""
+    code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); import test_web_load; "
+            f"test_web_load.{function}({base!r}, {SECONDS!r})")
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+
+
+def _answer(helper: subprocess.Popen, timeout: float) -> list:
+    """The JSON a helper process printed last, once it ended well."""
+    out = helper.communicate(timeout=timeout)[0]
+    assert helper.returncode == 0 and out.strip(), \
+        f"a helper process ({helper.args[-1][-60:]}) failed (status {helper.returncode}); see its traceback above"
+    return json.loads(out.splitlines()[-1])
+
+
 def _run(tmp_path, hostile: bool) -> float:
     db = tmp_path / "load.sqlite3"
     port = free_port()
@@ -391,19 +431,18 @@ def _run(tmp_path, hostile: bool) -> float:
     server = start_server(db, port, "--trusted-proxy", "127.0.0.1", *extra)
     arena = Arena()
     attack = Attack()
-    attacker = None
+    helpers: dict = {}  # the attackers' process and the arena's, in the hostile mix
     attacker_cpu = float("nan")
     try:
         stats = Stats()
+        lags: list = []
         deadline = time.monotonic() + SECONDS
-        if hostile:  # a fresh interpreter (a fork of this threaded one could inherit a held lock)
-            code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); import test_web_load; "
-                    f"test_web_load._attack({base!r}, {SECONDS!r})")
-            attacker = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+        if hostile:
+            helpers = {name: _spawn(name, base) for name in ("_attack", "_play_arena")}
 
         async def run() -> None:
             await asyncio.gather(*(_table_loop(base, k, stats, deadline) for k in range(TABLES)),
-                                 *([_arena(base, deadline, arena)] if hostile else []))
+                                 _lag_probe(deadline, lags))
 
         started = time.monotonic()
         client_cpu = time.process_time()
@@ -411,15 +450,15 @@ def _run(tmp_path, hostile: bool) -> float:
         client_cpu = time.process_time() - client_cpu
         elapsed = time.monotonic() - started
         server_cpu = _cpu_seconds(server.pid)
-        if attacker is not None:
-            out = attacker.communicate(timeout=120)[0]
-            assert attacker.returncode == 0 and out.strip(), \
-                f"the attackers' process failed (status {attacker.returncode}); see its traceback above"
+        loop_cpu = _cpu_seconds(server.pid, server.pid)  # the main thread runs the event loop
+        if hostile:
             (attack.answers, attack.sockets, attack.refused_sockets, attack.errors,
-             attacker_cpu) = json.loads(out.splitlines()[-1])
+             attacker_cpu) = _answer(helpers["_attack"], 120)
+            arena.final, arena.moves, arena.errors, arena.cpu = _answer(helpers["_play_arena"], SECONDS + 300)
     finally:
-        if attacker is not None and attacker.poll() is None:
-            attacker.kill()
+        for helper in helpers.values():
+            if helper.poll() is None:
+                helper.kill()
         stopping = time.monotonic()
         server.terminate()
         server.wait(60)
@@ -456,17 +495,21 @@ def _run(tmp_path, hostile: bool) -> float:
     print(f"\nload{' (hostile mix)' if hostile else ''}: {TABLES} tables, {elapsed:.0f} s, {stats.games} games "
           f"finished, {len(rows)} tables, {moves} moves stored, {len(lat)} human moves timed "
           f"({len(lat) / elapsed:.0f}/s); latency p50 {pct(0.5):.1f} ms, p90 {pct(0.9):.1f} ms, p99 {pct(0.99):.1f} ms, "
-          f"max {1000 * lat[-1]:.1f} ms; errors {len(stats.errors)}; CPU time: server {server_cpu:.0f} s, clients "
-          f"{client_cpu:.0f} s; CPU {cpu}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+          f"max {1000 * lat[-1]:.1f} ms; errors {len(stats.errors)}; CPU time: server {server_cpu:.1f} s (its event loop's thread {loop_cpu:.1f} s), clients "
+          f"{client_cpu:.1f} s; CPU {cpu}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    lags.sort()
+    print(f"the clients' event loop woke late by p50 {1000 * lags[len(lags) // 2]:.2f} ms, p99 "
+          f"{1000 * lags[int(0.99 * len(lags))]:.2f} ms, max {1000 * lags[-1]:.1f} ms "
+          f"({len(lags)} sleeps of {1000 * PROBE:g} ms)")
     if hostile:
         print(f"attack: {dict(sorted(attack.answers.items()))}; sockets held {attack.sockets}, "
-              f"refused {attack.refused_sockets}; the attackers' own CPU time {attacker_cpu:.0f} s")
+              f"refused {attack.refused_sockets}; the attackers' own CPU time {attacker_cpu:.1f} s")
     assert not stats.errors, stats.errors[:5]
     assert not attack.errors, attack.errors[:5]
     if hostile:  # the arena ran to its end under attack: every game scored, the standings add up
         t = arena.final
         print(f"arena: {len(t['games'])} games, {arena.moves} moves, points "
-              f"{sorted(r['points'] for r in t['standings'])}")
+              f"{sorted(r['points'] for r in t['standings'])}; its players' own CPU time {arena.cpu:.1f} s")
         assert not arena.errors, arena.errors[:5]
         assert t["status"] == "finished" and t["games"] and all(g["result"] is not None for g in t["games"])
         assert sum(r["games"] for r in t["standings"]) == 2 * len(t["games"])
