@@ -8,7 +8,9 @@ CPU time of the server's event-loop thread per refusal, for the requests a flood
 - a table creation past the address's quota (429);
 - an analysis while the same seat's analysis runs (429; the running one is a 5 s search in the
   idle scheduling class, whose thread is not counted);
-- a table websocket past the address's cap of connections, refused in its handshake (429).
+- a table websocket past the address's cap of connections, refused in its handshake (429);
+- a signed-in account's change to its people (a follow) past its ``people_burst`` changes (429),
+  and, for comparison, a routed request that is answered: the people list of that account.
 
 The server's thread CPU comes from ``/proc`` (Linux only; the module skips elsewhere), read before
 and after ``--requests`` refusals sent one after another from one keep-alive connection.
@@ -108,6 +110,21 @@ async def _costs(url: str, pid: int, requests: int) -> Dict[str, float]:
         finally:
             for ws in held:
                 await ws.close()
+
+    base = {"X-Forwarded-For": "10.0.0.4", "Origin": url}  # the cookie's writes carry this server's Origin
+    async with httpx.AsyncClient(base_url=url, timeout=60, headers=base) as me:
+        for name in ("bench-b", "bench-a"):  # the last one signed up is signed in
+            assert (await me.post("/api/accounts", json={"name": name, "password": "a long password"})).status_code == 201
+        while (await me.put("/api/people/follows/bench-b")).status_code != 429:
+            pass
+        before = _thread_cpu(pid)
+        for _ in range(requests):
+            assert (await me.put("/api/people/follows/bench-b")).status_code == 429
+        out["people change past the account's changes"] = 1000 * (_thread_cpu(pid) - before) / requests
+        before = _thread_cpu(pid)
+        for _ in range(requests):
+            assert (await me.get("/api/people")).status_code == 200
+        out["(answered: the account's people list)"] = 1000 * (_thread_cpu(pid) - before) / requests
     return out
 
 

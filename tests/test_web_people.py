@@ -14,10 +14,11 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 pytest.importorskip("openskill")
 
+from fastapi.testclient import TestClient
 from sequence_game.web.club import ClubSettings
 from sequence_game.web.club.people import MAX_BIO, MAX_COUNTRY
 from test_web_accounts import FAST, _close_clients, browser, make_app, play_round_then_resign, sign_up  # noqa: F401
-from web_support import auth
+from web_support import BASE, auth
 
 
 def people_app(path=":memory:", **settings):
@@ -173,6 +174,36 @@ def test_changes_of_one_account_are_rate_limited():
         assert a.put("/api/people/follows/bob").status_code == 204
     r = a.put("/api/people/follows/carol")
     assert r.status_code == 429 and "try again" in r.json()["detail"]
+
+
+def test_a_flood_of_changes_past_them_is_refused_before_routing(monkeypatch):
+    """Once a route refused a session's change (429), its next changes within a second are refused
+    from memory (web/gate.py) with the route's own answer, without looking the session up again;
+    a session that ended is judged by the route again (401), so is a request without Origin."""
+    app = people_app(people_burst=1, people_per_hour=1.0)
+    a, _b, _c = three(app)
+    sessions = app.state.club.sessions
+    lookups = []
+    looked_up = sessions.account_of
+    monkeypatch.setattr(sessions, "account_of", lambda sid: lookups.append(sid) or looked_up(sid))
+    assert a.put("/api/people/follows/bob").status_code == 204
+    first = a.put("/api/people/follows/carol")
+    assert first.status_code == 429 and len(lookups) == 2
+    for call in (lambda: a.delete("/api/people/follows/bob"), lambda: a.put("/api/profile", json={"bio": "x"}),
+                 lambda: a.put("/api/people/blocks/carol"), lambda: a.post("/api/challenges", json={"to": "bob"}),
+                 lambda: a.delete("/api/challenges/abc"), lambda: a.post("/api/challenges/abc/decline")):
+        r = call()
+        assert (r.status_code, r.json()) == (429, first.json())
+    assert len(lookups) == 2  # none of them reached the route
+    assert a.get("/api/people").status_code == 200 and len(lookups) == 3  # a read is routed
+    # the same cookie without the Origin of this server's pages: the route refuses it (403)
+    no_origin = TestClient(app, base_url=BASE, cookies=dict(a.cookies))
+    assert no_origin.put("/api/people/follows/bob").status_code == 403
+    monkeypatch.setattr(type(sessions), "SPENT_SECONDS", 0.0)  # what the route found is a second old
+    assert a.put("/api/people/follows/bob").status_code == 429 and len(lookups) == 5
+    monkeypatch.setattr(type(sessions), "SPENT_SECONDS", 60.0)
+    assert a.delete("/api/session").status_code == 204  # logged out: the session is forgotten
+    assert a.put("/api/people/follows/bob").status_code == 401
 
 
 # ------------------------------------------------------------------ blocks

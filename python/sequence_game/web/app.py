@@ -121,7 +121,7 @@ def create_app(db_path: Union[str, Path] = ":memory:", ai_pause: Optional[float]
     app.state.tournaments = env.tournaments
     app.state.lobby = env.lobby
     app.add_middleware(BodyLimit, limit=MAX_BODY)
-    app.add_middleware(EarlyRefusal, service=env.service, quota=env.quota)  # gate.py: floods refused cheaply
+    app.add_middleware(EarlyRefusal, service=env.service, quota=env.quota, club=env.club)  # gate.py: floods refused cheaply
     app.add_middleware(HostGuard, limits=limits)  # added last: runs first
 
     # the one place where refusals become HTTP responses (http.STATUS)

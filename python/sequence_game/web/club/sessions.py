@@ -26,8 +26,31 @@ def _hash(sid: str) -> str:
 
 
 class Sessions:
+    #: seconds the early refusal of a session's people changes trusts what a route last found of it
+    SPENT_SECONDS = 1.0
+    #: sessions remembered at most (then forgotten all at once: they are only a shortcut)
+    MAX_SPENT = 10_000
+
     def __init__(self, store: ClubStore, days: float = SESSION_DAYS) -> None:
         self.store, self.seconds = store, days * 86400.0
+        # session id -> (its account's key, when a route found that account out of its people
+        # changes): the gate refuses the session's next changes before routing (web/gate.py)
+        self.spent: Dict[str, Tuple[str, float]] = {}
+
+    def spent_account(self, sid: Optional[str], now: Optional[float] = None) -> Optional[str]:
+        """The account of session ``sid`` if a route found it out of its people changes in the last
+        :attr:`SPENT_SECONDS` (and the session has not ended here since), else None."""
+        entry = self.spent.get(sid) if sid else None
+        now = time.monotonic() if now is None else now
+        return entry[0] if entry is not None and now - entry[1] <= self.SPENT_SECONDS else None
+
+    def found_spent(self, sid: Optional[str], account: str, now: Optional[float] = None) -> None:
+        """A route refused a people change of session ``sid`` (of ``account``): out of changes."""
+        if not sid or len(sid) > 200:
+            return
+        if len(self.spent) >= self.MAX_SPENT:
+            self.spent.clear()
+        self.spent[sid] = (account, time.monotonic() if now is None else now)
 
     def start(self, account: str, old: Optional[str] = None) -> str:
         """A new session of ``account``; the browser's ``old`` session (if any) ends: the id an
@@ -51,6 +74,8 @@ class Sessions:
         return None if row is None else str(row[0])
 
     def end(self, sid: Optional[str]) -> None:
+        if sid:
+            self.spent.pop(sid, None)
         if sid and len(sid) <= 200:
             self.store.write(("DELETE FROM sessions WHERE hash = ?", (_hash(sid),)))
 
@@ -66,14 +91,24 @@ class Bucket:
         self.burst, self.rate, self.what = float(burst), per_hour / 3600.0, what
         self.buckets: Dict[str, Tuple[float, float]] = {}
 
-    def take(self, key: str, now: Optional[float] = None) -> None:
-        """Spend one attempt of ``key``'s, or raise BusyError (429) saying when to try again."""
+    def refusal(self, key: str, now: Optional[float] = None) -> Optional[BusyError]:
+        """The BusyError (429) :meth:`take` would raise for ``key`` now, or None; spends nothing."""
         now = time.monotonic() if now is None else now
         tokens, at = self.buckets.get(key, (self.burst, now))
         tokens = min(self.burst, tokens + (now - at) * self.rate)
         if tokens < 1:
             wait = (1 - tokens) / self.rate
-            raise BusyError(f"too many {self.what}: try again in {wait:.0f} s")
+            return BusyError(f"too many {self.what}: try again in {wait:.0f} s")
+        return None
+
+    def take(self, key: str, now: Optional[float] = None) -> None:
+        """Spend one attempt of ``key``'s, or raise BusyError (429) saying when to try again."""
+        now = time.monotonic() if now is None else now
+        refused = self.refusal(key, now)
+        if refused is not None:
+            raise refused
+        tokens, at = self.buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - at) * self.rate)
         self.buckets[key] = (tokens - 1, now)
         if len(self.buckets) > self.MAX_KEYS:
             self.buckets = {k: (t, a) for k, (t, a) in self.buckets.items()

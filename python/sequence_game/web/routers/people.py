@@ -11,13 +11,15 @@ import asyncio
 import time
 from typing import Annotated, Any, Dict, Optional
 
-from fastapi import APIRouter, Depends, Path, Query, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
 from .. import models
 from ..club.accounts import Account
 from ..club.people import Challenge
+from ..club.sessions import COOKIE
 from ..club.web import AccountWrite, ClubDep, NeedsAccountError, OptionalAccount, OptionalClub
 from ..deps import BaseUrl, Client, LobbyDep, errors_for
+from ..errors import BusyError
 from ..lobby import check_game
 
 router = APIRouter(tags=["people"])
@@ -32,10 +34,15 @@ def _needs(account: Optional[Account]) -> Account:
     return account
 
 
-async def _writer(club: ClubDep, account: AccountWrite) -> Account:
-    """The signed-in account of a write, which spends one of its changes (429 past them)."""
+async def _writer(request: Request, club: ClubDep, account: AccountWrite) -> Account:
+    """The signed-in account of a write, which spends one of its changes (429 past them). A
+    session refused here has its next changes refused before routing for a second (``gate.py``)."""
     me = _needs(account)
-    club.people_changes.take(me.key)
+    try:
+        club.people_changes.take(me.key)
+    except BusyError:
+        club.sessions.found_spent(request.cookies.get(COOKIE), me.key)
+        raise
     return me
 
 
