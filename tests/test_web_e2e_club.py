@@ -22,7 +22,7 @@ pytest.importorskip("playwright.sync_api")
 from sequence_game.web import create_app
 from sequence_game.web.club import ClubSettings
 from sequence_game.web.limits import ServerLimits
-from test_web_e2e import axe_report, browser  # noqa: F401  (browser: the fixture)
+from test_web_e2e import axe_report, browser, play_one_click_move  # noqa: F401  (browser: the fixture)
 from web_support import serving
 
 pytestmark = pytest.mark.e2e
@@ -88,15 +88,16 @@ def sign_up(server, page, name, password="password1"):
     assert name in page.inner_text("#account")
 
 
-def play_one_click_move(page):
-    page.wait_for_selector("#status.mine")
-    for card in page.locator(".hand-card:not(.nomove):not(.dead)").all():
-        card.click()
-        target = page.locator("#board .cell.target").first
-        if target.count():
-            target.click()
-            return
-    raise AssertionError("no card with a target")
+def play_moves(server, table, by_seat, n):
+    """``n`` moves at ``table`` in turn, each clicked on the page of the seat to move
+    (``by_seat[seat]``) and waited for until the table's version moves on."""
+    for _ in range(n):
+        view = get(server, f"/api/tables/{table}")
+        play_one_click_move(by_seat[view["state"]["current_player"]])
+        end = time.monotonic() + 20
+        while get(server, f"/api/tables/{table}")["version"] == view["version"]:
+            assert time.monotonic() < end, "the move did not reach the table"
+            time.sleep(0.05)
 
 
 def test_sign_up_log_out_and_log_in_again(server, people):
@@ -177,14 +178,7 @@ def test_a_rated_game_between_two_accounts_to_the_end_updates_both_ratings(serve
     b.wait_for_selector("#seats a")
     assert [s["account"] for s in get(server, f"/api/tables/{table}")["seats"]] == ["alice", "bob"]
     # one move each, then alice resigns
-    for _ in range(2):
-        to_move = get(server, f"/api/tables/{table}")["state"]["current_player"]
-        version = get(server, f"/api/tables/{table}")["version"]
-        play_one_click_move((a, b)[to_move])
-        end = time.monotonic() + 20
-        while get(server, f"/api/tables/{table}")["version"] == version:
-            assert time.monotonic() < end
-            time.sleep(0.05)
+    play_moves(server, table, (a, b), 2)
     a.wait_for_selector("#resign:not([hidden])")
     a.click("#resign")
     a.click("#resign-yes")  # the page's own dialog asks first
@@ -235,13 +229,7 @@ def test_a_rated_seek_accepted_from_the_lobby_then_resigned_changes_both_ratings
     g.wait_for_url("**/table/**")  # the poster's page follows its seek to the table
     table = h.url.split("/table/")[1].split("#")[0]
     assert [s["account"] for s in get(server, f"/api/tables/{table}")["seats"]] == ["gil", "hana"]
-    for _ in range(2):  # one move each: a game nobody aborted
-        view = get(server, f"/api/tables/{table}")
-        play_one_click_move((g, h)[view["state"]["current_player"]])
-        end = time.monotonic() + 20
-        while get(server, f"/api/tables/{table}")["version"] == view["version"]:
-            assert time.monotonic() < end
-            time.sleep(0.05)
+    play_moves(server, table, (g, h), 2)  # one move each: a game nobody aborted
     h.wait_for_selector("#resign:not([hidden])")
     h.click("#resign")
     h.click("#resign-yes")  # the page's own dialog asks first

@@ -23,7 +23,7 @@ from test_web_e2e_club import (  # noqa: F401  (browser, people: the fixtures)
     browser,
     get,
     people,
-    play_one_click_move,
+    play_moves,
     shot,
     sign_up,
 )
@@ -135,12 +135,7 @@ def play_and_resign(server, persons, tid, table, names, moves, loser):
         page.wait_for_url(f"**/table/{table}#**")
         pages[name] = page
     seats = {s["account"]: p for p, s in enumerate(get(server.url, f"/api/tables/{table}")["seats"])}
-    by_seat = {seats[n]: pages[n] for n in pages}
-    for _ in range(moves):
-        state = get(server.url, f"/api/tables/{table}")
-        version = state["version"]
-        play_one_click_move(by_seat[state["state"]["current_player"]])
-        wait(lambda: get(server.url, f"/api/tables/{table}")["version"] != version)
+    play_moves(server.url, table, {seats[n]: pages[n] for n in pages}, moves)
     page = pages[loser]
     page.wait_for_selector("#resign:not([hidden])")
     page.click("#resign")
