@@ -140,7 +140,8 @@ def test_refusals_are_cheap(benchmark, served):
     benchmark.extra_info.update(costs)
     # a refusal costs the event loop well under a millisecond (a routed one cost 0.3-0.6 ms before
     # the early refusals): the flood's requests cannot take the loop from the moves of the others
-    assert all(ms < 1.0 for ms in costs.values()), costs
+    refusals = {what: ms for what, ms in costs.items() if not what.startswith("(answered")}
+    assert refusals and all(ms < 1.0 for ms in refusals.values()), costs
 
 
 def _cpu() -> str:
