@@ -6,6 +6,7 @@ a restart, a rematch, a tournament's tables and the bot API."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 
@@ -242,7 +243,10 @@ def test_the_event_stream_ends_with_the_abort_and_a_bot_can_abort(client):
     assert states[-1]["view"]["over"] and states[-1]["view"]["result"]["aborted"]["why"] == "abort"
 
 
-def test_an_aborted_rated_game_counts_for_nobody(tmp_path):
+@contextlib.contextmanager
+def _rated_table_of_alice_and_bob():
+    """Accounts alice and bob signed in at a rated table without a clock: (alice's browser, the
+    table, the seats' tokens)."""
     pytest.importorskip("argon2")
     pytest.importorskip("openskill")
     from test_web_accounts import browser, make_app, rated_table, sign_up
@@ -252,6 +256,11 @@ def test_an_aborted_rated_game_counts_for_nobody(tmp_path):
         sign_up(a, "alice")
         sign_up(b, "bob")
         table, tokens = rated_table(a, [b])
+        yield a, table, tokens
+
+
+def test_an_aborted_rated_game_counts_for_nobody(tmp_path):
+    with _rated_table_of_alice_and_bob() as (a, table, tokens):
         assert a.get(f"/api/tables/{table}", headers=auth(tokens[0])).json()["can_abort"]
         _move(a.client, table, tokens)
         assert a.post(f"/api/tables/{table}/abort", headers=auth(tokens[1])).status_code == 200
@@ -269,15 +278,7 @@ def test_without_a_clock_the_one_waiting_for_a_first_move_may_abort_and_nothing_
     """A rated table of people without a time control: nothing runs out (no grace, no timer), so a
     person who sits and never moves would hold the other forever. The one who moved may abort
     while the other has not, as on lichess: nobody wins, no rating changes."""
-    pytest.importorskip("argon2")
-    pytest.importorskip("openskill")
-    from test_web_accounts import browser, make_app, rated_table, sign_up
-
-    app = make_app()
-    with browser(app) as a, browser(app) as b:
-        sign_up(a, "alice")
-        sign_up(b, "bob")
-        table, tokens = rated_table(a, [b])
+    with _rated_table_of_alice_and_bob() as (a, table, tokens):
         waiting = _move(a.client, table, tokens)
         v = a.get(f"/api/tables/{table}", headers=auth(tokens[waiting])).json()
         assert v["state"]["current_player"] == 1 - waiting and v["can_abort"] and not v["can_resign"]
