@@ -29,7 +29,7 @@ from .club.sessions import COOKIE
 from .http import CreationQuota, client_of, refuse
 from .tables import TableService
 
-__all__ = ["EarlyRefusal"]
+__all__ = ["SETTLE_PASSES", "EarlyRefusal", "socket_refusal"]
 
 _TABLE = r"/api/tables/([^/]+)"
 #: the requests that take from the client's table quota (``CreationQuota``): creating, joining
@@ -44,7 +44,7 @@ _PEOPLE_CHANGES = {
     "POST": re.compile(r"/api/challenges(?:/[^/]+/(?:decline|accept))?"),
 }
 #: passes of the event loop a refusal waits for what arrived with it (a disconnect) before it holds
-_SETTLE_PASSES = 3
+SETTLE_PASSES = 3
 
 
 def _header(scope: Scope, name: bytes) -> Optional[bytes]:
@@ -60,6 +60,14 @@ def _bearer(scope: Scope) -> Optional[str]:
             scheme, _, token = value.decode("latin-1").partition(" ")
             return token.strip() if scheme.lower() == "bearer" else None
     return None
+
+
+def socket_refusal(service: TableService, scope: Scope) -> Optional[BaseException]:
+    """The refusal of the websocket ``scope`` that memory tells: a table's socket of a client past
+    its cap, or the server past its cap; None for any other path. :class:`EarlyRefusal` asks it,
+    and so does ``sequence-game serve`` before uvicorn hands the connection to its websocket
+    library (``handshake.py``)."""
+    return service.connection_refusal(client_of(scope)) if _SOCKET.fullmatch(scope["path"]) else None
 
 
 class EarlyRefusal:
@@ -88,7 +96,7 @@ class EarlyRefusal:
                 return self.people_refusal(scope)
             return None
         if scope["type"] == "websocket":
-            return self.service.connection_refusal(client_of(scope)) if _SOCKET.fullmatch(path) else None
+            return socket_refusal(self.service, scope)
         if scope.get("method") != "POST":
             return None
         if _CREATING.fullmatch(path):
@@ -101,7 +109,7 @@ class EarlyRefusal:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             refused = self.refusal(scope)
-            for _ in range(_SETTLE_PASSES):
+            for _ in range(SETTLE_PASSES):
                 if refused is None:
                     break
                 # what was ready with this request runs first: a stream its client just closed

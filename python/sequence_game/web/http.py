@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Dict, Optional, Tuple, Type
+from typing import Any, Dict, List, Optional, Tuple, Type
 from urllib.parse import urlsplit
 
 from starlette.responses import JSONResponse
@@ -25,7 +25,7 @@ from . import errors
 from .limits import LOOPBACK_HOSTS, ServerLimits
 
 __all__ = ["STATUS", "BodyLimit", "CreationQuota", "HostGuard", "client_of", "deny_websocket", "error_body",
-           "refuse", "status_of"]
+           "host_refusal", "refusal_response", "refuse", "status_of"]
 
 #: The HTTP status of each refusal (the most specific class that matches wins).
 STATUS: Dict[Type[BaseException], int] = {
@@ -63,11 +63,16 @@ def error_body(exc: BaseException) -> Dict[str, str]:
 async def _refuse(send: Send, exc: BaseException, headers: Tuple[Tuple[bytes, bytes], ...] = (),
                   http_prefix: str = "") -> None:
     """The refusal as an HTTP response (``http_prefix="websocket."``: a websocket's denial response)."""
-    body = json.dumps(error_body(exc)).encode()
-    await send({"type": f"{http_prefix}http.response.start", "status": status_of(exc),
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *headers]})
+    status, own, body = refusal_response(exc)
+    await send({"type": f"{http_prefix}http.response.start", "status": status, "headers": [*own, *headers]})
     await send({"type": f"{http_prefix}http.response.body", "body": body})
+
+
+def refusal_response(exc: BaseException) -> Tuple[int, List[Tuple[bytes, bytes]], bytes]:
+    """The status, headers and body of the HTTP response refusing a request with ``exc`` (the
+    middlewares' refusals, and a websocket refused before uvicorn hands it over, ``handshake.py``)."""
+    body = json.dumps(error_body(exc)).encode()
+    return status_of(exc), [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())], body
 
 
 async def deny_websocket(websocket: WebSocket, exc: BaseException) -> None:
@@ -154,30 +159,36 @@ class HostGuard:
     SAFE = ("GET", "HEAD", "OPTIONS")
 
     def __init__(self, app: ASGIApp, limits: ServerLimits) -> None:
-        self.app = app
-        self.allowed = limits.allowed_hosts or LOOPBACK_HOSTS
+        self.app, self.limits = app, limits
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers", []))
-        host = headers.get(b"host", b"").decode("latin-1")
-        refusal: Optional[errors.TableError] = None
-        if not host_allowed(host, self.allowed):
-            refusal = errors.BadMessageError(
-                f"this server does not answer to the host name {host[:100]!r} (allowed: {', '.join(self.allowed)}; "
-                "serve --allowed-host adds names)")
-        elif b"origin" in headers and (scope["type"] == "websocket" or scope.get("method") not in self.SAFE):
-            origin = headers[b"origin"].decode("latin-1")
-            if urlsplit(origin).netloc.lower() != host.lower():
-                refusal = errors.NotAllowedError(f"requests from the page of another site ({origin[:100]}) are refused")
+        refusal = host_refusal(scope, self.limits)
         if refusal is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "http":
             await _refuse(send, refusal)
         else:
             await deny_websocket(WebSocket(scope, receive, send), refusal)
+
+
+def host_refusal(scope: Scope, limits: ServerLimits) -> Optional[errors.TableError]:
+    """Why :class:`HostGuard` refuses the request or websocket ``scope`` (its Host or its Origin),
+    or None."""
+    allowed = limits.allowed_hosts or LOOPBACK_HOSTS
+    headers: Dict[Any, Any] = dict(scope.get("headers", []))
+    host = headers.get(b"host", b"").decode("latin-1")
+    if not host_allowed(host, allowed):
+        return errors.BadMessageError(
+            f"this server does not answer to the host name {host[:100]!r} (allowed: {', '.join(allowed)}; "
+            "serve --allowed-host adds names)")
+    if b"origin" in headers and (scope["type"] == "websocket" or scope.get("method") not in HostGuard.SAFE):
+        origin = headers[b"origin"].decode("latin-1")
+        if urlsplit(origin).netloc.lower() != host.lower():
+            return errors.NotAllowedError(f"requests from the page of another site ({origin[:100]}) are refused")
+    return None
 
 
 class CreationQuota:

@@ -72,25 +72,15 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
     print(f"sequence-game: serving on {url} (database {path}); Ctrl+C stops", flush=True)
-    # the client's address (per-client limits) comes from X-Forwarded-For only when the connection
-    # is from a proxy named here; otherwise anyone could claim any address
-    # log_config=None: uvicorn's own dictConfig would close every logging handler of the host
-    # process (logging.config clears the existing ones); its loggers write through ours instead
-    # uvicorn's info lines are one per websocket opened, closed or refused: written synchronously on
-    # the event loop, a flood of refused sockets would turn into a flood of writes that delay
-    # everyone's moves; its warnings and errors stay
+    # log_config=None in the config: uvicorn's own dictConfig would close every logging handler of
+    # the host process (logging.config clears the existing ones); its loggers write through ours
+    # instead. uvicorn's info lines are one per websocket opened, closed or refused: written
+    # synchronously on the event loop, a flood of refused sockets would turn into a flood of writes
+    # that delay everyone's moves; its warnings and errors stay
     level = getattr(logging, log_level.upper(), logging.INFO)
     uvicorn_level = max(level, logging.WARNING) if level > logging.DEBUG else level
     _log_to_stderr(uvicorn_level, "uvicorn")
-    config = uvicorn.Config(app, host=host, port=port, log_level=uvicorn_level, log_config=None, ws_max_size=64 * 1024,
-                            access_log=False, proxy_headers=bool(trusted_proxies),
-                            # no permessage-deflate: its compression runs once per connection per
-                            # message on the event loop, so every spectator socket of a table cost a
-                            # compression of every state; a state frame is a few kB
-                            ws_per_message_deflate=False,
-                            forwarded_allow_ips=list(trusted_proxies) or None,
-                            # Ctrl-C or SIGTERM: requests still waiting for an analysis get 5 s, then stop
-                            timeout_graceful_shutdown=5)
+    config = server_config(app, host, port, uvicorn_level, trusted_proxies)
     server = uvicorn.Server(config)
     if open_browser:
         def opener() -> None:
@@ -117,6 +107,30 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Optional[str] = None, o
     finally:
         stop.set()
     return 0 if server.started else 1
+
+
+def server_config(app: Any, host: str, port: int, log_level: int, trusted_proxies: Sequence[str]) -> Any:
+    """The ``uvicorn.Config`` that ``serve`` runs ``app`` (``create_app``'s) with."""
+    import uvicorn
+
+    from .handshake import early_refusing_protocol
+
+    # a table's websocket past its cap is refused in uvicorn's HTTP protocol, before the hand-over
+    # to the websocket library that was most of its cost (handshake.py); without httptools,
+    # uvicorn's h11 protocol serves and the app's gate refuses it after the hand-over
+    http = early_refusing_protocol(app.state.service, app.state.limits) or "h11"
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, log_config=None, ws_max_size=64 * 1024,
+                          http=http, access_log=False,
+                          # the client's address (per-client limits) comes from X-Forwarded-For only
+                          # when the connection is from a proxy named here; otherwise anyone could
+                          # claim any address
+                          proxy_headers=bool(trusted_proxies), forwarded_allow_ips=list(trusted_proxies) or None,
+                          # no permessage-deflate: its compression runs once per connection per
+                          # message on the event loop, so every spectator socket of a table cost a
+                          # compression of every state; a state frame is a few kB
+                          ws_per_message_deflate=False,
+                          # Ctrl-C or SIGTERM: requests still waiting for an analysis get 5 s, then stop
+                          timeout_graceful_shutdown=5)
 
 
 def _build_routes(app: Any) -> None:
