@@ -390,7 +390,8 @@ def test_a_search_off_the_main_thread_leaves_the_gil_alone_until_it_is_done():
     analyses) that took it every 50 ms could lose its core holding it and stall every other thread,
     the event loop's included (docs/web.md, "Load"). While such a search runs, the main thread runs
     Python without a pause: each time the other thread asks for the GIL, the main thread has to
-    hand it over and wait (a voluntary context switch): 7-15 times in 1.6 s before, none now."""
+    hand it over and wait (a voluntary context switch): 7-15 times in 1.6 s with a check every 50 ms,
+    never without it."""
     started = threading.Event()
 
     def run():

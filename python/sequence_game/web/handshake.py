@@ -4,14 +4,14 @@ before uvicorn hands the connection to its websocket library.
 uvicorn answers a websocket's upgrade request by creating a websocket protocol object, moving the
 connection to it and having the websocket library parse the request again; only then does the app
 see it, and :class:`~sequence_game.web.gate.EarlyRefusal` refuse it. For a flood of sockets past
-their caps (about a hundred a second in bursts, docs/web.md "Load") that hand-over was most of the
-0.4-0.6 ms of the event loop each refusal cost. :func:`early_refusing_protocol` makes uvicorn's
-httptools protocol ask the gate (:func:`~sequence_game.web.gate.socket_refusal`) first, and when it
-refuses, write the very response the app would have sent and close the connection.
+their caps (about ninety a second in bursts, docs/web.md "Load") the hand-over is about a quarter
+of what a refusal costs the event loop (docs/security.md, "Floods"). :func:`early_refusing_protocol`
+makes uvicorn's httptools protocol ask the gate (:func:`~sequence_game.web.gate.socket_refusal`)
+first, and when it refuses, write the very response the app would have sent and close the connection.
 
 It refuses only what the app would refuse with that answer: a handshake the websocket library
 would reject, or one ``HostGuard`` refuses (its Host, its Origin), goes the normal way and gets
-the answer it got before, as does every other request and any unexpected error here. The client's
+the app's own answer, as does every other request and any unexpected error here. The client's
 address is the one uvicorn's proxy headers give the app (X-Forwarded-For only from a trusted
 proxy), and a refusal waits the same passes of the event loop as the gate's for a socket that
 closed meanwhile. Under another server, or another uvicorn protocol, the app's gate still refuses
