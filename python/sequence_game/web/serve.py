@@ -116,8 +116,8 @@ def server_config(app: Any, host: str, port: int, log_level: int, trusted_proxie
     from .handshake import early_refusing_protocol
 
     # a table's websocket past its cap is refused in uvicorn's HTTP protocol, before the hand-over
-    # to the websocket library that was most of its cost (handshake.py); without httptools,
-    # uvicorn's h11 protocol serves and the app's gate refuses it after the hand-over
+    # to the websocket library, a quarter of its cost (handshake.py); without httptools, uvicorn's
+    # h11 protocol serves and the app's gate refuses it after the hand-over
     http = early_refusing_protocol(app.state.service, app.state.limits) or "h11"
     return uvicorn.Config(app, host=host, port=port, log_level=log_level, log_config=None, ws_max_size=64 * 1024,
                           http=http, access_log=False,
