@@ -99,8 +99,8 @@ def early_refusing_protocol(service: TableService, limits: ServerLimits) -> Opti
     #: that the next one reads)
     checks = ServerProtocol()
     #: the library's answers to the handshakes last asked (the request with its key made
-    #: ``_SOME_KEY``): a flood repeats the same few, and asking the library again was about a
-    #: quarter of a refusal's CPU (0.19 ms of the event loop's with it, 0.14 ms without; AMD EPYC)
+    #: ``_SOME_KEY``): a flood repeats the same few, and asking the library again cost about a
+    #: quarter of a refusal's event-loop CPU (docs/security.md, "Floods")
     answers: Dict[bytes, bool] = {}
 
     def library_accepts(raw: bytes) -> bool:
