@@ -64,6 +64,16 @@ def _cpu_seconds(pid: int, thread: int = 0) -> float:
         return float("nan")
 
 
+def _cpu_wait_seconds(pid: int, thread: int) -> float:
+    """Seconds thread ``thread`` of process ``pid`` was ready to run but waited for a CPU (Linux
+    schedstat; NaN elsewhere): on a shared machine a late answer is often this wait, not work."""
+    try:
+        with open(f"/proc/{pid}/task/{thread}/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list = []
@@ -451,6 +461,7 @@ def _run(tmp_path, hostile: bool) -> float:
         elapsed = time.monotonic() - started
         server_cpu = _cpu_seconds(server.pid)
         loop_cpu = _cpu_seconds(server.pid, server.pid)  # the main thread runs the event loop
+        loop_wait = _cpu_wait_seconds(server.pid, server.pid)
         if hostile:
             (attack.answers, attack.sockets, attack.refused_sockets, attack.errors,
              attacker_cpu) = _answer(helpers["_attack"], 120)
@@ -495,7 +506,8 @@ def _run(tmp_path, hostile: bool) -> float:
     print(f"\nload{' (hostile mix)' if hostile else ''}: {TABLES} tables, {elapsed:.0f} s, {stats.games} games "
           f"finished, {len(rows)} tables, {moves} moves stored, {len(lat)} human moves timed "
           f"({len(lat) / elapsed:.0f}/s); latency p50 {pct(0.5):.1f} ms, p90 {pct(0.9):.1f} ms, p99 {pct(0.99):.1f} ms, "
-          f"max {1000 * lat[-1]:.1f} ms; errors {len(stats.errors)}; CPU time: server {server_cpu:.1f} s (its event loop's thread {loop_cpu:.1f} s), clients "
+          f"max {1000 * lat[-1]:.1f} ms; errors {len(stats.errors)}; CPU time: server {server_cpu:.1f} s (its event loop's thread {loop_cpu:.1f} s, "
+          f"and {loop_wait:.1f} s more ready but waiting for a CPU), clients "
           f"{client_cpu:.1f} s; CPU {cpu}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     lags.sort()
     print(f"the clients' event loop woke late by p50 {1000 * lags[len(lags) // 2]:.2f} ms, p99 "
