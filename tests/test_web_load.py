@@ -10,11 +10,13 @@ see 50 clients, not one. ``test_hostile_mix`` runs the same tables while attacke
 other addresses flood the server: table creations as fast as they are answered, websockets to
 every table up to their caps (half of them never reading), and analyses of the longest budget,
 sixteen at a time per seat, and signed-in accounts flooding the people doors (follows, blocks,
-profile saves, challenges made and withdrawn, their people list and the leaderboard); meanwhile
-four accounts play an arena as long as the run (docs/club.md, "Tournaments"), which must end with
-every game scored. The attackers and the arena's players run in processes of their own: this
-process's event loop only plays and times the honest tables (``_lag_probe`` reports how late it
-woke). The honest moves must keep their latency and none may be lost.
+profile saves, challenges made and withdrawn, their people list and the leaderboard). In both runs
+four accounts also play an arena as long as the run (docs/club.md, "Tournaments"), which must end
+with every game scored: they are honest players, so they load the plain run as they load the
+hostile one, and the ratio of the two runs' latencies is the attack's alone. The attackers and the
+arena's players run in processes of their own: this process's event loop only plays and times the
+honest tables (``_lag_probe`` reports how late it woke). The honest moves must keep their latency
+and none may be lost.
 
 Every table has two seats; four in five are two simulated humans, one in five a simulated human
 against the ``easy`` AI. A simulated human waits a random 0.05-0.25 s "thinking" time on its turn,
@@ -378,6 +380,22 @@ def _play_arena(base: str, seconds: float) -> None:
     print(json.dumps([arena.final, arena.moves, arena.errors, time.process_time()]))
 
 
+#: the kinds of flood ``_attack`` runs (docs/web.md, "Load")
+ATTACK_KINDS = ("creations", "sockets", "analyses", "people")
+
+
+def _attack_kinds() -> list:
+    """The floods ``SEQUENCE_WEB_LOAD_ATTACKS`` names (all by default, ``none`` for none); a name
+    that is not a kind is refused, so a typo cannot quietly drop a flood from the hostile run."""
+    text = os.environ.get("SEQUENCE_WEB_LOAD_ATTACKS", ",".join(ATTACK_KINDS)).strip()
+    kinds = [] if text == "none" else [k.strip() for k in text.split(",")]
+    unknown = [k for k in kinds if k not in ATTACK_KINDS]
+    if unknown:
+        raise ValueError(f"SEQUENCE_WEB_LOAD_ATTACKS={text!r}: {', '.join(map(repr, unknown))} "
+                         f"is not a kind of flood; expected a comma-separated list of {', '.join(ATTACK_KINDS)}, or none")
+    return kinds
+
+
 def _attack(base: str, seconds: float) -> None:
     """The attackers (run in their own process: their CPU is not the honest clients'); prints what
     they were answered as JSON."""
@@ -391,7 +409,7 @@ def _attack(base: str, seconds: float) -> None:
     async def run() -> None:
         async with httpx.AsyncClient(base_url=base, timeout=60,
                                      limits=httpx.Limits(max_connections=300, max_keepalive_connections=300)) as http:
-            kinds = os.environ.get("SEQUENCE_WEB_LOAD_ATTACKS", "creations,sockets,analyses,people").split(",")
+            kinds = _attack_kinds()
             await asyncio.gather(
                 *(_flood_creations(http, attack, deadline, _address(a, 66)) for a in range(4) if "creations" in kinds),
                 *(_flood_sockets(http, base, attack, deadline, _address(a, 67), read=a % 2 == 0)
@@ -436,19 +454,19 @@ def _run(tmp_path, hostile: bool) -> float:
     db = tmp_path / "load.sqlite3"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    # the hostile mix runs an arena beside the tables, as long as the run
-    extra = ("--limit", f"min_arena_minutes={SECONDS / 60}") if hostile else ()
-    server = start_server(db, port, "--trusted-proxy", "127.0.0.1", *extra)
+    if hostile:
+        _attack_kinds()  # a misspelt kind fails here, before the run
+    # both runs play an arena beside the tables, as long as the run
+    server = start_server(db, port, "--trusted-proxy", "127.0.0.1", "--limit", f"min_arena_minutes={SECONDS / 60}")
     arena = Arena()
     attack = Attack()
-    helpers: dict = {}  # the attackers' process and the arena's, in the hostile mix
+    helpers: dict = {}  # the arena's process, and in the hostile mix the attackers'
     attacker_cpu = float("nan")
     try:
         stats = Stats()
         lags: list = []
         deadline = time.monotonic() + SECONDS
-        if hostile:
-            helpers = {name: _spawn(name, base) for name in ("_attack", "_play_arena")}
+        helpers = {name: _spawn(name, base) for name in ("_play_arena", "_attack") if hostile or name != "_attack"}
 
         async def run() -> None:
             await asyncio.gather(*(_table_loop(base, k, stats, deadline) for k in range(TABLES)),
@@ -465,7 +483,7 @@ def _run(tmp_path, hostile: bool) -> float:
         if hostile:
             (attack.answers, attack.sockets, attack.refused_sockets, attack.errors,
              attacker_cpu) = _answer(helpers["_attack"], 120)
-            arena.final, arena.moves, arena.errors, arena.cpu = _answer(helpers["_play_arena"], SECONDS + 300)
+        arena.final, arena.moves, arena.errors, arena.cpu = _answer(helpers["_play_arena"], SECONDS + 300)
     finally:
         for helper in helpers.values():
             if helper.poll() is None:
@@ -518,14 +536,14 @@ def _run(tmp_path, hostile: bool) -> float:
               f"refused {attack.refused_sockets}; the attackers' own CPU time {attacker_cpu:.1f} s")
     assert not stats.errors, stats.errors[:5]
     assert not attack.errors, attack.errors[:5]
-    if hostile:  # the arena ran to its end under attack: every game scored, the standings add up
-        t = arena.final
-        print(f"arena: {len(t['games'])} games, {arena.moves} moves, points "
-              f"{sorted(r['points'] for r in t['standings'])}; its players' own CPU time {arena.cpu:.1f} s")
-        assert not arena.errors, arena.errors[:5]
-        assert t["status"] == "finished" and t["games"] and all(g["result"] is not None for g in t["games"])
-        assert sum(r["games"] for r in t["standings"]) == 2 * len(t["games"])
-        assert sum(r["wins"] for r in t["standings"]) + sum(r["draws"] for r in t["standings"]) / 2 == len(t["games"])
+    # the arena ran to its end (under attack in the hostile mix): every game scored, the standings add up
+    t = arena.final
+    print(f"arena: {len(t['games'])} games, {arena.moves} moves, points "
+          f"{sorted(r['points'] for r in t['standings'])}; its players' own CPU time {arena.cpu:.1f} s")
+    assert not arena.errors, arena.errors[:5]
+    assert t["status"] == "finished" and t["games"] and all(g["result"] is not None for g in t["games"])
+    assert sum(r["games"] for r in t["standings"]) == 2 * len(t["games"])
+    assert sum(r["wins"] for r in t["standings"]) + sum(r["draws"] for r in t["standings"]) / 2 == len(t["games"])
     return pct(0.99)
 
 
