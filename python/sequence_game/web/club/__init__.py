@@ -10,8 +10,12 @@ changes the ratings in the same transaction.
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
+import os
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
@@ -97,6 +101,24 @@ class ClubSettings:
         return changed
 
 
+#: How much less priority a password-hashing thread has than the server's (:func:`_hashing_thread`).
+HASHING_NICENESS = 10
+
+
+def _hashing_thread() -> None:
+    """A password-hashing thread runs ``HASHING_NICENESS`` below the thread that started it (Linux,
+    per thread). argon2id holds a core for about 0.2 s a hash (accounts.HASH_PARAMETERS): at the
+    event loop's priority a burst of sign-ups or logins took both cores of a 2-vCPU machine while
+    every move waited for one; ten below it, the loop and the games get a core first, and a login
+    still gets about a tenth of a busy core (the analyses' SCHED_IDLE class could starve it).
+    Elsewhere the thread keeps its priority."""
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + HASHING_NICENESS))
+    except (AttributeError, OSError):
+        pass
+
+
 class Club:
     """Accounts, sessions and ratings over the SQLite file at ``path``."""
 
@@ -117,6 +139,7 @@ class Club:
         # the turns at argon2 are taken on the event loop: a waiting login holds no worker thread
         self._hash_slots = asyncio.Semaphore(s.max_hashing)
         self._hash_waiting = 0
+        self._hash_threads = ThreadPoolExecutor(s.max_hashing, "sequence-hash", initializer=_hashing_thread)
 
     async def hashing(self, call: Callable[..., T], *args: Any) -> T:
         """``call(*args)`` (a login or sign-up, which hashes a password) in a worker thread once one
@@ -126,11 +149,13 @@ class Club:
         self._hash_waiting += 1
         try:
             async with self._hash_slots:
-                return await asyncio.to_thread(call, *args)
+                return await asyncio.get_running_loop().run_in_executor(self._hash_threads,
+                                                                        functools.partial(call, *args))
         finally:
             self._hash_waiting -= 1
 
     def close(self) -> None:
+        self._hash_threads.shutdown(wait=True, cancel_futures=True)
         self.store.close()
 
     # ------------------------------------------------------------------ the end of a game
