@@ -30,6 +30,7 @@ nothing played twice.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import os
 import random
@@ -79,6 +80,7 @@ def _cpu_wait_seconds(pid: int, thread: int) -> float:
 class Stats:
     def __init__(self) -> None:
         self.latencies: list = []
+        self.when: list = []
         self.errors: list = []
         self.final: dict = {}  # table id -> (version, move count, board, turn, over) of the newest state seen
         self.acked: dict = {}  # (table id, seat) -> the seat's moves as the server acknowledged them, in order
@@ -133,6 +135,7 @@ async def _seat(ws_url: str, token: str, table: str, stats: Stats, deadline: flo
                                       view["over"])
             if sent is not None and view["version"] > sent[0]:
                 stats.latencies.append(time.perf_counter() - sent[1])
+                stats.when.append(sent[1])
                 last = view["last_move"] if view["version"] == sent[0] + 1 else None
                 if last is None or last["player"] != seat:
                     stats.errors.append(f"{table}: the state after our move {sent[2]} is not that move: {last}")
@@ -372,9 +375,19 @@ async def _flood_people(base: str, attack: Attack, deadline: float, client: str,
                 await asyncio.sleep(0.05)
 
 
+def _ready() -> None:
+    """A helper process, its interpreter started and its modules imported, says so and waits for the
+    go (``_start``). Starting a Python process is the test harness's cost, not the server's: on the
+    two cores the server shares with it, it would otherwise fall in the honest tables' first seconds."""
+    importlib.import_module("httpx")
+    print("ready", flush=True)
+    sys.stdin.readline()
+
+
 def _play_arena(base: str, seconds: float) -> None:
     """The arena's players, in a process of their own like the attackers: the honest clients' event
     loop, which times their moves, then does nothing else. Prints what the arena ended as, as JSON."""
+    _ready()
     arena = Arena()
     asyncio.run(_arena(base, seconds, arena))
     print(json.dumps([arena.final, arena.moves, arena.errors, time.process_time()]))
@@ -404,6 +417,7 @@ def _attack(base: str, seconds: float) -> None:
     os.nice(int(os.environ.get("SEQUENCE_WEB_LOAD_ATTACKER_NICE", "0")))
 
     attack = Attack()
+    _ready()
     deadline = time.monotonic() + seconds
 
     async def run() -> None:
@@ -436,10 +450,20 @@ async def _lag_probe(deadline: float, lags: list) -> None:
 
 def _spawn(function: str, base: str) -> subprocess.Popen:
     """``function(base, SECONDS)`` of this module in a fresh interpreter (a fork of this threaded one
-    could inherit a held lock), its standard output piped."""
+    could inherit a held lock), its standard input and output piped."""
     code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); import test_web_load; "
             f"test_web_load.{function}({base!r}, {SECONDS!r})")
-    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def _start(helpers: dict) -> None:
+    """Wait until every helper process is ready (``_ready``), then start them all."""
+    for helper in helpers.values():
+        line = helper.stdout.readline()
+        assert line.strip() == "ready", f"a helper process ({helper.args[-1][-60:]}) did not start: {line!r}"
+    for helper in helpers.values():
+        helper.stdin.write("go\n")
+        helper.stdin.flush()
 
 
 def _answer(helper: subprocess.Popen, timeout: float) -> list:
@@ -465,8 +489,9 @@ def _run(tmp_path, hostile: bool) -> float:
     try:
         stats = Stats()
         lags: list = []
-        deadline = time.monotonic() + SECONDS
         helpers = {name: _spawn(name, base) for name in ("_play_arena", "_attack") if hostile or name != "_attack"}
+        _start(helpers)
+        deadline = time.monotonic() + SECONDS
 
         async def run() -> None:
             await asyncio.gather(*(_table_loop(base, k, stats, deadline) for k in range(TABLES)),
@@ -527,6 +552,14 @@ def _run(tmp_path, hostile: bool) -> float:
           f"max {1000 * lat[-1]:.1f} ms; errors {len(stats.errors)}; CPU time: server {server_cpu:.1f} s (its event loop's thread {loop_cpu:.1f} s, "
           f"and {loop_wait:.1f} s more ready but waiting for a CPU), clients "
           f"{client_cpu:.1f} s; CPU {cpu}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
+    # when the slow moves came: in the run's first seconds (the tables' and the floods' onset) or later
+    t0 = min(stats.when)
+    spans = []
+    for first, last, label in ((0, 3, "0-3 s"), (3, 10, "3-10 s"), (10, float("inf"), "after 10 s")):
+        span = sorted(x for x, t in zip(stats.latencies, stats.when) if first <= t - t0 < last)
+        if span:
+            spans.append(f"{label}: {len(span)} moves, p99 {1000 * span[int(0.99 * len(span))]:.1f} ms")
+    print("the moves sent " + "; ".join(spans))
     lags.sort()
     print(f"the clients' event loop woke late by p50 {1000 * lags[len(lags) // 2]:.2f} ms, p99 "
           f"{1000 * lags[int(0.99 * len(lags))]:.2f} ms, max {1000 * lags[-1]:.1f} ms "
