@@ -407,9 +407,13 @@ def test_restart_resumes_unfinished_tables_from_the_database(tmp_path):
         assert table.game.to_dict() == state and table.history == history and table.version == version
         view = c.get(f"/api/tables/{tid}", headers=auth(tokens[0])).json()  # the join link still works
         assert view["seat"] == 0 and view["legal"]
-        _play_some(c, tid, tokens, table, 1, rng)
-        wait_for(lambda: table.game.current_player == 0 and table.thinking is None)  # the AI resumed too
-        assert len(table.history) == len(history) + 2
+        # One turn of the human's (a play, not a dead-card trade, which keeps the turn), then the AI's turn:
+        # the AI resumed too. The AI may trade a dead card (R5) before it plays, so count turns, not moves.
+        turn = table.game.turn
+        move = rng.choice([m for m in table.game.legal_moves() if m.kind != "trade"])
+        assert c.post(f"/api/tables/{tid}/moves", json={"move": str(move)}, headers=auth(tokens[0])).status_code == 200
+        wait_for(lambda: table.game.turn == turn + 2 and table.thinking is None)
+        assert table.game.current_player == 0 and table.history[-1][0] == 1
 
 
 def test_finished_game_record_download_replay_and_cli(tmp_path, client):
