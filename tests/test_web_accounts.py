@@ -975,7 +975,11 @@ def test_password_hashing_waits_its_turn_on_the_event_loop_and_a_full_queue_is_r
     async def main():
         first = asyncio.ensure_future(club.hashing(slow))
         second = asyncio.ensure_future(club.hashing(slow))
-        await asyncio.sleep(0.2)
+        for _ in range(1000):  # the first starts (its thread is niced: it may be late on a busy machine)
+            if running:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
         assert len(running) == 1  # one turn: the second waits on the loop, holding no thread
         with pytest.raises(ServerFullError, match="too many passwords"):
             await club.hashing(slow)

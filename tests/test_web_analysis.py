@@ -67,7 +67,7 @@ def test_the_stream_gives_updates_until_the_budget_is_spent(client):
         assert x["best"] == x["moves"][0]["move"]
         assert sum(m["visits"] for m in x["moves"]) <= x["iterations"]
         assert all(m["move"] in legal and 0 <= m["value"] <= 1 for m in x["moves"])
-    assert 0.2 <= lines[-1]["seconds"] <= 1.0
+    assert 0.2 <= lines[-1]["seconds"] <= 2.0  # the 0.3 s budget, not the default (a slow machine adds some)
     assert _idle(client)
 
 

@@ -62,12 +62,12 @@ def test_a_fischer_clock_runs_for_the_seat_to_move_and_adds_the_increment(client
     clock = view["clock"]
     p = view["state"]["current_player"]
     assert clock["kind"] == "fischer" and clock["at_zero"] == "ai" and clock["running"] == p
-    assert clock["left"][1 - p] == 60 and 59 < clock["left"][p] <= 60
+    assert clock["left"][1 - p] == 60 and 55 < clock["left"][p] <= 60
     assert view["turn_seconds"] is None and view["turn_left"] is not None  # the deadline of the running clock
     assert view["grace_left"] is None
     mover, after = _play_first_legal(client, tid, tokens)
     left = after["clock"]["left"]
-    assert 64 <= left[mover] <= 65  # 60, less the time the move took, plus 5
+    assert 60 < left[mover] <= 65  # 60, less the time the move took, plus 5
     assert after["clock"]["running"] == 1 - mover
 
 
@@ -82,7 +82,7 @@ def test_a_time_bank_adds_its_increment_at_the_start_of_a_turn_never_past_the_ba
     assert after["clock"]["left"][mover] < 60  # no increment after the move: the bank was used
     table.options.clock_state["left"][mover] = 30.0
     other, _ = _play_first_legal(client, tid, tokens)  # the other seat moves; mover's turn starts: +10
-    assert 39 < client.get(f"/api/tables/{tid}").json()["clock"]["left"][mover] <= 40
+    assert 35 < client.get(f"/api/tables/{tid}").json()["clock"]["left"][mover] <= 40
 
 
 def test_at_zero_the_ai_moves_for_the_seat(client):
@@ -164,7 +164,7 @@ def test_a_restart_charges_nobody_the_time_the_server_was_down(tmp_path):
     with TestClient(create_app(db, ai_pause=0), base_url=BASE) as client:
         view = client.get(f"/api/tables/{tid}").json()
         assert abs(view["clock"]["left"][mover] - stored) < 0.05
-        assert 99 < view["clock"]["left"][1 - mover] <= 100  # the seat to move starts its turn again
+        assert 95 < view["clock"]["left"][1 - mover] <= 100  # the seat to move starts its turn again
         assert view["clock"]["running"] == 1 - mover
 
 

@@ -83,7 +83,8 @@ def test_a_rematch_offer_withdrawn_closes_the_others_dialog(server, browser):
 
 
 def test_a_rematch_offer_expires_unanswered(server, browser, monkeypatch):
-    monkeypatch.setattr(rematch_module, "OFFER_SECONDS", 3.0)  # the server runs in this process
+    # the server runs in this process; 10 s: long enough for _offer to see the banner on a slow machine
+    monkeypatch.setattr(rematch_module, "OFFER_SECONDS", 10.0)
     with _finished_game(server, browser) as (t, ann, bob):
         _offer(ann, bob)
         for pg in (ann, bob):

@@ -70,10 +70,12 @@ def test_following_shows_who_is_online_and_where_they_play():
 
 
 def test_an_account_not_seen_lately_is_offline():
-    app = people_app(online_seconds=0.05)
+    app = people_app(online_seconds=60.0)
     a, b, _c = three(app)
     a.put("/api/people/follows/bob")
-    time.sleep(0.1)
+    # bob's last request two minutes ago: moved back on the monotonic clock rather than waited for,
+    # so a slow machine cannot stretch the window between the two requests below
+    app.state.club.people.seen["bob"] -= 120.0
     assert a.get("/api/people").json()["following"][0]["online"] is False
     b.get("/api/session")  # any request with bob's cookie
     assert a.get("/api/people").json()["following"][0]["online"] is True
@@ -124,7 +126,7 @@ def test_a_challenge_accepted_makes_the_rated_table_only_then():
 
 
 def test_a_challenge_declined_withdrawn_or_expired_makes_nothing():
-    app = people_app(challenge_seconds=1.0)
+    app = people_app(challenge_seconds=3.0)  # long enough for the first two to be answered before
     a, b, c = three(app)
     tables = len(app.state.service.tables)
     one = challenge(a, "bob")
@@ -138,7 +140,7 @@ def test_a_challenge_declined_withdrawn_or_expired_makes_nothing():
     assert a.delete(f"/api/challenges/{two['id']}").json()["status"] == "withdrawn"
     assert b.get("/api/people").json()["challenges"]["incoming"] == []
     three_ = challenge(a, "carol")
-    time.sleep(1.1)
+    time.sleep(3.1)
     assert c.post(f"/api/challenges/{three_['id']}/accept").status_code == 409
     assert a.get(f"/api/challenges/{three_['id']}").json()["status"] == "expired"
     assert len(app.state.service.tables) == tables

@@ -114,7 +114,7 @@ def test_an_offer_expires_unanswered(client, monkeypatch):
 
 
 def test_an_offer_ends_when_a_person_leaves_but_not_on_a_reload(client, monkeypatch):
-    monkeypatch.setattr(rematch_module, "LEAVE_SECONDS", 0.3)
+    monkeypatch.setattr(rematch_module, "LEAVE_SECONDS", 1.5)  # the reload below must fit in it
     tid, tokens = _over(client)
     url = f"ws://127.0.0.1/api/tables/{tid}/ws"
     with client.websocket_connect(url) as ann:
@@ -127,7 +127,7 @@ def test_an_offer_ends_when_a_person_leaves_but_not_on_a_reload(client, monkeypa
         with client.websocket_connect(url) as bob:  # a reload: Bob is back within the grace
             bob.send_json({"type": "hello", "token": tokens[1]})
             _next(bob, "state")
-            time.sleep(0.6)
+            time.sleep(2.0)  # past LEAVE_SECONDS: the timer would have ended the offer by now
             assert client.get(f"/api/tables/{tid}").json()["rematch_offer"]["waiting"] == [1]
         frame = _next(ann, "rematch-offer")  # Bob's page closed for good
         assert frame["offer"] is not None  # the offer as it was made, then its end
