@@ -27,11 +27,13 @@ __all__ = ["browser", "page", "server"]
 
 
 def _bar(page):
-    """The bar's segment widths (fractions of the bar) and its legend's texts."""
-    widths = page.eval_on_selector_all(
-        "#chancebox .chance-bar .seg",
-        "segs => segs.map(s => s.getBoundingClientRect().width / s.parentElement.getBoundingClientRect().width)")
-    return widths, [" ".join(t.split()) for t in page.locator("#chancebox .chance-legend > span").all_inner_texts()]
+    """The bar's segment widths (fractions of the bar) and its legend's texts, read in one script: at a
+    live table each move draws the bar anew, and elements found by one call could be gone by the next."""
+    widths, legend = page.evaluate("""() => [
+        [...document.querySelectorAll('#chancebox .chance-bar .seg')].map(
+            s => s.getBoundingClientRect().width / s.parentElement.getBoundingClientRect().width),
+        [...document.querySelectorAll('#chancebox .chance-legend > span')].map(s => s.innerText)]""")
+    return widths, [" ".join(t.split()) for t in legend]
 
 
 def test_a_spectator_of_an_ai_only_table_sees_the_evaluation_bar(server, page):
