@@ -214,7 +214,8 @@ def test_ai_searches_run_off_the_event_loop(client, monkeypatch):
     thread pool, not on the event loop)."""
     release = threading.Event()
     threads = []
-    real = web_tables.ai.AIWork.agent
+    service = service_of(client)
+    real = service.ai.agent
 
     class Blocking:
         def __init__(self, agent):
@@ -225,7 +226,8 @@ def test_ai_searches_run_off_the_event_loop(client, monkeypatch):
             release.wait(30)
             return self.agent.select_move(game)
 
-    monkeypatch.setattr(web_tables.ai.AIWork, "agent", lambda self, t, s: Blocking(real(self, t, s)))
+    # this server's AI only: a server of another test still stopping in this process keeps its own
+    monkeypatch.setattr(service.ai, "agent", lambda t, s: Blocking(real(t, s)))
     tid_ai, _ = new_table(client, players=2, seed=5, seats=[{"kind": "ai", "ai": "random"}] * 2)
     ai_table = service_of(client).tables[tid_ai]
     wait_for(lambda: threads)

@@ -18,7 +18,6 @@ from fastapi.testclient import TestClient
 from sequence_game.web import create_app
 from sequence_game.web.fair import FairQueue
 from sequence_game.web.limits import ServerLimits
-from sequence_game.web.tables.ai import AIWork
 from web_support import BASE, wait_for
 
 
@@ -167,12 +166,13 @@ def test_table_ai_moves_are_served_in_turn_by_creating_address(monkeypatch):
             gate.job(self.table_id)
             return game.legal_moves()[0]
 
-    monkeypatch.setattr(AIWork, "agent", lambda self, table, seat: Held(table.id))
     ai = [{"kind": "ai", "ai": "random"}, {"kind": "ai", "ai": "random"}]
     limits = ServerLimits(ai_workers=1)
     try:
         with TestClient(create_app(ai_pause=0, limits=limits), base_url=BASE) as c:
             service = c.app.state.service
+            # this server's AI only: a server of another test still stopping in this process keeps its own
+            monkeypatch.setattr(service.ai, "agent", lambda table, seat: Held(table.id))
 
             def create(client):
                 table, _ = c.portal.call(functools.partial(service.create, 2, None, ai, seed=1, client=client))

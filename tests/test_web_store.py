@@ -624,9 +624,6 @@ def test_any_damaged_row_is_set_aside_never_raised():
 def test_an_ai_that_fails_tries_again_and_the_table_plays_on(monkeypatch, failure):
     """An AI turn that fails (the agent raises, or answers a move that is not legal) is logged and
     tried again after a pause; the table is never left with its AI seat stuck."""
-    from sequence_game.web import tables as web_tables
-
-    real = web_tables.ai.AIWork.agent
     calls = []
 
     class Flaky:
@@ -641,9 +638,11 @@ def test_an_ai_that_fails_tries_again_and_the_table_plays_on(monkeypatch, failur
                 return "pass" if game.legal_moves()[0].kind != "pass" else "7H@a1"
             return self.agent.select_move(game)
 
-    monkeypatch.setattr(web_tables.ai.AIWork, "agent", lambda self, t, s: Flaky(real(self, t, s)))
     with TestClient(create_app(ai_pause=0), base_url=BASE) as c:
         svc = service_of(c)
+        # this server's AI only: a server of another test still stopping in this process keeps its own
+        real = svc.ai.agent
+        monkeypatch.setattr(svc.ai, "agent", lambda t, s: Flaky(real(t, s)))
         svc.retry_seconds = 0.05
         tid, tokens = new_table(c, players=2, seed=8, seats=[{"kind": "human"}, {"kind": "ai", "ai": "hard"}])
         table = svc.tables[tid]
