@@ -13,6 +13,7 @@ stopping at 401 or 403; a last test checks that they did. The run here is short 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 from collections import Counter, defaultdict
@@ -60,10 +61,17 @@ CLUB_OPERATIONS = {"POST /api/tables", "POST /api/tables/{table_id}/join", "POST
                    "DELETE /api/challenges/{challenge_id}"}
 
 
+#: the event loop the in-process client runs the app in (the app's AI turns and timers run there)
+LOOPS: list = []
+
+
 async def fuzzed(scope, receive, send):
     """The app, its lifespan answered here: the test client may end a lifespan between calls, and
     the service (its database thread) must serve the whole run."""
     if scope["type"] != "lifespan":
+        loop = asyncio.get_running_loop()
+        if not LOOPS or LOOPS[-1] is not loop:
+            LOOPS.append(loop)
         await app(scope, receive, send)
         return
     while True:
@@ -77,6 +85,18 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", fuzzed)
 _tables: list = []
 _seeks: list = []
 _challenges: list = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _the_app_stops_with_this_module():
+    """The fuzzer's tables, AI against AI among them, would play on after this module in the
+    in-process client's event loop, which lives as long as the test process: their turns would take
+    the CPU from the modules that follow (and call any agent a later test patches). The app stops
+    here, as its lifespan's end would stop it."""
+    yield
+    loop = LOOPS[-1] if LOOPS else None
+    if loop is not None and loop.is_running():
+        asyncio.run_coroutine_threadsafe(app.state.env.close(), loop).result(60)
 
 
 def _signed_in(name):
