@@ -36,6 +36,17 @@ except ImportError:  # pragma: no cover
     pass
 
 
+@pytest.fixture(autouse=True)
+def _in_process_web_clients_closed():
+    """After every test, the in-process clients the club's tests share per app
+    (``test_web_accounts.Browser``) are closed, whichever module made them: an app left running
+    would play on (its AI seats, its tournaments' ticks) through the tests after it."""
+    yield
+    accounts = sys.modules.get("test_web_accounts")
+    if accounts is not None:
+        accounts.close_clients()
+
+
 def load_game_class(impl: str):
     if impl == "core":
         import sequence_game

@@ -35,9 +35,8 @@ def make_app(path=":memory:", settings=FAST, **kw):
     return create_app(path, ai_pause=0, club=settings, **kw)
 
 
-@pytest.fixture(autouse=True)
-def _close_clients():
-    yield
+def close_clients():
+    """Close the clients :class:`Browser` shares per app (conftest.py calls this after every test)."""
     while _CLIENTS:
         _CLIENTS.popitem()[1].__exit__(None, None, None)
 

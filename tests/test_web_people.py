@@ -17,7 +17,7 @@ pytest.importorskip("openskill")
 from fastapi.testclient import TestClient
 from sequence_game.web.club import ClubSettings
 from sequence_game.web.club.people import MAX_BIO, MAX_COUNTRY
-from test_web_accounts import FAST, _close_clients, browser, make_app, play_round_then_resign, sign_up  # noqa: F401
+from test_web_accounts import FAST, browser, make_app, play_round_then_resign, sign_up
 from web_support import BASE, auth
 
 

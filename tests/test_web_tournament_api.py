@@ -14,7 +14,7 @@ pytest.importorskip("argon2")
 pytest.importorskip("openskill")
 
 from sequence_game.web.tournaments.service import TournamentSettings
-from test_web_accounts import _CLIENTS, FAST, Browser, _close_clients, _disable, make_app, sign_up  # noqa: F401 (autouse)
+from test_web_accounts import _CLIENTS, FAST, Browser, _disable, make_app, sign_up
 from web_support import auth, wait_for
 
 NAMES = ("alice", "bob", "carol", "dave")
