@@ -27,7 +27,7 @@ from test_web_e2e_club import (  # noqa: F401  (browser, people: the fixtures)
     shot,
     sign_up,
 )
-from web_support import free_port, start_uvicorn
+from web_support import free_port, start_uvicorn, stop_uvicorn
 
 pytestmark = pytest.mark.e2e
 
@@ -49,8 +49,7 @@ class Server:
         self.srv, self.thread = start_uvicorn(self.app, self.port)
 
     def stop(self):
-        self.srv.should_exit = True
-        self.thread.join(20)
+        stop_uvicorn(self.srv, self.thread)
 
     def restart(self):
         self.stop()

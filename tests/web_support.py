@@ -71,10 +71,13 @@ def free_port() -> int:
 
 def start_uvicorn(app, port: int):
     """``app`` served by uvicorn on 127.0.0.1:``port`` in a daemon thread, once it has started: the
-    server (its ``should_exit`` stops it) and its thread."""
+    server and its thread (:func:`stop_uvicorn` stops them). As ``sequence-game serve`` does, the
+    server waits 5 s at most for requests under way when it stops: a long-poll whose browser has
+    gone would otherwise hold it for the poll's whole wait."""
     import uvicorn
 
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                        timeout_graceful_shutdown=5))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     end = time.monotonic() + 20
@@ -82,6 +85,14 @@ def start_uvicorn(app, port: int):
         assert time.monotonic() < end and thread.is_alive(), "the server did not start"
         time.sleep(0.05)
     return srv, thread
+
+
+def stop_uvicorn(srv, thread) -> None:
+    """Stop a server of :func:`start_uvicorn` and wait for its thread: a server still running would
+    play on (its AI seats, its tournaments) through the tests after it, or beside its own restart."""
+    srv.should_exit = True
+    thread.join(30)
+    assert not thread.is_alive(), "the server did not stop within 30 s"
 
 
 @contextlib.contextmanager
@@ -93,8 +104,7 @@ def serving(app):
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        srv.should_exit = True
-        thread.join(10)
+        stop_uvicorn(srv, thread)
 
 
 def start_server(db, port: int, *extra: str, timeout: float = 60.0) -> subprocess.Popen:
