@@ -18,10 +18,7 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
-import threading
-import time
 import urllib.request
 import warnings
 from typing import List
@@ -96,21 +93,11 @@ def test_http_bot_plays_a_game_to_the_end(tmp_path):
     if node is None:
         pytest.skip("needs Node.js")
     pytest.importorskip("fastapi")
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("uvicorn")
     from sequence_game.web import create_app
+    from web_support import serving
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(ai_pause=0.0), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
-        base = f"http://127.0.0.1:{port}"
+    with serving(create_app(ai_pause=0.0)) as base:
         body = b'{"players": 2, "seed": 5, "seats": [{"kind": "human"}, {"kind": "ai", "ai": "medium"}]}'
         request = urllib.request.Request(base + "/api/tables", data=body, headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=10) as response:
@@ -124,9 +111,6 @@ def test_http_bot_plays_a_game_to_the_end(tmp_path):
         with urllib.request.urlopen(f"{base}/api/tables/{created['table']}", timeout=10) as response:
             view = json.loads(response.read())
         assert view["over"] and view["moves"] > 10
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
 
 
 def _sections(text: str) -> List[str]:

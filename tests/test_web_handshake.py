@@ -30,7 +30,7 @@ from sequence_game.web.limits import ServerLimits
 from sequence_game.web.serve import server_config
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware, _TrustedHosts
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-from web_support import free_port, wait_for
+from web_support import free_port, stop_uvicorn, wait_for
 from websockets.sync.client import connect
 
 KEY = "dGhlIHNhbXBsZSBub25jZQ=="
@@ -63,8 +63,7 @@ def served(limits, trusted=("127.0.0.1",), early=True):
         wait_for(lambda: server.started)
         yield app, port, made
     finally:
-        server.should_exit = True
-        thread.join(10)
+        stop_uvicorn(server, thread)
 
 
 def new_table(port, forwarded="10.0.0.99"):

@@ -10,7 +10,6 @@ import json
 import os
 import py_compile
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -30,7 +29,7 @@ from sequence_game.web.limits import ServerLimits
 from sequence_game.web.tables import Connection
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
-from web_support import BASE, auth, new_table, wait_for
+from web_support import BASE, auth, free_port, new_table, serving, wait_for
 
 WS = "ws://127.0.0.1"
 
@@ -522,18 +521,13 @@ def test_uvicorn_refuses_in_the_handshake_with_the_status():
     """Through a real uvicorn server (its websocket implementation as ``serve`` picks it) and
     websocket client: the refusal is the handshake's HTTP response, with its status and the JSON
     error body."""
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("uvicorn")
     from websockets.exceptions import InvalidStatus
     from websockets.sync.client import connect
 
     app = create_app(ai_pause=0, limits=ServerLimits(max_sockets_per_client=1))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        wait_for(lambda: server.started)
-        base = f"ws://127.0.0.1:{port}/api/tables"
+    with serving(app) as url:
+        base = f"{url.replace('http', 'ws', 1)}/api/tables"
 
         def refusal(tid):
             with pytest.raises(InvalidStatus) as refused:
@@ -543,7 +537,7 @@ def test_uvicorn_refuses_in_the_handshake_with_the_status():
         status, body = refusal("nosuch")
         assert status == 404 and body["error"] == "NoSuchTableError", body
         with urllib.request.urlopen(urllib.request.Request(
-                f"http://127.0.0.1:{port}/api/tables", data=json.dumps({"players": 2, "seats": HUMANS}).encode(),
+                f"{url}/api/tables", data=json.dumps({"players": 2, "seats": HUMANS}).encode(),
                 headers={"Content-Type": "application/json"})) as r:
             tid = json.loads(r.read())["table"]
         with connect(f"{base}/{tid}/ws", open_timeout=10) as ws:
@@ -551,9 +545,6 @@ def test_uvicorn_refuses_in_the_handshake_with_the_status():
             assert json.loads(ws.recv(timeout=10))["type"] == "state"
             status, body = refusal(tid)
             assert status == 429 and "your address already has 1" in body["detail"], body
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 # --------------------------------------------------------------------------- Host and Origin
@@ -595,12 +586,6 @@ def test_allowed_hosts_replace_the_loopback_names():
 
 
 # --------------------------------------------------------------------------- nothing outlives the server
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_no_ai_turn_goes_on_once_the_server_stops(monkeypatch, caplog):
@@ -662,7 +647,7 @@ def test_no_process_outlives_the_server(tmp_path, sig):
     """``serve`` with AI seats that run in worker processes, stopped mid-game: within seconds no
     process it started is left (workers, the multiprocessing resource tracker), even when the
     server is killed without a chance to clean up."""
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", str(port),
@@ -700,7 +685,7 @@ def test_no_process_outlives_the_server(tmp_path, sig):
 
 
 def _serve(tmp_path, *args):
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "sequence_game", "serve", "--no-browser", "--port", str(port),
          "--db", str(tmp_path / "t.sqlite3"), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

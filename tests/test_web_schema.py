@@ -62,16 +62,14 @@ CLUB_OPERATIONS = {"POST /api/tables", "POST /api/tables/{table_id}/join", "POST
 
 
 #: the event loop the in-process client runs the app in (the app's AI turns and timers run there)
-LOOPS: list = []
+RUNNING: dict = {}
 
 
 async def fuzzed(scope, receive, send):
     """The app, its lifespan answered here: the test client may end a lifespan between calls, and
     the service (its database thread) must serve the whole run."""
     if scope["type"] != "lifespan":
-        loop = asyncio.get_running_loop()
-        if not LOOPS or LOOPS[-1] is not loop:
-            LOOPS.append(loop)
+        RUNNING["loop"] = asyncio.get_running_loop()
         await app(scope, receive, send)
         return
     while True:
@@ -94,7 +92,7 @@ def _the_app_stops_with_this_module():
     the CPU from the modules that follow (and call any agent a later test patches). The app stops
     here, as its lifespan's end would stop it."""
     yield
-    loop = LOOPS[-1] if LOOPS else None
+    loop = RUNNING.get("loop")
     if loop is not None and loop.is_running():
         asyncio.run_coroutine_threadsafe(app.state.env.close(), loop).result(60)
 
